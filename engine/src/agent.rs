@@ -1,0 +1,114 @@
+//! Agents choose actions: the random agent, and the scripted bots a mod ships.
+//!
+//! Each agent has its own generator, seeded from the game seed and its seat, so a seeded
+//! simulation is repeatable without agents drawing from the game's own random numbers.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::content::GameDef;
+use crate::game::{Game, GameError, Setup};
+use crate::rng::Rng;
+use crate::state::GameResult;
+
+#[derive(Debug, Clone)]
+pub enum Agent {
+    /// Picks uniformly among the legal actions.
+    Random(Rng),
+    /// A bot script of the mod, by id.
+    Bot { id: String, rng: Rng },
+}
+
+impl Agent {
+    /// `spec` is `random` or the id of one of the mod's bots.
+    pub fn from_spec(spec: &str, def: &GameDef, seed: u64, seat: u8) -> Result<Agent, String> {
+        let rng = Rng::new(seed, 1000 + seat as u64);
+        if spec == "random" {
+            return Ok(Agent::Random(rng));
+        }
+        if def.bot(spec).is_some() {
+            return Ok(Agent::Bot { id: spec.to_string(), rng });
+        }
+        let mut names: Vec<&str> = vec!["random"];
+        names.extend(def.bots.iter().map(|b| b.id.as_str()));
+        Err(format!(
+            "no agent `{spec}` for {}: use {}{}",
+            def.name,
+            names.join(", "),
+            crate::diag::suggestion(spec, names.iter().copied())
+        ))
+    }
+
+    pub fn choose(&mut self, game: &mut Game, actions: &[String]) -> Result<usize, GameError> {
+        match self {
+            Agent::Random(rng) => Ok(rng.below(actions.len() as u32) as usize),
+            Agent::Bot { id, rng } => Ok(game.bot_choose(id, actions, rng)?),
+        }
+    }
+}
+
+/// How one simulated game went.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub seed: u64,
+    pub result: Option<GameResult>,
+    pub actions: u32,
+    pub turns: u32,
+    /// The game passed the safety cap on actions and was stopped.
+    pub capped: bool,
+    pub error: Option<String>,
+}
+
+/// Plays one game to its end (or to `cap` actions) with one agent per seat.
+pub fn play(def: &Arc<GameDef>, setup: Setup, agents: &[String], cap: u32) -> Outcome {
+    let seed = setup.seed;
+    let mut out = Outcome { seed, result: None, actions: 0, turns: 0, capped: false, error: None };
+    let mut ags = Vec::new();
+    for seat in 0..setup.seats {
+        let spec = agents.get(seat as usize).or(agents.last()).map_or("random", |s| s.as_str());
+        match Agent::from_spec(spec, def, seed, seat) {
+            Ok(a) => ags.push(a),
+            Err(e) => {
+                out.error = Some(e);
+                return out;
+            }
+        }
+    }
+    let mut game = match Game::new(def.clone(), setup) {
+        Ok(g) => g,
+        Err(e) => {
+            out.error = Some(e.to_string());
+            return out;
+        }
+    };
+    let r = run(&mut game, &mut ags, cap, &mut out);
+    if let Err(e) = r {
+        out.error = Some(e.to_string());
+    }
+    out.turns = game.state().turn;
+    out.result = game.result().cloned();
+    out
+}
+
+fn run(game: &mut Game, agents: &mut [Agent], cap: u32, out: &mut Outcome) -> Result<(), GameError> {
+    while !game.is_over() {
+        if out.actions >= cap {
+            out.capped = true;
+            return Ok(());
+        }
+        let actions = game.legal_actions()?;
+        if actions.is_empty() {
+            return Err(GameError::Setup(format!("seat {} has no legal action, and the game is not over", game.active() + 1)));
+        }
+        let seat = game.active() as usize;
+        let i = match agents.get_mut(seat) {
+            Some(a) => a.choose(game, &actions)?,
+            None => 0,
+        };
+        let action = actions.get(i).cloned().unwrap_or_default();
+        game.apply_legal(&action)?;
+        out.actions += 1;
+    }
+    Ok(())
+}

@@ -1,0 +1,448 @@
+//! The resolved game definition: what a loaded, validated mod means.
+//!
+//! References are indices, numbers have their types, and every invariant the loader checked
+//! holds, so the runtime never re-validates content. A [`GameDef`] is immutable and shared
+//! (`Arc`) by every game, bot and simulation thread that uses it.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::Serialize;
+
+pub use super::raw::{FieldType, OptionType, Scope, Side, TrackRole, Visibility};
+use crate::value::Value;
+
+/// A loaded mod, with everything it depends on merged in.
+#[derive(Debug, Clone)]
+pub struct GameDef {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub description: String,
+    pub credits: Vec<String>,
+    pub players: (u32, u32),
+    pub seat_names: Vec<String>,
+    /// The mods this definition was built from, dependencies first: (id, version).
+    pub layers: Vec<(String, String)>,
+    pub options: Vec<OptionDef>,
+    pub constants: BTreeMap<String, Value>,
+    pub board: BoardDef,
+    pub tiles: Vec<TileDef>,
+    pub decks: Vec<DeckDef>,
+    pub tables: Vec<TableDef>,
+    pub pieces: Vec<PieceDef>,
+    pub counters: Vec<CounterDef>,
+    pub zones: Vec<ZoneDef>,
+    pub scripts: Vec<ScriptDef>,
+    pub bots: Vec<BotDef>,
+    /// blake3 of every file read, in load order: replays name the exact content they ran on.
+    pub content_hash: String,
+    pub(crate) index: Index,
+}
+
+/// Name -> index lookups, built once by the loader.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Index {
+    pub tiles: HashMap<String, usize>,
+    pub decks: HashMap<String, usize>,
+    pub tables: HashMap<String, usize>,
+    pub counters: HashMap<String, usize>,
+    pub zones: HashMap<String, usize>,
+    pub pieces: HashMap<String, usize>,
+    pub spaces: HashMap<String, usize>,
+}
+
+impl GameDef {
+    pub fn tile(&self, id: &str) -> Option<usize> {
+        self.index.tiles.get(id).copied()
+    }
+    pub fn deck(&self, id: &str) -> Option<usize> {
+        self.index.decks.get(id).copied()
+    }
+    pub fn table(&self, id: &str) -> Option<usize> {
+        self.index.tables.get(id).copied()
+    }
+    pub fn counter(&self, id: &str) -> Option<usize> {
+        self.index.counters.get(id).copied()
+    }
+    pub fn zone(&self, id: &str) -> Option<usize> {
+        self.index.zones.get(id).copied()
+    }
+    pub fn piece(&self, id: &str) -> Option<usize> {
+        self.index.pieces.get(id).copied()
+    }
+    /// A named board space (graph/sections spaces, named grid cells).
+    pub fn space(&self, id: &str) -> Option<usize> {
+        self.index.spaces.get(id).copied()
+    }
+    pub fn option(&self, id: &str) -> Option<&OptionDef> {
+        self.options.iter().find(|o| o.id == id)
+    }
+    pub fn bot(&self, id: &str) -> Option<&BotDef> {
+        self.bots.iter().find(|b| b.id == id)
+    }
+    /// Whether the mod has rule scripts, i.e. can be played.
+    pub fn playable(&self) -> bool {
+        !self.scripts.is_empty()
+    }
+    /// Display name of a seat.
+    pub fn seat_name(&self, seat: usize) -> String {
+        self.seat_names.get(seat).cloned().unwrap_or_else(|| format!("Seat {}", seat + 1))
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OptionDef {
+    pub id: String,
+    pub label: String,
+    pub description: String,
+    pub kind: OptionType,
+    pub default: Value,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub choices: Vec<(String, String)>,
+}
+
+impl OptionDef {
+    /// Parses a value given on a command line or in a menu.
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        match self.kind {
+            OptionType::Bool => match text {
+                "true" | "yes" | "on" | "1" => Ok(Value::Bool(true)),
+                "false" | "no" | "off" | "0" => Ok(Value::Bool(false)),
+                _ => Err(format!("option `{}` takes true or false, not `{text}`", self.id)),
+            },
+            OptionType::Int => {
+                let v: i64 = text
+                    .parse()
+                    .map_err(|_| format!("option `{}` takes a whole number, not `{text}`", self.id))?;
+                if self.min.is_some_and(|m| v < m) || self.max.is_some_and(|m| v > m) {
+                    return Err(format!(
+                        "option `{}` must be between {} and {}",
+                        self.id,
+                        self.min.map_or("-".into(), |m| m.to_string()),
+                        self.max.map_or("-".into(), |m| m.to_string())
+                    ));
+                }
+                Ok(Value::Int(v))
+            }
+            OptionType::Choice => {
+                if self.choices.iter().any(|(c, _)| c == text) {
+                    Ok(Value::Str(text.to_string()))
+                } else {
+                    let ids: Vec<&str> = self.choices.iter().map(|(c, _)| c.as_str()).collect();
+                    Err(format!(
+                        "option `{}` is one of {}, not `{text}`{}",
+                        self.id,
+                        ids.join(", "),
+                        crate::diag::suggestion(text, ids.iter().copied())
+                    ))
+                }
+            }
+        }
+    }
+}
+
+/// The board, by kind. Every kind becomes a graph of spaces at run time (see `crate::board`).
+#[derive(Debug, Clone)]
+pub enum BoardDef {
+    None,
+    Grid(GridDef),
+    Graph(GraphDef),
+    Sections(SectionsDef),
+    Track(TrackDef),
+}
+
+impl BoardDef {
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            BoardDef::None => "none",
+            BoardDef::Grid(_) => "grid",
+            BoardDef::Graph(_) => "graph",
+            BoardDef::Sections(_) => "sections",
+            BoardDef::Track(_) => "track",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct GridDef {
+    pub width: u32,
+    pub height: u32,
+    pub cells: Vec<CellDef>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CellDef {
+    pub x: u32,
+    pub y: u32,
+    pub id: Option<String>,
+    pub tags: Vec<String>,
+    pub props: BTreeMap<String, Value>,
+    /// Preset tile: (tile index, quarter turns).
+    pub tile: Option<(usize, u8)>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct GraphDef {
+    pub spaces: Vec<SpaceDef>,
+    pub edges: Vec<EdgeDef>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SpaceDef {
+    pub id: String,
+    pub name: String,
+    pub x: f64,
+    pub y: f64,
+    pub tags: Vec<String>,
+    pub props: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EdgeDef {
+    pub from: usize,
+    pub to: usize,
+    pub directed: bool,
+    pub tags: Vec<String>,
+    pub cost: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct SectionsDef {
+    pub size: f64,
+    pub columns: u32,
+    pub rows: u32,
+    pub shuffle: bool,
+    pub rotate: bool,
+    pub sections: Vec<SectionDef>,
+}
+
+#[derive(Debug, Clone)]
+pub struct SectionDef {
+    pub id: String,
+    pub name: String,
+    pub graph: GraphDef,
+    /// (space index within this section, side, distance along the side)
+    pub connectors: Vec<(usize, Side, f64)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TrackDef {
+    pub table_width: f64,
+    pub table_height: f64,
+    pub pieces: Vec<TrackPieceDef>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TrackPieceDef {
+    pub id: String,
+    pub name: String,
+    pub role: TrackRole,
+    pub lanes: u32,
+    pub rows: u32,
+    pub turn: i32,
+    /// (lanes spanned, exact combo size)
+    pub gates: Vec<(Vec<u32>, u32)>,
+}
+
+/// A tile kind. `links[s]` is the set of sides (bit 1<<side) a vehicle entering from side `s`
+/// may leave by; a side with no links cannot be entered.
+#[derive(Debug, Clone)]
+pub struct TileDef {
+    pub id: String,
+    pub name: String,
+    pub text: String,
+    pub links: [u8; 4],
+    pub move_cost: u32,
+    pub rotatable: bool,
+    pub blocks: bool,
+    pub tags: Vec<String>,
+    pub props: BTreeMap<String, Value>,
+}
+
+impl Side {
+    pub const ALL: [Side; 4] = [Side::N, Side::E, Side::S, Side::W];
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    pub fn from_index(i: usize) -> Side {
+        Side::ALL[i % 4]
+    }
+    pub fn opposite(self) -> Side {
+        Side::from_index(self.index() + 2)
+    }
+    /// The side this one becomes after `quarter_turns` clockwise.
+    pub fn turned(self, quarter_turns: u8) -> Side {
+        Side::from_index(self.index() + quarter_turns as usize)
+    }
+    /// Grid step (dx, dy) with y growing downward.
+    pub fn delta(self) -> (i32, i32) {
+        match self {
+            Side::N => (0, -1),
+            Side::E => (1, 0),
+            Side::S => (0, 1),
+            Side::W => (-1, 0),
+        }
+    }
+    pub fn letter(self) -> &'static str {
+        match self {
+            Side::N => "N",
+            Side::E => "E",
+            Side::S => "S",
+            Side::W => "W",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Side> {
+        match s {
+            "N" => Some(Side::N),
+            "E" => Some(Side::E),
+            "S" => Some(Side::S),
+            "W" => Some(Side::W),
+            _ => None,
+        }
+    }
+}
+
+impl TileDef {
+    /// Links after turning the tile `rot` quarter turns clockwise.
+    pub fn links_turned(&self, rot: u8) -> [u8; 4] {
+        let mut out = [0u8; 4];
+        for from in 0..4 {
+            let to_mask = self.links[from];
+            let mut turned = 0u8;
+            for to in 0..4 {
+                if to_mask & (1 << to) != 0 {
+                    turned |= 1 << ((to + rot as usize) % 4);
+                }
+            }
+            out[(from + rot as usize) % 4] = turned;
+        }
+        out
+    }
+
+    /// The distinct rotations of this tile (a 4-way looks the same every way).
+    pub fn distinct_rotations(&self) -> Vec<u8> {
+        if !self.rotatable {
+            return vec![0];
+        }
+        let mut seen: Vec<[u8; 4]> = Vec::new();
+        let mut out = Vec::new();
+        for r in 0..4u8 {
+            let l = self.links_turned(r);
+            if !seen.contains(&l) {
+                seen.push(l);
+                out.push(r);
+            }
+        }
+        out
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldDef {
+    pub name: String,
+    pub kind: FieldType,
+    pub to: Option<String>,
+    pub required: bool,
+    pub default: Option<Value>,
+    pub description: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct DeckDef {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub fields: Vec<FieldDef>,
+    pub cards: Vec<CardDef>,
+}
+
+impl DeckDef {
+    /// Cards counted with their copies.
+    pub fn size(&self) -> u32 {
+        self.cards.iter().map(|c| c.count).sum()
+    }
+    pub fn card(&self, id: &str) -> Option<usize> {
+        self.cards.iter().position(|c| c.id == id)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct CardDef {
+    pub id: String,
+    pub name: String,
+    pub text: String,
+    pub count: u32,
+    pub tags: Vec<String>,
+    /// Every declared field, defaults filled in (absent optional fields are missing).
+    pub fields: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableDef {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub key: Option<String>,
+    pub columns: Vec<FieldDef>,
+    pub rows: Vec<BTreeMap<String, Value>>,
+}
+
+impl TableDef {
+    /// The row whose key column equals `key`.
+    pub fn lookup(&self, key: &Value) -> Option<&BTreeMap<String, Value>> {
+        let k = self.key.as_ref()?;
+        self.rows.iter().find(|r| r.get(k) == Some(key))
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct PieceDef {
+    pub id: String,
+    pub name: String,
+    pub per_seat: bool,
+    pub count: u32,
+    pub tags: Vec<String>,
+    pub props: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone)]
+pub struct CounterDef {
+    pub id: String,
+    pub name: String,
+    pub scope: Scope,
+    pub initial: i64,
+    pub initial_option: Option<String>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ZoneDef {
+    pub id: String,
+    pub name: String,
+    pub per_seat: bool,
+    pub visibility: Visibility,
+    pub deck: Option<usize>,
+    pub shuffle: bool,
+}
+
+/// A Luau script of the mod.
+#[derive(Debug, Clone)]
+pub struct ScriptDef {
+    /// The mod it belongs to.
+    pub mod_id: String,
+    /// Path relative to the mod folder.
+    pub path: String,
+    /// Path as shown to people.
+    pub display: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct BotDef {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub script: ScriptDef,
+}

@@ -1,0 +1,364 @@
+//! Loading: files -> raw structs -> one resolved [`GameDef`].
+//!
+//! A mod and its dependencies are read as *layers* (dependencies first, then the mod). Each
+//! layer's files are parsed into raw structs; items with the same id in a later layer replace
+//! the earlier ones; then [`super::resolve`] checks the merged content and builds the
+//! definition. Problems are collected, never thrown: the caller gets every diagnostic at once.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+
+use super::raw::*;
+use crate::diag::{Diagnostic, Diagnostics, SourceText, suggestion};
+use crate::source::{ModSource, check_rel_path};
+
+/// Finds the mods a mod depends on, by id.
+pub trait ModResolver {
+    fn find(&self, id: &str) -> Option<Box<dyn ModSource>>;
+}
+
+/// A resolver that knows no mods (for mods without dependencies).
+pub struct NoDependencies;
+impl ModResolver for NoDependencies {
+    fn find(&self, _id: &str) -> Option<Box<dyn ModSource>> {
+        None
+    }
+}
+
+/// The engine version mods declare in `engine = "MAJOR.MINOR"`.
+pub const ENGINE_VERSION: &str = "0.1";
+
+/// All files read so far; items point into it by index for their diagnostics.
+#[derive(Default)]
+pub struct Files {
+    pub files: Vec<SourceText>,
+    hasher: blake3::Hasher,
+}
+
+impl Files {
+    pub fn error(&self, file: usize, span: std::ops::Range<usize>, msg: impl Into<String>) -> Diagnostic {
+        match self.files.get(file) {
+            Some(f) => f.error(span, msg),
+            None => Diagnostic { path: String::new(), line: 0, col: 0, message: msg.into() },
+        }
+    }
+    pub fn hash(&self) -> String {
+        self.hasher.finalize().to_hex()[..16].to_string()
+    }
+}
+
+/// One item with the file it came from.
+pub struct At<T> {
+    pub file: usize,
+    pub item: T,
+    /// The mod that contributed it.
+    pub mod_id: String,
+}
+
+/// A script with its source text.
+pub struct RawScript {
+    pub mod_id: String,
+    pub path: String,
+    pub display: String,
+    pub source: String,
+    pub file: usize,
+    pub span: std::ops::Range<usize>,
+}
+
+/// Everything read from all layers, merged by id.
+#[derive(Default)]
+pub struct Merged {
+    pub manifest: Option<At<RawManifest>>,
+    pub layers: Vec<(String, String)>,
+    pub options: Vec<At<RawOption>>,
+    pub constants: BTreeMap<String, toml::Value>,
+    pub board: Option<At<RawBoard>>,
+    pub tiles: Vec<At<RawTile>>,
+    pub decks: Vec<At<RawDeck>>,
+    pub tables: Vec<At<RawTable>>,
+    pub pieces: Vec<At<RawPiece>>,
+    pub counters: Vec<At<RawCounter>>,
+    pub zones: Vec<At<RawZone>>,
+    pub scripts: Vec<RawScript>,
+    pub bots: Vec<(At<RawBot>, Option<RawScript>)>,
+}
+
+struct AtMaker<'a> {
+    file: usize,
+    mod_id: &'a str,
+}
+impl AtMaker<'_> {
+    fn make<T>(self, item: T) -> At<T> {
+        At { file: self.file, item, mod_id: self.mod_id.to_string() }
+    }
+}
+
+/// Replaces the item with the same id, or appends.
+fn upsert<T>(list: &mut Vec<At<T>>, new: At<T>, id: impl Fn(&T) -> String) {
+    let key = id(&new.item);
+    match list.iter_mut().find(|a| id(&a.item) == key) {
+        Some(slot) => *slot = new,
+        None => list.push(new),
+    }
+}
+
+pub struct Reader<'r> {
+    pub files: Files,
+    pub diags: Diagnostics,
+    resolver: &'r dyn ModResolver,
+    loading: Vec<String>,
+}
+
+impl<'r> Reader<'r> {
+    pub fn new(resolver: &'r dyn ModResolver) -> Self {
+        Reader { files: Files::default(), diags: Diagnostics::default(), resolver, loading: vec![] }
+    }
+
+    /// Reads a file; a missing file is reported at `from` (the place that named it).
+    fn read(
+        &mut self,
+        src: &dyn ModSource,
+        rel: &str,
+        from: Option<(usize, std::ops::Range<usize>)>,
+    ) -> Option<usize> {
+        let report = |this: &mut Self, msg: String| {
+            let d = match &from {
+                Some((file, span)) => this.files.error(*file, span.clone(), msg),
+                None => Diagnostic { path: src.display(rel), line: 0, col: 0, message: msg },
+            };
+            this.diags.push(d);
+        };
+        if let Err(e) = check_rel_path(rel) {
+            report(self, e);
+            return None;
+        }
+        match src.read(rel) {
+            Ok(text) => {
+                self.files.hasher.update(rel.as_bytes());
+                self.files.hasher.update(&[0]);
+                self.files.hasher.update(text.as_bytes());
+                self.files.files.push(SourceText::new(src.display(rel), text));
+                Some(self.files.files.len() - 1)
+            }
+            Err(e) => {
+                let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+                let listed = src.list(dir);
+                let hint = suggestion(rel, listed.iter().map(|s| s.as_str()));
+                let why = if e.kind() == std::io::ErrorKind::NotFound {
+                    "not found".to_string()
+                } else {
+                    e.to_string()
+                };
+                report(self, format!("cannot read `{rel}`: {why}{hint}"));
+                None
+            }
+        }
+    }
+
+    /// Parses a TOML file into a raw struct, turning serde's error into a diagnostic.
+    fn parse<T: DeserializeOwned>(&mut self, file: usize) -> Option<T> {
+        let f = self.files.files.get(file)?;
+        match toml::from_str::<T>(&f.text) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let span = e.span().unwrap_or(0..0);
+                let msg = friendly_toml_error(e.message());
+                let d = f.error(span, msg);
+                self.diags.push(d);
+                None
+            }
+        }
+    }
+
+    /// Reads a mod and, first, everything it depends on.
+    pub fn read_mod(&mut self, src: &dyn ModSource, merged: &mut Merged) {
+        let Some(mf) = self.read(src, "mod.toml", None) else { return };
+        let Some(manifest) = self.parse::<RawManifest>(mf) else { return };
+        let id = manifest.id.get().clone();
+        if self.loading.contains(&id) {
+            let d = self.files.error(mf, manifest.id.span(), format!("mod `{id}` depends on itself (through {})", self.loading.join(" -> ")));
+            self.diags.push(d);
+            return;
+        }
+        self.loading.push(id.clone());
+        for dep in &manifest.depends {
+            let dep_id = dep.id.get();
+            match self.resolver.find(dep_id) {
+                None => {
+                    let d = self.files.error(mf, dep.id.span(), format!("depends on mod `{dep_id}`, which is not installed"));
+                    self.diags.push(d);
+                }
+                Some(dep_src) => {
+                    if merged.layers.iter().any(|(l, _)| l == dep_id) {
+                        continue;
+                    }
+                    let before = merged.layers.len();
+                    self.read_mod(dep_src.as_ref(), merged);
+                    if let Some((_, have)) = merged.layers.get(before..).and_then(|l| l.iter().find(|(l, _)| l == dep_id)) {
+                        if !version_satisfies(have, dep.version.get()) {
+                            let d = self.files.error(mf, dep.version.span(), format!("needs `{dep_id}` version {}, but {have} is installed", dep.version.get()));
+                            self.diags.push(d);
+                        }
+                    }
+                }
+            }
+        }
+        self.loading.pop();
+        self.read_layer(src, mf, manifest, merged);
+    }
+
+    fn read_layer(&mut self, src: &dyn ModSource, mf: usize, manifest: RawManifest, merged: &mut Merged) {
+        let mod_id = manifest.id.get().clone();
+        merged.layers.push((mod_id.clone(), manifest.version.clone()));
+        let at = |file: usize| AtMaker { file, mod_id: &mod_id };
+
+        let c = &manifest.content;
+        if let Some(b) = &c.board {
+            if let Some(f) = self.read(src, b.get(), Some((mf, b.span()))) {
+                if let Some(board) = self.parse::<RawBoard>(f) {
+                    merged.board = Some(at(f).make(board));
+                }
+            }
+        }
+        for t in &c.tiles {
+            if let Some(f) = self.read(src, t.get(), Some((mf, t.span()))) {
+                if let Some(set) = self.parse::<RawTileSet>(f) {
+                    for tile in set.tiles {
+                        upsert(&mut merged.tiles, at(f).make(tile), |t| t.id.get().clone());
+                    }
+                }
+            }
+        }
+        for d in &c.decks {
+            if let Some(f) = self.read(src, d.get(), Some((mf, d.span()))) {
+                if let Some(deck) = self.parse::<RawDeck>(f) {
+                    upsert(&mut merged.decks, at(f).make(deck), |d| d.id.get().clone());
+                }
+            }
+        }
+        for t in &c.tables {
+            if let Some(f) = self.read(src, t.get(), Some((mf, t.span()))) {
+                if let Some(table) = self.parse::<RawTable>(f) {
+                    upsert(&mut merged.tables, at(f).make(table), |t| t.id.get().clone());
+                }
+            }
+        }
+        if let Some(p) = &c.pieces {
+            if let Some(f) = self.read(src, p.get(), Some((mf, p.span()))) {
+                if let Some(pieces) = self.parse::<RawPieces>(f) {
+                    for x in pieces.pieces {
+                        upsert(&mut merged.pieces, at(f).make(x), |p| p.id.get().clone());
+                    }
+                    for x in pieces.counters {
+                        upsert(&mut merged.counters, at(f).make(x), |p| p.id.get().clone());
+                    }
+                    for x in pieces.zones {
+                        upsert(&mut merged.zones, at(f).make(x), |p| p.id.get().clone());
+                    }
+                }
+            }
+        }
+        let mut manifest = manifest;
+        for s in std::mem::take(&mut manifest.scripts) {
+            if let Some(script) = self.read_script(src, &mod_id, mf, &s) {
+                merged.scripts.push(script);
+            }
+        }
+        for b in std::mem::take(&mut manifest.bots) {
+            let script = self.read_script(src, &mod_id, mf, &b.script);
+            merged.bots.push((at(mf).make(b), script));
+        }
+        for o in std::mem::take(&mut manifest.options) {
+            upsert(&mut merged.options, at(mf).make(o), |o| o.id.get().clone());
+        }
+        merged.constants.extend(std::mem::take(&mut manifest.constants));
+        // Layers are read dependencies first, so the last manifest stored is the mod's own.
+        merged.manifest = Some(at(mf).make(manifest));
+    }
+
+    fn read_script(&mut self, src: &dyn ModSource, mod_id: &str, mf: usize, path: &Sp<String>) -> Option<RawScript> {
+        let rel = path.get();
+        if !rel.ends_with(".luau") && !rel.ends_with(".lua") {
+            let d = self.files.error(mf, path.span(), format!("script `{rel}` should end in `.luau`"));
+            self.diags.push(d);
+        }
+        let file = self.read(src, rel, Some((mf, path.span())))?;
+        let f = self.files.files.get(file)?;
+        Some(RawScript {
+            mod_id: mod_id.to_string(),
+            path: rel.clone(),
+            display: f.path.clone(),
+            source: f.text.clone(),
+            file: mf,
+            span: path.span(),
+        })
+    }
+}
+
+/// `version` (MAJOR.MINOR.PATCH) satisfies `req` (MAJOR.MINOR[.PATCH]): same major, not older.
+pub fn version_satisfies(version: &str, req: &str) -> bool {
+    let parse = |s: &str| -> Option<Vec<u64>> { s.split('.').map(|p| p.parse().ok()).collect() };
+    let (Some(v), Some(r)) = (parse(version), parse(req)) else { return false };
+    if v.first() != r.first() {
+        return false;
+    }
+    for i in 1..r.len() {
+        let a = v.get(i).copied().unwrap_or(0);
+        let b = r.get(i).copied().unwrap_or(0);
+        if a != b {
+            return a > b;
+        }
+    }
+    true
+}
+
+/// Rewrites serde's messages into the words of a mod author, with "did you mean".
+pub fn friendly_toml_error(msg: &str) -> String {
+    let msg = msg.trim();
+    let ticks: Vec<&str> = msg.split('`').skip(1).step_by(2).collect();
+    for (prefix, what) in [("unknown field", "key"), ("unknown variant", "value")] {
+        if let Some(rest) = msg.strip_prefix(prefix) {
+            let _ = rest;
+            if let Some((wrong, expected)) = ticks.split_first() {
+                let hint = suggestion(wrong, expected.iter().copied());
+                let list = if expected.is_empty() {
+                    "none are allowed here".to_string()
+                } else {
+                    format!("expected one of {}", expected.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", "))
+                };
+                return if hint.is_empty() {
+                    format!("unknown {what} `{wrong}`; {list}")
+                } else {
+                    format!("unknown {what} `{wrong}`{hint}")
+                };
+            }
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("missing field") {
+        return format!("missing key{rest}");
+    }
+    msg.replace("invalid type: ", "wrong type: ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_compare_by_major_then_order() {
+        assert!(version_satisfies("1.2.0", "1.0"));
+        assert!(version_satisfies("1.2.3", "1.2.3"));
+        assert!(!version_satisfies("1.2.3", "1.3"));
+        assert!(!version_satisfies("2.0.0", "1.0"));
+        assert!(!version_satisfies("x", "1.0"));
+    }
+
+    #[test]
+    fn unknown_keys_get_a_suggestion() {
+        let m = friendly_toml_error("unknown field `coutn`, expected one of `id`, `count`, `name`");
+        assert_eq!(m, "unknown key `coutn`; did you mean `count`?");
+        let m = friendly_toml_error("unknown variant `gird`, expected one of `grid`, `graph`");
+        assert_eq!(m, "unknown value `gird`; did you mean `grid`?");
+    }
+}

@@ -1,0 +1,30 @@
+//! Content: the TOML model of a mod, and loading it into a checked [`GameDef`].
+//!
+//! [`raw`] mirrors the files; [`def`] is what they mean; [`load`] reads files and layers
+//! dependencies; [`resolve`] and [`board_def`] check everything and build the definition.
+
+pub mod board_def;
+pub mod def;
+pub mod load;
+pub mod raw;
+pub mod resolve;
+
+use crate::diag::Diagnostics;
+use crate::source::ModSource;
+pub use def::GameDef;
+pub use load::{ENGINE_VERSION, ModResolver, NoDependencies};
+
+/// Loads and validates a mod with its dependencies. Content only: scripts are compiled when a
+/// game is made (see [`crate::check_mod`] for both at once).
+pub fn load_mod(src: &dyn ModSource, deps: &dyn ModResolver) -> Result<GameDef, Diagnostics> {
+    let mut reader = load::Reader::new(deps);
+    let mut merged = load::Merged::default();
+    reader.read_mod(src, &mut merged);
+    let files = std::mem::take(&mut reader.files);
+    let mut diags = std::mem::take(&mut reader.diags);
+    let def = resolve::resolve(merged, &files, &mut diags);
+    match def {
+        Some(d) if diags.is_empty() => Ok(d),
+        _ => Err(diags),
+    }
+}

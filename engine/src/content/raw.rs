@@ -1,0 +1,621 @@
+//! Raw content: serde structs that mirror the TOML files exactly.
+//!
+//! Every struct denies unknown keys, and the values a person can get wrong by name (ids and
+//! references) keep their position in the file through [`Sp`]. Nothing outside the loader reads
+//! these types: [`crate::content::resolve`] turns them into a checked [`crate::GameDef`].
+//!
+//! The JSON Schemas in `schemas/` are generated from these types (see [`crate::schema`]).
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A value with the byte range it came from in its file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(transparent)]
+pub struct Sp<T>(pub toml::Spanned<T>);
+
+impl<T> Sp<T> {
+    pub fn get(&self) -> &T {
+        self.0.get_ref()
+    }
+    pub fn span(&self) -> std::ops::Range<usize> {
+        self.0.span()
+    }
+}
+
+impl<T: Default> Default for Sp<T> {
+    fn default() -> Self {
+        Sp(toml::Spanned::new(0..0, T::default()))
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Sp<T> {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+}
+
+/// A free-form value as written in TOML: used for properties, card fields, table cells and
+/// constants. Its meaning comes from a field definition or from the scripts that read it.
+pub type RawValue = toml::Value;
+
+/// A map of free-form values whose keys keep their positions.
+pub type SpannedMap = BTreeMap<Sp<String>, Sp<RawValue>>;
+
+impl PartialEq for Sp<String> {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
+}
+impl Eq for Sp<String> {}
+impl PartialOrd for Sp<String> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Sp<String> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.get().cmp(other.get())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// mod.toml
+
+/// `mod.toml`: the manifest of a mod (a game or a house rule).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawManifest {
+    /// Stable id: lowercase letters, digits and dashes. Other mods depend on it by this id.
+    pub id: Sp<String>,
+    /// Name shown to players.
+    pub name: String,
+    /// The mod's own version (semantic versioning, e.g. "1.0.0").
+    pub version: String,
+    /// The engine version this mod was written for, as "MAJOR.MINOR".
+    pub engine: Sp<String>,
+    /// One or two sentences on what the game is.
+    #[serde(default)]
+    pub description: String,
+    /// Who made the mod, and credits for the published game it implements.
+    #[serde(default)]
+    pub credits: Vec<String>,
+    /// How many seats a game of this mod can have.
+    pub players: Option<RawPlayers>,
+    /// Names of the seats in order (e.g. taxi colors). Seats past the list are numbered.
+    #[serde(default)]
+    pub seat_names: Vec<String>,
+    /// Mods this one builds on (a house rule depends on its game). Loaded first.
+    #[serde(default)]
+    pub depends: Vec<RawDependency>,
+    /// Choices made when a game starts: variants, difficulty, game length.
+    #[serde(default)]
+    pub options: Vec<RawOption>,
+    /// Fixed numbers and names the rule scripts read (never hard-coded in Lua).
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub constants: BTreeMap<String, RawValue>,
+    /// The content files of the mod, relative to the mod folder.
+    #[serde(default)]
+    pub content: RawContentFiles,
+    /// Rule scripts (Luau), run in this order. Each returns a table of hooks.
+    #[serde(default)]
+    pub scripts: Vec<Sp<String>>,
+    /// Scripted bots shipped with the mod.
+    #[serde(default)]
+    pub bots: Vec<RawBot>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPlayers {
+    pub min: Sp<u32>,
+    pub max: Sp<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDependency {
+    /// Id of the mod depended on.
+    pub id: Sp<String>,
+    /// Required version, as "MAJOR.MINOR" or "MAJOR.MINOR.PATCH" (same major, at least this).
+    pub version: Sp<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OptionType {
+    Int,
+    Bool,
+    Choice,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawOption {
+    pub id: Sp<String>,
+    /// Short label for menus.
+    pub label: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(rename = "type")]
+    pub kind: Sp<OptionType>,
+    /// Default value: an integer, a boolean or a choice id, matching `type`.
+    #[schemars(with = "serde_json::Value")]
+    pub default: Sp<RawValue>,
+    /// Smallest allowed value (int options).
+    pub min: Option<i64>,
+    /// Largest allowed value (int options).
+    pub max: Option<i64>,
+    /// Allowed values (choice options).
+    #[serde(default)]
+    pub choices: Vec<RawChoice>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawChoice {
+    pub id: Sp<String>,
+    pub label: String,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawContentFiles {
+    /// The board file (kinds grid, sections, track, graph, none).
+    pub board: Option<Sp<String>>,
+    /// Tile set files.
+    #[serde(default)]
+    pub tiles: Vec<Sp<String>>,
+    /// Deck files, one deck each.
+    #[serde(default)]
+    pub decks: Vec<Sp<String>>,
+    /// Lookup table files, one table each.
+    #[serde(default)]
+    pub tables: Vec<Sp<String>>,
+    /// The pieces file: pieces, counters and zones.
+    pub pieces: Option<Sp<String>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBot {
+    pub id: Sp<String>,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Luau file that returns a table with a `choose(game, seat, actions)` function.
+    pub script: Sp<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// board.toml
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardKind {
+    /// W x H cells holding placed tiles; edges come from the tiles' roads.
+    Grid,
+    /// Board sections with their own spaces, arranged and rotated at setup.
+    Sections,
+    /// Track pieces attached end to end while the game runs.
+    Track,
+    /// Spaces and edges written out directly.
+    Graph,
+    /// No board.
+    None,
+}
+
+/// `board.toml`: the board. `kind` says which of the tables below describes it.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawBoard {
+    pub kind: Sp<BoardKind>,
+    pub grid: Option<RawGrid>,
+    pub graph: Option<RawGraph>,
+    pub sections: Option<RawSections>,
+    pub track: Option<RawTrack>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawGrid {
+    pub width: Sp<u32>,
+    pub height: Sp<u32>,
+    /// Named cells with tags and properties, and tiles placed before the game starts.
+    #[serde(default)]
+    pub cells: Vec<RawCell>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCell {
+    /// Column, 1-based from the left.
+    pub x: Sp<u32>,
+    /// Row, 1-based from the top.
+    pub y: Sp<u32>,
+    /// Optional name, so other content can refer to this cell.
+    pub id: Option<Sp<String>>,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub props: BTreeMap<String, RawValue>,
+    /// A tile kind placed here before the game starts.
+    pub tile: Option<Sp<String>>,
+    /// Quarter turns clockwise of the preset tile (0-3).
+    #[serde(default)]
+    pub rotation: u8,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawGraph {
+    #[serde(default)]
+    pub spaces: Vec<RawSpace>,
+    #[serde(default)]
+    pub edges: Vec<RawEdge>,
+    /// Chains of edges: each consecutive pair of spaces is joined.
+    #[serde(default)]
+    pub paths: Vec<RawPath>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSpace {
+    pub id: Sp<String>,
+    /// Name shown to players (defaults to the id).
+    #[serde(default)]
+    pub name: String,
+    /// Position for drawing, in board units.
+    pub x: f64,
+    pub y: f64,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub props: BTreeMap<String, RawValue>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawEdge {
+    pub from: Sp<String>,
+    pub to: Sp<String>,
+    /// One-way from `from` to `to`.
+    #[serde(default)]
+    pub directed: bool,
+    /// Tags such as `river` or `flight`; rules decide who may use a tagged edge.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Movement cost (default 1).
+    pub cost: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPath {
+    pub spaces: Vec<Sp<String>>,
+    #[serde(default)]
+    pub directed: bool,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    pub cost: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+pub enum Side {
+    N,
+    E,
+    S,
+    W,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSections {
+    /// Side length of every (square) section, in board units.
+    pub size: Sp<f64>,
+    /// Sections per row and per column of the arranged board.
+    pub columns: Sp<u32>,
+    pub rows: Sp<u32>,
+    /// Arrange the sections in a random order at setup.
+    #[serde(default)]
+    pub shuffle: bool,
+    /// Turn each section by a random quarter turn at setup.
+    #[serde(default)]
+    pub rotate: bool,
+    pub pieces: Vec<RawSection>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSection {
+    pub id: Sp<String>,
+    #[serde(default)]
+    pub name: String,
+    /// Spaces, with positions inside the section (0..size on both axes, y down).
+    pub spaces: Vec<RawSpace>,
+    #[serde(default)]
+    pub edges: Vec<RawEdge>,
+    #[serde(default)]
+    pub paths: Vec<RawPath>,
+    /// Spaces on the section's border that join the neighbouring section's connector at the
+    /// same point once the sections are arranged.
+    #[serde(default)]
+    pub connectors: Vec<RawConnector>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawConnector {
+    pub space: Sp<String>,
+    pub side: Side,
+    /// Distance along the side, from its left end seen from inside the section when facing
+    /// that side (0..size).
+    pub at: f64,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrack {
+    /// Table size in track-card lengths; a piece that would leave it is set aside.
+    pub table_width: Sp<f64>,
+    pub table_height: Sp<f64>,
+    /// Track piece shapes. Cards of a deck refer to them with a `ref` field to `track-pieces`.
+    pub pieces: Vec<RawTrackPiece>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum TrackRole {
+    Start,
+    Finish,
+    Normal,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrackPiece {
+    pub id: Sp<String>,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default = "normal_role")]
+    pub role: TrackRole,
+    /// Number of lanes (2 or 3; the start grid has 3).
+    pub lanes: Sp<u32>,
+    /// Spaces along each lane.
+    pub rows: Sp<u32>,
+    /// Turn at the exit, in degrees: 0, +-45 or +-90 (positive turns right).
+    #[serde(default)]
+    pub turn: Sp<i32>,
+    /// Gates at the exit edge of the piece, one entry per gate.
+    #[serde(default)]
+    pub gates: Vec<RawGate>,
+}
+
+fn normal_role() -> TrackRole {
+    TrackRole::Normal
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawGate {
+    /// Lanes this gate spans (0 = leftmost in the direction of travel).
+    pub lanes: Vec<u32>,
+    /// Exact combo size needed to pass (2-5).
+    pub size: Sp<u32>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// tiles.toml
+
+/// A tile set file: kinds of tiles that can be placed on grid cells.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTileSet {
+    pub tiles: Vec<RawTile>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTile {
+    pub id: Sp<String>,
+    pub name: String,
+    #[serde(default)]
+    pub text: String,
+    /// Roads across the tile: "N-S" joins two sides both ways, "W>E" is one-way from W to E,
+    /// and a single side such as "S" is a dead-end stub.
+    #[serde(default)]
+    pub roads: Vec<Sp<String>>,
+    /// Movement actions needed to drive through the tile (a stop sign costs 2).
+    #[serde(default = "one")]
+    pub move_cost: u32,
+    /// Whether the tile may be turned on the board.
+    #[serde(default = "yes")]
+    pub rotatable: bool,
+    /// A tile that closes its cell to traffic (cones, potholes).
+    #[serde(default)]
+    pub blocks: bool,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub props: BTreeMap<String, RawValue>,
+}
+
+fn one() -> u32 {
+    1
+}
+fn yes() -> bool {
+    true
+}
+
+// ---------------------------------------------------------------------------------------------
+// decks/*.toml and tables/*.toml
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum FieldType {
+    Int,
+    Number,
+    String,
+    Bool,
+    /// A list of integers.
+    Ints,
+    /// A list of strings.
+    Strings,
+    /// The id of something else in the mod; see `to`.
+    Ref,
+    /// A list of ids; see `to`.
+    Refs,
+}
+
+/// The type of one card field or table column.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFieldDef {
+    #[serde(rename = "type")]
+    pub kind: Sp<FieldType>,
+    /// For `ref`/`refs`: what the id names: `tiles`, `spaces`, `pieces`, `track-pieces`,
+    /// `deck:<id>` (a card of that deck) or `table:<id>` (a row key of that table).
+    pub to: Option<Sp<String>>,
+    /// A card or row must give this field.
+    #[serde(default)]
+    pub required: bool,
+    /// Value used when a card or row leaves the field out.
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub default: Option<Sp<RawValue>>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    /// Allowed values, for string fields.
+    #[serde(default)]
+    pub choices: Vec<String>,
+    #[serde(default)]
+    pub description: String,
+}
+
+/// A deck file: one deck of cards (or tokens, or tiles drawn from a bag).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeck {
+    pub id: Sp<String>,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Typed fields every card of this deck may or must carry, besides the fixed keys
+    /// `id`, `name`, `text`, `count` and `tags`.
+    #[serde(default)]
+    pub fields: BTreeMap<Sp<String>, RawFieldDef>,
+    /// The cards. Each is a table with `id` (required), `name`, `text`, `count` (default 1),
+    /// `tags`, and the deck's fields.
+    #[schemars(with = "Vec<BTreeMap<String, serde_json::Value>>")]
+    pub cards: Vec<SpannedMap>,
+}
+
+/// A lookup table file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTable {
+    pub id: Sp<String>,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// The column rows are looked up by; its values must be unique.
+    pub key: Option<Sp<String>>,
+    pub columns: BTreeMap<Sp<String>, RawFieldDef>,
+    #[schemars(with = "Vec<BTreeMap<String, serde_json::Value>>")]
+    pub rows: Vec<SpannedMap>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// pieces.toml
+
+/// The pieces file: physical pieces, counters (gas, money, stars) and zones (decks, hands,
+/// discard piles, face-up rows).
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPieces {
+    #[serde(default)]
+    pub pieces: Vec<RawPiece>,
+    #[serde(default)]
+    pub counters: Vec<RawCounter>,
+    #[serde(default)]
+    pub zones: Vec<RawZone>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPiece {
+    pub id: Sp<String>,
+    pub name: String,
+    /// One set of `count` pieces per seat (owned by that seat) instead of one shared set.
+    #[serde(default)]
+    pub per_seat: bool,
+    #[serde(default = "one")]
+    pub count: u32,
+    #[serde(default)]
+    pub tags: Vec<String>,
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub props: BTreeMap<String, RawValue>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Scope {
+    Seat,
+    Global,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawCounter {
+    pub id: Sp<String>,
+    pub name: String,
+    pub scope: Scope,
+    /// Starting value.
+    #[serde(default)]
+    pub initial: i64,
+    /// Take the starting value from this int option instead.
+    pub initial_option: Option<Sp<String>>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Everyone sees every card.
+    Public,
+    /// The owning seat sees the cards; others see how many.
+    Owner,
+    /// Nobody sees the cards, only how many (a face-down deck).
+    Hidden,
+    /// Everyone sees the top card only.
+    Top,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawZone {
+    pub id: Sp<String>,
+    pub name: String,
+    /// One zone per seat (a hand) instead of one shared zone.
+    #[serde(default)]
+    pub per_seat: bool,
+    pub visibility: Visibility,
+    /// Fill the zone with every card of this deck (with counts) at setup.
+    pub deck: Option<Sp<String>>,
+    /// Shuffle the zone after filling it.
+    #[serde(default)]
+    pub shuffle: bool,
+}

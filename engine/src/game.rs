@@ -1,0 +1,450 @@
+//! A game in progress: the action model.
+//!
+//! 1. [`Game::legal_actions`] asks the rules (the `actions` hook, read-only) for the actions of
+//!    the seat to act. An action is a string such as `"move N 2"`; [`Game::describe`] gives a
+//!    label for people.
+//! 2. An agent picks one.
+//! 3. [`Game::apply`] checks the action is legal and runs the `apply` hook. Apply is atomic: on
+//!    any script error the state and the log are exactly as before, and the error names mod,
+//!    file, line and hook.
+//!
+//! [`Game::view`] shows the state as one seat may see it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::content::GameDef;
+use crate::content::def::{OptionType, Scope, Visibility};
+use crate::rng::Rng;
+use crate::script::{Access, CallCtx, Host, Limits, ScriptError};
+use crate::state::{CardRef, GameResult, LogEntry, PieceState, Seen, State, ZoneState};
+use crate::value::Value;
+
+/// How a game starts: seats, seed and options.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Setup {
+    pub seats: u8,
+    pub seed: u64,
+    /// Options given; the rest take their defaults.
+    #[serde(default)]
+    pub options: BTreeMap<String, Value>,
+}
+
+impl Setup {
+    pub fn new(seats: u8, seed: u64) -> Setup {
+        Setup { seats, seed, options: BTreeMap::new() }
+    }
+    pub fn option(mut self, id: &str, v: Value) -> Setup {
+        self.options.insert(id.to_string(), v);
+        self
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum GameError {
+    /// The setup does not fit the mod (seat count, unknown option...).
+    Setup(String),
+    /// The action is not among the legal actions.
+    Illegal(String),
+    /// The game is over.
+    Over,
+    Script(ScriptError),
+}
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameError::Setup(m) => write!(f, "{m}"),
+            GameError::Illegal(a) => write!(f, "`{a}` is not a legal action now"),
+            GameError::Over => write!(f, "the game is over"),
+            GameError::Script(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl From<ScriptError> for GameError {
+    fn from(e: ScriptError) -> Self {
+        GameError::Script(e)
+    }
+}
+
+pub struct Game {
+    def: Arc<GameDef>,
+    host: Host,
+    state: State,
+    log: Vec<LogEntry>,
+    history: Vec<String>,
+    setup: Setup,
+}
+
+/// Turn changes a single hook may chain before the engine calls it a loop.
+const MAX_TURN_CHAIN: usize = 256;
+
+impl Game {
+    pub fn new(def: Arc<GameDef>, setup: Setup) -> Result<Game, GameError> {
+        Game::with_limits(def, setup, Limits::default())
+    }
+
+    pub fn with_limits(def: Arc<GameDef>, setup: Setup, limits: Limits) -> Result<Game, GameError> {
+        if !def.playable() {
+            return Err(GameError::Setup(format!("mod `{}` has no rule scripts yet, so it cannot be played", def.id)));
+        }
+        let (lo, hi) = def.players;
+        if (setup.seats as u32) < lo || (setup.seats as u32) > hi {
+            return Err(GameError::Setup(format!("{} is for {lo} to {hi} players, not {}", def.name, setup.seats)));
+        }
+        let options = resolve_options(&def, &setup)?;
+        let mut rng = Rng::new(setup.seed, 0);
+        let board = Board::new(&def.board, &def.tiles, &mut rng);
+        let seats = setup.seats;
+
+        let mut zones = Vec::new();
+        let mut zone_index = Vec::new();
+        for (di, z) in def.zones.iter().enumerate() {
+            let owners: Vec<Option<u8>> = if z.per_seat { (0..seats).map(Some).collect() } else { vec![None] };
+            let mut idx = Vec::new();
+            for owner in owners {
+                let mut cards = Vec::new();
+                if let Some(d) = z.deck {
+                    if let Some(deck) = def.decks.get(d) {
+                        for (ci, c) in deck.cards.iter().enumerate() {
+                            for _ in 0..c.count {
+                                cards.push(CardRef { deck: d as u16, card: ci as u16 });
+                            }
+                        }
+                    }
+                }
+                if z.shuffle {
+                    rng.shuffle(&mut cards);
+                }
+                idx.push(zones.len() as u16);
+                zones.push(ZoneState { def: di as u16, owner, cards });
+            }
+            zone_index.push(idx);
+        }
+        let mut pieces = Vec::new();
+        for (di, p) in def.pieces.iter().enumerate() {
+            let owners: Vec<Option<u8>> = if p.per_seat { (0..seats).map(Some).collect() } else { vec![None] };
+            for owner in owners {
+                for _ in 0..p.count {
+                    pieces.push(PieceState { def: di as u16, owner, at: None, props: BTreeMap::new() });
+                }
+            }
+        }
+        let counters = def
+            .counters
+            .iter()
+            .map(|c| {
+                let v = c.initial_option.as_ref().and_then(|o| options.get(o)).and_then(|v| v.as_int()).unwrap_or(c.initial);
+                let n = if c.scope == Scope::Seat { seats as usize } else { 1 };
+                vec![v; n]
+            })
+            .collect();
+        let state = State {
+            seats,
+            active: 0,
+            turn: 1,
+            board,
+            pieces,
+            zones,
+            zone_index,
+            counters,
+            vars: BTreeMap::new(),
+            options,
+            rng,
+            result: None,
+            pending_turn_start: true,
+        };
+        let host = Host::new(def.clone(), limits)?;
+        let mut game = Game { def, host, state, log: Vec::new(), history: Vec::new(), setup };
+        let snapshot = game.state.clone();
+        if let Err(e) = game.run_rules("setup", None, None) {
+            game.state = snapshot;
+            return Err(e.into());
+        }
+        Ok(game)
+    }
+
+    pub fn def(&self) -> &Arc<GameDef> {
+        &self.def
+    }
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+    pub fn setup(&self) -> &Setup {
+        &self.setup
+    }
+    pub fn history(&self) -> &[String] {
+        &self.history
+    }
+    pub fn log(&self) -> &[LogEntry] {
+        &self.log
+    }
+    pub fn is_over(&self) -> bool {
+        self.state.result.is_some()
+    }
+    pub fn result(&self) -> Option<&GameResult> {
+        self.state.result.as_ref()
+    }
+    pub fn active(&self) -> u8 {
+        self.state.active
+    }
+    pub fn host(&self) -> &Host {
+        &self.host
+    }
+
+    fn ctx(&mut self, access: Access, bot_rng: Rng) -> CallCtx {
+        let state = std::mem::replace(&mut self.state, placeholder_state());
+        CallCtx { state, def: self.def.clone(), log: std::mem::take(&mut self.log), access, bot_rng }
+    }
+
+    fn restore(&mut self, ctx: CallCtx) -> Rng {
+        self.state = ctx.state;
+        self.log = ctx.log;
+        ctx.bot_rng
+    }
+
+    /// Runs a rules hook, then any turn starts it asked for.
+    fn run_rules(&mut self, hook: &str, seat: Option<u8>, action: Option<&str>) -> Result<(), ScriptError> {
+        let ctx = self.ctx(Access::Rules, Rng::new(0, 0));
+        let (ctx, r) = self.host.call_hook::<()>(hook, ctx, seat, action);
+        self.restore(ctx);
+        r?;
+        let mut chain = 0;
+        while self.state.pending_turn_start && self.state.result.is_none() {
+            self.state.pending_turn_start = false;
+            chain += 1;
+            if chain > MAX_TURN_CHAIN {
+                return Err(ScriptError {
+                    mod_id: self.def.id.clone(),
+                    file: self.def.id.clone(),
+                    line: 0,
+                    hook: "on_turn_start".into(),
+                    message: format!("on_turn_start passed the turn on {MAX_TURN_CHAIN} times in a row (a loop?)"),
+                });
+            }
+            let active = self.state.active;
+            let ctx = self.ctx(Access::Rules, Rng::new(0, 0));
+            let (ctx, r) = self.host.call_hook::<()>("on_turn_start", ctx, Some(active), None);
+            self.restore(ctx);
+            r?;
+        }
+        self.state.pending_turn_start = false;
+        Ok(())
+    }
+
+    /// The legal actions of the seat to act (empty when the game is over).
+    pub fn legal_actions(&mut self) -> Result<Vec<String>, ScriptError> {
+        if self.is_over() {
+            return Ok(vec![]);
+        }
+        let seat = self.state.active;
+        let seed = self.history.len() as u64;
+        let ctx = self.ctx(Access::ReadOnly, Rng::new(seed, 1));
+        let (ctx, r) = self.host.call_hook::<Vec<String>>("actions", ctx, Some(seat), None);
+        self.restore(ctx);
+        Ok(r?.unwrap_or_default())
+    }
+
+    /// A label for an action, for people.
+    pub fn describe(&mut self, action: &str) -> String {
+        if !self.host.has_hook("describe") {
+            return action.to_string();
+        }
+        let seat = self.state.active;
+        let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 2));
+        let (ctx, r) = self.host.call_hook::<String>("describe", ctx, Some(seat), Some(action));
+        self.restore(ctx);
+        match r {
+            Ok(Some(s)) => s,
+            _ => action.to_string(),
+        }
+    }
+
+    /// The rules' score of a seat (from the `score` hook), if the mod has one.
+    pub fn score(&mut self, seat: u8) -> Option<f64> {
+        let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 3));
+        let (ctx, r) = self.host.call_hook::<f64>("score", ctx, Some(seat), None);
+        self.restore(ctx);
+        r.ok().flatten()
+    }
+
+    /// Checks that `action` is legal, then applies it.
+    pub fn apply(&mut self, action: &str) -> Result<(), GameError> {
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        let legal = self.legal_actions()?;
+        if !legal.iter().any(|a| a == action) {
+            return Err(GameError::Illegal(action.to_string()));
+        }
+        self.apply_legal(action)
+    }
+
+    /// Applies an action taken from [`Game::legal_actions`] of this very state.
+    pub fn apply_legal(&mut self, action: &str) -> Result<(), GameError> {
+        if self.is_over() {
+            return Err(GameError::Over);
+        }
+        let snapshot = self.state.clone();
+        let log_len = self.log.len();
+        let seat = self.state.active;
+        if let Err(e) = self.run_rules("apply", Some(seat), Some(action)) {
+            self.state = snapshot;
+            self.log.truncate(log_len);
+            return Err(e.into());
+        }
+        self.history.push(action.to_string());
+        Ok(())
+    }
+
+    /// Asks a bot of the mod to choose; returns the index into `actions`.
+    pub fn bot_choose(&mut self, bot: &str, actions: &[String], rng: &mut Rng) -> Result<usize, ScriptError> {
+        let seat = self.state.active;
+        let ctx = self.ctx(Access::ReadOnly, rng.clone());
+        let (ctx, r) = self.host.call_bot(bot, ctx, seat, actions);
+        *rng = self.restore(ctx);
+        r
+    }
+
+    /// The state as `seat` may see it (None: a spectator, who sees only public things).
+    pub fn view(&self, seat: Option<u8>) -> View {
+        let s = &self.state;
+        let zones = s
+            .zones
+            .iter()
+            .map(|z| {
+                let d = &self.def.zones[z.def as usize];
+                let visible = match d.visibility {
+                    Visibility::Public => z.cards.len(),
+                    Visibility::Owner if z.owner.is_some() && z.owner == seat => z.cards.len(),
+                    Visibility::Top => z.cards.len().min(1),
+                    _ => 0,
+                };
+                let cards = z.cards[z.cards.len() - visible..]
+                    .iter()
+                    .map(|c| self.def.decks[c.deck as usize].cards[c.card as usize].id.clone())
+                    .collect();
+                ZoneView { id: d.id.clone(), owner: z.owner, count: z.cards.len(), cards }
+            })
+            .collect();
+        let vars = s.vars.iter().filter(|(_, v)| v.seen.by(seat)).map(|(k, v)| (k.clone(), v.value.clone())).collect();
+        let counters = self
+            .def
+            .counters
+            .iter()
+            .zip(&s.counters)
+            .map(|(d, v)| (d.id.clone(), v.clone()))
+            .collect();
+        let pieces = s
+            .pieces
+            .iter()
+            .map(|p| PieceView {
+                kind: self.def.pieces[p.def as usize].id.clone(),
+                owner: p.owner,
+                at: p.at.map(|a| s.board.graph.spaces.get(a as usize).map_or_else(String::new, |sp| sp.id.clone())),
+                props: p.props.clone(),
+            })
+            .collect();
+        let tiles = s.board.grid.as_ref().map(|g| {
+            let name = |p: &Option<crate::board::Placed>| p.map(|p| (self.def.tiles[p.tile as usize].id.clone(), p.rot));
+            g.tiles.iter().zip(&g.blockers).map(|(t, b)| (name(t), name(b))).collect()
+        });
+        View {
+            seat,
+            seats: s.seats,
+            active: s.active,
+            turn: s.turn,
+            counters,
+            vars,
+            zones,
+            pieces,
+            tiles,
+            log: self.log.iter().filter(|l| l.seen.by(seat)).map(|l| l.text.clone()).collect(),
+            result: s.result.clone(),
+        }
+    }
+}
+
+/// A seat's view of the game. Views, logs and replays shown to a seat are built from this.
+#[derive(Debug, Clone, Serialize)]
+pub struct View {
+    pub seat: Option<u8>,
+    pub seats: u8,
+    pub active: u8,
+    pub turn: u32,
+    pub counters: Vec<(String, Vec<i64>)>,
+    pub vars: BTreeMap<String, Value>,
+    pub zones: Vec<ZoneView>,
+    pub pieces: Vec<PieceView>,
+    /// For grid boards: (road tile, blocker) on each cell, as (tile id, quarter turns).
+    pub tiles: Option<Vec<(Option<(String, u8)>, Option<(String, u8)>)>>,
+    pub log: Vec<String>,
+    pub result: Option<GameResult>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ZoneView {
+    pub id: String,
+    pub owner: Option<u8>,
+    pub count: usize,
+    /// The cards this seat may see (for a `top` zone, only the top card).
+    pub cards: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PieceView {
+    pub kind: String,
+    pub owner: Option<u8>,
+    pub at: Option<String>,
+    pub props: BTreeMap<String, Value>,
+}
+
+fn placeholder_state() -> State {
+    State {
+        seats: 0,
+        active: 0,
+        turn: 0,
+        board: Board { kind: "none", graph: Default::default(), grid: None, track: None, arrangement: vec![] },
+        pieces: vec![],
+        zones: vec![],
+        zone_index: vec![],
+        counters: vec![],
+        vars: BTreeMap::new(),
+        options: BTreeMap::new(),
+        rng: Rng::new(0, 0),
+        result: None,
+        pending_turn_start: false,
+    }
+}
+
+fn resolve_options(def: &GameDef, setup: &Setup) -> Result<BTreeMap<String, Value>, GameError> {
+    let mut out = BTreeMap::new();
+    for (k, v) in &setup.options {
+        let Some(o) = def.option(k) else {
+            let hint = crate::diag::suggestion(k, def.options.iter().map(|o| o.id.as_str()));
+            return Err(GameError::Setup(format!("{} has no option `{k}`{hint}", def.name)));
+        };
+        let v = match (o.kind, v) {
+            (_, Value::Str(s)) => o.parse(s).map_err(GameError::Setup)?,
+            (OptionType::Int, Value::Int(_)) | (OptionType::Bool, Value::Bool(_)) => v.clone(),
+            _ => return Err(GameError::Setup(format!("option `{k}` cannot be {}", v.type_name()))),
+        };
+        if let (OptionType::Int, Some(i)) = (o.kind, v.as_int()) {
+            if o.min.is_some_and(|m| i < m) || o.max.is_some_and(|m| i > m) {
+                return Err(GameError::Setup(format!("option `{k}` = {i} is out of range")));
+            }
+        }
+        out.insert(k.clone(), v);
+    }
+    for o in &def.options {
+        out.entry(o.id.clone()).or_insert_with(|| o.default.clone());
+    }
+    let _ = Seen::All;
+    Ok(out)
+}

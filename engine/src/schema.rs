@@ -1,0 +1,1 @@
+//! JSON Schemas and Lua stubs (generated in a later step).

@@ -1,0 +1,200 @@
+//! Values between Rust and Luau, and the read-only `data` table of a mod's content.
+
+use mlua::{Lua, Table, Value as LuaValue};
+
+use crate::content::GameDef;
+use crate::value::Value;
+
+pub fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
+    Ok(match v {
+        Value::Nil => LuaValue::Nil,
+        Value::Bool(b) => LuaValue::Boolean(*b),
+        Value::Int(i) => LuaValue::Integer(*i),
+        Value::Num(n) => LuaValue::Number(*n),
+        Value::Str(s) => LuaValue::String(lua.create_string(s)?),
+        Value::List(l) => {
+            let t = lua.create_table_with_capacity(l.len(), 0)?;
+            for (i, x) in l.iter().enumerate() {
+                t.raw_set(i + 1, to_lua(lua, x)?)?;
+            }
+            LuaValue::Table(t)
+        }
+        Value::Map(m) => {
+            let t = lua.create_table_with_capacity(0, m.len())?;
+            for (k, x) in m {
+                t.raw_set(k.as_str(), to_lua(lua, x)?)?;
+            }
+            LuaValue::Table(t)
+        }
+    })
+}
+
+/// Lua -> Value. Tables with keys 1..n become lists, others maps with string keys.
+pub fn from_lua(v: &LuaValue, depth: usize) -> Result<Value, String> {
+    if depth > 32 {
+        return Err("value is nested too deeply (or refers to itself)".into());
+    }
+    Ok(match v {
+        LuaValue::Nil => Value::Nil,
+        LuaValue::Boolean(b) => Value::Bool(*b),
+        LuaValue::Integer(i) => Value::Int(*i),
+        LuaValue::Number(n) => {
+            if n.fract() == 0.0 && n.abs() < 9.0e15 {
+                Value::Int(*n as i64)
+            } else {
+                Value::Num(*n)
+            }
+        }
+        LuaValue::String(s) => Value::Str(s.to_str().map_err(|_| "strings must be UTF-8")?.to_string()),
+        LuaValue::Table(t) => {
+            let n = t.raw_len();
+            let mut count = 0usize;
+            let mut map = std::collections::BTreeMap::new();
+            for pair in t.clone().pairs::<LuaValue, LuaValue>() {
+                let (k, x) = pair.map_err(|e| e.to_string())?;
+                count += 1;
+                let key = match &k {
+                    LuaValue::String(s) => s.to_str().map_err(|_| "keys must be UTF-8")?.to_string(),
+                    LuaValue::Integer(i) => i.to_string(),
+                    LuaValue::Number(n) => n.to_string(),
+                    other => return Err(format!("table keys must be strings or numbers, not {}", other.type_name())),
+                };
+                map.insert(key, from_lua(&x, depth + 1)?);
+            }
+            if count == n && n > 0 {
+                let mut list = Vec::with_capacity(n);
+                for i in 1..=n {
+                    list.push(map.remove(&i.to_string()).unwrap_or(Value::Nil));
+                }
+                Value::List(list)
+            } else {
+                Value::Map(map)
+            }
+        }
+        other => return Err(format!("the game state cannot hold {}", other.type_name())),
+    })
+}
+
+fn map_table(lua: &Lua, entries: Vec<(&str, Value)>) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (k, v) in entries {
+        t.raw_set(k, to_lua(lua, &v)?)?;
+    }
+    Ok(t)
+}
+
+fn strings(v: &[String]) -> Value {
+    Value::List(v.iter().map(|s| Value::Str(s.clone())).collect())
+}
+
+/// The `data` global: constants, tiles, decks (cards by id and in order), tables, pieces.
+/// Frozen, so scripts cannot change content.
+pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
+    let data = lua.create_table()?;
+    data.raw_set("id", def.id.as_str())?;
+    data.raw_set("name", def.name.as_str())?;
+    let constants = lua.create_table()?;
+    for (k, v) in &def.constants {
+        constants.raw_set(k.as_str(), to_lua(lua, v)?)?;
+    }
+    data.raw_set("constants", constants)?;
+
+    let tiles = lua.create_table()?;
+    for t in &def.tiles {
+        let tt = map_table(
+            lua,
+            vec![
+                ("id", Value::Str(t.id.clone())),
+                ("name", Value::Str(t.name.clone())),
+                ("text", Value::Str(t.text.clone())),
+                ("move_cost", Value::Int(t.move_cost as i64)),
+                ("rotatable", Value::Bool(t.rotatable)),
+                ("blocks", Value::Bool(t.blocks)),
+                ("tags", strings(&t.tags)),
+                ("props", Value::Map(t.props.clone())),
+                ("roads", Value::Bool(t.links.iter().any(|l| *l != 0))),
+            ],
+        )?;
+        tiles.raw_set(t.id.as_str(), tt)?;
+    }
+    data.raw_set("tiles", tiles)?;
+
+    let decks = lua.create_table()?;
+    for d in &def.decks {
+        let dt = lua.create_table()?;
+        dt.raw_set("id", d.id.as_str())?;
+        dt.raw_set("name", d.name.as_str())?;
+        let by_id = lua.create_table()?;
+        let order = lua.create_table()?;
+        for (i, c) in d.cards.iter().enumerate() {
+            let ct = lua.create_table()?;
+            ct.raw_set("id", c.id.as_str())?;
+            ct.raw_set("name", c.name.as_str())?;
+            ct.raw_set("text", c.text.as_str())?;
+            ct.raw_set("count", c.count)?;
+            ct.raw_set("tags", to_lua(lua, &strings(&c.tags))?)?;
+            for (k, v) in &c.fields {
+                ct.raw_set(k.as_str(), to_lua(lua, v)?)?;
+            }
+            ct.set_readonly(true);
+            by_id.raw_set(c.id.as_str(), ct.clone())?;
+            order.raw_set(i + 1, ct)?;
+        }
+        dt.raw_set("cards", by_id)?;
+        dt.raw_set("list", order)?;
+        decks.raw_set(d.id.as_str(), dt)?;
+    }
+    data.raw_set("decks", decks)?;
+
+    let tables = lua.create_table()?;
+    for t in &def.tables {
+        let tt = lua.create_table()?;
+        tt.raw_set("id", t.id.as_str())?;
+        let rows = lua.create_table()?;
+        let by_key = lua.create_table()?;
+        for (i, r) in t.rows.iter().enumerate() {
+            let rt = to_lua(lua, &Value::Map(r.clone()))?;
+            rows.raw_set(i + 1, rt.clone())?;
+            if let Some(k) = t.key.as_ref().and_then(|k| r.get(k)) {
+                by_key.raw_set(to_lua(lua, k)?, rt)?;
+            }
+        }
+        tt.raw_set("rows", rows)?;
+        tt.raw_set("by_key", by_key)?;
+        tables.raw_set(t.id.as_str(), tt)?;
+    }
+    data.raw_set("tables", tables)?;
+
+    let pieces = lua.create_table()?;
+    for p in &def.pieces {
+        let pt = map_table(
+            lua,
+            vec![
+                ("id", Value::Str(p.id.clone())),
+                ("name", Value::Str(p.name.clone())),
+                ("count", Value::Int(p.count as i64)),
+                ("per_seat", Value::Bool(p.per_seat)),
+                ("tags", strings(&p.tags)),
+                ("props", Value::Map(p.props.clone())),
+            ],
+        )?;
+        pieces.raw_set(p.id.as_str(), pt)?;
+    }
+    data.raw_set("pieces", pieces)?;
+    freeze(&data, 0);
+    Ok(data)
+}
+
+fn freeze(t: &Table, depth: usize) {
+    if depth > 8 {
+        return;
+    }
+    if let Ok(pairs) = t.clone().pairs::<LuaValue, LuaValue>().collect::<mlua::Result<Vec<_>>>() {
+        for (_, v) in pairs {
+            if let LuaValue::Table(inner) = v {
+                freeze(&inner, depth + 1);
+            }
+        }
+    }
+    t.set_readonly(true);
+}

@@ -1,0 +1,381 @@
+//! The Luau host: a sandboxed VM per game, rule hooks, bots, budgets and error reports.
+//!
+//! - Only the `table`, `string`, `math`, `utf8` and `buffer` libraries are opened; `io`, `os`,
+//!   `require`, `loadstring`, `getfenv`/`setfenv`, `collectgarbage` and `debug` are absent, and
+//!   `math.random` draws from the game's seeded generator. The globals are then sandboxed
+//!   (read-only), so one script cannot change what another sees.
+//! - Every call (loading a script, a hook, a bot) gets a step budget, checked by Luau's
+//!   interrupt, and a wall-clock limit; the VM has a memory limit. Exceeding any is an error.
+//! - The state is lent to the VM for the length of one call (as app data) and taken back after,
+//!   so scripts can keep nothing of it between calls.
+//! - Errors become [`ScriptError`]: mod, file, line, hook and message.
+
+pub mod api;
+mod convert;
+
+use std::cell::Cell;
+use std::fmt;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue, VmState};
+
+use crate::content::GameDef;
+use crate::content::def::ScriptDef;
+use crate::diag::suggestion;
+use crate::rng::Rng;
+use crate::state::{LogEntry, State};
+
+/// Limits for scripts. The defaults stop a runaway hook in well under a second.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Interrupt checks (function calls and loop iterations) allowed per call.
+    pub steps: u64,
+    /// Wall-clock time allowed per call.
+    pub time: Duration,
+    /// Memory for the whole VM, in bytes.
+    pub memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { steps: 2_000_000, time: Duration::from_millis(500), memory: 64 << 20 }
+    }
+}
+
+/// The hooks a rule script may return, in the order they are documented.
+pub const HOOKS: [(&str, &str); 6] = [
+    ("setup", "setup(game): after the engine has built zones, pieces and counters"),
+    ("actions", "actions(game, seat) -> {string}: the legal actions of the seat to act"),
+    ("apply", "apply(game, seat, action): carry out one legal action"),
+    ("describe", "describe(game, seat, action) -> string: a label for people (optional)"),
+    ("on_turn_start", "on_turn_start(game, seat): after game.end_turn() passes play on"),
+    ("score", "score(game, seat) -> number: the seat's score so far, for display (optional)"),
+];
+
+/// A script failed: everything a person needs to find the mistake.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptError {
+    pub mod_id: String,
+    /// File as shown to people, and 1-based line (0 if unknown).
+    pub file: String,
+    pub line: usize,
+    /// The hook (or "load", or "bot <id>") that was running.
+    pub hook: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line > 0 {
+            write!(f, "{}:{}: error: {} (mod `{}`, in {})", self.file, self.line, self.message, self.mod_id, self.hook)
+        } else {
+            write!(f, "{}: error: {} (mod `{}`, in {})", self.file, self.message, self.mod_id, self.hook)
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// What a call may do to the state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Rules: read and change.
+    Rules,
+    /// Bots and action lists: read only; `math.random` uses a separate generator, so looking
+    /// never changes the game.
+    ReadOnly,
+}
+
+/// Lent to the VM for one call.
+pub struct CallCtx {
+    pub state: State,
+    pub def: Arc<GameDef>,
+    pub log: Vec<LogEntry>,
+    pub access: Access,
+    pub bot_rng: Rng,
+}
+
+struct Hook {
+    func: Function,
+    script: usize,
+}
+
+/// A VM with a game's rule scripts (and bots) loaded.
+pub struct Host {
+    lua: Lua,
+    scripts: Vec<ScriptDef>,
+    hooks: Vec<Option<Hook>>,
+    bots: Vec<(String, Function, usize)>,
+    steps_left: Rc<Cell<u64>>,
+    deadline: Rc<Cell<Option<Instant>>>,
+    limits: Limits,
+    def: Arc<GameDef>,
+    game: Table,
+}
+
+fn hook_index(name: &str) -> Option<usize> {
+    HOOKS.iter().position(|(h, _)| *h == name)
+}
+
+impl Host {
+    /// Creates the VM and runs every rule script and bot script of the definition.
+    pub fn new(def: Arc<GameDef>, limits: Limits) -> Result<Host, ScriptError> {
+        let fail = |m: String| ScriptError { mod_id: def.id.clone(), file: def.id.clone(), line: 0, hook: "load".into(), message: m };
+        let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::BUFFER, LuaOptions::default())
+            .map_err(|e| fail(e.to_string()))?;
+        lua.set_memory_limit(limits.memory).map_err(|e| fail(e.to_string()))?;
+        let steps_left = Rc::new(Cell::new(limits.steps));
+        let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
+        {
+            let steps = steps_left.clone();
+            let deadline = deadline.clone();
+            lua.set_interrupt(move |_| {
+                let left = steps.get();
+                if left == 0 {
+                    return Err(mlua::Error::RuntimeError("step budget exceeded (an endless loop?)".into()));
+                }
+                steps.set(left - 1);
+                if left % 1024 == 0 {
+                    if let Some(d) = deadline.get() {
+                        if Instant::now() > d {
+                            steps.set(0);
+                            return Err(mlua::Error::RuntimeError("time limit exceeded (an endless loop?)".into()));
+                        }
+                    }
+                }
+                Ok(VmState::Continue)
+            });
+        }
+        let game = prepare_globals(&lua, &def).map_err(|e| fail(e.to_string()))?;
+        let mut host = Host { lua, scripts: vec![], hooks: (0..HOOKS.len()).map(|_| None).collect(), bots: vec![], steps_left, deadline, limits, def: def.clone(), game };
+        for s in &def.scripts {
+            let idx = host.scripts.len();
+            host.scripts.push(s.clone());
+            let table = host.run_script(idx)?;
+            host.take_hooks(idx, table)?;
+        }
+        for b in &def.bots {
+            let idx = host.scripts.len();
+            host.scripts.push(b.script.clone());
+            let table = host.run_script(idx)?;
+            let choose: Option<Function> = table.get("choose").ok();
+            match choose {
+                Some(f) => host.bots.push((b.id.clone(), f, idx)),
+                None => {
+                    return Err(ScriptError {
+                        mod_id: b.script.mod_id.clone(),
+                        file: b.script.display.clone(),
+                        line: 0,
+                        hook: "load".into(),
+                        message: format!("bot `{}` must return a table with a `choose` function", b.id),
+                    });
+                }
+            }
+        }
+        Ok(host)
+    }
+
+    fn run_script(&self, idx: usize) -> Result<Table, ScriptError> {
+        let s = &self.scripts[idx];
+        let func = self.lua.load(&s.source).set_name(format!("={}", s.display)).into_function().map_err(|e| self.error(e, "load"))?;
+        self.arm();
+        let r: mlua::Result<LuaValue> = func.call(());
+        self.disarm();
+        match r {
+            Ok(LuaValue::Table(t)) => Ok(t),
+            Ok(other) => Err(ScriptError {
+                mod_id: s.mod_id.clone(),
+                file: s.display.clone(),
+                line: 0,
+                hook: "load".into(),
+                message: format!("the script must end with `return {{ ... hooks ... }}`, and it returned {}", other.type_name()),
+            }),
+            Err(e) => Err(self.error(e, "load")),
+        }
+    }
+
+    fn take_hooks(&mut self, idx: usize, table: Table) -> Result<(), ScriptError> {
+        for pair in table.pairs::<String, LuaValue>() {
+            let (name, value) = pair.map_err(|e| self.error(e, "load"))?;
+            let s = &self.scripts[idx];
+            let Some(h) = hook_index(&name) else {
+                let hint = suggestion(&name, HOOKS.iter().map(|(h, _)| *h));
+                return Err(ScriptError { mod_id: s.mod_id.clone(), file: s.display.clone(), line: 0, hook: "load".into(), message: format!("unknown hook `{name}`{hint}") });
+            };
+            match value {
+                LuaValue::Function(f) => self.hooks[h] = Some(Hook { func: f, script: idx }),
+                other => {
+                    return Err(ScriptError { mod_id: s.mod_id.clone(), file: s.display.clone(), line: 0, hook: "load".into(), message: format!("hook `{name}` must be a function, not {}", other.type_name()) });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn has_hook(&self, name: &str) -> bool {
+        hook_index(name).and_then(|i| self.hooks[i].as_ref()).is_some()
+    }
+
+    pub fn bot_ids(&self) -> Vec<String> {
+        self.bots.iter().map(|(id, _, _)| id.clone()).collect()
+    }
+
+    fn arm(&self) {
+        self.steps_left.set(self.limits.steps);
+        self.deadline.set(Some(Instant::now() + self.limits.time));
+    }
+
+    fn disarm(&self) {
+        self.deadline.set(None);
+    }
+
+    /// Calls a hook with the state lent to the VM. The context comes back whatever happens;
+    /// on error its state may be half-changed, and the caller rolls it back.
+    /// Hooks get `(game, seat, action)`, as many as they take.
+    pub fn call_hook<R>(&self, name: &str, ctx: CallCtx, seat: Option<u8>, action: Option<&str>) -> (CallCtx, Result<Option<R>, ScriptError>)
+    where
+        R: mlua::FromLuaMulti,
+    {
+        let Some(hook) = hook_index(name).and_then(|i| self.hooks[i].as_ref()) else {
+            return (ctx, Ok(None));
+        };
+        let seat = seat.map(|s| s as i64 + 1);
+        let (ctx, r) = self.call(&hook.func, ctx, (self.game.clone(), seat, action));
+        let r = r.map(Some).map_err(|e| self.error_in(e, name, Some(hook.script)));
+        (ctx, r)
+    }
+
+    /// Asks a bot to choose among `actions`; returns the 0-based index it chose.
+    pub fn call_bot(&self, bot: &str, ctx: CallCtx, seat: u8, actions: &[String]) -> (CallCtx, Result<usize, ScriptError>) {
+        let Some((_, func, script)) = self.bots.iter().find(|(id, _, _)| id == bot) else {
+            let e = ScriptError { mod_id: self.def.id.clone(), file: self.def.id.clone(), line: 0, hook: format!("bot {bot}"), message: format!("no bot `{bot}`") };
+            return (ctx, Err(e));
+        };
+        let list = match self.lua.create_sequence_from(actions.iter().map(|a| a.as_str())) {
+            Ok(l) => l,
+            Err(e) => return (ctx, Err(self.error(e, "bot"))),
+        };
+        let (ctx, r) = self.call::<_, LuaValue>(func, ctx, (self.game.clone(), seat as i64 + 1, list));
+        let hook = format!("bot {bot}");
+        let r = r.map_err(|e| self.error_in(e, &hook, Some(*script))).and_then(|v| {
+            let idx = match &v {
+                LuaValue::Integer(i) => Some(*i as usize),
+                LuaValue::Number(n) if n.fract() == 0.0 => Some(*n as usize),
+                LuaValue::String(s) => actions.iter().position(|a| s.to_str().is_ok_and(|x| *x == **a)).map(|i| i + 1),
+                _ => None,
+            };
+            match idx {
+                Some(i) if (1..=actions.len()).contains(&i) => Ok(i - 1),
+                _ => {
+                    let s = &self.scripts[*script];
+                    Err(ScriptError { mod_id: s.mod_id.clone(), file: s.display.clone(), line: 0, hook, message: format!("choose must return an index 1..{} or one of the actions, not {v:?}", actions.len()) })
+                }
+            }
+        });
+        (ctx, r)
+    }
+
+    fn call<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(&self, f: &Function, ctx: CallCtx, args: A) -> (CallCtx, mlua::Result<R>) {
+        self.lua.set_app_data(ctx);
+        self.arm();
+        let r = f.call::<R>(args);
+        self.disarm();
+        let ctx = self.lua.remove_app_data::<CallCtx>();
+        let r = match r {
+            Err(mlua::Error::MemoryError(m)) => {
+                // Free what the runaway script left behind before anything else runs.
+                let _ = self.lua.gc_collect();
+                let _ = self.lua.gc_collect();
+                Err(mlua::Error::MemoryError(m))
+            }
+            other => other,
+        };
+        match ctx {
+            Some(c) => (c, r),
+            // Unreachable: the app data is only taken here.
+            None => unreachable_ctx(),
+        }
+    }
+
+    fn error(&self, e: mlua::Error, hook: &str) -> ScriptError {
+        self.error_in(e, hook, None)
+    }
+
+    /// Finds the script and line an error points at.
+    fn error_in(&self, e: mlua::Error, hook: &str, script: Option<usize>) -> ScriptError {
+        let full = e.to_string();
+        let mut message = innermost(&e);
+        if let mlua::Error::MemoryError(_) = e {
+            message = format!("memory limit of {} MiB exceeded", self.limits.memory >> 20);
+        }
+        let mut found: Option<(usize, usize)> = None;
+        'outer: for (i, s) in self.scripts.iter().enumerate() {
+            let pat = format!("{}:", s.display);
+            for (pos, _) in full.match_indices(&pat) {
+                let rest = &full[pos + pat.len()..];
+                let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+                if let Ok(line) = digits.parse() {
+                    found = Some((i, line));
+                    break 'outer;
+                }
+            }
+        }
+        // Strip the location prefix the VM puts before the message.
+        if let Some((i, line)) = found {
+            let prefix = format!("{}:{line}: ", self.scripts[i].display);
+            if let Some(rest) = message.strip_prefix(&prefix) {
+                message = rest.to_string();
+            }
+        }
+        let (idx, line) = found.unwrap_or((script.unwrap_or(0), 0));
+        let s = self.scripts.get(idx);
+        ScriptError {
+            mod_id: s.map_or(self.def.id.clone(), |s| s.mod_id.clone()),
+            file: s.map_or(self.def.id.clone(), |s| s.display.clone()),
+            line,
+            hook: hook.to_string(),
+            message: message.trim().to_string(),
+        }
+    }
+}
+
+/// Removes what scripts must not reach, installs the API, and seals the globals.
+fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
+    let g = lua.globals();
+    for name in ["loadstring", "load", "dofile", "require", "getfenv", "setfenv", "collectgarbage", "gcinfo", "debug", "newproxy"] {
+        g.raw_set(name, LuaValue::Nil)?;
+    }
+    let game = api::register(lua)?;
+    g.raw_set("game", game.clone())?;
+    if let Ok(math) = g.get::<Table>("math") {
+        math.raw_set("random", lua.create_function(api::math_random)?)?;
+        math.raw_set(
+            "randomseed",
+            lua.create_function(|_, _: mlua::MultiValue| -> mlua::Result<()> {
+                Err(mlua::Error::RuntimeError("math.randomseed is not available: the game's seed decides every random number".into()))
+            })?,
+        )?;
+    }
+    g.raw_set("data", convert::content_table(lua, def)?)?;
+    lua.sandbox(true)?;
+    Ok(game)
+}
+
+#[allow(clippy::panic)]
+fn unreachable_ctx() -> ! {
+    panic!("the call context is always returned by the VM")
+}
+
+/// The message of the error that started it all, without tracebacks.
+fn innermost(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => innermost(cause),
+        mlua::Error::RuntimeError(m) => m.lines().next().unwrap_or("").to_string(),
+        mlua::Error::SyntaxError { message, .. } => message.lines().next().unwrap_or("").to_string(),
+        mlua::Error::MemoryError(m) => m.clone(),
+        mlua::Error::ExternalError(x) => x.to_string(),
+        other => other.to_string().lines().next().unwrap_or("").to_string(),
+    }
+}

@@ -1,0 +1,133 @@
+//! The game state, owned by Rust. Scripts read and change it only through the API of
+//! [`crate::script`]; the engine clones it before each action to roll back on any error.
+//!
+//! The log is kept outside the cloned part (it only grows, so a rollback truncates it).
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::board::Board;
+use crate::rng::Rng;
+use crate::value::Value;
+
+/// A card in a zone: (deck index, card index within the deck).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct CardRef {
+    pub deck: u16,
+    pub card: u16,
+}
+
+/// Who may see something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Seen {
+    All,
+    Nobody,
+    Seat(u8),
+}
+
+impl Seen {
+    pub fn by(self, seat: Option<u8>) -> bool {
+        match self {
+            Seen::All => true,
+            Seen::Nobody => false,
+            Seen::Seat(s) => seat == Some(s),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ZoneState {
+    /// Index of the zone definition.
+    pub def: u16,
+    pub owner: Option<u8>,
+    /// Bottom first; the top card is the last.
+    pub cards: Vec<CardRef>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PieceState {
+    /// Index of the piece definition.
+    pub def: u16,
+    pub owner: Option<u8>,
+    /// Space it stands on, if it is on the board.
+    pub at: Option<u32>,
+    pub props: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Var {
+    pub value: Value,
+    pub seen: Seen,
+}
+
+/// How a finished game ended.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct GameResult {
+    /// Place of each seat, 1 = first; tied seats share a place.
+    pub places: Vec<u32>,
+    /// Score of each seat, as the rules count it.
+    pub scores: Vec<i64>,
+    pub reason: String,
+}
+
+impl GameResult {
+    pub fn winners(&self) -> Vec<usize> {
+        self.places.iter().enumerate().filter(|(_, p)| **p == 1).map(|(i, _)| i).collect()
+    }
+}
+
+/// Everything that changes during a game, except the log.
+#[derive(Debug, Clone, Serialize)]
+pub struct State {
+    pub seats: u8,
+    /// The seat to act (0-based).
+    pub active: u8,
+    /// Turns started so far (the first turn is 1).
+    pub turn: u32,
+    pub board: Board,
+    pub pieces: Vec<PieceState>,
+    pub zones: Vec<ZoneState>,
+    /// zone definition -> zone instance (one per seat for per-seat zones).
+    #[serde(skip)]
+    pub zone_index: Vec<Vec<u16>>,
+    /// counter definition -> values (one per seat, or one).
+    pub counters: Vec<Vec<i64>>,
+    pub vars: BTreeMap<String, Var>,
+    pub options: BTreeMap<String, Value>,
+    pub rng: Rng,
+    pub result: Option<GameResult>,
+    /// A turn change requested by the rules, processed after the hook returns.
+    #[serde(skip)]
+    pub pending_turn_start: bool,
+}
+
+impl State {
+    /// The zone instance for a zone definition and (for per-seat zones) a seat.
+    pub fn zone_of(&self, def: usize, seat: Option<u8>) -> Option<usize> {
+        let list = self.zone_index.get(def)?;
+        if list.len() == 1 {
+            return list.first().map(|&z| z as usize);
+        }
+        list.get(seat? as usize).map(|&z| z as usize)
+    }
+
+    /// A hash of everything that matters for the game's future: replays compare it.
+    pub fn hash(&self) -> String {
+        let mut h = blake3::Hasher::new();
+        // serde_json of ordered maps is canonical for our types.
+        if let Ok(bytes) = serde_json::to_vec(self) {
+            h.update(&bytes);
+        }
+        h.finalize().to_hex()[..16].to_string()
+    }
+}
+
+/// One line of the game log, with who may read it.
+#[derive(Debug, Clone, Serialize)]
+pub struct LogEntry {
+    pub turn: u32,
+    pub seat: Option<u8>,
+    pub text: String,
+    pub seen: Seen,
+}
