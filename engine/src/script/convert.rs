@@ -113,6 +113,12 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
                 ("tags", strings(&t.tags)),
                 ("props", Value::Map(t.props.clone())),
                 ("roads", Value::Bool(t.links.iter().any(|l| *l != 0))),
+                ("open", Value::List((0..4u8).map(|r| {
+                    let l = t.links_turned(r);
+                    let mask = l.iter().enumerate().fold(0u8, |a, (i, m)| a | m | if *m != 0 { 1 << i } else { 0 });
+                    Value::Str(crate::content::def::Side::ALL.iter().filter(|s| mask & (1 << s.index()) != 0).map(|s| s.letter()).collect())
+                }).collect())),
+                ("rotations", Value::List(t.distinct_rotations().into_iter().map(|r| Value::Int(r as i64)).collect())),
             ],
         )?;
         tiles.raw_set(t.id.as_str(), tt)?;
