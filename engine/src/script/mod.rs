@@ -131,17 +131,17 @@ impl Host {
         {
             let steps = steps_left.clone();
             let deadline = deadline.clone();
-            lua.set_interrupt(move |_| {
+            lua.set_interrupt(move |lua| {
                 let left = steps.get();
                 if left == 0 {
-                    return Err(mlua::Error::RuntimeError("step budget exceeded (an endless loop?)".into()));
+                    return Err(mlua::Error::RuntimeError(format!("{}step budget exceeded (an endless loop?)", where_now(lua))));
                 }
                 steps.set(left - 1);
                 if left % 1024 == 0 {
                     if let Some(d) = deadline.get() {
                         if Instant::now() > d {
                             steps.set(0);
-                            return Err(mlua::Error::RuntimeError("time limit exceeded (an endless loop?)".into()));
+                            return Err(mlua::Error::RuntimeError(format!("{}time limit exceeded (an endless loop?)", where_now(lua))));
                         }
                     }
                 }
@@ -366,6 +366,23 @@ fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
 #[allow(clippy::panic)]
 fn unreachable_ctx() -> ! {
     panic!("the call context is always returned by the VM")
+}
+
+/// "file:line: " of the Luau code running now, for errors raised from the interrupt.
+fn where_now(lua: &Lua) -> String {
+    for level in 0..4 {
+        let found = lua.inspect_stack(level, |d| {
+            let src = d.source();
+            match (src.short_src, d.current_line()) {
+                (Some(s), Some(l)) if l > 0 => Some(format!("{s}:{l}: ")),
+                _ => None,
+            }
+        });
+        if let Some(Some(w)) = found {
+            return w;
+        }
+    }
+    String::new()
 }
 
 /// The message of the error that started it all, without tracebacks.

@@ -1,0 +1,138 @@
+//! The Luau sandbox and its limits: unreachable libraries, step budget, memory limit, and
+//! atomic apply (the state is exactly as before any script failure).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use farebox::content::{self, NoDependencies};
+use farebox::game::{Game, GameError, Setup};
+use farebox::source::MemSource;
+use farebox::value::Value;
+
+const MANIFEST: &str = r#"
+id = "probe"
+name = "Probe"
+version = "1.0.0"
+engine = "0.1"
+players = { min = 1, max = 2 }
+scripts = ["rules/r.luau"]
+[content]
+pieces = "pieces.toml"
+"#;
+
+const PIECES: &str = r#"
+[[counters]]
+id = "score"
+name = "Score"
+scope = "global"
+"#;
+
+fn game_with(script: &str) -> Result<Game, GameError> {
+    let src = MemSource::new("probe").with("mod.toml", MANIFEST).with("pieces.toml", PIECES).with("rules/r.luau", script);
+    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
+    Game::new(Arc::new(def), Setup::new(1, 7))
+}
+
+const RULES: &str = r#"
+return {
+  setup = function(g)
+    game.set("io", type(io)); game.set("os", type(os)); game.set("require", type(require))
+    game.set("loadstring", type(loadstring)); game.set("load", type(load))
+    game.set("getfenv", type(getfenv)); game.set("setfenv", type(setfenv))
+    game.set("debug", type(debug)); game.set("collectgarbage", type(collectgarbage))
+    game.set("seeded", math.random(1000000))
+    game.set("randomseed", pcall(math.randomseed, 1))
+    game.set("global_write", pcall(function() string.upper = nil end))
+  end,
+  actions = function(g, seat) return { "ok", "loop", "bomb", "error", "bad-set" } end,
+  apply = function(g, seat, action)
+    game.add_counter("score", 1)
+    game.log("applied " .. action)
+    if action == "loop" then while true do end
+    elseif action == "bomb" then local t = {} while true do table.insert(t, string.rep("x", 65536) .. #t) end
+    elseif action == "error" then error("boom")
+    elseif action == "bad-set" then game.set("f", function() end)
+    end
+  end,
+}
+"#;
+
+fn var(g: &Game, name: &str) -> Value {
+    g.view(Some(0)).vars.get(name).cloned().unwrap_or(Value::Nil)
+}
+
+#[test]
+fn dangerous_globals_are_unreachable() {
+    let g = game_with(RULES).unwrap_or_else(|e| panic!("{e}"));
+    for name in ["io", "os", "require", "loadstring", "load", "getfenv", "setfenv", "debug", "collectgarbage"] {
+        assert_eq!(var(&g, name), Value::Str("nil".into()), "{name} is reachable");
+    }
+    // math.randomseed refuses; the shared libraries are read-only.
+    assert_eq!(var(&g, "randomseed"), Value::Bool(false));
+    assert_eq!(var(&g, "global_write"), Value::Bool(false));
+}
+
+#[test]
+fn math_random_is_the_seeded_engine_generator() {
+    let a = var(&game_with(RULES).unwrap(), "seeded");
+    let b = var(&game_with(RULES).unwrap(), "seeded");
+    assert_eq!(a, b, "same seed, same math.random");
+    assert!(a.as_int().is_some());
+}
+
+fn failing_apply_leaves_state_untouched(action: &str, expect: &str) {
+    let mut g = game_with(RULES).unwrap();
+    g.apply("ok").unwrap();
+    let (hash, log, history) = (g.state().hash(), g.log().len(), g.history().len());
+    let t = Instant::now();
+    let err = g.apply(action).unwrap_err();
+    assert!(t.elapsed() < Duration::from_secs(1), "{action} took {:?}", t.elapsed());
+    let msg = err.to_string();
+    assert!(msg.contains(expect), "{action}: {msg}");
+    assert!(msg.contains("probe/rules/r.luau"), "names the file: {msg}");
+    assert!(msg.contains("in apply"), "names the hook: {msg}");
+    assert_eq!(g.state().hash(), hash, "{action} changed the state");
+    assert_eq!(g.log().len(), log);
+    assert_eq!(g.history().len(), history);
+    // The game goes on after the failure.
+    g.apply("ok").unwrap();
+}
+
+#[test]
+fn an_endless_loop_in_a_hook_is_stopped_and_rolled_back() {
+    failing_apply_leaves_state_untouched("loop", "exceeded");
+}
+
+#[test]
+fn a_memory_bomb_in_a_hook_is_stopped_and_rolled_back() {
+    failing_apply_leaves_state_untouched("bomb", "memory limit");
+}
+
+#[test]
+fn a_script_error_names_file_line_and_hook_and_rolls_back() {
+    failing_apply_leaves_state_untouched("error", "boom");
+    let mut g = game_with(RULES).unwrap();
+    let e = g.apply("error").unwrap_err().to_string();
+    assert!(e.contains("r.luau:18:"), "line of the error: {e}");
+}
+
+#[test]
+fn functions_cannot_be_stored_in_the_state() {
+    failing_apply_leaves_state_untouched("bad-set", "cannot hold");
+}
+
+#[test]
+fn endless_loop_and_memory_bomb_at_load_time_end_quickly() {
+    for (script, expect) in [("while true do end return {}", "exceeded"), ("local t = {} while true do table.insert(t, string.rep('x', 65536) .. #t) end", "memory limit")] {
+        let t = Instant::now();
+        let e = game_with(script).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(t.elapsed() < Duration::from_secs(1), "took {:?}", t.elapsed());
+        assert!(e.contains(expect) && e.contains("in load"), "{e}");
+    }
+}
+
+#[test]
+fn illegal_actions_are_refused() {
+    let mut g = game_with(RULES).unwrap();
+    assert!(matches!(g.apply("fly"), Err(GameError::Illegal(_))));
+}
