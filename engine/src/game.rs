@@ -303,6 +303,24 @@ impl Game {
         Ok(())
     }
 
+    /// Runs Luau against the game with the rules' rights, atomically (see [`Host::eval`]);
+    /// turn starts it asks for run after it.
+    pub fn eval(&mut self, code: &str) -> Result<Value, ScriptError> {
+        let snapshot = self.state.clone();
+        let log_len = self.log.len();
+        let ctx = self.ctx(Access::Rules, Rng::new(0, 4));
+        let (ctx, r) = self.host.eval(ctx, code);
+        self.restore(ctx);
+        match r {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                self.state = snapshot;
+                self.log.truncate(log_len);
+                Err(e)
+            }
+        }
+    }
+
     /// Asks a bot of the mod to choose; returns the index into `actions`.
     pub fn bot_choose(&mut self, bot: &str, actions: &[String], rng: &mut Rng) -> Result<usize, ScriptError> {
         let seat = self.state.active;

@@ -247,6 +247,20 @@ impl Host {
         (ctx, r)
     }
 
+    /// Runs a snippet of Luau against the state with the rules' rights (a console, and the way
+    /// tests build situations). Returns what the snippet returns.
+    pub fn eval(&self, ctx: CallCtx, code: &str) -> (CallCtx, Result<crate::value::Value, ScriptError>) {
+        let func = match self.lua.load(code).set_name("=console").into_function() {
+            Ok(f) => f,
+            Err(e) => return (ctx, Err(self.error(e, "console"))),
+        };
+        let (ctx, r) = self.call::<_, LuaValue>(&func, ctx, ());
+        let r = r.map_err(|e| self.error(e, "console")).and_then(|v| {
+            convert::from_lua(&v, 0).map_err(|m| ScriptError { mod_id: self.def.id.clone(), file: "console".into(), line: 0, hook: "console".into(), message: m })
+        });
+        (ctx, r)
+    }
+
     /// Asks a bot to choose among `actions`; returns the 0-based index it chose.
     pub fn call_bot(&self, bot: &str, ctx: CallCtx, seat: u8, actions: &[String]) -> (CallCtx, Result<usize, ScriptError>) {
         let Some((_, func, script)) = self.bots.iter().find(|(id, _, _)| id == bot) else {
