@@ -1,15 +1,17 @@
 //! Curbside's rules, one test (or more) per rule ID of shared/rulebooks/curbside.rules.md.
 //! Each builds its situation through the script API (`Game::eval`) and asserts the effect.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::{Arc, OnceLock};
 
+use farebox::GameDef;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
-use farebox::GameDef;
 
 fn def() -> Arc<GameDef> {
     static DEF: OnceLock<Arc<GameDef>> = OnceLock::new();
-    DEF.get_or_init(|| Arc::new(farebox_suite::load("curbside"))).clone()
+    DEF.get_or_init(|| Arc::new(farebox_suite::load("curbside")))
+        .clone()
 }
 
 const PRELUDE: &str = r#"
@@ -33,7 +35,8 @@ fn game(seats: u8, seed: u64) -> Game {
 }
 
 fn ev(g: &mut Game, code: &str) -> Value {
-    g.eval(&format!("{PRELUDE}\n{code}")).unwrap_or_else(|e| panic!("{e}\n{code}"))
+    g.eval(&format!("{PRELUDE}\n{code}"))
+        .unwrap_or_else(|e| panic!("{e}\n{code}"))
 }
 
 fn int(v: Value) -> i64 {
@@ -58,8 +61,19 @@ fn cs_s1_grid_and_player_count() {
 fn cs_s2_taxis_start_in_corners_on_crossroads() {
     // CS-S2
     let mut g = game(4, 3);
-    let v = ev(&mut g, r#"local out = {} for s = 1, 4 do local x, y = game.xy(game.where_is(taxi(s))); out[s] = x .. "," .. y .. "," .. game.tile_at(game.where_is(taxi(s))) end return out"#);
-    assert_eq!(v, Value::List(["1,1,cs-t1", "6,6,cs-t1", "6,1,cs-t1", "1,6,cs-t1"].iter().map(|s| Value::Str(s.to_string())).collect()));
+    let v = ev(
+        &mut g,
+        r#"local out = {} for s = 1, 4 do local x, y = game.xy(game.where_is(taxi(s))); out[s] = x .. "," .. y .. "," .. game.tile_at(game.where_is(taxi(s))) end return out"#,
+    );
+    assert_eq!(
+        v,
+        Value::List(
+            ["1,1,cs-t1", "6,6,cs-t1", "6,1,cs-t1", "1,6,cs-t1"]
+                .iter()
+                .map(|s| Value::Str(s.to_string()))
+                .collect()
+        )
+    );
 }
 
 #[test]
@@ -68,7 +82,11 @@ fn cs_s3_gas_from_the_option_and_no_stars() {
     let mut g = game(2, 1);
     assert_eq!(int(ev(&mut g, "return game.counter('gas', 1)")), 12);
     assert_eq!(int(ev(&mut g, "return game.counter('stars', 2)")), 0);
-    let mut g = Game::new(def(), Setup::new(2, 1).option("starting-gas", Value::Int(20))).unwrap();
+    let mut g = Game::new(
+        def(),
+        Setup::new(2, 1).option("starting-gas", Value::Int(20)),
+    )
+    .unwrap();
     assert_eq!(int(ev(&mut g, "return game.counter('gas', 2)")), 20);
 }
 
@@ -77,7 +95,9 @@ fn cs_s4_s5_passengers_and_destinations_are_rolled_apart() {
     // CS-S4, CS-S5
     for seed in 0..40 {
         let mut g = game(3, seed);
-        let v = ev(&mut g, r#"
+        let v = ev(
+            &mut g,
+            r#"
           local n, bad = 0, 0
           for i, p in game.pieces("passenger") do
             if game.prop(p, "active") then
@@ -87,8 +107,13 @@ fn cs_s4_s5_passengers_and_destinations_are_rolled_apart() {
               for s = 1, game.seats() do if game.where_is(taxi(s)) == c then bad += 1 end end
             end
           end
-          return { n, bad }"#);
-        assert_eq!(v, Value::List(vec![Value::Int(4), Value::Int(0)]), "seed {seed}");
+          return { n, bad }"#,
+        );
+        assert_eq!(
+            v,
+            Value::List(vec![Value::Int(4), Value::Int(0)]),
+            "seed {seed}"
+        );
     }
 }
 
@@ -97,7 +122,9 @@ fn cs_s6_d1_trip_values_follow_the_destination_board() {
     // CS-S6, CS-D1
     for seed in 0..30 {
         let mut g = game(2, seed);
-        let v = ev(&mut g, r#"
+        let v = ev(
+            &mut g,
+            r#"
           for i, p in game.pieces("passenger") do
             if game.prop(p, "active") then
               local ax, ay = game.xy(game.where_is(p)); local bx, by = game.xy(game.where_is(dest(i)))
@@ -108,7 +135,8 @@ fn cs_s6_d1_trip_values_follow_the_destination_board() {
               if size == 6 and (row.stars ~= 5 or row.gas ~= 6) then return false end
             end
           end
-          return true"#);
+          return true"#,
+        );
         assert_eq!(v, Value::Bool(true), "seed {seed}");
     }
 }
@@ -118,11 +146,23 @@ fn cs_s7_s8_s9_hands_cards_and_deck() {
     // CS-S7, CS-S8, CS-S9
     assert_eq!(def().decks[def().deck("road-tiles").unwrap()].size(), 50);
     let mut g = game(3, 5);
-    let v = ev(&mut g, r#"
+    let v = ev(
+        &mut g,
+        r#"
       local h = game.cards(game.zone("hand", 2))
       local canteen, reroute = table.find(h, "start-canteen") ~= nil, table.find(h, "start-reroute") ~= nil
-      return { #h, canteen, reroute, game.count(game.zone("dispatch")), game.count(game.zone("deck")) }"#);
-    assert_eq!(v, Value::List(vec![Value::Int(5), Value::Bool(true), Value::Bool(true), Value::Int(10), Value::Int(50 - 9)]));
+      return { #h, canteen, reroute, game.count(game.zone("dispatch")), game.count(game.zone("deck")) }"#,
+    );
+    assert_eq!(
+        v,
+        Value::List(vec![
+            Value::Int(5),
+            Value::Bool(true),
+            Value::Bool(true),
+            Value::Int(10),
+            Value::Int(50 - 9)
+        ])
+    );
 }
 
 /// Moves seat 1's taxi onto (x, y) over a built road and returns the game.
@@ -136,20 +176,40 @@ fn road_game() -> Game {
 fn cs_t1_t4_t8_roads_connect_the_sides_they_show() {
     // CS-T1 (crossroads), CS-T3 (T-junction), CS-T4 (straight), CS-T8 (bend)
     let mut g = road_game();
-    let v = ev(&mut g, r#"
+    let v = ev(
+        &mut g,
+        r#"
       road(3, 3, "cs-t1") road(3, 2, "cs-t4") road(4, 3, "cs-t8", 3) road(2, 3, "cs-t3", 0)
       return { game.exits(at(3, 3)), game.exits(at(3, 2)), game.exits(at(4, 3)), game.exits(at(2, 3)),
-               game.passes(at(3, 2), "S", "N"), game.passes(at(4, 3), "N", "E"), game.passes(at(4, 3), "W", "E") }"#);
-    assert_eq!(v, Value::List(vec!["NESW".into(), "NS".into(), "NE".into(), "ESW".into(), true.into(), true.into(), false.into()]));
+               game.passes(at(3, 2), "S", "N"), game.passes(at(4, 3), "N", "E"), game.passes(at(4, 3), "W", "E") }"#,
+    );
+    assert_eq!(
+        v,
+        Value::List(vec![
+            "NESW".into(),
+            "NS".into(),
+            "NE".into(),
+            "ESW".into(),
+            true.into(),
+            true.into(),
+            false.into()
+        ])
+    );
 }
 
 #[test]
 fn cs_t2_a_stop_sign_ends_the_move() {
     // CS-T2
     let mut g = road_game();
-    ev(&mut g, "road(2, 1, 'cs-t2') road(3, 1, 'cs-t4', 1) road(4, 1, 'cs-t4', 1)");
+    ev(
+        &mut g,
+        "road(2, 1, 'cs-t2') road(3, 1, 'cs-t4', 1) road(4, 1, 'cs-t4', 1)",
+    );
     assert!(has(&mut g, "move E 1"));
-    assert!(!has(&mut g, "move E 2"), "cannot drive through the stop sign in one move");
+    assert!(
+        !has(&mut g, "move E 2"),
+        "cannot drive through the stop sign in one move"
+    );
 }
 
 #[test]
@@ -162,7 +222,10 @@ fn cs_t5_t6_r5_one_way_roads() {
     ev(&mut g, "road(2, 1, 'cs-t6', 1)");
     assert!(has(&mut g, "move E 1"));
     // The one-way crossing lets traffic through only along its arrows.
-    let v = ev(&mut g, "road(4, 4, 'cs-t5') return { game.passes(at(4,4), 'W', 'E'), game.passes(at(4,4), 'E', 'W'), game.passes(at(4,4), 'N', 'S') }");
+    let v = ev(
+        &mut g,
+        "road(4, 4, 'cs-t5') return { game.passes(at(4,4), 'W', 'E'), game.passes(at(4,4), 'E', 'W'), game.passes(at(4,4), 'N', 'S') }",
+    );
     assert_eq!(v, Value::List(vec![true.into(), false.into(), true.into()]));
 }
 
@@ -170,7 +233,10 @@ fn cs_t5_t6_r5_one_way_roads() {
 fn cs_t7_a_broken_road_is_a_dead_end() {
     // CS-T7
     let mut g = road_game();
-    let v = ev(&mut g, "road(2, 2, 'cs-t7') return { game.exits(at(2, 2)), game.passes(at(2, 2), 'S', 'N'), game.passes(at(2, 2), 'S', 'S') }");
+    let v = ev(
+        &mut g,
+        "road(2, 2, 'cs-t7') return { game.exits(at(2, 2)), game.passes(at(2, 2), 'S', 'N'), game.passes(at(2, 2), 'S', 'S') }",
+    );
     assert_eq!(v, Value::List(vec!["S".into(), false.into(), true.into()]));
 }
 
@@ -178,17 +244,42 @@ fn cs_t7_a_broken_road_is_a_dead_end() {
 fn cs_t9_a_drawn_cone_blocks_a_free_cell_until_the_next_turn() {
     // CS-T9
     let mut g = road_game();
-    ev(&mut g, "game.take_card(game.zone('deck'), 'cs-t9', game.zone('deck'), 'top')");
+    ev(
+        &mut g,
+        "game.take_card(game.zone('deck'), 'cs-t9', game.zone('deck'), 'top')",
+    );
     g.apply("draw").unwrap();
-    let cone = ev(&mut g, r#"for c = 1, 36 do if game.blocker_at(c) == "cs-t9" then return c end end return 0"#);
+    let cone = ev(
+        &mut g,
+        r#"for c = 1, 36 do if game.blocker_at(c) == "cs-t9" then return c end end return 0"#,
+    );
     let c = int(cone);
     assert!(c > 0, "the cone is on the board");
-    let occupied = ev(&mut g, &format!("local c = {c} for _, p in game.pieces_at(c) do return true end return false"));
-    assert_eq!(occupied, Value::Bool(false), "never on a taxi, passenger or destination");
+    let occupied = ev(
+        &mut g,
+        &format!("local c = {c} for _, p in game.pieces_at(c) do return true end return false"),
+    );
+    assert_eq!(
+        occupied,
+        Value::Bool(false),
+        "never on a taxi, passenger or destination"
+    );
     g.apply("end").unwrap(); // seat 2's turn
-    assert_eq!(int(ev(&mut g, &format!("return game.blocker_at({c}) and 1 or 0"))), 1);
+    assert_eq!(
+        int(ev(
+            &mut g,
+            &format!("return game.blocker_at({c}) and 1 or 0")
+        )),
+        1
+    );
     g.apply("end").unwrap(); // back to seat 1: the cone is lifted
-    assert_eq!(int(ev(&mut g, &format!("return game.blocker_at({c}) and 1 or 0"))), 0);
+    assert_eq!(
+        int(ev(
+            &mut g,
+            &format!("return game.blocker_at({c}) and 1 or 0")
+        )),
+        0
+    );
 }
 
 #[test]
@@ -205,7 +296,10 @@ fn cs_t11_reroute_rolls_a_new_cell() {
     let mut g = road_game();
     let before = ev(&mut g, "return game.where_is(dest(1))");
     g.apply("reroute d1").unwrap();
-    let after = ev(&mut g, "return { game.where_is(dest(1)) ~= nil, table.find(game.cards(game.zone('hand', 1)), 'start-reroute') == nil }");
+    let after = ev(
+        &mut g,
+        "return { game.where_is(dest(1)) ~= nil, table.find(game.cards(game.zone('hand', 1)), 'start-reroute') == nil }",
+    );
     assert_eq!(after, Value::List(vec![true.into(), true.into()]));
     let _ = before;
     // Only the seat to act has actions at all: the card is played on its own turn.
@@ -216,10 +310,16 @@ fn cs_t11_reroute_rolls_a_new_cell() {
 fn cs_t12_a_pothole_blocks_until_its_owners_next_turn() {
     // CS-T12
     let mut g = road_game();
-    ev(&mut g, "game.take_card(game.zone('deck'), 'cs-t12', game.zone('hand', 1))");
+    ev(
+        &mut g,
+        "game.take_card(game.zone('deck'), 'cs-t12', game.zone('hand', 1))",
+    );
     assert!(!has(&mut g, "pothole 1,1"), "not on a taxi");
     g.apply("pothole 3,3").unwrap();
-    assert_eq!(ev(&mut g, "return game.blocker_at(at(3, 3))"), Value::Str("cs-t12".into()));
+    assert_eq!(
+        ev(&mut g, "return game.blocker_at(at(3, 3))"),
+        Value::Str("cs-t12".into())
+    );
     g.apply("end").unwrap();
     g.apply("end").unwrap();
     assert_eq!(ev(&mut g, "return game.blocker_at(at(3, 3))"), Value::Nil);
@@ -232,7 +332,10 @@ fn cs_a0_three_actions_then_the_turn_passes() {
     let hand = int(ev(&mut g, "return game.count(game.zone('hand', 1))"));
     g.apply("draw").unwrap();
     g.apply("draw").unwrap();
-    assert_eq!(int(ev(&mut g, "return game.count(game.zone('hand', 1))")), hand + 2);
+    assert_eq!(
+        int(ev(&mut g, "return game.count(game.zone('hand', 1))")),
+        hand + 2
+    );
     assert_eq!(g.active(), 0);
     g.apply("draw").unwrap();
     assert_eq!(g.active(), 1, "three actions used");
@@ -242,21 +345,36 @@ fn cs_a0_three_actions_then_the_turn_passes() {
 fn cs_a2_tiles_go_next_to_the_taxi_or_where_it_can_reach() {
     // CS-A2
     let mut g = road_game();
-    ev(&mut g, "game.take_card(game.zone('deck'), 'cs-t4', game.zone('hand', 1))");
+    ev(
+        &mut g,
+        "game.take_card(game.zone('deck'), 'cs-t4', game.zone('hand', 1))",
+    );
     assert!(has(&mut g, "place cs-t4 1 2,1"), "next to the taxi");
-    assert!(!has(&mut g, "place cs-t4 1 5,3"), "far away and unreachable");
+    assert!(
+        !has(&mut g, "place cs-t4 1 5,3"),
+        "far away and unreachable"
+    );
     ev(&mut g, "road(2, 1, 'cs-t4', 1) road(3, 1, 'cs-t4', 1)");
-    assert!(has(&mut g, "place cs-t4 1 4,1"), "next to a cell the taxi can still reach");
+    assert!(
+        has(&mut g, "place cs-t4 1 4,1"),
+        "next to a cell the taxi can still reach"
+    );
 }
 
 #[test]
 fn cs_a3_removed_tiles_go_to_the_bottom_of_the_deck() {
     // CS-A3
     let mut g = road_game();
-    ev(&mut g, "game.take_card(game.zone('deck'), 'cs-t4', game.zone('hand', 1))");
+    ev(
+        &mut g,
+        "game.take_card(game.zone('deck'), 'cs-t4', game.zone('hand', 1))",
+    );
     g.apply("place cs-t4 1 2,1").unwrap();
     g.apply("remove 2,1").unwrap();
-    let v = ev(&mut g, "return { game.tile_at(at(2, 1)) == nil, game.cards(game.zone('deck'))[1] }");
+    let v = ev(
+        &mut g,
+        "return { game.tile_at(at(2, 1)) == nil, game.cards(game.zone('deck'))[1] }",
+    );
     assert_eq!(v, Value::List(vec![true.into(), "cs-t4".into()]));
 }
 
@@ -267,20 +385,37 @@ fn cs_a4_r2_rotate_your_own_tile_unless_shared() {
     ev(&mut g, "road(1, 1, 'cs-t4', 0)");
     assert!(has(&mut g, "rotate 1"));
     g.apply("rotate 1").unwrap();
-    assert_eq!(ev(&mut g, "local _, r = game.tile_at(at(1, 1)) return r"), Value::Int(1));
+    assert_eq!(
+        ev(&mut g, "local _, r = game.tile_at(at(1, 1)) return r"),
+        Value::Int(1)
+    );
     // Another taxi on the same cell (CS-R1: sharing is allowed) forbids turning it.
     ev(&mut g, "game.move_piece(taxi(2), at(1, 1))");
-    assert!(!g.legal_actions().unwrap().iter().any(|a| a.starts_with("rotate")));
+    assert!(
+        !g.legal_actions()
+            .unwrap()
+            .iter()
+            .any(|a| a.starts_with("rotate"))
+    );
 }
 
 #[test]
 fn cs_a5_a6_a_straight_move_is_one_action_and_costs_gas_per_tile() {
     // CS-A5, CS-A6
     let mut g = road_game();
-    ev(&mut g, "road(2, 1, 'cs-t4', 1) road(3, 1, 'cs-t4', 1) road(4, 1, 'cs-t8', 2)");
+    ev(
+        &mut g,
+        "road(2, 1, 'cs-t4', 1) road(3, 1, 'cs-t4', 1) road(4, 1, 'cs-t8', 2)",
+    );
     g.apply("move E 3").unwrap();
-    let v = ev(&mut g, "local x, y = game.xy(game.where_is(taxi(1))) return { x, game.counter('gas', 1), game.counter('actions') }");
-    assert_eq!(v, Value::List(vec![Value::Int(4), Value::Int(9), Value::Int(2)]));
+    let v = ev(
+        &mut g,
+        "local x, y = game.xy(game.where_is(taxi(1))) return { x, game.counter('gas', 1), game.counter('actions') }",
+    );
+    assert_eq!(
+        v,
+        Value::List(vec![Value::Int(4), Value::Int(9), Value::Int(2)])
+    );
     // The bend turns south: turning is another action.
     assert!(!has(&mut g, "move E 1"));
 }
@@ -289,49 +424,94 @@ fn cs_a5_a6_a_straight_move_is_one_action_and_costs_gas_per_tile() {
 fn cs_a7_r4_r3_r7_r6_pick_up_and_drop_off() {
     // CS-A7, CS-R4, CS-R3, CS-R7, CS-R6
     let mut g = road_game();
-    ev(&mut g, r#"road(2, 1, 'cs-t4', 1) road(3, 1, 'cs-t4', 1) road(4, 1, 'cs-t4', 1)
+    ev(
+        &mut g,
+        r#"road(2, 1, 'cs-t4', 1) road(3, 1, 'cs-t4', 1) road(4, 1, 'cs-t4', 1)
       game.move_piece(pass(1), at(2, 1)); game.set_prop(pass(1), "from", at(2, 1)); game.move_piece(dest(1), at(4, 1))
-      game.set_prop(pass(1), "stars", 2); game.set_prop(pass(1), "gas", 3)"#);
-    assert!(!has(&mut g, "move E 2"), "an empty taxi stops at a waiting passenger");
+      game.set_prop(pass(1), "stars", 2); game.set_prop(pass(1), "gas", 3)"#,
+    );
+    assert!(
+        !has(&mut g, "move E 2"),
+        "an empty taxi stops at a waiting passenger"
+    );
     g.apply("move E 1").unwrap();
-    assert_eq!(ev(&mut g, "return game.prop(pass(1), 'rider')"), Value::Int(1), "picked up at no action cost");
+    assert_eq!(
+        ev(&mut g, "return game.prop(pass(1), 'rider')"),
+        Value::Int(1),
+        "picked up at no action cost"
+    );
     // CS-R3: a second waiting passenger is not taken while one rides.
     ev(&mut g, "game.move_piece(pass(2), at(3, 1))");
     g.apply("move E 2").unwrap();
-    let v = ev(&mut g, "return { game.counter('stars', 1), game.counter('gas', 1), game.count(game.zone('fares', 1)), game.prop(pass(1), 'rider') == nil, game.where_is(pass(1)) ~= nil, game.where_is(pass(2)) == at(3, 1) }");
-    assert_eq!(v, Value::List(vec![Value::Int(2), Value::Int(12 - 3 + 3), Value::Int(1), true.into(), true.into(), true.into()]));
+    let v = ev(
+        &mut g,
+        "return { game.counter('stars', 1), game.counter('gas', 1), game.count(game.zone('fares', 1)), game.prop(pass(1), 'rider') == nil, game.where_is(pass(1)) ~= nil, game.where_is(pass(2)) == at(3, 1) }",
+    );
+    assert_eq!(
+        v,
+        Value::List(vec![
+            Value::Int(2),
+            Value::Int(12 - 3 + 3),
+            Value::Int(1),
+            true.into(),
+            true.into(),
+            true.into()
+        ])
+    );
 }
 
 #[test]
 fn cs_e1_the_last_passenger_card_ends_the_game() {
     // CS-E1, CS-R7
     let mut g = road_game();
-    ev(&mut g, r#"local d = game.zone("dispatch") while game.count(d) > 1 do game.move_card(d, game.zone("used")) end
-      road(2, 1, 'cs-t4', 1) game.move_piece(pass(1), nil); game.set_prop(pass(1), "rider", 1); game.move_piece(dest(1), at(2, 1))"#);
+    ev(
+        &mut g,
+        r#"local d = game.zone("dispatch") while game.count(d) > 1 do game.move_card(d, game.zone("used")) end
+      road(2, 1, 'cs-t4', 1) game.move_piece(pass(1), nil); game.set_prop(pass(1), "rider", 1); game.move_piece(dest(1), at(2, 1))"#,
+    );
     g.apply("move E 1").unwrap();
     assert!(g.is_over());
-    assert_eq!(g.result().unwrap().reason, "every passenger card has been taken");
+    assert_eq!(
+        g.result().unwrap().reason,
+        "every passenger card has been taken"
+    );
 }
 
 #[test]
 fn cs_e1_e3_running_dry_ends_the_game_with_a_penalty_when_empty() {
     // CS-E1, CS-E3
     let mut g = road_game();
-    ev(&mut g, "road(2, 1, 'cs-t4', 1) game.set_counter('gas', 1, 1) game.set_counter('stars', 1, 5)");
+    ev(
+        &mut g,
+        "road(2, 1, 'cs-t4', 1) game.set_counter('gas', 1, 1) game.set_counter('stars', 1, 5)",
+    );
     g.apply("move E 1").unwrap();
     assert!(g.is_over());
     let r = g.result().unwrap().clone();
     assert!(r.reason.contains("ran out of gas"));
-    assert_eq!(r.scores[0], 2, "5 stars - 3 for running dry with no fare aboard");
+    assert_eq!(
+        r.scores[0], 2,
+        "5 stars - 3 for running dry with no fare aboard"
+    );
 }
 
 #[test]
 fn cs_e2_ties_go_to_gas_then_to_the_closest_drop_off() {
     // CS-E2
     let mut g = road_game();
-    ev(&mut g, "game.set_counter('stars', 1, 3) game.set_counter('stars', 2, 3) game.set_counter('gas', 1, 5) game.set_counter('gas', 2, 7)");
-    ev(&mut g, "local d = game.zone('dispatch') while game.count(d) > 0 do game.move_card(d, game.zone('used')) end");
+    ev(
+        &mut g,
+        "game.set_counter('stars', 1, 3) game.set_counter('stars', 2, 3) game.set_counter('gas', 1, 5) game.set_counter('gas', 2, 7)",
+    );
+    ev(
+        &mut g,
+        "local d = game.zone('dispatch') while game.count(d) > 0 do game.move_card(d, game.zone('used')) end",
+    );
     // Any action now ends the game (no passenger cards left).
     g.apply("draw").unwrap();
-    assert_eq!(g.result().unwrap().places, vec![2, 1], "equal stars: more gas wins");
+    assert_eq!(
+        g.result().unwrap().places,
+        vec![2, 1],
+        "equal stars: more gas wins"
+    );
 }

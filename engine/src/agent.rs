@@ -28,7 +28,10 @@ impl Agent {
             return Ok(Agent::Random(rng));
         }
         if def.bot(spec).is_some() {
-            return Ok(Agent::Bot { id: spec.to_string(), rng });
+            return Ok(Agent::Bot {
+                id: spec.to_string(),
+                rng,
+            });
         }
         let mut names: Vec<&str> = vec!["random"];
         names.extend(def.bots.iter().map(|b| b.id.as_str()));
@@ -63,10 +66,20 @@ pub struct Outcome {
 /// Plays one game to its end (or to `cap` actions) with one agent per seat.
 pub fn play(def: &Arc<GameDef>, setup: Setup, agents: &[String], cap: u32) -> Outcome {
     let seed = setup.seed;
-    let mut out = Outcome { seed, result: None, actions: 0, turns: 0, capped: false, error: None };
+    let mut out = Outcome {
+        seed,
+        result: None,
+        actions: 0,
+        turns: 0,
+        capped: false,
+        error: None,
+    };
     let mut ags = Vec::new();
     for seat in 0..setup.seats {
-        let spec = agents.get(seat as usize).or(agents.last()).map_or("random", |s| s.as_str());
+        let spec = agents
+            .get(seat as usize)
+            .or(agents.last())
+            .map_or("random", |s| s.as_str());
         match Agent::from_spec(spec, def, seed, seat) {
             Ok(a) => ags.push(a),
             Err(e) => {
@@ -91,7 +104,12 @@ pub fn play(def: &Arc<GameDef>, setup: Setup, agents: &[String], cap: u32) -> Ou
     out
 }
 
-fn run(game: &mut Game, agents: &mut [Agent], cap: u32, out: &mut Outcome) -> Result<(), GameError> {
+fn run(
+    game: &mut Game,
+    agents: &mut [Agent],
+    cap: u32,
+    out: &mut Outcome,
+) -> Result<(), GameError> {
     while !game.is_over() {
         if out.actions >= cap {
             out.capped = true;
@@ -99,7 +117,10 @@ fn run(game: &mut Game, agents: &mut [Agent], cap: u32, out: &mut Outcome) -> Re
         }
         let actions = game.legal_actions()?;
         if actions.is_empty() {
-            return Err(GameError::Setup(format!("seat {} has no legal action, and the game is not over", game.active() + 1)));
+            return Err(GameError::Setup(format!(
+                "seat {} has no legal action, and the game is not over",
+                game.active() + 1
+            )));
         }
         let seat = game.active() as usize;
         let i = match agents.get_mut(seat) {

@@ -59,15 +59,18 @@ impl Graph {
         if let Some(o) = self.out.get_mut(e.from as usize) {
             o.push((e.to, i));
         }
-        if !e.directed {
-            if let Some(o) = self.out.get_mut(e.to as usize) {
-                o.push((e.from, i));
-            }
+        if !e.directed
+            && let Some(o) = self.out.get_mut(e.to as usize)
+        {
+            o.push((e.from, i));
         }
         self.edges.push(e);
     }
     pub fn find(&self, id: &str) -> Option<u32> {
-        self.spaces.iter().position(|s| s.id == id).map(|i| i as u32)
+        self.spaces
+            .iter()
+            .position(|s| s.id == id)
+            .map(|i| i as u32)
     }
 }
 
@@ -128,7 +131,13 @@ pub enum AttachError {
 
 impl Board {
     pub fn new(def: &BoardDef, tiles: &[TileDef], rng: &mut Rng) -> Board {
-        let mut board = Board { kind: def.kind_name(), graph: Arc::new(Graph::default()), grid: None, track: None, arrangement: vec![] };
+        let mut board = Board {
+            kind: def.kind_name(),
+            graph: Arc::new(Graph::default()),
+            grid: None,
+            track: None,
+            arrangement: vec![],
+        };
         match def {
             BoardDef::None => {}
             BoardDef::Graph(g) => {
@@ -142,7 +151,14 @@ impl Board {
                 let n = (g.width * g.height) as usize;
                 for i in 0..n {
                     let (x, y) = ((i as u32 % g.width) + 1, (i as u32 / g.width) + 1);
-                    graph.add_space(Space { id: format!("{x},{y}"), name: format!("({x}, {y})"), x: x as f64, y: y as f64, tags: vec![], props: BTreeMap::new() });
+                    graph.add_space(Space {
+                        id: format!("{x},{y}"),
+                        name: format!("({x}, {y})"),
+                        x: x as f64,
+                        y: y as f64,
+                        tags: vec![],
+                        props: BTreeMap::new(),
+                    });
                 }
                 let mut tiles_on = vec![None; n];
                 for c in &g.cells {
@@ -154,17 +170,29 @@ impl Board {
                         s.tags = c.tags.clone();
                         s.props = c.props.clone();
                     }
-                    if let (Some((t, r)), Some(slot)) = (c.tile, tiles_on.get_mut(i)) {
-                        if tiles.get(t).is_some() {
-                            *slot = Some(Placed { tile: t as u16, rot: r });
-                        }
+                    if let (Some((t, r)), Some(slot)) = (c.tile, tiles_on.get_mut(i))
+                        && tiles.get(t).is_some()
+                    {
+                        *slot = Some(Placed {
+                            tile: t as u16,
+                            rot: r,
+                        });
                     }
                 }
                 board.graph = Arc::new(graph);
-                board.grid = Some(GridState { width: g.width, height: g.height, tiles: tiles_on, blockers: vec![None; n] });
+                board.grid = Some(GridState {
+                    width: g.width,
+                    height: g.height,
+                    tiles: tiles_on,
+                    blockers: vec![None; n],
+                });
             }
             BoardDef::Track(t) => {
-                board.track = Some(TrackState { laid: vec![], end: (0.0, 0.0, 0), table: (t.table_width, t.table_height) });
+                board.track = Some(TrackState {
+                    laid: vec![],
+                    end: (0.0, 0.0, 0),
+                    table: (t.table_width, t.table_height),
+                });
             }
         }
         board
@@ -179,10 +207,15 @@ impl Board {
         // (global x, global y, global side, space) for each connector
         let mut ends: Vec<(f64, f64, Side, u32)> = Vec::new();
         for (slot, &si) in order.iter().enumerate() {
-            let Some(sec) = s.sections.get(si) else { continue };
+            let Some(sec) = s.sections.get(si) else {
+                continue;
+            };
             let rot = if s.rotate { rng.below(4) as u8 } else { 0 };
             self.arrangement.push((si as u16, rot));
-            let (col, row) = (slot as u32 % s.columns.max(1), slot as u32 / s.columns.max(1));
+            let (col, row) = (
+                slot as u32 % s.columns.max(1),
+                slot as u32 / s.columns.max(1),
+            );
             let (ox, oy) = (col as f64 * s.size, row as f64 * s.size);
             let first = graph.spaces.len() as u32;
             let turn = |x: f64, y: f64| -> (f64, f64) {
@@ -194,10 +227,23 @@ impl Board {
             };
             for sp in &sec.graph.spaces {
                 let (x, y) = turn(sp.x, sp.y);
-                graph.add_space(Space { id: sp.id.clone(), name: sp.name.clone(), x, y, tags: sp.tags.clone(), props: sp.props.clone() });
+                graph.add_space(Space {
+                    id: sp.id.clone(),
+                    name: sp.name.clone(),
+                    x,
+                    y,
+                    tags: sp.tags.clone(),
+                    props: sp.props.clone(),
+                });
             }
             for e in &sec.graph.edges {
-                graph.add_edge(Edge { from: first + e.from as u32, to: first + e.to as u32, directed: e.directed, tags: e.tags.clone(), cost: e.cost });
+                graph.add_edge(Edge {
+                    from: first + e.from as u32,
+                    to: first + e.to as u32,
+                    directed: e.directed,
+                    tags: e.tags.clone(),
+                    cost: e.cost,
+                });
             }
             for &(space, side, at) in &sec.connectors {
                 // The point on the side, in section coordinates, then turned.
@@ -215,7 +261,13 @@ impl Board {
             for j in i + 1..ends.len() {
                 let (a, b) = (ends[i], ends[j]);
                 if a.2 == b.2.opposite() && (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6 {
-                    graph.add_edge(Edge { from: a.3, to: b.3, directed: false, tags: vec![], cost: 1 });
+                    graph.add_edge(Edge {
+                        from: a.3,
+                        to: b.3,
+                        directed: false,
+                        tags: vec![],
+                        cost: 1,
+                    });
                 }
             }
         }
@@ -232,7 +284,11 @@ impl Board {
         let mut out = Vec::new();
         if let Some(list) = self.graph.out.get(space as usize) {
             for &(to, e) in list {
-                let ok = self.graph.edges.get(e as usize).is_some_and(|e| e.tags.iter().all(|t| allowed.contains(t)));
+                let ok = self
+                    .graph
+                    .edges
+                    .get(e as usize)
+                    .is_some_and(|e| e.tags.iter().all(|t| allowed.contains(t)));
                 if ok && !out.contains(&to) {
                     out.push(to);
                 }
@@ -253,16 +309,19 @@ impl Board {
         while let Some(s) = q.pop_front() {
             let d = dist[s as usize].unwrap_or(0);
             let next: Vec<u32> = if self.grid.is_some() {
-                Side::ALL.iter().filter_map(|&side| self.grid_step(s, side, tiles)).collect()
+                Side::ALL
+                    .iter()
+                    .filter_map(|&side| self.grid_step(s, side, tiles))
+                    .collect()
             } else {
                 self.neighbors(s, allowed)
             };
             for t in next {
-                if let Some(slot) = dist.get_mut(t as usize) {
-                    if slot.is_none() {
-                        *slot = Some(d + 1);
-                        q.push_back(t);
-                    }
+                if let Some(slot) = dist.get_mut(t as usize)
+                    && slot.is_none()
+                {
+                    *slot = Some(d + 1);
+                    q.push_back(t);
                 }
             }
         }
@@ -288,11 +347,21 @@ impl Board {
     }
 
     pub fn tile_at(&self, cell: u32) -> Option<Placed> {
-        self.grid.as_ref()?.tiles.get(cell as usize).copied().flatten()
+        self.grid
+            .as_ref()?
+            .tiles
+            .get(cell as usize)
+            .copied()
+            .flatten()
     }
 
     pub fn blocker_at(&self, cell: u32) -> Option<Placed> {
-        self.grid.as_ref()?.blockers.get(cell as usize).copied().flatten()
+        self.grid
+            .as_ref()?
+            .blockers
+            .get(cell as usize)
+            .copied()
+            .flatten()
     }
 
     /// Links of the tile on a cell (none when empty or blocked).
@@ -301,7 +370,9 @@ impl Board {
             return [0; 4];
         }
         match self.tile_at(cell) {
-            Some(p) => tiles.get(p.tile as usize).map_or([0; 4], |t| t.links_turned(p.rot)),
+            Some(p) => tiles
+                .get(p.tile as usize)
+                .map_or([0; 4], |t| t.links_turned(p.rot)),
             None => [0; 4],
         }
     }
@@ -325,7 +396,11 @@ impl Board {
     }
 
     pub fn set_tile(&mut self, cell: u32, placed: Option<Placed>) -> bool {
-        match self.grid.as_mut().and_then(|g| g.tiles.get_mut(cell as usize)) {
+        match self
+            .grid
+            .as_mut()
+            .and_then(|g| g.tiles.get_mut(cell as usize))
+        {
             Some(slot) => {
                 *slot = placed;
                 true
@@ -335,7 +410,11 @@ impl Board {
     }
 
     pub fn set_blocker(&mut self, cell: u32, placed: Option<Placed>) -> bool {
-        match self.grid.as_mut().and_then(|g| g.blockers.get_mut(cell as usize)) {
+        match self
+            .grid
+            .as_mut()
+            .and_then(|g| g.blockers.get_mut(cell as usize))
+        {
             Some(slot) => {
                 *slot = placed;
                 true
@@ -349,8 +428,14 @@ impl Board {
     /// Lays a track piece at the end of the track. Spaces are added lane by lane; each lane is
     /// joined forward row to row and sideways to its neighbours, and the new piece's first row
     /// to the previous piece's last row (a lane keeps its side; a middle lane may go either way).
-    pub fn attach_track(&mut self, piece_index: usize, piece: &TrackPieceDef) -> Result<u32, AttachError> {
-        let Some(track) = self.track.as_mut() else { return Err(AttachError::OffTable) };
+    pub fn attach_track(
+        &mut self,
+        piece_index: usize,
+        piece: &TrackPieceDef,
+    ) -> Result<u32, AttachError> {
+        let Some(track) = self.track.as_mut() else {
+            return Err(AttachError::OffTable);
+        };
         let (x, y, heading) = track.end;
         let rad = |h: i32| (h as f64) * std::f64::consts::FRAC_PI_4;
         let exit_heading = heading + piece.turn / 45;
@@ -358,7 +443,10 @@ impl Board {
         let (cx, cy) = (x + 0.5 * mid.sin(), y - 0.5 * mid.cos());
         if track.laid.len() > 1 {
             for p in &track.laid[..track.laid.len() - 1] {
-                let (pc, pd) = (p.x + 0.5 * rad(p.heading).sin(), p.y - 0.5 * rad(p.heading).cos());
+                let (pc, pd) = (
+                    p.x + 0.5 * rad(p.heading).sin(),
+                    p.y - 0.5 * rad(p.heading).cos(),
+                );
                 if (pc - cx).hypot(pd - cy) < 0.9 {
                     return Err(AttachError::Overlap);
                 }
@@ -377,7 +465,10 @@ impl Board {
                 let f = (row as f64 + 0.5) / piece.rows as f64;
                 let across = lane as f64 - (piece.lanes as f64 - 1.0) / 2.0;
                 let a = rad(heading) + (rad(exit_heading) - rad(heading)) * f;
-                let (sx, sy) = (x + f * a.sin() + 0.25 * across * a.cos(), y - f * a.cos() + 0.25 * across * a.sin());
+                let (sx, sy) = (
+                    x + f * a.sin() + 0.25 * across * a.cos(),
+                    y - f * a.cos() + 0.25 * across * a.sin(),
+                );
                 let mut tags = vec![];
                 if piece.role == TrackRole::Finish {
                     tags.push("finish".to_string());
@@ -391,22 +482,46 @@ impl Board {
                     x: sx,
                     y: sy,
                     tags,
-                    props: BTreeMap::from([("piece".into(), Value::Int(n as i64)), ("lane".into(), Value::Int(lane as i64)), ("row".into(), Value::Int(row as i64))]),
+                    props: BTreeMap::from([
+                        ("piece".into(), Value::Int(n as i64)),
+                        ("lane".into(), Value::Int(lane as i64)),
+                        ("row".into(), Value::Int(row as i64)),
+                    ]),
                 });
             }
         }
         let sp = |lane: u32, row: u32| first + lane * piece.rows + row;
-        let gate_at = |lane: u32| piece.gates.iter().find(|(ls, _)| ls.contains(&lane)).map(|(_, s)| *s);
+        let gate_at = |lane: u32| {
+            piece
+                .gates
+                .iter()
+                .find(|(ls, _)| ls.contains(&lane))
+                .map(|(_, s)| *s)
+        };
         for lane in 0..piece.lanes {
             for row in 0..piece.rows {
                 if row + 1 < piece.rows {
-                    graph.add_edge(Edge { from: sp(lane, row), to: sp(lane, row + 1), directed: true, tags: vec![], cost: 1 });
+                    graph.add_edge(Edge {
+                        from: sp(lane, row),
+                        to: sp(lane, row + 1),
+                        directed: true,
+                        tags: vec![],
+                        cost: 1,
+                    });
                 }
                 if lane + 1 < piece.lanes {
                     // No sideways step across the line between two different gates.
-                    let walled = row + 1 == piece.rows && gate_at(lane).is_some() && gate_at(lane) != gate_at(lane + 1);
+                    let walled = row + 1 == piece.rows
+                        && gate_at(lane).is_some()
+                        && gate_at(lane) != gate_at(lane + 1);
                     if !walled {
-                        graph.add_edge(Edge { from: sp(lane, row), to: sp(lane + 1, row), directed: false, tags: vec![], cost: 1 });
+                        graph.add_edge(Edge {
+                            from: sp(lane, row),
+                            to: sp(lane + 1, row),
+                            directed: false,
+                            tags: vec![],
+                            cost: 1,
+                        });
                     }
                 }
             }
@@ -414,31 +529,47 @@ impl Board {
         if let (Some(p), Some(track)) = (prev, self.track.as_ref()) {
             let _ = track;
             let prev_lanes = lanes_of(graph, p.first_space, first);
-            let prev_rows = if prev_lanes == 0 { 0 } else { (first - p.first_space) / prev_lanes };
+            let prev_rows = (first - p.first_space).checked_div(prev_lanes).unwrap_or(0);
             let prev_gates: Vec<(u32, u32)> = Vec::new();
             let _ = prev_gates;
             for pl in 0..prev_lanes {
                 let from = p.first_space + pl * prev_rows + prev_rows.saturating_sub(1);
-                let gate = graph.spaces.get(from as usize).and_then(|s| s.props.get("gate")).and_then(|g| g.as_int());
+                let gate = graph
+                    .spaces
+                    .get(from as usize)
+                    .and_then(|s| s.props.get("gate"))
+                    .and_then(|g| g.as_int());
                 for nl in lane_map(prev_lanes, piece.lanes, pl) {
                     let mut tags = vec![];
                     if let Some(g) = gate {
                         tags.push(format!("gate-{g}"));
                     }
-                    graph.add_edge(Edge { from, to: sp(nl, 0), directed: true, tags, cost: 1 });
+                    graph.add_edge(Edge {
+                        from,
+                        to: sp(nl, 0),
+                        directed: true,
+                        tags,
+                        cost: 1,
+                    });
                 }
             }
         }
         // Remember each lane's exit gate on its last space, for the edge to the next piece.
         for lane in 0..piece.lanes {
-            if let Some(g) = gate_at(lane) {
-                if let Some(s) = graph.spaces.get_mut(sp(lane, piece.rows - 1) as usize) {
-                    s.props.insert("gate".into(), Value::Int(g as i64));
-                }
+            if let Some(g) = gate_at(lane)
+                && let Some(s) = graph.spaces.get_mut(sp(lane, piece.rows - 1) as usize)
+            {
+                s.props.insert("gate".into(), Value::Int(g as i64));
             }
         }
         let track = self.track.as_mut().ok_or(AttachError::OffTable)?;
-        track.laid.push(LaidPiece { piece: piece_index as u16, x, y, heading, first_space: first });
+        track.laid.push(LaidPiece {
+            piece: piece_index as u16,
+            x,
+            y,
+            heading,
+            first_space: first,
+        });
         let ex = rad(exit_heading);
         track.end = (x + ex.sin(), y - ex.cos(), exit_heading);
         Ok(first)
@@ -447,7 +578,13 @@ impl Board {
 
 fn lanes_of(graph: &Graph, first: u32, end: u32) -> u32 {
     (first..end)
-        .filter_map(|i| graph.spaces.get(i as usize).and_then(|s| s.props.get("lane")).and_then(|l| l.as_int()))
+        .filter_map(|i| {
+            graph
+                .spaces
+                .get(i as usize)
+                .and_then(|s| s.props.get("lane"))
+                .and_then(|l| l.as_int())
+        })
         .max()
         .map_or(0, |m| m as u32 + 1)
 }
@@ -469,10 +606,23 @@ fn lane_map(from: u32, to: u32, l: u32) -> Vec<u32> {
 fn copy_graph(graph: &mut Graph, g: &GraphDef, ox: f64, oy: f64, _rot: u8, _scale: f64) {
     let first = graph.spaces.len() as u32;
     for s in &g.spaces {
-        graph.add_space(Space { id: s.id.clone(), name: s.name.clone(), x: s.x + ox, y: s.y + oy, tags: s.tags.clone(), props: s.props.clone() });
+        graph.add_space(Space {
+            id: s.id.clone(),
+            name: s.name.clone(),
+            x: s.x + ox,
+            y: s.y + oy,
+            tags: s.tags.clone(),
+            props: s.props.clone(),
+        });
     }
     for e in &g.edges {
-        graph.add_edge(Edge { from: first + e.from as u32, to: first + e.to as u32, directed: e.directed, tags: e.tags.clone(), cost: e.cost });
+        graph.add_edge(Edge {
+            from: first + e.from as u32,
+            to: first + e.to as u32,
+            directed: e.directed,
+            tags: e.tags.clone(),
+            cost: e.cost,
+        });
     }
 }
 
@@ -481,7 +631,14 @@ mod tests {
     use super::*;
 
     fn space(id: &str, x: f64, y: f64) -> SpaceDef {
-        SpaceDef { id: id.into(), name: id.into(), x, y, tags: vec![], props: BTreeMap::new() }
+        SpaceDef {
+            id: id.into(),
+            name: id.into(),
+            x,
+            y,
+            tags: vec![],
+            props: BTreeMap::new(),
+        }
     }
 
     #[test]
@@ -490,12 +647,26 @@ mod tests {
         let sec = |id: &str| SectionDef {
             id: id.into(),
             name: id.into(),
-            graph: GraphDef { spaces: vec![space(&format!("{id}-c"), 1.0, 1.0)], edges: vec![] },
+            graph: GraphDef {
+                spaces: vec![space(&format!("{id}-c"), 1.0, 1.0)],
+                edges: vec![],
+            },
             connectors: Side::ALL.iter().map(|&s| (0, s, 1.0)).collect(),
         };
-        let def = SectionsDef { size: 2.0, columns: 2, rows: 1, shuffle: true, rotate: true, sections: vec![sec("a"), sec("b")] };
+        let def = SectionsDef {
+            size: 2.0,
+            columns: 2,
+            rows: 1,
+            shuffle: true,
+            rotate: true,
+            sections: vec![sec("a"), sec("b")],
+        };
         for seed in 0..20 {
-            let board = Board::new(&BoardDef::Sections(def.clone()), &[], &mut Rng::new(seed, 0));
+            let board = Board::new(
+                &BoardDef::Sections(def.clone()),
+                &[],
+                &mut Rng::new(seed, 0),
+            );
             assert_eq!(board.space_count(), 2);
             assert_eq!(board.neighbors(0, &[]), vec![1], "seed {seed}");
         }
@@ -504,10 +675,26 @@ mod tests {
     #[test]
     fn graph_edges_respect_tags_and_direction() {
         let g = GraphDef {
-            spaces: vec![space("a", 0.0, 0.0), space("b", 1.0, 0.0), space("c", 2.0, 0.0)],
+            spaces: vec![
+                space("a", 0.0, 0.0),
+                space("b", 1.0, 0.0),
+                space("c", 2.0, 0.0),
+            ],
             edges: vec![
-                EdgeDef { from: 0, to: 1, directed: false, tags: vec![], cost: 1 },
-                EdgeDef { from: 1, to: 2, directed: true, tags: vec!["river".into()], cost: 1 },
+                EdgeDef {
+                    from: 0,
+                    to: 1,
+                    directed: false,
+                    tags: vec![],
+                    cost: 1,
+                },
+                EdgeDef {
+                    from: 1,
+                    to: 2,
+                    directed: true,
+                    tags: vec!["river".into()],
+                    cost: 1,
+                },
             ],
         };
         let b = Board::new(&BoardDef::Graph(g), &[], &mut Rng::new(0, 0));
@@ -520,8 +707,20 @@ mod tests {
 
     #[test]
     fn a_track_that_turns_back_on_itself_overlaps() {
-        let piece = |turn| TrackPieceDef { id: "p".into(), name: "p".into(), role: TrackRole::Normal, lanes: 2, rows: 2, turn, gates: vec![] };
-        let def = TrackDef { table_width: 20.0, table_height: 20.0, pieces: vec![] };
+        let piece = |turn| TrackPieceDef {
+            id: "p".into(),
+            name: "p".into(),
+            role: TrackRole::Normal,
+            lanes: 2,
+            rows: 2,
+            turn,
+            gates: vec![],
+        };
+        let def = TrackDef {
+            table_width: 20.0,
+            table_height: 20.0,
+            pieces: vec![],
+        };
         let mut b = Board::new(&BoardDef::Track(def), &[], &mut Rng::new(0, 0));
         assert!(b.attach_track(0, &piece(0)).is_ok());
         assert!(b.attach_track(0, &piece(90)).is_ok());
@@ -529,7 +728,11 @@ mod tests {
         assert!(b.attach_track(0, &piece(90)).is_ok());
         // Four right turns close the loop: the next piece lands on the first.
         assert_eq!(b.attach_track(0, &piece(0)), Err(AttachError::Overlap));
-        let small = TrackDef { table_width: 2.0, table_height: 2.0, pieces: vec![] };
+        let small = TrackDef {
+            table_width: 2.0,
+            table_height: 2.0,
+            pieces: vec![],
+        };
         let mut b = Board::new(&BoardDef::Track(small), &[], &mut Rng::new(0, 0));
         assert!(b.attach_track(0, &piece(0)).is_ok());
         assert_eq!(b.attach_track(0, &piece(0)), Err(AttachError::OffTable));

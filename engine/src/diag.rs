@@ -23,7 +23,11 @@ impl fmt::Display for Diagnostic {
         if self.line == 0 {
             write!(f, "{}: error: {}", self.path, self.message)
         } else {
-            write!(f, "{}:{}:{}: error: {}", self.path, self.line, self.col, self.message)
+            write!(
+                f,
+                "{}:{}:{}: error: {}",
+                self.path, self.line, self.col, self.message
+            )
         }
     }
 }
@@ -70,22 +74,39 @@ impl SourceText {
         let text = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        SourceText { path: path.into(), text, line_starts }
+        SourceText {
+            path: path.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&s| s <= offset);
-        let start = self.line_starts.get(line.saturating_sub(1)).copied().unwrap_or(0);
-        let col = self.text.get(start..offset).map_or(0, |s| s.chars().count()) + 1;
+        let start = self
+            .line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(0, |s| s.chars().count())
+            + 1;
         (line, col)
     }
 
     /// A diagnostic at a byte range of this file.
     pub fn error(&self, span: std::ops::Range<usize>, message: impl Into<String>) -> Diagnostic {
         let (line, col) = self.line_col(span.start);
-        Diagnostic { path: self.path.clone(), line, col, message: message.into() }
+        Diagnostic {
+            path: self.path.clone(),
+            line,
+            col,
+            message: message.into(),
+        }
     }
 }
 
@@ -128,7 +149,10 @@ mod tests {
 
     #[test]
     fn suggestions_find_typos_only() {
-        assert_eq!(did_you_mean("coutn", ["count", "name", "id"]), Some("count"));
+        assert_eq!(
+            did_you_mean("coutn", ["count", "name", "id"]),
+            Some("count")
+        );
         assert_eq!(did_you_mean("zebra", ["count", "name"]), None);
     }
 }

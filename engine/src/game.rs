@@ -35,7 +35,11 @@ pub struct Setup {
 
 impl Setup {
     pub fn new(seats: u8, seed: u64) -> Setup {
-        Setup { seats, seed, options: BTreeMap::new() }
+        Setup {
+            seats,
+            seed,
+            options: BTreeMap::new(),
+        }
     }
     pub fn option(mut self, id: &str, v: Value) -> Setup {
         self.options.insert(id.to_string(), v);
@@ -92,11 +96,17 @@ impl Game {
 
     pub fn with_limits(def: Arc<GameDef>, setup: Setup, limits: Limits) -> Result<Game, GameError> {
         if !def.playable() {
-            return Err(GameError::Setup(format!("mod `{}` has no rule scripts yet, so it cannot be played", def.id)));
+            return Err(GameError::Setup(format!(
+                "mod `{}` has no rule scripts yet, so it cannot be played",
+                def.id
+            )));
         }
         let (lo, hi) = def.players;
         if (setup.seats as u32) < lo || (setup.seats as u32) > hi {
-            return Err(GameError::Setup(format!("{} is for {lo} to {hi} players, not {}", def.name, setup.seats)));
+            return Err(GameError::Setup(format!(
+                "{} is for {lo} to {hi} players, not {}",
+                def.name, setup.seats
+            )));
         }
         let options = resolve_options(&def, &setup)?;
         let mut rng = Rng::new(setup.seed, 0);
@@ -106,16 +116,23 @@ impl Game {
         let mut zones = Vec::new();
         let mut zone_index = Vec::new();
         for (di, z) in def.zones.iter().enumerate() {
-            let owners: Vec<Option<u8>> = if z.per_seat { (0..seats).map(Some).collect() } else { vec![None] };
+            let owners: Vec<Option<u8>> = if z.per_seat {
+                (0..seats).map(Some).collect()
+            } else {
+                vec![None]
+            };
             let mut idx = Vec::new();
             for owner in owners {
                 let mut cards = Vec::new();
-                if let Some(d) = z.deck {
-                    if let Some(deck) = def.decks.get(d) {
-                        for (ci, c) in deck.cards.iter().enumerate() {
-                            for _ in 0..c.count {
-                                cards.push(CardRef { deck: d as u16, card: ci as u16 });
-                            }
+                if let Some(d) = z.deck
+                    && let Some(deck) = def.decks.get(d)
+                {
+                    for (ci, c) in deck.cards.iter().enumerate() {
+                        for _ in 0..c.count {
+                            cards.push(CardRef {
+                                deck: d as u16,
+                                card: ci as u16,
+                            });
                         }
                     }
                 }
@@ -123,16 +140,29 @@ impl Game {
                     rng.shuffle(&mut cards);
                 }
                 idx.push(zones.len() as u16);
-                zones.push(ZoneState { def: di as u16, owner, cards });
+                zones.push(ZoneState {
+                    def: di as u16,
+                    owner,
+                    cards,
+                });
             }
             zone_index.push(idx);
         }
         let mut pieces = Vec::new();
         for (di, p) in def.pieces.iter().enumerate() {
-            let owners: Vec<Option<u8>> = if p.per_seat { (0..seats).map(Some).collect() } else { vec![None] };
+            let owners: Vec<Option<u8>> = if p.per_seat {
+                (0..seats).map(Some).collect()
+            } else {
+                vec![None]
+            };
             for owner in owners {
                 for _ in 0..p.count {
-                    pieces.push(PieceState { def: di as u16, owner, at: None, props: BTreeMap::new() });
+                    pieces.push(PieceState {
+                        def: di as u16,
+                        owner,
+                        at: None,
+                        props: BTreeMap::new(),
+                    });
                 }
             }
         }
@@ -140,8 +170,17 @@ impl Game {
             .counters
             .iter()
             .map(|c| {
-                let v = c.initial_option.as_ref().and_then(|o| options.get(o)).and_then(|v| v.as_int()).unwrap_or(c.initial);
-                let n = if c.scope == Scope::Seat { seats as usize } else { 1 };
+                let v = c
+                    .initial_option
+                    .as_ref()
+                    .and_then(|o| options.get(o))
+                    .and_then(|v| v.as_int())
+                    .unwrap_or(c.initial);
+                let n = if c.scope == Scope::Seat {
+                    seats as usize
+                } else {
+                    1
+                };
                 vec![v; n]
             })
             .collect();
@@ -161,7 +200,14 @@ impl Game {
             pending_turn_start: true,
         };
         let host = Host::new(def.clone(), limits)?;
-        let mut game = Game { def, host, state, log: Vec::new(), history: Vec::new(), setup };
+        let mut game = Game {
+            def,
+            host,
+            state,
+            log: Vec::new(),
+            history: Vec::new(),
+            setup,
+        };
         let snapshot = game.state.clone();
         if let Err(e) = game.run_rules("setup", None, None) {
             game.state = snapshot;
@@ -200,7 +246,13 @@ impl Game {
 
     fn ctx(&mut self, access: Access, bot_rng: Rng) -> CallCtx {
         let state = std::mem::replace(&mut self.state, placeholder_state());
-        CallCtx { state, def: self.def.clone(), log: std::mem::take(&mut self.log), access, bot_rng }
+        CallCtx {
+            state,
+            def: self.def.clone(),
+            log: std::mem::take(&mut self.log),
+            access,
+            bot_rng,
+        }
     }
 
     fn restore(&mut self, ctx: CallCtx) -> Rng {
@@ -210,7 +262,12 @@ impl Game {
     }
 
     /// Runs a rules hook, then any turn starts it asked for.
-    fn run_rules(&mut self, hook: &str, seat: Option<u8>, action: Option<&str>) -> Result<(), ScriptError> {
+    fn run_rules(
+        &mut self,
+        hook: &str,
+        seat: Option<u8>,
+        action: Option<&str>,
+    ) -> Result<(), ScriptError> {
         let ctx = self.ctx(Access::Rules, Rng::new(0, 0));
         let (ctx, r) = self.host.call_hook::<()>(hook, ctx, seat, action);
         self.restore(ctx);
@@ -225,12 +282,16 @@ impl Game {
                     file: self.def.id.clone(),
                     line: 0,
                     hook: "on_turn_start".into(),
-                    message: format!("on_turn_start passed the turn on {MAX_TURN_CHAIN} times in a row (a loop?)"),
+                    message: format!(
+                        "on_turn_start passed the turn on {MAX_TURN_CHAIN} times in a row (a loop?)"
+                    ),
                 });
             }
             let active = self.state.active;
             let ctx = self.ctx(Access::Rules, Rng::new(0, 0));
-            let (ctx, r) = self.host.call_hook::<()>("on_turn_start", ctx, Some(active), None);
+            let (ctx, r) = self
+                .host
+                .call_hook::<()>("on_turn_start", ctx, Some(active), None);
             self.restore(ctx);
             r?;
         }
@@ -246,7 +307,9 @@ impl Game {
         let seat = self.state.active;
         let seed = self.history.len() as u64;
         let ctx = self.ctx(Access::ReadOnly, Rng::new(seed, 1));
-        let (ctx, r) = self.host.call_hook::<Vec<String>>("actions", ctx, Some(seat), None);
+        let (ctx, r) = self
+            .host
+            .call_hook::<Vec<String>>("actions", ctx, Some(seat), None);
         self.restore(ctx);
         Ok(r?.unwrap_or_default())
     }
@@ -258,7 +321,9 @@ impl Game {
         }
         let seat = self.state.active;
         let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 2));
-        let (ctx, r) = self.host.call_hook::<String>("describe", ctx, Some(seat), Some(action));
+        let (ctx, r) = self
+            .host
+            .call_hook::<String>("describe", ctx, Some(seat), Some(action));
         self.restore(ctx);
         match r {
             Ok(Some(s)) => s,
@@ -322,7 +387,12 @@ impl Game {
     }
 
     /// Asks a bot of the mod to choose; returns the index into `actions`.
-    pub fn bot_choose(&mut self, bot: &str, actions: &[String], rng: &mut Rng) -> Result<usize, ScriptError> {
+    pub fn bot_choose(
+        &mut self,
+        bot: &str,
+        actions: &[String],
+        rng: &mut Rng,
+    ) -> Result<usize, ScriptError> {
         let seat = self.state.active;
         let ctx = self.ctx(Access::ReadOnly, rng.clone());
         let (ctx, r) = self.host.call_bot(bot, ctx, seat, actions);
@@ -346,12 +416,26 @@ impl Game {
                 };
                 let cards = z.cards[z.cards.len() - visible..]
                     .iter()
-                    .map(|c| self.def.decks[c.deck as usize].cards[c.card as usize].id.clone())
+                    .map(|c| {
+                        self.def.decks[c.deck as usize].cards[c.card as usize]
+                            .id
+                            .clone()
+                    })
                     .collect();
-                ZoneView { id: d.id.clone(), owner: z.owner, count: z.cards.len(), cards }
+                ZoneView {
+                    id: d.id.clone(),
+                    owner: z.owner,
+                    count: z.cards.len(),
+                    cards,
+                }
             })
             .collect();
-        let vars = s.vars.iter().filter(|(_, v)| v.seen.by(seat)).map(|(k, v)| (k.clone(), v.value.clone())).collect();
+        let vars = s
+            .vars
+            .iter()
+            .filter(|(_, v)| v.seen.by(seat))
+            .map(|(k, v)| (k.clone(), v.value.clone()))
+            .collect();
         let counters = self
             .def
             .counters
@@ -365,13 +449,25 @@ impl Game {
             .map(|p| PieceView {
                 kind: self.def.pieces[p.def as usize].id.clone(),
                 owner: p.owner,
-                at: p.at.map(|a| s.board.graph.spaces.get(a as usize).map_or_else(String::new, |sp| sp.id.clone())),
+                at: p.at.map(|a| {
+                    s.board
+                        .graph
+                        .spaces
+                        .get(a as usize)
+                        .map_or_else(String::new, |sp| sp.id.clone())
+                }),
                 props: p.props.clone(),
             })
             .collect();
         let tiles = s.board.grid.as_ref().map(|g| {
-            let name = |p: &Option<crate::board::Placed>| p.map(|p| (self.def.tiles[p.tile as usize].id.clone(), p.rot));
-            g.tiles.iter().zip(&g.blockers).map(|(t, b)| (name(t), name(b))).collect()
+            let name = |p: &Option<crate::board::Placed>| {
+                p.map(|p| (self.def.tiles[p.tile as usize].id.clone(), p.rot))
+            };
+            g.tiles
+                .iter()
+                .zip(&g.blockers)
+                .map(|(t, b)| (name(t), name(b)))
+                .collect()
         });
         View {
             seat,
@@ -383,11 +479,19 @@ impl Game {
             zones,
             pieces,
             tiles,
-            log: self.log.iter().filter(|l| l.seen.by(seat)).map(|l| l.text.clone()).collect(),
+            log: self
+                .log
+                .iter()
+                .filter(|l| l.seen.by(seat))
+                .map(|l| l.text.clone())
+                .collect(),
             result: s.result.clone(),
         }
     }
 }
+
+/// (road tile, blocker) on a grid cell, as (tile id, quarter turns).
+pub type CellView = (Option<(String, u8)>, Option<(String, u8)>);
 
 /// A seat's view of the game. Views, logs and replays shown to a seat are built from this.
 #[derive(Debug, Clone, Serialize)]
@@ -401,7 +505,7 @@ pub struct View {
     pub zones: Vec<ZoneView>,
     pub pieces: Vec<PieceView>,
     /// For grid boards: (road tile, blocker) on each cell, as (tile id, quarter turns).
-    pub tiles: Option<Vec<(Option<(String, u8)>, Option<(String, u8)>)>>,
+    pub tiles: Option<Vec<CellView>>,
     pub log: Vec<String>,
     pub result: Option<GameResult>,
 }
@@ -428,7 +532,13 @@ fn placeholder_state() -> State {
         seats: 0,
         active: 0,
         turn: 0,
-        board: Board { kind: "none", graph: Default::default(), grid: None, track: None, arrangement: vec![] },
+        board: Board {
+            kind: "none",
+            graph: Default::default(),
+            grid: None,
+            track: None,
+            arrangement: vec![],
+        },
         pieces: vec![],
         zones: vec![],
         zone_index: vec![],
@@ -446,17 +556,27 @@ fn resolve_options(def: &GameDef, setup: &Setup) -> Result<BTreeMap<String, Valu
     for (k, v) in &setup.options {
         let Some(o) = def.option(k) else {
             let hint = crate::diag::suggestion(k, def.options.iter().map(|o| o.id.as_str()));
-            return Err(GameError::Setup(format!("{} has no option `{k}`{hint}", def.name)));
+            return Err(GameError::Setup(format!(
+                "{} has no option `{k}`{hint}",
+                def.name
+            )));
         };
         let v = match (o.kind, v) {
             (_, Value::Str(s)) => o.parse(s).map_err(GameError::Setup)?,
             (OptionType::Int, Value::Int(_)) | (OptionType::Bool, Value::Bool(_)) => v.clone(),
-            _ => return Err(GameError::Setup(format!("option `{k}` cannot be {}", v.type_name()))),
-        };
-        if let (OptionType::Int, Some(i)) = (o.kind, v.as_int()) {
-            if o.min.is_some_and(|m| i < m) || o.max.is_some_and(|m| i > m) {
-                return Err(GameError::Setup(format!("option `{k}` = {i} is out of range")));
+            _ => {
+                return Err(GameError::Setup(format!(
+                    "option `{k}` cannot be {}",
+                    v.type_name()
+                )));
             }
+        };
+        if let (OptionType::Int, Some(i)) = (o.kind, v.as_int())
+            && (o.min.is_some_and(|m| i < m) || o.max.is_some_and(|m| i > m))
+        {
+            return Err(GameError::Setup(format!(
+                "option `{k}` = {i} is out of range"
+            )));
         }
         out.insert(k.clone(), v);
     }

@@ -69,7 +69,11 @@ impl Recorder {
         }
     }
     pub fn step(&mut self, seat: u8, action: &str, game: &Game) {
-        self.replay.steps.push(Step { seat, action: action.to_string(), hash: game.state().hash() });
+        self.replay.steps.push(Step {
+            seat,
+            action: action.to_string(),
+            hash: game.state().hash(),
+        });
     }
     pub fn finish(mut self, game: &Game) -> Replay {
         self.replay.result = game.result().cloned();
@@ -81,10 +85,16 @@ impl Recorder {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Mismatch {
     Mod(String),
-    Content { recorded: String, found: String },
+    Content {
+        recorded: String,
+        found: String,
+    },
     Start,
     /// The action at this index (0-based) was refused or led to another state.
-    Step { index: usize, why: String },
+    Step {
+        index: usize,
+        why: String,
+    },
     Result,
 }
 
@@ -92,9 +102,14 @@ impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Mismatch::Mod(m) => write!(f, "{m}"),
-            Mismatch::Content { recorded, found } => write!(f, "the content differs from the recording (recorded {recorded}, found {found})"),
+            Mismatch::Content { recorded, found } => write!(
+                f,
+                "the content differs from the recording (recorded {recorded}, found {found})"
+            ),
             Mismatch::Start => write!(f, "the state after setup differs from the recording"),
-            Mismatch::Step { index, why } => write!(f, "action {} of the recording: {why}", index + 1),
+            Mismatch::Step { index, why } => {
+                write!(f, "action {} of the recording: {why}", index + 1)
+            }
             Mismatch::Result => write!(f, "the final result differs from the recording"),
         }
     }
@@ -103,26 +118,53 @@ impl std::fmt::Display for Mismatch {
 /// Re-runs a replay and checks every hash.
 pub fn verify(def: &Arc<GameDef>, replay: &Replay) -> Result<Game, Mismatch> {
     if replay.mod_id != def.id {
-        return Err(Mismatch::Mod(format!("the replay is of `{}`, not `{}`", replay.mod_id, def.id)));
+        return Err(Mismatch::Mod(format!(
+            "the replay is of `{}`, not `{}`",
+            replay.mod_id, def.id
+        )));
     }
     if replay.content_hash != def.content_hash {
-        return Err(Mismatch::Content { recorded: replay.content_hash.clone(), found: def.content_hash.clone() });
+        return Err(Mismatch::Content {
+            recorded: replay.content_hash.clone(),
+            found: def.content_hash.clone(),
+        });
     }
-    let mut game = Game::new(def.clone(), replay.setup.clone()).map_err(|e| Mismatch::Mod(e.to_string()))?;
+    let mut game =
+        Game::new(def.clone(), replay.setup.clone()).map_err(|e| Mismatch::Mod(e.to_string()))?;
     if game.state().hash() != replay.start {
         return Err(Mismatch::Start);
     }
     for (index, step) in replay.steps.iter().enumerate() {
         if game.active() != step.seat {
-            return Err(Mismatch::Step { index, why: format!("it was seat {}'s turn, not seat {}'s", game.active() + 1, step.seat + 1) });
+            return Err(Mismatch::Step {
+                index,
+                why: format!(
+                    "it was seat {}'s turn, not seat {}'s",
+                    game.active() + 1,
+                    step.seat + 1
+                ),
+            });
         }
         match game.apply(&step.action) {
             Ok(()) => {}
-            Err(GameError::Illegal(a)) => return Err(Mismatch::Step { index, why: format!("`{a}` is not legal there") }),
-            Err(e) => return Err(Mismatch::Step { index, why: e.to_string() }),
+            Err(GameError::Illegal(a)) => {
+                return Err(Mismatch::Step {
+                    index,
+                    why: format!("`{a}` is not legal there"),
+                });
+            }
+            Err(e) => {
+                return Err(Mismatch::Step {
+                    index,
+                    why: e.to_string(),
+                });
+            }
         }
         if game.state().hash() != step.hash {
-            return Err(Mismatch::Step { index, why: format!("`{}` led to a different state", step.action) });
+            return Err(Mismatch::Step {
+                index,
+                why: format!("`{}` led to a different state", step.action),
+            });
         }
     }
     if game.result() != replay.result.as_ref() {

@@ -18,7 +18,10 @@ pub struct Rng {
 impl Rng {
     /// A generator for `seed` on stream `stream` (different streams never overlap).
     pub fn new(seed: u64, stream: u64) -> Self {
-        let mut r = Rng { state: 0, inc: (stream << 1) | 1 };
+        let mut r = Rng {
+            state: 0,
+            inc: (stream << 1) | 1,
+        };
         r.next_u32();
         r.state = r.state.wrapping_add(seed);
         r.next_u32();
@@ -85,7 +88,12 @@ mod tests {
         // The PCG reference demo (pcg32-demo) seeds with 42, stream 54.
         let mut r = Rng::new(42, 54);
         let got: Vec<u32> = (0..6).map(|_| r.next_u32()).collect();
-        assert_eq!(got, vec![0xa15c02b7, 0x7b47f409, 0xba1d3330, 0x83d2f293, 0xbfa4784b, 0xcbed606e]);
+        assert_eq!(
+            got,
+            vec![
+                0xa15c02b7, 0x7b47f409, 0xba1d3330, 0x83d2f293, 0xbfa4784b, 0xcbed606e
+            ]
+        );
     }
 
     #[test]

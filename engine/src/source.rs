@@ -31,10 +31,14 @@ pub fn check_rel_path(rel: &str) -> Result<(), String> {
         match c {
             Component::Normal(_) | Component::CurDir => {}
             Component::ParentDir => {
-                return Err(format!("path `{rel}` leaves the mod folder (`..` is not allowed)"));
+                return Err(format!(
+                    "path `{rel}` leaves the mod folder (`..` is not allowed)"
+                ));
             }
             Component::RootDir | Component::Prefix(_) => {
-                return Err(format!("path `{rel}` is absolute; give it relative to the mod folder"));
+                return Err(format!(
+                    "path `{rel}` is absolute; give it relative to the mod folder"
+                ));
             }
         }
     }
@@ -81,7 +85,11 @@ impl ModSource for FsSource {
         if let Ok(rd) = std::fs::read_dir(self.root.join(dir)) {
             for e in rd.flatten() {
                 let name = e.file_name().to_string_lossy().to_string();
-                out.push(if dir.is_empty() || dir == "." { name } else { format!("{dir}/{name}") });
+                out.push(if dir.is_empty() || dir == "." {
+                    name
+                } else {
+                    format!("{dir}/{name}")
+                });
             }
         }
         out.sort();
@@ -98,7 +106,10 @@ pub struct MemSource {
 
 impl MemSource {
     pub fn new(name: impl Into<String>) -> Self {
-        MemSource { name: name.into(), files: BTreeMap::new() }
+        MemSource {
+            name: name.into(),
+            files: BTreeMap::new(),
+        }
     }
     pub fn with(mut self, rel: &str, text: &str) -> Self {
         self.files.insert(rel.to_string(), text.to_string());
@@ -119,34 +130,16 @@ impl ModSource for MemSource {
         format!("{}/{}", self.name, rel)
     }
     fn list(&self, dir: &str) -> Vec<String> {
-        let prefix = if dir.is_empty() { String::new() } else { format!("{dir}/") };
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
         self.files
             .keys()
             .filter(|k| k.starts_with(&prefix) && !k[prefix.len()..].contains('/'))
             .cloned()
             .collect()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn paths_cannot_leave_the_mod() {
-        assert!(check_rel_path("decks/a.toml").is_ok());
-        assert!(check_rel_path("../x.toml").is_err());
-        assert!(check_rel_path("decks/../../x.toml").is_err());
-        assert!(check_rel_path("/etc/passwd").is_err());
-        assert!(check_rel_path("a\\b").is_err());
-        assert!(check_rel_path("").is_err());
-    }
-
-    #[test]
-    fn memory_source_lists_a_folder() {
-        let m = MemSource::new("m").with("decks/a.toml", "").with("decks/b.toml", "").with("x", "");
-        assert_eq!(m.list("decks"), vec!["decks/a.toml", "decks/b.toml"]);
-        assert!(m.read("../x").is_err());
     }
 }
 
@@ -157,7 +150,9 @@ pub struct FolderResolver {
 
 impl FolderResolver {
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        FolderResolver { dirs: vec![dir.into()] }
+        FolderResolver {
+            dirs: vec![dir.into()],
+        }
     }
     pub fn with_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.dirs.push(dir.into());
@@ -168,7 +163,10 @@ impl FolderResolver {
         if check_rel_path(id).is_err() || id.contains('/') {
             return None;
         }
-        self.dirs.iter().map(|d| d.join(id)).find(|p| p.join("mod.toml").is_file())
+        self.dirs
+            .iter()
+            .map(|d| d.join(id))
+            .find(|p| p.join("mod.toml").is_file())
     }
     /// Every mod folder found, sorted by id.
     pub fn all(&self) -> Vec<(String, PathBuf)> {
@@ -189,6 +187,32 @@ impl FolderResolver {
 
 impl crate::content::ModResolver for FolderResolver {
     fn find(&self, id: &str) -> Option<Box<dyn ModSource>> {
-        self.folder(id).map(|p| Box::new(FsSource::new(p)) as Box<dyn ModSource>)
+        self.folder(id)
+            .map(|p| Box::new(FsSource::new(p)) as Box<dyn ModSource>)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_cannot_leave_the_mod() {
+        assert!(check_rel_path("decks/a.toml").is_ok());
+        assert!(check_rel_path("../x.toml").is_err());
+        assert!(check_rel_path("decks/../../x.toml").is_err());
+        assert!(check_rel_path("/etc/passwd").is_err());
+        assert!(check_rel_path("a\\b").is_err());
+        assert!(check_rel_path("").is_err());
+    }
+
+    #[test]
+    fn memory_source_lists_a_folder() {
+        let m = MemSource::new("m")
+            .with("decks/a.toml", "")
+            .with("decks/b.toml", "")
+            .with("x", "");
+        assert_eq!(m.list("decks"), vec!["decks/a.toml", "decks/b.toml"]);
+        assert!(m.read("../x").is_err());
     }
 }

@@ -73,7 +73,12 @@ pub struct GameResult {
 
 impl GameResult {
     pub fn winners(&self) -> Vec<usize> {
-        self.places.iter().enumerate().filter(|(_, p)| **p == 1).map(|(i, _)| i).collect()
+        self.places
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| **p == 1)
+            .map(|(i, _)| i)
+            .collect()
     }
 }
 

@@ -68,9 +68,11 @@ impl Value {
             toml::Value::Boolean(b) => Value::Bool(*b),
             toml::Value::Datetime(d) => Value::Str(d.to_string()),
             toml::Value::Array(a) => Value::List(a.iter().map(Value::from_toml).collect()),
-            toml::Value::Table(t) => {
-                Value::Map(t.iter().map(|(k, v)| (k.clone(), Value::from_toml(v))).collect())
-            }
+            toml::Value::Table(t) => Value::Map(
+                t.iter()
+                    .map(|(k, v)| (k.clone(), Value::from_toml(v)))
+                    .collect(),
+            ),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The Luau sandbox and its limits: unreachable libraries, step budget, memory limit, and
 //! atomic apply (the state is exactly as before any script failure).
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,7 +29,10 @@ scope = "global"
 "#;
 
 fn game_with(script: &str) -> Result<Game, GameError> {
-    let src = MemSource::new("probe").with("mod.toml", MANIFEST).with("pieces.toml", PIECES).with("rules/r.luau", script);
+    let src = MemSource::new("probe")
+        .with("mod.toml", MANIFEST)
+        .with("pieces.toml", PIECES)
+        .with("rules/r.luau", script);
     let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
     Game::new(Arc::new(def), Setup::new(1, 7))
 }
@@ -58,14 +62,32 @@ return {
 "#;
 
 fn var(g: &Game, name: &str) -> Value {
-    g.view(Some(0)).vars.get(name).cloned().unwrap_or(Value::Nil)
+    g.view(Some(0))
+        .vars
+        .get(name)
+        .cloned()
+        .unwrap_or(Value::Nil)
 }
 
 #[test]
 fn dangerous_globals_are_unreachable() {
     let g = game_with(RULES).unwrap_or_else(|e| panic!("{e}"));
-    for name in ["io", "os", "require", "loadstring", "load", "getfenv", "setfenv", "debug", "collectgarbage"] {
-        assert_eq!(var(&g, name), Value::Str("nil".into()), "{name} is reachable");
+    for name in [
+        "io",
+        "os",
+        "require",
+        "loadstring",
+        "load",
+        "getfenv",
+        "setfenv",
+        "debug",
+        "collectgarbage",
+    ] {
+        assert_eq!(
+            var(&g, name),
+            Value::Str("nil".into()),
+            "{name} is reachable"
+        );
     }
     // math.randomseed refuses; the shared libraries are read-only.
     assert_eq!(var(&g, "randomseed"), Value::Bool(false));
@@ -86,7 +108,11 @@ fn failing_apply_leaves_state_untouched(action: &str, expect: &str) {
     let (hash, log, history) = (g.state().hash(), g.log().len(), g.history().len());
     let t = Instant::now();
     let err = g.apply(action).unwrap_err();
-    assert!(t.elapsed() < Duration::from_secs(1), "{action} took {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(1),
+        "{action} took {:?}",
+        t.elapsed()
+    );
     let msg = err.to_string();
     assert!(msg.contains(expect), "{action}: {msg}");
     assert!(msg.contains("probe/rules/r.luau"), "names the file: {msg}");
@@ -123,10 +149,23 @@ fn functions_cannot_be_stored_in_the_state() {
 
 #[test]
 fn endless_loop_and_memory_bomb_at_load_time_end_quickly() {
-    for (script, expect) in [("while true do end return {}", "exceeded"), ("local t = {} while true do table.insert(t, string.rep('x', 65536) .. #t) end", "memory limit")] {
+    for (script, expect) in [
+        ("while true do end return {}", "exceeded"),
+        (
+            "local t = {} while true do table.insert(t, string.rep('x', 65536) .. #t) end",
+            "memory limit",
+        ),
+    ] {
         let t = Instant::now();
-        let e = game_with(script).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(t.elapsed() < Duration::from_secs(1), "took {:?}", t.elapsed());
+        let e = game_with(script)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            t.elapsed() < Duration::from_secs(1),
+            "took {:?}",
+            t.elapsed()
+        );
         assert!(e.contains(expect) && e.contains("in load"), "{e}");
     }
 }

@@ -25,4 +25,10 @@ pub fn load(id: &str) -> GameDef {
 }
 
 /// The five bundled games.
-pub const GAMES: [&str; 5] = ["curbside", "wheres-my-ride", "taxi-derby", "dicey-curves", "critter-cab"];
+pub const GAMES: [&str; 5] = [
+    "curbside",
+    "wheres-my-ride",
+    "taxi-derby",
+    "dicey-curves",
+    "critter-cab",
+];

@@ -38,21 +38,39 @@ pub fn resolve_board(
     ];
     for (name, is, k) in present {
         if is && k != kind {
-            cx.err(file, r.kind.span(), format!("board kind is `{}`, but the file has a [{name}] table", kind_name(kind)));
+            cx.err(
+                file,
+                r.kind.span(),
+                format!(
+                    "board kind is `{}`, but the file has a [{name}] table",
+                    kind_name(kind)
+                ),
+            );
         }
         if !is && k == kind {
-            cx.err(file, r.kind.span(), format!("board kind `{name}` needs a [{name}] table"));
+            cx.err(
+                file,
+                r.kind.span(),
+                format!("board kind `{name}` needs a [{name}] table"),
+            );
         }
     }
     match kind {
         BoardKind::None => BoardDef::None,
-        BoardKind::Grid => r.grid.as_ref().map_or(BoardDef::None, |g| BoardDef::Grid(grid(cx, file, g, tiles, spaces))),
-        BoardKind::Graph => r
-            .graph
-            .as_ref()
-            .map_or(BoardDef::None, |g| BoardDef::Graph(graph(cx, file, &g.spaces, &g.edges, &g.paths, spaces, 0, None))),
-        BoardKind::Sections => r.sections.as_ref().map_or(BoardDef::None, |s| BoardDef::Sections(sections(cx, file, s, spaces))),
-        BoardKind::Track => r.track.as_ref().map_or(BoardDef::None, |t| BoardDef::Track(track(cx, file, t, track_pieces))),
+        BoardKind::Grid => r.grid.as_ref().map_or(BoardDef::None, |g| {
+            BoardDef::Grid(grid(cx, file, g, tiles, spaces))
+        }),
+        BoardKind::Graph => r.graph.as_ref().map_or(BoardDef::None, |g| {
+            BoardDef::Graph(graph(
+                cx, file, &g.spaces, &g.edges, &g.paths, spaces, 0, None,
+            ))
+        }),
+        BoardKind::Sections => r.sections.as_ref().map_or(BoardDef::None, |s| {
+            BoardDef::Sections(sections(cx, file, s, spaces))
+        }),
+        BoardKind::Track => r.track.as_ref().map_or(BoardDef::None, |t| {
+            BoardDef::Track(track(cx, file, t, track_pieces))
+        }),
     }
 }
 
@@ -76,7 +94,11 @@ fn grid(
     let (w, h) = (*g.width.get(), *g.height.get());
     for (v, sp) in [(w, &g.width), (h, &g.height)] {
         if !(1..=64).contains(&v) {
-            cx.err(file, sp.span(), format!("grid sides are 1 to 64 cells, not {v}"));
+            cx.err(
+                file,
+                sp.span(),
+                format!("grid sides are 1 to 64 cells, not {v}"),
+            );
         }
     }
     let mut cells = Vec::new();
@@ -84,15 +106,27 @@ fn grid(
     for c in &g.cells {
         let (x, y) = (*c.x.get(), *c.y.get());
         if !(1..=w).contains(&x) {
-            cx.err(file, c.x.span(), format!("x = {x} is off the grid (1..{w})"));
+            cx.err(
+                file,
+                c.x.span(),
+                format!("x = {x} is off the grid (1..{w})"),
+            );
             continue;
         }
         if !(1..=h).contains(&y) {
-            cx.err(file, c.y.span(), format!("y = {y} is off the grid (1..{h})"));
+            cx.err(
+                file,
+                c.y.span(),
+                format!("y = {y} is off the grid (1..{h})"),
+            );
             continue;
         }
         if at.insert((x, y), ()).is_some() {
-            cx.err(file, c.x.span(), format!("cell ({x}, {y}) is described twice"));
+            cx.err(
+                file,
+                c.x.span(),
+                format!("cell ({x}, {y}) is described twice"),
+            );
         }
         if let Some(id) = &c.id {
             check_space_id(cx, file, id, spaces, ((y - 1) * w + (x - 1)) as usize);
@@ -106,17 +140,46 @@ fn grid(
             }
         });
         if c.rotation > 3 {
-            cx.err(file, c.x.span(), format!("rotation is 0-3 quarter turns, not {}", c.rotation));
+            cx.err(
+                file,
+                c.x.span(),
+                format!("rotation is 0-3 quarter turns, not {}", c.rotation),
+            );
         }
-        cells.push(CellDef { x, y, id: c.id.as_ref().map(|i| i.get().clone()), tags: c.tags.clone(), props: props(&c.props), tile });
+        cells.push(CellDef {
+            x,
+            y,
+            id: c.id.as_ref().map(|i| i.get().clone()),
+            tags: c.tags.clone(),
+            props: props(&c.props),
+            tile,
+        });
     }
-    GridDef { width: w, height: h, cells }
+    GridDef {
+        width: w,
+        height: h,
+        cells,
+    }
 }
 
-fn check_space_id(cx: &mut BoardCtx, file: usize, id: &Sp<String>, spaces: &mut HashMap<String, usize>, index: usize) {
+fn check_space_id(
+    cx: &mut BoardCtx,
+    file: usize,
+    id: &Sp<String>,
+    spaces: &mut HashMap<String, usize>,
+    index: usize,
+) {
     let s = id.get();
-    if s.is_empty() || !s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
-        cx.err(file, id.span(), format!("space id `{s}` should use only lowercase letters, digits and dashes"));
+    if s.is_empty()
+        || !s
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    {
+        cx.err(
+            file,
+            id.span(),
+            format!("space id `{s}` should use only lowercase letters, digits and dashes"),
+        );
     }
     if spaces.insert(s.clone(), index).is_some() {
         cx.err(file, id.span(), format!("space `{s}` is defined twice"));
@@ -140,14 +203,27 @@ fn graph(
     for (i, s) in raw_spaces.iter().enumerate() {
         check_space_id(cx, file, &s.id, spaces, offset + i);
         local.insert(s.id.get().clone(), i);
-        if let Some(size) = bounds {
-            if !(0.0..=size).contains(&s.x) || !(0.0..=size).contains(&s.y) {
-                cx.err(file, s.id.span(), format!("space `{}` at ({}, {}) lies outside its section (0..{size})", s.id.get(), s.x, s.y));
-            }
+        if let Some(size) = bounds
+            && (!(0.0..=size).contains(&s.x) || !(0.0..=size).contains(&s.y))
+        {
+            cx.err(
+                file,
+                s.id.span(),
+                format!(
+                    "space `{}` at ({}, {}) lies outside its section (0..{size})",
+                    s.id.get(),
+                    s.x,
+                    s.y
+                ),
+            );
         }
         out.spaces.push(SpaceDef {
             id: s.id.get().clone(),
-            name: if s.name.is_empty() { s.id.get().clone() } else { s.name.clone() },
+            name: if s.name.is_empty() {
+                s.id.get().clone()
+            } else {
+                s.name.clone()
+            },
             x: s.x,
             y: s.y,
             tags: s.tags.clone(),
@@ -159,7 +235,11 @@ fn graph(
             Some(&i) => Some(i),
             None => {
                 let hint = suggestion(id.get(), local.keys().map(|k| k.as_str()));
-                cx.err(file, id.span(), format!("no space `{}` here{hint}", id.get()));
+                cx.err(
+                    file,
+                    id.span(),
+                    format!("no space `{}` here{hint}", id.get()),
+                );
                 None
             }
         }
@@ -170,7 +250,13 @@ fn graph(
             if a == b {
                 cx.err(file, e.to.span(), "an edge must join two different spaces");
             }
-            out.edges.push(EdgeDef { from: a, to: b, directed: e.directed, tags: e.tags.clone(), cost: e.cost.unwrap_or(1) });
+            out.edges.push(EdgeDef {
+                from: a,
+                to: b,
+                directed: e.directed,
+                tags: e.tags.clone(),
+                cost: e.cost.unwrap_or(1),
+            });
         }
     }
     for p in paths {
@@ -181,86 +267,185 @@ fn graph(
         let ids: Vec<Option<usize>> = p.spaces.iter().map(|s| find(cx, s)).collect();
         for w in ids.windows(2) {
             if let [Some(a), Some(b)] = w {
-                out.edges.push(EdgeDef { from: *a, to: *b, directed: p.directed, tags: p.tags.clone(), cost: p.cost.unwrap_or(1) });
+                out.edges.push(EdgeDef {
+                    from: *a,
+                    to: *b,
+                    directed: p.directed,
+                    tags: p.tags.clone(),
+                    cost: p.cost.unwrap_or(1),
+                });
             }
         }
     }
     out
 }
 
-fn sections(cx: &mut BoardCtx, file: usize, s: &raw::RawSections, spaces: &mut HashMap<String, usize>) -> SectionsDef {
+fn sections(
+    cx: &mut BoardCtx,
+    file: usize,
+    s: &raw::RawSections,
+    spaces: &mut HashMap<String, usize>,
+) -> SectionsDef {
     let (cols, rows) = (*s.columns.get(), *s.rows.get());
     let size = *s.size.get();
     if size <= 0.0 {
         cx.err(file, s.size.span(), "section size must be positive");
     }
     if (cols * rows) as usize != s.pieces.len() {
-        cx.err(file, s.columns.span(), format!("{cols} x {rows} layout needs {} sections, and {} are given", cols * rows, s.pieces.len()));
+        cx.err(
+            file,
+            s.columns.span(),
+            format!(
+                "{cols} x {rows} layout needs {} sections, and {} are given",
+                cols * rows,
+                s.pieces.len()
+            ),
+        );
     }
     let mut ids: HashMap<String, ()> = HashMap::new();
     let mut out = Vec::new();
     let mut offset = 0;
     for p in &s.pieces {
         if ids.insert(p.id.get().clone(), ()).is_some() {
-            cx.err(file, p.id.span(), format!("section `{}` is defined twice", p.id.get()));
+            cx.err(
+                file,
+                p.id.span(),
+                format!("section `{}` is defined twice", p.id.get()),
+            );
         }
-        let g = graph(cx, file, &p.spaces, &p.edges, &p.paths, spaces, offset, Some(size));
+        let g = graph(
+            cx,
+            file,
+            &p.spaces,
+            &p.edges,
+            &p.paths,
+            spaces,
+            offset,
+            Some(size),
+        );
         let mut connectors = Vec::new();
         for c in &p.connectors {
             match g.spaces.iter().position(|sp| &sp.id == c.space.get()) {
                 Some(i) => {
                     if !(0.0..=size).contains(&c.at) {
-                        cx.err(file, c.space.span(), format!("connector at {} is off the side (0..{size})", c.at));
+                        cx.err(
+                            file,
+                            c.space.span(),
+                            format!("connector at {} is off the side (0..{size})", c.at),
+                        );
                     }
                     connectors.push((i, c.side, c.at));
                 }
                 None => {
                     let hint = suggestion(c.space.get(), g.spaces.iter().map(|s| s.id.as_str()));
-                    cx.err(file, c.space.span(), format!("no space `{}` in section `{}`{hint}", c.space.get(), p.id.get()));
+                    cx.err(
+                        file,
+                        c.space.span(),
+                        format!(
+                            "no space `{}` in section `{}`{hint}",
+                            c.space.get(),
+                            p.id.get()
+                        ),
+                    );
                 }
             }
         }
         offset += g.spaces.len();
-        out.push(SectionDef { id: p.id.get().clone(), name: p.name.clone(), graph: g, connectors });
+        out.push(SectionDef {
+            id: p.id.get().clone(),
+            name: p.name.clone(),
+            graph: g,
+            connectors,
+        });
     }
-    SectionsDef { size, columns: cols, rows, shuffle: s.shuffle, rotate: s.rotate, sections: out }
+    SectionsDef {
+        size,
+        columns: cols,
+        rows,
+        shuffle: s.shuffle,
+        rotate: s.rotate,
+        sections: out,
+    }
 }
 
 fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String>) -> TrackDef {
     for v in [&t.table_width, &t.table_height] {
         if *v.get() < 2.0 {
-            cx.err(file, v.span(), "the table must be at least 2 track lengths on each side");
+            cx.err(
+                file,
+                v.span(),
+                "the table must be at least 2 track lengths on each side",
+            );
         }
     }
     let mut pieces = Vec::new();
     for p in &t.pieces {
         if ids.contains(p.id.get()) {
-            cx.err(file, p.id.span(), format!("track piece `{}` is defined twice", p.id.get()));
+            cx.err(
+                file,
+                p.id.span(),
+                format!("track piece `{}` is defined twice", p.id.get()),
+            );
         }
         ids.push(p.id.get().clone());
         let lanes = *p.lanes.get();
         if !(1..=4).contains(&lanes) {
-            cx.err(file, p.lanes.span(), format!("a track piece has 1 to 4 lanes, not {lanes}"));
+            cx.err(
+                file,
+                p.lanes.span(),
+                format!("a track piece has 1 to 4 lanes, not {lanes}"),
+            );
         }
         if *p.rows.get() == 0 || *p.rows.get() > 8 {
-            cx.err(file, p.rows.span(), "a track piece has 1 to 8 rows of spaces");
+            cx.err(
+                file,
+                p.rows.span(),
+                "a track piece has 1 to 8 rows of spaces",
+            );
         }
         let turn = *p.turn.get();
         if ![-90, -45, 0, 45, 90].contains(&turn) {
-            cx.err(file, p.turn.span(), format!("turn is one of -90, -45, 0, 45, 90 degrees, not {turn}"));
+            cx.err(
+                file,
+                p.turn.span(),
+                format!("turn is one of -90, -45, 0, 45, 90 degrees, not {turn}"),
+            );
         }
         let mut gates = Vec::new();
         for g in &p.gates {
             let size = *g.size.get();
             if !(2..=5).contains(&size) {
-                cx.err(file, g.size.span(), format!("a gate needs a combo of 2 to 5 dice, not {size}"));
+                cx.err(
+                    file,
+                    g.size.span(),
+                    format!("a gate needs a combo of 2 to 5 dice, not {size}"),
+                );
             }
             if g.lanes.is_empty() || g.lanes.iter().any(|&l| l >= lanes) {
-                cx.err(file, g.size.span(), format!("gate lanes must be between 0 and {}", lanes.saturating_sub(1)));
+                cx.err(
+                    file,
+                    g.size.span(),
+                    format!(
+                        "gate lanes must be between 0 and {}",
+                        lanes.saturating_sub(1)
+                    ),
+                );
             }
             gates.push((g.lanes.clone(), size));
         }
-        pieces.push(TrackPieceDef { id: p.id.get().clone(), name: p.name.clone(), role: p.role, lanes, rows: *p.rows.get(), turn, gates });
+        pieces.push(TrackPieceDef {
+            id: p.id.get().clone(),
+            name: p.name.clone(),
+            role: p.role,
+            lanes,
+            rows: *p.rows.get(),
+            turn,
+            gates,
+        });
     }
-    TrackDef { table_width: *t.table_width.get(), table_height: *t.table_height.get(), pieces }
+    TrackDef {
+        table_width: *t.table_width.get(),
+        table_height: *t.table_height.get(),
+        pieces,
+    }
 }

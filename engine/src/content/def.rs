@@ -86,7 +86,10 @@ impl GameDef {
     }
     /// Display name of a seat.
     pub fn seat_name(&self, seat: usize) -> String {
-        self.seat_names.get(seat).cloned().unwrap_or_else(|| format!("Seat {}", seat + 1))
+        self.seat_names
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| format!("Seat {}", seat + 1))
     }
 }
 
@@ -109,12 +112,15 @@ impl OptionDef {
             OptionType::Bool => match text {
                 "true" | "yes" | "on" | "1" => Ok(Value::Bool(true)),
                 "false" | "no" | "off" | "0" => Ok(Value::Bool(false)),
-                _ => Err(format!("option `{}` takes true or false, not `{text}`", self.id)),
+                _ => Err(format!(
+                    "option `{}` takes true or false, not `{text}`",
+                    self.id
+                )),
             },
             OptionType::Int => {
-                let v: i64 = text
-                    .parse()
-                    .map_err(|_| format!("option `{}` takes a whole number, not `{text}`", self.id))?;
+                let v: i64 = text.parse().map_err(|_| {
+                    format!("option `{}` takes a whole number, not `{text}`", self.id)
+                })?;
                 if self.min.is_some_and(|m| v < m) || self.max.is_some_and(|m| v > m) {
                     return Err(format!(
                         "option `{}` must be between {} and {}",

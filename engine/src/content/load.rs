@@ -37,10 +37,20 @@ pub struct Files {
 }
 
 impl Files {
-    pub fn error(&self, file: usize, span: std::ops::Range<usize>, msg: impl Into<String>) -> Diagnostic {
+    pub fn error(
+        &self,
+        file: usize,
+        span: std::ops::Range<usize>,
+        msg: impl Into<String>,
+    ) -> Diagnostic {
         match self.files.get(file) {
             Some(f) => f.error(span, msg),
-            None => Diagnostic { path: String::new(), line: 0, col: 0, message: msg.into() },
+            None => Diagnostic {
+                path: String::new(),
+                line: 0,
+                col: 0,
+                message: msg.into(),
+            },
         }
     }
     pub fn hash(&self) -> String {
@@ -90,7 +100,11 @@ struct AtMaker<'a> {
 }
 impl AtMaker<'_> {
     fn make<T>(self, item: T) -> At<T> {
-        At { file: self.file, item, mod_id: self.mod_id.to_string() }
+        At {
+            file: self.file,
+            item,
+            mod_id: self.mod_id.to_string(),
+        }
     }
 }
 
@@ -112,7 +126,12 @@ pub struct Reader<'r> {
 
 impl<'r> Reader<'r> {
     pub fn new(resolver: &'r dyn ModResolver) -> Self {
-        Reader { files: Files::default(), diags: Diagnostics::default(), resolver, loading: vec![] }
+        Reader {
+            files: Files::default(),
+            diags: Diagnostics::default(),
+            resolver,
+            loading: vec![],
+        }
     }
 
     /// Reads a file; a missing file is reported at `from` (the place that named it).
@@ -125,7 +144,12 @@ impl<'r> Reader<'r> {
         let report = |this: &mut Self, msg: String| {
             let d = match &from {
                 Some((file, span)) => this.files.error(*file, span.clone(), msg),
-                None => Diagnostic { path: src.display(rel), line: 0, col: 0, message: msg },
+                None => Diagnostic {
+                    path: src.display(rel),
+                    line: 0,
+                    col: 0,
+                    message: msg,
+                },
             };
             this.diags.push(d);
         };
@@ -138,7 +162,9 @@ impl<'r> Reader<'r> {
                 self.files.hasher.update(rel.as_bytes());
                 self.files.hasher.update(&[0]);
                 self.files.hasher.update(text.as_bytes());
-                self.files.files.push(SourceText::new(src.display(rel), text));
+                self.files
+                    .files
+                    .push(SourceText::new(src.display(rel), text));
                 Some(self.files.files.len() - 1)
             }
             Err(e) => {
@@ -173,11 +199,22 @@ impl<'r> Reader<'r> {
 
     /// Reads a mod and, first, everything it depends on.
     pub fn read_mod(&mut self, src: &dyn ModSource, merged: &mut Merged) {
-        let Some(mf) = self.read(src, "mod.toml", None) else { return };
-        let Some(manifest) = self.parse::<RawManifest>(mf) else { return };
+        let Some(mf) = self.read(src, "mod.toml", None) else {
+            return;
+        };
+        let Some(manifest) = self.parse::<RawManifest>(mf) else {
+            return;
+        };
         let id = manifest.id.get().clone();
         if self.loading.contains(&id) {
-            let d = self.files.error(mf, manifest.id.span(), format!("mod `{id}` depends on itself (through {})", self.loading.join(" -> ")));
+            let d = self.files.error(
+                mf,
+                manifest.id.span(),
+                format!(
+                    "mod `{id}` depends on itself (through {})",
+                    self.loading.join(" -> ")
+                ),
+            );
             self.diags.push(d);
             return;
         }
@@ -186,7 +223,11 @@ impl<'r> Reader<'r> {
             let dep_id = dep.id.get();
             match self.resolver.find(dep_id) {
                 None => {
-                    let d = self.files.error(mf, dep.id.span(), format!("depends on mod `{dep_id}`, which is not installed"));
+                    let d = self.files.error(
+                        mf,
+                        dep.id.span(),
+                        format!("depends on mod `{dep_id}`, which is not installed"),
+                    );
                     self.diags.push(d);
                 }
                 Some(dep_src) => {
@@ -195,11 +236,21 @@ impl<'r> Reader<'r> {
                     }
                     let before = merged.layers.len();
                     self.read_mod(dep_src.as_ref(), merged);
-                    if let Some((_, have)) = merged.layers.get(before..).and_then(|l| l.iter().find(|(l, _)| l == dep_id)) {
-                        if !version_satisfies(have, dep.version.get()) {
-                            let d = self.files.error(mf, dep.version.span(), format!("needs `{dep_id}` version {}, but {have} is installed", dep.version.get()));
-                            self.diags.push(d);
-                        }
+                    if let Some((_, have)) = merged
+                        .layers
+                        .get(before..)
+                        .and_then(|l| l.iter().find(|(l, _)| l == dep_id))
+                        && !version_satisfies(have, dep.version.get())
+                    {
+                        let d = self.files.error(
+                            mf,
+                            dep.version.span(),
+                            format!(
+                                "needs `{dep_id}` version {}, but {have} is installed",
+                                dep.version.get()
+                            ),
+                        );
+                        self.diags.push(d);
                     }
                 }
             }
@@ -208,55 +259,66 @@ impl<'r> Reader<'r> {
         self.read_layer(src, mf, manifest, merged);
     }
 
-    fn read_layer(&mut self, src: &dyn ModSource, mf: usize, manifest: RawManifest, merged: &mut Merged) {
+    fn read_layer(
+        &mut self,
+        src: &dyn ModSource,
+        mf: usize,
+        manifest: RawManifest,
+        merged: &mut Merged,
+    ) {
         let mod_id = manifest.id.get().clone();
-        merged.layers.push((mod_id.clone(), manifest.version.clone()));
-        let at = |file: usize| AtMaker { file, mod_id: &mod_id };
+        merged
+            .layers
+            .push((mod_id.clone(), manifest.version.clone()));
+        let at = |file: usize| AtMaker {
+            file,
+            mod_id: &mod_id,
+        };
 
         let c = &manifest.content;
-        if let Some(b) = &c.board {
-            if let Some(f) = self.read(src, b.get(), Some((mf, b.span()))) {
-                if let Some(board) = self.parse::<RawBoard>(f) {
-                    merged.board = Some(at(f).make(board));
-                }
-            }
+        if let Some(b) = &c.board
+            && let Some(f) = self.read(src, b.get(), Some((mf, b.span())))
+            && let Some(board) = self.parse::<RawBoard>(f)
+        {
+            merged.board = Some(at(f).make(board));
         }
         for t in &c.tiles {
-            if let Some(f) = self.read(src, t.get(), Some((mf, t.span()))) {
-                if let Some(set) = self.parse::<RawTileSet>(f) {
-                    for tile in set.tiles {
-                        upsert(&mut merged.tiles, at(f).make(tile), |t| t.id.get().clone());
-                    }
+            if let Some(f) = self.read(src, t.get(), Some((mf, t.span())))
+                && let Some(set) = self.parse::<RawTileSet>(f)
+            {
+                for tile in set.tiles {
+                    upsert(&mut merged.tiles, at(f).make(tile), |t| t.id.get().clone());
                 }
             }
         }
         for d in &c.decks {
-            if let Some(f) = self.read(src, d.get(), Some((mf, d.span()))) {
-                if let Some(deck) = self.parse::<RawDeck>(f) {
-                    upsert(&mut merged.decks, at(f).make(deck), |d| d.id.get().clone());
-                }
+            if let Some(f) = self.read(src, d.get(), Some((mf, d.span())))
+                && let Some(deck) = self.parse::<RawDeck>(f)
+            {
+                upsert(&mut merged.decks, at(f).make(deck), |d| d.id.get().clone());
             }
         }
         for t in &c.tables {
-            if let Some(f) = self.read(src, t.get(), Some((mf, t.span()))) {
-                if let Some(table) = self.parse::<RawTable>(f) {
-                    upsert(&mut merged.tables, at(f).make(table), |t| t.id.get().clone());
-                }
+            if let Some(f) = self.read(src, t.get(), Some((mf, t.span())))
+                && let Some(table) = self.parse::<RawTable>(f)
+            {
+                upsert(&mut merged.tables, at(f).make(table), |t| {
+                    t.id.get().clone()
+                });
             }
         }
-        if let Some(p) = &c.pieces {
-            if let Some(f) = self.read(src, p.get(), Some((mf, p.span()))) {
-                if let Some(pieces) = self.parse::<RawPieces>(f) {
-                    for x in pieces.pieces {
-                        upsert(&mut merged.pieces, at(f).make(x), |p| p.id.get().clone());
-                    }
-                    for x in pieces.counters {
-                        upsert(&mut merged.counters, at(f).make(x), |p| p.id.get().clone());
-                    }
-                    for x in pieces.zones {
-                        upsert(&mut merged.zones, at(f).make(x), |p| p.id.get().clone());
-                    }
-                }
+        if let Some(p) = &c.pieces
+            && let Some(f) = self.read(src, p.get(), Some((mf, p.span())))
+            && let Some(pieces) = self.parse::<RawPieces>(f)
+        {
+            for x in pieces.pieces {
+                upsert(&mut merged.pieces, at(f).make(x), |p| p.id.get().clone());
+            }
+            for x in pieces.counters {
+                upsert(&mut merged.counters, at(f).make(x), |p| p.id.get().clone());
+            }
+            for x in pieces.zones {
+                upsert(&mut merged.zones, at(f).make(x), |p| p.id.get().clone());
             }
         }
         let mut manifest = manifest;
@@ -272,15 +334,27 @@ impl<'r> Reader<'r> {
         for o in std::mem::take(&mut manifest.options) {
             upsert(&mut merged.options, at(mf).make(o), |o| o.id.get().clone());
         }
-        merged.constants.extend(std::mem::take(&mut manifest.constants));
+        merged
+            .constants
+            .extend(std::mem::take(&mut manifest.constants));
         // Layers are read dependencies first, so the last manifest stored is the mod's own.
         merged.manifest = Some(at(mf).make(manifest));
     }
 
-    fn read_script(&mut self, src: &dyn ModSource, mod_id: &str, mf: usize, path: &Sp<String>) -> Option<RawScript> {
+    fn read_script(
+        &mut self,
+        src: &dyn ModSource,
+        mod_id: &str,
+        mf: usize,
+        path: &Sp<String>,
+    ) -> Option<RawScript> {
         let rel = path.get();
         if !rel.ends_with(".luau") && !rel.ends_with(".lua") {
-            let d = self.files.error(mf, path.span(), format!("script `{rel}` should end in `.luau`"));
+            let d = self.files.error(
+                mf,
+                path.span(),
+                format!("script `{rel}` should end in `.luau`"),
+            );
             self.diags.push(d);
         }
         let file = self.read(src, rel, Some((mf, path.span())))?;
@@ -299,7 +373,9 @@ impl<'r> Reader<'r> {
 /// `version` (MAJOR.MINOR.PATCH) satisfies `req` (MAJOR.MINOR[.PATCH]): same major, not older.
 pub fn version_satisfies(version: &str, req: &str) -> bool {
     let parse = |s: &str| -> Option<Vec<u64>> { s.split('.').map(|p| p.parse().ok()).collect() };
-    let (Some(v), Some(r)) = (parse(version), parse(req)) else { return false };
+    let (Some(v), Some(r)) = (parse(version), parse(req)) else {
+        return false;
+    };
     if v.first() != r.first() {
         return false;
     }
@@ -325,7 +401,14 @@ pub fn friendly_toml_error(msg: &str) -> String {
                 let list = if expected.is_empty() {
                     "none are allowed here".to_string()
                 } else {
-                    format!("expected one of {}", expected.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", "))
+                    format!(
+                        "expected one of {}",
+                        expected
+                            .iter()
+                            .map(|e| format!("`{e}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
                 };
                 return if hint.is_empty() {
                     format!("unknown {what} `{wrong}`; {list}")

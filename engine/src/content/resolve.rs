@@ -27,10 +27,15 @@ impl Ctx<'_> {
     fn check_id(&mut self, file: usize, id: &Sp<String>, what: &str) {
         let s = id.get();
         let ok = !s.is_empty()
-            && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && s.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
             && !s.starts_with('-');
         if !ok {
-            self.err(file, id.span(), format!("{what} id `{s}` should use only lowercase letters, digits and dashes"));
+            self.err(
+                file,
+                id.span(),
+                format!("{what} id `{s}` should use only lowercase letters, digits and dashes"),
+            );
         }
     }
 
@@ -39,8 +44,16 @@ impl Ctx<'_> {
         let mut seen: HashMap<&str, usize> = HashMap::new();
         for (file, id) in items {
             if let Some(first) = seen.get(id.get().as_str()) {
-                let line = self.files.files.get(*first).map_or(String::new(), |f| f.path.clone());
-                self.err(file, id.span(), format!("{what} `{}` is defined twice (first in {line})", id.get()));
+                let line = self
+                    .files
+                    .files
+                    .get(*first)
+                    .map_or(String::new(), |f| f.path.clone());
+                self.err(
+                    file,
+                    id.span(),
+                    format!("{what} `{}` is defined twice (first in {line})", id.get()),
+                );
             } else {
                 seen.insert(id.get(), file);
             }
@@ -64,9 +77,17 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     let m = &manifest.item;
     cx.check_id(mf, &m.id, "mod");
     if !m.engine.get().starts_with(ENGINE_VERSION)
-        || m.engine.get().len() > ENGINE_VERSION.len() && !m.engine.get()[ENGINE_VERSION.len()..].starts_with('.')
+        || m.engine.get().len() > ENGINE_VERSION.len()
+            && !m.engine.get()[ENGINE_VERSION.len()..].starts_with('.')
     {
-        cx.err(mf, m.engine.span(), format!("this mod is for engine {}, and this is engine {ENGINE_VERSION}", m.engine.get()));
+        cx.err(
+            mf,
+            m.engine.span(),
+            format!(
+                "this mod is for engine {}, and this is engine {ENGINE_VERSION}",
+                m.engine.get()
+            ),
+        );
     }
     let players = match &m.players {
         Some(p) => {
@@ -75,7 +96,11 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 cx.err(mf, p.min.span(), "a game needs at least 1 player");
             }
             if hi < lo {
-                cx.err(mf, p.max.span(), format!("players.max ({hi}) is less than players.min ({lo})"));
+                cx.err(
+                    mf,
+                    p.max.span(),
+                    format!("players.max ({hi}) is less than players.min ({lo})"),
+                );
             }
             if hi > 16 {
                 cx.err(mf, p.max.span(), "at most 16 seats are supported");
@@ -86,26 +111,45 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             if merged.scripts.is_empty() {
                 (1, 1)
             } else {
-                cx.err(mf, m.id.span(), "a playable mod needs `players = { min = .., max = .. }`");
+                cx.err(
+                    mf,
+                    m.id.span(),
+                    "a playable mod needs `players = { min = .., max = .. }`",
+                );
                 (1, 1)
             }
         }
     };
 
     let options = resolve_options(&mut cx, &merged.options);
-    let constants = merged.constants.iter().map(|(k, v)| (k.clone(), Value::from_toml(v))).collect();
+    let constants = merged
+        .constants
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::from_toml(v)))
+        .collect();
 
     // Tiles first: grid cells refer to them.
     cx.unique("tile", merged.tiles.iter().map(|t| (t.file, &t.item.id)));
-    let tiles: Vec<TileDef> = merged.tiles.iter().map(|t| resolve_tile(&mut cx, t)).collect();
-    let tile_index: HashMap<String, usize> = tiles.iter().enumerate().map(|(i, t)| (t.id.clone(), i)).collect();
+    let tiles: Vec<TileDef> = merged
+        .tiles
+        .iter()
+        .map(|t| resolve_tile(&mut cx, t))
+        .collect();
+    let tile_index: HashMap<String, usize> = tiles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.clone(), i))
+        .collect();
 
     let mut spaces: HashMap<String, usize> = HashMap::new();
     let mut track_pieces: Vec<String> = Vec::new();
     let board = match &merged.board {
         None => BoardDef::None,
         Some(b) => super::board_def::resolve_board(
-            &mut super::board_def::BoardCtx { files, diags: cx.diags },
+            &mut super::board_def::BoardCtx {
+                files,
+                diags: cx.diags,
+            },
             b,
             &tile_index,
             &mut spaces,
@@ -115,7 +159,10 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
 
     // Pieces file.
     cx.unique("piece", merged.pieces.iter().map(|p| (p.file, &p.item.id)));
-    cx.unique("counter", merged.counters.iter().map(|p| (p.file, &p.item.id)));
+    cx.unique(
+        "counter",
+        merged.counters.iter().map(|p| (p.file, &p.item.id)),
+    );
     cx.unique("zone", merged.zones.iter().map(|p| (p.file, &p.item.id)));
     cx.unique("deck", merged.decks.iter().map(|p| (p.file, &p.item.id)));
     cx.unique("table", merged.tables.iter().map(|p| (p.file, &p.item.id)));
@@ -137,10 +184,26 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         .collect();
 
     let mut pending: Vec<PendingRef> = Vec::new();
-    let decks: Vec<DeckDef> = merged.decks.iter().map(|d| resolve_deck(&mut cx, d, &mut pending)).collect();
-    let tables: Vec<TableDef> = merged.tables.iter().map(|t| resolve_table(&mut cx, t, &mut pending)).collect();
-    let deck_index: HashMap<String, usize> = decks.iter().enumerate().map(|(i, d)| (d.id.clone(), i)).collect();
-    let table_index: HashMap<String, usize> = tables.iter().enumerate().map(|(i, t)| (t.id.clone(), i)).collect();
+    let decks: Vec<DeckDef> = merged
+        .decks
+        .iter()
+        .map(|d| resolve_deck(&mut cx, d, &mut pending))
+        .collect();
+    let tables: Vec<TableDef> = merged
+        .tables
+        .iter()
+        .map(|t| resolve_table(&mut cx, t, &mut pending))
+        .collect();
+    let deck_index: HashMap<String, usize> = decks
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.id.clone(), i))
+        .collect();
+    let table_index: HashMap<String, usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.clone(), i))
+        .collect();
 
     let counters: Vec<CounterDef> = merged
         .counters
@@ -151,7 +214,11 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             if let Some(o) = &r.initial_option {
                 match options.iter().find(|x| &x.id == o.get()) {
                     Some(opt) if opt.kind == OptionType::Int => {}
-                    Some(_) => cx.err(c.file, o.span(), format!("option `{}` is not an int option", o.get())),
+                    Some(_) => cx.err(
+                        c.file,
+                        o.span(),
+                        format!("option `{}` is not an int option", o.get()),
+                    ),
                     None => {
                         let hint = suggestion(o.get(), options.iter().map(|x| x.id.as_str()));
                         cx.err(c.file, o.span(), format!("no option `{}`{hint}", o.get()));
@@ -208,7 +275,14 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                         Some(&i) => decks[i].cards.iter().map(|c| c.id.clone()).collect(),
                         None => {
                             let hint = suggestion(d, deck_index.keys().map(|k| k.as_str()));
-                            cx.err(r.file, r.span.clone(), format!("{} refers to deck `{d}`, which does not exist{hint}", r.context));
+                            cx.err(
+                                r.file,
+                                r.span.clone(),
+                                format!(
+                                    "{} refers to deck `{d}`, which does not exist{hint}",
+                                    r.context
+                                ),
+                            );
                             continue;
                         }
                     }
@@ -217,16 +291,35 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                         Some(&i) => {
                             let t = &tables[i];
                             match &t.key {
-                                Some(k) => t.rows.iter().filter_map(|row| row.get(k)).map(|v| v.to_string()).collect(),
+                                Some(k) => t
+                                    .rows
+                                    .iter()
+                                    .filter_map(|row| row.get(k))
+                                    .map(|v| v.to_string())
+                                    .collect(),
                                 None => {
-                                    cx.err(r.file, r.span.clone(), format!("{} refers to table `{tb}`, which has no `key` column", r.context));
+                                    cx.err(
+                                        r.file,
+                                        r.span.clone(),
+                                        format!(
+                                            "{} refers to table `{tb}`, which has no `key` column",
+                                            r.context
+                                        ),
+                                    );
                                     continue;
                                 }
                             }
                         }
                         None => {
                             let hint = suggestion(tb, table_index.keys().map(|k| k.as_str()));
-                            cx.err(r.file, r.span.clone(), format!("{} refers to table `{tb}`, which does not exist{hint}", r.context));
+                            cx.err(
+                                r.file,
+                                r.span.clone(),
+                                format!(
+                                    "{} refers to table `{tb}`, which does not exist{hint}",
+                                    r.context
+                                ),
+                            );
                             continue;
                         }
                     }
@@ -238,7 +331,11 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         if !known.iter().any(|k| k == &r.id) {
             let hint = suggestion(&r.id, known.iter().map(|k| k.as_str()));
             let what = r.target.replace(':', " ").trim_end_matches('s').to_string();
-            cx.err(r.file, r.span.clone(), format!("{}: no {what} `{}`{hint}", r.context, r.id));
+            cx.err(
+                r.file,
+                r.span.clone(),
+                format!("{}: no {what} `{}`{hint}", r.context, r.id),
+            );
         }
     }
 
@@ -263,9 +360,21 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         tiles: tile_index,
         decks: deck_index,
         tables: table_index,
-        counters: counters.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect(),
-        zones: zones.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect(),
-        pieces: pieces.iter().enumerate().map(|(i, c)| (c.id.clone(), i)).collect(),
+        counters: counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
+        zones: zones
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
+        pieces: pieces
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
         spaces,
     };
     Some(GameDef {
@@ -294,11 +403,18 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
 }
 
 fn script_def(s: &RawScript) -> ScriptDef {
-    ScriptDef { mod_id: s.mod_id.clone(), path: s.path.clone(), display: s.display.clone(), source: s.source.clone() }
+    ScriptDef {
+        mod_id: s.mod_id.clone(),
+        path: s.path.clone(),
+        display: s.display.clone(),
+        source: s.source.clone(),
+    }
 }
 
 pub fn props(p: &BTreeMap<String, RawValue>) -> BTreeMap<String, Value> {
-    p.iter().map(|(k, v)| (k.clone(), Value::from_toml(v))).collect()
+    p.iter()
+        .map(|(k, v)| (k.clone(), Value::from_toml(v)))
+        .collect()
 }
 
 fn resolve_options(cx: &mut Ctx, raw: &[At<raw::RawOption>]) -> Vec<OptionDef> {
@@ -309,34 +425,58 @@ fn resolve_options(cx: &mut Ctx, raw: &[At<raw::RawOption>]) -> Vec<OptionDef> {
             cx.check_id(o.file, &r.id, "option");
             let default = Value::from_toml(r.default.get());
             let kind = *r.kind.get();
-            let choices: Vec<(String, String)> = r.choices.iter().map(|c| (c.id.get().clone(), c.label.clone())).collect();
+            let choices: Vec<(String, String)> = r
+                .choices
+                .iter()
+                .map(|c| (c.id.get().clone(), c.label.clone()))
+                .collect();
             let ok = match kind {
                 OptionType::Int => default.as_int().is_some(),
                 OptionType::Bool => default.as_bool().is_some(),
                 OptionType::Choice => default.as_str().is_some(),
             };
             if !ok {
-                cx.err(o.file, r.default.span(), format!("default of a {} option cannot be {}", format!("{kind:?}").to_lowercase(), default.type_name()));
+                cx.err(
+                    o.file,
+                    r.default.span(),
+                    format!(
+                        "default of a {} option cannot be {}",
+                        format!("{kind:?}").to_lowercase(),
+                        default.type_name()
+                    ),
+                );
             }
             match kind {
                 OptionType::Choice => {
                     if choices.is_empty() {
-                        cx.err(o.file, r.id.span(), format!("choice option `{}` lists no `choices`", r.id.get()));
-                    } else if let Some(d) = default.as_str() {
-                        if !choices.iter().any(|(c, _)| c == d) {
-                            let hint = suggestion(d, choices.iter().map(|(c, _)| c.as_str()));
-                            cx.err(o.file, r.default.span(), format!("default `{d}` is not one of the choices{hint}"));
-                        }
+                        cx.err(
+                            o.file,
+                            r.id.span(),
+                            format!("choice option `{}` lists no `choices`", r.id.get()),
+                        );
+                    } else if let Some(d) = default.as_str()
+                        && !choices.iter().any(|(c, _)| c == d)
+                    {
+                        let hint = suggestion(d, choices.iter().map(|(c, _)| c.as_str()));
+                        cx.err(
+                            o.file,
+                            r.default.span(),
+                            format!("default `{d}` is not one of the choices{hint}"),
+                        );
                     }
                     for c in &r.choices {
                         cx.check_id(o.file, &c.id, "choice");
                     }
                 }
                 OptionType::Int => {
-                    if let Some(d) = default.as_int() {
-                        if r.min.is_some_and(|m| d < m) || r.max.is_some_and(|m| d > m) {
-                            cx.err(o.file, r.default.span(), format!("default {d} is outside min..max"));
-                        }
+                    if let Some(d) = default.as_int()
+                        && (r.min.is_some_and(|m| d < m) || r.max.is_some_and(|m| d > m))
+                    {
+                        cx.err(
+                            o.file,
+                            r.default.span(),
+                            format!("default {d} is outside min..max"),
+                        );
                     }
                     if !r.choices.is_empty() {
                         cx.err(o.file, r.id.span(), "only choice options have `choices`");
@@ -344,7 +484,11 @@ fn resolve_options(cx: &mut Ctx, raw: &[At<raw::RawOption>]) -> Vec<OptionDef> {
                 }
                 OptionType::Bool => {
                     if !r.choices.is_empty() || r.min.is_some() || r.max.is_some() {
-                        cx.err(o.file, r.id.span(), "a bool option takes no `choices`, `min` or `max`");
+                        cx.err(
+                            o.file,
+                            r.id.span(),
+                            "a bool option takes no `choices`, `min` or `max`",
+                        );
                     }
                 }
             }
@@ -391,7 +535,11 @@ fn resolve_tile(cx: &mut Ctx, t: &At<raw::RawTile>) -> TileDef {
         }
     }
     if r.move_cost == 0 {
-        cx.err(t.file, r.id.span(), format!("tile `{}` has move_cost 0; use 1 or more", r.id.get()));
+        cx.err(
+            t.file,
+            r.id.span(),
+            format!("tile `{}` has move_cost 0; use 1 or more", r.id.get()),
+        );
     }
     TileDef {
         id: r.id.get().clone(),
@@ -406,17 +554,36 @@ fn resolve_tile(cx: &mut Ctx, t: &At<raw::RawTile>) -> TileDef {
     }
 }
 
-fn resolve_fields(cx: &mut Ctx, file: usize, raw: &BTreeMap<Sp<String>, RawFieldDef>, reserved: &[&str]) -> Vec<FieldDef> {
+fn resolve_fields(
+    cx: &mut Ctx,
+    file: usize,
+    raw: &BTreeMap<Sp<String>, RawFieldDef>,
+    reserved: &[&str],
+) -> Vec<FieldDef> {
     let mut out = Vec::new();
     for (name, f) in raw {
         if reserved.contains(&name.get().as_str()) {
-            cx.err(file, name.span(), format!("`{}` is a fixed key of every card; it cannot be declared as a field", name.get()));
+            cx.err(
+                file,
+                name.span(),
+                format!(
+                    "`{}` is a fixed key of every card; it cannot be declared as a field",
+                    name.get()
+                ),
+            );
             continue;
         }
         let kind = *f.kind.get();
         let is_ref = matches!(kind, FieldType::Ref | FieldType::Refs);
         match (&f.to, is_ref) {
-            (None, true) => cx.err(file, f.kind.span(), format!("field `{}` is a reference; say what it refers to with `to`", name.get())),
+            (None, true) => cx.err(
+                file,
+                f.kind.span(),
+                format!(
+                    "field `{}` is a reference; say what it refers to with `to`",
+                    name.get()
+                ),
+            ),
             (Some(to), false) => cx.err(file, to.span(), "`to` is only for ref and refs fields"),
             (Some(to), true) => {
                 let t = to.get();
@@ -441,13 +608,20 @@ fn resolve_fields(cx: &mut Ctx, file: usize, raw: &BTreeMap<Sp<String>, RawField
             default: None,
             description: f.description.clone(),
         };
-        let default = f.default.as_ref().and_then(|d| match check_value(f, d.get()) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                cx.err(file, d.span(), format!("default of field `{}`: {e}", name.get()));
-                None
-            }
-        });
+        let default = f
+            .default
+            .as_ref()
+            .and_then(|d| match check_value(f, d.get()) {
+                Ok(v) => Some(v),
+                Err(e) => {
+                    cx.err(
+                        file,
+                        d.span(),
+                        format!("default of field `{}`: {e}", name.get()),
+                    );
+                    None
+                }
+            });
         out.push(FieldDef { default, ..fd });
     }
     out
@@ -469,10 +643,18 @@ fn check_value(f: &RawFieldDef, v: &RawValue) -> Result<Value, String> {
             Ok(s.to_string())
         } else {
             let hint = suggestion(s, f.choices.iter().map(|c| c.as_str()));
-            Err(format!("`{s}` is not one of {}{hint}", f.choices.join(", ")))
+            Err(format!(
+                "`{s}` is not one of {}{hint}",
+                f.choices.join(", ")
+            ))
         }
     };
-    let wrong = |want: &str| Err(format!("expected {want}, found {}", Value::from_toml(v).type_name()));
+    let wrong = |want: &str| {
+        Err(format!(
+            "expected {want}, found {}",
+            Value::from_toml(v).type_name()
+        ))
+    };
     match (f.kind.get(), v) {
         (FieldType::Int, RawValue::Integer(i)) => Ok(Value::Int(int_in_range(*i)?)),
         (FieldType::Int, _) => wrong("an integer"),
@@ -481,13 +663,18 @@ fn check_value(f: &RawFieldDef, v: &RawValue) -> Result<Value, String> {
         (FieldType::Number, _) => wrong("a number"),
         (FieldType::Bool, RawValue::Boolean(b)) => Ok(Value::Bool(*b)),
         (FieldType::Bool, _) => wrong("true or false"),
-        (FieldType::String | FieldType::Ref, RawValue::String(s)) => Ok(Value::Str(string_choice(s)?)),
+        (FieldType::String | FieldType::Ref, RawValue::String(s)) => {
+            Ok(Value::Str(string_choice(s)?))
+        }
         (FieldType::String | FieldType::Ref, _) => wrong("a string"),
         (FieldType::Ints, RawValue::Array(a)) => a
             .iter()
             .map(|x| match x {
                 RawValue::Integer(i) => int_in_range(*i).map(Value::Int),
-                other => Err(format!("expected a list of integers, found {} in it", Value::from_toml(other).type_name())),
+                other => Err(format!(
+                    "expected a list of integers, found {} in it",
+                    Value::from_toml(other).type_name()
+                )),
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Value::List),
@@ -495,7 +682,10 @@ fn check_value(f: &RawFieldDef, v: &RawValue) -> Result<Value, String> {
             .iter()
             .map(|x| match x {
                 RawValue::String(s) => string_choice(s).map(Value::Str),
-                other => Err(format!("expected a list of strings, found {} in it", Value::from_toml(other).type_name())),
+                other => Err(format!(
+                    "expected a list of strings, found {} in it",
+                    Value::from_toml(other).type_name()
+                )),
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Value::List),
@@ -504,6 +694,7 @@ fn check_value(f: &RawFieldDef, v: &RawValue) -> Result<Value, String> {
 }
 
 /// Checks the rows of a deck or table against its fields; `fixed` are keys every row may have.
+#[allow(clippy::too_many_arguments)]
 fn check_rows(
     cx: &mut Ctx,
     file: usize,
@@ -528,10 +719,22 @@ fn check_rows(
                 continue;
             }
             let Some((_, def)) = defs.iter().find(|(n, _)| n.get() == key) else {
-                let known: Vec<&str> = fixed.iter().copied().chain(fields.iter().map(|f| f.name.as_str())).collect();
+                let known: Vec<&str> = fixed
+                    .iter()
+                    .copied()
+                    .chain(fields.iter().map(|f| f.name.as_str()))
+                    .collect();
                 let hint = suggestion(key, known.iter().copied());
-                let hint = if hint.is_empty() { format!("; declare it under [fields.{key}] or [columns.{key}]") } else { hint };
-                cx.err(file, k.span(), format!("{label} has unknown field `{key}`{hint}"));
+                let hint = if hint.is_empty() {
+                    format!("; declare it under [fields.{key}] or [columns.{key}]")
+                } else {
+                    hint
+                };
+                cx.err(
+                    file,
+                    k.span(),
+                    format!("{label} has unknown field `{key}`{hint}"),
+                );
                 continue;
             };
             match check_value(def, v.get()) {
@@ -539,7 +742,10 @@ fn check_rows(
                     if let Some(to) = &def.to {
                         let ids: Vec<String> = match &val {
                             Value::Str(s) => vec![s.clone()],
-                            Value::List(l) => l.iter().filter_map(|x| x.as_str().map(String::from)).collect(),
+                            Value::List(l) => l
+                                .iter()
+                                .filter_map(|x| x.as_str().map(String::from))
+                                .collect(),
                             _ => vec![],
                         };
                         for id in ids {
@@ -565,7 +771,11 @@ fn check_rows(
                 values.insert(f.name.clone(), d.clone());
             } else if f.required {
                 let span = row.keys().next().map_or(0..0, |k| k.span());
-                cx.err(file, span, format!("{label} is missing required field `{}`", f.name));
+                cx.err(
+                    file,
+                    span,
+                    format!("{label} is missing required field `{}`", f.name),
+                );
             }
         }
         out.push(values);
@@ -574,7 +784,9 @@ fn check_rows(
 }
 
 fn fixed_string(row: &SpannedMap, key: &str) -> Option<(String, std::ops::Range<usize>)> {
-    row.iter().find(|(k, _)| k.get() == key).and_then(|(_, v)| v.get().as_str().map(|s| (s.to_string(), v.span())))
+    row.iter()
+        .find(|(k, _)| k.get() == key)
+        .and_then(|(_, v)| v.get().as_str().map(|s| (s.to_string(), v.span())))
 }
 
 fn resolve_deck(cx: &mut Ctx, d: &At<raw::RawDeck>, pending: &mut Vec<PendingRef>) -> DeckDef {
@@ -583,7 +795,9 @@ fn resolve_deck(cx: &mut Ctx, d: &At<raw::RawDeck>, pending: &mut Vec<PendingRef
     cx.check_id(file, &r.id, "deck");
     const FIXED: [&str; 5] = ["id", "name", "text", "count", "tags"];
     let fields = resolve_fields(cx, file, &r.fields, &FIXED);
-    let values = check_rows(cx, file, "card", &r.fields, &fields, &r.cards, &FIXED, pending);
+    let values = check_rows(
+        cx, file, "card", &r.fields, &fields, &r.cards, &FIXED, pending,
+    );
     let mut cards = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     for (row, fields) in r.cards.iter().zip(values) {
@@ -595,7 +809,14 @@ fn resolve_deck(cx: &mut Ctx, d: &At<raw::RawDeck>, pending: &mut Vec<PendingRef
         let sp_check = Sp(toml::Spanned::new(span.clone(), id.clone()));
         cx.check_id(file, &sp_check, "card");
         if !seen.insert(id.clone()) {
-            cx.err(file, span.clone(), format!("card `{id}` appears twice in deck `{}`; use `count` for copies", r.id.get()));
+            cx.err(
+                file,
+                span.clone(),
+                format!(
+                    "card `{id}` appears twice in deck `{}`; use `count` for copies",
+                    r.id.get()
+                ),
+            );
         }
         let mut count = 1u32;
         let mut tags = Vec::new();
@@ -604,23 +825,36 @@ fn resolve_deck(cx: &mut Ctx, d: &At<raw::RawDeck>, pending: &mut Vec<PendingRef
                 ("count", RawValue::Integer(c)) if (0..=1000).contains(c) => count = *c as u32,
                 ("count", _) => cx.err(file, v.span(), "`count` is a whole number from 0 to 1000"),
                 ("tags", RawValue::Array(a)) if a.iter().all(|t| t.is_str()) => {
-                    tags = a.iter().filter_map(|t| t.as_str().map(String::from)).collect()
+                    tags = a
+                        .iter()
+                        .filter_map(|t| t.as_str().map(String::from))
+                        .collect()
                 }
                 ("tags", _) => cx.err(file, v.span(), "`tags` is a list of strings"),
-                ("name" | "text", x) if !x.is_str() => cx.err(file, v.span(), format!("`{}` is a string", k.get())),
+                ("name" | "text", x) if !x.is_str() => {
+                    cx.err(file, v.span(), format!("`{}` is a string", k.get()))
+                }
                 _ => {}
             }
         }
         cards.push(CardDef {
             name: fixed_string(row, "name").map_or_else(|| id.clone(), |(n, _)| n),
-            text: fixed_string(row, "text").map(|(t, _)| t).unwrap_or_default(),
+            text: fixed_string(row, "text")
+                .map(|(t, _)| t)
+                .unwrap_or_default(),
             id,
             count,
             tags,
             fields,
         });
     }
-    DeckDef { id: r.id.get().clone(), name: r.name.clone(), description: r.description.clone(), fields, cards }
+    DeckDef {
+        id: r.id.get().clone(),
+        name: r.name.clone(),
+        description: r.description.clone(),
+        fields,
+        cards,
+    }
 }
 
 fn resolve_table(cx: &mut Ctx, t: &At<raw::RawTable>, pending: &mut Vec<PendingRef>) -> TableDef {
@@ -632,24 +866,55 @@ fn resolve_table(cx: &mut Ctx, t: &At<raw::RawTable>, pending: &mut Vec<PendingR
     if let Some(k) = &r.key {
         if !columns.iter().any(|c| &c.name == k.get()) {
             let hint = suggestion(k.get(), columns.iter().map(|c| c.name.as_str()));
-            cx.err(file, k.span(), format!("key column `{}` is not among the columns{hint}", k.get()));
+            cx.err(
+                file,
+                k.span(),
+                format!("key column `{}` is not among the columns{hint}", k.get()),
+            );
         } else {
             let mut seen = HashSet::new();
             for (i, row) in rows.iter().enumerate() {
                 match row.get(k.get()) {
                     Some(v) => {
                         if !seen.insert(v.to_string()) {
-                            let span = r.rows.get(i).and_then(|rw| rw.keys().next()).map_or(0..0, |k| k.span());
-                            cx.err(file, span, format!("two rows have the key {} = {v}", k.get()));
+                            let span = r
+                                .rows
+                                .get(i)
+                                .and_then(|rw| rw.keys().next())
+                                .map_or(0..0, |k| k.span());
+                            cx.err(
+                                file,
+                                span,
+                                format!("two rows have the key {} = {v}", k.get()),
+                            );
                         }
                     }
                     None => {
-                        let span = r.rows.get(i).and_then(|rw| rw.keys().next()).map_or(0..0, |k| k.span());
-                        cx.err(file, span, format!("row #{} has no value for the key column `{}`", i + 1, k.get()));
+                        let span = r
+                            .rows
+                            .get(i)
+                            .and_then(|rw| rw.keys().next())
+                            .map_or(0..0, |k| k.span());
+                        cx.err(
+                            file,
+                            span,
+                            format!(
+                                "row #{} has no value for the key column `{}`",
+                                i + 1,
+                                k.get()
+                            ),
+                        );
                     }
                 }
             }
         }
     }
-    TableDef { id: r.id.get().clone(), name: r.name.clone(), description: r.description.clone(), key: r.key.as_ref().map(|k| k.get().clone()), columns, rows }
+    TableDef {
+        id: r.id.get().clone(),
+        name: r.name.clone(),
+        description: r.description.clone(),
+        key: r.key.as_ref().map(|k| k.get().clone()),
+        columns,
+        rows,
+    }
 }

@@ -20,54 +20,238 @@ use crate::value::Value;
 pub const API: &[(&str, &str, &str)] = &[
     ("seats", "() -> number", "Number of seats in this game."),
     ("active", "() -> number", "The seat whose turn it is."),
-    ("turn", "() -> number", "Turns started so far; the first turn is 1."),
-    ("seat_name", "(seat: number) -> string", "Display name of a seat."),
-    ("option", "(id: string) -> any", "Value of a game option chosen at setup."),
-    ("end_turn", "() -> number", "Pass play to the next seat; on_turn_start runs after the current hook. Returns the new seat."),
-    ("set_active", "(seat: number) -> ()", "Give the turn to a seat without starting a new turn."),
-    ("finish", "(places: {number}, scores: {number}, reason: string) -> ()", "End the game: place of each seat (1 = first, ties share), scores, and why."),
-    ("is_over", "() -> boolean", "Whether finish has been called."),
-    ("log", "(text: string, seat: number?) -> ()", "Add a line to the log; with a seat, only that seat sees it."),
-    ("roll", "(sides: number) -> number", "Roll a die with this many sides (seeded)."),
-    ("random", "(n: number) -> number", "A random whole number from 1 to n (seeded)."),
-    ("counter", "(id: string, seat: number?) -> number", "Value of a counter (seat counters need the seat)."),
-    ("set_counter", "(id: string, seat: number?, value: number) -> number", "Set a counter, kept within its min and max; returns the value set."),
-    ("add_counter", "(id: string, seat: number?, delta: number) -> number", "Add to a counter, kept within its min and max; returns the new value."),
-    ("get", "(name: string) -> any", "A game variable (nil if unset)."),
-    ("set", "(name: string, value: any) -> ()", "Set a public game variable (plain data: numbers, strings, booleans, tables)."),
-    ("set_secret", "(name: string, value: any, seat: number?) -> ()", "Set a variable only `seat` may see (nobody, without a seat)."),
-    ("zone", "(id: string, seat: number?) -> number", "Handle of a zone (per-seat zones need the seat)."),
+    (
+        "turn",
+        "() -> number",
+        "Turns started so far; the first turn is 1.",
+    ),
+    (
+        "seat_name",
+        "(seat: number) -> string",
+        "Display name of a seat.",
+    ),
+    (
+        "option",
+        "(id: string) -> any",
+        "Value of a game option chosen at setup.",
+    ),
+    (
+        "end_turn",
+        "() -> number",
+        "Pass play to the next seat; on_turn_start runs after the current hook. Returns the new seat.",
+    ),
+    (
+        "set_active",
+        "(seat: number) -> ()",
+        "Give the turn to a seat without starting a new turn.",
+    ),
+    (
+        "finish",
+        "(places: {number}, scores: {number}, reason: string) -> ()",
+        "End the game: place of each seat (1 = first, ties share), scores, and why.",
+    ),
+    (
+        "is_over",
+        "() -> boolean",
+        "Whether finish has been called.",
+    ),
+    (
+        "log",
+        "(text: string, seat: number?) -> ()",
+        "Add a line to the log; with a seat, only that seat sees it.",
+    ),
+    (
+        "roll",
+        "(sides: number) -> number",
+        "Roll a die with this many sides (seeded).",
+    ),
+    (
+        "random",
+        "(n: number) -> number",
+        "A random whole number from 1 to n (seeded).",
+    ),
+    (
+        "counter",
+        "(id: string, seat: number?) -> number",
+        "Value of a counter (seat counters need the seat).",
+    ),
+    (
+        "set_counter",
+        "(id: string, seat: number?, value: number) -> number",
+        "Set a counter, kept within its min and max; returns the value set.",
+    ),
+    (
+        "add_counter",
+        "(id: string, seat: number?, delta: number) -> number",
+        "Add to a counter, kept within its min and max; returns the new value.",
+    ),
+    (
+        "get",
+        "(name: string) -> any",
+        "A game variable (nil if unset).",
+    ),
+    (
+        "set",
+        "(name: string, value: any) -> ()",
+        "Set a public game variable (plain data: numbers, strings, booleans, tables).",
+    ),
+    (
+        "set_secret",
+        "(name: string, value: any, seat: number?) -> ()",
+        "Set a variable only `seat` may see (nobody, without a seat).",
+    ),
+    (
+        "zone",
+        "(id: string, seat: number?) -> number",
+        "Handle of a zone (per-seat zones need the seat).",
+    ),
     ("count", "(zone: number) -> number", "Cards in a zone."),
-    ("cards", "(zone: number) -> {string}", "Card ids in a zone, bottom first (the top card is last)."),
-    ("top", "(zone: number) -> string?", "Id of the top card, or nil."),
-    ("move_card", "(from: number, to: number, where: string?) -> string?", "Move the top card of `from` onto `to` (where = \"top\" or \"bottom\"); returns its id, or nil if `from` is empty."),
-    ("take_card", "(from: number, card: string, to: number, where: string?) -> boolean", "Move a named card from one zone to another."),
-    ("shuffle", "(zone: number) -> ()", "Shuffle a zone (seeded)."),
-    ("pieces", "(kind: string, seat: number?) -> {number}", "Handles of the pieces of a kind (of one seat)."),
-    ("piece_kind", "(piece: number) -> string", "The kind (piece id) of a piece."),
-    ("owner", "(piece: number) -> number?", "The seat owning a piece, if any."),
-    ("where_is", "(piece: number) -> number?", "The space a piece stands on, or nil."),
-    ("move_piece", "(piece: number, space: number?) -> ()", "Put a piece on a space, or off the board with nil."),
-    ("pieces_at", "(space: number) -> {number}", "Pieces standing on a space."),
-    ("prop", "(piece: number, key: string) -> any", "A property of a piece (its own, else its kind's)."),
-    ("set_prop", "(piece: number, key: string, value: any) -> ()", "Set a property of one piece."),
+    (
+        "cards",
+        "(zone: number) -> {string}",
+        "Card ids in a zone, bottom first (the top card is last).",
+    ),
+    (
+        "top",
+        "(zone: number) -> string?",
+        "Id of the top card, or nil.",
+    ),
+    (
+        "move_card",
+        "(from: number, to: number, where: string?) -> string?",
+        "Move the top card of `from` onto `to` (where = \"top\" or \"bottom\"); returns its id, or nil if `from` is empty.",
+    ),
+    (
+        "take_card",
+        "(from: number, card: string, to: number, where: string?) -> boolean",
+        "Move a named card from one zone to another.",
+    ),
+    (
+        "shuffle",
+        "(zone: number) -> ()",
+        "Shuffle a zone (seeded).",
+    ),
+    (
+        "pieces",
+        "(kind: string, seat: number?) -> {number}",
+        "Handles of the pieces of a kind (of one seat).",
+    ),
+    (
+        "piece_kind",
+        "(piece: number) -> string",
+        "The kind (piece id) of a piece.",
+    ),
+    (
+        "owner",
+        "(piece: number) -> number?",
+        "The seat owning a piece, if any.",
+    ),
+    (
+        "where_is",
+        "(piece: number) -> number?",
+        "The space a piece stands on, or nil.",
+    ),
+    (
+        "move_piece",
+        "(piece: number, space: number?) -> ()",
+        "Put a piece on a space, or off the board with nil.",
+    ),
+    (
+        "pieces_at",
+        "(space: number) -> {number}",
+        "Pieces standing on a space.",
+    ),
+    (
+        "prop",
+        "(piece: number, key: string) -> any",
+        "A property of a piece (its own, else its kind's).",
+    ),
+    (
+        "set_prop",
+        "(piece: number, key: string, value: any) -> ()",
+        "Set a property of one piece.",
+    ),
     ("space", "(id: string) -> number?", "A space by id."),
-    ("space_info", "(space: number) -> {id: string, name: string, x: number, y: number, tags: {string}, props: {[string]: any}}", "What the board says about a space."),
-    ("space_count", "() -> number", "Number of spaces on the board."),
-    ("neighbors", "(space: number, tags: {string}?) -> {number}", "Spaces one edge away; tagged edges count only if all their tags are in `tags`."),
-    ("distances", "(space: number, tags: {string}?) -> {[number]: number}", "Steps to every reachable space (grids follow the tiles' roads)."),
-    ("cell", "(x: number, y: number) -> number?", "The space of a grid cell, or nil off the grid."),
-    ("xy", "(space: number) -> (number, number)", "Column and row of a grid cell."),
-    ("tile_at", "(space: number) -> (string?, number)", "Road tile on a cell and its quarter turns."),
-    ("blocker_at", "(space: number) -> (string?, number)", "Blocking tile on a cell, if any."),
-    ("place_tile", "(space: number, tile: string, turns: number) -> ()", "Put a tile on a cell (replacing nothing: the cell must be empty)."),
-    ("remove_tile", "(space: number) -> string?", "Take the road tile off a cell; returns its id."),
-    ("rotate_tile", "(space: number, turns: number) -> ()", "Set the quarter turns of the tile on a cell."),
-    ("set_blocker", "(space: number, tile: string?) -> ()", "Put a blocking tile on a cell over its road, or clear it with nil."),
-    ("step", "(space: number, side: string) -> number?", "The cell reached by driving out of `side` (N, E, S, W), if the roads allow it."),
-    ("passes", "(space: number, from: string, to: string) -> boolean", "Whether the tile's roads lead from side `from` (entering) to side `to` (leaving)."),
-    ("exits", "(space: number) -> string", "Sides a vehicle on this cell may leave by, e.g. \"NES\"."),
-    ("attach_track", "(piece: string) -> (number?, string?)", "Lay a track piece at the track's end; returns its first space, or nil and \"overlap\" / \"off-table\"."),
+    (
+        "space_info",
+        "(space: number) -> {id: string, name: string, x: number, y: number, tags: {string}, props: {[string]: any}}",
+        "What the board says about a space.",
+    ),
+    (
+        "space_count",
+        "() -> number",
+        "Number of spaces on the board.",
+    ),
+    (
+        "neighbors",
+        "(space: number, tags: {string}?) -> {number}",
+        "Spaces one edge away; tagged edges count only if all their tags are in `tags`.",
+    ),
+    (
+        "distances",
+        "(space: number, tags: {string}?) -> {[number]: number}",
+        "Steps to every reachable space (grids follow the tiles' roads).",
+    ),
+    (
+        "cell",
+        "(x: number, y: number) -> number?",
+        "The space of a grid cell, or nil off the grid.",
+    ),
+    (
+        "xy",
+        "(space: number) -> (number, number)",
+        "Column and row of a grid cell.",
+    ),
+    (
+        "tile_at",
+        "(space: number) -> (string?, number)",
+        "Road tile on a cell and its quarter turns.",
+    ),
+    (
+        "blocker_at",
+        "(space: number) -> (string?, number)",
+        "Blocking tile on a cell, if any.",
+    ),
+    (
+        "place_tile",
+        "(space: number, tile: string, turns: number) -> ()",
+        "Put a tile on a cell (replacing nothing: the cell must be empty).",
+    ),
+    (
+        "remove_tile",
+        "(space: number) -> string?",
+        "Take the road tile off a cell; returns its id.",
+    ),
+    (
+        "rotate_tile",
+        "(space: number, turns: number) -> ()",
+        "Set the quarter turns of the tile on a cell.",
+    ),
+    (
+        "set_blocker",
+        "(space: number, tile: string?) -> ()",
+        "Put a blocking tile on a cell over its road, or clear it with nil.",
+    ),
+    (
+        "step",
+        "(space: number, side: string) -> number?",
+        "The cell reached by driving out of `side` (N, E, S, W), if the roads allow it.",
+    ),
+    (
+        "passes",
+        "(space: number, from: string, to: string) -> boolean",
+        "Whether the tile's roads lead from side `from` (entering) to side `to` (leaving).",
+    ),
+    (
+        "exits",
+        "(space: number) -> string",
+        "Sides a vehicle on this cell may leave by, e.g. \"NES\".",
+    ),
+    (
+        "attach_track",
+        "(piece: string) -> (number?, string?)",
+        "Lay a track piece at the track's end; returns its first space, or nil and \"overlap\" / \"off-table\".",
+    ),
 ];
 
 pub const GAME_KEY: &str = "game";
@@ -90,7 +274,9 @@ fn with<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
 fn with_mut<T>(lua: &Lua, name: &str, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
     with(lua, |ctx| {
         if ctx.access == Access::ReadOnly {
-            return err(format!("game.{name} changes the game; it cannot be used here (bots and the actions hook only read)"));
+            return err(format!(
+                "game.{name} changes the game; it cannot be used here (bots and the actions hook only read)"
+            ));
         }
         f(ctx)
     })
@@ -100,7 +286,10 @@ fn seat_arg(ctx: &CallCtx, seat: Option<i64>) -> R<Option<u8>> {
     match seat {
         None => Ok(None),
         Some(s) if s >= 1 && s <= ctx.state.seats as i64 => Ok(Some((s - 1) as u8)),
-        Some(s) => err(format!("there is no seat {s} (seats are 1..{})", ctx.state.seats)),
+        Some(s) => err(format!(
+            "there is no seat {s} (seats are 1..{})",
+            ctx.state.seats
+        )),
     }
 }
 
@@ -109,11 +298,16 @@ fn counter_slot(ctx: &CallCtx, id: &str, seat: Option<i64>) -> R<(usize, usize)>
         let hint = crate::diag::suggestion(id, ctx.def.counters.iter().map(|c| c.id.as_str()));
         return err(format!("no counter `{id}`{hint}"));
     };
-    let per_seat = ctx.state.counters.get(c).is_some_and(|v| v.len() > 1) || ctx.def.counters[c].scope == crate::content::def::Scope::Seat;
+    let per_seat = ctx.state.counters.get(c).is_some_and(|v| v.len() > 1)
+        || ctx.def.counters[c].scope == crate::content::def::Scope::Seat;
     let slot = if per_seat {
         match seat_arg(ctx, seat)? {
             Some(s) => s as usize,
-            None => return err(format!("counter `{id}` belongs to each seat: give the seat")),
+            None => {
+                return err(format!(
+                    "counter `{id}` belongs to each seat: give the seat"
+                ));
+            }
         }
     } else {
         0
@@ -139,7 +333,9 @@ fn piece_arg(ctx: &CallCtx, p: i64) -> R<usize> {
     if p >= 1 && (p as usize) <= ctx.state.pieces.len() {
         Ok((p - 1) as usize)
     } else {
-        err(format!("{p} is not a piece handle (get them with game.pieces)"))
+        err(format!(
+            "{p} is not a piece handle (get them with game.pieces)"
+        ))
     }
 }
 
@@ -147,7 +343,10 @@ fn space_arg(ctx: &CallCtx, s: i64) -> R<u32> {
     if s >= 1 && (s as usize) <= ctx.state.board.space_count() {
         Ok((s - 1) as u32)
     } else {
-        err(format!("{s} is not a space of this board (1..{})", ctx.state.board.space_count()))
+        err(format!(
+            "{s} is not a space of this board (1..{})",
+            ctx.state.board.space_count()
+        ))
     }
 }
 
@@ -157,13 +356,22 @@ fn side_arg(s: &str) -> R<Side> {
 
 fn tile_arg(ctx: &CallCtx, id: &str) -> R<usize> {
     ctx.def.tile(id).map_or_else(
-        || err(format!("no tile `{id}`{}", crate::diag::suggestion(id, ctx.def.tiles.iter().map(|t| t.id.as_str())))),
+        || {
+            err(format!(
+                "no tile `{id}`{}",
+                crate::diag::suggestion(id, ctx.def.tiles.iter().map(|t| t.id.as_str()))
+            ))
+        },
         Ok,
     )
 }
 
 fn card_name(ctx: &CallCtx, c: crate::state::CardRef) -> String {
-    ctx.def.decks.get(c.deck as usize).and_then(|d| d.cards.get(c.card as usize)).map_or_else(String::new, |c| c.id.clone())
+    ctx.def
+        .decks
+        .get(c.deck as usize)
+        .and_then(|d| d.cards.get(c.card as usize))
+        .map_or_else(String::new, |c| c.id.clone())
 }
 
 fn tags_arg(tags: Option<Vec<String>>) -> Vec<String> {
@@ -172,9 +380,16 @@ fn tags_arg(tags: Option<Vec<String>>) -> Vec<String> {
 
 /// `math.random` with the engine's generator: (), (n) or (m, n), as in Lua.
 pub fn math_random(lua: &Lua, args: MultiValue) -> R<LuaValue> {
-    let nums: Vec<i64> = args.iter().filter_map(|v| v.as_integer().or_else(|| v.as_number().map(|n| n as i64))).collect();
+    let nums: Vec<i64> = args
+        .iter()
+        .filter_map(|v| v.as_integer().or_else(|| v.as_number().map(|n| n as i64)))
+        .collect();
     with(lua, |ctx| {
-        let rng = if ctx.access == Access::ReadOnly { &mut ctx.bot_rng } else { &mut ctx.state.rng };
+        let rng = if ctx.access == Access::ReadOnly {
+            &mut ctx.bot_rng
+        } else {
+            &mut ctx.state.rng
+        };
         Ok(match nums.as_slice() {
             [] => LuaValue::Number(rng.unit()),
             [n] if *n >= 1 => LuaValue::Integer(rng.range(1, *n)),
@@ -193,103 +408,200 @@ macro_rules! reg {
 /// Builds the `game` table.
 pub fn register(lua: &Lua) -> R<Table> {
     let t = lua.create_table()?;
-    reg!(lua, t, "seats", |lua, ()| with(lua, |c| Ok(c.state.seats as i64)));
-    reg!(lua, t, "active", |lua, ()| with(lua, |c| Ok(c.state.active as i64 + 1)));
-    reg!(lua, t, "turn", |lua, ()| with(lua, |c| Ok(c.state.turn as i64)));
+    reg!(lua, t, "seats", |lua, ()| with(lua, |c| Ok(
+        c.state.seats as i64
+    )));
+    reg!(lua, t, "active", |lua, ()| with(lua, |c| Ok(
+        c.state.active as i64 + 1
+    )));
+    reg!(lua, t, "turn", |lua, ()| with(lua, |c| Ok(
+        c.state.turn as i64
+    )));
     reg!(lua, t, "seat_name", |lua, seat: i64| with(lua, |c| {
         let s = seat_arg(c, Some(seat))?.unwrap_or(0);
         Ok(c.def.seat_name(s as usize))
     }));
-    reg!(lua, t, "option", |lua, id: String| with(lua, |c| match c.state.options.get(&id) {
-        Some(v) => to_lua(lua, v),
-        None => err(format!("no option `{id}`{}", crate::diag::suggestion(&id, c.def.options.iter().map(|o| o.id.as_str())))),
+    reg!(lua, t, "option", |lua, id: String| with(lua, |c| {
+        match c.state.options.get(&id) {
+            Some(v) => to_lua(lua, v),
+            None => err(format!(
+                "no option `{id}`{}",
+                crate::diag::suggestion(&id, c.def.options.iter().map(|o| o.id.as_str()))
+            )),
+        }
     }));
-    reg!(lua, t, "end_turn", |lua, ()| with_mut(lua, "end_turn", |c| {
-        let s = &mut c.state;
-        s.active = (s.active + 1) % s.seats.max(1);
-        s.turn += 1;
-        s.pending_turn_start = true;
-        Ok(s.active as i64 + 1)
-    }));
-    reg!(lua, t, "set_active", |lua, seat: i64| with_mut(lua, "set_active", |c| {
-        let s = seat_arg(c, Some(seat))?.unwrap_or(0);
-        c.state.active = s;
-        Ok(())
-    }));
-    reg!(lua, t, "finish", |lua, (places, scores, reason): (Vec<i64>, Vec<i64>, String)| with_mut(lua, "finish", |c| {
+    reg!(lua, t, "end_turn", |lua, ()| with_mut(
+        lua,
+        "end_turn",
+        |c| {
+            let s = &mut c.state;
+            s.active = (s.active + 1) % s.seats.max(1);
+            s.turn += 1;
+            s.pending_turn_start = true;
+            Ok(s.active as i64 + 1)
+        }
+    ));
+    reg!(lua, t, "set_active", |lua, seat: i64| with_mut(
+        lua,
+        "set_active",
+        |c| {
+            let s = seat_arg(c, Some(seat))?.unwrap_or(0);
+            c.state.active = s;
+            Ok(())
+        }
+    ));
+    reg!(lua, t, "finish", |lua,
+                            (places, scores, reason): (
+        Vec<i64>,
+        Vec<i64>,
+        String
+    )| with_mut(lua, "finish", |c| {
         let n = c.state.seats as usize;
         if places.len() != n || scores.len() != n {
-            return err(format!("finish needs a place and a score for each of the {n} seats"));
+            return err(format!(
+                "finish needs a place and a score for each of the {n} seats"
+            ));
         }
         if places.iter().any(|&p| p < 1 || p > n as i64) {
             return err("places run from 1 (first) to the number of seats");
         }
-        c.state.result = Some(GameResult { places: places.iter().map(|&p| p as u32).collect(), scores, reason });
+        c.state.result = Some(GameResult {
+            places: places.iter().map(|&p| p as u32).collect(),
+            scores,
+            reason,
+        });
         Ok(())
     }));
-    reg!(lua, t, "is_over", |lua, ()| with(lua, |c| Ok(c.state.result.is_some())));
-    reg!(lua, t, "log", |lua, (text, seat): (String, Option<i64>)| with_mut(lua, "log", |c| {
-        let seen = match seat_arg(c, seat)? {
-            Some(s) => Seen::Seat(s),
-            None => Seen::All,
-        };
-        let (turn, active) = (c.state.turn, c.state.active);
-        c.log.push(LogEntry { turn, seat: Some(active), text, seen });
-        Ok(())
-    }));
-    reg!(lua, t, "roll", |lua, sides: i64| with_mut(lua, "roll", |c| {
-        if !(1..=1000).contains(&sides) {
-            return err("a die has 1 to 1000 sides");
+    reg!(lua, t, "is_over", |lua, ()| with(lua, |c| Ok(c
+        .state
+        .result
+        .is_some())));
+    reg!(lua, t, "log", |lua, (text, seat): (String, Option<i64>)| {
+        with_mut(lua, "log", |c| {
+            let seen = match seat_arg(c, seat)? {
+                Some(s) => Seen::Seat(s),
+                None => Seen::All,
+            };
+            let (turn, active) = (c.state.turn, c.state.active);
+            c.log.push(LogEntry {
+                turn,
+                seat: Some(active),
+                text,
+                seen,
+            });
+            Ok(())
+        })
+    });
+    reg!(lua, t, "roll", |lua, sides: i64| with_mut(
+        lua,
+        "roll",
+        |c| {
+            if !(1..=1000).contains(&sides) {
+                return err("a die has 1 to 1000 sides");
+            }
+            Ok(c.state.rng.roll(sides as u32) as i64)
         }
-        Ok(c.state.rng.roll(sides as u32) as i64)
-    }));
+    ));
     reg!(lua, t, "random", |lua, n: i64| with(lua, |c| {
         if n < 1 {
             return err("game.random(n) needs n >= 1");
         }
-        let rng = if c.access == Access::ReadOnly { &mut c.bot_rng } else { &mut c.state.rng };
+        let rng = if c.access == Access::ReadOnly {
+            &mut c.bot_rng
+        } else {
+            &mut c.state.rng
+        };
         Ok(rng.range(1, n))
     }));
-    reg!(lua, t, "counter", |lua, (id, seat): (String, Option<i64>)| with(lua, |c| {
-        let (ci, slot) = counter_slot(c, &id, seat)?;
-        Ok(c.state.counters.get(ci).and_then(|v| v.get(slot)).copied().unwrap_or(0))
-    }));
-    reg!(lua, t, "set_counter", |lua, (id, seat, value): (String, LuaValue, Option<i64>)| with_mut(lua, "set_counter", |c| {
-        let (seat, value) = two_forms(seat, value)?;
-        let (ci, slot) = counter_slot(c, &id, seat)?;
-        let v = clamp(c, ci, value);
-        if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
-            *x = v;
+    reg!(
+        lua,
+        t,
+        "counter",
+        |lua, (id, seat): (String, Option<i64>)| with(lua, |c| {
+            let (ci, slot) = counter_slot(c, &id, seat)?;
+            Ok(c.state
+                .counters
+                .get(ci)
+                .and_then(|v| v.get(slot))
+                .copied()
+                .unwrap_or(0))
+        })
+    );
+    reg!(lua, t, "set_counter", |lua,
+                                 (id, seat, value): (
+        String,
+        LuaValue,
+        Option<i64>
+    )| with_mut(
+        lua,
+        "set_counter",
+        |c| {
+            let (seat, value) = two_forms(seat, value)?;
+            let (ci, slot) = counter_slot(c, &id, seat)?;
+            let v = clamp(c, ci, value);
+            if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
+                *x = v;
+            }
+            Ok(v)
         }
-        Ok(v)
-    }));
-    reg!(lua, t, "add_counter", |lua, (id, seat, delta): (String, LuaValue, Option<i64>)| with_mut(lua, "add_counter", |c| {
-        let (seat, delta) = two_forms(seat, delta)?;
-        let (ci, slot) = counter_slot(c, &id, seat)?;
-        let old = c.state.counters.get(ci).and_then(|v| v.get(slot)).copied().unwrap_or(0);
-        let v = clamp(c, ci, old.saturating_add(delta));
-        if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
-            *x = v;
+    ));
+    reg!(lua, t, "add_counter", |lua,
+                                 (id, seat, delta): (
+        String,
+        LuaValue,
+        Option<i64>
+    )| with_mut(
+        lua,
+        "add_counter",
+        |c| {
+            let (seat, delta) = two_forms(seat, delta)?;
+            let (ci, slot) = counter_slot(c, &id, seat)?;
+            let old = c
+                .state
+                .counters
+                .get(ci)
+                .and_then(|v| v.get(slot))
+                .copied()
+                .unwrap_or(0);
+            let v = clamp(c, ci, old.saturating_add(delta));
+            if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
+                *x = v;
+            }
+            Ok(v)
         }
-        Ok(v)
-    }));
-    reg!(lua, t, "get", |lua, name: String| with(lua, |c| match c.state.vars.get(&name) {
-        Some(v) => to_lua(lua, &v.value),
-        None => Ok(LuaValue::Nil),
+    ));
+    reg!(lua, t, "get", |lua, name: String| with(lua, |c| {
+        match c.state.vars.get(&name) {
+            Some(v) => to_lua(lua, &v.value),
+            None => Ok(LuaValue::Nil),
+        }
     }));
     reg!(lua, t, "set", |lua, (name, value): (String, LuaValue)| {
-        let v = from_lua(&value, 0).map_err(|e| mlua::Error::RuntimeError(format!("game.set(\"{name}\"): {e}")))?;
+        let v = from_lua(&value, 0)
+            .map_err(|e| mlua::Error::RuntimeError(format!("game.set(\"{name}\"): {e}")))?;
         with_mut(lua, "set", |c| {
             if v == Value::Nil {
                 c.state.vars.remove(&name);
             } else {
-                c.state.vars.insert(name, Var { value: v, seen: Seen::All });
+                c.state.vars.insert(
+                    name,
+                    Var {
+                        value: v,
+                        seen: Seen::All,
+                    },
+                );
             }
             Ok(())
         })
     });
-    reg!(lua, t, "set_secret", |lua, (name, value, seat): (String, LuaValue, Option<i64>)| {
-        let v = from_lua(&value, 0).map_err(|e| mlua::Error::RuntimeError(format!("game.set_secret(\"{name}\"): {e}")))?;
+    reg!(lua, t, "set_secret", |lua,
+                                (name, value, seat): (
+        String,
+        LuaValue,
+        Option<i64>
+    )| {
+        let v = from_lua(&value, 0)
+            .map_err(|e| mlua::Error::RuntimeError(format!("game.set_secret(\"{name}\"): {e}")))?;
         with_mut(lua, "set_secret", |c| {
             let seen = match seat_arg(c, seat)? {
                 Some(s) => Seen::Seat(s),
@@ -299,68 +611,119 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         })
     });
-    reg!(lua, t, "zone", |lua, (id, seat): (String, Option<i64>)| with(lua, |c| {
-        let Some(d) = c.def.zone(&id) else {
-            return err(format!("no zone `{id}`{}", crate::diag::suggestion(&id, c.def.zones.iter().map(|z| z.id.as_str()))));
-        };
-        let per_seat = c.def.zones[d].per_seat;
-        if per_seat && seat.is_none() {
-            return err(format!("zone `{id}` belongs to each seat: give the seat"));
-        }
-        let s = seat_arg(c, seat)?;
-        c.state.zone_of(d, s).map_or_else(|| err(format!("no zone `{id}` for that seat")), |z| Ok(z as i64 + 1))
-    }));
+    reg!(lua, t, "zone", |lua, (id, seat): (String, Option<i64>)| {
+        with(lua, |c| {
+            let Some(d) = c.def.zone(&id) else {
+                return err(format!(
+                    "no zone `{id}`{}",
+                    crate::diag::suggestion(&id, c.def.zones.iter().map(|z| z.id.as_str()))
+                ));
+            };
+            let per_seat = c.def.zones[d].per_seat;
+            if per_seat && seat.is_none() {
+                return err(format!("zone `{id}` belongs to each seat: give the seat"));
+            }
+            let s = seat_arg(c, seat)?;
+            c.state.zone_of(d, s).map_or_else(
+                || err(format!("no zone `{id}` for that seat")),
+                |z| Ok(z as i64 + 1),
+            )
+        })
+    });
     reg!(lua, t, "count", |lua, z: i64| with(lua, |c| {
         let z = zone_arg(c, z)?;
         Ok(c.state.zones[z].cards.len() as i64)
     }));
     reg!(lua, t, "cards", |lua, z: i64| with(lua, |c| {
         let z = zone_arg(c, z)?;
-        let ids: Vec<String> = c.state.zones[z].cards.iter().map(|&r| card_name(c, r)).collect();
+        let ids: Vec<String> = c.state.zones[z]
+            .cards
+            .iter()
+            .map(|&r| card_name(c, r))
+            .collect();
         lua.create_sequence_from(ids)
     }));
     reg!(lua, t, "top", |lua, z: i64| with(lua, |c| {
         let z = zone_arg(c, z)?;
         Ok(c.state.zones[z].cards.last().map(|&r| card_name(c, r)))
     }));
-    reg!(lua, t, "move_card", |lua, (from, to, place): (i64, i64, Option<String>)| with_mut(lua, "move_card", |c| {
-        let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
-        let Some(card) = c.state.zones[f].cards.pop() else { return Ok(None) };
-        insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
-        Ok(Some(card_name(c, card)))
-    }));
-    reg!(lua, t, "take_card", |lua, (from, id, to, place): (i64, String, i64, Option<String>)| with_mut(lua, "take_card", |c| {
-        let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
-        let pos = c.state.zones[f].cards.iter().rposition(|&r| card_name(c, r) == id);
-        let Some(pos) = pos else { return Ok(false) };
-        let card = c.state.zones[f].cards.remove(pos);
-        insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
-        Ok(true)
-    }));
-    reg!(lua, t, "shuffle", |lua, z: i64| with_mut(lua, "shuffle", |c| {
-        let z = zone_arg(c, z)?;
-        let State { zones, rng, .. } = &mut c.state;
-        rng.shuffle(&mut zones[z].cards);
-        Ok(())
-    }));
-    reg!(lua, t, "pieces", |lua, (kind, seat): (String, Option<i64>)| with(lua, |c| {
-        let Some(k) = c.def.piece(&kind) else {
-            return err(format!("no piece `{kind}`{}", crate::diag::suggestion(&kind, c.def.pieces.iter().map(|p| p.id.as_str()))));
-        };
-        let s = seat_arg(c, seat)?;
-        let list: Vec<i64> = c
-            .state
-            .pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.def as usize == k && (s.is_none() || p.owner == s))
-            .map(|(i, _)| i as i64 + 1)
-            .collect();
-        lua.create_sequence_from(list)
-    }));
+    reg!(lua, t, "move_card", |lua,
+                               (from, to, place): (
+        i64,
+        i64,
+        Option<String>
+    )| with_mut(
+        lua,
+        "move_card",
+        |c| {
+            let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
+            let Some(card) = c.state.zones[f].cards.pop() else {
+                return Ok(None);
+            };
+            insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
+            Ok(Some(card_name(c, card)))
+        }
+    ));
+    reg!(lua, t, "take_card", |lua,
+                               (from, id, to, place): (
+        i64,
+        String,
+        i64,
+        Option<String>
+    )| with_mut(
+        lua,
+        "take_card",
+        |c| {
+            let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
+            let pos = c.state.zones[f]
+                .cards
+                .iter()
+                .rposition(|&r| card_name(c, r) == id);
+            let Some(pos) = pos else { return Ok(false) };
+            let card = c.state.zones[f].cards.remove(pos);
+            insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
+            Ok(true)
+        }
+    ));
+    reg!(lua, t, "shuffle", |lua, z: i64| with_mut(
+        lua,
+        "shuffle",
+        |c| {
+            let z = zone_arg(c, z)?;
+            let State { zones, rng, .. } = &mut c.state;
+            rng.shuffle(&mut zones[z].cards);
+            Ok(())
+        }
+    ));
+    reg!(
+        lua,
+        t,
+        "pieces",
+        |lua, (kind, seat): (String, Option<i64>)| with(lua, |c| {
+            let Some(k) = c.def.piece(&kind) else {
+                return err(format!(
+                    "no piece `{kind}`{}",
+                    crate::diag::suggestion(&kind, c.def.pieces.iter().map(|p| p.id.as_str()))
+                ));
+            };
+            let s = seat_arg(c, seat)?;
+            let list: Vec<i64> = c
+                .state
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.def as usize == k && (s.is_none() || p.owner == s))
+                .map(|(i, _)| i as i64 + 1)
+                .collect();
+            lua.create_sequence_from(list)
+        })
+    );
     reg!(lua, t, "piece_kind", |lua, p: i64| with(lua, |c| {
         let p = piece_arg(c, p)?;
-        Ok(c.def.pieces.get(c.state.pieces[p].def as usize).map(|d| d.id.clone()))
+        Ok(c.def
+            .pieces
+            .get(c.state.pieces[p].def as usize)
+            .map(|d| d.id.clone()))
     }));
     reg!(lua, t, "owner", |lua, p: i64| with(lua, |c| {
         let p = piece_arg(c, p)?;
@@ -370,28 +733,54 @@ pub fn register(lua: &Lua) -> R<Table> {
         let p = piece_arg(c, p)?;
         Ok(c.state.pieces[p].at.map(|s| s as i64 + 1))
     }));
-    reg!(lua, t, "move_piece", |lua, (p, space): (i64, Option<i64>)| with_mut(lua, "move_piece", |c| {
-        let p = piece_arg(c, p)?;
-        let at = match space {
-            Some(s) => Some(space_arg(c, s)?),
-            None => None,
-        };
-        c.state.pieces[p].at = at;
-        Ok(())
-    }));
+    reg!(
+        lua,
+        t,
+        "move_piece",
+        |lua, (p, space): (i64, Option<i64>)| with_mut(lua, "move_piece", |c| {
+            let p = piece_arg(c, p)?;
+            let at = match space {
+                Some(s) => Some(space_arg(c, s)?),
+                None => None,
+            };
+            c.state.pieces[p].at = at;
+            Ok(())
+        })
+    );
     reg!(lua, t, "pieces_at", |lua, space: i64| with(lua, |c| {
         let s = space_arg(c, space)?;
-        let list: Vec<i64> = c.state.pieces.iter().enumerate().filter(|(_, p)| p.at == Some(s)).map(|(i, _)| i as i64 + 1).collect();
+        let list: Vec<i64> = c
+            .state
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.at == Some(s))
+            .map(|(i, _)| i as i64 + 1)
+            .collect();
         lua.create_sequence_from(list)
     }));
-    reg!(lua, t, "prop", |lua, (p, key): (i64, String)| with(lua, |c| {
-        let p = piece_arg(c, p)?;
-        let piece = &c.state.pieces[p];
-        let v = piece.props.get(&key).or_else(|| c.def.pieces.get(piece.def as usize).and_then(|d| d.props.get(&key)));
-        v.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, v))
-    }));
-    reg!(lua, t, "set_prop", |lua, (p, key, value): (i64, String, LuaValue)| {
-        let v = from_lua(&value, 0).map_err(|e| mlua::Error::RuntimeError(format!("game.set_prop: {e}")))?;
+    reg!(lua, t, "prop", |lua, (p, key): (i64, String)| with(
+        lua,
+        |c| {
+            let p = piece_arg(c, p)?;
+            let piece = &c.state.pieces[p];
+            let v = piece.props.get(&key).or_else(|| {
+                c.def
+                    .pieces
+                    .get(piece.def as usize)
+                    .and_then(|d| d.props.get(&key))
+            });
+            v.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, v))
+        }
+    ));
+    reg!(lua, t, "set_prop", |lua,
+                              (p, key, value): (
+        i64,
+        String,
+        LuaValue
+    )| {
+        let v = from_lua(&value, 0)
+            .map_err(|e| mlua::Error::RuntimeError(format!("game.set_prop: {e}")))?;
         with_mut(lua, "set_prop", |c| {
             let p = piece_arg(c, p)?;
             if v == Value::Nil {
@@ -402,7 +791,12 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         })
     });
-    reg!(lua, t, "space", |lua, id: String| with(lua, |c| Ok(c.state.board.graph.find(&id).map(|s| s as i64 + 1))));
+    reg!(lua, t, "space", |lua, id: String| with(lua, |c| Ok(c
+        .state
+        .board
+        .graph
+        .find(&id)
+        .map(|s| s as i64 + 1))));
     reg!(lua, t, "space_info", |lua, s: i64| with(lua, |c| {
         let s = space_arg(c, s)?;
         let sp = &c.state.board.graph.spaces[s as usize];
@@ -411,17 +805,36 @@ pub fn register(lua: &Lua) -> R<Table> {
         t.raw_set("name", sp.name.as_str())?;
         t.raw_set("x", sp.x)?;
         t.raw_set("y", sp.y)?;
-        t.raw_set("tags", lua.create_sequence_from(sp.tags.iter().map(|s| s.as_str()))?)?;
+        t.raw_set(
+            "tags",
+            lua.create_sequence_from(sp.tags.iter().map(|s| s.as_str()))?,
+        )?;
         t.raw_set("props", to_lua(lua, &Value::Map(sp.props.clone()))?)?;
         Ok(t)
     }));
-    reg!(lua, t, "space_count", |lua, ()| with(lua, |c| Ok(c.state.board.space_count() as i64)));
-    reg!(lua, t, "neighbors", |lua, (s, tags): (i64, Option<Vec<String>>)| with(lua, |c| {
+    reg!(lua, t, "space_count", |lua, ()| with(lua, |c| Ok(
+        c.state.board.space_count() as i64
+    )));
+    reg!(lua, t, "neighbors", |lua,
+                               (s, tags): (
+        i64,
+        Option<Vec<String>>
+    )| with(lua, |c| {
         let s = space_arg(c, s)?;
-        let list: Vec<i64> = c.state.board.neighbors(s, &tags_arg(tags)).into_iter().map(|x| x as i64 + 1).collect();
+        let list: Vec<i64> = c
+            .state
+            .board
+            .neighbors(s, &tags_arg(tags))
+            .into_iter()
+            .map(|x| x as i64 + 1)
+            .collect();
         lua.create_sequence_from(list)
     }));
-    reg!(lua, t, "distances", |lua, (s, tags): (i64, Option<Vec<String>>)| with(lua, |c| {
+    reg!(lua, t, "distances", |lua,
+                               (s, tags): (
+        i64,
+        Option<Vec<String>>
+    )| with(lua, |c| {
         let s = space_arg(c, s)?;
         let d = c.state.board.distances(s, &tags_arg(tags), &c.def.tiles);
         let t = lua.create_table()?;
@@ -432,10 +845,15 @@ pub fn register(lua: &Lua) -> R<Table> {
         }
         Ok(t)
     }));
-    reg!(lua, t, "cell", |lua, (x, y): (i64, i64)| with(lua, |c| Ok(c.state.board.cell(x, y).map(|s| s as i64 + 1))));
+    reg!(lua, t, "cell", |lua, (x, y): (i64, i64)| with(lua, |c| Ok(
+        c.state.board.cell(x, y).map(|s| s as i64 + 1)
+    )));
     reg!(lua, t, "xy", |lua, s: i64| with(lua, |c| {
         let s = space_arg(c, s)?;
-        c.state.board.xy(s).map_or_else(|| err("this board is not a grid"), Ok)
+        c.state
+            .board
+            .xy(s)
+            .map_or_else(|| err("this board is not a grid"), Ok)
     }));
     reg!(lua, t, "tile_at", |lua, s: i64| with(lua, |c| {
         let s = space_arg(c, s)?;
@@ -445,69 +863,130 @@ pub fn register(lua: &Lua) -> R<Table> {
         let s = space_arg(c, s)?;
         Ok(placed_out(c, c.state.board.blocker_at(s)))
     }));
-    reg!(lua, t, "place_tile", |lua, (s, tile, turns): (i64, String, Option<i64>)| with_mut(lua, "place_tile", |c| {
-        let s = space_arg(c, s)?;
-        let t = tile_arg(c, &tile)?;
-        if c.state.board.tile_at(s).is_some() {
-            return err("that cell already has a tile");
+    reg!(lua, t, "place_tile", |lua,
+                                (s, tile, turns): (
+        i64,
+        String,
+        Option<i64>
+    )| with_mut(
+        lua,
+        "place_tile",
+        |c| {
+            let s = space_arg(c, s)?;
+            let t = tile_arg(c, &tile)?;
+            if c.state.board.tile_at(s).is_some() {
+                return err("that cell already has a tile");
+            }
+            let rot = turns.unwrap_or(0).rem_euclid(4) as u8;
+            if !c.state.board.set_tile(
+                s,
+                Some(Placed {
+                    tile: t as u16,
+                    rot,
+                }),
+            ) {
+                return err("this board has no cells for tiles");
+            }
+            Ok(())
         }
-        let rot = turns.unwrap_or(0).rem_euclid(4) as u8;
-        if !c.state.board.set_tile(s, Some(Placed { tile: t as u16, rot })) {
-            return err("this board has no cells for tiles");
+    ));
+    reg!(lua, t, "remove_tile", |lua, s: i64| with_mut(
+        lua,
+        "remove_tile",
+        |c| {
+            let s = space_arg(c, s)?;
+            let old = c.state.board.tile_at(s);
+            c.state.board.set_tile(s, None);
+            Ok(placed_out(c, old).0)
         }
-        Ok(())
-    }));
-    reg!(lua, t, "remove_tile", |lua, s: i64| with_mut(lua, "remove_tile", |c| {
-        let s = space_arg(c, s)?;
-        let old = c.state.board.tile_at(s);
-        c.state.board.set_tile(s, None);
-        Ok(placed_out(c, old).0)
-    }));
-    reg!(lua, t, "rotate_tile", |lua, (s, turns): (i64, i64)| with_mut(lua, "rotate_tile", |c| {
-        let s = space_arg(c, s)?;
-        let Some(p) = c.state.board.tile_at(s) else { return err("there is no tile on that cell") };
-        c.state.board.set_tile(s, Some(Placed { tile: p.tile, rot: turns.rem_euclid(4) as u8 }));
-        Ok(())
-    }));
-    reg!(lua, t, "set_blocker", |lua, (s, tile): (i64, Option<String>)| with_mut(lua, "set_blocker", |c| {
-        let s = space_arg(c, s)?;
-        let placed = match tile {
-            Some(id) => Some(Placed { tile: tile_arg(c, &id)? as u16, rot: 0 }),
-            None => None,
-        };
-        c.state.board.set_blocker(s, placed);
-        Ok(())
-    }));
-    reg!(lua, t, "step", |lua, (s, side): (i64, String)| with(lua, |c| {
-        let s = space_arg(c, s)?;
-        let side = side_arg(&side)?;
-        Ok(c.state.board.grid_step(s, side, &c.def.tiles).map(|x| x as i64 + 1))
-    }));
-    reg!(lua, t, "passes", |lua, (s, from, to): (i64, String, String)| with(lua, |c| {
-        let s = space_arg(c, s)?;
-        let (f, t) = (side_arg(&from)?, side_arg(&to)?);
-        let links = c.state.board.links(s, &c.def.tiles);
-        Ok(links[f.index()] & (1 << t.index()) != 0)
-    }));
+    ));
+    reg!(lua, t, "rotate_tile", |lua, (s, turns): (i64, i64)| {
+        with_mut(lua, "rotate_tile", |c| {
+            let s = space_arg(c, s)?;
+            let Some(p) = c.state.board.tile_at(s) else {
+                return err("there is no tile on that cell");
+            };
+            c.state.board.set_tile(
+                s,
+                Some(Placed {
+                    tile: p.tile,
+                    rot: turns.rem_euclid(4) as u8,
+                }),
+            );
+            Ok(())
+        })
+    });
+    reg!(
+        lua,
+        t,
+        "set_blocker",
+        |lua, (s, tile): (i64, Option<String>)| with_mut(lua, "set_blocker", |c| {
+            let s = space_arg(c, s)?;
+            let placed = match tile {
+                Some(id) => Some(Placed {
+                    tile: tile_arg(c, &id)? as u16,
+                    rot: 0,
+                }),
+                None => None,
+            };
+            c.state.board.set_blocker(s, placed);
+            Ok(())
+        })
+    );
+    reg!(lua, t, "step", |lua, (s, side): (i64, String)| with(
+        lua,
+        |c| {
+            let s = space_arg(c, s)?;
+            let side = side_arg(&side)?;
+            Ok(c.state
+                .board
+                .grid_step(s, side, &c.def.tiles)
+                .map(|x| x as i64 + 1))
+        }
+    ));
+    reg!(
+        lua,
+        t,
+        "passes",
+        |lua, (s, from, to): (i64, String, String)| with(lua, |c| {
+            let s = space_arg(c, s)?;
+            let (f, t) = (side_arg(&from)?, side_arg(&to)?);
+            let links = c.state.board.links(s, &c.def.tiles);
+            Ok(links[f.index()] & (1 << t.index()) != 0)
+        })
+    );
     reg!(lua, t, "exits", |lua, s: i64| with(lua, |c| {
         let s = space_arg(c, s)?;
         let links = c.state.board.links(s, &c.def.tiles);
         let mask = links.iter().fold(0u8, |a, m| a | m);
-        Ok(Side::ALL.iter().filter(|sd| mask & (1 << sd.index()) != 0).map(|sd| sd.letter()).collect::<String>())
+        Ok(Side::ALL
+            .iter()
+            .filter(|sd| mask & (1 << sd.index()) != 0)
+            .map(|sd| sd.letter())
+            .collect::<String>())
     }));
-    reg!(lua, t, "attach_track", |lua, id: String| with_mut(lua, "attach_track", |c| {
-        let crate::content::def::BoardDef::Track(track) = &c.def.board else { return err("this board is not a track") };
-        let Some(pi) = track.pieces.iter().position(|p| p.id == id) else {
-            return err(format!("no track piece `{id}`{}", crate::diag::suggestion(&id, track.pieces.iter().map(|p| p.id.as_str()))));
-        };
-        let piece = track.pieces[pi].clone();
-        let _ = TrackRole::Normal;
-        match c.state.board.attach_track(pi, &piece) {
-            Ok(first) => Ok((Some(first as i64 + 1), None)),
-            Err(crate::board::AttachError::Overlap) => Ok((None, Some("overlap"))),
-            Err(crate::board::AttachError::OffTable) => Ok((None, Some("off-table"))),
+    reg!(lua, t, "attach_track", |lua, id: String| with_mut(
+        lua,
+        "attach_track",
+        |c| {
+            let crate::content::def::BoardDef::Track(track) = &c.def.board else {
+                return err("this board is not a track");
+            };
+            let Some(pi) = track.pieces.iter().position(|p| p.id == id) else {
+                return err(format!(
+                    "no track piece `{id}`{}",
+                    crate::diag::suggestion(&id, track.pieces.iter().map(|p| p.id.as_str()))
+                ));
+            };
+            let piece = track.pieces[pi].clone();
+            let _ = TrackRole::Normal;
+            match c.state.board.attach_track(pi, &piece) {
+                Ok(first) => Ok((Some(first as i64 + 1), None)),
+                Err(crate::board::AttachError::Overlap) => Ok((None, Some("overlap"))),
+                Err(crate::board::AttachError::OffTable) => Ok((None, Some("off-table"))),
+            }
         }
-    }));
+    ));
     t.set_readonly(true);
     Ok(t)
 }
@@ -516,26 +995,42 @@ use crate::state::State;
 
 /// `f(id, seat, value)` and `f(id, value)` both work for global counters.
 fn two_forms(seat: LuaValue, value: Option<i64>) -> R<(Option<i64>, i64)> {
-    let as_int = |v: &LuaValue| v.as_integer().or_else(|| v.as_number().filter(|n| n.fract() == 0.0).map(|n| n as i64));
+    let as_int = |v: &LuaValue| {
+        v.as_integer()
+            .or_else(|| v.as_number().filter(|n| n.fract() == 0.0).map(|n| n as i64))
+    };
     match (value, &seat) {
         (Some(v), LuaValue::Nil) => Ok((None, v)),
-        (Some(v), s) => as_int(s).map_or_else(|| err("the seat must be a number"), |s| Ok((Some(s), v))),
+        (Some(v), s) => {
+            as_int(s).map_or_else(|| err("the seat must be a number"), |s| Ok((Some(s), v)))
+        }
         (None, s) => as_int(s).map_or_else(|| err("give a number"), |v| Ok((None, v))),
     }
 }
 
-fn insert(cards: &mut Vec<crate::state::CardRef>, card: crate::state::CardRef, place: Option<&str>) -> R<()> {
+fn insert(
+    cards: &mut Vec<crate::state::CardRef>,
+    card: crate::state::CardRef,
+    place: Option<&str>,
+) -> R<()> {
     match place {
         None | Some("top") => cards.push(card),
         Some("bottom") => cards.insert(0, card),
-        Some(other) => return err(format!("`{other}` is not a place in a zone: use \"top\" or \"bottom\"")),
+        Some(other) => {
+            return err(format!(
+                "`{other}` is not a place in a zone: use \"top\" or \"bottom\""
+            ));
+        }
     }
     Ok(())
 }
 
 fn placed_out(c: &CallCtx, p: Option<Placed>) -> (Option<String>, i64) {
     match p {
-        Some(p) => (c.def.tiles.get(p.tile as usize).map(|t| t.id.clone()), p.rot as i64),
+        Some(p) => (
+            c.def.tiles.get(p.tile as usize).map(|t| t.id.clone()),
+            p.rot as i64,
+        ),
         None => (None, 0),
     }
 }
@@ -548,7 +1043,10 @@ mod tests {
     fn every_documented_function_is_registered_and_back() {
         let lua = Lua::new();
         let t = register(&lua).unwrap();
-        let mut registered: Vec<String> = t.pairs::<String, LuaValue>().map(|p| p.unwrap().0).collect();
+        let mut registered: Vec<String> = t
+            .pairs::<String, LuaValue>()
+            .map(|p| p.unwrap().0)
+            .collect();
         registered.sort();
         let mut documented: Vec<String> = API.iter().map(|(n, _, _)| n.to_string()).collect();
         documented.sort();

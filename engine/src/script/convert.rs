@@ -45,7 +45,9 @@ pub fn from_lua(v: &LuaValue, depth: usize) -> Result<Value, String> {
                 Value::Num(*n)
             }
         }
-        LuaValue::String(s) => Value::Str(s.to_str().map_err(|_| "strings must be UTF-8")?.to_string()),
+        LuaValue::String(s) => {
+            Value::Str(s.to_str().map_err(|_| "strings must be UTF-8")?.to_string())
+        }
         LuaValue::Table(t) => {
             let n = t.raw_len();
             let mut count = 0usize;
@@ -54,10 +56,17 @@ pub fn from_lua(v: &LuaValue, depth: usize) -> Result<Value, String> {
                 let (k, x) = pair.map_err(|e| e.to_string())?;
                 count += 1;
                 let key = match &k {
-                    LuaValue::String(s) => s.to_str().map_err(|_| "keys must be UTF-8")?.to_string(),
+                    LuaValue::String(s) => {
+                        s.to_str().map_err(|_| "keys must be UTF-8")?.to_string()
+                    }
                     LuaValue::Integer(i) => i.to_string(),
                     LuaValue::Number(n) => n.to_string(),
-                    other => return Err(format!("table keys must be strings or numbers, not {}", other.type_name())),
+                    other => {
+                        return Err(format!(
+                            "table keys must be strings or numbers, not {}",
+                            other.type_name()
+                        ));
+                    }
                 };
                 map.insert(key, from_lua(&x, depth + 1)?);
             }
@@ -113,12 +122,35 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
                 ("tags", strings(&t.tags)),
                 ("props", Value::Map(t.props.clone())),
                 ("roads", Value::Bool(t.links.iter().any(|l| *l != 0))),
-                ("open", Value::List((0..4u8).map(|r| {
-                    let l = t.links_turned(r);
-                    let mask = l.iter().enumerate().fold(0u8, |a, (i, m)| a | m | if *m != 0 { 1 << i } else { 0 });
-                    Value::Str(crate::content::def::Side::ALL.iter().filter(|s| mask & (1 << s.index()) != 0).map(|s| s.letter()).collect())
-                }).collect())),
-                ("rotations", Value::List(t.distinct_rotations().into_iter().map(|r| Value::Int(r as i64)).collect())),
+                (
+                    "open",
+                    Value::List(
+                        (0..4u8)
+                            .map(|r| {
+                                let l = t.links_turned(r);
+                                let mask = l.iter().enumerate().fold(0u8, |a, (i, m)| {
+                                    a | m | if *m != 0 { 1 << i } else { 0 }
+                                });
+                                Value::Str(
+                                    crate::content::def::Side::ALL
+                                        .iter()
+                                        .filter(|s| mask & (1 << s.index()) != 0)
+                                        .map(|s| s.letter())
+                                        .collect(),
+                                )
+                            })
+                            .collect(),
+                    ),
+                ),
+                (
+                    "rotations",
+                    Value::List(
+                        t.distinct_rotations()
+                            .into_iter()
+                            .map(|r| Value::Int(r as i64))
+                            .collect(),
+                    ),
+                ),
             ],
         )?;
         tiles.raw_set(t.id.as_str(), tt)?;
@@ -195,7 +227,11 @@ fn freeze(t: &Table, depth: usize) {
     if depth > 8 {
         return;
     }
-    if let Ok(pairs) = t.clone().pairs::<LuaValue, LuaValue>().collect::<mlua::Result<Vec<_>>>() {
+    if let Ok(pairs) = t
+        .clone()
+        .pairs::<LuaValue, LuaValue>()
+        .collect::<mlua::Result<Vec<_>>>()
+    {
         for (_, v) in pairs {
             if let LuaValue::Table(inner) = v {
                 freeze(&inner, depth + 1);

@@ -40,18 +40,40 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { steps: 2_000_000, time: Duration::from_millis(500), memory: 64 << 20 }
+        Limits {
+            steps: 2_000_000,
+            time: Duration::from_millis(500),
+            memory: 64 << 20,
+        }
     }
 }
 
 /// The hooks a rule script may return, in the order they are documented.
 pub const HOOKS: [(&str, &str); 6] = [
-    ("setup", "setup(game): after the engine has built zones, pieces and counters"),
-    ("actions", "actions(game, seat) -> {string}: the legal actions of the seat to act"),
-    ("apply", "apply(game, seat, action): carry out one legal action"),
-    ("describe", "describe(game, seat, action) -> string: a label for people (optional)"),
-    ("on_turn_start", "on_turn_start(game, seat): after game.end_turn() passes play on"),
-    ("score", "score(game, seat) -> number: the seat's score so far, for display (optional)"),
+    (
+        "setup",
+        "setup(game): after the engine has built zones, pieces and counters",
+    ),
+    (
+        "actions",
+        "actions(game, seat) -> {string}: the legal actions of the seat to act",
+    ),
+    (
+        "apply",
+        "apply(game, seat, action): carry out one legal action",
+    ),
+    (
+        "describe",
+        "describe(game, seat, action) -> string: a label for people (optional)",
+    ),
+    (
+        "on_turn_start",
+        "on_turn_start(game, seat): after game.end_turn() passes play on",
+    ),
+    (
+        "score",
+        "score(game, seat) -> number: the seat's score so far, for display (optional)",
+    ),
 ];
 
 /// A script failed: everything a person needs to find the mistake.
@@ -69,9 +91,17 @@ pub struct ScriptError {
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line > 0 {
-            write!(f, "{}:{}: error: {} (mod `{}`, in {})", self.file, self.line, self.message, self.mod_id, self.hook)
+            write!(
+                f,
+                "{}:{}: error: {} (mod `{}`, in {})",
+                self.file, self.line, self.message, self.mod_id, self.hook
+            )
         } else {
-            write!(f, "{}: error: {} (mod `{}`, in {})", self.file, self.message, self.mod_id, self.hook)
+            write!(
+                f,
+                "{}: error: {} (mod `{}`, in {})",
+                self.file, self.message, self.mod_id, self.hook
+            )
         }
     }
 }
@@ -122,10 +152,20 @@ fn hook_index(name: &str) -> Option<usize> {
 impl Host {
     /// Creates the VM and runs every rule script and bot script of the definition.
     pub fn new(def: Arc<GameDef>, limits: Limits) -> Result<Host, ScriptError> {
-        let fail = |m: String| ScriptError { mod_id: def.id.clone(), file: def.id.clone(), line: 0, hook: "load".into(), message: m };
-        let lua = Lua::new_with(StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::BUFFER, LuaOptions::default())
+        let fail = |m: String| ScriptError {
+            mod_id: def.id.clone(),
+            file: def.id.clone(),
+            line: 0,
+            hook: "load".into(),
+            message: m,
+        };
+        let lua = Lua::new_with(
+            StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::BUFFER,
+            LuaOptions::default(),
+        )
+        .map_err(|e| fail(e.to_string()))?;
+        lua.set_memory_limit(limits.memory)
             .map_err(|e| fail(e.to_string()))?;
-        lua.set_memory_limit(limits.memory).map_err(|e| fail(e.to_string()))?;
         let steps_left = Rc::new(Cell::new(limits.steps));
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         {
@@ -134,22 +174,37 @@ impl Host {
             lua.set_interrupt(move |lua| {
                 let left = steps.get();
                 if left == 0 {
-                    return Err(mlua::Error::RuntimeError(format!("{}step budget exceeded (an endless loop?)", where_now(lua))));
+                    return Err(mlua::Error::RuntimeError(format!(
+                        "{}step budget exceeded (an endless loop?)",
+                        where_now(lua)
+                    )));
                 }
                 steps.set(left - 1);
-                if left % 1024 == 0 {
-                    if let Some(d) = deadline.get() {
-                        if Instant::now() > d {
-                            steps.set(0);
-                            return Err(mlua::Error::RuntimeError(format!("{}time limit exceeded (an endless loop?)", where_now(lua))));
-                        }
-                    }
+                if left.is_multiple_of(1024)
+                    && let Some(d) = deadline.get()
+                    && Instant::now() > d
+                {
+                    steps.set(0);
+                    return Err(mlua::Error::RuntimeError(format!(
+                        "{}time limit exceeded (an endless loop?)",
+                        where_now(lua)
+                    )));
                 }
                 Ok(VmState::Continue)
             });
         }
         let game = prepare_globals(&lua, &def).map_err(|e| fail(e.to_string()))?;
-        let mut host = Host { lua, scripts: vec![], hooks: (0..HOOKS.len()).map(|_| None).collect(), bots: vec![], steps_left, deadline, limits, def: def.clone(), game };
+        let mut host = Host {
+            lua,
+            scripts: vec![],
+            hooks: (0..HOOKS.len()).map(|_| None).collect(),
+            bots: vec![],
+            steps_left,
+            deadline,
+            limits,
+            def: def.clone(),
+            game,
+        };
         for s in &def.scripts {
             let idx = host.scripts.len();
             host.scripts.push(s.clone());
@@ -169,7 +224,10 @@ impl Host {
                         file: b.script.display.clone(),
                         line: 0,
                         hook: "load".into(),
-                        message: format!("bot `{}` must return a table with a `choose` function", b.id),
+                        message: format!(
+                            "bot `{}` must return a table with a `choose` function",
+                            b.id
+                        ),
                     });
                 }
             }
@@ -179,7 +237,12 @@ impl Host {
 
     fn run_script(&self, idx: usize) -> Result<Table, ScriptError> {
         let s = &self.scripts[idx];
-        let func = self.lua.load(&s.source).set_name(format!("={}", s.display)).into_function().map_err(|e| self.error(e, "load"))?;
+        let func = self
+            .lua
+            .load(&s.source)
+            .set_name(format!("={}", s.display))
+            .into_function()
+            .map_err(|e| self.error(e, "load"))?;
         self.arm();
         let r: mlua::Result<LuaValue> = func.call(());
         self.disarm();
@@ -190,7 +253,10 @@ impl Host {
                 file: s.display.clone(),
                 line: 0,
                 hook: "load".into(),
-                message: format!("the script must end with `return {{ ... hooks ... }}`, and it returned {}", other.type_name()),
+                message: format!(
+                    "the script must end with `return {{ ... hooks ... }}`, and it returned {}",
+                    other.type_name()
+                ),
             }),
             Err(e) => Err(self.error(e, "load")),
         }
@@ -202,12 +268,32 @@ impl Host {
             let s = &self.scripts[idx];
             let Some(h) = hook_index(&name) else {
                 let hint = suggestion(&name, HOOKS.iter().map(|(h, _)| *h));
-                return Err(ScriptError { mod_id: s.mod_id.clone(), file: s.display.clone(), line: 0, hook: "load".into(), message: format!("unknown hook `{name}`{hint}") });
+                return Err(ScriptError {
+                    mod_id: s.mod_id.clone(),
+                    file: s.display.clone(),
+                    line: 0,
+                    hook: "load".into(),
+                    message: format!("unknown hook `{name}`{hint}"),
+                });
             };
             match value {
-                LuaValue::Function(f) => self.hooks[h] = Some(Hook { func: f, script: idx }),
+                LuaValue::Function(f) => {
+                    self.hooks[h] = Some(Hook {
+                        func: f,
+                        script: idx,
+                    })
+                }
                 other => {
-                    return Err(ScriptError { mod_id: s.mod_id.clone(), file: s.display.clone(), line: 0, hook: "load".into(), message: format!("hook `{name}` must be a function, not {}", other.type_name()) });
+                    return Err(ScriptError {
+                        mod_id: s.mod_id.clone(),
+                        file: s.display.clone(),
+                        line: 0,
+                        hook: "load".into(),
+                        message: format!(
+                            "hook `{name}` must be a function, not {}",
+                            other.type_name()
+                        ),
+                    });
                 }
             }
         }
@@ -215,7 +301,9 @@ impl Host {
     }
 
     pub fn has_hook(&self, name: &str) -> bool {
-        hook_index(name).and_then(|i| self.hooks[i].as_ref()).is_some()
+        hook_index(name)
+            .and_then(|i| self.hooks[i].as_ref())
+            .is_some()
     }
 
     pub fn bot_ids(&self) -> Vec<String> {
@@ -234,7 +322,13 @@ impl Host {
     /// Calls a hook with the state lent to the VM. The context comes back whatever happens;
     /// on error its state may be half-changed, and the caller rolls it back.
     /// Hooks get `(game, seat, action)`, as many as they take.
-    pub fn call_hook<R>(&self, name: &str, ctx: CallCtx, seat: Option<u8>, action: Option<&str>) -> (CallCtx, Result<Option<R>, ScriptError>)
+    pub fn call_hook<R>(
+        &self,
+        name: &str,
+        ctx: CallCtx,
+        seat: Option<u8>,
+        action: Option<&str>,
+    ) -> (CallCtx, Result<Option<R>, ScriptError>)
     where
         R: mlua::FromLuaMulti,
     {
@@ -243,35 +337,63 @@ impl Host {
         };
         let seat = seat.map(|s| s as i64 + 1);
         let (ctx, r) = self.call(&hook.func, ctx, (self.game.clone(), seat, action));
-        let r = r.map(Some).map_err(|e| self.error_in(e, name, Some(hook.script)));
+        let r = r
+            .map(Some)
+            .map_err(|e| self.error_in(e, name, Some(hook.script)));
         (ctx, r)
     }
 
     /// Runs a snippet of Luau against the state with the rules' rights (a console, and the way
     /// tests build situations). Returns what the snippet returns.
-    pub fn eval(&self, ctx: CallCtx, code: &str) -> (CallCtx, Result<crate::value::Value, ScriptError>) {
+    pub fn eval(
+        &self,
+        ctx: CallCtx,
+        code: &str,
+    ) -> (CallCtx, Result<crate::value::Value, ScriptError>) {
         let func = match self.lua.load(code).set_name("=console").into_function() {
             Ok(f) => f,
             Err(e) => return (ctx, Err(self.error(e, "console"))),
         };
         let (ctx, r) = self.call::<_, LuaValue>(&func, ctx, ());
         let r = r.map_err(|e| self.error(e, "console")).and_then(|v| {
-            convert::from_lua(&v, 0).map_err(|m| ScriptError { mod_id: self.def.id.clone(), file: "console".into(), line: 0, hook: "console".into(), message: m })
+            convert::from_lua(&v, 0).map_err(|m| ScriptError {
+                mod_id: self.def.id.clone(),
+                file: "console".into(),
+                line: 0,
+                hook: "console".into(),
+                message: m,
+            })
         });
         (ctx, r)
     }
 
     /// Asks a bot to choose among `actions`; returns the 0-based index it chose.
-    pub fn call_bot(&self, bot: &str, ctx: CallCtx, seat: u8, actions: &[String]) -> (CallCtx, Result<usize, ScriptError>) {
+    pub fn call_bot(
+        &self,
+        bot: &str,
+        ctx: CallCtx,
+        seat: u8,
+        actions: &[String],
+    ) -> (CallCtx, Result<usize, ScriptError>) {
         let Some((_, func, script)) = self.bots.iter().find(|(id, _, _)| id == bot) else {
-            let e = ScriptError { mod_id: self.def.id.clone(), file: self.def.id.clone(), line: 0, hook: format!("bot {bot}"), message: format!("no bot `{bot}`") };
+            let e = ScriptError {
+                mod_id: self.def.id.clone(),
+                file: self.def.id.clone(),
+                line: 0,
+                hook: format!("bot {bot}"),
+                message: format!("no bot `{bot}`"),
+            };
             return (ctx, Err(e));
         };
-        let list = match self.lua.create_sequence_from(actions.iter().map(|a| a.as_str())) {
+        let list = match self
+            .lua
+            .create_sequence_from(actions.iter().map(|a| a.as_str()))
+        {
             Ok(l) => l,
             Err(e) => return (ctx, Err(self.error(e, "bot"))),
         };
-        let (ctx, r) = self.call::<_, LuaValue>(func, ctx, (self.game.clone(), seat as i64 + 1, list));
+        let (ctx, r) =
+            self.call::<_, LuaValue>(func, ctx, (self.game.clone(), seat as i64 + 1, list));
         let hook = format!("bot {bot}");
         let r = r.map_err(|e| self.error_in(e, &hook, Some(*script))).and_then(|v| {
             let idx = match &v {
@@ -291,7 +413,12 @@ impl Host {
         (ctx, r)
     }
 
-    fn call<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(&self, f: &Function, ctx: CallCtx, args: A) -> (CallCtx, mlua::Result<R>) {
+    fn call<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
+        &self,
+        f: &Function,
+        ctx: CallCtx,
+        args: A,
+    ) -> (CallCtx, mlua::Result<R>) {
         self.lua.set_app_data(ctx);
         self.arm();
         let r = f.call::<R>(args);
@@ -358,7 +485,18 @@ impl Host {
 /// Removes what scripts must not reach, installs the API, and seals the globals.
 fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     let g = lua.globals();
-    for name in ["loadstring", "load", "dofile", "require", "getfenv", "setfenv", "collectgarbage", "gcinfo", "debug", "newproxy"] {
+    for name in [
+        "loadstring",
+        "load",
+        "dofile",
+        "require",
+        "getfenv",
+        "setfenv",
+        "collectgarbage",
+        "gcinfo",
+        "debug",
+        "newproxy",
+    ] {
         g.raw_set(name, LuaValue::Nil)?;
     }
     let game = api::register(lua)?;
@@ -368,7 +506,10 @@ fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
         math.raw_set(
             "randomseed",
             lua.create_function(|_, _: mlua::MultiValue| -> mlua::Result<()> {
-                Err(mlua::Error::RuntimeError("math.randomseed is not available: the game's seed decides every random number".into()))
+                Err(mlua::Error::RuntimeError(
+                    "math.randomseed is not available: the game's seed decides every random number"
+                        .into(),
+                ))
             })?,
         )?;
     }
@@ -404,7 +545,9 @@ fn innermost(e: &mlua::Error) -> String {
     match e {
         mlua::Error::CallbackError { cause, .. } => innermost(cause),
         mlua::Error::RuntimeError(m) => m.lines().next().unwrap_or("").to_string(),
-        mlua::Error::SyntaxError { message, .. } => message.lines().next().unwrap_or("").to_string(),
+        mlua::Error::SyntaxError { message, .. } => {
+            message.lines().next().unwrap_or("").to_string()
+        }
         mlua::Error::MemoryError(m) => m.clone(),
         mlua::Error::ExternalError(x) => x.to_string(),
         other => other.to_string().lines().next().unwrap_or("").to_string(),

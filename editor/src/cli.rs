@@ -1,0 +1,179 @@
+//! Argument types for every subcommand (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Farebox: play, check, simulate and replay moddable tabletop games.
+///
+/// MOD arguments take a bundled mod id (see `farebox list`) or a path to a mod folder.
+/// The bundled mods are found in $FAREBOX_MODS, else in a `mods/` folder above the current
+/// directory or the executable.
+#[derive(Debug, Parser)]
+#[command(name = "farebox", version)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the bundled mods: id, version, name, players, and whether they can be played.
+    List(ListArgs),
+    /// Check mods: load and validate their content and compile their scripts.
+    ///
+    /// Problems print one per line as `path:line:col: error: message` on stdout; a summary per
+    /// mod goes to stderr. Exits 0 when every mod is valid, 1 otherwise.
+    Validate(ValidateArgs),
+    /// Play a game in the terminal, against bots or with friends at the same keyboard.
+    ///
+    /// On a person's turn the game is shown as that seat sees it, followed by the numbered legal
+    /// actions: type a number to act, `?` to show the game again, `q` to quit.
+    Play(PlayArgs),
+    /// Simulate many games with bots and report win rates, game lengths and scores.
+    ///
+    /// Seeds run from --seed upward, one per game, so a run is repeatable. With --json one JSON
+    /// object is printed with the keys: games, finished (games that reached a result), capped
+    /// (games stopped at --cap actions), errors (count), error_messages (the first few),
+    /// win_rate (per seat: share of finished games where the seat placed 1st, ties count for
+    /// each), actions_mean, actions_sd, turns_mean, turns_sd (over games without errors),
+    /// score_mean, score_sd (per seat, over finished games), seconds, games_per_second, seed,
+    /// players, bots. Standard deviations are sample deviations (0 for fewer than 2 games).
+    Sim(SimArgs),
+    /// Play one game with bots and save it as a replay file.
+    Record(RecordArgs),
+    /// Re-run a replay file and check that every action leads to the recorded state.
+    ///
+    /// Exits 0 when the replay verifies, 1 when it does not.
+    Replay(ReplayArgs),
+    /// Write the JSON Schemas for mod files and the Luau type stubs.
+    Schema(SchemaArgs),
+    /// Time random games of a mod (games per second, one thread); with --load, time loading.
+    Bench(BenchArgs),
+    /// Time a cold load and validation of every bundled mod (same as `bench --load`).
+    BenchLoad(BenchLoadArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Mods to check: bundled ids or folder paths.
+    #[arg(required = true, value_name = "MOD")]
+    pub mods: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The mod to play: a bundled id or a folder path.
+    #[arg(value_name = "MOD")]
+    pub game: String,
+    /// One entry per seat, comma separated: `human`, `random`, or one of the mod's bot ids.
+    #[arg(long, default_value = "human,dispatcher")]
+    pub seats: String,
+    /// Seed for the game (default: from the clock; it is printed so the game can be replayed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Set a game option, as id=value (repeatable).
+    #[arg(long = "option", value_name = "ID=VALUE")]
+    pub options: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// The mod to simulate: a bundled id or a folder path.
+    #[arg(value_name = "MOD")]
+    pub game: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Seed of the first game; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of seats (default: the number of --bots given, at least the mod's minimum).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Agents per seat, comma separated (`random` or a bot id); the last one repeats.
+    #[arg(long, default_value = "random")]
+    pub bots: String,
+    /// Worker threads (default: the number of CPUs).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print one JSON object instead of text (fields are listed above).
+    #[arg(long)]
+    pub json: bool,
+    /// Stop a game after this many actions and count it as capped.
+    #[arg(long, default_value_t = 5000)]
+    pub cap: u32,
+    /// Set a game option, as id=value (repeatable).
+    #[arg(long = "option", value_name = "ID=VALUE")]
+    pub options: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RecordArgs {
+    /// The mod to play: a bundled id or a folder path.
+    #[arg(value_name = "MOD")]
+    pub game: String,
+    /// Seed of the game.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Number of seats (default: the number of --bots given, at least the mod's minimum).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Agents per seat, comma separated (`random` or a bot id); the last one repeats.
+    #[arg(long, default_value = "random")]
+    pub bots: String,
+    /// Stop the game after this many actions.
+    #[arg(long, default_value_t = 5000)]
+    pub cap: u32,
+    /// Set a game option, as id=value (repeatable).
+    #[arg(long = "option", value_name = "ID=VALUE")]
+    pub options: Vec<String>,
+    /// Replay file to write (JSON).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The replay file (JSON, as written by `farebox record`).
+    pub file: PathBuf,
+    /// The mod to check against (default: the bundled mod named in the replay).
+    #[arg(long = "mod", value_name = "MOD")]
+    pub game: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// Folder to write to (default: the repository's `schemas/`, next to `mods/`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The mod to time (not needed with --load).
+    #[arg(value_name = "MOD", required_unless_present = "load")]
+    pub game: Option<String>,
+    /// Number of random games.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Seed of the first game.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Time loading and validating every bundled mod instead.
+    #[arg(long)]
+    pub load: bool,
+    /// Rounds for --load.
+    #[arg(long, default_value_t = 20)]
+    pub iterations: u32,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchLoadArgs {
+    /// Rounds of loading all bundled mods.
+    #[arg(long, default_value_t = 20)]
+    pub iterations: u32,
+}

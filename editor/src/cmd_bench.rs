@@ -1,0 +1,102 @@
+//! `farebox bench` and `farebox bench-load`: honest timings with `Instant`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use farebox::agent::play;
+use farebox::script::{Host, Limits};
+use farebox::source::FolderResolver;
+
+use crate::cli::BenchArgs;
+use crate::common::{Fail, Io, Located, load_for_play, load_located, mods_dir, setup};
+
+pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
+    if args.load {
+        return run_load(args.iterations, io);
+    }
+    let spec = args
+        .game
+        .ok_or_else(|| Fail::Usage("bench needs a MOD (or --load)".into()))?;
+    let def = load_for_play(&spec, io)?;
+    let seats = def.players.0.min(255) as u8;
+    let base = setup(&def, seats, args.seed, &[])?;
+    let agents = vec!["random".to_string()];
+    let start = Instant::now();
+    let mut actions = 0u64;
+    let mut errors = 0u64;
+    for i in 0..args.games {
+        let mut su = base.clone();
+        su.seed = args.seed.wrapping_add(i);
+        let o = play(&def, su, &agents, 5000);
+        actions += o.actions as u64;
+        if let Some(e) = o.error {
+            errors += 1;
+            if errors == 1 {
+                io.note(format!("error: seed {}: {e}", o.seed));
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let gps = if secs > 0.0 {
+        args.games as f64 / secs
+    } else {
+        0.0
+    };
+    let aps = if secs > 0.0 {
+        actions as f64 / secs
+    } else {
+        0.0
+    };
+    io.say(format!(
+        "{}: {} random games ({} players) in {secs:.3} s: {gps:.1} games/s, {aps:.0} actions/s (1 thread){}",
+        def.id,
+        args.games,
+        seats,
+        if errors > 0 { format!(", {errors} errors") } else { String::new() }
+    ));
+    Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// Loads (and, for playable mods, compiles the scripts of) every bundled mod, `rounds` times.
+pub fn run_load(rounds: u32, io: &mut Io) -> Result<i32, Fail> {
+    let dir = mods_dir();
+    let all = FolderResolver::new(&dir).all();
+    if all.is_empty() {
+        return Err(Fail::Usage(format!("no mods found in {}", dir.display())));
+    }
+    let rounds = rounds.max(1);
+    let mut per_mod = vec![0f64; all.len()];
+    let mut failed = Vec::new();
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for (i, (id, folder)) in all.iter().enumerate() {
+            let t = Instant::now();
+            let l = Located {
+                folder: folder.clone(),
+                resolver: FolderResolver::new(&dir),
+                name: id.clone(),
+            };
+            let ok = match load_located(&l) {
+                Ok(def) => !def.playable() || Host::new(Arc::new(def), Limits::default()).is_ok(),
+                Err(_) => false,
+            };
+            per_mod[i] += t.elapsed().as_secs_f64();
+            if !ok && !failed.contains(id) {
+                failed.push(id.clone());
+            }
+        }
+    }
+    let total_ms = start.elapsed().as_secs_f64() * 1000.0 / rounds as f64;
+    for ((id, _), t) in all.iter().zip(&per_mod) {
+        io.say(format!("{id:<16}{:>8.2} ms", t * 1000.0 / rounds as f64));
+    }
+    io.say(format!(
+        "all {} mods: {total_ms:.2} ms mean cold load+validate over {rounds} rounds",
+        all.len()
+    ));
+    if !failed.is_empty() {
+        io.note(format!("error: did not validate: {}", failed.join(", ")));
+        return Ok(1);
+    }
+    Ok(0)
+}

@@ -1,0 +1,341 @@
+//! `farebox play`: a game in the terminal.
+//!
+//! A person's screen is built only from `Game::view` of their seat, so hidden cards stay
+//! hidden; with two or more people the game asks to pass the keyboard before each turn.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+
+use farebox::agent::Agent;
+use farebox::content::GameDef;
+use farebox::content::def::{BoardDef, Scope};
+use farebox::game::{Game, View};
+
+use crate::cli::PlayArgs;
+use crate::common::{Fail, Io, load_for_play, ordinal, setup, split_list};
+
+enum Seat {
+    Human,
+    Bot(Agent),
+}
+
+pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
+    let def = load_for_play(&args.game, io)?;
+    let specs = split_list(&args.seats);
+    if specs.is_empty() {
+        return Err(Fail::Usage("--seats needs at least one seat".into()));
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64 % 1_000_000)
+    });
+    let n = u8::try_from(specs.len()).map_err(|_| Fail::Usage("too many seats".into()))?;
+    let su = setup(&def, n, seed, &args.options)?;
+    let mut seats = Vec::new();
+    for (i, s) in specs.iter().enumerate() {
+        if s == "human" {
+            seats.push(Seat::Human);
+        } else {
+            seats.push(Seat::Bot(
+                Agent::from_spec(s, &def, seed, i as u8).map_err(Fail::Usage)?,
+            ));
+        }
+    }
+    let humans = seats.iter().filter(|s| matches!(s, Seat::Human)).count();
+    let mut game = Game::new(def.clone(), su).map_err(|e| Fail::Usage(e.to_string()))?;
+    let who: Vec<String> = specs
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{} ({s})", def.seat_name(i)))
+        .collect();
+    io.say(format!(
+        "{} {}, seed {seed}: {}",
+        def.name,
+        def.version,
+        who.join(", ")
+    ));
+    let mut last_human: Option<u8> = None;
+
+    loop {
+        if let Some(r) = game.result().cloned() {
+            if let Some(s) = last_human {
+                show(io, &def, &game.view(Some(s)));
+            }
+            io.say(format!("Game over: {}", r.reason));
+            let mut order: Vec<usize> = (0..r.places.len()).collect();
+            order.sort_by_key(|&i| (r.places[i], i));
+            for i in order {
+                let score = r
+                    .scores
+                    .get(i)
+                    .map_or(String::new(), |s| format!(", score {s}"));
+                io.say(format!(
+                    "  {} {}{score}",
+                    ordinal(r.places[i]),
+                    def.seat_name(i)
+                ));
+            }
+            return Ok(0);
+        }
+        let seat = game.active();
+        let actions = match game.legal_actions() {
+            Ok(a) => a,
+            Err(e) => return Err(Fail::Invalid(e.to_string())),
+        };
+        if actions.is_empty() {
+            return Err(Fail::Invalid(format!(
+                "{} has no legal action, and the game is not over",
+                def.seat_name(seat as usize)
+            )));
+        }
+        let name = def.seat_name(seat as usize);
+        let Some(kind) = seats.get_mut(seat as usize) else {
+            return Err(Fail::Invalid(format!("no one sits at seat {}", seat + 1)));
+        };
+        let (action, human) = match kind {
+            Seat::Human => {
+                if humans >= 2 && last_human != Some(seat) {
+                    io.say(format!("\nPass to {name} and press Enter"));
+                    if io.read_line().is_none() {
+                        io.say("Bye.");
+                        return Ok(0);
+                    }
+                    if std::io::stdout().is_terminal() {
+                        let _ = write!(io.out, "\x1b[2J\x1b[H");
+                    }
+                }
+                last_human = Some(seat);
+                let labels: Vec<String> = actions.iter().map(|a| game.describe(a)).collect();
+                show(io, &def, &game.view(Some(seat)));
+                show_actions(io, &labels);
+                let choice = loop {
+                    let _ = write!(io.out, "{name}> ");
+                    let Some(line) = io.read_line() else {
+                        io.say("\nBye.");
+                        return Ok(0);
+                    };
+                    match line.as_str() {
+                        "q" | "quit" => {
+                            io.say("Bye.");
+                            return Ok(0);
+                        }
+                        "?" => {
+                            show(io, &def, &game.view(Some(seat)));
+                            show_actions(io, &labels);
+                        }
+                        "" => {}
+                        t => match t.parse::<usize>() {
+                            Ok(k) if (1..=actions.len()).contains(&k) => break k - 1,
+                            _ => io.say(format!(
+                                "Type a number from 1 to {}, ? to show the game, or q to quit.",
+                                actions.len()
+                            )),
+                        },
+                    }
+                };
+                (actions[choice].clone(), true)
+            }
+            Seat::Bot(agent) => {
+                let i = agent
+                    .choose(&mut game, &actions)
+                    .map_err(|e| Fail::Invalid(e.to_string()))?;
+                (actions.get(i).cloned().unwrap_or_default(), false)
+            }
+        };
+        let label = game.describe(&action);
+        match game.apply_legal(&action) {
+            Ok(()) => {
+                if !human {
+                    io.say(format!("{name}: {label}"));
+                }
+            }
+            Err(e) => {
+                io.say(format!("error: {e}"));
+                io.say("The action was refused; the game is as it was.");
+                if !human {
+                    return Err(Fail::Invalid(format!(
+                        "{name}'s bot chose an action the rules refused"
+                    )));
+                }
+            }
+        }
+    }
+}
+
+fn show_actions(io: &mut Io, labels: &[String]) {
+    io.say("Actions:");
+    for (i, l) in labels.iter().enumerate() {
+        io.say(format!("  {:>2}. {l}", i + 1));
+    }
+}
+
+/// Short form of a tile id: the part after the last `-` ("cs-t12" -> "t12").
+fn short(id: &str) -> &str {
+    id.rsplit('-').next().unwrap_or(id)
+}
+
+fn owner_name(def: &GameDef, owner: Option<u8>) -> String {
+    owner.map_or_else(String::new, |o| {
+        format!(" of {}", def.seat_name(o as usize))
+    })
+}
+
+/// Prints what `view` shows: turn, counters, public variables, zones, pieces and the board.
+pub fn show(io: &mut Io, def: &GameDef, view: &View) {
+    let you = view.seat.map_or_else(String::new, |s| {
+        format!(" (you are {})", def.seat_name(s as usize))
+    });
+    io.say(format!(
+        "\n== Turn {}: {} to act{you} ==",
+        view.turn,
+        def.seat_name(view.active as usize)
+    ));
+    for (id, values) in &view.counters {
+        let cd = def.counters.iter().find(|c| &c.id == id);
+        let name = cd.map_or(id.as_str(), |c| c.name.as_str());
+        let text = if cd.is_some_and(|c| c.scope == Scope::Seat) {
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| format!("{} {v}", def.seat_name(i)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else {
+            values
+                .iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        io.say(format!("  {name}: {text}"));
+    }
+    for (k, v) in &view.vars {
+        io.say(format!("  {k} = {v}"));
+    }
+    io.say("Zones:");
+    for z in &view.zones {
+        let cards = if z.cards.is_empty() {
+            if z.count > 0 {
+                " (hidden)".to_string()
+            } else {
+                String::new()
+            }
+        } else if z.cards.len() < z.count {
+            format!(", top: {}", z.cards.join(", "))
+        } else {
+            format!(": {}", z.cards.join(", "))
+        };
+        io.say(format!(
+            "  {}{}: {} {}{cards}",
+            z.id,
+            owner_name(def, z.owner),
+            z.count,
+            crate::common::plural(z.count, "card")
+        ));
+    }
+    // Pieces, grouped by kind, owner and place.
+    let mut groups: Vec<(String, usize)> = Vec::new();
+    for p in &view.pieces {
+        let at =
+            p.at.as_ref()
+                .map_or("off the board".to_string(), |a| format!("at {a}"));
+        let key = format!("{}{} {at}", p.kind, owner_name(def, p.owner));
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some(g) => g.1 += 1,
+            None => groups.push((key, 1)),
+        }
+    }
+    if !groups.is_empty() {
+        io.say("Pieces:");
+        for (k, c) in groups {
+            let count = if c > 1 {
+                format!("{c} x ")
+            } else {
+                String::new()
+            };
+            io.say(format!("  {count}{k}"));
+        }
+    }
+    if let (BoardDef::Grid(g), Some(tiles)) = (&def.board, &view.tiles) {
+        grid(io, def, g, view, tiles);
+    }
+}
+
+type Cell = (Option<(String, u8)>, Option<(String, u8)>);
+
+fn piece_letter(def: &GameDef, kind: &str, owner: Option<u8>) -> char {
+    match owner {
+        Some(o) => def
+            .seat_name(o as usize)
+            .chars()
+            .next()
+            .unwrap_or('?')
+            .to_ascii_uppercase(),
+        None => kind.chars().next().unwrap_or('?').to_ascii_lowercase(),
+    }
+}
+
+fn grid(
+    io: &mut Io,
+    def: &GameDef,
+    g: &farebox::content::def::GridDef,
+    view: &View,
+    tiles: &[Cell],
+) {
+    let w = g.width as usize;
+    if w == 0 {
+        return;
+    }
+    // Space id of each cell: "x,y" unless the board names it.
+    let mut ids: HashMap<String, usize> = (0..tiles.len())
+        .map(|i| (format!("{},{}", i % w + 1, i / w + 1), i))
+        .collect();
+    for c in &g.cells {
+        if let Some(id) = &c.id {
+            ids.insert(id.clone(), ((c.y - 1) * g.width + (c.x - 1)) as usize);
+        }
+    }
+    let mut marks: Vec<String> = vec![String::new(); tiles.len()];
+    for p in &view.pieces {
+        if let Some(m) =
+            p.at.as_ref()
+                .and_then(|a| ids.get(a))
+                .and_then(|i| marks.get_mut(*i))
+        {
+            m.push(piece_letter(def, &p.kind, p.owner));
+        }
+    }
+    let cells: Vec<String> = tiles
+        .iter()
+        .zip(&marks)
+        .map(|((t, b), m)| {
+            let mut s = t
+                .as_ref()
+                .map_or(".".to_string(), |(id, r)| format!("{}/{r}", short(id)));
+            if let Some((id, _)) = b {
+                s.push_str(&format!("#{}", short(id)));
+            }
+            if !m.is_empty() {
+                s.push_str(&format!("[{m}]"));
+            }
+            s
+        })
+        .collect();
+    let cw = cells
+        .iter()
+        .map(|c| c.chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(3);
+    io.say(format!(
+        "Board ({}x{}; tile/quarter-turns, #blocker, [pieces: seat initial or piece kind]):",
+        g.width, g.height
+    ));
+    let header: Vec<String> = (1..=w).map(|x| format!("{x:<cw$}")).collect();
+    io.say(format!("     {}", header.join(" ").trim_end()));
+    for (y, row) in cells.chunks(w).enumerate() {
+        let line: Vec<String> = row.iter().map(|c| format!("{c:<cw$}")).collect();
+        io.say(format!("  {:>2} {}", y + 1, line.join(" ").trim_end()));
+    }
+}

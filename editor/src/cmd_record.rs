@@ -1,0 +1,69 @@
+//! `farebox record`: play one game with bots and save the replay.
+
+use farebox::agent::Agent;
+use farebox::game::Game;
+use farebox::replay::Recorder;
+
+use crate::cli::RecordArgs;
+use crate::common::{Fail, Io, load_for_play, result_line, seat_count, setup, split_list};
+
+pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
+    let def = load_for_play(&args.game, io)?;
+    let bots = split_list(&args.bots);
+    let seats = seat_count(&def, args.players, &bots);
+    let setup = setup(&def, seats, args.seed, &args.options)?;
+    let mut agents = Vec::new();
+    for seat in 0..seats {
+        let spec = bots
+            .get(seat as usize)
+            .or(bots.last())
+            .map_or("random", String::as_str);
+        agents.push(Agent::from_spec(spec, &def, args.seed, seat).map_err(Fail::Usage)?);
+    }
+    let mut game = Game::new(def.clone(), setup).map_err(|e| Fail::Usage(e.to_string()))?;
+    let mut rec = Recorder::new(&game);
+    let mut actions = 0u32;
+    while !game.is_over() && actions < args.cap {
+        let legal = game
+            .legal_actions()
+            .map_err(|e| Fail::Invalid(e.to_string()))?;
+        if legal.is_empty() {
+            return Err(Fail::Invalid(format!(
+                "{} has no legal action, and the game is not over",
+                def.seat_name(game.active() as usize)
+            )));
+        }
+        let seat = game.active();
+        let agent = agents
+            .get_mut(seat as usize)
+            .ok_or_else(|| Fail::Invalid(format!("no agent for seat {}", seat + 1)))?;
+        let i = agent
+            .choose(&mut game, &legal)
+            .map_err(|e| Fail::Invalid(e.to_string()))?;
+        let action = legal.get(i).cloned().unwrap_or_default();
+        game.apply_legal(&action)
+            .map_err(|e| Fail::Invalid(e.to_string()))?;
+        rec.step(seat, &action, &game);
+        actions += 1;
+    }
+    let replay = rec.finish(&game);
+    let mut tmp = args.out.clone().into_os_string();
+    tmp.push(".tmp");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, replay.to_json())
+        .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, &args.out)
+        .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", args.out.display())))?;
+    let result = game
+        .result()
+        .map_or(format!("stopped at the cap of {} actions", args.cap), |r| {
+            result_line(&def, r)
+        });
+    io.say(format!(
+        "recorded {} (seed {}): {actions} actions, {result} -> {}",
+        def.id,
+        args.seed,
+        args.out.display()
+    ));
+    Ok(0)
+}

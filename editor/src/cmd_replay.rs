@@ -1,0 +1,31 @@
+//! `farebox replay`: re-run a replay file and check it.
+
+use farebox::replay::{Replay, verify};
+
+use crate::cli::ReplayArgs;
+use crate::common::{Fail, Io, load_for_play, result_line};
+
+pub fn run(args: ReplayArgs, io: &mut Io) -> Result<i32, Fail> {
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| Fail::Usage(format!("cannot read {}: {e}", args.file.display())))?;
+    let replay = Replay::from_json(&text)
+        .map_err(|e| Fail::Invalid(format!("{}: {e}", args.file.display())))?;
+    let spec = args.game.unwrap_or_else(|| replay.mod_id.clone());
+    let def = load_for_play(&spec, io)?;
+    match verify(&def, &replay) {
+        Ok(game) => {
+            let result = game
+                .result()
+                .map_or("unfinished".to_string(), |r| result_line(&def, r));
+            io.say(format!(
+                "verified: {} actions, result {result}",
+                replay.steps.len()
+            ));
+            Ok(0)
+        }
+        Err(m) => {
+            io.say(format!("replay does not verify: {m}"));
+            Ok(1)
+        }
+    }
+}

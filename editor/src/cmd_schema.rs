@@ -1,0 +1,22 @@
+//! `farebox schema`: write the JSON Schemas and Luau stubs.
+
+use crate::cli::SchemaArgs;
+use crate::common::{Fail, Io, schemas_dir};
+
+pub fn run(args: SchemaArgs, io: &mut Io) -> Result<i32, Fail> {
+    let dir = args.out.unwrap_or_else(schemas_dir);
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| Fail::Usage(format!("cannot create {}: {e}", dir.display())))?;
+    let files = farebox::schema::write_all(&dir)
+        .map_err(|e| Fail::Invalid(format!("writing schemas to {}: {e}", dir.display())))?;
+    for f in &files {
+        io.say(f.display());
+    }
+    io.note(format!(
+        "{} {} written to {}",
+        files.len(),
+        crate::common::plural(files.len(), "file"),
+        dir.display()
+    ));
+    Ok(0)
+}

@@ -1,0 +1,192 @@
+//! `farebox sim`: many bot games in parallel, with statistics.
+
+use std::io::IsTerminal;
+use std::time::Instant;
+
+use farebox::agent::{Outcome, play};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use crate::cli::SimArgs;
+use crate::common::{Fail, Io, load_for_play, seat_count, setup, split_list};
+
+/// Mean and sample standard deviation (0 for fewer than two values).
+pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
+    if xs.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    if xs.len() < 2 {
+        return (mean, 0.0);
+    }
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, var.sqrt())
+}
+
+pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
+    let def = load_for_play(&args.game, io)?;
+    let bots = split_list(&args.bots);
+    if bots.is_empty() {
+        return Err(Fail::Usage("--bots needs at least one agent".into()));
+    }
+    let seats = seat_count(&def, args.players, &bots);
+    let base = setup(&def, seats, args.seed, &args.options)?;
+    for (i, b) in bots.iter().enumerate() {
+        farebox::agent::Agent::from_spec(b, &def, 0, i as u8).map_err(Fail::Usage)?;
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, args.games.max(1) as usize);
+    let bar = if std::io::stderr().is_terminal() {
+        let pb = ProgressBar::new(args.games);
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} (eta {eta})")
+        {
+            pb.set_style(style);
+        }
+        pb
+    } else {
+        ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(args.games as usize);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (def, bots, base, bar) = (def.clone(), bots.clone(), base.clone(), bar.clone());
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    let mut i = t as u64;
+                    while i < args.games {
+                        let mut su = base.clone();
+                        su.seed = args.seed.wrapping_add(i);
+                        out.push(play(&def, su, &bots, args.cap));
+                        bar.inc(1);
+                        i += threads as u64;
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            match h.join() {
+                Ok(v) => outcomes.extend(v),
+                Err(_) => outcomes.push(Outcome {
+                    seed: 0,
+                    result: None,
+                    actions: 0,
+                    turns: 0,
+                    capped: false,
+                    error: Some("a simulation thread panicked".into()),
+                }),
+            }
+        }
+    });
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+    outcomes.sort_by_key(|o| o.seed);
+
+    let n = seats as usize;
+    let finished: Vec<&Outcome> = outcomes.iter().filter(|o| o.result.is_some()).collect();
+    let capped = outcomes.iter().filter(|o| o.capped).count();
+    let errors: Vec<String> = outcomes
+        .iter()
+        .filter_map(|o| o.error.as_ref().map(|e| format!("seed {}: {e}", o.seed)))
+        .collect();
+    let clean: Vec<&Outcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
+    let mut wins = vec![0u64; n];
+    let mut scores = vec![Vec::new(); n];
+    for o in &finished {
+        if let Some(r) = &o.result {
+            for seat in 0..n {
+                if r.places.get(seat) == Some(&1) {
+                    wins[seat] += 1;
+                }
+                if let Some(s) = r.scores.get(seat) {
+                    scores[seat].push(*s as f64);
+                }
+            }
+        }
+    }
+    let win_rate: Vec<f64> = wins
+        .iter()
+        .map(|w| {
+            if finished.is_empty() {
+                0.0
+            } else {
+                *w as f64 / finished.len() as f64
+            }
+        })
+        .collect();
+    let (actions_mean, actions_sd) =
+        mean_sd(&clean.iter().map(|o| o.actions as f64).collect::<Vec<_>>());
+    let (turns_mean, turns_sd) = mean_sd(&clean.iter().map(|o| o.turns as f64).collect::<Vec<_>>());
+    let score_stats: Vec<(f64, f64)> = scores.iter().map(|s| mean_sd(s)).collect();
+    let gps = if seconds > 0.0 {
+        outcomes.len() as f64 / seconds
+    } else {
+        0.0
+    };
+
+    if args.json {
+        let v = json!({
+            "games": outcomes.len(),
+            "finished": finished.len(),
+            "capped": capped,
+            "errors": errors.len(),
+            "error_messages": errors.iter().take(5).collect::<Vec<_>>(),
+            "win_rate": win_rate,
+            "actions_mean": actions_mean,
+            "actions_sd": actions_sd,
+            "turns_mean": turns_mean,
+            "turns_sd": turns_sd,
+            "score_mean": score_stats.iter().map(|s| s.0).collect::<Vec<_>>(),
+            "score_sd": score_stats.iter().map(|s| s.1).collect::<Vec<_>>(),
+            "seconds": seconds,
+            "games_per_second": gps,
+            "seed": args.seed,
+            "players": seats,
+            "bots": bots,
+        });
+        io.say(v);
+    } else {
+        io.say(format!(
+            "{} ({} players, bots {}), seeds {}..{}",
+            def.name,
+            seats,
+            bots.join(","),
+            args.seed,
+            args.seed.wrapping_add(args.games.saturating_sub(1))
+        ));
+        io.say(format!(
+            "games     {}  finished {}  capped {} (cap {} actions)  errors {}",
+            outcomes.len(),
+            finished.len(),
+            capped,
+            args.cap,
+            errors.len()
+        ));
+        for e in errors.iter().take(5) {
+            io.say(format!("  error: {e}"));
+        }
+        io.say(format!(
+            "actions   mean {actions_mean:.1}  sd {actions_sd:.1}"
+        ));
+        io.say(format!("turns     mean {turns_mean:.1}  sd {turns_sd:.1}"));
+        for seat in 0..n {
+            let (m, sd) = score_stats[seat];
+            io.say(format!(
+                "{:<10}win {:>5.1}%  score mean {m:.2}  sd {sd:.2}",
+                def.seat_name(seat),
+                win_rate[seat] * 100.0
+            ));
+        }
+        io.say(format!(
+            "time      {seconds:.2} s, {gps:.1} games/s on {threads} {}",
+            crate::common::plural(threads, "thread")
+        ));
+    }
+    Ok(if errors.is_empty() { 0 } else { 1 })
+}

@@ -1,0 +1,250 @@
+//! Shared by the subcommands: input/output, errors, finding and loading mods.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use farebox::content::{self, GameDef};
+use farebox::diag::Diagnostics;
+use farebox::game::Setup;
+use farebox::source::{FolderResolver, FsSource};
+use farebox::state::GameResult;
+use farebox::value::Value;
+
+/// Where a command reads and writes.
+pub struct Io<'a> {
+    pub stdin: &'a mut dyn BufRead,
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+}
+
+impl Io<'_> {
+    /// Writes a line to stdout (a closed pipe is not an error worth reporting).
+    pub fn say(&mut self, text: impl std::fmt::Display) {
+        let _ = writeln!(self.out, "{text}");
+    }
+    /// Writes a line to stderr.
+    pub fn note(&mut self, text: impl std::fmt::Display) {
+        let _ = writeln!(self.err, "{text}");
+    }
+    /// Reads a line; None at end of input.
+    pub fn read_line(&mut self) -> Option<String> {
+        let _ = self.out.flush();
+        let mut s = String::new();
+        match self.stdin.read_line(&mut s) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(s.trim().to_string()),
+        }
+    }
+}
+
+/// Why a command failed; printed as `error: ...`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fail {
+    /// A usage problem: exit code 2.
+    Usage(String),
+    /// Invalid content or a failed check: exit code 1.
+    Invalid(String),
+}
+
+impl Fail {
+    pub fn code(&self) -> i32 {
+        match self {
+            Fail::Usage(_) => 2,
+            Fail::Invalid(_) => 1,
+        }
+    }
+    pub fn message(&self) -> &str {
+        match self {
+            Fail::Usage(m) | Fail::Invalid(m) => m,
+        }
+    }
+}
+
+fn has_mods(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|rd| rd.flatten().any(|e| e.path().join("mod.toml").is_file()))
+}
+
+/// The folder of bundled mods: $FAREBOX_MODS, else a `mods/` folder above the current directory
+/// or the executable, else the one in the source tree.
+pub fn mods_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("FAREBOX_MODS") {
+        return PathBuf::from(d);
+    }
+    let mut starts = Vec::new();
+    if let Ok(cwd) = std::env::current_dir() {
+        starts.push(cwd);
+    }
+    if let Some(p) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        starts.push(p);
+    }
+    for s in starts {
+        for dir in s.ancestors() {
+            let m = dir.join("mods");
+            if has_mods(&m) {
+                return m;
+            }
+        }
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("mods")
+}
+
+/// The repository's `schemas/` folder: next to the bundled `mods/`.
+pub fn schemas_dir() -> PathBuf {
+    let mods = mods_dir();
+    match mods.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.join("schemas"),
+        _ => PathBuf::from("schemas"),
+    }
+}
+
+/// A mod folder, and the resolver for its dependencies.
+pub struct Located {
+    pub folder: PathBuf,
+    pub resolver: FolderResolver,
+    /// The name as the user gave it.
+    pub name: String,
+}
+
+/// Finds a mod given as a bundled id or a folder path.
+pub fn locate(spec: &str) -> Result<Located, Fail> {
+    let bundled = mods_dir();
+    let as_path = Path::new(spec);
+    if spec.contains('/') || as_path.is_dir() {
+        if !as_path.join("mod.toml").is_file() {
+            return Err(Fail::Usage(format!(
+                "`{spec}` is not a mod folder (it has no mod.toml)"
+            )));
+        }
+        let mut resolver = FolderResolver::new(&bundled);
+        if let Some(parent) = as_path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            resolver = resolver.with_dir(parent);
+        }
+        return Ok(Located {
+            folder: as_path.to_path_buf(),
+            resolver,
+            name: spec.to_string(),
+        });
+    }
+    let resolver = FolderResolver::new(&bundled);
+    match resolver.folder(spec) {
+        Some(folder) => Ok(Located {
+            folder,
+            resolver,
+            name: spec.to_string(),
+        }),
+        None => {
+            let ids: Vec<String> = resolver.all().into_iter().map(|(id, _)| id).collect();
+            let hint = farebox::diag::suggestion(spec, ids.iter().map(String::as_str));
+            Err(Fail::Usage(format!("no mod `{spec}`{hint}")))
+        }
+    }
+}
+
+/// Loads content only.
+pub fn load_located(l: &Located) -> Result<GameDef, Diagnostics> {
+    content::load_mod(&FsSource::new(&l.folder), &l.resolver)
+}
+
+/// Loads a mod for playing; diagnostics go to stderr and become an `Invalid` failure.
+pub fn load_for_play(spec: &str, io: &mut Io) -> Result<Arc<GameDef>, Fail> {
+    let l = locate(spec)?;
+    match load_located(&l) {
+        Ok(d) => Ok(Arc::new(d)),
+        Err(diags) => {
+            for d in diags.iter() {
+                io.note(d);
+            }
+            Err(Fail::Invalid(format!(
+                "{} does not load ({} {})",
+                l.name,
+                diags.len(),
+                plural(diags.len(), "error")
+            )))
+        }
+    }
+}
+
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// Splits a comma list of agents (`human`, `random`, bot ids).
+pub fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// Builds a setup from seats, seed and `id=value` options.
+pub fn setup(def: &GameDef, seats: u8, seed: u64, options: &[String]) -> Result<Setup, Fail> {
+    let mut s = Setup::new(seats, seed);
+    for o in options {
+        let Some((k, v)) = o.split_once('=') else {
+            return Err(Fail::Usage(format!(
+                "option `{o}` should be written id=value"
+            )));
+        };
+        let k = k.trim();
+        if def.option(k).is_none() {
+            let hint = farebox::diag::suggestion(k, def.options.iter().map(|o| o.id.as_str()));
+            return Err(Fail::Usage(format!(
+                "{} has no option `{k}`{hint}",
+                def.name
+            )));
+        }
+        s = s.option(k, Value::Str(v.trim().to_string()));
+    }
+    let (lo, hi) = def.players;
+    if (seats as u32) < lo || (seats as u32) > hi {
+        return Err(Fail::Usage(format!(
+            "{} is for {lo} to {hi} players, not {seats}",
+            def.name
+        )));
+    }
+    Ok(s)
+}
+
+/// Seats for sim/record: --players, else the number of bots given, at least the minimum.
+pub fn seat_count(def: &GameDef, players: Option<u8>, bots: &[String]) -> u8 {
+    players.unwrap_or_else(|| {
+        let lo = def.players.0.min(255) as u8;
+        (bots.len().min(255) as u8).max(lo)
+    })
+}
+
+/// "1st", "2nd"...
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// One line: "Yellow 1st (7), Red 2nd (3): reason".
+pub fn result_line(def: &GameDef, r: &GameResult) -> String {
+    let mut order: Vec<usize> = (0..r.places.len()).collect();
+    order.sort_by_key(|&i| (r.places[i], i));
+    let parts: Vec<String> = order
+        .iter()
+        .map(|&i| {
+            let score = r.scores.get(i).map_or(String::new(), |s| format!(" ({s})"));
+            format!("{} {}{score}", def.seat_name(i), ordinal(r.places[i]))
+        })
+        .collect();
+    format!("{}: {}", parts.join(", "), r.reason)
+}

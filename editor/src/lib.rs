@@ -1,0 +1,86 @@
+//! The `farebox` command line, as a library so tests can run it in-process.
+//!
+//! [`run`] parses arguments with clap, runs one subcommand (one module each) and returns the
+//! process exit code: 0 success, 1 invalid content or a failed check, 2 a usage problem.
+
+use std::io::{BufRead, Write};
+
+use clap::Parser;
+
+pub mod cli;
+pub mod cmd_bench;
+pub mod cmd_list;
+pub mod cmd_play;
+pub mod cmd_record;
+pub mod cmd_replay;
+pub mod cmd_schema;
+pub mod cmd_sim;
+pub mod cmd_validate;
+pub mod common;
+
+pub use common::{Fail, Io};
+
+/// Runs the command line with `args` (the first is the program name).
+pub fn run(
+    args: Vec<String>,
+    stdin: &mut dyn BufRead,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> i32 {
+    let mut io = Io {
+        stdin,
+        out: stdout,
+        err: stderr,
+    };
+    let parsed = match cli::Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let text = e.render().to_string();
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+                    let _ = write!(io.out, "{text}");
+                    0
+                }
+                _ => {
+                    let _ = write!(io.err, "{text}");
+                    2
+                }
+            };
+        }
+    };
+    let result = match parsed.command {
+        None => {
+            let _ = writeln!(
+                io.out,
+                "The Farebox Studio is not built yet; use one of the commands below.\n"
+            );
+            let mut cmd = <cli::Cli as clap::CommandFactory>::command();
+            let _ = write!(io.out, "{}", cmd.render_help());
+            Ok(0)
+        }
+        Some(c) => dispatch(c, &mut io),
+    };
+    match result {
+        Ok(code) => code,
+        Err(f) => {
+            let _ = writeln!(io.err, "error: {}", f.message());
+            f.code()
+        }
+    }
+}
+
+fn dispatch(c: cli::Command, io: &mut Io) -> Result<i32, Fail> {
+    use cli::Command as C;
+    match c {
+        C::List(a) => cmd_list::run(a, io),
+        C::Validate(a) => cmd_validate::run(a, io),
+        C::Play(a) => cmd_play::run(a, io),
+        C::Sim(a) => cmd_sim::run(a, io),
+        C::Record(a) => cmd_record::run(a, io),
+        C::Replay(a) => cmd_replay::run(a, io),
+        C::Schema(a) => cmd_schema::run(a, io),
+        C::Bench(a) => cmd_bench::run(a, io),
+        C::BenchLoad(a) => cmd_bench::run_load(a.iterations, io),
+    }
+}
