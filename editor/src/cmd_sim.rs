@@ -3,7 +3,7 @@
 use std::io::IsTerminal;
 use std::time::Instant;
 
-use farebox::agent::{Outcome, play};
+use farebox::agent::{Match, Outcome, play_many};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -51,42 +51,20 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         ProgressBar::hidden()
     };
     let start = Instant::now();
-    let mut outcomes: Vec<Outcome> = Vec::with_capacity(args.games as usize);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (def, bots, base, bar) = (def.clone(), bots.clone(), base.clone(), bar.clone());
-                s.spawn(move || {
-                    let mut out = Vec::new();
-                    let mut i = t as u64;
-                    while i < args.games {
-                        let mut su = base.clone();
-                        su.seed = args.seed.wrapping_add(i);
-                        out.push(play(&def, su, &bots, args.cap));
-                        bar.inc(1);
-                        i += threads as u64;
-                    }
-                    out
-                })
-            })
-            .collect();
-        for h in handles {
-            match h.join() {
-                Ok(v) => outcomes.extend(v),
-                Err(_) => outcomes.push(Outcome {
-                    seed: 0,
-                    result: None,
-                    actions: 0,
-                    turns: 0,
-                    capped: false,
-                    error: Some("a simulation thread panicked".into()),
-                }),
+    let games: Vec<Match> = (0..args.games)
+        .map(|i| {
+            let mut su = base.clone();
+            su.seed = args.seed.wrapping_add(i);
+            Match {
+                setup: su,
+                agents: bots.clone(),
             }
-        }
-    });
+        })
+        .collect();
+    let tick = || bar.inc(1);
+    let outcomes = play_many(&def, &games, args.cap, threads, &tick);
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
-    outcomes.sort_by_key(|o| o.seed);
 
     let n = seats as usize;
     let finished: Vec<&Outcome> = outcomes.iter().filter(|o| o.result.is_some()).collect();

@@ -104,6 +104,63 @@ pub fn play(def: &Arc<GameDef>, setup: Setup, agents: &[String], cap: u32) -> Ou
     out
 }
 
+/// One game to simulate: its setup and the agent of each seat (the last repeats).
+#[derive(Debug, Clone)]
+pub struct Match {
+    pub setup: Setup,
+    pub agents: Vec<String>,
+}
+
+/// Plays many games on `threads` worker threads; outcomes come back in the order of `games`.
+/// `done` is called once after each game (for progress bars). A game is deterministic on its
+/// own, so the thread count never changes an outcome.
+pub fn play_many(
+    def: &Arc<GameDef>,
+    games: &[Match],
+    cap: u32,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+) -> Vec<Outcome> {
+    let threads = threads.clamp(1, games.len().max(1));
+    let mut out: Vec<(usize, Outcome)> = Vec::with_capacity(games.len());
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut mine = Vec::new();
+                    for (i, m) in games.iter().enumerate().skip(t).step_by(threads) {
+                        mine.push((i, play(def, m.setup.clone(), &m.agents, cap)));
+                        done();
+                    }
+                    mine
+                })
+            })
+            .collect();
+        for (t, w) in workers.into_iter().enumerate() {
+            match w.join() {
+                Ok(v) => out.extend(v),
+                Err(_) => {
+                    for (i, m) in games.iter().enumerate().skip(t).step_by(threads) {
+                        out.push((
+                            i,
+                            Outcome {
+                                seed: m.setup.seed,
+                                result: None,
+                                actions: 0,
+                                turns: 0,
+                                capped: false,
+                                error: Some("a simulation thread panicked".into()),
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, o)| o).collect()
+}
+
 fn run(
     game: &mut Game,
     agents: &mut [Agent],

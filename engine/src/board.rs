@@ -395,6 +395,75 @@ impl Board {
         Some(next)
     }
 
+    /// The cells a vehicle passes driving straight out of `cell` through `side`, in order: it
+    /// goes on while the road runs straight through, and stops after `max` cells, on a cell in
+    /// `stop`, on a tile that costs more than 1 to enter, or where the road turns or ends.
+    pub fn ray(
+        &self,
+        cell: u32,
+        side: Side,
+        max: u32,
+        stop: &dyn Fn(u32) -> bool,
+        tiles: &[TileDef],
+    ) -> Vec<u32> {
+        let mut out = Vec::new();
+        let mut at = cell;
+        while (out.len() as u32) < max {
+            let Some(next) = self.grid_step(at, side, tiles) else {
+                break;
+            };
+            out.push(next);
+            let costly = self
+                .tile_at(next)
+                .and_then(|p| tiles.get(p.tile as usize))
+                .is_some_and(|t| t.move_cost > 1);
+            let straight = self.links(next, tiles)[side.opposite().index()] & (1 << side.index());
+            if costly || stop(next) || straight == 0 {
+                break;
+            }
+            at = next;
+        }
+        out
+    }
+
+    /// Every cell reachable from `cell` with at most `moves` straight drives (see
+    /// [`Board::ray`]), with the fewest drives it takes (0 for `cell` itself).
+    pub fn reach(
+        &self,
+        cell: u32,
+        moves: u32,
+        max: u32,
+        stop: &dyn Fn(u32) -> bool,
+        tiles: &[TileDef],
+    ) -> Vec<(u32, u32)> {
+        let mut seen = vec![u32::MAX; self.space_count()];
+        let mut out = Vec::new();
+        let Some(slot) = seen.get_mut(cell as usize) else {
+            return out;
+        };
+        *slot = 0;
+        out.push((cell, 0));
+        let mut frontier = vec![cell];
+        for n in 1..=moves {
+            let mut next = Vec::new();
+            for &c in &frontier {
+                for side in Side::ALL {
+                    for r in self.ray(c, side, max, stop, tiles) {
+                        if let Some(s) = seen.get_mut(r as usize)
+                            && *s == u32::MAX
+                        {
+                            *s = n;
+                            out.push((r, n));
+                            next.push(r);
+                        }
+                    }
+                }
+            }
+            frontier = next;
+        }
+        out
+    }
+
     pub fn set_tile(&mut self, cell: u32, placed: Option<Placed>) -> bool {
         match self
             .grid

@@ -133,6 +133,10 @@ pub fn lua_stubs() -> String {
          \troads: boolean,\n\
          \t-- Open sides (e.g. \"NS\") for each of the four rotations, index 1 = unturned.\n\
          \topen: {string},\n\
+         \t-- Sides a vehicle may leave by, for each rotation.\n\
+         \texits: {string},\n\
+         \t-- Sides a vehicle may drive in from, for each rotation.\n\
+         \tentries: {string},\n\
          \t-- The rotations (0-3) that give different road layouts.\n\
          \trotations: {number},\n\
          }\n\n\

@@ -443,6 +443,9 @@ pub struct ScriptDef {
     /// Path as shown to people.
     pub display: String,
     pub source: String,
+    /// Luau bytecode, compiled once when the mod is loaded (None if the source does not
+    /// compile; loading it in a VM then reports the syntax error).
+    pub bytecode: Option<std::sync::Arc<[u8]>>,
 }
 
 #[derive(Debug, Clone)]

@@ -213,6 +213,16 @@ pub const API: &[(&str, &str, &str)] = &[
         "Blocking tile on a cell, if any.",
     ),
     (
+        "tiles",
+        "() -> ({[number]: string}, {[number]: number})",
+        "Every road tile on the grid, as cell -> tile id, and cell -> quarter turns (one call instead of a tile_at per cell).",
+    ),
+    (
+        "blockers",
+        "() -> {[number]: string}",
+        "Every blocking tile on the grid, as cell -> tile id.",
+    ),
+    (
         "place_tile",
         "(space: number, tile: string, turns: number) -> ()",
         "Put a tile on a cell (replacing nothing: the cell must be empty).",
@@ -236,6 +246,16 @@ pub const API: &[(&str, &str, &str)] = &[
         "step",
         "(space: number, side: string) -> number?",
         "The cell reached by driving out of `side` (N, E, S, W), if the roads allow it.",
+    ),
+    (
+        "ray",
+        "(space: number, side: string, max: number, stop: {[number]: any}?) -> {number}",
+        "Cells passed driving straight out of `side`, in order: the drive goes on while the road runs straight and stops after `max` cells, on a cell that is a key of `stop`, on a tile with move_cost above 1, or where the road turns or ends.",
+    ),
+    (
+        "reach",
+        "(space: number, moves: number, max: number, stop: {[number]: any}?) -> {[number]: number}",
+        "Cells reachable with at most `moves` straight drives (each as in game.ray), mapped to the fewest drives needed (0 for `space`).",
     ),
     (
         "passes",
@@ -376,6 +396,47 @@ fn card_name(ctx: &CallCtx, c: crate::state::CardRef) -> String {
 
 fn tags_arg(tags: Option<Vec<String>>) -> Vec<String> {
     tags.unwrap_or_default()
+}
+
+/// cell -> tile id and cell -> quarter turns for the road tiles (or the blockers) of a grid.
+fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
+    with(lua, |c| {
+        let Some(g) = c.state.board.grid.as_ref() else {
+            return err("this board is not a grid");
+        };
+        let layer = if blockers { &g.blockers } else { &g.tiles };
+        let (ids, turns) = (lua.create_table()?, lua.create_table()?);
+        for (i, p) in layer.iter().enumerate() {
+            if let Some(p) = p
+                && let Some(tile) = c.def.tiles.get(p.tile as usize)
+            {
+                ids.raw_set(i as i64 + 1, tile.id.as_str())?;
+                turns.raw_set(i as i64 + 1, p.rot as i64)?;
+            }
+        }
+        Ok((ids, turns))
+    })
+}
+
+/// The keys of a `stop` table (cells given as keys, any value).
+fn stop_set(stop: Option<Table>) -> R<Vec<i64>> {
+    let mut out = Vec::new();
+    if let Some(t) = stop {
+        for pair in t.pairs::<i64, LuaValue>() {
+            let (k, v) = pair?;
+            if !matches!(v, LuaValue::Nil | LuaValue::Boolean(false)) {
+                out.push(k);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn grid_only(c: &CallCtx, name: &str) -> R<()> {
+    if c.state.board.grid.is_none() {
+        return err(format!("game.{name} needs a grid board"));
+    }
+    Ok(())
 }
 
 /// `math.random` with the engine's generator: (), (n) or (m, n), as in Lua.
@@ -863,6 +924,9 @@ pub fn register(lua: &Lua) -> R<Table> {
         let s = space_arg(c, s)?;
         Ok(placed_out(c, c.state.board.blocker_at(s)))
     }));
+    reg!(lua, t, "tiles", |lua, ()| layer_table(lua, false));
+    reg!(lua, t, "blockers", |lua, ()| layer_table(lua, true)
+        .map(|(ids, _)| ids));
     reg!(lua, t, "place_tile", |lua,
                                 (s, tile, turns): (
         i64,
@@ -944,6 +1008,52 @@ pub fn register(lua: &Lua) -> R<Table> {
                 .map(|x| x as i64 + 1))
         }
     ));
+    reg!(lua, t, "ray", |lua,
+                         (s, side, max, stop): (
+        i64,
+        String,
+        i64,
+        Option<Table>
+    )| {
+        let stop = stop_set(stop)?;
+        with(lua, |c| {
+            let s = space_arg(c, s)?;
+            let side = side_arg(&side)?;
+            grid_only(c, "ray")?;
+            let hit = |x: u32| stop.contains(&(x as i64 + 1));
+            let cells = c
+                .state
+                .board
+                .ray(s, side, max.max(0) as u32, &hit, &c.def.tiles);
+            Ok(cells.into_iter().map(|x| x as i64 + 1).collect::<Vec<_>>())
+        })
+    });
+    reg!(lua, t, "reach", |lua,
+                           (s, moves, max, stop): (
+        i64,
+        i64,
+        i64,
+        Option<Table>
+    )| {
+        let stop = stop_set(stop)?;
+        let found = with(lua, |c| {
+            let s = space_arg(c, s)?;
+            grid_only(c, "reach")?;
+            let hit = |x: u32| stop.contains(&(x as i64 + 1));
+            Ok(c.state.board.reach(
+                s,
+                moves.clamp(0, 64) as u32,
+                max.max(0) as u32,
+                &hit,
+                &c.def.tiles,
+            ))
+        })?;
+        let t = lua.create_table_with_capacity(0, found.len())?;
+        for (cell, n) in found {
+            t.raw_set(cell as i64 + 1, n as i64)?;
+        }
+        Ok(t)
+    });
     reg!(
         lua,
         t,

@@ -124,23 +124,20 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
                 ("roads", Value::Bool(t.links.iter().any(|l| *l != 0))),
                 (
                     "open",
-                    Value::List(
-                        (0..4u8)
-                            .map(|r| {
-                                let l = t.links_turned(r);
-                                let mask = l.iter().enumerate().fold(0u8, |a, (i, m)| {
-                                    a | m | if *m != 0 { 1 << i } else { 0 }
-                                });
-                                Value::Str(
-                                    crate::content::def::Side::ALL
-                                        .iter()
-                                        .filter(|s| mask & (1 << s.index()) != 0)
-                                        .map(|s| s.letter())
-                                        .collect(),
-                                )
-                            })
-                            .collect(),
-                    ),
+                    side_lists(t, |l| {
+                        l.iter()
+                            .enumerate()
+                            .fold(0u8, |a, (i, m)| a | m | if *m != 0 { 1 << i } else { 0 })
+                    }),
+                ),
+                ("exits", side_lists(t, |l| l.iter().fold(0u8, |a, m| a | m))),
+                (
+                    "entries",
+                    side_lists(t, |l| {
+                        l.iter()
+                            .enumerate()
+                            .fold(0u8, |a, (i, m)| if *m != 0 { a | 1 << i } else { a })
+                    }),
                 ),
                 (
                     "rotations",
@@ -221,6 +218,25 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     data.raw_set("pieces", pieces)?;
     freeze(&data, 0);
     Ok(data)
+}
+
+/// For each quarter turn 0..3 of a tile, the sides (as "NES"-style strings) picked out of its
+/// turned links by `mask`.
+fn side_lists(t: &crate::content::def::TileDef, mask: impl Fn(&[u8; 4]) -> u8) -> Value {
+    Value::List(
+        (0..4u8)
+            .map(|r| {
+                let m = mask(&t.links_turned(r));
+                Value::Str(
+                    crate::content::def::Side::ALL
+                        .iter()
+                        .filter(|s| m & (1 << s.index()) != 0)
+                        .map(|s| s.letter())
+                        .collect(),
+                )
+            })
+            .collect(),
+    )
 }
 
 fn freeze(t: &Table, depth: usize) {

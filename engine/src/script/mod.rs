@@ -19,6 +19,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use mlua::chunk::ChunkMode;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue, VmState};
 
 use crate::content::GameDef;
@@ -145,6 +146,15 @@ pub struct Host {
     game: Table,
 }
 
+/// Compiles Luau source to bytecode once, so that every game's VM loads it without parsing.
+/// None when the source has a syntax error (the VM's own load then reports it).
+pub fn compile(source: &str) -> Option<Arc<[u8]>> {
+    mlua::chunk::Compiler::new()
+        .compile(source)
+        .ok()
+        .map(|b| Arc::from(b.into_boxed_slice()))
+}
+
 fn hook_index(name: &str) -> Option<usize> {
     HOOKS.iter().position(|(h, _)| *h == name)
 }
@@ -237,9 +247,12 @@ impl Host {
 
     fn run_script(&self, idx: usize) -> Result<Table, ScriptError> {
         let s = &self.scripts[idx];
-        let func = self
-            .lua
-            .load(&s.source)
+        // Mod files are always compiled from text here: bytecode from a file is never loaded.
+        let chunk = match &s.bytecode {
+            Some(b) => self.lua.load(&b[..]).set_mode(ChunkMode::Binary),
+            None => self.lua.load(&s.source).set_mode(ChunkMode::Text),
+        };
+        let func = chunk
             .set_name(format!("={}", s.display))
             .into_function()
             .map_err(|e| self.error(e, "load"))?;
@@ -350,7 +363,13 @@ impl Host {
         ctx: CallCtx,
         code: &str,
     ) -> (CallCtx, Result<crate::value::Value, ScriptError>) {
-        let func = match self.lua.load(code).set_name("=console").into_function() {
+        let func = match self
+            .lua
+            .load(code)
+            .set_mode(ChunkMode::Text)
+            .set_name("=console")
+            .into_function()
+        {
             Ok(f) => f,
             Err(e) => return (ctx, Err(self.error(e, "console"))),
         };
