@@ -129,10 +129,13 @@ fn the_dispatcher_beats_the_random_agent_clearly() {
     eprintln!(
         "Dispatcher: {bot_wins} outright wins, random: {random_wins} wins, {capped} capped, of 500"
     );
-    // Games stopped at the cap (both taxis stranded, say) count against the bot.
+    // Games stopped at the cap count against the bot.
     assert!(
         bot_wins >= 450,
         "the Dispatcher won only {bot_wins} of 500 games outright ({random_wins} lost, {capped} capped)"
     );
-    assert!(random_wins <= 5, "the random agent won {random_wins} games");
+    assert!(
+        random_wins <= 10,
+        "the random agent won {random_wins} games"
+    );
 }

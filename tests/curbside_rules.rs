@@ -496,6 +496,29 @@ fn cs_e1_e3_running_dry_ends_the_game_with_a_penalty_when_empty() {
 }
 
 #[test]
+fn cs_e1_a_game_where_no_taxi_moves_for_ten_rounds_ends() {
+    // CS-E1 (designed: stall_rounds in mod.toml)
+    let mut g = road_game();
+    ev(&mut g, "road(2, 1, 'cs-t4', 1) game.set('still', 19)");
+    // A drive resets the count of turns without one.
+    g.apply("move E 1").unwrap();
+    g.apply("end").unwrap();
+    assert!(!g.is_over());
+    assert_eq!(int(ev(&mut g, "return game.get('still')")), 1);
+    // The 20th turn in a row without a drive goes on; the 21st (past 10 rounds of 2 seats)
+    // ends the game.
+    ev(&mut g, "game.set('still', 19)");
+    g.apply("end").unwrap();
+    assert!(!g.is_over());
+    g.apply("end").unwrap();
+    assert!(g.is_over());
+    assert_eq!(
+        g.result().unwrap().reason,
+        "no taxi has moved for 10 rounds"
+    );
+}
+
+#[test]
 fn cs_e2_ties_go_to_gas_then_to_the_closest_drop_off() {
     // CS-E2
     let mut g = road_game();
