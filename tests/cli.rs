@@ -213,6 +213,20 @@ fn play_shows_numbered_actions() {
     assert!(r.out.contains("Actions:"), "{}", r.out);
     assert!(r.out.contains("   1. "), "{}", r.out);
     assert!(r.out.contains("you are Yellow"), "{}", r.out);
+    // Pieces show their properties (which destination is whose), bookkeeping stays out.
+    assert!(r.out.contains("passenger (color yellow, gas "), "{}", r.out);
+    assert!(
+        r.out.contains("destination (color yellow) at "),
+        "{}",
+        r.out
+    );
+    assert!(
+        !r.out.contains("_laid") && !r.out.contains("_active"),
+        "{}",
+        r.out
+    );
+    // The board draws each road's shape: the corner crossroads is open on all sides.
+    assert!(r.out.contains("┼t1/0[Y]"), "{}", r.out);
     assert!(r.out.contains("Bye."), "{}", r.out);
 }
 

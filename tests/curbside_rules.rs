@@ -18,12 +18,12 @@ const PRELUDE: &str = r#"
 local function taxi(s) return game.pieces("taxi", s)[1] end
 local function at(x, y) return game.cell(x, y) end
 local function pass(i) return game.pieces("passenger")[i] end
-local function dest(i) return game.prop(pass(i), "dest") end
+local function dest(i) return game.prop(pass(i), "_dest") end
 -- Park every passenger and destination in the bottom row, out of the way.
 local function park()
   for i, p in game.pieces("passenger") do
-    if game.prop(p, "active") then
-      game.move_piece(p, at(i, 5)); game.set_prop(p, "from", at(i, 5)); game.move_piece(dest(i), at(i, 6))
+    if game.prop(p, "_active") then
+      game.move_piece(p, at(i, 5)); game.set_prop(p, "_from", at(i, 5)); game.move_piece(dest(i), at(i, 6))
     end
   end
 end
@@ -100,7 +100,7 @@ fn cs_s4_s5_passengers_and_destinations_are_rolled_apart() {
             r#"
           local n, bad = 0, 0
           for i, p in game.pieces("passenger") do
-            if game.prop(p, "active") then
+            if game.prop(p, "_active") then
               n += 1
               local c, d = game.where_is(p), game.where_is(dest(i))
               if c == d then bad += 1 end
@@ -126,7 +126,7 @@ fn cs_s6_d1_trip_values_follow_the_destination_board() {
             &mut g,
             r#"
           for i, p in game.pieces("passenger") do
-            if game.prop(p, "active") then
+            if game.prop(p, "_active") then
               local ax, ay = game.xy(game.where_is(p)); local bx, by = game.xy(game.where_is(dest(i)))
               local size = math.max(math.abs(ax - bx), math.abs(ay - by)) + 1
               local row = data.tables.destinations.by_key[size]
@@ -427,7 +427,7 @@ fn cs_a7_r4_r3_r7_r6_pick_up_and_drop_off() {
     ev(
         &mut g,
         r#"road(2, 1, 'cs-t4', 1) road(3, 1, 'cs-t4', 1) road(4, 1, 'cs-t4', 1)
-      game.move_piece(pass(1), at(2, 1)); game.set_prop(pass(1), "from", at(2, 1)); game.move_piece(dest(1), at(4, 1))
+      game.move_piece(pass(1), at(2, 1)); game.set_prop(pass(1), "_from", at(2, 1)); game.move_piece(dest(1), at(4, 1))
       game.set_prop(pass(1), "stars", 2); game.set_prop(pass(1), "gas", 3)"#,
     );
     assert!(
@@ -499,15 +499,15 @@ fn cs_e1_e3_running_dry_ends_the_game_with_a_penalty_when_empty() {
 fn cs_e1_a_game_where_no_taxi_moves_for_ten_rounds_ends() {
     // CS-E1 (designed: stall_rounds in mod.toml)
     let mut g = road_game();
-    ev(&mut g, "road(2, 1, 'cs-t4', 1) game.set('still', 19)");
+    ev(&mut g, "road(2, 1, 'cs-t4', 1) game.set('_still', 19)");
     // A drive resets the count of turns without one.
     g.apply("move E 1").unwrap();
     g.apply("end").unwrap();
     assert!(!g.is_over());
-    assert_eq!(int(ev(&mut g, "return game.get('still')")), 1);
+    assert_eq!(int(ev(&mut g, "return game.get('_still')")), 1);
     // The 20th turn in a row without a drive goes on; the 21st (past 10 rounds of 2 seats)
     // ends the game.
-    ev(&mut g, "game.set('still', 19)");
+    ev(&mut g, "game.set('_still', 19)");
     g.apply("end").unwrap();
     assert!(!g.is_over());
     g.apply("end").unwrap();

@@ -210,7 +210,8 @@ pub fn show(io: &mut Io, def: &GameDef, view: &View) {
         };
         io.say(format!("  {name}: {text}"));
     }
-    for (k, v) in &view.vars {
+    // Names starting with `_` are the rules' bookkeeping: in the view, but not worth showing.
+    for (k, v) in view.vars.iter().filter(|(k, _)| !k.starts_with('_')) {
         io.say(format!("  {k} = {v}"));
     }
     io.say("Zones:");
@@ -240,7 +241,18 @@ pub fn show(io: &mut Io, def: &GameDef, view: &View) {
         let at =
             p.at.as_ref()
                 .map_or("off the board".to_string(), |a| format!("at {a}"));
-        let key = format!("{}{} {at}", p.kind, owner_name(def, p.owner));
+        let props: Vec<String> = p
+            .props
+            .iter()
+            .filter(|(k, _)| !k.starts_with('_'))
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let props = if props.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", props.join(", "))
+        };
+        let key = format!("{}{}{props} {at}", p.kind, owner_name(def, p.owner));
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some(g) => g.1 += 1,
             None => groups.push((key, 1)),
@@ -263,6 +275,26 @@ pub fn show(io: &mut Io, def: &GameDef, view: &View) {
 }
 
 type Cell = (Option<(String, u8)>, Option<(String, u8)>);
+
+/// A box-drawing character for the open sides of a tile as it lies (N, E, S, W).
+fn road_glyph(def: &GameDef, id: &str, rot: u8) -> char {
+    let Some(t) = def.tile(id).and_then(|i| def.tiles.get(i)) else {
+        return '?';
+    };
+    let links = t.links_turned(rot);
+    let mut open = 0usize;
+    for (side, to) in links.iter().enumerate() {
+        if *to != 0 {
+            open |= 1 << side;
+        }
+        open |= *to as usize;
+    }
+    // Index: N = 1, E = 2, S = 4, W = 8.
+    const GLYPHS: [char; 16] = [
+        '·', '╵', '╶', '└', '╷', '│', '┌', '├', '╴', '┘', '─', '┴', '┐', '┤', '┬', '┼',
+    ];
+    GLYPHS[open & 15]
+}
 
 fn piece_letter(def: &GameDef, kind: &str, owner: Option<u8>) -> char {
     match owner {
@@ -310,9 +342,9 @@ fn grid(
         .iter()
         .zip(&marks)
         .map(|((t, b), m)| {
-            let mut s = t
-                .as_ref()
-                .map_or(".".to_string(), |(id, r)| format!("{}/{r}", short(id)));
+            let mut s = t.as_ref().map_or(".".to_string(), |(id, r)| {
+                format!("{}{}/{r}", road_glyph(def, id, *r), short(id))
+            });
             if let Some((id, _)) = b {
                 s.push_str(&format!("#{}", short(id)));
             }
@@ -329,7 +361,7 @@ fn grid(
         .unwrap_or(1)
         .max(3);
     io.say(format!(
-        "Board ({}x{}; tile/quarter-turns, #blocker, [pieces: seat initial or piece kind]):",
+        "Board ({}x{}; road shape, tile/quarter turns, #blocker, [pieces: seat initial or piece kind]):",
         g.width, g.height
     ));
     let header: Vec<String> = (1..=w).map(|x| format!("{x:<cw$}")).collect();

@@ -283,7 +283,20 @@ fn err<T>(msg: impl Into<String>) -> R<T> {
 }
 
 /// Runs `f` on the lent context.
+///
+/// The VM's memory limit is lifted while `f` runs. Everything `f` allocates in the VM is
+/// bounded by the game's content and state, not by what a script asks for, and with a limit
+/// in place mlua guards every single table insert with a protected call, which made building
+/// a table of a few dozen entries the most expensive part of many API calls. The limit is back
+/// before control returns to the script.
 fn with<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+    struct Restore<'a>(&'a Lua, usize);
+    impl Drop for Restore<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.set_memory_limit(self.1);
+        }
+    }
+    let _restore = Restore(lua, lua.set_memory_limit(0).unwrap_or(0));
     match lua.app_data_mut::<CallCtx>() {
         Some(mut ctx) => f(&mut ctx),
         None => err("the game is not available here (scripts may use it only inside hooks)"),
@@ -1036,23 +1049,23 @@ pub fn register(lua: &Lua) -> R<Table> {
         Option<Table>
     )| {
         let stop = stop_set(stop)?;
-        let found = with(lua, |c| {
+        with(lua, |c| {
             let s = space_arg(c, s)?;
             grid_only(c, "reach")?;
             let hit = |x: u32| stop.contains(&(x as i64 + 1));
-            Ok(c.state.board.reach(
+            let found = c.state.board.reach(
                 s,
                 moves.clamp(0, 64) as u32,
                 max.max(0) as u32,
                 &hit,
                 &c.def.tiles,
-            ))
-        })?;
-        let t = lua.create_table_with_capacity(0, found.len())?;
-        for (cell, n) in found {
-            t.raw_set(cell as i64 + 1, n as i64)?;
-        }
-        Ok(t)
+            );
+            lua.create_table_from(
+                found
+                    .into_iter()
+                    .map(|(cell, n)| (cell as i64 + 1, n as i64)),
+            )
+        })
     });
     reg!(
         lua,
