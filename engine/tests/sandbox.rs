@@ -175,3 +175,36 @@ fn illegal_actions_are_refused() {
     let mut g = game_with(RULES).unwrap();
     assert!(matches!(g.apply("fly"), Err(GameError::Illegal(_))));
 }
+
+#[test]
+fn a_script_file_holding_bytecode_is_never_run_as_bytecode() {
+    // Precompiled Luau bytecode skips the compiler's checks and can break the VM's memory
+    // safety, so mod files are only ever read as source text. Real bytecode is not UTF-8, and
+    // a mod file that is not UTF-8 text is refused when it is read.
+    let bytecode = mlua::chunk::Compiler::new()
+        .compile("return { setup = function() game.set('ran', true) end }")
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("farebox-bytecode-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("rules")).unwrap();
+    std::fs::write(dir.join("mod.toml"), MANIFEST).unwrap();
+    std::fs::write(dir.join("pieces.toml"), PIECES).unwrap();
+    std::fs::write(dir.join("rules/r.luau"), &bytecode).unwrap();
+    let err = content::load_mod(&farebox::source::FsSource::new(&dir), &NoDependencies)
+        .err()
+        .expect("a bytecode file must not load")
+        .to_string();
+    assert!(err.contains("rules/r.luau"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // Text that merely starts like bytecode (a version byte) is parsed as text, and fails as
+    // text: the VM never treats a mod file as compiled code.
+    let err = game_with("\u{6}return {}")
+        .err()
+        .expect("must not load")
+        .to_string();
+    assert!(
+        err.contains("rules/r.luau") && err.contains("in load"),
+        "{err}"
+    );
+    assert!(!err.to_lowercase().contains("bytecode"), "{err}");
+}
