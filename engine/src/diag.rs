@@ -18,6 +18,17 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+impl Diagnostic {
+    /// `path:line` (or just the path), for messages that point at a second place.
+    pub fn place(&self) -> String {
+        if self.line == 0 {
+            self.path.clone()
+        } else {
+            format!("{}:{}", self.path, self.line)
+        }
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line == 0 {

@@ -189,10 +189,10 @@ fn a_script_file_holding_bytecode_is_never_run_as_bytecode() {
     std::fs::write(dir.join("mod.toml"), MANIFEST).unwrap();
     std::fs::write(dir.join("pieces.toml"), PIECES).unwrap();
     std::fs::write(dir.join("rules/r.luau"), &bytecode).unwrap();
-    let err = content::load_mod(&farebox::source::FsSource::new(&dir), &NoDependencies)
-        .err()
-        .expect("a bytecode file must not load")
-        .to_string();
+    let Err(err) = content::load_mod(&farebox::source::FsSource::new(&dir), &NoDependencies) else {
+        panic!("a bytecode file must not load");
+    };
+    let err = err.to_string();
     assert!(err.contains("rules/r.luau"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 

@@ -108,15 +108,6 @@ impl AtMaker<'_> {
     }
 }
 
-/// Replaces the item with the same id, or appends.
-fn upsert<T>(list: &mut Vec<At<T>>, new: At<T>, id: impl Fn(&T) -> String) {
-    let key = id(&new.item);
-    match list.iter_mut().find(|a| id(&a.item) == key) {
-        Some(slot) => *slot = new,
-        None => list.push(new),
-    }
-}
-
 pub struct Reader<'r> {
     pub files: Files,
     pub diags: Diagnostics,
@@ -131,6 +122,35 @@ impl<'r> Reader<'r> {
             diags: Diagnostics::default(),
             resolver,
             loading: vec![],
+        }
+    }
+
+    /// Adds an item to a merged list. An item with the id of one from a dependency replaces it
+    /// (that is how a house rule changes a game); the same id twice within one mod is a mistake,
+    /// reported at the second, and the first is kept.
+    fn upsert<T>(
+        &mut self,
+        what: &str,
+        list: &mut Vec<At<T>>,
+        new: At<T>,
+        id: impl Fn(&T) -> &Sp<String>,
+    ) {
+        let key = id(&new.item).get().clone();
+        match list.iter_mut().find(|a| *id(&a.item).get() == key) {
+            Some(slot) if slot.mod_id == new.mod_id => {
+                let first = self
+                    .files
+                    .error(slot.file, id(&slot.item).span(), "")
+                    .place();
+                let d = self.files.error(
+                    new.file,
+                    id(&new.item).span(),
+                    format!("{what} `{key}` is defined twice in this mod (first at {first})"),
+                );
+                self.diags.push(d);
+            }
+            Some(slot) => *slot = new,
+            None => list.push(new),
         }
     }
 
@@ -287,7 +307,7 @@ impl<'r> Reader<'r> {
                 && let Some(set) = self.parse::<RawTileSet>(f)
             {
                 for tile in set.tiles {
-                    upsert(&mut merged.tiles, at(f).make(tile), |t| t.id.get().clone());
+                    self.upsert("tile", &mut merged.tiles, at(f).make(tile), |t| &t.id);
                 }
             }
         }
@@ -295,16 +315,14 @@ impl<'r> Reader<'r> {
             if let Some(f) = self.read(src, d.get(), Some((mf, d.span())))
                 && let Some(deck) = self.parse::<RawDeck>(f)
             {
-                upsert(&mut merged.decks, at(f).make(deck), |d| d.id.get().clone());
+                self.upsert("deck", &mut merged.decks, at(f).make(deck), |d| &d.id);
             }
         }
         for t in &c.tables {
             if let Some(f) = self.read(src, t.get(), Some((mf, t.span())))
                 && let Some(table) = self.parse::<RawTable>(f)
             {
-                upsert(&mut merged.tables, at(f).make(table), |t| {
-                    t.id.get().clone()
-                });
+                self.upsert("table", &mut merged.tables, at(f).make(table), |t| &t.id);
             }
         }
         if let Some(p) = &c.pieces
@@ -312,13 +330,13 @@ impl<'r> Reader<'r> {
             && let Some(pieces) = self.parse::<RawPieces>(f)
         {
             for x in pieces.pieces {
-                upsert(&mut merged.pieces, at(f).make(x), |p| p.id.get().clone());
+                self.upsert("piece", &mut merged.pieces, at(f).make(x), |p| &p.id);
             }
             for x in pieces.counters {
-                upsert(&mut merged.counters, at(f).make(x), |p| p.id.get().clone());
+                self.upsert("counter", &mut merged.counters, at(f).make(x), |p| &p.id);
             }
             for x in pieces.zones {
-                upsert(&mut merged.zones, at(f).make(x), |p| p.id.get().clone());
+                self.upsert("zone", &mut merged.zones, at(f).make(x), |p| &p.id);
             }
         }
         let mut manifest = manifest;
@@ -332,7 +350,7 @@ impl<'r> Reader<'r> {
             merged.bots.push((at(mf).make(b), script));
         }
         for o in std::mem::take(&mut manifest.options) {
-            upsert(&mut merged.options, at(mf).make(o), |o| o.id.get().clone());
+            self.upsert("option", &mut merged.options, at(mf).make(o), |o| &o.id);
         }
         merged
             .constants
