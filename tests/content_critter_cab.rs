@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use farebox::GameDef;
 use farebox::content::def::{BoardDef, CardDef, DeckDef, GraphDef, OptionType, Scope};
 use farebox::value::Value;
+use farebox_suite::{Lookup, int};
 
 fn def() -> &'static GameDef {
     static DEF: OnceLock<GameDef> = OnceLock::new();
@@ -15,21 +16,15 @@ fn def() -> &'static GameDef {
 }
 
 fn constant(name: &str) -> &'static Value {
-    def()
-        .constants
-        .get(name)
-        .unwrap_or_else(|| panic!("constant `{name}` is missing"))
+    def().constant(name)
 }
 
 fn int_constant(name: &str) -> i64 {
-    constant(name)
-        .as_int()
-        .unwrap_or_else(|| panic!("constant `{name}` is not an integer"))
+    int(constant(name))
 }
 
 fn deck(id: &str) -> &'static DeckDef {
-    let d = def();
-    &d.decks[d.deck(id).unwrap_or_else(|| panic!("no deck `{id}`"))]
+    def().deck_def(id)
 }
 
 fn graph() -> &'static GraphDef {

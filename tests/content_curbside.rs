@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use farebox::GameDef;
 use farebox::content::def::{BoardDef, DeckDef, GridDef};
 use farebox::value::Value;
+use farebox_suite::Lookup;
 
 fn def() -> &'static GameDef {
     static DEF: OnceLock<GameDef> = OnceLock::new();
@@ -15,8 +16,7 @@ fn def() -> &'static GameDef {
 }
 
 fn deck(id: &str) -> &'static DeckDef {
-    let d = def();
-    &d.decks[d.deck(id).unwrap_or_else(|| panic!("no deck `{id}`"))]
+    def().deck_def(id)
 }
 
 /// Copies of each tile kind in a deck.

@@ -10,6 +10,7 @@ use farebox::content::def::{
     BoardDef, CardDef, DeckDef, OptionType, Scope, TrackDef, TrackPieceDef, TrackRole,
 };
 use farebox::value::Value;
+use farebox_suite::{Lookup, int, text};
 
 fn def() -> &'static GameDef {
     static DEF: OnceLock<GameDef> = OnceLock::new();
@@ -17,22 +18,15 @@ fn def() -> &'static GameDef {
 }
 
 fn constant(name: &str) -> &'static Value {
-    def()
-        .constants
-        .get(name)
-        .unwrap_or_else(|| panic!("constant `{name}` is missing"))
+    def().constant(name)
 }
 
 fn int_constant(name: &str) -> i64 {
-    constant(name)
-        .as_int()
-        .unwrap_or_else(|| panic!("constant `{name}` is not an integer"))
+    int(constant(name))
 }
 
 fn str_constant(name: &str) -> &'static str {
-    constant(name)
-        .as_str()
-        .unwrap_or_else(|| panic!("constant `{name}` is not a string"))
+    text(constant(name))
 }
 
 fn track() -> &'static TrackDef {

@@ -13,6 +13,7 @@ use farebox::content::def::{
 };
 use farebox::rng::Rng;
 use farebox::value::Value;
+use farebox_suite::{Lookup, field, int, list, text};
 
 const KINDS: [&str; 4] = ["stereo", "turbo", "wifi", "luxury"];
 const BACKS: [&str; 4] = ["green", "yellow", "red", "purple"];
@@ -24,51 +25,23 @@ fn def() -> &'static GameDef {
 }
 
 fn deck(id: &str) -> &'static DeckDef {
-    let d = def();
-    &d.decks[d.deck(id).unwrap_or_else(|| panic!("no deck `{id}`"))]
+    def().deck_def(id)
 }
 
 fn table(id: &str) -> &'static TableDef {
-    let d = def();
-    &d.tables[d.table(id).unwrap_or_else(|| panic!("no table `{id}`"))]
+    def().table_def(id)
 }
 
 fn option(id: &str) -> &'static OptionDef {
-    def()
-        .option(id)
-        .unwrap_or_else(|| panic!("no option `{id}`"))
+    def().option_def(id)
 }
 
 fn constant(name: &str) -> &'static Value {
-    def()
-        .constants
-        .get(name)
-        .unwrap_or_else(|| panic!("no constant `{name}`"))
-}
-
-fn int(v: &Value) -> i64 {
-    v.as_int().unwrap_or_else(|| panic!("not an int: {v:?}"))
+    def().constant(name)
 }
 
 fn c(name: &str) -> i64 {
     int(constant(name))
-}
-
-fn text(v: &Value) -> &str {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v:?}"))
-}
-
-fn list(v: &Value) -> Vec<&str> {
-    match v {
-        Value::List(items) => items.iter().map(text).collect(),
-        _ => panic!("not a list: {v:?}"),
-    }
-}
-
-fn field<'a>(card: &'a CardDef, name: &str) -> &'a Value {
-    card.fields
-        .get(name)
-        .unwrap_or_else(|| panic!("card `{}` has no `{name}`", card.id))
 }
 
 fn sections() -> &'static SectionsDef {

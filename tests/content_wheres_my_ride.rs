@@ -6,10 +6,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use farebox::GameDef;
-use farebox::content::def::{
-    BoardDef, CardDef, DeckDef, OptionDef, OptionType, TableDef, Visibility,
-};
+use farebox::content::def::{BoardDef, DeckDef, OptionDef, OptionType, TableDef, Visibility};
 use farebox::value::Value;
+use farebox_suite::{Lookup, field, int, list, text};
 
 fn def() -> &'static GameDef {
     static DEF: OnceLock<GameDef> = OnceLock::new();
@@ -17,51 +16,23 @@ fn def() -> &'static GameDef {
 }
 
 fn deck(id: &str) -> &'static DeckDef {
-    let d = def();
-    &d.decks[d.deck(id).unwrap_or_else(|| panic!("no deck `{id}`"))]
+    def().deck_def(id)
 }
 
 fn table(id: &str) -> &'static TableDef {
-    let d = def();
-    &d.tables[d.table(id).unwrap_or_else(|| panic!("no table `{id}`"))]
+    def().table_def(id)
 }
 
 fn option(id: &str) -> &'static OptionDef {
-    def()
-        .option(id)
-        .unwrap_or_else(|| panic!("no option `{id}`"))
+    def().option_def(id)
 }
 
 fn constant(name: &str) -> &'static Value {
-    def()
-        .constants
-        .get(name)
-        .unwrap_or_else(|| panic!("no constant `{name}`"))
-}
-
-fn int(v: &Value) -> i64 {
-    v.as_int().unwrap_or_else(|| panic!("not an int: {v:?}"))
+    def().constant(name)
 }
 
 fn c(name: &str) -> i64 {
     int(constant(name))
-}
-
-fn text(v: &Value) -> &str {
-    v.as_str().unwrap_or_else(|| panic!("not a string: {v:?}"))
-}
-
-fn field<'a>(card: &'a CardDef, name: &str) -> &'a Value {
-    card.fields
-        .get(name)
-        .unwrap_or_else(|| panic!("card `{}` has no `{name}`", card.id))
-}
-
-fn list(v: &Value) -> Vec<&str> {
-    match v {
-        Value::List(items) => items.iter().map(text).collect(),
-        _ => panic!("not a list: {v:?}"),
-    }
 }
 
 /// The tag rows of the clue vocabulary, by group (`place` or `meta`).

@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
+use farebox::content::def::{CardDef, DeckDef, OptionDef, TableDef};
 use farebox::content::{self, GameDef};
+use farebox::value::Value;
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -32,3 +34,52 @@ pub const GAMES: [&str; 5] = [
     "dicey-curves",
     "critter-cab",
 ];
+
+/// Lookups by id on a loaded mod that panic with a clear message: what content tests want.
+pub trait Lookup {
+    fn deck_def(&self, id: &str) -> &DeckDef;
+    fn table_def(&self, id: &str) -> &TableDef;
+    fn option_def(&self, id: &str) -> &OptionDef;
+    fn constant(&self, name: &str) -> &Value;
+}
+
+impl Lookup for GameDef {
+    fn deck_def(&self, id: &str) -> &DeckDef {
+        &self.decks[self.deck(id).unwrap_or_else(|| panic!("no deck `{id}`"))]
+    }
+    fn table_def(&self, id: &str) -> &TableDef {
+        &self.tables[self.table(id).unwrap_or_else(|| panic!("no table `{id}`"))]
+    }
+    fn option_def(&self, id: &str) -> &OptionDef {
+        self.option(id)
+            .unwrap_or_else(|| panic!("no option `{id}`"))
+    }
+    fn constant(&self, name: &str) -> &Value {
+        self.constants
+            .get(name)
+            .unwrap_or_else(|| panic!("no constant `{name}`"))
+    }
+}
+
+pub fn int(v: &Value) -> i64 {
+    v.as_int()
+        .unwrap_or_else(|| panic!("not an integer: {v:?}"))
+}
+
+pub fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or_else(|| panic!("not a string: {v:?}"))
+}
+
+pub fn list(v: &Value) -> Vec<&str> {
+    match v {
+        Value::List(items) => items.iter().map(text).collect(),
+        _ => panic!("not a list: {v:?}"),
+    }
+}
+
+/// A field of a card, which must be there.
+pub fn field<'a>(card: &'a CardDef, name: &str) -> &'a Value {
+    card.fields
+        .get(name)
+        .unwrap_or_else(|| panic!("card `{}` has no `{name}`", card.id))
+}
