@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use farebox::agent::play;
+use farebox::agent::play_reusing;
 use farebox::script::{Host, Limits};
 use farebox::source::FolderResolver;
 
@@ -24,10 +24,11 @@ pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
     let start = Instant::now();
     let mut actions = 0u64;
     let mut errors = 0u64;
+    let mut vm = None;
     for i in 0..args.games {
         let mut su = base.clone();
         su.seed = args.seed.wrapping_add(i);
-        let o = play(&def, su, &agents, 5000);
+        let o = play_reusing(&def, su, &agents, 5000, &mut vm);
         actions += o.actions as u64;
         if let Some(e) = o.error {
             errors += 1;

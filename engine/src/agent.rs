@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::content::GameDef;
 use crate::game::{Game, GameError, Setup};
 use crate::rng::Rng;
+use crate::script::Host;
 use crate::state::GameResult;
 
 #[derive(Debug, Clone)]
@@ -65,6 +66,19 @@ pub struct Outcome {
 
 /// Plays one game to its end (or to `cap` actions) with one agent per seat.
 pub fn play(def: &Arc<GameDef>, setup: Setup, agents: &[String], cap: u32) -> Outcome {
+    play_reusing(def, setup, agents, cap, &mut None)
+}
+
+/// [`play`], running the game on the VM in `vm` when there is one (left there by an earlier
+/// game of the same mod) and leaving its VM there after. A reset VM plays the same game as a
+/// new one; only the start is cheaper. Simulations keep one VM per thread this way.
+pub fn play_reusing(
+    def: &Arc<GameDef>,
+    setup: Setup,
+    agents: &[String],
+    cap: u32,
+    vm: &mut Option<Host>,
+) -> Outcome {
     let seed = setup.seed;
     let mut out = Outcome {
         seed,
@@ -88,7 +102,11 @@ pub fn play(def: &Arc<GameDef>, setup: Setup, agents: &[String], cap: u32) -> Ou
             }
         }
     }
-    let mut game = match Game::new(def.clone(), setup) {
+    let started = match vm.take() {
+        Some(host) if Arc::ptr_eq(host.def(), def) => Game::with_host(setup, host),
+        _ => Game::new(def.clone(), setup),
+    };
+    let mut game = match started {
         Ok(g) => g,
         Err(e) => {
             out.error = Some(e.to_string());
@@ -101,6 +119,7 @@ pub fn play(def: &Arc<GameDef>, setup: Setup, agents: &[String], cap: u32) -> Ou
     }
     out.turns = game.state().turn;
     out.result = game.result().cloned();
+    *vm = Some(game.into_host());
     out
 }
 
@@ -128,8 +147,10 @@ pub fn play_many(
             .map(|t| {
                 s.spawn(move || {
                     let mut mine = Vec::new();
+                    let mut vm = None;
                     for (i, m) in games.iter().enumerate().skip(t).step_by(threads) {
-                        mine.push((i, play(def, m.setup.clone(), &m.agents, cap)));
+                        let o = play_reusing(def, m.setup.clone(), &m.agents, cap, &mut vm);
+                        mine.push((i, o));
                         done();
                     }
                     mine

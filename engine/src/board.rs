@@ -88,6 +88,18 @@ pub struct GridState {
     /// Tiles by cell, row by row; a cell may hold a road tile and a blocker on top.
     pub tiles: Vec<Option<Placed>>,
     pub blockers: Vec<Option<Placed>>,
+    /// Changes with every tile or blocker change: a number never used before in this process,
+    /// so a rolled-back grid never shares a stamp with a different one. The script host keys
+    /// its read-only copies of the layers on it. Not part of the game (not hashed or saved).
+    #[serde(skip)]
+    pub stamp: u64,
+}
+
+/// A stamp no grid in this process has had.
+pub fn fresh_stamp() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// A track piece laid on the table.
@@ -185,6 +197,7 @@ impl Board {
                     height: g.height,
                     tiles: tiles_on,
                     blockers: vec![None; n],
+                    stamp: fresh_stamp(),
                 });
             }
             BoardDef::Track(t) => {
@@ -472,9 +485,16 @@ impl Board {
         {
             Some(slot) => {
                 *slot = placed;
+                self.touch();
                 true
             }
             None => false,
+        }
+    }
+
+    fn touch(&mut self) {
+        if let Some(g) = self.grid.as_mut() {
+            g.stamp = fresh_stamp();
         }
     }
 
@@ -486,6 +506,7 @@ impl Board {
         {
             Some(slot) => {
                 *slot = placed;
+                self.touch();
                 true
             }
             None => false,

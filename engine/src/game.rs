@@ -95,6 +95,27 @@ impl Game {
     }
 
     pub fn with_limits(def: Arc<GameDef>, setup: Setup, limits: Limits) -> Result<Game, GameError> {
+        Game::check(&def, &setup)?;
+        let host = Host::new(def.clone(), limits)?;
+        Game::start(def, setup, host)
+    }
+
+    /// Starts a game on a VM that has played another game of the same mod (see
+    /// [`Game::into_host`]): the VM is reset first, so the game is the same as on a new one,
+    /// only cheaper to start. Simulations use this.
+    pub fn with_host(setup: Setup, mut host: Host) -> Result<Game, GameError> {
+        let def = host.def().clone();
+        Game::check(&def, &setup)?;
+        host.reset()?;
+        Game::start(def, setup, host)
+    }
+
+    /// Ends the game and gives back its VM, for [`Game::with_host`].
+    pub fn into_host(self) -> Host {
+        self.host
+    }
+
+    fn check(def: &GameDef, setup: &Setup) -> Result<(), GameError> {
         if !def.playable() {
             return Err(GameError::Setup(format!(
                 "mod `{}` has no rule scripts yet, so it cannot be played",
@@ -108,6 +129,10 @@ impl Game {
                 def.name, setup.seats
             )));
         }
+        Ok(())
+    }
+
+    fn start(def: Arc<GameDef>, setup: Setup, host: Host) -> Result<Game, GameError> {
         let options = resolve_options(&def, &setup)?;
         let mut rng = Rng::new(setup.seed, 0);
         let board = Board::new(&def.board, &def.tiles, &mut rng);
@@ -161,7 +186,7 @@ impl Game {
                         def: di as u16,
                         owner,
                         at: None,
-                        props: BTreeMap::new(),
+                        props: Arc::default(),
                     });
                 }
             }
@@ -193,13 +218,12 @@ impl Game {
             zones,
             zone_index,
             counters,
-            vars: BTreeMap::new(),
-            options,
+            vars: Arc::default(),
+            options: Arc::new(options),
             rng,
             result: None,
             pending_turn_start: true,
         };
-        let host = Host::new(def.clone(), limits)?;
         let mut game = Game {
             def,
             host,
@@ -456,7 +480,7 @@ impl Game {
                         .get(a as usize)
                         .map_or_else(String::new, |sp| sp.id.clone())
                 }),
-                props: p.props.clone(),
+                props: (*p.props).clone(),
             })
             .collect();
         let tiles = s.board.grid.as_ref().map(|g| {
@@ -543,8 +567,8 @@ fn placeholder_state() -> State {
         zones: vec![],
         zone_index: vec![],
         counters: vec![],
-        vars: BTreeMap::new(),
-        options: BTreeMap::new(),
+        vars: Arc::default(),
+        options: Arc::default(),
         rng: Rng::new(0, 0),
         result: None,
         pending_turn_start: false,

@@ -4,6 +4,7 @@
 //! The log is kept outside the cloned part (it only grows, so a rollback truncates it).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -52,7 +53,8 @@ pub struct PieceState {
     pub owner: Option<u8>,
     /// Space it stands on, if it is on the board.
     pub at: Option<u32>,
-    pub props: BTreeMap<String, Value>,
+    /// Shared with the state snapshots taken before each action until a prop changes.
+    pub props: Arc<BTreeMap<String, Value>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -98,8 +100,9 @@ pub struct State {
     pub zone_index: Vec<Vec<u16>>,
     /// counter definition -> values (one per seat, or one).
     pub counters: Vec<Vec<i64>>,
-    pub vars: BTreeMap<String, Var>,
-    pub options: BTreeMap<String, Value>,
+    /// Shared with snapshots until a variable changes (most actions change none).
+    pub vars: Arc<BTreeMap<String, Var>>,
+    pub options: Arc<BTreeMap<String, Value>>,
     pub rng: Rng,
     pub result: Option<GameResult>,
     /// A turn change requested by the rules, processed after the hook returns.

@@ -2,39 +2,17 @@
 //! atomic apply (the state is exactly as before any script failure).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use farebox::content::{self, NoDependencies};
 use farebox::game::{Game, GameError, Setup};
-use farebox::source::MemSource;
 use farebox::value::Value;
 
-const MANIFEST: &str = r#"
-id = "probe"
-name = "Probe"
-version = "1.0.0"
-engine = "0.1"
-players = { min = 1, max = 2 }
-scripts = ["rules/r.luau"]
-[content]
-pieces = "pieces.toml"
-"#;
-
-const PIECES: &str = r#"
-[[counters]]
-id = "score"
-name = "Score"
-scope = "global"
-"#;
-
 fn game_with(script: &str) -> Result<Game, GameError> {
-    let src = MemSource::new("probe")
-        .with("mod.toml", MANIFEST)
-        .with("pieces.toml", PIECES)
-        .with("rules/r.luau", script);
-    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
-    Game::new(Arc::new(def), Setup::new(1, 7))
+    Game::new(Arc::new(support::probe(script)), Setup::new(1, 7))
 }
 
 const RULES: &str = r#"
@@ -186,8 +164,8 @@ fn a_script_file_holding_bytecode_is_never_run_as_bytecode() {
         .unwrap();
     let dir = std::env::temp_dir().join(format!("farebox-bytecode-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("rules")).unwrap();
-    std::fs::write(dir.join("mod.toml"), MANIFEST).unwrap();
-    std::fs::write(dir.join("pieces.toml"), PIECES).unwrap();
+    std::fs::write(dir.join("mod.toml"), support::MANIFEST).unwrap();
+    std::fs::write(dir.join("pieces.toml"), support::PIECES).unwrap();
     std::fs::write(dir.join("rules/r.luau"), &bytecode).unwrap();
     let Err(err) = content::load_mod(&farebox::source::FsSource::new(&dir), &NoDependencies) else {
         panic!("a bytecode file must not load");

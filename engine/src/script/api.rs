@@ -215,12 +215,12 @@ pub const API: &[(&str, &str, &str)] = &[
     (
         "tiles",
         "() -> ({[number]: string}, {[number]: number})",
-        "Every road tile on the grid, as cell -> tile id, and cell -> quarter turns (one call instead of a tile_at per cell).",
+        "Every road tile on the grid, as cell -> tile id, and cell -> quarter turns (one call instead of a tile_at per cell). The tables are read-only and shared until the grid changes.",
     ),
     (
         "blockers",
         "() -> {[number]: string}",
-        "Every blocking tile on the grid, as cell -> tile id.",
+        "Every blocking tile on the grid, as cell -> tile id (read-only, shared until the grid changes).",
     ),
     (
         "place_tile",
@@ -411,14 +411,50 @@ fn tags_arg(tags: Option<Vec<String>>) -> Vec<String> {
     tags.unwrap_or_default()
 }
 
+/// Read-only copies of a grid's layers, kept while the grid's stamp stays the same. Actions
+/// hooks read the whole grid at every decision, and the grid changes far less often.
+#[derive(Default)]
+pub(super) struct LayerCache {
+    stamp: u64,
+    tiles: Option<(Table, Table)>,
+    blockers: Option<(Table, Table)>,
+}
+
 /// cell -> tile id and cell -> quarter turns for the road tiles (or the blockers) of a grid.
 fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
-    with(lua, |c| {
+    let stamp = with(lua, |c| {
+        c.state
+            .board
+            .grid
+            .as_ref()
+            .map_or_else(|| err("this board is not a grid"), |g| Ok(g.stamp))
+    })?;
+    if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
+        if cache.stamp != stamp {
+            *cache = LayerCache {
+                stamp,
+                ..LayerCache::default()
+            };
+        }
+        let slot = if blockers {
+            &cache.blockers
+        } else {
+            &cache.tiles
+        };
+        if let Some(pair) = slot {
+            return Ok(pair.clone());
+        }
+    }
+    let pair = with(lua, |c| {
         let Some(g) = c.state.board.grid.as_ref() else {
             return err("this board is not a grid");
         };
         let layer = if blockers { &g.blockers } else { &g.tiles };
-        let (ids, turns) = (lua.create_table()?, lua.create_table()?);
+        let n = layer.len();
+        let (ids, turns) = (
+            lua.create_table_with_capacity(n, 0)?,
+            lua.create_table_with_capacity(n, 0)?,
+        );
         for (i, p) in layer.iter().enumerate() {
             if let Some(p) = p
                 && let Some(tile) = c.def.tiles.get(p.tile as usize)
@@ -427,22 +463,31 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
                 turns.raw_set(i as i64 + 1, p.rot as i64)?;
             }
         }
+        ids.set_readonly(true);
+        turns.set_readonly(true);
         Ok((ids, turns))
-    })
+    })?;
+    if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
+        let slot = if blockers {
+            &mut cache.blockers
+        } else {
+            &mut cache.tiles
+        };
+        *slot = Some(pair.clone());
+    }
+    Ok(pair)
 }
 
-/// The keys of a `stop` table (cells given as keys, any value).
-fn stop_set(stop: Option<Table>) -> R<Vec<i64>> {
-    let mut out = Vec::new();
-    if let Some(t) = stop {
-        for pair in t.pairs::<i64, LuaValue>() {
-            let (k, v) = pair?;
-            if !matches!(v, LuaValue::Nil | LuaValue::Boolean(false)) {
-                out.push(k);
-            }
-        }
-    }
-    Ok(out)
+/// Whether a cell is a key of a `stop` table (cells given as keys, any true value). The table
+/// is read cell by cell as a walk reaches them: a walk looks at a few cells, and the table may
+/// hold many.
+fn stops_at(stop: &Option<Table>, cell: u32) -> bool {
+    stop.as_ref().is_some_and(|t| {
+        !matches!(
+            t.raw_get::<LuaValue>(cell as i64 + 1),
+            Ok(LuaValue::Nil | LuaValue::Boolean(false)) | Err(_)
+        )
+    })
 }
 
 fn grid_only(c: &CallCtx, name: &str) -> R<()> {
@@ -496,7 +541,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         Ok(c.def.seat_name(s as usize))
     }));
     reg!(lua, t, "option", |lua, id: String| with(lua, |c| {
-        match c.state.options.get(&id) {
+        match c.state.options.get(&*id) {
             Some(v) => to_lua(lua, v),
             None => err(format!(
                 "no option `{id}`{}",
@@ -645,7 +690,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         }
     ));
     reg!(lua, t, "get", |lua, name: String| with(lua, |c| {
-        match c.state.vars.get(&name) {
+        match c.state.vars.get(&*name) {
             Some(v) => to_lua(lua, &v.value),
             None => Ok(LuaValue::Nil),
         }
@@ -655,9 +700,9 @@ pub fn register(lua: &Lua) -> R<Table> {
             .map_err(|e| mlua::Error::RuntimeError(format!("game.set(\"{name}\"): {e}")))?;
         with_mut(lua, "set", |c| {
             if v == Value::Nil {
-                c.state.vars.remove(&name);
+                std::sync::Arc::make_mut(&mut c.state.vars).remove(&name);
             } else {
-                c.state.vars.insert(
+                std::sync::Arc::make_mut(&mut c.state.vars).insert(
                     name,
                     Var {
                         value: v,
@@ -681,7 +726,7 @@ pub fn register(lua: &Lua) -> R<Table> {
                 Some(s) => Seen::Seat(s),
                 None => Seen::Nobody,
             };
-            c.state.vars.insert(name, Var { value: v, seen });
+            std::sync::Arc::make_mut(&mut c.state.vars).insert(name, Var { value: v, seen });
             Ok(())
         })
     });
@@ -838,11 +883,11 @@ pub fn register(lua: &Lua) -> R<Table> {
         |c| {
             let p = piece_arg(c, p)?;
             let piece = &c.state.pieces[p];
-            let v = piece.props.get(&key).or_else(|| {
+            let v = piece.props.get(&*key).or_else(|| {
                 c.def
                     .pieces
                     .get(piece.def as usize)
-                    .and_then(|d| d.props.get(&key))
+                    .and_then(|d| d.props.get(&*key))
             });
             v.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, v))
         }
@@ -858,9 +903,9 @@ pub fn register(lua: &Lua) -> R<Table> {
         with_mut(lua, "set_prop", |c| {
             let p = piece_arg(c, p)?;
             if v == Value::Nil {
-                c.state.pieces[p].props.remove(&key);
+                std::sync::Arc::make_mut(&mut c.state.pieces[p].props).remove(&key);
             } else {
-                c.state.pieces[p].props.insert(key, v);
+                std::sync::Arc::make_mut(&mut c.state.pieces[p].props).insert(key, v);
             }
             Ok(())
         })
@@ -1028,12 +1073,11 @@ pub fn register(lua: &Lua) -> R<Table> {
         i64,
         Option<Table>
     )| {
-        let stop = stop_set(stop)?;
         with(lua, |c| {
             let s = space_arg(c, s)?;
             let side = side_arg(&side)?;
             grid_only(c, "ray")?;
-            let hit = |x: u32| stop.contains(&(x as i64 + 1));
+            let hit = |x: u32| stops_at(&stop, x);
             let cells = c
                 .state
                 .board
@@ -1048,11 +1092,10 @@ pub fn register(lua: &Lua) -> R<Table> {
         i64,
         Option<Table>
     )| {
-        let stop = stop_set(stop)?;
         with(lua, |c| {
             let s = space_arg(c, s)?;
             grid_only(c, "reach")?;
-            let hit = |x: u32| stop.contains(&(x as i64 + 1));
+            let hit = |x: u32| stops_at(&stop, x);
             let found = c.state.board.reach(
                 s,
                 moves.clamp(0, 64) as u32,

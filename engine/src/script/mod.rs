@@ -13,7 +13,7 @@
 pub mod api;
 mod convert;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -138,7 +138,10 @@ pub struct Host {
     lua: Lua,
     scripts: Vec<ScriptDef>,
     hooks: Vec<Option<Hook>>,
-    bots: Vec<(String, Function, usize)>,
+    /// The `choose` function of each bot of the definition, once its script has run. A new
+    /// VM runs every bot script (so loading reports their errors); a reset VM runs a bot's
+    /// script when the bot is first asked, so games without bots do not pay for them.
+    bots: RefCell<Vec<Option<Function>>>,
     steps_left: Rc<Cell<u64>>,
     deadline: Rc<Cell<Option<Instant>>>,
     limits: Limits,
@@ -149,10 +152,16 @@ pub struct Host {
 /// Compiles Luau source to bytecode once, so that every game's VM loads it without parsing.
 /// None when the source has a syntax error (the VM's own load then reports it).
 pub fn compile(source: &str) -> Option<Arc<[u8]>> {
-    mlua::chunk::Compiler::new()
+    compiler()
         .compile(source)
         .ok()
         .map(|b| Arc::from(b.into_boxed_slice()))
+}
+
+/// How every script is compiled. `setmetatable` is not treated as a builtin: the compiler would
+/// otherwise call the library's own, past the guarded one the sandbox installs.
+fn compiler() -> mlua::chunk::Compiler {
+    mlua::chunk::Compiler::new().add_disabled_builtin("setmetatable")
 }
 
 fn hook_index(name: &str) -> Option<usize> {
@@ -174,8 +183,13 @@ impl Host {
             LuaOptions::default(),
         )
         .map_err(|e| fail(e.to_string()))?;
-        lua.set_memory_limit(limits.memory)
+        lua.set_compiler(compiler());
+        // The interrupt enforces the limit itself, between instructions, so the error can
+        // name the line; the allocator's hard limit, an eighth higher, only catches a single
+        // allocation too big to reach an interrupt first (that error has no line).
+        lua.set_memory_limit(limits.memory + limits.memory / 8)
             .map_err(|e| fail(e.to_string()))?;
+        let memory = limits.memory;
         let steps_left = Rc::new(Cell::new(limits.steps));
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         {
@@ -190,6 +204,15 @@ impl Host {
                     )));
                 }
                 steps.set(left - 1);
+                // Every fourth interrupt: with an eighth of headroom above the limit, a loop
+                // must allocate megabytes per turn to get past this to the hard limit.
+                if left.is_multiple_of(4) && lua.used_memory() > memory {
+                    return Err(mlua::Error::RuntimeError(format!(
+                        "{}memory limit of {} MiB exceeded",
+                        where_now(lua),
+                        memory >> 20
+                    )));
+                }
                 if left.is_multiple_of(1024)
                     && let Some(d) = deadline.get()
                     && Instant::now() > d
@@ -208,41 +231,85 @@ impl Host {
             lua,
             scripts: vec![],
             hooks: (0..HOOKS.len()).map(|_| None).collect(),
-            bots: vec![],
+            bots: RefCell::new(vec![]),
             steps_left,
             deadline,
             limits,
             def: def.clone(),
             game,
         };
-        for s in &def.scripts {
-            let idx = host.scripts.len();
-            host.scripts.push(s.clone());
-            let table = host.run_script(idx)?;
-            host.take_hooks(idx, table)?;
-        }
-        for b in &def.bots {
-            let idx = host.scripts.len();
-            host.scripts.push(b.script.clone());
-            let table = host.run_script(idx)?;
-            let choose: Option<Function> = table.get("choose").ok();
-            match choose {
-                Some(f) => host.bots.push((b.id.clone(), f, idx)),
-                None => {
-                    return Err(ScriptError {
-                        mod_id: b.script.mod_id.clone(),
-                        file: b.script.display.clone(),
-                        line: 0,
-                        hook: "load".into(),
-                        message: format!(
-                            "bot `{}` must return a table with a `choose` function",
-                            b.id
-                        ),
-                    });
-                }
-            }
+        host.scripts = def.scripts.clone();
+        host.scripts
+            .extend(def.bots.iter().map(|b| b.script.clone()));
+        host.run_scripts()?;
+        for i in 0..def.bots.len() {
+            host.bot(i)?;
         }
         Ok(host)
+    }
+
+    /// Makes the VM as good as new for another game of the same mod: a fresh global
+    /// environment, every script run again (so no script keeps anything from the last game),
+    /// and no cached tables. Much cheaper than a new VM: the libraries, the API and the
+    /// frozen `data` table stay.
+    pub fn reset(&mut self) -> Result<(), ScriptError> {
+        let fail = |e: mlua::Error| ScriptError {
+            mod_id: self.def.id.clone(),
+            file: self.def.id.clone(),
+            line: 0,
+            hook: "load".into(),
+            message: e.to_string(),
+        };
+        // Leaving and re-entering the sandbox gives the main thread a new, empty table for
+        // globals a script sets; the libraries, `game` and `data` are behind it, read-only.
+        self.lua.sandbox(false).map_err(fail)?;
+        self.lua.sandbox(true).map_err(fail)?;
+        self.run_scripts()
+    }
+
+    /// The definition this VM was made for.
+    pub fn def(&self) -> &Arc<GameDef> {
+        &self.def
+    }
+
+    /// Runs every rule script and collects the hooks; bots are run when first asked.
+    fn run_scripts(&mut self) -> Result<(), ScriptError> {
+        self.lua.set_app_data(api::LayerCache::default());
+        self.hooks = (0..HOOKS.len()).map(|_| None).collect();
+        *self.bots.borrow_mut() = vec![None; self.def.bots.len()];
+        let def = self.def.clone();
+        for idx in 0..def.scripts.len() {
+            let table = self.run_script(idx)?;
+            self.take_hooks(idx, table)?;
+        }
+        Ok(())
+    }
+
+    /// The `choose` function of bot `i`, running its script first if it has not run yet.
+    fn bot(&self, i: usize) -> Result<Function, ScriptError> {
+        if let Some(Some(f)) = self.bots.borrow().get(i) {
+            return Ok(f.clone());
+        }
+        let b = &self.def.bots[i];
+        let table = self.run_script(self.def.scripts.len() + i)?;
+        match table.get::<Option<Function>>("choose").ok().flatten() {
+            Some(f) => {
+                if let Some(slot) = self.bots.borrow_mut().get_mut(i) {
+                    *slot = Some(f.clone());
+                }
+                Ok(f)
+            }
+            None => Err(ScriptError {
+                mod_id: b.script.mod_id.clone(),
+                file: b.script.display.clone(),
+                line: 0,
+                hook: "load".into(),
+                message: format!(
+                    "bot `{}` must return a table with a `choose` function",
+                    b.id
+                ),
+            }),
+        }
     }
 
     fn run_script(&self, idx: usize) -> Result<Table, ScriptError> {
@@ -320,7 +387,7 @@ impl Host {
     }
 
     pub fn bot_ids(&self) -> Vec<String> {
-        self.bots.iter().map(|(id, _, _)| id.clone()).collect()
+        self.def.bots.iter().map(|b| b.id.clone()).collect()
     }
 
     fn arm(&self) {
@@ -394,7 +461,7 @@ impl Host {
         seat: u8,
         actions: &[String],
     ) -> (CallCtx, Result<usize, ScriptError>) {
-        let Some((_, func, script)) = self.bots.iter().find(|(id, _, _)| id == bot) else {
+        let Some(i) = self.def.bots.iter().position(|b| b.id == bot) else {
             let e = ScriptError {
                 mod_id: self.def.id.clone(),
                 file: self.def.id.clone(),
@@ -404,6 +471,11 @@ impl Host {
             };
             return (ctx, Err(e));
         };
+        let func = match self.bot(i) {
+            Ok(f) => f,
+            Err(e) => return (ctx, Err(e)),
+        };
+        let script = &(self.def.scripts.len() + i);
         let list = match self
             .lua
             .create_sequence_from(actions.iter().map(|a| a.as_str()))
@@ -412,7 +484,7 @@ impl Host {
             Err(e) => return (ctx, Err(self.error(e, "bot"))),
         };
         let (ctx, r) =
-            self.call::<_, LuaValue>(func, ctx, (self.game.clone(), seat as i64 + 1, list));
+            self.call::<_, LuaValue>(&func, ctx, (self.game.clone(), seat as i64 + 1, list));
         let hook = format!("bot {bot}");
         let r = r.map_err(|e| self.error_in(e, &hook, Some(*script))).and_then(|v| {
             let idx = match &v {
@@ -443,15 +515,11 @@ impl Host {
         let r = f.call::<R>(args);
         self.disarm();
         let ctx = self.lua.remove_app_data::<CallCtx>();
-        let r = match r {
-            Err(mlua::Error::MemoryError(m)) => {
-                // Free what the runaway script left behind before anything else runs.
-                let _ = self.lua.gc_collect();
-                let _ = self.lua.gc_collect();
-                Err(mlua::Error::MemoryError(m))
-            }
-            other => other,
-        };
+        if r.is_err() && self.lua.used_memory() > self.limits.memory / 2 {
+            // Free what a runaway script left behind before anything else runs.
+            let _ = self.lua.gc_collect();
+            let _ = self.lua.gc_collect();
+        }
         match ctx {
             Some(c) => (c, r),
             // Unreachable: the app data is only taken here.
@@ -520,6 +588,28 @@ fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     }
     let game = api::register(lua)?;
     g.raw_set("game", game.clone())?;
+    // Weak tables lose entries whenever the collector runs, and when it runs depends on how
+    // much memory the VM has used, earlier games on a reused VM included: a game that read
+    // them could not be replayed. setmetatable refuses a metatable with `__mode`.
+    let guarded: Function = lua
+        .load(
+            r#"local raw, rawget, type, error = ...
+            return function(t, mt)
+                if type(mt) == "table" and rawget(mt, "__mode") ~= nil then
+                    error("weak tables (__mode) are not available: what they keep would depend on when memory is collected, and games must replay exactly", 2)
+                end
+                return raw(t, mt)
+            end"#,
+        )
+        .set_name("=farebox")
+        .set_mode(ChunkMode::Text)
+        .call((
+            g.raw_get::<Function>("setmetatable")?,
+            g.raw_get::<Function>("rawget")?,
+            g.raw_get::<Function>("type")?,
+            g.raw_get::<Function>("error")?,
+        ))?;
+    g.raw_set("setmetatable", guarded)?;
     if let Ok(math) = g.get::<Table>("math") {
         math.raw_set("random", lua.create_function(api::math_random)?)?;
         math.raw_set(

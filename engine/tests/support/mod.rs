@@ -1,0 +1,33 @@
+//! A one-script mod built in memory, for tests that probe the Luau host.
+#![allow(dead_code)]
+
+use farebox::content::{self, GameDef, NoDependencies};
+use farebox::source::MemSource;
+
+/// Manifest of the probe mod: one rule script, one global counter `score`.
+pub const MANIFEST: &str = r#"
+id = "probe"
+name = "Probe"
+version = "1.0.0"
+engine = "0.1"
+players = { min = 1, max = 2 }
+scripts = ["rules/r.luau"]
+[content]
+pieces = "pieces.toml"
+"#;
+
+pub const PIECES: &str = r#"
+[[counters]]
+id = "score"
+name = "Score"
+scope = "global"
+"#;
+
+/// Loads the probe mod with `script` as its rules; panics with the loader's message.
+pub fn probe(script: &str) -> GameDef {
+    let src = MemSource::new("probe")
+        .with("mod.toml", MANIFEST)
+        .with("pieces.toml", PIECES)
+        .with("rules/r.luau", script);
+    content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"))
+}
