@@ -7,6 +7,8 @@
 //! Conventions: call with a dot (`game.roll(6)`); seats, spaces, zones and pieces are numbered
 //! from 1; functions that change the state fail when a bot calls them.
 
+use std::cell::RefCell;
+
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 
 use super::convert::{from_lua, to_lua};
@@ -282,14 +284,39 @@ fn err<T>(msg: impl Into<String>) -> R<T> {
     Err(mlua::Error::RuntimeError(msg.into()))
 }
 
+thread_local! {
+    /// The context lent to the hook running on this thread. A VM lives on one thread, and a
+    /// hook cannot start a hook of another VM, so one slot per thread is enough; `lend` puts
+    /// back whatever was there before, so nesting would still be safe. A thread-local slot
+    /// costs a few instructions per API call, where the VM's app data costs a hash lookup.
+    static LENT: RefCell<Option<CallCtx>> = const { RefCell::new(None) };
+}
+
+/// Lends `ctx` to the `game` API while `f` runs, and takes it back.
+pub(super) fn lend<T>(ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
+    let before = LENT.with(|slot| slot.replace(Some(ctx)));
+    let out = f();
+    let ctx = LENT.with(|slot| slot.replace(before));
+    (ctx, out)
+}
+
 /// Runs `f` on the lent context.
-///
-/// The VM's memory limit is lifted while `f` runs. Everything `f` allocates in the VM is
-/// bounded by the game's content and state, not by what a script asks for, and with a limit
-/// in place mlua guards every single table insert with a protected call, which made building
-/// a table of a few dozen entries the most expensive part of many API calls. The limit is back
-/// before control returns to the script.
-fn with<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+fn with<T>(f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+    LENT.with(|slot| match slot.try_borrow_mut() {
+        Ok(mut lent) => match lent.as_mut() {
+            Some(ctx) => f(ctx),
+            None => err("the game is not available here (scripts may use it only inside hooks)"),
+        },
+        Err(_) => err("the game API was called again while a call to it was still running"),
+    })
+}
+
+/// Runs `f` on the lent context with the VM's memory limit lifted, for calls that build
+/// tables. Everything `f` allocates in the VM is bounded by the game's content and state, not
+/// by what a script asks for, and with a limit in place mlua guards every single table insert
+/// with a protected call, which made building a table of a few dozen entries the most expensive
+/// part of many API calls. The limit is back before control returns to the script.
+fn with_tables<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
     struct Restore<'a>(&'a Lua, usize);
     impl Drop for Restore<'_> {
         fn drop(&mut self) {
@@ -297,15 +324,12 @@ fn with<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
         }
     }
     let _restore = Restore(lua, lua.set_memory_limit(0).unwrap_or(0));
-    match lua.app_data_mut::<CallCtx>() {
-        Some(mut ctx) => f(&mut ctx),
-        None => err("the game is not available here (scripts may use it only inside hooks)"),
-    }
+    with(f)
 }
 
 /// Runs `f` on the lent context, refusing bots.
-fn with_mut<T>(lua: &Lua, name: &str, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
-    with(lua, |ctx| {
+fn with_mut<T>(name: &str, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+    with(|ctx| {
         if ctx.access == Access::ReadOnly {
             return err(format!(
                 "game.{name} changes the game; it cannot be used here (bots and the actions hook only read)"
@@ -422,7 +446,7 @@ pub(super) struct LayerCache {
 
 /// cell -> tile id and cell -> quarter turns for the road tiles (or the blockers) of a grid.
 fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
-    let stamp = with(lua, |c| {
+    let stamp = with(|c| {
         c.state
             .board
             .grid
@@ -445,7 +469,7 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
             return Ok(pair.clone());
         }
     }
-    let pair = with(lua, |c| {
+    let pair = with_tables(lua, |c| {
         let Some(g) = c.state.board.grid.as_ref() else {
             return err("this board is not a grid");
         };
@@ -498,12 +522,12 @@ fn grid_only(c: &CallCtx, name: &str) -> R<()> {
 }
 
 /// `math.random` with the engine's generator: (), (n) or (m, n), as in Lua.
-pub fn math_random(lua: &Lua, args: MultiValue) -> R<LuaValue> {
+pub fn math_random(_lua: &Lua, args: MultiValue) -> R<LuaValue> {
     let nums: Vec<i64> = args
         .iter()
         .filter_map(|v| v.as_integer().or_else(|| v.as_number().map(|n| n as i64)))
         .collect();
-    with(lua, |ctx| {
+    with(|ctx| {
         let rng = if ctx.access == Access::ReadOnly {
             &mut ctx.bot_rng
         } else {
@@ -527,20 +551,16 @@ macro_rules! reg {
 /// Builds the `game` table.
 pub fn register(lua: &Lua) -> R<Table> {
     let t = lua.create_table()?;
-    reg!(lua, t, "seats", |lua, ()| with(lua, |c| Ok(
-        c.state.seats as i64
-    )));
-    reg!(lua, t, "active", |lua, ()| with(lua, |c| Ok(
-        c.state.active as i64 + 1
-    )));
-    reg!(lua, t, "turn", |lua, ()| with(lua, |c| Ok(
-        c.state.turn as i64
-    )));
-    reg!(lua, t, "seat_name", |lua, seat: i64| with(lua, |c| {
+    reg!(lua, t, "seats", |_, ()| with(|c| Ok(c.state.seats as i64)));
+    reg!(lua, t, "active", |_, ()| with(|c| Ok(c.state.active
+        as i64
+        + 1)));
+    reg!(lua, t, "turn", |_, ()| with(|c| Ok(c.state.turn as i64)));
+    reg!(lua, t, "seat_name", |_, seat: i64| with(|c| {
         let s = seat_arg(c, Some(seat))?.unwrap_or(0);
         Ok(c.def.seat_name(s as usize))
     }));
-    reg!(lua, t, "option", |lua, id: String| with(lua, |c| {
+    reg!(lua, t, "option", |lua, id: String| with_tables(lua, |c| {
         match c.state.options.get(&*id) {
             Some(v) => to_lua(lua, v),
             None => err(format!(
@@ -549,19 +569,14 @@ pub fn register(lua: &Lua) -> R<Table> {
             )),
         }
     }));
-    reg!(lua, t, "end_turn", |lua, ()| with_mut(
-        lua,
-        "end_turn",
-        |c| {
-            let s = &mut c.state;
-            s.active = (s.active + 1) % s.seats.max(1);
-            s.turn += 1;
-            s.pending_turn_start = true;
-            Ok(s.active as i64 + 1)
-        }
-    ));
-    reg!(lua, t, "set_active", |lua, seat: i64| with_mut(
-        lua,
+    reg!(lua, t, "end_turn", |_, ()| with_mut("end_turn", |c| {
+        let s = &mut c.state;
+        s.active = (s.active + 1) % s.seats.max(1);
+        s.turn += 1;
+        s.pending_turn_start = true;
+        Ok(s.active as i64 + 1)
+    }));
+    reg!(lua, t, "set_active", |_, seat: i64| with_mut(
         "set_active",
         |c| {
             let s = seat_arg(c, Some(seat))?.unwrap_or(0);
@@ -569,12 +584,12 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         }
     ));
-    reg!(lua, t, "finish", |lua,
+    reg!(lua, t, "finish", |_,
                             (places, scores, reason): (
         Vec<i64>,
         Vec<i64>,
         String
-    )| with_mut(lua, "finish", |c| {
+    )| with_mut("finish", |c| {
         let n = c.state.seats as usize;
         if places.len() != n || scores.len() != n {
             return err(format!(
@@ -591,12 +606,12 @@ pub fn register(lua: &Lua) -> R<Table> {
         });
         Ok(())
     }));
-    reg!(lua, t, "is_over", |lua, ()| with(lua, |c| Ok(c
+    reg!(lua, t, "is_over", |_, ()| with(|c| Ok(c
         .state
         .result
         .is_some())));
-    reg!(lua, t, "log", |lua, (text, seat): (String, Option<i64>)| {
-        with_mut(lua, "log", |c| {
+    reg!(lua, t, "log", |_, (text, seat): (String, Option<i64>)| {
+        with_mut("log", |c| {
             let seen = match seat_arg(c, seat)? {
                 Some(s) => Seen::Seat(s),
                 None => Seen::All,
@@ -611,17 +626,13 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         })
     });
-    reg!(lua, t, "roll", |lua, sides: i64| with_mut(
-        lua,
-        "roll",
-        |c| {
-            if !(1..=1000).contains(&sides) {
-                return err("a die has 1 to 1000 sides");
-            }
-            Ok(c.state.rng.roll(sides as u32) as i64)
+    reg!(lua, t, "roll", |_, sides: i64| with_mut("roll", |c| {
+        if !(1..=1000).contains(&sides) {
+            return err("a die has 1 to 1000 sides");
         }
-    ));
-    reg!(lua, t, "random", |lua, n: i64| with(lua, |c| {
+        Ok(c.state.rng.roll(sides as u32) as i64)
+    }));
+    reg!(lua, t, "random", |_, n: i64| with(|c| {
         if n < 1 {
             return err("game.random(n) needs n >= 1");
         }
@@ -632,11 +643,8 @@ pub fn register(lua: &Lua) -> R<Table> {
         };
         Ok(rng.range(1, n))
     }));
-    reg!(
-        lua,
-        t,
-        "counter",
-        |lua, (id, seat): (String, Option<i64>)| with(lua, |c| {
+    reg!(lua, t, "counter", |_, (id, seat): (String, Option<i64>)| {
+        with(|c| {
             let (ci, slot) = counter_slot(c, &id, seat)?;
             Ok(c.state
                 .counters
@@ -645,60 +653,52 @@ pub fn register(lua: &Lua) -> R<Table> {
                 .copied()
                 .unwrap_or(0))
         })
-    );
-    reg!(lua, t, "set_counter", |lua,
+    });
+    reg!(lua, t, "set_counter", |_,
                                  (id, seat, value): (
         String,
         LuaValue,
         Option<i64>
-    )| with_mut(
-        lua,
-        "set_counter",
-        |c| {
-            let (seat, value) = two_forms(seat, value)?;
-            let (ci, slot) = counter_slot(c, &id, seat)?;
-            let v = clamp(c, ci, value);
-            if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
-                *x = v;
-            }
-            Ok(v)
+    )| with_mut("set_counter", |c| {
+        let (seat, value) = two_forms(seat, value)?;
+        let (ci, slot) = counter_slot(c, &id, seat)?;
+        let v = clamp(c, ci, value);
+        if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
+            *x = v;
         }
-    ));
-    reg!(lua, t, "add_counter", |lua,
+        Ok(v)
+    }));
+    reg!(lua, t, "add_counter", |_,
                                  (id, seat, delta): (
         String,
         LuaValue,
         Option<i64>
-    )| with_mut(
-        lua,
-        "add_counter",
-        |c| {
-            let (seat, delta) = two_forms(seat, delta)?;
-            let (ci, slot) = counter_slot(c, &id, seat)?;
-            let old = c
-                .state
-                .counters
-                .get(ci)
-                .and_then(|v| v.get(slot))
-                .copied()
-                .unwrap_or(0);
-            let v = clamp(c, ci, old.saturating_add(delta));
-            if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
-                *x = v;
-            }
-            Ok(v)
+    )| with_mut("add_counter", |c| {
+        let (seat, delta) = two_forms(seat, delta)?;
+        let (ci, slot) = counter_slot(c, &id, seat)?;
+        let old = c
+            .state
+            .counters
+            .get(ci)
+            .and_then(|v| v.get(slot))
+            .copied()
+            .unwrap_or(0);
+        let v = clamp(c, ci, old.saturating_add(delta));
+        if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
+            *x = v;
         }
-    ));
-    reg!(lua, t, "get", |lua, name: String| with(lua, |c| {
+        Ok(v)
+    }));
+    reg!(lua, t, "get", |lua, name: String| with_tables(lua, |c| {
         match c.state.vars.get(&*name) {
             Some(v) => to_lua(lua, &v.value),
             None => Ok(LuaValue::Nil),
         }
     }));
-    reg!(lua, t, "set", |lua, (name, value): (String, LuaValue)| {
+    reg!(lua, t, "set", |_, (name, value): (String, LuaValue)| {
         let v = from_lua(&value, 0)
             .map_err(|e| mlua::Error::RuntimeError(format!("game.set(\"{name}\"): {e}")))?;
-        with_mut(lua, "set", |c| {
+        with_mut("set", |c| {
             if v == Value::Nil {
                 std::sync::Arc::make_mut(&mut c.state.vars).remove(&name);
             } else {
@@ -713,7 +713,7 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         })
     });
-    reg!(lua, t, "set_secret", |lua,
+    reg!(lua, t, "set_secret", |_,
                                 (name, value, seat): (
         String,
         LuaValue,
@@ -721,7 +721,7 @@ pub fn register(lua: &Lua) -> R<Table> {
     )| {
         let v = from_lua(&value, 0)
             .map_err(|e| mlua::Error::RuntimeError(format!("game.set_secret(\"{name}\"): {e}")))?;
-        with_mut(lua, "set_secret", |c| {
+        with_mut("set_secret", |c| {
             let seen = match seat_arg(c, seat)? {
                 Some(s) => Seen::Seat(s),
                 None => Seen::Nobody,
@@ -730,8 +730,8 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         })
     });
-    reg!(lua, t, "zone", |lua, (id, seat): (String, Option<i64>)| {
-        with(lua, |c| {
+    reg!(lua, t, "zone", |_, (id, seat): (String, Option<i64>)| {
+        with(|c| {
             let Some(d) = c.def.zone(&id) else {
                 return err(format!(
                     "no zone `{id}`{}",
@@ -749,11 +749,11 @@ pub fn register(lua: &Lua) -> R<Table> {
             )
         })
     });
-    reg!(lua, t, "count", |lua, z: i64| with(lua, |c| {
+    reg!(lua, t, "count", |_, z: i64| with(|c| {
         let z = zone_arg(c, z)?;
         Ok(c.state.zones[z].cards.len() as i64)
     }));
-    reg!(lua, t, "cards", |lua, z: i64| with(lua, |c| {
+    reg!(lua, t, "cards", |lua, z: i64| with_tables(lua, |c| {
         let z = zone_arg(c, z)?;
         let ids: Vec<String> = c.state.zones[z]
             .cards
@@ -762,63 +762,51 @@ pub fn register(lua: &Lua) -> R<Table> {
             .collect();
         lua.create_sequence_from(ids)
     }));
-    reg!(lua, t, "top", |lua, z: i64| with(lua, |c| {
+    reg!(lua, t, "top", |_, z: i64| with(|c| {
         let z = zone_arg(c, z)?;
         Ok(c.state.zones[z].cards.last().map(|&r| card_name(c, r)))
     }));
-    reg!(lua, t, "move_card", |lua,
+    reg!(lua, t, "move_card", |_,
                                (from, to, place): (
         i64,
         i64,
         Option<String>
-    )| with_mut(
-        lua,
-        "move_card",
-        |c| {
-            let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
-            let Some(card) = c.state.zones[f].cards.pop() else {
-                return Ok(None);
-            };
-            insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
-            Ok(Some(card_name(c, card)))
-        }
-    ));
-    reg!(lua, t, "take_card", |lua,
+    )| with_mut("move_card", |c| {
+        let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
+        let Some(card) = c.state.zones[f].cards.pop() else {
+            return Ok(None);
+        };
+        insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
+        Ok(Some(card_name(c, card)))
+    }));
+    reg!(lua, t, "take_card", |_,
                                (from, id, to, place): (
         i64,
         String,
         i64,
         Option<String>
-    )| with_mut(
-        lua,
-        "take_card",
-        |c| {
-            let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
-            let pos = c.state.zones[f]
-                .cards
-                .iter()
-                .rposition(|&r| card_name(c, r) == id);
-            let Some(pos) = pos else { return Ok(false) };
-            let card = c.state.zones[f].cards.remove(pos);
-            insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
-            Ok(true)
-        }
-    ));
-    reg!(lua, t, "shuffle", |lua, z: i64| with_mut(
-        lua,
-        "shuffle",
-        |c| {
-            let z = zone_arg(c, z)?;
-            let State { zones, rng, .. } = &mut c.state;
-            rng.shuffle(&mut zones[z].cards);
-            Ok(())
-        }
-    ));
+    )| with_mut("take_card", |c| {
+        let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
+        let pos = c.state.zones[f]
+            .cards
+            .iter()
+            .rposition(|&r| card_name(c, r) == id);
+        let Some(pos) = pos else { return Ok(false) };
+        let card = c.state.zones[f].cards.remove(pos);
+        insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
+        Ok(true)
+    }));
+    reg!(lua, t, "shuffle", |_, z: i64| with_mut("shuffle", |c| {
+        let z = zone_arg(c, z)?;
+        let State { zones, rng, .. } = &mut c.state;
+        rng.shuffle(&mut zones[z].cards);
+        Ok(())
+    }));
     reg!(
         lua,
         t,
         "pieces",
-        |lua, (kind, seat): (String, Option<i64>)| with(lua, |c| {
+        |lua, (kind, seat): (String, Option<i64>)| with_tables(lua, |c| {
             let Some(k) = c.def.piece(&kind) else {
                 return err(format!(
                     "no piece `{kind}`{}",
@@ -837,26 +825,23 @@ pub fn register(lua: &Lua) -> R<Table> {
             lua.create_sequence_from(list)
         })
     );
-    reg!(lua, t, "piece_kind", |lua, p: i64| with(lua, |c| {
+    reg!(lua, t, "piece_kind", |_, p: i64| with(|c| {
         let p = piece_arg(c, p)?;
         Ok(c.def
             .pieces
             .get(c.state.pieces[p].def as usize)
             .map(|d| d.id.clone()))
     }));
-    reg!(lua, t, "owner", |lua, p: i64| with(lua, |c| {
+    reg!(lua, t, "owner", |_, p: i64| with(|c| {
         let p = piece_arg(c, p)?;
         Ok(c.state.pieces[p].owner.map(|o| o as i64 + 1))
     }));
-    reg!(lua, t, "where_is", |lua, p: i64| with(lua, |c| {
+    reg!(lua, t, "where_is", |_, p: i64| with(|c| {
         let p = piece_arg(c, p)?;
         Ok(c.state.pieces[p].at.map(|s| s as i64 + 1))
     }));
-    reg!(
-        lua,
-        t,
-        "move_piece",
-        |lua, (p, space): (i64, Option<i64>)| with_mut(lua, "move_piece", |c| {
+    reg!(lua, t, "move_piece", |_, (p, space): (i64, Option<i64>)| {
+        with_mut("move_piece", |c| {
             let p = piece_arg(c, p)?;
             let at = match space {
                 Some(s) => Some(space_arg(c, s)?),
@@ -865,20 +850,23 @@ pub fn register(lua: &Lua) -> R<Table> {
             c.state.pieces[p].at = at;
             Ok(())
         })
-    );
-    reg!(lua, t, "pieces_at", |lua, space: i64| with(lua, |c| {
-        let s = space_arg(c, space)?;
-        let list: Vec<i64> = c
-            .state
-            .pieces
-            .iter()
-            .enumerate()
-            .filter(|(_, p)| p.at == Some(s))
-            .map(|(i, _)| i as i64 + 1)
-            .collect();
-        lua.create_sequence_from(list)
-    }));
-    reg!(lua, t, "prop", |lua, (p, key): (i64, String)| with(
+    });
+    reg!(lua, t, "pieces_at", |lua, space: i64| with_tables(
+        lua,
+        |c| {
+            let s = space_arg(c, space)?;
+            let list: Vec<i64> = c
+                .state
+                .pieces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.at == Some(s))
+                .map(|(i, _)| i as i64 + 1)
+                .collect();
+            lua.create_sequence_from(list)
+        }
+    ));
+    reg!(lua, t, "prop", |lua, (p, key): (i64, String)| with_tables(
         lua,
         |c| {
             let p = piece_arg(c, p)?;
@@ -892,7 +880,7 @@ pub fn register(lua: &Lua) -> R<Table> {
             v.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, v))
         }
     ));
-    reg!(lua, t, "set_prop", |lua,
+    reg!(lua, t, "set_prop", |_,
                               (p, key, value): (
         i64,
         String,
@@ -900,7 +888,7 @@ pub fn register(lua: &Lua) -> R<Table> {
     )| {
         let v = from_lua(&value, 0)
             .map_err(|e| mlua::Error::RuntimeError(format!("game.set_prop: {e}")))?;
-        with_mut(lua, "set_prop", |c| {
+        with_mut("set_prop", |c| {
             let p = piece_arg(c, p)?;
             if v == Value::Nil {
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).remove(&key);
@@ -910,13 +898,13 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         })
     });
-    reg!(lua, t, "space", |lua, id: String| with(lua, |c| Ok(c
+    reg!(lua, t, "space", |_, id: String| with(|c| Ok(c
         .state
         .board
         .graph
         .find(&id)
         .map(|s| s as i64 + 1))));
-    reg!(lua, t, "space_info", |lua, s: i64| with(lua, |c| {
+    reg!(lua, t, "space_info", |lua, s: i64| with_tables(lua, |c| {
         let s = space_arg(c, s)?;
         let sp = &c.state.board.graph.spaces[s as usize];
         let t = lua.create_table()?;
@@ -931,14 +919,14 @@ pub fn register(lua: &Lua) -> R<Table> {
         t.raw_set("props", to_lua(lua, &Value::Map(sp.props.clone()))?)?;
         Ok(t)
     }));
-    reg!(lua, t, "space_count", |lua, ()| with(lua, |c| Ok(
+    reg!(lua, t, "space_count", |_, ()| with(|c| Ok(
         c.state.board.space_count() as i64
     )));
     reg!(lua, t, "neighbors", |lua,
                                (s, tags): (
         i64,
         Option<Vec<String>>
-    )| with(lua, |c| {
+    )| with_tables(lua, |c| {
         let s = space_arg(c, s)?;
         let list: Vec<i64> = c
             .state
@@ -953,7 +941,7 @@ pub fn register(lua: &Lua) -> R<Table> {
                                (s, tags): (
         i64,
         Option<Vec<String>>
-    )| with(lua, |c| {
+    )| with_tables(lua, |c| {
         let s = space_arg(c, s)?;
         let d = c.state.board.distances(s, &tags_arg(tags), &c.def.tiles);
         let t = lua.create_table()?;
@@ -964,56 +952,53 @@ pub fn register(lua: &Lua) -> R<Table> {
         }
         Ok(t)
     }));
-    reg!(lua, t, "cell", |lua, (x, y): (i64, i64)| with(lua, |c| Ok(
-        c.state.board.cell(x, y).map(|s| s as i64 + 1)
-    )));
-    reg!(lua, t, "xy", |lua, s: i64| with(lua, |c| {
+    reg!(lua, t, "cell", |_, (x, y): (i64, i64)| with(|c| Ok(c
+        .state
+        .board
+        .cell(x, y)
+        .map(|s| s as i64 + 1))));
+    reg!(lua, t, "xy", |_, s: i64| with(|c| {
         let s = space_arg(c, s)?;
         c.state
             .board
             .xy(s)
             .map_or_else(|| err("this board is not a grid"), Ok)
     }));
-    reg!(lua, t, "tile_at", |lua, s: i64| with(lua, |c| {
+    reg!(lua, t, "tile_at", |_, s: i64| with(|c| {
         let s = space_arg(c, s)?;
         Ok(placed_out(c, c.state.board.tile_at(s)))
     }));
-    reg!(lua, t, "blocker_at", |lua, s: i64| with(lua, |c| {
+    reg!(lua, t, "blocker_at", |_, s: i64| with(|c| {
         let s = space_arg(c, s)?;
         Ok(placed_out(c, c.state.board.blocker_at(s)))
     }));
     reg!(lua, t, "tiles", |lua, ()| layer_table(lua, false));
     reg!(lua, t, "blockers", |lua, ()| layer_table(lua, true)
         .map(|(ids, _)| ids));
-    reg!(lua, t, "place_tile", |lua,
+    reg!(lua, t, "place_tile", |_,
                                 (s, tile, turns): (
         i64,
         String,
         Option<i64>
-    )| with_mut(
-        lua,
-        "place_tile",
-        |c| {
-            let s = space_arg(c, s)?;
-            let t = tile_arg(c, &tile)?;
-            if c.state.board.tile_at(s).is_some() {
-                return err("that cell already has a tile");
-            }
-            let rot = turns.unwrap_or(0).rem_euclid(4) as u8;
-            if !c.state.board.set_tile(
-                s,
-                Some(Placed {
-                    tile: t as u16,
-                    rot,
-                }),
-            ) {
-                return err("this board has no cells for tiles");
-            }
-            Ok(())
+    )| with_mut("place_tile", |c| {
+        let s = space_arg(c, s)?;
+        let t = tile_arg(c, &tile)?;
+        if c.state.board.tile_at(s).is_some() {
+            return err("that cell already has a tile");
         }
-    ));
-    reg!(lua, t, "remove_tile", |lua, s: i64| with_mut(
-        lua,
+        let rot = turns.unwrap_or(0).rem_euclid(4) as u8;
+        if !c.state.board.set_tile(
+            s,
+            Some(Placed {
+                tile: t as u16,
+                rot,
+            }),
+        ) {
+            return err("this board has no cells for tiles");
+        }
+        Ok(())
+    }));
+    reg!(lua, t, "remove_tile", |_, s: i64| with_mut(
         "remove_tile",
         |c| {
             let s = space_arg(c, s)?;
@@ -1022,8 +1007,8 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(placed_out(c, old).0)
         }
     ));
-    reg!(lua, t, "rotate_tile", |lua, (s, turns): (i64, i64)| {
-        with_mut(lua, "rotate_tile", |c| {
+    reg!(lua, t, "rotate_tile", |_, (s, turns): (i64, i64)| {
+        with_mut("rotate_tile", |c| {
             let s = space_arg(c, s)?;
             let Some(p) = c.state.board.tile_at(s) else {
                 return err("there is no tile on that cell");
@@ -1042,7 +1027,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         lua,
         t,
         "set_blocker",
-        |lua, (s, tile): (i64, Option<String>)| with_mut(lua, "set_blocker", |c| {
+        |_, (s, tile): (i64, Option<String>)| with_mut("set_blocker", |c| {
             let s = space_arg(c, s)?;
             let placed = match tile {
                 Some(id) => Some(Placed {
@@ -1055,17 +1040,14 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         })
     );
-    reg!(lua, t, "step", |lua, (s, side): (i64, String)| with(
-        lua,
-        |c| {
-            let s = space_arg(c, s)?;
-            let side = side_arg(&side)?;
-            Ok(c.state
-                .board
-                .grid_step(s, side, &c.def.tiles)
-                .map(|x| x as i64 + 1))
-        }
-    ));
+    reg!(lua, t, "step", |_, (s, side): (i64, String)| with(|c| {
+        let s = space_arg(c, s)?;
+        let side = side_arg(&side)?;
+        Ok(c.state
+            .board
+            .grid_step(s, side, &c.def.tiles)
+            .map(|x| x as i64 + 1))
+    }));
     reg!(lua, t, "ray", |lua,
                          (s, side, max, stop): (
         i64,
@@ -1073,7 +1055,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         i64,
         Option<Table>
     )| {
-        with(lua, |c| {
+        with_tables(lua, |c| {
             let s = space_arg(c, s)?;
             let side = side_arg(&side)?;
             grid_only(c, "ray")?;
@@ -1082,7 +1064,7 @@ pub fn register(lua: &Lua) -> R<Table> {
                 .state
                 .board
                 .ray(s, side, max.max(0) as u32, &hit, &c.def.tiles);
-            Ok(cells.into_iter().map(|x| x as i64 + 1).collect::<Vec<_>>())
+            lua.create_sequence_from(cells.into_iter().map(|x| x as i64 + 1))
         })
     });
     reg!(lua, t, "reach", |lua,
@@ -1092,7 +1074,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         i64,
         Option<Table>
     )| {
-        with(lua, |c| {
+        with_tables(lua, |c| {
             let s = space_arg(c, s)?;
             grid_only(c, "reach")?;
             let hit = |x: u32| stops_at(&stop, x);
@@ -1114,14 +1096,14 @@ pub fn register(lua: &Lua) -> R<Table> {
         lua,
         t,
         "passes",
-        |lua, (s, from, to): (i64, String, String)| with(lua, |c| {
+        |_, (s, from, to): (i64, String, String)| with(|c| {
             let s = space_arg(c, s)?;
             let (f, t) = (side_arg(&from)?, side_arg(&to)?);
             let links = c.state.board.links(s, &c.def.tiles);
             Ok(links[f.index()] & (1 << t.index()) != 0)
         })
     );
-    reg!(lua, t, "exits", |lua, s: i64| with(lua, |c| {
+    reg!(lua, t, "exits", |_, s: i64| with(|c| {
         let s = space_arg(c, s)?;
         let links = c.state.board.links(s, &c.def.tiles);
         let mask = links.iter().fold(0u8, |a, m| a | m);
@@ -1131,8 +1113,7 @@ pub fn register(lua: &Lua) -> R<Table> {
             .map(|sd| sd.letter())
             .collect::<String>())
     }));
-    reg!(lua, t, "attach_track", |lua, id: String| with_mut(
-        lua,
+    reg!(lua, t, "attach_track", |_, id: String| with_mut(
         "attach_track",
         |c| {
             let crate::content::def::BoardDef::Track(track) = &c.def.board else {

@@ -510,11 +510,9 @@ impl Host {
         ctx: CallCtx,
         args: A,
     ) -> (CallCtx, mlua::Result<R>) {
-        self.lua.set_app_data(ctx);
         self.arm();
-        let r = f.call::<R>(args);
+        let (ctx, r) = api::lend(ctx, || f.call::<R>(args));
         self.disarm();
-        let ctx = self.lua.remove_app_data::<CallCtx>();
         if r.is_err() && self.lua.used_memory() > self.limits.memory / 2 {
             // Free what a runaway script left behind before anything else runs.
             let _ = self.lua.gc_collect();
