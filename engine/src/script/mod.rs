@@ -142,6 +142,9 @@ pub struct Host {
     /// VM runs every bot script (so loading reports their errors); a reset VM runs a bot's
     /// script when the bot is first asked, so games without bots do not pay for them.
     bots: RefCell<Vec<Option<Function>>>,
+    /// Each script's loaded main chunk, kept so that a reset VM runs it again (in the new
+    /// global environment) without loading its bytecode anew.
+    chunks: RefCell<Vec<Option<Function>>>,
     steps_left: Rc<Cell<u64>>,
     deadline: Rc<Cell<Option<Instant>>>,
     limits: Limits,
@@ -232,6 +235,7 @@ impl Host {
             scripts: vec![],
             hooks: (0..HOOKS.len()).map(|_| None).collect(),
             bots: RefCell::new(vec![]),
+            chunks: RefCell::new(vec![]),
             steps_left,
             deadline,
             limits,
@@ -241,6 +245,7 @@ impl Host {
         host.scripts = def.scripts.clone();
         host.scripts
             .extend(def.bots.iter().map(|b| b.script.clone()));
+        *host.chunks.borrow_mut() = vec![None; host.scripts.len()];
         host.run_scripts()?;
         for i in 0..def.bots.len() {
             host.bot(i)?;
@@ -314,15 +319,32 @@ impl Host {
 
     fn run_script(&self, idx: usize) -> Result<Table, ScriptError> {
         let s = &self.scripts[idx];
-        // Mod files are always compiled from text here: bytecode from a file is never loaded.
-        let chunk = match &s.bytecode {
-            Some(b) => self.lua.load(&b[..]).set_mode(ChunkMode::Binary),
-            None => self.lua.load(&s.source).set_mode(ChunkMode::Text),
+        let cached = self.chunks.borrow().get(idx).cloned().flatten();
+        let func = match cached {
+            // A chunk's environment is the global table it was loaded under; after a reset
+            // that is the new one.
+            Some(f) => {
+                f.set_environment(self.lua.globals())
+                    .map_err(|e| self.error(e, "load"))?;
+                f
+            }
+            None => {
+                // Mod files are always compiled from text here: bytecode from a file is
+                // never loaded.
+                let chunk = match &s.bytecode {
+                    Some(b) => self.lua.load(&b[..]).set_mode(ChunkMode::Binary),
+                    None => self.lua.load(&s.source).set_mode(ChunkMode::Text),
+                };
+                let f = chunk
+                    .set_name(format!("={}", s.display))
+                    .into_function()
+                    .map_err(|e| self.error(e, "load"))?;
+                if let Some(slot) = self.chunks.borrow_mut().get_mut(idx) {
+                    *slot = Some(f.clone());
+                }
+                f
+            }
         };
-        let func = chunk
-            .set_name(format!("={}", s.display))
-            .into_function()
-            .map_err(|e| self.error(e, "load"))?;
         self.arm();
         let r: mlua::Result<LuaValue> = func.call(());
         self.disarm();
