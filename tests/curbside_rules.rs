@@ -165,6 +165,39 @@ fn cs_s7_s8_s9_hands_cards_and_deck() {
     );
 }
 
+#[test]
+fn cs_s7_t9_a_cone_dealt_at_setup_goes_back_under_the_deck() {
+    // CS-S7, CS-T9: a cone is never kept, so no starting hand holds one; the hand still has
+    // three tiles from the deck, and the cone waits at the bottom of the deck.
+    let mut cones_dealt = 0;
+    for seed in 0..60 {
+        let mut g = game(4, seed);
+        let v = ev(
+            &mut g,
+            r#"
+          local function cone(card) return data.decks["road-tiles"].cards[card] ~= nil
+            and table.find(data.tiles[data.decks["road-tiles"].cards[card].tile].tags, "cone") ~= nil end
+          local in_hands, from_deck = 0, 0
+          for s = 1, 4 do
+            for _, c in game.cards(game.zone("hand", s)) do
+              if cone(c) then in_hands += 1 end
+              if string.sub(c, 1, 6) ~= "start-" then from_deck += 1 end
+            end
+          end
+          local deck = game.cards(game.zone("deck"))
+          local bottom = 0
+          for i = #deck, 1, -1 do if cone(deck[i]) then bottom += 1 else break end end
+          return { in_hands, from_deck, bottom }"#,
+        );
+        let Value::List(v) = v else { panic!("{v:?}") };
+        assert_eq!(v[0], Value::Int(0), "seed {seed}: a cone in a starting hand");
+        assert_eq!(v[1], Value::Int(12), "seed {seed}: three deck tiles per hand");
+        cones_dealt += int(v[2].clone());
+    }
+    // The deck holds 3 cones in 50 cards and 12 are dealt: some seeds must deal one.
+    assert!(cones_dealt > 0, "no seed dealt a cone; the test shows nothing");
+}
+
 /// Moves seat 1's taxi onto (x, y) over a built road and returns the game.
 fn road_game() -> Game {
     let mut g = game(2, 11);
@@ -537,4 +570,27 @@ fn cs_e2_ties_go_to_gas_then_to_the_closest_drop_off() {
         vec![2, 1],
         "equal stars: more gas wins"
     );
+}
+
+#[test]
+fn no_action_is_listed_twice() {
+    // The action list is a set: a starting canteen and a canteen from the deck offer one
+    // "canteen", not two (a random player would otherwise favour it, and `play` would show it
+    // twice). Checked at every decision of seeded random games.
+    let mut rng = farebox::rng::Rng::new(7, 1);
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut g = game(2 + (seed % 3) as u8, seed);
+        while !g.is_over() && g.history().len() < 3000 {
+            let acts = g.legal_actions().unwrap();
+            let mut sorted = acts.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), acts.len(), "seed {seed}: {acts:?}");
+            checked += 1;
+            let a = acts[rng.below(acts.len() as u32) as usize].clone();
+            g.apply_legal(&a).unwrap();
+        }
+    }
+    assert!(checked > 1000);
 }
