@@ -190,12 +190,23 @@ fn cs_s7_t9_a_cone_dealt_at_setup_goes_back_under_the_deck() {
           return { in_hands, from_deck, bottom }"#,
         );
         let Value::List(v) = v else { panic!("{v:?}") };
-        assert_eq!(v[0], Value::Int(0), "seed {seed}: a cone in a starting hand");
-        assert_eq!(v[1], Value::Int(12), "seed {seed}: three deck tiles per hand");
+        assert_eq!(
+            v[0],
+            Value::Int(0),
+            "seed {seed}: a cone in a starting hand"
+        );
+        assert_eq!(
+            v[1],
+            Value::Int(12),
+            "seed {seed}: three deck tiles per hand"
+        );
         cones_dealt += int(v[2].clone());
     }
     // The deck holds 3 cones in 50 cards and 12 are dealt: some seeds must deal one.
-    assert!(cones_dealt > 0, "no seed dealt a cone; the test shows nothing");
+    assert!(
+        cones_dealt > 0,
+        "no seed dealt a cone; the test shows nothing"
+    );
 }
 
 /// Moves seat 1's taxi onto (x, y) over a built road and returns the game.

@@ -335,7 +335,14 @@ impl Game {
             .host
             .call_hook::<Vec<String>>("actions", ctx, Some(seat), None);
         self.restore(ctx);
-        Ok(r?.unwrap_or_default())
+        let actions = r?.unwrap_or_default();
+        if let Some(twice) = repeated(&actions) {
+            return Err(self.host.hook_error(
+                "actions",
+                format!("the action `{twice}` is listed twice; each action must be listed once"),
+            ));
+        }
+        Ok(actions)
     }
 
     /// A label for an action, for people.
@@ -512,6 +519,24 @@ impl Game {
             result: s.result.clone(),
         }
     }
+}
+
+/// An action that appears more than once in a list, if any. Lists are short, so pairs are
+/// compared directly up to 16 entries and hashed above that.
+fn repeated(actions: &[String]) -> Option<&str> {
+    if actions.len() <= 16 {
+        for (i, a) in actions.iter().enumerate() {
+            if actions[i + 1..].contains(a) {
+                return Some(a);
+            }
+        }
+        return None;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(actions.len());
+    actions
+        .iter()
+        .find(|a| !seen.insert(a.as_str()))
+        .map(String::as_str)
 }
 
 /// (road tile, blocker) on a grid cell, as (tile id, quarter turns).

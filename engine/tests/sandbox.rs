@@ -186,3 +186,18 @@ fn a_script_file_holding_bytecode_is_never_run_as_bytecode() {
     );
     assert!(!err.to_lowercase().contains("bytecode"), "{err}");
 }
+
+#[test]
+fn an_action_listed_twice_is_reported_with_the_hooks_line() {
+    let script = "return {\n  setup = function(g) end,\n  actions = function(g, seat)\n    return { \"a\", \"b\", \"a\" }\n  end,\n  apply = function(g, seat, action) end,\n}\n";
+    let mut g = game_with(script).unwrap();
+    let e = g.legal_actions().unwrap_err().to_string();
+    assert!(e.contains("r.luau:3:"), "the hook's line: {e}");
+    assert!(e.contains("`a` is listed twice"), "{e}");
+    assert!(e.contains("in actions"), "{e}");
+    // Long lists are checked too.
+    let long = "return { setup = function(g) end, apply = function(g, s, a) end,\n  actions = function(g, seat) local t = {} for i = 1, 40 do t[i] = tostring(i) end t[41] = \"17\" return t end }\n";
+    let mut g = game_with(long).unwrap();
+    let e = g.legal_actions().unwrap_err().to_string();
+    assert!(e.contains("`17` is listed twice"), "{e}");
+}

@@ -445,6 +445,20 @@ impl Host {
         (ctx, r)
     }
 
+    /// An error about what a hook returned (rather than one it raised): it names the script
+    /// and the line where the hook's function starts.
+    pub fn hook_error(&self, name: &str, message: String) -> ScriptError {
+        let hook = hook_index(name).and_then(|i| self.hooks[i].as_ref());
+        let script = hook.and_then(|h| self.scripts.get(h.script));
+        ScriptError {
+            mod_id: script.map_or_else(|| self.def.id.clone(), |s| s.mod_id.clone()),
+            file: script.map_or_else(|| self.def.id.clone(), |s| s.display.clone()),
+            line: hook.and_then(|h| h.func.info().line_defined).unwrap_or(0),
+            hook: name.into(),
+            message,
+        }
+    }
+
     /// Runs a snippet of Luau against the state with the rules' rights (a console, and the way
     /// tests build situations). Returns what the snippet returns.
     pub fn eval(
