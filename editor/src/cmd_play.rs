@@ -56,6 +56,16 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         who.join(", ")
     ));
     let mut last_human: Option<u8> = None;
+    // What the rules wrote to the log is told as it happens, to whoever is at the keyboard and
+    // only as far as their seat may see it. `seen[s]` is how much of the log seat s has been
+    // told; a person taking over the keyboard is first told what they missed.
+    let sole_human = match seats.iter().position(|s| matches!(s, Seat::Human)) {
+        Some(i) if humans == 1 => Some(i as u8),
+        _ => None,
+    };
+    let mut seen = vec![0usize; seats.len()];
+    let mut told = 0usize;
+    tell(io, &game, sole_human, &mut told, &mut seen, "");
 
     loop {
         if let Some(r) = game.result().cloned() {
@@ -104,6 +114,12 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                     if std::io::stdout().is_terminal() {
                         let _ = write!(io.out, "\x1b[2J\x1b[H");
                     }
+                    let mut from = seen.get(seat as usize).copied().unwrap_or(0);
+                    if from < game.log().len() {
+                        io.say("Since your last turn:");
+                    }
+                    tell(io, &game, Some(seat), &mut from, &mut seen, "  ");
+                    told = from;
                 }
                 last_human = Some(seat);
                 let labels: Vec<String> = actions.iter().map(|a| game.describe(a)).collect();
@@ -146,9 +162,14 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         let label = game.describe(&action);
         match game.apply_legal(&action) {
             Ok(()) => {
-                if !human {
+                let indent = if human {
+                    "  "
+                } else {
                     io.say(format!("{name}: {label}"));
-                }
+                    "    "
+                };
+                let viewer = last_human.or(sole_human);
+                tell(io, &game, viewer, &mut told, &mut seen, indent);
             }
             Err(e) => {
                 io.say(format!("error: {e}"));
@@ -160,6 +181,28 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 }
             }
         }
+    }
+}
+
+/// Prints the log entries from `from` on that `viewer` may see (public ones only for nobody),
+/// and moves `from`, and the viewer's own mark, to the end of the log.
+fn tell(
+    io: &mut Io,
+    game: &Game,
+    viewer: Option<u8>,
+    from: &mut usize,
+    seen: &mut [usize],
+    indent: &str,
+) {
+    let log = game.log();
+    for entry in log.iter().skip(*from) {
+        if entry.seen.by(viewer) {
+            io.say(format!("{indent}* {}", entry.text));
+        }
+    }
+    *from = log.len();
+    if let Some(mark) = viewer.and_then(|v| seen.get_mut(v as usize)) {
+        *mark = log.len();
     }
 }
 
@@ -223,9 +266,9 @@ pub fn show(io: &mut Io, def: &GameDef, view: &View) {
                 String::new()
             }
         } else if z.cards.len() < z.count {
-            format!(", top: {}", z.cards.join(", "))
+            format!(", top: {}", card_names(def, &z.cards))
         } else {
-            format!(": {}", z.cards.join(", "))
+            format!(": {}", card_names(def, &z.cards))
         };
         io.say(format!(
             "  {}{}: {} {}{cards}",
@@ -272,6 +315,28 @@ pub fn show(io: &mut Io, def: &GameDef, view: &View) {
     if let (BoardDef::Grid(g), Some(tiles)) = (&def.board, &view.tiles) {
         grid(io, def, g, view, tiles);
     }
+}
+
+/// Cards as people know them: by name, runs of the same card counted ("2 x Straightaway").
+fn card_names(def: &GameDef, ids: &[String]) -> String {
+    let name = |id: &str| {
+        def.decks
+            .iter()
+            .find_map(|d| d.card(id).and_then(|i| d.cards.get(i)))
+            .map_or_else(|| id.to_string(), |c| c.name.clone())
+    };
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for id in ids {
+        let n = name(id);
+        match out.last_mut() {
+            Some((last, count)) if *last == n => *count += 1,
+            _ => out.push((n, 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(n, c)| if c > 1 { format!("{c} x {n}") } else { n })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 type Cell = (Option<(String, u8)>, Option<(String, u8)>);
