@@ -88,11 +88,14 @@ pub struct GridState {
     /// Tiles by cell, row by row; a cell may hold a road tile and a blocker on top.
     pub tiles: Vec<Option<Placed>>,
     pub blockers: Vec<Option<Placed>>,
-    /// Changes with every tile or blocker change: a number never used before in this process,
-    /// so a rolled-back grid never shares a stamp with a different one. The script host keys
-    /// its read-only copies of the layers on it. Not part of the game (not hashed or saved).
+    /// Change with every change of their layer (road tiles, blockers): numbers never used
+    /// before in this process, so a rolled-back grid never shares a stamp with a different
+    /// one. The script host keys its read-only copies of the layers on them. Not part of the
+    /// game (not hashed or saved).
     #[serde(skip)]
-    pub stamp: u64,
+    pub tiles_stamp: u64,
+    #[serde(skip)]
+    pub blockers_stamp: u64,
 }
 
 /// A stamp no grid in this process has had.
@@ -197,7 +200,8 @@ impl Board {
                     height: g.height,
                     tiles: tiles_on,
                     blockers: vec![None; n],
-                    stamp: fresh_stamp(),
+                    tiles_stamp: fresh_stamp(),
+                    blockers_stamp: fresh_stamp(),
                 });
             }
             BoardDef::Track(t) => {
@@ -478,35 +482,27 @@ impl Board {
     }
 
     pub fn set_tile(&mut self, cell: u32, placed: Option<Placed>) -> bool {
-        match self
-            .grid
-            .as_mut()
-            .and_then(|g| g.tiles.get_mut(cell as usize))
-        {
+        let Some(g) = self.grid.as_mut() else {
+            return false;
+        };
+        match g.tiles.get_mut(cell as usize) {
             Some(slot) => {
                 *slot = placed;
-                self.touch();
+                g.tiles_stamp = fresh_stamp();
                 true
             }
             None => false,
         }
     }
 
-    fn touch(&mut self) {
-        if let Some(g) = self.grid.as_mut() {
-            g.stamp = fresh_stamp();
-        }
-    }
-
     pub fn set_blocker(&mut self, cell: u32, placed: Option<Placed>) -> bool {
-        match self
-            .grid
-            .as_mut()
-            .and_then(|g| g.blockers.get_mut(cell as usize))
-        {
+        let Some(g) = self.grid.as_mut() else {
+            return false;
+        };
+        match g.blockers.get_mut(cell as usize) {
             Some(slot) => {
                 *slot = placed;
-                self.touch();
+                g.blockers_stamp = fresh_stamp();
                 true
             }
             None => false,

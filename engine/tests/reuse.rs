@@ -172,6 +172,39 @@ fn shared_grid_tables_follow_changes_and_rollbacks() {
         g.eval(&format!("return game.blockers()[{empty}]")).unwrap(),
         Value::Str("cs-t12".into())
     );
+    // Each layer follows its own changes: a tile laid elsewhere leaves the blockers as they
+    // are, a blocker lifted leaves the tiles, and a rolled-back blocker is not shown.
+    let other = g
+        .eval("local t = game.tiles() for c = 1, game.space_count() do if not t[c] then return c end end")
+        .unwrap()
+        .as_int()
+        .unwrap();
+    g.eval(&format!("game.place_tile({other}, 'cs-t1', 0)"))
+        .unwrap();
+    assert_eq!(
+        g.eval(&format!("return game.blockers()[{empty}]")).unwrap(),
+        Value::Str("cs-t12".into())
+    );
+    let failed = g.eval(&format!(
+        "game.set_blocker({other}, 'cs-t12'); assert(game.blockers()[{other}]); error('undo')"
+    ));
+    assert!(failed.is_err());
+    assert_eq!(
+        g.eval(&format!("return game.blockers()[{other}]")).unwrap(),
+        Value::Nil
+    );
+    g.eval(&format!("game.set_blocker({empty}, nil)")).unwrap();
+    assert_eq!(
+        g.eval(&format!(
+            "return {{ game.blockers()[{empty}] == nil, game.tiles()[{empty}], game.tiles()[{other}] }}"
+        ))
+        .unwrap(),
+        Value::List(vec![
+            Value::Bool(true),
+            Value::Str("cs-t4".into()),
+            Value::Str("cs-t1".into())
+        ])
+    );
     // The shared tables are read-only.
     let e = g.eval("game.tiles()[1] = 'x'").unwrap_err();
     assert!(e.message.contains("readonly"), "{}", e.message);

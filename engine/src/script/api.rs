@@ -435,38 +435,31 @@ fn tags_arg(tags: Option<Vec<String>>) -> Vec<String> {
     tags.unwrap_or_default()
 }
 
-/// Read-only copies of a grid's layers, kept while the grid's stamp stays the same. Actions
-/// hooks read the whole grid at every decision, and the grid changes far less often.
+/// Read-only copies of a grid's layers, each kept while its layer's stamp stays the same.
+/// Actions hooks read the whole grid at every decision, and the grid changes far less often.
 #[derive(Default)]
 pub(super) struct LayerCache {
-    stamp: u64,
-    tiles: Option<(Table, Table)>,
-    blockers: Option<(Table, Table)>,
+    tiles: Option<(u64, Table, Table)>,
+    blockers: Option<(u64, Table, Table)>,
 }
 
 /// cell -> tile id and cell -> quarter turns for the road tiles (or the blockers) of a grid.
 fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
-    let stamp = with(|c| {
-        c.state
-            .board
-            .grid
-            .as_ref()
-            .map_or_else(|| err("this board is not a grid"), |g| Ok(g.stamp))
+    let stamp = with(|c| match c.state.board.grid.as_ref() {
+        Some(g) if blockers => Ok(g.blockers_stamp),
+        Some(g) => Ok(g.tiles_stamp),
+        None => err("this board is not a grid"),
     })?;
-    if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
-        if cache.stamp != stamp {
-            *cache = LayerCache {
-                stamp,
-                ..LayerCache::default()
-            };
-        }
+    if let Some(cache) = lua.app_data_ref::<LayerCache>() {
         let slot = if blockers {
             &cache.blockers
         } else {
             &cache.tiles
         };
-        if let Some(pair) = slot {
-            return Ok(pair.clone());
+        if let Some((s, ids, turns)) = slot
+            && *s == stamp
+        {
+            return Ok((ids.clone(), turns.clone()));
         }
     }
     let pair = with_tables(lua, |c| {
@@ -497,7 +490,7 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
         } else {
             &mut cache.tiles
         };
-        *slot = Some(pair.clone());
+        *slot = Some((stamp, pair.0.clone(), pair.1.clone()));
     }
     Ok(pair)
 }
