@@ -202,18 +202,66 @@ impl<'r> Reader<'r> {
         }
     }
 
-    /// Parses a TOML file into a raw struct, turning serde's error into a diagnostic.
+    /// Parses a TOML file into a raw struct, turning every problem into a diagnostic: all
+    /// syntax errors the parser recovers from, then each key serde refuses (the key is taken
+    /// out and the file read again, so one misspelling does not hide the next).
     fn parse<T: DeserializeOwned>(&mut self, file: usize) -> Option<T> {
         let f = self.files.files.get(file)?;
-        match toml::from_str::<T>(&f.text) {
-            Ok(v) => Some(v),
-            Err(e) => {
-                let span = e.span().unwrap_or(0..0);
-                let msg = friendly_toml_error(e.message());
-                let d = f.error(span, msg);
-                self.diags.push(d);
-                None
+        let (doc, syntax) = toml::de::DeTable::parse_recoverable(&f.text);
+        if !syntax.is_empty() {
+            // After one mistake the parser often trips again on the same line: one error per
+            // line, preferring the one that names what was left open.
+            let mut by_line: BTreeMap<usize, &toml::de::Error> = BTreeMap::new();
+            for e in &syntax {
+                let line = f.line_col(e.span().map_or(0, |s| s.start)).0;
+                let slot = by_line.entry(line).or_insert(e);
+                if !slot.message().starts_with("unclosed") && e.message().starts_with("unclosed") {
+                    *slot = e;
+                }
             }
+            for e in by_line.values().take(MAX_ERRORS_PER_FILE) {
+                let d = f.error(e.span().unwrap_or(0..0), e.message().trim().to_string());
+                self.diags.push(d);
+            }
+            return None;
+        }
+        // The usual case, a good file, is read once; the tree is only kept (parsed again) when
+        // there are keys to take out.
+        let mut e = match T::deserialize(toml::de::Deserializer::from(doc)) {
+            Ok(v) => return Some(v),
+            Err(e) => e,
+        };
+        let (mut doc, _) = toml::de::DeTable::parse_recoverable(&f.text);
+        let mut removed: Vec<String> = Vec::new();
+        loop {
+            // A key taken out for being wrong is then missing, and so is the key a misspelling
+            // was meant to be: neither is news.
+            if removed
+                .iter()
+                .any(|k| e.message().starts_with(&format!("missing field `{k}`")))
+            {
+                return None;
+            }
+            if let Some(meant) = meant_key(e.message()) {
+                removed.push(meant);
+            }
+            let span = e.span().unwrap_or(0..0);
+            let d = f.error(span.clone(), friendly_toml_error(e.message()));
+            self.diags.push(d);
+            if removed.len() + 1 >= MAX_ERRORS_PER_FILE
+                || span.is_empty()
+                || e.message().starts_with("missing field")
+            {
+                return None;
+            }
+            match take_out(doc.get_mut(), span.start) {
+                Some(key) => removed.push(key),
+                None => return None,
+            }
+            e = match T::deserialize(toml::de::Deserializer::from(doc.clone())) {
+                Ok(_) => return None,
+                Err(e) => e,
+            };
         }
     }
 
@@ -407,6 +455,62 @@ pub fn version_satisfies(version: &str, req: &str) -> bool {
     true
 }
 
+/// For serde's "unknown field `x`, expected one of ..." the known key `x` is closest to.
+fn meant_key(msg: &str) -> Option<String> {
+    let rest = msg.strip_prefix("unknown field")?;
+    let ticks: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
+    let (wrong, expected) = ticks.split_first()?;
+    crate::diag::did_you_mean(wrong, expected.iter().copied()).map(str::to_string)
+}
+
+/// How many problems one file reports before the rest are left for the next run.
+const MAX_ERRORS_PER_FILE: usize = 20;
+
+/// Takes out of `table`, at any depth, the key whose name or value holds byte `at`, and
+/// returns its name. (A table's own span is only its header, so tables are searched, not
+/// matched.) Nothing is taken when no key holds `at`, as for an error about a whole table.
+fn take_out(table: &mut toml::de::DeTable<'_>, at: usize) -> Option<String> {
+    use toml::de::DeValue;
+    let within = |r: std::ops::Range<usize>| r.contains(&at);
+    let mut hit: Option<String> = None;
+    for (k, v) in table.iter_mut() {
+        let holds_tables = match v.get_ref() {
+            DeValue::Table(_) => true,
+            DeValue::Array(items) => {
+                !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|i| matches!(i.get_ref(), DeValue::Table(_)))
+            }
+            _ => false,
+        };
+        if within(k.span()) || (!holds_tables && within(v.span())) {
+            hit = Some(k.get_ref().to_string());
+            break;
+        }
+        match v.get_mut() {
+            DeValue::Table(t) => {
+                if let Some(key) = take_out(t, at) {
+                    return Some(key);
+                }
+            }
+            DeValue::Array(items) => {
+                for item in items.iter_mut() {
+                    if let DeValue::Table(t) = item.get_mut()
+                        && let Some(key) = take_out(t, at)
+                    {
+                        return Some(key);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let key = hit?;
+    table.remove(key.as_str());
+    Some(key)
+}
+
 /// Rewrites serde's messages into the words of a mod author, with "did you mean".
 pub fn friendly_toml_error(msg: &str) -> String {
     let msg = msg.trim();
@@ -439,7 +543,25 @@ pub fn friendly_toml_error(msg: &str) -> String {
     if let Some(rest) = msg.strip_prefix("missing field") {
         return format!("missing key{rest}");
     }
-    msg.replace("invalid type: ", "wrong type: ")
+    let mut msg = msg.replace("invalid type: ", "wrong type: ");
+    // Rust's type names mean nothing to a mod author.
+    for (rust, plain) in [
+        ("u8", "a whole number, 0 or more"),
+        ("u16", "a whole number, 0 or more"),
+        ("u32", "a whole number, 0 or more"),
+        ("u64", "a whole number, 0 or more"),
+        ("usize", "a whole number, 0 or more"),
+        ("i32", "a whole number"),
+        ("i64", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+    ] {
+        if let Some(head) = msg.strip_suffix(&format!("expected {rust}")) {
+            msg = format!("{head}expected {plain}");
+            break;
+        }
+    }
+    msg
 }
 
 #[cfg(test)]
