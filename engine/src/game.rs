@@ -521,22 +521,14 @@ impl Game {
     }
 }
 
-/// An action that appears more than once in a list, if any. Lists are short, so pairs are
-/// compared directly up to 16 entries and hashed above that.
+/// An action that appears more than once in a list, if any. Lists are a few dozen at most, so
+/// comparing pairs (most differ in length) costs less than hashing every action.
 fn repeated(actions: &[String]) -> Option<&str> {
-    if actions.len() <= 16 {
-        for (i, a) in actions.iter().enumerate() {
-            if actions[i + 1..].contains(a) {
-                return Some(a);
-            }
-        }
-        return None;
-    }
-    let mut seen = std::collections::HashSet::with_capacity(actions.len());
     actions
         .iter()
-        .find(|a| !seen.insert(a.as_str()))
-        .map(String::as_str)
+        .enumerate()
+        .find(|(i, a)| actions[i + 1..].contains(a))
+        .map(|(_, a)| a.as_str())
 }
 
 /// (road tile, blocker) on a grid cell, as (tile id, quarter turns).

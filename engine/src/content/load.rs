@@ -232,37 +232,31 @@ impl<'r> Reader<'r> {
             Err(e) => e,
         };
         let (mut doc, _) = toml::de::DeTable::parse_recoverable(&f.text);
-        let mut removed: Vec<String> = Vec::new();
-        loop {
-            // A key taken out for being wrong is then missing, and so is the key a misspelling
-            // was meant to be: neither is news.
-            if removed
+        // Keys now known to be absent: taken out for being wrong, or meant by a misspelling.
+        // Their "missing field" error is not news.
+        let mut absent: Vec<String> = Vec::new();
+        for _ in 0..MAX_ERRORS_PER_FILE {
+            if absent
                 .iter()
                 .any(|k| e.message().starts_with(&format!("missing field `{k}`")))
             {
                 return None;
             }
-            if let Some(meant) = meant_key(e.message()) {
-                removed.push(meant);
-            }
             let span = e.span().unwrap_or(0..0);
             let d = f.error(span.clone(), friendly_toml_error(e.message()));
             self.diags.push(d);
-            if removed.len() + 1 >= MAX_ERRORS_PER_FILE
-                || span.is_empty()
-                || e.message().starts_with("missing field")
-            {
+            // An error about a whole table (a missing key) names no key to take out.
+            if span.is_empty() || e.message().starts_with("missing field") {
                 return None;
             }
-            match take_out(doc.get_mut(), span.start) {
-                Some(key) => removed.push(key),
-                None => return None,
-            }
+            absent.extend(meant_key(e.message()));
+            absent.push(take_out(doc.get_mut(), span.start)?);
             e = match T::deserialize(toml::de::Deserializer::from(doc.clone())) {
                 Ok(_) => return None,
                 Err(e) => e,
             };
         }
+        None
     }
 
     /// Reads a mod and, first, everything it depends on.
@@ -455,12 +449,19 @@ pub fn version_satisfies(version: &str, req: &str) -> bool {
     true
 }
 
-/// For serde's "unknown field `x`, expected one of ..." the known key `x` is closest to.
-fn meant_key(msg: &str) -> Option<String> {
-    let rest = msg.strip_prefix("unknown field")?;
+/// The ticked names in serde's "unknown field `x`, expected one of `a`, `b`" (or "unknown
+/// variant ..."): the wrong one and the expected ones.
+fn unknown_name<'m>(msg: &'m str, prefix: &str) -> Option<(&'m str, Vec<&'m str>)> {
+    let rest = msg.trim().strip_prefix(prefix)?;
     let ticks: Vec<&str> = rest.split('`').skip(1).step_by(2).collect();
     let (wrong, expected) = ticks.split_first()?;
-    crate::diag::did_you_mean(wrong, expected.iter().copied()).map(str::to_string)
+    Some((wrong, expected.to_vec()))
+}
+
+/// For an unknown key, the known key it is closest to (the one it was meant to be).
+fn meant_key(msg: &str) -> Option<String> {
+    let (wrong, expected) = unknown_name(msg, "unknown field")?;
+    crate::diag::did_you_mean(wrong, expected).map(str::to_string)
 }
 
 /// How many problems one file reports before the rest are left for the next run.
@@ -514,30 +515,26 @@ fn take_out(table: &mut toml::de::DeTable<'_>, at: usize) -> Option<String> {
 /// Rewrites serde's messages into the words of a mod author, with "did you mean".
 pub fn friendly_toml_error(msg: &str) -> String {
     let msg = msg.trim();
-    let ticks: Vec<&str> = msg.split('`').skip(1).step_by(2).collect();
     for (prefix, what) in [("unknown field", "key"), ("unknown variant", "value")] {
-        if let Some(rest) = msg.strip_prefix(prefix) {
-            let _ = rest;
-            if let Some((wrong, expected)) = ticks.split_first() {
-                let hint = suggestion(wrong, expected.iter().copied());
-                let list = if expected.is_empty() {
-                    "none are allowed here".to_string()
-                } else {
-                    format!(
-                        "expected one of {}",
-                        expected
-                            .iter()
-                            .map(|e| format!("`{e}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )
-                };
-                return if hint.is_empty() {
-                    format!("unknown {what} `{wrong}`; {list}")
-                } else {
-                    format!("unknown {what} `{wrong}`{hint}")
-                };
-            }
+        if let Some((wrong, expected)) = unknown_name(msg, prefix) {
+            let hint = suggestion(wrong, expected.iter().copied());
+            let list = if expected.is_empty() {
+                "none are allowed here".to_string()
+            } else {
+                format!(
+                    "expected one of {}",
+                    expected
+                        .iter()
+                        .map(|e| format!("`{e}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            return if hint.is_empty() {
+                format!("unknown {what} `{wrong}`; {list}")
+            } else {
+                format!("unknown {what} `{wrong}`{hint}")
+            };
         }
     }
     if let Some(rest) = msg.strip_prefix("missing field") {

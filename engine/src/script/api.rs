@@ -435,12 +435,40 @@ fn tags_arg(tags: Option<Vec<String>>) -> Vec<String> {
     tags.unwrap_or_default()
 }
 
+/// The handles (1-based) of the pieces that `keep` accepts, as a sequence.
+fn piece_handles(
+    lua: &Lua,
+    c: &CallCtx,
+    keep: impl Fn(&crate::state::PieceState) -> bool,
+) -> R<Table> {
+    // Collected first: a sequence made from a filter cannot know its length, and grows.
+    let list: Vec<i64> = c
+        .state
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| keep(p))
+        .map(|(i, _)| i as i64 + 1)
+        .collect();
+    lua.create_sequence_from(list)
+}
+
 /// Read-only copies of a grid's layers, each kept while its layer's stamp stays the same.
 /// Actions hooks read the whole grid at every decision, and the grid changes far less often.
 #[derive(Default)]
 pub(super) struct LayerCache {
     tiles: Option<(u64, Table, Table)>,
     blockers: Option<(u64, Table, Table)>,
+}
+
+impl LayerCache {
+    fn slot(&mut self, blockers: bool) -> &mut Option<(u64, Table, Table)> {
+        if blockers {
+            &mut self.blockers
+        } else {
+            &mut self.tiles
+        }
+    }
 }
 
 /// cell -> tile id and cell -> quarter turns for the road tiles (or the blockers) of a grid.
@@ -450,17 +478,11 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
         Some(g) => Ok(g.tiles_stamp),
         None => err("this board is not a grid"),
     })?;
-    if let Some(cache) = lua.app_data_ref::<LayerCache>() {
-        let slot = if blockers {
-            &cache.blockers
-        } else {
-            &cache.tiles
-        };
-        if let Some((s, ids, turns)) = slot
-            && *s == stamp
-        {
-            return Ok((ids.clone(), turns.clone()));
-        }
+    if let Some(mut cache) = lua.app_data_mut::<LayerCache>()
+        && let Some((s, ids, turns)) = cache.slot(blockers)
+        && *s == stamp
+    {
+        return Ok((ids.clone(), turns.clone()));
     }
     let pair = with_tables(lua, |c| {
         let Some(g) = c.state.board.grid.as_ref() else {
@@ -485,12 +507,7 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
         Ok((ids, turns))
     })?;
     if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
-        let slot = if blockers {
-            &mut cache.blockers
-        } else {
-            &mut cache.tiles
-        };
-        *slot = Some((stamp, pair.0.clone(), pair.1.clone()));
+        *cache.slot(blockers) = Some((stamp, pair.0.clone(), pair.1.clone()));
     }
     Ok(pair)
 }
@@ -807,15 +824,9 @@ pub fn register(lua: &Lua) -> R<Table> {
                 ));
             };
             let s = seat_arg(c, seat)?;
-            let list: Vec<i64> = c
-                .state
-                .pieces
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.def as usize == k && (s.is_none() || p.owner == s))
-                .map(|(i, _)| i as i64 + 1)
-                .collect();
-            lua.create_sequence_from(list)
+            piece_handles(lua, c, |p| {
+                p.def as usize == k && (s.is_none() || p.owner == s)
+            })
         })
     );
     reg!(lua, t, "piece_kind", |_, p: i64| with(|c| {
@@ -848,15 +859,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         lua,
         |c| {
             let s = space_arg(c, space)?;
-            let list: Vec<i64> = c
-                .state
-                .pieces
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.at == Some(s))
-                .map(|(i, _)| i as i64 + 1)
-                .collect();
-            lua.create_sequence_from(list)
+            piece_handles(lua, c, |p| p.at == Some(s))
         }
     ));
     reg!(lua, t, "prop", |lua, (p, key): (i64, String)| with_tables(

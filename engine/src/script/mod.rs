@@ -511,7 +511,7 @@ impl Host {
             Ok(f) => f,
             Err(e) => return (ctx, Err(e)),
         };
-        let script = &(self.def.scripts.len() + i);
+        let script = self.def.scripts.len() + i;
         let list = match self
             .lua
             .create_sequence_from(actions.iter().map(|a| a.as_str()))
@@ -522,7 +522,7 @@ impl Host {
         let (ctx, r) =
             self.call::<_, LuaValue>(&func, ctx, (self.game.clone(), seat as i64 + 1, list));
         let hook = format!("bot {bot}");
-        let r = r.map_err(|e| self.error_in(e, &hook, Some(*script))).and_then(|v| {
+        let r = r.map_err(|e| self.error_in(e, &hook, Some(script))).and_then(|v| {
             let idx = match &v {
                 LuaValue::Integer(i) => Some(*i as usize),
                 LuaValue::Number(n) if n.fract() == 0.0 => Some(*n as usize),
@@ -532,7 +532,7 @@ impl Host {
             match idx {
                 Some(i) if (1..=actions.len()).contains(&i) => Ok(i - 1),
                 _ => {
-                    let s = &self.scripts[*script];
+                    let s = &self.scripts[script];
                     Err(ScriptError { mod_id: s.mod_id.clone(), file: s.display.clone(), line: 0, hook, message: format!("choose must return an index 1..{} or one of the actions, not {v:?}", actions.len()) })
                 }
             }
@@ -556,7 +556,7 @@ impl Host {
         }
         match ctx {
             Some(c) => (c, r),
-            // Unreachable: the app data is only taken here.
+            // Unreachable: only `lend` empties the slot, and it hands the context back.
             None => unreachable_ctx(),
         }
     }
