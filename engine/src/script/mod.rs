@@ -20,7 +20,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mlua::chunk::ChunkMode;
-use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue, VmState};
+use mlua::{
+    Function, IntoLua, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
+};
 
 use crate::content::GameDef;
 use crate::content::def::ScriptDef;
@@ -128,16 +130,45 @@ pub struct CallCtx {
     pub bot_rng: Rng,
 }
 
-struct Hook {
+/// One function in a hook's chain, and the script that returned it.
+#[derive(Clone)]
+struct Step {
     func: Function,
     script: usize,
 }
+
+/// How one hook is carried out once every script has had its say. A script's plain hook
+/// replaces everything earlier scripts gave for it; its `before` and `after` hooks wrap what
+/// is there so far. Flattened, a call runs the `before`s (the latest script's first), the base
+/// hook, then the `after`s (the earliest script's first).
+#[derive(Default)]
+struct Chain {
+    befores: Vec<Step>,
+    base: Option<Step>,
+    afters: Vec<Step>,
+}
+
+impl Chain {
+    fn is_empty(&self) -> bool {
+        self.base.is_none() && self.befores.is_empty() && self.afters.is_empty()
+    }
+}
+
+/// How many arguments after `game` each hook of [`HOOKS`] takes; an `after` hook gets the
+/// result so far right after them.
+const HOOK_ARGS: [usize; 6] = [0, 1, 2, 2, 1, 1];
+
+/// Where a script's return table puts hooks that wrap, rather than replace, earlier ones.
+const WRAPS: [&str; 2] = ["before", "after"];
 
 /// A VM with a game's rule scripts (and bots) loaded.
 pub struct Host {
     lua: Lua,
     scripts: Vec<ScriptDef>,
-    hooks: Vec<Option<Hook>>,
+    hooks: Vec<Chain>,
+    /// The step whose value a chained hook returned last (None after a plain hook call), so an
+    /// error about that value names the right script.
+    producer: RefCell<Option<Step>>,
     /// The `choose` function of each bot of the definition, once its script has run. A new
     /// VM runs every bot script (so loading reports their errors); a reset VM runs a bot's
     /// script when the bot is first asked, so games without bots do not pay for them.
@@ -233,7 +264,8 @@ impl Host {
         let mut host = Host {
             lua,
             scripts: vec![],
-            hooks: (0..HOOKS.len()).map(|_| None).collect(),
+            hooks: (0..HOOKS.len()).map(|_| Chain::default()).collect(),
+            producer: RefCell::new(None),
             bots: RefCell::new(vec![]),
             chunks: RefCell::new(vec![]),
             steps_left,
@@ -280,7 +312,7 @@ impl Host {
     /// Runs every rule script and collects the hooks; bots are run when first asked.
     fn run_scripts(&mut self) -> Result<(), ScriptError> {
         self.lua.set_app_data(api::LayerCache::default());
-        self.hooks = (0..HOOKS.len()).map(|_| None).collect();
+        self.hooks = (0..HOOKS.len()).map(|_| Chain::default()).collect();
         *self.bots.borrow_mut() = vec![None; self.def.bots.len()];
         let def = self.def.clone();
         for idx in 0..def.scripts.len() {
@@ -364,48 +396,94 @@ impl Host {
         }
     }
 
+    /// Adds the hooks script `idx` returned to the chains: its plain hooks first (each
+    /// replaces the chain so far), then its `before` and `after` hooks around them.
     fn take_hooks(&mut self, idx: usize, table: Table) -> Result<(), ScriptError> {
+        let mut plain = vec![];
+        let mut wraps = vec![];
         for pair in table.pairs::<String, LuaValue>() {
             let (name, value) = pair.map_err(|e| self.error(e, "load"))?;
-            let s = &self.scripts[idx];
-            let Some(h) = hook_index(&name) else {
-                let hint = suggestion(&name, HOOKS.iter().map(|(h, _)| *h));
-                return Err(ScriptError {
-                    mod_id: s.mod_id.clone(),
-                    file: s.display.clone(),
-                    line: 0,
-                    hook: "load".into(),
-                    message: format!("unknown hook `{name}`{hint}"),
-                });
-            };
-            match value {
-                LuaValue::Function(f) => {
-                    self.hooks[h] = Some(Hook {
-                        func: f,
-                        script: idx,
-                    })
-                }
-                other => {
-                    return Err(ScriptError {
-                        mod_id: s.mod_id.clone(),
-                        file: s.display.clone(),
-                        line: 0,
-                        hook: "load".into(),
-                        message: format!(
-                            "hook `{name}` must be a function, not {}",
-                            other.type_name()
+            if let Some(w) = WRAPS.iter().position(|k| *k == name) {
+                let LuaValue::Table(inner) = value else {
+                    return Err(self.load_error(
+                        idx,
+                        format!(
+                            "`{name}` must be a table of hooks ({name} = {{ apply = function(game, seat, action) ... end }}), not {}",
+                            value.type_name()
                         ),
-                    });
+                    ));
+                };
+                for pair in inner.pairs::<String, LuaValue>() {
+                    let (hook, value) = pair.map_err(|e| self.error(e, "load"))?;
+                    let h = self.hook_named(idx, &hook, &format!("{name}."))?;
+                    let f = self.hook_function(idx, &format!("{name}.{hook}"), value)?;
+                    wraps.push((w, h, f));
                 }
+            } else {
+                let h = self.hook_named(idx, &name, "")?;
+                plain.push((h, self.hook_function(idx, &name, value)?));
+            }
+        }
+        for (h, func) in plain {
+            self.hooks[h] = Chain {
+                base: Some(Step { func, script: idx }),
+                ..Chain::default()
+            };
+        }
+        for (w, h, func) in wraps {
+            let step = Step { func, script: idx };
+            if w == 0 {
+                self.hooks[h].befores.insert(0, step);
+            } else {
+                self.hooks[h].afters.push(step);
             }
         }
         Ok(())
     }
 
+    /// The index of hook `name` in [`HOOKS`], or an error with a suggestion.
+    fn hook_named(&self, idx: usize, name: &str, prefix: &str) -> Result<usize, ScriptError> {
+        hook_index(name).ok_or_else(|| {
+            let mut known: Vec<&str> = HOOKS.iter().map(|(h, _)| *h).collect();
+            if prefix.is_empty() {
+                known.extend(WRAPS);
+            }
+            let hint = suggestion(name, known);
+            self.load_error(idx, format!("unknown hook `{prefix}{name}`{hint}"))
+        })
+    }
+
+    fn hook_function(
+        &self,
+        idx: usize,
+        name: &str,
+        value: LuaValue,
+    ) -> Result<Function, ScriptError> {
+        match value {
+            LuaValue::Function(f) => Ok(f),
+            other => Err(self.load_error(
+                idx,
+                format!(
+                    "hook `{name}` must be a function, not {}",
+                    other.type_name()
+                ),
+            )),
+        }
+    }
+
+    fn load_error(&self, idx: usize, message: String) -> ScriptError {
+        let s = &self.scripts[idx];
+        ScriptError {
+            mod_id: s.mod_id.clone(),
+            file: s.display.clone(),
+            line: 0,
+            hook: "load".into(),
+            message,
+        }
+    }
+
     pub fn has_hook(&self, name: &str) -> bool {
-        hook_index(name)
-            .and_then(|i| self.hooks[i].as_ref())
-            .is_some()
+        hook_index(name).is_some_and(|i| !self.hooks[i].is_empty())
     }
 
     pub fn bot_ids(&self) -> Vec<String> {
@@ -423,7 +501,8 @@ impl Host {
 
     /// Calls a hook with the state lent to the VM. The context comes back whatever happens;
     /// on error its state may be half-changed, and the caller rolls it back.
-    /// Hooks get `(game, seat, action)`, as many as they take.
+    /// Hooks get `(game, seat, action)`, as many as they take. One step budget covers the
+    /// whole chain of a hook that house rules wrap.
     pub fn call_hook<R>(
         &self,
         name: &str,
@@ -434,26 +513,120 @@ impl Host {
     where
         R: mlua::FromLuaMulti,
     {
-        let Some(hook) = hook_index(name).and_then(|i| self.hooks[i].as_ref()) else {
+        let Some(h) = hook_index(name) else {
             return (ctx, Ok(None));
         };
+        let chain = &self.hooks[h];
         let seat = seat.map(|s| s as i64 + 1);
-        let (ctx, r) = self.call(&hook.func, ctx, (self.game.clone(), seat, action));
+        let args = (self.game.clone(), seat, action);
+        let (ctx, r) = match (
+            &chain.base,
+            chain.befores.is_empty() && chain.afters.is_empty(),
+        ) {
+            (Some(base), true) => {
+                // The common case, a game without house rules: one plain call.
+                if self.producer.borrow().is_some() {
+                    *self.producer.borrow_mut() = None;
+                }
+                let (ctx, r) = self.call(&base.func, ctx, args);
+                (ctx, r.map_err(|e| (e, base.script)))
+            }
+            (None, true) => return (ctx, Ok(None)),
+            _ => self.call_chain(chain, HOOK_ARGS[h], ctx, args),
+        };
         let r = r
             .map(Some)
-            .map_err(|e| self.error_in(e, name, Some(hook.script)));
+            .map_err(|(e, script)| self.error_in(e, name, Some(script)));
+        (ctx, r)
+    }
+
+    /// Runs a hook's chain: `before`s until one returns a value (not nil or false), which then
+    /// stands for everything it wraps; else the base hook. Each `after` that wraps what ran
+    /// gets the result so far after the hook's own arguments, and what it returns (if not nil)
+    /// becomes the result. On error, also says which script's step was running.
+    fn call_chain<R: mlua::FromLuaMulti>(
+        &self,
+        chain: &Chain,
+        nargs: usize,
+        ctx: CallCtx,
+        (game, seat, action): (Table, Option<i64>, Option<&str>),
+    ) -> (CallCtx, Result<R, (mlua::Error, usize)>) {
+        let running = Cell::new(0usize);
+        let producer = RefCell::new(None::<Step>);
+        let run = || -> mlua::Result<R> {
+            let mut args = MultiValue::new();
+            args.push_back(LuaValue::Table(game.clone()));
+            if nargs >= 1 {
+                args.push_back(seat.into_lua(&self.lua)?);
+            }
+            if nargs >= 2 {
+                args.push_back(action.into_lua(&self.lua)?);
+            }
+            let first = |m: MultiValue| m.into_iter().next().unwrap_or(LuaValue::Nil);
+            let mut result = LuaValue::Nil;
+            // Afters of scripts before this one were inside what returned early, and do not run.
+            let mut outer_from = 0;
+            let mut done = false;
+            for step in &chain.befores {
+                running.set(step.script);
+                let v = first(step.func.call::<MultiValue>(args.clone())?);
+                if !matches!(v, LuaValue::Nil | LuaValue::Boolean(false)) {
+                    result = v;
+                    outer_from = step.script;
+                    *producer.borrow_mut() = Some(step.clone());
+                    done = true;
+                    break;
+                }
+            }
+            if !done && let Some(base) = &chain.base {
+                running.set(base.script);
+                result = first(base.func.call::<MultiValue>(args.clone())?);
+                *producer.borrow_mut() = Some(base.clone());
+            }
+            for step in chain.afters.iter().filter(|s| s.script >= outer_from) {
+                running.set(step.script);
+                let mut with = args.clone();
+                with.push_back(result.clone());
+                let v = first(step.func.call::<MultiValue>(with)?);
+                if !v.is_nil() {
+                    result = v;
+                }
+                *producer.borrow_mut() = Some(step.clone());
+            }
+            let mut out = MultiValue::new();
+            out.push_back(result);
+            R::from_lua_multi(out, &self.lua)
+        };
+        self.arm();
+        let (ctx, r) = api::lend(ctx, run);
+        self.disarm();
+        let ctx = match ctx {
+            Some(c) => c,
+            None => unreachable_ctx(),
+        };
+        let producer = producer.into_inner();
+        let r = r.map_err(|e| {
+            // A value of the wrong type is the fault of the step that produced it.
+            let at = match (&e, &producer) {
+                (mlua::Error::FromLuaConversionError { .. }, Some(p)) => p.script,
+                _ => running.get(),
+            };
+            (e, at)
+        });
+        *self.producer.borrow_mut() = producer;
         (ctx, r)
     }
 
     /// An error about what a hook returned (rather than one it raised): it names the script
-    /// and the line where the hook's function starts.
+    /// and the line where the function that produced the value starts.
     pub fn hook_error(&self, name: &str, message: String) -> ScriptError {
-        let hook = hook_index(name).and_then(|i| self.hooks[i].as_ref());
-        let script = hook.and_then(|h| self.scripts.get(h.script));
+        let producer = self.producer.borrow().clone();
+        let step = producer.or_else(|| hook_index(name).and_then(|i| self.hooks[i].base.clone()));
+        let script = step.as_ref().and_then(|h| self.scripts.get(h.script));
         ScriptError {
             mod_id: script.map_or_else(|| self.def.id.clone(), |s| s.mod_id.clone()),
             file: script.map_or_else(|| self.def.id.clone(), |s| s.display.clone()),
-            line: hook.and_then(|h| h.func.info().line_defined).unwrap_or(0),
+            line: step.and_then(|h| h.func.info().line_defined).unwrap_or(0),
             hook: name.into(),
             message,
         }
