@@ -77,6 +77,7 @@ fn expected_schema(rel: &Path) -> Option<&'static str> {
         (true, _, n) if n.starts_with("tiles") => Some("tiles.schema.json"),
         (false, "decks", _) => Some("deck.schema.json"),
         (false, "tables", _) => Some("table.schema.json"),
+        (false, "patches", _) => Some("patch.schema.json"),
         _ => None,
     }
 }
@@ -92,7 +93,7 @@ fn every_mod_file_names_its_schema() {
         let rel = file.strip_prefix(&root).unwrap_or(file);
         let Some(want) = expected_schema(rel) else {
             problems.push(format!(
-                "{}: not a known file kind (mod, board, tiles*, decks/*, tables/*, pieces)",
+                "{}: not a known file kind (mod, board, tiles*, decks/*, tables/*, pieces, patches/*)",
                 rel.display()
             ));
             continue;

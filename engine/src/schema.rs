@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 
-use crate::content::raw::{RawBoard, RawDeck, RawManifest, RawPieces, RawTable, RawTileSet};
+use crate::content::raw::{
+    RawBoard, RawDeck, RawManifest, RawPatch, RawPieces, RawTable, RawTileSet,
+};
 use crate::script::HOOKS;
 use crate::script::api::API;
 
@@ -55,6 +57,10 @@ pub fn json_schemas() -> Vec<(&'static str, String)> {
         (
             "pieces.schema.json",
             schema_for::<RawPieces>("Farebox pieces, counters and zones (pieces.toml)"),
+        ),
+        (
+            "patch.schema.json",
+            schema_for::<RawPatch>("Farebox patch of a house rule (patches/*.toml)"),
         ),
     ]
 }
@@ -181,7 +187,29 @@ pub fn lua_stubs() -> String {
         }
         let _ = writeln!(s, "\t{name}: ({ty})?,");
     }
+    s.push_str(
+        "\t-- Hooks run before what earlier scripts (the game a house rule depends on) give; one that\n\
+         \t-- returns a value other than nil or false ends the hook, and that value is its result.\n\
+         \tbefore: BeforeHooks?,\n\
+         \t-- Hooks run after it; each gets the result so far last, and may return a new one.\n\
+         \tafter: AfterHooks?,\n",
+    );
     s.push_str("}\n\n");
+    for (kind, after) in [("BeforeHooks", false), ("AfterHooks", true)] {
+        let _ = writeln!(s, "export type {kind} = {{");
+        for (name, doc) in HOOKS {
+            let (ty, _) = hook_type(doc);
+            let (params, ret) = ty.split_once(" -> ").unwrap_or((&ty, "()"));
+            let ty = match (after, ret) {
+                (false, "()") => format!("{params} -> boolean?"),
+                (false, r) => format!("{params} -> {r}?"),
+                (true, "()") => format!("{params} -> ()"),
+                (true, r) => format!("{}, result: {r}) -> {r}?", params.trim_end_matches(')')),
+            };
+            let _ = writeln!(s, "\t{name}: ({ty})?,");
+        }
+        s.push_str("}\n\n");
+    }
 
     s.push_str(
         "-- What a bot script returns: `choose` picks an action by its 1-based index in `actions`.\n\
@@ -256,7 +284,7 @@ mod tests {
     #[test]
     fn schemas_are_deterministic_json() {
         let a = json_schemas();
-        assert_eq!(a.len(), 6);
+        assert_eq!(a.len(), 7);
         assert_eq!(a, json_schemas());
         for (name, text) in &a {
             assert!(text.ends_with('\n'), "{name}");

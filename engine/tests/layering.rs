@@ -268,3 +268,67 @@ fn mistakes_in_the_hook_table_are_reported_at_load() {
         assert!(e.contains("later/rules/later.luau"), "{e}");
     }
 }
+
+#[test]
+fn a_patch_takes_out_adds_and_replaces_content_of_the_game_below() {
+    let mut m = mods(EXTRA, LATER);
+    let base = m.0.get_mut("base").unwrap();
+    let base_manifest = manifest("base", None).replace(
+        "[content]\n",
+        "[[options]]\nid = \"fast\"\nlabel = \"Fast\"\ntype = \"bool\"\ndefault = false\n[content]\ndecks = [\"d.toml\"]\ntables = [\"t.toml\"]\n",
+    );
+    *base = base
+        .clone()
+        .with("mod.toml", &base_manifest)
+        .with(
+            "pieces.toml",
+            "[[counters]]\nid = \"turns\"\nname = \"Turns\"\nscope = \"global\"\n[[counters]]\nid = \"spare\"\nname = \"Spare\"\nscope = \"global\"\n",
+        )
+        .with(
+            "d.toml",
+            "id = \"d\"\nname = \"D\"\n[[cards]]\nid = \"x\"\n[[cards]]\nid = \"y\"\nname = \"Y\"\n[[cards]]\nid = \"w\"\n",
+        )
+        .with(
+            "t.toml",
+            "id = \"t\"\nname = \"T\"\nkey = \"k\"\n[columns.k]\ntype = \"int\"\n[columns.v]\ntype = \"int\"\n[[rows]]\nk = 1\nv = 10\n[[rows]]\nk = 2\nv = 20\n",
+        );
+    let extra = m.0.get_mut("extra").unwrap();
+    *extra = extra
+        .clone()
+        .with(
+            "mod.toml",
+            &format!("{}[content]\npatches = [\"p.toml\"]\n", manifest("extra", Some("base"))),
+        )
+        .with(
+            "p.toml",
+            "[remove]\ncounters = [\"spare\"]\noptions = [\"fast\"]\n\n[[decks]]\nid = \"d\"\nremove = [\"x\"]\n[[decks.cards]]\nid = \"y\"\nname = \"Y2\"\ncount = 3\n[[decks.cards]]\nid = \"z\"\n\n[[tables]]\nid = \"t\"\nremove = [1]\n[[tables.rows]]\nk = 2\nv = 22\n[[tables.rows]]\nk = 3\nv = 30\n",
+        );
+    let def = load(&m, "extra");
+    let cards: Vec<(String, String, u32)> = def.decks[0]
+        .cards
+        .iter()
+        .map(|c| (c.id.clone(), c.name.clone(), c.count))
+        .collect();
+    assert_eq!(
+        cards,
+        [
+            ("y".to_string(), "Y2".to_string(), 3),
+            ("w".into(), "w".into(), 1),
+            ("z".into(), "z".into(), 1)
+        ],
+        "x taken out, y replaced in its place, z added at the end"
+    );
+    let rows: Vec<String> = def.tables[0]
+        .rows
+        .iter()
+        .map(|r| format!("{}={}", r["k"], r["v"]))
+        .collect();
+    assert_eq!(rows, ["2=22", "3=30"]);
+    assert!(def.options.is_empty(), "option taken out");
+    let counters: Vec<&str> = def.counters.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(counters, ["turns"]);
+    // The game the patch was made for is unchanged.
+    let base = load(&m, "base");
+    assert_eq!(base.decks[0].cards.len(), 3);
+    assert_eq!(base.tables[0].rows.len(), 2);
+}

@@ -92,6 +92,18 @@ pub struct Merged {
     pub zones: Vec<At<RawZone>>,
     pub scripts: Vec<RawScript>,
     pub bots: Vec<(At<RawBot>, Option<RawScript>)>,
+    /// What patches took out, so a reference to it can say so.
+    pub removed: Vec<Removed>,
+}
+
+/// An item a patch took out.
+pub struct Removed {
+    /// What a reference to it names as its target: "tiles", "pieces", "deck:<id>" for a card.
+    pub target: String,
+    pub id: String,
+    /// The mod whose patch took it out, and where.
+    pub mod_id: String,
+    pub place: String,
 }
 
 struct AtMaker<'a> {
@@ -152,6 +164,190 @@ impl<'r> Reader<'r> {
             Some(slot) => *slot = new,
             None => list.push(new),
         }
+    }
+
+    /// Applies a patch file (`f`) of mod `mod_id` to what the layers so far have merged.
+    fn apply_patch(&mut self, f: usize, mod_id: &str, patch: RawPatch, merged: &mut Merged) {
+        let r = patch.remove;
+        let mut removed = vec![];
+        for (target, ids) in [("tiles", &r.tiles), ("pieces", &r.pieces)] {
+            for id in ids {
+                removed.push((target.to_string(), id.clone()));
+            }
+        }
+        self.take_out(f, mod_id, "tile", &mut merged.tiles, r.tiles, |t| &t.id);
+        self.take_out(f, mod_id, "deck", &mut merged.decks, r.decks, |t| &t.id);
+        self.take_out(f, mod_id, "table", &mut merged.tables, r.tables, |t| &t.id);
+        self.take_out(f, mod_id, "piece", &mut merged.pieces, r.pieces, |t| &t.id);
+        self.take_out(
+            f,
+            mod_id,
+            "counter",
+            &mut merged.counters,
+            r.counters,
+            |t| &t.id,
+        );
+        self.take_out(f, mod_id, "zone", &mut merged.zones, r.zones, |t| &t.id);
+        self.take_out(f, mod_id, "option", &mut merged.options, r.options, |t| {
+            &t.id
+        });
+        for dp in patch.decks {
+            let Some(deck) = self.patched(f, "deck", &mut merged.decks, &dp.id, |d| &d.id) else {
+                continue;
+            };
+            let deck = &mut deck.item;
+            deck.card_files.resize(deck.cards.len(), None);
+            let card_id = |c: &SpannedMap| {
+                c.iter()
+                    .find(|(k, _)| k.get() == "id")
+                    .and_then(|(_, v)| v.get().as_str().map(String::from))
+            };
+            for id in dp.remove {
+                match deck
+                    .cards
+                    .iter()
+                    .position(|c| card_id(c).as_deref() == Some(id.get()))
+                {
+                    Some(i) => {
+                        deck.cards.remove(i);
+                        deck.card_files.remove(i);
+                        removed.push((format!("deck:{}", dp.id.get()), id));
+                    }
+                    None => {
+                        let ids: Vec<String> = deck.cards.iter().filter_map(card_id).collect();
+                        let hint = suggestion(id.get(), ids.iter().map(String::as_str));
+                        let msg = format!(
+                            "deck `{}` has no card `{}` to remove{hint}",
+                            dp.id.get(),
+                            id.get()
+                        );
+                        let d = self.files.error(f, id.span(), msg);
+                        self.diags.push(d);
+                    }
+                }
+            }
+            for card in dp.cards {
+                // A card without an id is added, and reported when the deck is checked.
+                let at = card_id(&card).and_then(|id| {
+                    deck.cards
+                        .iter()
+                        .position(|c| card_id(c) == Some(id.clone()))
+                });
+                put(&mut deck.cards, &mut deck.card_files, at, card, f);
+            }
+        }
+        for tp in patch.tables {
+            let Some(table) = self.patched(f, "table", &mut merged.tables, &tp.id, |t| &t.id)
+            else {
+                continue;
+            };
+            let table = &mut table.item;
+            table.row_files.resize(table.rows.len(), None);
+            let key = table.key.as_ref().map(|k| k.get().clone());
+            let key_of = |row: &SpannedMap| {
+                let k = key.as_deref()?;
+                row.iter()
+                    .find(|(name, _)| name.get() == k)
+                    .map(|(_, v)| v.get().clone())
+            };
+            for v in tp.remove {
+                let found = key_of_position(&table.rows, v.get(), &key_of);
+                match (&key, found) {
+                    (Some(_), Some(i)) => {
+                        table.rows.remove(i);
+                        table.row_files.remove(i);
+                    }
+                    (Some(k), None) => {
+                        let msg = format!(
+                            "table `{}` has no row with {k} = {} to remove",
+                            tp.id.get(),
+                            v.get()
+                        );
+                        let d = self.files.error(f, v.span(), msg);
+                        self.diags.push(d);
+                    }
+                    (None, _) => {
+                        let msg = format!(
+                            "table `{}` has no `key` column, so its rows cannot be removed or replaced (only added)",
+                            tp.id.get()
+                        );
+                        let d = self.files.error(f, v.span(), msg);
+                        self.diags.push(d);
+                    }
+                }
+            }
+            for row in tp.rows {
+                let at = key_of(&row).and_then(|v| key_of_position(&table.rows, &v, &key_of));
+                put(&mut table.rows, &mut table.row_files, at, row, f);
+            }
+        }
+        for (target, id) in removed {
+            let place = self.files.error(f, id.span(), "").place();
+            merged.removed.push(Removed {
+                target,
+                id: id.get().clone(),
+                mod_id: mod_id.to_string(),
+                place,
+            });
+        }
+    }
+
+    /// Takes items out of a merged list by id, for a patch of mod `mod_id`.
+    fn take_out<T>(
+        &mut self,
+        f: usize,
+        mod_id: &str,
+        what: &str,
+        list: &mut Vec<At<T>>,
+        ids: Vec<Sp<String>>,
+        id: impl Fn(&T) -> &Sp<String>,
+    ) {
+        for wanted in ids {
+            match list.iter().position(|a| id(&a.item).get() == wanted.get()) {
+                Some(i) if list[i].mod_id == mod_id => {
+                    let msg = format!(
+                        "{what} `{}` is defined by this mod; delete it there instead of removing it",
+                        wanted.get()
+                    );
+                    let d = self.files.error(f, wanted.span(), msg);
+                    self.diags.push(d);
+                }
+                Some(i) => {
+                    list.remove(i);
+                }
+                None => {
+                    let hint = suggestion(
+                        wanted.get(),
+                        list.iter().map(|a| id(&a.item).get().as_str()),
+                    );
+                    let msg = format!("there is no {what} `{}` to remove{hint}", wanted.get());
+                    let d = self.files.error(f, wanted.span(), msg);
+                    self.diags.push(d);
+                }
+            }
+        }
+    }
+
+    /// The item a patch changes, or an error (with a suggestion) when there is none.
+    fn patched<'m, T>(
+        &mut self,
+        f: usize,
+        what: &str,
+        list: &'m mut [At<T>],
+        wanted: &Sp<String>,
+        id: impl Fn(&T) -> &Sp<String>,
+    ) -> Option<&'m mut At<T>> {
+        let i = list.iter().position(|a| id(&a.item).get() == wanted.get());
+        if i.is_none() {
+            let hint = suggestion(
+                wanted.get(),
+                list.iter().map(|a| id(&a.item).get().as_str()),
+            );
+            let msg = format!("there is no {what} `{}` to change{hint}", wanted.get());
+            let d = self.files.error(f, wanted.span(), msg);
+            self.diags.push(d);
+        }
+        list.get_mut(i?)
     }
 
     /// Reads a file; a missing file is reported at `from` (the place that named it).
@@ -397,6 +593,13 @@ impl<'r> Reader<'r> {
         merged
             .constants
             .extend(std::mem::take(&mut manifest.constants));
+        for p in std::mem::take(&mut manifest.content.patches) {
+            if let Some(f) = self.read(src, p.get(), Some((mf, p.span())))
+                && let Some(patch) = self.parse::<RawPatch>(f)
+            {
+                self.apply_patch(f, &mod_id, patch, merged);
+            }
+        }
         // Layers are read dependencies first, so the last manifest stored is the mod's own.
         merged.manifest = Some(at(mf).make(manifest));
     }
@@ -559,6 +762,35 @@ pub fn friendly_toml_error(msg: &str) -> String {
         }
     }
     msg
+}
+
+/// Puts a card or row from patch file `f` in place of row `at`, or at the end.
+fn put(
+    rows: &mut Vec<SpannedMap>,
+    files: &mut Vec<Option<usize>>,
+    at: Option<usize>,
+    row: SpannedMap,
+    f: usize,
+) {
+    match at {
+        Some(i) => {
+            rows[i] = row;
+            files[i] = Some(f);
+        }
+        None => {
+            rows.push(row);
+            files.push(Some(f));
+        }
+    }
+}
+
+/// The position of the row whose key column holds `v`.
+fn key_of_position(
+    rows: &[SpannedMap],
+    v: &RawValue,
+    key_of: &impl Fn(&SpannedMap) -> Option<RawValue>,
+) -> Option<usize> {
+    rows.iter().position(|r| key_of(r).as_ref() == Some(v))
 }
 
 #[cfg(test)]

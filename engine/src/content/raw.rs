@@ -183,6 +183,10 @@ pub struct RawContentFiles {
     pub tables: Vec<Sp<String>>,
     /// The pieces file: pieces, counters and zones.
     pub pieces: Option<Sp<String>>,
+    /// Patch files (house rules): changes to the content of the mods this one depends on,
+    /// applied after this mod's other files, in order.
+    #[serde(default)]
+    pub patches: Vec<Sp<String>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -519,6 +523,10 @@ pub struct RawDeck {
     /// `tags`, and the deck's fields.
     #[schemars(with = "Vec<BTreeMap<String, serde_json::Value>>")]
     pub cards: Vec<SpannedMap>,
+    /// The file each card came from, where a patch added or replaced it (else the deck's).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub card_files: Vec<Option<usize>>,
 }
 
 /// A lookup table file.
@@ -532,6 +540,79 @@ pub struct RawTable {
     /// The column rows are looked up by; its values must be unique.
     pub key: Option<Sp<String>>,
     pub columns: BTreeMap<Sp<String>, RawFieldDef>,
+    #[schemars(with = "Vec<BTreeMap<String, serde_json::Value>>")]
+    pub rows: Vec<SpannedMap>,
+    /// The file each row came from, where a patch added or replaced it (else the table's).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub row_files: Vec<Option<usize>>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// patches/*.toml
+
+/// A patch file: what a house rule changes in the content of the mods it depends on. Whole
+/// items are added or replaced by giving them the same id in the mod's own files; a patch
+/// takes items out, and changes decks card by card and tables row by row.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawPatch {
+    /// Items to take out of the game, by id.
+    #[serde(default)]
+    pub remove: RawRemove,
+    /// Decks to change: cards taken out, added, or replaced (a card with the same id).
+    #[serde(default)]
+    pub decks: Vec<RawDeckPatch>,
+    /// Lookup tables to change: rows taken out, added, or replaced (a row with the same key).
+    #[serde(default)]
+    pub tables: Vec<RawTablePatch>,
+}
+
+/// Ids of items to take out, by kind.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawRemove {
+    #[serde(default)]
+    pub tiles: Vec<Sp<String>>,
+    #[serde(default)]
+    pub decks: Vec<Sp<String>>,
+    #[serde(default)]
+    pub tables: Vec<Sp<String>>,
+    #[serde(default)]
+    pub pieces: Vec<Sp<String>>,
+    #[serde(default)]
+    pub counters: Vec<Sp<String>>,
+    #[serde(default)]
+    pub zones: Vec<Sp<String>>,
+    #[serde(default)]
+    pub options: Vec<Sp<String>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawDeckPatch {
+    /// The deck to change.
+    pub id: Sp<String>,
+    /// Ids of cards to take out.
+    #[serde(default)]
+    pub remove: Vec<Sp<String>>,
+    /// Cards to add; a card with the id of one in the deck replaces it, in its place.
+    #[serde(default)]
+    #[schemars(with = "Vec<BTreeMap<String, serde_json::Value>>")]
+    pub cards: Vec<SpannedMap>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawTablePatch {
+    /// The table to change.
+    pub id: Sp<String>,
+    /// Values of the key column of rows to take out.
+    #[serde(default)]
+    #[schemars(with = "Vec<serde_json::Value>")]
+    pub remove: Vec<Sp<RawValue>>,
+    /// Rows to add; a row with the key of one in the table replaces it, in its place.
+    #[serde(default)]
     #[schemars(with = "Vec<BTreeMap<String, serde_json::Value>>")]
     pub rows: Vec<SpannedMap>,
 }

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use super::def::*;
 use super::load::{At, ENGINE_VERSION, Files, Merged, RawScript};
 use super::raw::{self, RawFieldDef, RawValue, Sp, SpannedMap};
-use crate::diag::{Diagnostics, suggestion};
+use crate::diag::{Diagnostics, did_you_mean, suggestion};
 use crate::value::Value;
 
 struct Ctx<'a> {
@@ -331,6 +331,26 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         if !known.iter().any(|k| k == &r.id) {
             let hint = suggestion(&r.id, known.iter().map(|k| k.as_str()));
             let what = r.target.replace(':', " ").trim_end_matches('s').to_string();
+            if let Some(x) = merged
+                .removed
+                .iter()
+                .find(|x| x.target == r.target && x.id == r.id)
+            {
+                let what = if r.target.starts_with("deck:") {
+                    "card"
+                } else {
+                    &what
+                };
+                cx.err(
+                    r.file,
+                    r.span.clone(),
+                    format!(
+                        "{}: {what} `{}` was removed by mod `{}` ({}); remove or change this too",
+                        r.context, r.id, x.mod_id, x.place
+                    ),
+                );
+                continue;
+            }
             cx.err(
                 r.file,
                 r.span.clone(),
@@ -698,7 +718,7 @@ fn check_value(f: &RawFieldDef, v: &RawValue) -> Result<Value, String> {
 #[allow(clippy::too_many_arguments)]
 fn check_rows(
     cx: &mut Ctx,
-    file: usize,
+    files: &[usize],
     what: &str,
     defs: &BTreeMap<Sp<String>, RawFieldDef>,
     fields: &[FieldDef],
@@ -708,12 +728,15 @@ fn check_rows(
 ) -> Vec<BTreeMap<String, Value>> {
     let mut out = Vec::new();
     for (i, row) in rows.iter().enumerate() {
+        let file = files[i];
         let label = row
             .iter()
             .find(|(k, _)| k.get() == "id")
             .and_then(|(_, v)| v.get().as_str().map(|s| format!("{what} `{s}`")))
             .unwrap_or_else(|| format!("{what} #{}", i + 1));
         let mut values = BTreeMap::new();
+        // Fields a misspelt key was taken to mean: their absence is not news.
+        let mut meant: Vec<&str> = vec![];
         for (k, v) in row {
             let key = k.get().as_str();
             if fixed.contains(&key) {
@@ -725,6 +748,7 @@ fn check_rows(
                     .copied()
                     .chain(fields.iter().map(|f| f.name.as_str()))
                     .collect();
+                meant.extend(did_you_mean(key, known.iter().copied()));
                 let hint = suggestion(key, known.iter().copied());
                 let hint = if hint.is_empty() {
                     format!("; declare it under [fields.{key}] or [columns.{key}]")
@@ -770,7 +794,7 @@ fn check_rows(
             }
             if let Some(d) = &f.default {
                 values.insert(f.name.clone(), d.clone());
-            } else if f.required {
+            } else if f.required && !meant.contains(&f.name.as_str()) {
                 let span = row.keys().next().map_or(0..0, |k| k.span());
                 cx.err(
                     file,
@@ -790,18 +814,26 @@ fn fixed_string(row: &SpannedMap, key: &str) -> Option<(String, std::ops::Range<
         .and_then(|(_, v)| v.get().as_str().map(|s| (s.to_string(), v.span())))
 }
 
+/// The file of each of `n` cards or rows: where a patch put it, else the deck's or table's.
+fn row_files(file: usize, n: usize, patched: &[Option<usize>]) -> Vec<usize> {
+    (0..n)
+        .map(|i| patched.get(i).copied().flatten().unwrap_or(file))
+        .collect()
+}
+
 fn resolve_deck(cx: &mut Ctx, d: &At<raw::RawDeck>, pending: &mut Vec<PendingRef>) -> DeckDef {
     let r = &d.item;
     let file = d.file;
     cx.check_id(file, &r.id, "deck");
     const FIXED: [&str; 5] = ["id", "name", "text", "count", "tags"];
     let fields = resolve_fields(cx, file, &r.fields, &FIXED);
+    let files = row_files(file, r.cards.len(), &r.card_files);
     let values = check_rows(
-        cx, file, "card", &r.fields, &fields, &r.cards, &FIXED, pending,
+        cx, &files, "card", &r.fields, &fields, &r.cards, &FIXED, pending,
     );
     let mut cards = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
-    for (row, fields) in r.cards.iter().zip(values) {
+    for ((row, fields), &file) in r.cards.iter().zip(values).zip(&files) {
         let Some((id, span)) = fixed_string(row, "id") else {
             let span = row.keys().next().map_or(0..0, |k| k.span());
             cx.err(file, span, "a card needs an `id` (a string)");
@@ -863,7 +895,17 @@ fn resolve_table(cx: &mut Ctx, t: &At<raw::RawTable>, pending: &mut Vec<PendingR
     let file = t.file;
     cx.check_id(file, &r.id, "table");
     let columns = resolve_fields(cx, file, &r.columns, &[]);
-    let rows = check_rows(cx, file, "row", &r.columns, &columns, &r.rows, &[], pending);
+    let files = row_files(file, r.rows.len(), &r.row_files);
+    let rows = check_rows(
+        cx,
+        &files,
+        "row",
+        &r.columns,
+        &columns,
+        &r.rows,
+        &[],
+        pending,
+    );
     if let Some(k) = &r.key {
         if !columns.iter().any(|c| &c.name == k.get()) {
             let hint = suggestion(k.get(), columns.iter().map(|c| c.name.as_str()));
@@ -878,6 +920,7 @@ fn resolve_table(cx: &mut Ctx, t: &At<raw::RawTable>, pending: &mut Vec<PendingR
                 match row.get(k.get()) {
                     Some(v) => {
                         if !seen.insert(v.to_string()) {
+                            let file = files[i];
                             let span = r
                                 .rows
                                 .get(i)
@@ -891,6 +934,7 @@ fn resolve_table(cx: &mut Ctx, t: &At<raw::RawTable>, pending: &mut Vec<PendingR
                         }
                     }
                     None => {
+                        let file = files[i];
                         let span = r
                             .rows
                             .get(i)
