@@ -80,10 +80,13 @@ impl From<ScriptError> for GameError {
 pub struct Game {
     def: Arc<GameDef>,
     host: Host,
-    state: State,
+    state: Box<State>,
     log: Vec<LogEntry>,
     history: Vec<String>,
     setup: Setup,
+    /// An empty state that stands in for `state` while a hook has it; kept between calls so
+    /// lending the state allocates nothing.
+    spare: Option<Box<State>>,
 }
 
 /// Turn changes a single hook may chain before the engine calls it a loop.
@@ -227,10 +230,11 @@ impl Game {
         let mut game = Game {
             def,
             host,
-            state,
+            state: Box::new(state),
             log: Vec::new(),
             history: Vec::new(),
             setup,
+            spare: None,
         };
         let snapshot = game.state.clone();
         if let Err(e) = game.run_rules("setup", None, None) {
@@ -269,7 +273,11 @@ impl Game {
     }
 
     fn ctx(&mut self, access: Access, bot_rng: Rng) -> CallCtx {
-        let state = std::mem::replace(&mut self.state, placeholder_state());
+        let stand_in = self
+            .spare
+            .take()
+            .unwrap_or_else(|| Box::new(placeholder_state()));
+        let state = std::mem::replace(&mut self.state, stand_in);
         CallCtx {
             state,
             def: self.def.clone(),
@@ -280,7 +288,7 @@ impl Game {
     }
 
     fn restore(&mut self, ctx: CallCtx) -> Rng {
-        self.state = ctx.state;
+        self.spare = Some(std::mem::replace(&mut self.state, ctx.state));
         self.log = ctx.log;
         ctx.bot_rng
     }

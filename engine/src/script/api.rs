@@ -317,6 +317,11 @@ fn with<T>(f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
 /// with a protected call, which made building a table of a few dozen entries the most expensive
 /// part of many API calls. The limit is back before control returns to the script.
 fn with_tables<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+    lifted(lua, || with(f))
+}
+
+/// Runs `f` with the VM's memory limit lifted (see [`with_tables`]).
+pub(super) fn lifted<T>(lua: &Lua, f: impl FnOnce() -> T) -> T {
     struct Restore<'a>(&'a Lua, usize);
     impl Drop for Restore<'_> {
         fn drop(&mut self) {
@@ -324,7 +329,17 @@ fn with_tables<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
         }
     }
     let _restore = Restore(lua, lua.set_memory_limit(0).unwrap_or(0));
-    with(f)
+    f()
+}
+
+/// A name or id from the content (or nil) as a Luau string. Made with the memory limit
+/// lifted, like tables: under a limit mlua makes every string in a protected call, which costs
+/// more than the string. Content strings are bounded by the content, not by the script.
+fn text(lua: &Lua, s: Option<String>) -> R<LuaValue> {
+    match s {
+        Some(s) => lifted(lua, || lua.create_string(s)).map(LuaValue::String),
+        None => Ok(LuaValue::Nil),
+    }
 }
 
 /// Runs `f` on the lent context, refusing bots.
@@ -566,10 +581,13 @@ pub fn register(lua: &Lua) -> R<Table> {
         as i64
         + 1)));
     reg!(lua, t, "turn", |_, ()| with(|c| Ok(c.state.turn as i64)));
-    reg!(lua, t, "seat_name", |_, seat: i64| with(|c| {
-        let s = seat_arg(c, Some(seat))?.unwrap_or(0);
-        Ok(c.def.seat_name(s as usize))
-    }));
+    reg!(lua, t, "seat_name", |lua, seat: i64| {
+        let name = with(|c| {
+            let s = seat_arg(c, Some(seat))?.unwrap_or(0);
+            Ok(c.def.seat_name(s as usize))
+        })?;
+        text(lua, Some(name))
+    });
     reg!(lua, t, "option", |lua, id: String| with_tables(lua, |c| {
         match c.state.options.get(&*id) {
             Some(v) => to_lua(lua, v),
@@ -772,23 +790,29 @@ pub fn register(lua: &Lua) -> R<Table> {
             .collect();
         lua.create_sequence_from(ids)
     }));
-    reg!(lua, t, "top", |_, z: i64| with(|c| {
-        let z = zone_arg(c, z)?;
-        Ok(c.state.zones[z].cards.last().map(|&r| card_name(c, r)))
-    }));
-    reg!(lua, t, "move_card", |_,
+    reg!(lua, t, "top", |lua, z: i64| {
+        let card = with(|c| {
+            let z = zone_arg(c, z)?;
+            Ok(c.state.zones[z].cards.last().map(|&r| card_name(c, r)))
+        })?;
+        text(lua, card)
+    });
+    reg!(lua, t, "move_card", |lua,
                                (from, to, place): (
         i64,
         i64,
         Option<String>
-    )| with_mut("move_card", |c| {
-        let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
-        let Some(card) = c.state.zones[f].cards.pop() else {
-            return Ok(None);
-        };
-        insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
-        Ok(Some(card_name(c, card)))
-    }));
+    )| {
+        let card = with_mut("move_card", |c| {
+            let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
+            let Some(card) = c.state.zones[f].cards.pop() else {
+                return Ok(None);
+            };
+            insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
+            Ok(Some(card_name(c, card)))
+        })?;
+        text(lua, card)
+    });
     reg!(lua, t, "take_card", |_,
                                (from, id, to, place): (
         i64,
@@ -808,7 +832,7 @@ pub fn register(lua: &Lua) -> R<Table> {
     }));
     reg!(lua, t, "shuffle", |_, z: i64| with_mut("shuffle", |c| {
         let z = zone_arg(c, z)?;
-        let State { zones, rng, .. } = &mut c.state;
+        let State { zones, rng, .. } = &mut *c.state;
         rng.shuffle(&mut zones[z].cards);
         Ok(())
     }));
@@ -829,13 +853,16 @@ pub fn register(lua: &Lua) -> R<Table> {
             })
         })
     );
-    reg!(lua, t, "piece_kind", |_, p: i64| with(|c| {
-        let p = piece_arg(c, p)?;
-        Ok(c.def
-            .pieces
-            .get(c.state.pieces[p].def as usize)
-            .map(|d| d.id.clone()))
-    }));
+    reg!(lua, t, "piece_kind", |lua, p: i64| {
+        let kind = with(|c| {
+            let p = piece_arg(c, p)?;
+            Ok(c.def
+                .pieces
+                .get(c.state.pieces[p].def as usize)
+                .map(|d| d.id.clone()))
+        })?;
+        text(lua, kind)
+    });
     reg!(lua, t, "owner", |_, p: i64| with(|c| {
         let p = piece_arg(c, p)?;
         Ok(c.state.pieces[p].owner.map(|o| o as i64 + 1))
@@ -960,14 +987,20 @@ pub fn register(lua: &Lua) -> R<Table> {
             .xy(s)
             .map_or_else(|| err("this board is not a grid"), Ok)
     }));
-    reg!(lua, t, "tile_at", |_, s: i64| with(|c| {
-        let s = space_arg(c, s)?;
-        Ok(placed_out(c, c.state.board.tile_at(s)))
-    }));
-    reg!(lua, t, "blocker_at", |_, s: i64| with(|c| {
-        let s = space_arg(c, s)?;
-        Ok(placed_out(c, c.state.board.blocker_at(s)))
-    }));
+    reg!(lua, t, "tile_at", |lua, s: i64| {
+        let (id, rot) = with(|c| {
+            let s = space_arg(c, s)?;
+            Ok(placed_out(c, c.state.board.tile_at(s)))
+        })?;
+        Ok((text(lua, id)?, rot))
+    });
+    reg!(lua, t, "blocker_at", |lua, s: i64| {
+        let (id, rot) = with(|c| {
+            let s = space_arg(c, s)?;
+            Ok(placed_out(c, c.state.board.blocker_at(s)))
+        })?;
+        Ok((text(lua, id)?, rot))
+    });
     reg!(lua, t, "tiles", |lua, ()| layer_table(lua, false));
     reg!(lua, t, "blockers", |lua, ()| layer_table(lua, true)
         .map(|(ids, _)| ids));

@@ -123,7 +123,7 @@ pub enum Access {
 
 /// Lent to the VM for one call.
 pub struct CallCtx {
-    pub state: State,
+    pub state: Box<State>,
     pub def: Arc<GameDef>,
     pub log: Vec<LogEntry>,
     pub access: Access,
@@ -518,6 +518,15 @@ impl Host {
         };
         let chain = &self.hooks[h];
         let seat = seat.map(|s| s as i64 + 1);
+        // Made here with the memory limit lifted (see `api::lifted`); mlua would otherwise
+        // make it in a protected call. The action came from the script's own list.
+        let action = match action {
+            Some(a) => match api::lifted(&self.lua, || self.lua.create_string(a)) {
+                Ok(s) => Some(s),
+                Err(e) => return (ctx, Err(self.error_in(e, name, None))),
+            },
+            None => None,
+        };
         let args = (self.game.clone(), seat, action);
         let (ctx, r) = match (
             &chain.base,
@@ -549,7 +558,7 @@ impl Host {
         chain: &Chain,
         nargs: usize,
         ctx: CallCtx,
-        (game, seat, action): (Table, Option<i64>, Option<&str>),
+        (game, seat, action): (Table, Option<i64>, Option<mlua::LuaString>),
     ) -> (CallCtx, Result<R, (mlua::Error, usize)>) {
         let running = Cell::new(0usize);
         let producer = RefCell::new(None::<Step>);
