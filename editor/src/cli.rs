@@ -46,6 +46,12 @@ pub enum Command {
     ///
     /// Exits 0 when the replay verifies, 1 when it does not.
     Replay(ReplayArgs),
+    /// Start a new mod: a small complete game to grow from, or with --from a house rule for a game.
+    ///
+    /// The files are written all at once into NAME/ (under --dir, default the current folder),
+    /// which must not exist yet. The new mod validates and plays as it is; its files say how to
+    /// go on.
+    New(NewArgs),
     /// Write the JSON Schemas for mod files and the Luau type stubs.
     Schema(SchemaArgs),
     /// Time random games of a mod (games per second, one thread); with --load, time loading.
@@ -143,6 +149,18 @@ pub struct ReplayArgs {
     /// The mod to check against (default: the bundled mod named in the replay).
     #[arg(long = "mod", value_name = "MOD")]
     pub game: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The new mod's id and folder name: lowercase letters, digits and dashes.
+    pub name: String,
+    /// Make a house rule for this game (a bundled id or a folder) instead of a new game.
+    #[arg(long, value_name = "MOD")]
+    pub from: Option<String>,
+    /// Folder to create the mod in (default: the current folder).
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

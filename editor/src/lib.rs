@@ -10,6 +10,7 @@ use clap::Parser;
 pub mod cli;
 pub mod cmd_bench;
 pub mod cmd_list;
+pub mod cmd_new;
 pub mod cmd_play;
 pub mod cmd_record;
 pub mod cmd_replay;
@@ -79,6 +80,7 @@ fn dispatch(c: cli::Command, io: &mut Io) -> Result<i32, Fail> {
         C::Sim(a) => cmd_sim::run(a, io),
         C::Record(a) => cmd_record::run(a, io),
         C::Replay(a) => cmd_replay::run(a, io),
+        C::New(a) => cmd_new::run(a, io),
         C::Schema(a) => cmd_schema::run(a, io),
         C::Bench(a) => cmd_bench::run(a, io),
         C::BenchLoad(a) => cmd_bench::run_load(a.iterations, io),

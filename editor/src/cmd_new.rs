@@ -1,0 +1,418 @@
+//! `farebox new`: start a mod. Without `--from`, a small complete game to grow from; with
+//! `--from MOD`, a house rule for that game that loads, plays, and changes nothing yet, with
+//! the ways to change it written out in its files.
+
+use std::path::{Path, PathBuf};
+
+use farebox::GameDef;
+
+use crate::cli::NewArgs;
+use crate::common::{Fail, Io, load_located, locate, schemas_dir};
+
+pub fn run(args: NewArgs, io: &mut Io) -> Result<i32, Fail> {
+    check_id(&args.name)?;
+    let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
+    let folder = dir.join(&args.name);
+    if folder.exists() {
+        return Err(Fail::Usage(format!(
+            "{} already exists; pick another name or --dir (nothing was written)",
+            folder.display()
+        )));
+    }
+    let files = match &args.from {
+        None => game_files(&args.name, &folder),
+        Some(spec) => {
+            let located = locate(spec)?;
+            let base = load_located(&located).map_err(|d| {
+                Fail::Invalid(format!(
+                    "{spec} does not load, so a house rule cannot be built on it:\n{d}"
+                ))
+            })?;
+            house_rule_files(&args.name, &base, &folder)
+        }
+    };
+    write_all(&folder, &files)?;
+    for (rel, _) in &files {
+        io.say(folder.join(rel).display());
+    }
+    let shown = folder.display();
+    io.note(format!(
+        "created {shown}. Next: `farebox validate {shown}`, `farebox play {shown}`; the mod guide is mods/README.md"
+    ));
+    Ok(0)
+}
+
+/// Ids are what other mods and replays name a mod by: the loader's rule, checked up front so
+/// nothing is written for a name that would not load.
+fn check_id(name: &str) -> Result<(), Fail> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if ok {
+        Ok(())
+    } else {
+        Err(Fail::Usage(format!(
+            "`{name}` cannot be a mod id: use lowercase letters, digits and dashes, starting with a letter (like `night-shift`)"
+        )))
+    }
+}
+
+/// Writes every file into a temporary sibling folder, then renames it into place: an error
+/// halfway leaves no half-made mod behind.
+fn write_all(folder: &Path, files: &[(String, String)]) -> Result<(), Fail> {
+    let name = folder
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let parent = folder.parent().unwrap_or(Path::new("."));
+    let tmp = parent.join(format!(".{name}.new-{}", std::process::id()));
+    let fail = |what: &Path, e: std::io::Error| {
+        Fail::Usage(format!("cannot write {}: {e}", what.display()))
+    };
+    let result = (|| {
+        for (rel, text) in files {
+            let path = tmp.join(rel);
+            if let Some(p) = path.parent() {
+                std::fs::create_dir_all(p).map_err(|e| fail(p, e))?;
+            }
+            std::fs::write(&path, text).map_err(|e| fail(&path, e))?;
+        }
+        std::fs::rename(&tmp, folder).map_err(|e| fail(folder, e))
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
+}
+
+/// The `#:schema` line for a file in `file_dir`, pointing at the repository's schemas when
+/// they can be found, so an editor checks the file as it is typed.
+fn schema_line(file_dir: &Path, schema: &str) -> String {
+    let dir = schemas_dir();
+    if !dir.join(schema).is_file() {
+        return String::new();
+    }
+    match (std::path::absolute(&dir), std::path::absolute(file_dir)) {
+        (Ok(to), Ok(from)) => {
+            let rel = relative(&normal(&from), &normal(&to.join(schema)));
+            format!("#:schema {}\n", rel.display())
+        }
+        _ => String::new(),
+    }
+}
+
+/// `p` with `.` and `..` worked out, lexically.
+fn normal(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The path from folder `from` to `to`, both absolute and normal.
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let a: Vec<_> = from.components().collect();
+    let b: Vec<_> = to.components().collect();
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    if common == 0 {
+        return to.to_path_buf();
+    }
+    let mut out = PathBuf::new();
+    for _ in common..a.len() {
+        out.push("..");
+    }
+    for c in &b[common..] {
+        out.push(c);
+    }
+    out
+}
+
+fn title(name: &str) -> String {
+    name.split('-')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A small, complete push-your-luck game: every part a game needs (options, constants,
+/// counters, the RNG, the log, an end) in a form worth copying.
+fn game_files(id: &str, folder: &Path) -> Vec<(String, String)> {
+    let name = title(id);
+    let manifest = format!(
+        r#"{schema}# {name}: a Farebox game. `farebox validate` checks it; mods/README.md explains every key.
+
+id = "{id}"
+name = "{name}"
+version = "0.1.0"
+engine = "{engine}"
+description = "Keep the meter running or drop your passenger off: a flat tire loses the whole trip."
+players = {{ min = 2, max = 4 }}
+scripts = ["rules/{id}.luau"]
+
+[[options]]
+id = "target"
+label = "Fares to win"
+description = "The first driver to bank this much wins."
+type = "int"
+default = 30
+min = 10
+max = 200
+
+# Numbers the rules read, so a house rule can change them without touching the script.
+[constants]
+die_sides = 6
+flat_tire = 1             # the roll that loses the trip's fare
+
+[content]
+pieces = "pieces.toml"
+"#,
+        schema = schema_line(folder, "mod.schema.json"),
+        engine = farebox::content::ENGINE_VERSION,
+    );
+    let pieces = format!(
+        r#"{}# Counters hold the numbers of the game; pieces and zones (decks, hands) go here too.
+
+[[counters]]
+id = "bank"
+name = "Banked fares"
+scope = "seat"
+min = 0
+
+[[counters]]
+id = "meter"
+name = "On the meter"
+scope = "global"
+min = 0
+"#,
+        schema_line(folder, "pieces.schema.json")
+    );
+    let rules = r#"--!strict
+-- The rules. Each hook is a function the engine calls; the `game` API is listed in
+-- schemas/farebox.d.luau. Randomness comes only from game.roll (seeded: games replay exactly).
+
+local C = data.constants
+
+local function finish(winner: number)
+	local places, scores = {}, {}
+	for s = 1, game.seats() do
+		places[s] = if s == winner then 1 else 2
+		scores[s] = game.counter("bank", s)
+	end
+	game.finish(places, scores, game.seat_name(winner) .. " banked " .. game.counter("bank", winner))
+end
+
+return {
+	setup = function(_g)
+		game.set_counter("meter", 0)
+	end,
+
+	-- The legal actions of the seat to act, as strings this script invents.
+	actions = function(_g, _seat: number): { string }
+		if game.counter("meter") == 0 then
+			return { "drive" }
+		end
+		return { "drive", "drop off" }
+	end,
+
+	-- Carries out one legal action. An error here rolls the whole action back.
+	apply = function(_g, seat: number, action: string)
+		local who = game.seat_name(seat)
+		if action == "drive" then
+			local roll = game.roll(C.die_sides)
+			if roll == C.flat_tire then
+				game.log(who .. " rolls " .. roll .. ": flat tire, the fare is lost")
+				game.set_counter("meter", 0)
+				game.end_turn()
+			else
+				local meter = game.add_counter("meter", roll)
+				game.log(who .. " rolls " .. roll .. ": " .. meter .. " on the meter")
+			end
+		elseif action == "drop off" then
+			local banked = game.add_counter("bank", seat, game.counter("meter"))
+			game.log(who .. " drops off the passenger and banks " .. game.counter("meter") .. " (" .. banked .. " in all)")
+			game.set_counter("meter", 0)
+			if banked >= game.option("target") then
+				finish(seat)
+				return
+			end
+			game.end_turn()
+		end
+	end,
+
+	-- A label for people; without it, they see the action string.
+	describe = function(_g, _seat: number, action: string): string
+		if action == "drive" then
+			return "Keep driving (roll a die; " .. C.flat_tire .. " is a flat tire)"
+		end
+		return "Drop off the passenger (bank " .. game.counter("meter") .. ")"
+	end,
+
+	score = function(_g, seat: number): number
+		return game.counter("bank", seat)
+	end,
+}
+"#
+    .to_string();
+    vec![
+        ("mod.toml".into(), manifest),
+        ("pieces.toml".into(), pieces),
+        (format!("rules/{id}.luau"), rules),
+    ]
+}
+
+/// A house rule for `base`: it depends on the game, wraps none of its hooks yet and patches
+/// nothing yet, with working examples (using the game's real ids) in comments.
+fn house_rule_files(id: &str, base: &GameDef, folder: &Path) -> Vec<(String, String)> {
+    let name = format!("{}: {}", base.name, title(id));
+    let version = base
+        .version
+        .split('.')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(".");
+    let deck_example = match base.decks.iter().find(|d| !d.cards.is_empty()) {
+        Some(d) => {
+            let first = &d.cards[0];
+            let remove = match d.cards.last() {
+                Some(last) if d.cards.len() > 1 => format!(
+                    "# remove = [\"{}\"]           # cards taken out, by id\n",
+                    last.id
+                ),
+                _ => String::new(),
+            };
+            let mut card = format!(
+                "# [[decks.cards]]                # a card with an id already there replaces it; a new id is added\n# id = \"{}\"\n# name = {}\n",
+                first.id,
+                toml_value(&farebox::value::Value::Str(first.name.clone()))
+            );
+            if !first.text.is_empty() {
+                card += &format!(
+                    "# text = {}\n",
+                    toml_value(&farebox::value::Value::Str(first.text.clone()))
+                );
+            }
+            for (k, v) in &first.fields {
+                card += &format!("# {k} = {}\n", toml_value(v));
+            }
+            card += &format!("# count = {}\n", first.count + 1);
+            format!("# [[decks]]\n# id = \"{}\"\n{remove}{card}", d.id)
+        }
+        None => "# (this game has no decks)\n".into(),
+    };
+    let option_example = match base.options.first() {
+        Some(o) => format!(
+            "\n# An item with the id of one of {}'s replaces it, like this option:\n# [[options]]\n# id = \"{}\"\n# label = \"{}\"\n# type = \"{}\"\n# default = {}\n{}",
+            base.name,
+            o.id,
+            o.label,
+            serde_json::to_value(o.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
+            toml_value(&o.default),
+            [("min", o.min), ("max", o.max)]
+                .iter()
+                .filter_map(|(k, v)| v.map(|v| format!("# {k} = {v}\n")))
+                .collect::<String>()
+        ),
+        None => String::new(),
+    };
+    let manifest = format!(
+        r#"{schema}# {name}: a house rule for {base_name}. It changes the game in three ways, all optional:
+# items with the same id as the game's replace them (below), patches/{id}.toml takes things
+# out and changes decks and tables, and rules/{id}.luau wraps the game's rule hooks.
+
+id = "{id}"
+name = "{name}"
+version = "0.1.0"
+engine = "{engine}"
+description = "{base_name} with a house rule."
+players = {{ min = {min}, max = {max} }}
+depends = [{{ id = "{base_id}", version = "{version}" }}]
+scripts = ["rules/{id}.luau"]
+{option_example}
+[content]
+patches = ["patches/{id}.toml"]
+"#,
+        schema = schema_line(folder, "mod.schema.json"),
+        base_name = base.name,
+        base_id = base.id,
+        engine = farebox::content::ENGINE_VERSION,
+        min = base.players.0,
+        max = base.players.1,
+    );
+    let patch = format!(
+        r#"{schema}# Changes to {base_name}'s content. Everything named must exist in the game ("did you mean"
+# helps); remove only what the game's rules do not look up by id. Uncomment to use.
+
+# [remove]                       # whole items, by id
+# tiles = []
+# options = []
+
+{deck_example}"#,
+        schema = schema_line(&folder.join("patches"), "patch.schema.json"),
+        base_name = base.name,
+    );
+    let rules = format!(
+        r#"--!strict
+-- {name}. A plain hook (`apply = function ...`) would replace {base_name}'s; hooks under
+-- `before` and `after` wrap it instead. A `before` that returns a value other than nil or
+-- false ends the hook with that value; an `after` gets the result so far and may return a
+-- new one. As it stands this changes nothing: try the examples in the comments.
+
+return {{
+	before = {{
+		-- apply = function(_g, seat: number, action: string)
+		-- 	if action == "siesta" then
+		-- 		game.end_turn()
+		-- 		return true -- carried out here: {base_name}'s apply never sees it
+		-- 	end
+		-- 	return nil
+		-- end,
+	}},
+	after = {{
+		-- actions = function(_g, seat: number, list: {{ string }})
+		-- 	table.insert(list, "siesta")
+		-- 	return nil -- the list was changed in place
+		-- end,
+	}},
+}}
+"#,
+        base_name = base.name,
+    );
+    vec![
+        ("mod.toml".into(), manifest),
+        (format!("patches/{id}.toml"), patch),
+        (format!("rules/{id}.luau"), rules),
+    ]
+}
+
+/// A value as TOML, for the examples.
+fn toml_value(v: &farebox::value::Value) -> String {
+    use farebox::value::Value as V;
+    match v {
+        V::Str(s) => format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")),
+        V::List(l) => format!(
+            "[{}]",
+            l.iter().map(toml_value).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
