@@ -73,6 +73,13 @@ fn list_shows_every_bundled_mod() {
         r.out
     );
     assert!(r.out.contains("content only"), "{}", r.out);
+    assert!(
+        r.out
+            .lines()
+            .any(|l| l.starts_with("curbside-gas-station") && l.ends_with("builds on curbside")),
+        "a house rule says what it builds on:\n{}",
+        r.out
+    );
 }
 
 #[test]

@@ -25,18 +25,23 @@ pub fn run(_args: ListArgs, io: &mut Io) -> Result<i32, Fail> {
                 } else {
                     format!("{}-{}", d.players.0, d.players.1)
                 };
-                let kind = if d.playable() {
-                    "playable"
+                let mut kind = if d.playable() {
+                    "playable".to_string()
                 } else {
-                    "content only"
+                    "content only".to_string()
                 };
-                rows.push([
-                    id,
-                    d.version,
-                    d.name,
-                    format!("{players} players"),
-                    kind.to_string(),
-                ]);
+                // Layers are dependencies first, the mod itself last.
+                let below: Vec<&str> = d
+                    .layers
+                    .iter()
+                    .rev()
+                    .skip(1)
+                    .map(|(m, _)| m.as_str())
+                    .collect();
+                if !below.is_empty() {
+                    kind += &format!(", builds on {}", below.join(", "));
+                }
+                rows.push([id, d.version, d.name, format!("{players} players"), kind]);
             }
             Err(e) => rows.push([
                 id,
