@@ -88,8 +88,9 @@ pub fn run_load(rounds: u32, io: &mut Io) -> Result<i32, Fail> {
         }
     }
     let total_ms = start.elapsed().as_secs_f64() * 1000.0 / rounds as f64;
+    let w = all.iter().map(|(id, _)| id.len()).max().unwrap_or(0);
     for ((id, _), t) in all.iter().zip(&per_mod) {
-        io.say(format!("{id:<16}{:>8.2} ms", t * 1000.0 / rounds as f64));
+        io.say(format!("{id:<w$}{:>9.2} ms", t * 1000.0 / rounds as f64));
     }
     io.say(format!(
         "all {} mods: {total_ms:.2} ms mean cold load+validate over {rounds} rounds",
