@@ -98,7 +98,8 @@ pub struct Merged {
 
 /// An item a patch took out.
 pub struct Removed {
-    /// What a reference to it names as its target: "tiles", "pieces", "deck:<id>" for a card.
+    /// What a reference to it names as its target: "tiles", "pieces", "decks", "tables",
+    /// "options", or "deck:<id>" for a card of that deck.
     pub target: String,
     pub id: String,
     /// The mod whose patch took it out, and where.
@@ -170,7 +171,13 @@ impl<'r> Reader<'r> {
     fn apply_patch(&mut self, f: usize, mod_id: &str, patch: RawPatch, merged: &mut Merged) {
         let r = patch.remove;
         let mut removed = vec![];
-        for (target, ids) in [("tiles", &r.tiles), ("pieces", &r.pieces)] {
+        for (target, ids) in [
+            ("tiles", &r.tiles),
+            ("pieces", &r.pieces),
+            ("decks", &r.decks),
+            ("tables", &r.tables),
+            ("options", &r.options),
+        ] {
             for id in ids {
                 removed.push((target.to_string(), id.clone()));
             }

@@ -220,8 +220,13 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                         format!("option `{}` is not an int option", o.get()),
                     ),
                     None => {
-                        let hint = suggestion(o.get(), options.iter().map(|x| x.id.as_str()));
-                        cx.err(c.file, o.span(), format!("no option `{}`{hint}", o.get()));
+                        let msg =
+                            removed(&merged, "options", "option", o.get()).unwrap_or_else(|| {
+                                let hint =
+                                    suggestion(o.get(), options.iter().map(|x| x.id.as_str()));
+                                format!("no option `{}`{hint}", o.get())
+                            });
+                        cx.err(c.file, o.span(), msg);
                     }
                 }
             }
@@ -245,8 +250,11 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             let deck = r.deck.as_ref().and_then(|d| match deck_index.get(d.get()) {
                 Some(&i) => Some(i),
                 None => {
-                    let hint = suggestion(d.get(), deck_index.keys().map(|k| k.as_str()));
-                    cx.err(z.file, d.span(), format!("no deck `{}`{hint}", d.get()));
+                    let msg = removed(&merged, "decks", "deck", d.get()).unwrap_or_else(|| {
+                        let hint = suggestion(d.get(), deck_index.keys().map(|k| k.as_str()));
+                        format!("no deck `{}`{hint}", d.get())
+                    });
+                    cx.err(z.file, d.span(), msg);
                     None
                 }
             });
@@ -331,24 +339,13 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         if !known.iter().any(|k| k == &r.id) {
             let hint = suggestion(&r.id, known.iter().map(|k| k.as_str()));
             let what = r.target.replace(':', " ").trim_end_matches('s').to_string();
-            if let Some(x) = merged
-                .removed
-                .iter()
-                .find(|x| x.target == r.target && x.id == r.id)
-            {
-                let what = if r.target.starts_with("deck:") {
-                    "card"
-                } else {
-                    &what
-                };
-                cx.err(
-                    r.file,
-                    r.span.clone(),
-                    format!(
-                        "{}: {what} `{}` was removed by mod `{}` ({}); remove or change this too",
-                        r.context, r.id, x.mod_id, x.place
-                    ),
-                );
+            let noun = if r.target.starts_with("deck:") {
+                "card"
+            } else {
+                &what
+            };
+            if let Some(msg) = removed(&merged, &r.target, noun, &r.id) {
+                cx.err(r.file, r.span.clone(), format!("{}: {msg}", r.context));
                 continue;
             }
             cx.err(
@@ -812,6 +809,20 @@ fn fixed_string(row: &SpannedMap, key: &str) -> Option<(String, std::ops::Range<
     row.iter()
         .find(|(k, _)| k.get() == key)
         .and_then(|(_, v)| v.get().as_str().map(|s| (s.to_string(), v.span())))
+}
+
+/// When a patch took out what a reference names: says which, and where.
+fn removed(merged: &Merged, target: &str, noun: &str, id: &str) -> Option<String> {
+    merged
+        .removed
+        .iter()
+        .find(|x| x.target == target && x.id == id)
+        .map(|x| {
+            format!(
+                "{noun} `{id}` was removed by mod `{}` ({}); remove or change this too",
+                x.mod_id, x.place
+            )
+        })
 }
 
 /// The file of each of `n` cards or rows: where a patch put it, else the deck's or table's.
