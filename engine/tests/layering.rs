@@ -332,3 +332,46 @@ fn a_patch_takes_out_adds_and_replaces_content_of_the_game_below() {
     assert_eq!(base.decks[0].cards.len(), 3);
     assert_eq!(base.tables[0].rows.len(), 2);
 }
+
+#[test]
+fn a_patch_cannot_remove_rows_of_a_keyless_table_or_its_own_items() {
+    let mut m = mods(EXTRA, LATER);
+    let base = m.0.get_mut("base").unwrap();
+    let base_manifest =
+        manifest("base", None).replace("[content]\n", "[content]\ntables = [\"t.toml\"]\n");
+    *base = base.clone().with("mod.toml", &base_manifest).with(
+        "t.toml",
+        "id = \"t\"\nname = \"T\"\n[columns.v]\ntype = \"int\"\n[[rows]]\nv = 10\n",
+    );
+    let extra = m.0.get_mut("extra").unwrap();
+    *extra = extra
+        .clone()
+        .with(
+            "mod.toml",
+            &format!(
+                "{}[content]\npieces = \"pieces.toml\"\npatches = [\"p.toml\"]\n",
+                manifest("extra", Some("base"))
+            ),
+        )
+        .with(
+            "pieces.toml",
+            "[[counters]]\nid = \"mine\"\nname = \"Mine\"\nscope = \"global\"\n",
+        )
+        .with(
+            "p.toml",
+            "[remove]\ncounters = [\"mine\"]\n\n[[tables]]\nid = \"t\"\nremove = [10]\n[[tables.rows]]\nv = 20\n",
+        );
+    let e = content::load_mod(m.0.get("extra").unwrap(), &m)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("p.toml:2:13: error: counter `mine` is defined by this mod; delete it there instead of removing it"),
+        "{e}"
+    );
+    assert!(
+        e.contains("p.toml:6:11: error: table `t` has no `key` column, so its rows cannot be removed or replaced (only added)"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 2, "{e}");
+}
