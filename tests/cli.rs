@@ -486,3 +486,60 @@ fn new_refuses_bad_names_existing_folders_and_unknown_games() {
         .collect();
     assert_eq!(left.len(), 1, "no temporary folders left: {left:?}");
 }
+
+#[test]
+fn test_passes_for_every_bundled_mod_with_rules() {
+    for id in ["curbside", "curbside-gas-station"] {
+        let r = farebox(&["test", id]);
+        assert_eq!(r.code, 0, "{id}: {}{}", r.out, r.err);
+        assert!(
+            r.out.contains("outcomes match the accepted ones"),
+            "{}",
+            r.out
+        );
+    }
+    let r = farebox(&["test", "taxi-derby"]);
+    assert_eq!(r.code, 2);
+    assert!(r.err.contains("has no rules yet"), "{}", r.err);
+}
+
+#[test]
+fn test_shows_what_a_change_does_and_accept_records_it() {
+    let dir = scratch("test-outcomes");
+    let copy = dir.join("curbside-gas-station");
+    copy_dir(&mod_dir("curbside-gas-station"), &copy);
+    // A bigger fill-up changes how games go.
+    let manifest = std::fs::read_to_string(copy.join("mod.toml")).unwrap();
+    let changed = manifest.replace("refuel_gas = 4", "refuel_gas = 9");
+    assert_ne!(manifest, changed);
+    std::fs::write(copy.join("mod.toml"), changed).unwrap();
+    let r = farebox(&["test", &s(&copy)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains("outcomes differ from the accepted ones"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("\n  actions_mean: accepted "), "{}", r.out);
+    assert!(r.err.contains("--accept"), "says how to accept: {}", r.err);
+    // Settings belong to --accept; a test replays the snapshot's own.
+    assert_eq!(farebox(&["test", &s(&copy), "--games", "5"]).code, 2);
+    let r = farebox(&[
+        "test",
+        &s(&copy),
+        "--accept",
+        "--games",
+        "40",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let r = farebox(&["test", &s(&copy)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(r.out.contains("40 games (seeds 7..46"), "{}", r.out);
+    // Without a snapshot there is nothing to compare with.
+    std::fs::remove_file(copy.join("snapshots/outcomes.json")).unwrap();
+    let r = farebox(&["test", &s(&copy)]);
+    assert_eq!(r.code, 1);
+    assert!(r.err.contains("no accepted outcomes yet"), "{}", r.err);
+}

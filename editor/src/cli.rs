@@ -46,6 +46,13 @@ pub enum Command {
     ///
     /// Exits 0 when the replay verifies, 1 when it does not.
     Replay(ReplayArgs),
+    /// Play a mod's seeded games again and compare the outcomes with the accepted ones.
+    ///
+    /// The accepted outcomes (win rate per seat, game length, scores, errors) and the settings
+    /// they were made with are kept in the mod folder, in snapshots/outcomes.json. Exits 0 when
+    /// the outcomes match, 1 when they differ (each changed figure is shown) or none were
+    /// accepted yet. --accept plays the games and records their outcomes instead.
+    Test(TestArgs),
     /// Start a new mod: a small complete game to grow from, or with --from a house rule for a game.
     ///
     /// The files are written all at once into NAME/ (under --dir, default the current folder),
@@ -149,6 +156,34 @@ pub struct ReplayArgs {
     /// The mod to check against (default: the bundled mod named in the replay).
     #[arg(long = "mod", value_name = "MOD")]
     pub game: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// The mod to test: a bundled id or a folder path.
+    #[arg(value_name = "MOD")]
+    pub game: String,
+    /// Record the outcomes of the games as the accepted ones (with the settings below).
+    #[arg(long)]
+    pub accept: bool,
+    /// Number of games (with --accept).
+    #[arg(long, default_value_t = 200, requires = "accept")]
+    pub games: u64,
+    /// Seed of the first game (with --accept).
+    #[arg(long, default_value_t = 1, requires = "accept")]
+    pub seed: u64,
+    /// Number of seats (with --accept; default: the number of --bots, at least the minimum).
+    #[arg(long, requires = "accept")]
+    pub players: Option<u8>,
+    /// Agents per seat, comma separated (with --accept).
+    #[arg(long, default_value = "random", requires = "accept")]
+    pub bots: String,
+    /// Safety cap on actions per game (with --accept).
+    #[arg(long, default_value_t = 5000, requires = "accept")]
+    pub cap: u32,
+    /// Set a game option, as id=value (with --accept; repeatable).
+    #[arg(long = "option", value_name = "ID=VALUE", requires = "accept")]
+    pub options: Vec<String>,
 }
 
 #[derive(Debug, Args)]

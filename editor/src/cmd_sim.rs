@@ -4,6 +4,7 @@ use std::io::IsTerminal;
 use std::time::Instant;
 
 use farebox::agent::{Match, Outcome, play_many};
+use farebox::game::Setup;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -51,57 +52,17 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         ProgressBar::hidden()
     };
     let start = Instant::now();
-    let games: Vec<Match> = (0..args.games)
-        .map(|i| {
-            let mut su = base.clone();
-            su.seed = args.seed.wrapping_add(i);
-            Match {
-                setup: su,
-                agents: bots.clone(),
-            }
-        })
-        .collect();
+    let games = matches(&base, args.games, &bots);
     let tick = || bar.inc(1);
     let outcomes = play_many(&def, &games, args.cap, threads, &tick);
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 
-    let n = seats as usize;
-    let finished: Vec<&Outcome> = outcomes.iter().filter(|o| o.result.is_some()).collect();
-    let capped = outcomes.iter().filter(|o| o.capped).count();
-    let errors: Vec<String> = outcomes
-        .iter()
-        .filter_map(|o| o.error.as_ref().map(|e| format!("seed {}: {e}", o.seed)))
-        .collect();
-    let clean: Vec<&Outcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
-    let mut wins = vec![0u64; n];
-    let mut scores = vec![Vec::new(); n];
-    for o in &finished {
-        if let Some(r) = &o.result {
-            for seat in 0..n {
-                if r.places.get(seat) == Some(&1) {
-                    wins[seat] += 1;
-                }
-                if let Some(s) = r.scores.get(seat) {
-                    scores[seat].push(*s as f64);
-                }
-            }
-        }
-    }
-    let win_rate: Vec<f64> = wins
-        .iter()
-        .map(|w| {
-            if finished.is_empty() {
-                0.0
-            } else {
-                *w as f64 / finished.len() as f64
-            }
-        })
-        .collect();
-    let (actions_mean, actions_sd) =
-        mean_sd(&clean.iter().map(|o| o.actions as f64).collect::<Vec<_>>());
-    let (turns_mean, turns_sd) = mean_sd(&clean.iter().map(|o| o.turns as f64).collect::<Vec<_>>());
-    let score_stats: Vec<(f64, f64)> = scores.iter().map(|s| mean_sd(s)).collect();
+    let st = Stats::of(seats, &outcomes);
+    let (finished, capped, errors) = (st.finished, st.capped, &st.error_messages);
+    let (actions_mean, actions_sd, turns_mean, turns_sd) =
+        (st.actions_mean, st.actions_sd, st.turns_mean, st.turns_sd);
+    let win_rate = &st.win_rate;
     let gps = if seconds > 0.0 {
         outcomes.len() as f64 / seconds
     } else {
@@ -111,17 +72,17 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     if args.json {
         let v = json!({
             "games": outcomes.len(),
-            "finished": finished.len(),
+            "finished": finished,
             "capped": capped,
-            "errors": errors.len(),
-            "error_messages": errors.iter().take(5).collect::<Vec<_>>(),
+            "errors": st.errors,
+            "error_messages": errors,
             "win_rate": win_rate,
             "actions_mean": actions_mean,
             "actions_sd": actions_sd,
             "turns_mean": turns_mean,
             "turns_sd": turns_sd,
-            "score_mean": score_stats.iter().map(|s| s.0).collect::<Vec<_>>(),
-            "score_sd": score_stats.iter().map(|s| s.1).collect::<Vec<_>>(),
+            "score_mean": st.score_mean,
+            "score_sd": st.score_sd,
             "seconds": seconds,
             "games_per_second": gps,
             "seed": args.seed,
@@ -141,10 +102,10 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         io.say(format!(
             "games     {}  finished {}  capped {} (cap {} actions)  errors {}",
             outcomes.len(),
-            finished.len(),
+            finished,
             capped,
             args.cap,
-            errors.len()
+            st.errors
         ));
         for e in errors.iter().take(5) {
             io.say(format!("  error: {e}"));
@@ -153,12 +114,16 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
             "actions   mean {actions_mean:.1}  sd {actions_sd:.1}"
         ));
         io.say(format!("turns     mean {turns_mean:.1}  sd {turns_sd:.1}"));
-        for seat in 0..n {
-            let (m, sd) = score_stats[seat];
+        for (seat, ((w, m), sd)) in win_rate
+            .iter()
+            .zip(&st.score_mean)
+            .zip(&st.score_sd)
+            .enumerate()
+        {
             io.say(format!(
                 "{:<10}win {:>5.1}%  score mean {m:.2}  sd {sd:.2}",
                 def.seat_name(seat),
-                win_rate[seat] * 100.0
+                w * 100.0
             ));
         }
         io.say(format!(
@@ -166,5 +131,95 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
             crate::common::plural(threads, "thread")
         ));
     }
-    Ok(if errors.is_empty() { 0 } else { 1 })
+    Ok(if st.errors == 0 { 0 } else { 1 })
+}
+
+/// `count` games like `base`, seeded from its seed upward, one per game.
+pub fn matches(base: &Setup, count: u64, agents: &[String]) -> Vec<Match> {
+    (0..count)
+        .map(|i| {
+            let mut setup = base.clone();
+            setup.seed = base.seed.wrapping_add(i);
+            Match {
+                setup,
+                agents: agents.to_vec(),
+            }
+        })
+        .collect()
+}
+
+/// What a batch of games came to: the figures `sim` prints and `test` compares.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct Stats {
+    pub games: usize,
+    /// Games that reached a result.
+    pub finished: usize,
+    /// Games stopped at the action cap.
+    pub capped: usize,
+    pub errors: usize,
+    /// The first few errors, with their seeds.
+    pub error_messages: Vec<String>,
+    /// Per seat: the share of finished games where the seat placed first (ties count for each).
+    pub win_rate: Vec<f64>,
+    pub actions_mean: f64,
+    pub actions_sd: f64,
+    pub turns_mean: f64,
+    pub turns_sd: f64,
+    pub score_mean: Vec<f64>,
+    pub score_sd: Vec<f64>,
+}
+
+impl Stats {
+    pub fn of(seats: u8, outcomes: &[Outcome]) -> Stats {
+        let n = seats as usize;
+        let finished: Vec<&Outcome> = outcomes.iter().filter(|o| o.result.is_some()).collect();
+        let errors: Vec<String> = outcomes
+            .iter()
+            .filter_map(|o| o.error.as_ref().map(|e| format!("seed {}: {e}", o.seed)))
+            .collect();
+        let clean: Vec<&Outcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
+        let mut wins = vec![0u64; n];
+        let mut scores = vec![Vec::new(); n];
+        for o in &finished {
+            if let Some(r) = &o.result {
+                for seat in 0..n {
+                    if r.places.get(seat) == Some(&1) {
+                        wins[seat] += 1;
+                    }
+                    if let Some(s) = r.scores.get(seat) {
+                        scores[seat].push(*s as f64);
+                    }
+                }
+            }
+        }
+        let win_rate = wins
+            .iter()
+            .map(|w| {
+                if finished.is_empty() {
+                    0.0
+                } else {
+                    *w as f64 / finished.len() as f64
+                }
+            })
+            .collect();
+        let (actions_mean, actions_sd) =
+            mean_sd(&clean.iter().map(|o| o.actions as f64).collect::<Vec<_>>());
+        let (turns_mean, turns_sd) =
+            mean_sd(&clean.iter().map(|o| o.turns as f64).collect::<Vec<_>>());
+        let score_stats: Vec<(f64, f64)> = scores.iter().map(|s| mean_sd(s)).collect();
+        Stats {
+            games: outcomes.len(),
+            finished: finished.len(),
+            capped: outcomes.iter().filter(|o| o.capped).count(),
+            errors: errors.len(),
+            error_messages: errors.into_iter().take(5).collect(),
+            win_rate,
+            actions_mean,
+            actions_sd,
+            turns_mean,
+            turns_sd,
+            score_mean: score_stats.iter().map(|s| s.0).collect(),
+            score_sd: score_stats.iter().map(|s| s.1).collect(),
+        }
+    }
 }

@@ -16,6 +16,7 @@ pub mod cmd_record;
 pub mod cmd_replay;
 pub mod cmd_schema;
 pub mod cmd_sim;
+pub mod cmd_test;
 pub mod cmd_validate;
 pub mod common;
 
@@ -80,6 +81,7 @@ fn dispatch(c: cli::Command, io: &mut Io) -> Result<i32, Fail> {
         C::Sim(a) => cmd_sim::run(a, io),
         C::Record(a) => cmd_record::run(a, io),
         C::Replay(a) => cmd_replay::run(a, io),
+        C::Test(a) => cmd_test::run(a, io),
         C::New(a) => cmd_new::run(a, io),
         C::Schema(a) => cmd_schema::run(a, io),
         C::Bench(a) => cmd_bench::run(a, io),

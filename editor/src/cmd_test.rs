@@ -1,0 +1,189 @@
+//! `farebox test`: plays a mod's seeded games again and compares what they came to with the
+//! outcomes accepted earlier (`snapshots/outcomes.json` in the mod folder). The same mod,
+//! settings and seeds give the same games, so any difference comes from a change to the mod
+//! (or to the engine): a rule tweak that shifts win rates shows up here before players see it.
+
+use std::path::Path;
+
+use farebox::agent::{Agent, play_many};
+use serde::{Deserialize, Serialize};
+
+use crate::cli::TestArgs;
+use crate::cmd_sim::Stats;
+use crate::common::{Fail, Io, load_located, locate, plural, seat_count, setup, split_list};
+
+/// Where the accepted outcomes live, relative to the mod folder.
+pub const SNAPSHOT: &str = "snapshots/outcomes.json";
+
+/// The settings a snapshot was made with, so a test plays exactly the same games.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    pub games: u64,
+    pub seed: u64,
+    pub players: u8,
+    pub bots: Vec<String>,
+    pub cap: u32,
+    #[serde(default)]
+    pub options: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Snapshot {
+    /// The version of the mod the outcomes were accepted for, for people reading a diff.
+    mod_version: String,
+    settings: Settings,
+    outcomes: Stats,
+}
+
+pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
+    let located = locate(&args.game)?;
+    let def = match load_located(&located) {
+        Ok(d) => std::sync::Arc::new(d),
+        Err(diags) => {
+            for d in diags.iter() {
+                io.note(d);
+            }
+            return Err(Fail::Invalid(format!("{} does not load", args.game)));
+        }
+    };
+    if !def.playable() {
+        return Err(Fail::Usage(format!(
+            "{} has no rules yet, so it has no outcomes to test",
+            def.name
+        )));
+    }
+    let path = located.folder.join(SNAPSHOT);
+    let shown = path.display();
+    if args.accept {
+        let bots = split_list(&args.bots);
+        if bots.is_empty() {
+            return Err(Fail::Usage("--bots needs at least one agent".into()));
+        }
+        for (i, b) in bots.iter().enumerate() {
+            Agent::from_spec(b, &def, 0, i as u8).map_err(Fail::Usage)?;
+        }
+        let settings = Settings {
+            games: args.games.max(1),
+            seed: args.seed,
+            players: seat_count(&def, args.players, &bots),
+            bots,
+            cap: args.cap,
+            options: args.options.clone(),
+        };
+        let outcomes = play(&def, &settings)?;
+        let snap = Snapshot {
+            mod_version: def.version.clone(),
+            settings,
+            outcomes,
+        };
+        let text = serde_json::to_string_pretty(&snap)
+            .map_err(|e| Fail::Invalid(format!("cannot write the snapshot: {e}")))?;
+        write_atomic(&path, &(text + "\n"))
+            .map_err(|e| Fail::Usage(format!("cannot write {shown}: {e}")))?;
+        io.say(format!(
+            "{}: accepted the outcomes of {} {} -> {shown}",
+            def.id,
+            snap.settings.games,
+            plural(snap.settings.games as usize, "game")
+        ));
+        return Ok(0);
+    }
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(_) => {
+            io.note(format!(
+                "{}: no accepted outcomes yet ({shown} does not exist); run `farebox test {} --accept` to record them",
+                def.id, args.game
+            ));
+            return Ok(1);
+        }
+    };
+    let snap: Snapshot = serde_json::from_str(&text)
+        .map_err(|e| Fail::Invalid(format!("{shown}:{}:{}: error: {e}", e.line(), e.column())))?;
+    let now = play(&def, &snap.settings)?;
+    let diffs = differences(&snap.outcomes, &now);
+    let s = &snap.settings;
+    let what = format!(
+        "{} {} (seeds {}..{}, {} players, bots {})",
+        s.games,
+        plural(s.games as usize, "game"),
+        s.seed,
+        s.seed.wrapping_add(s.games.saturating_sub(1)),
+        s.players,
+        s.bots.join(",")
+    );
+    if diffs.is_empty() {
+        io.say(format!(
+            "{}: outcomes match the accepted ones, {what}",
+            def.id
+        ));
+        return Ok(0);
+    }
+    io.say(format!(
+        "{}: outcomes differ from the accepted ones, {what}:",
+        def.id
+    ));
+    for d in &diffs {
+        io.say(format!("  {d}"));
+    }
+    io.note(format!(
+        "if the change is meant, accept the new outcomes: farebox test {} --accept (with the same settings)",
+        args.game
+    ));
+    Ok(1)
+}
+
+fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, Fail> {
+    let base = setup(def, s.players, s.seed, &s.options)?;
+    let games = crate::cmd_sim::matches(&base, s.games, &s.bots);
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, games.len().max(1));
+    let outcomes = play_many(def, &games, s.cap, threads, &|| {});
+    Ok(Stats::of(s.players, &outcomes))
+}
+
+/// Each figure that changed, as "name: accepted A, now B". Numbers are compared to a
+/// billionth (the snapshot's decimal text need not round-trip every last bit).
+fn differences(old: &Stats, new: &Stats) -> Vec<String> {
+    let (Ok(a), Ok(b)) = (serde_json::to_value(old), serde_json::to_value(new)) else {
+        return vec!["the outcomes could not be compared".into()];
+    };
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return vec!["the outcomes could not be compared".into()];
+    };
+    a.iter()
+        .filter_map(|(k, va)| {
+            let vb = b.get(k).unwrap_or(&serde_json::Value::Null);
+            (!same(va, vb)).then(|| format!("{k}: accepted {va}, now {vb}"))
+        })
+        .collect()
+}
+
+fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value as V;
+    match (a, b) {
+        (V::Number(x), V::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(1.0),
+            _ => x == y,
+        },
+        (V::Array(x), V::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        _ => a == b,
+    }
+}
+
+/// Writes through a temporary file in the same folder, so a reader never sees half a file.
+fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("json.tmp-{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
