@@ -500,7 +500,33 @@ fn test_passes_for_every_bundled_mod_with_rules() {
     }
     let r = farebox(&["test", "taxi-derby"]);
     assert_eq!(r.code, 2);
-    assert!(r.err.contains("has no rules yet"), "{}", r.err);
+    assert!(r.err.contains("has no rule scripts yet"), "{}", r.err);
+}
+
+#[test]
+fn commands_that_play_refuse_a_mod_without_rules_up_front() {
+    let out = scratch("content-only").join("never-written.json");
+    let out = out.to_str().unwrap();
+    for args in [
+        &["play", "taxi-derby-learners-permit"][..],
+        &["sim", "taxi-derby-learners-permit", "--games", "3"],
+        &["record", "dicey-curves", "--out", out],
+        &["bench", "critter-cab", "--games", "3"],
+    ] {
+        let r = farebox_with_input(args, "1\n");
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.out, r.err);
+        assert!(
+            r.err
+                .contains("has no rule scripts yet, so it cannot be played")
+                && r.err.contains("`farebox validate "),
+            "{args:?}: {}",
+            r.err
+        );
+        // Nothing was played: no game summary, no agent complaint.
+        assert!(!r.out.contains("games "), "{args:?}: {}", r.out);
+        assert!(!r.err.contains("agent"), "{args:?}: {}", r.err);
+    }
+    assert!(!std::path::Path::new(out).exists());
 }
 
 #[test]

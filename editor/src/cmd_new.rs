@@ -344,7 +344,7 @@ name = "{name}"
 version = "0.1.0"
 engine = "{engine}"
 description = "{base_name} with a house rule."
-players = {{ min = {min}, max = {max} }}
+# players = {{ min = {min}, max = {max} }}   # the game's seats, unless you change them here
 depends = [{{ id = "{base_id}", version = "{version}" }}]
 scripts = ["rules/{id}.luau"]
 {option_example}

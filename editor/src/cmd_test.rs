@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::cli::TestArgs;
 use crate::cmd_sim::Stats;
-use crate::common::{Fail, Io, load_located, locate, plural, seat_count, setup, split_list};
+use crate::common::{
+    Fail, Io, load_located, locate, not_playable, plural, seat_count, setup, split_list,
+};
 
 /// Where the accepted outcomes live, relative to the mod folder.
 pub const SNAPSHOT: &str = "snapshots/outcomes.json";
@@ -49,10 +51,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         }
     };
     if !def.playable() {
-        return Err(Fail::Usage(format!(
-            "{} has no rules yet, so it has no outcomes to test",
-            def.name
-        )));
+        return Err(not_playable(&def, &args.game));
     }
     let path = located.folder.join(SNAPSHOT);
     let shown = path.display();

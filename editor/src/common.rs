@@ -151,10 +151,12 @@ pub fn load_located(l: &Located) -> Result<GameDef, Diagnostics> {
     content::load_mod(&FsSource::new(&l.folder), &l.resolver)
 }
 
-/// Loads a mod for playing; diagnostics go to stderr and become an `Invalid` failure.
+/// Loads a mod for playing; diagnostics go to stderr and become an `Invalid` failure, and a
+/// mod without rule scripts is refused before any game starts.
 pub fn load_for_play(spec: &str, io: &mut Io) -> Result<Arc<GameDef>, Fail> {
     let l = locate(spec)?;
     match load_located(&l) {
+        Ok(d) if !d.playable() => Err(not_playable(&d, spec)),
         Ok(d) => Ok(Arc::new(d)),
         Err(diags) => {
             for d in diags.iter() {
@@ -168,6 +170,14 @@ pub fn load_for_play(spec: &str, io: &mut Io) -> Result<Arc<GameDef>, Fail> {
             )))
         }
     }
+}
+
+/// The refusal for a mod that has content but no rule scripts.
+pub fn not_playable(def: &GameDef, spec: &str) -> Fail {
+    Fail::Usage(format!(
+        "{} has no rule scripts yet, so it cannot be played; its content loads, and `farebox validate {spec}` checks it",
+        def.name
+    ))
 }
 
 pub fn plural(n: usize, word: &str) -> String {

@@ -375,3 +375,54 @@ fn a_patch_cannot_remove_rows_of_a_keyless_table_or_its_own_items() {
     );
     assert_eq!(e.lines().count(), 2, "{e}");
 }
+
+#[test]
+fn a_house_rule_keeps_its_games_seats_unless_it_sets_its_own() {
+    let named = |id: &str, dep: Option<&str>, extra: &str| {
+        manifest(id, dep).replacen("players = { min = 1, max = 2 }\n", extra, 1)
+    };
+    let mut m = mods(EXTRA, LATER);
+    // The base names its seats; `extra` says nothing of seats; `later` sets its own.
+    for (id, dep, seats) in [
+        (
+            "base",
+            None,
+            "players = { min = 1, max = 2 }\nseat_names = [\"Red\", \"Blue\"]\n",
+        ),
+        ("extra", Some("base"), ""),
+        (
+            "later",
+            Some("extra"),
+            "players = { min = 2, max = 3 }\nseat_names = [\"North\", \"South\", \"East\"]\n",
+        ),
+    ] {
+        let src = m.0.get_mut(id).unwrap();
+        *src = src.clone().with("mod.toml", &named(id, dep, seats));
+    }
+    let extra = load(&m, "extra");
+    assert_eq!(extra.players, (1, 2));
+    assert_eq!(extra.seat_names, ["Red", "Blue"]);
+    assert_eq!(extra.seat_name(1), "Blue");
+    let later = load(&m, "later");
+    assert_eq!(later.players, (2, 3));
+    assert_eq!(later.seat_names, ["North", "South", "East"]);
+
+    // A mistake in the seats a house rule inherits is reported in the file that made it.
+    let base = m.0.get_mut("base").unwrap();
+    *base = base.clone().with(
+        "mod.toml",
+        &named("base", None, "players = { min = 3, max = 2 }\n"),
+    );
+    let e = content::load_mod(m.0.get("extra").unwrap(), &m)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("base/mod.toml:5:"),
+        "the error should point into the base game's manifest: {e}"
+    );
+    assert!(
+        e.contains("players.max (2) is less than players.min (3)"),
+        "{e}"
+    );
+}

@@ -80,6 +80,11 @@ pub struct RawScript {
 #[derive(Default)]
 pub struct Merged {
     pub manifest: Option<At<RawManifest>>,
+    /// The seat counts of the last layer that gives them: a house rule that says nothing
+    /// plays with its game's.
+    pub players: Option<At<RawPlayers>>,
+    /// The seat names of the last layer that gives any.
+    pub seat_names: Vec<String>,
     pub layers: Vec<(String, String)>,
     pub options: Vec<At<RawOption>>,
     pub constants: BTreeMap<String, toml::Value>,
@@ -606,6 +611,12 @@ impl<'r> Reader<'r> {
             {
                 self.apply_patch(f, &mod_id, patch, merged);
             }
+        }
+        if let Some(p) = manifest.players.take() {
+            merged.players = Some(at(mf).make(p));
+        }
+        if !manifest.seat_names.is_empty() {
+            merged.seat_names = std::mem::take(&mut manifest.seat_names);
         }
         // Layers are read dependencies first, so the last manifest stored is the mod's own.
         merged.manifest = Some(at(mf).make(manifest));

@@ -88,9 +88,11 @@ pub struct RawManifest {
     /// Who made the mod, and credits for the published game it implements.
     #[serde(default)]
     pub credits: Vec<String>,
-    /// How many seats a game of this mod can have.
+    /// How many seats a game of this mod can have. A house rule that leaves it out has its
+    /// game's.
     pub players: Option<RawPlayers>,
-    /// Names of the seats in order (e.g. taxi colors). Seats past the list are numbered.
+    /// Names of the seats in order (e.g. taxi colors). Seats past the list are numbered. A
+    /// house rule that leaves it out has its game's.
     #[serde(default)]
     pub seat_names: Vec<String>,
     /// Mods this one builds on (a house rule depends on its game). Loaded first.

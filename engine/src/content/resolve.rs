@@ -89,21 +89,23 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             ),
         );
     }
-    let players = match &m.players {
-        Some(p) => {
+    let players = match &merged.players {
+        Some(At {
+            file: pf, item: p, ..
+        }) => {
             let (lo, hi) = (*p.min.get(), *p.max.get());
             if lo == 0 {
-                cx.err(mf, p.min.span(), "a game needs at least 1 player");
+                cx.err(*pf, p.min.span(), "a game needs at least 1 player");
             }
             if hi < lo {
                 cx.err(
-                    mf,
+                    *pf,
                     p.max.span(),
                     format!("players.max ({hi}) is less than players.min ({lo})"),
                 );
             }
             if hi > 16 {
-                cx.err(mf, p.max.span(), "at most 16 seats are supported");
+                cx.err(*pf, p.max.span(), "at most 16 seats are supported");
             }
             (lo, hi)
         }
@@ -401,7 +403,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         description: m.description.clone(),
         credits: m.credits.clone(),
         players,
-        seat_names: m.seat_names.clone(),
+        seat_names: merged.seat_names.clone(),
         layers: merged.layers.clone(),
         options,
         constants,
