@@ -201,3 +201,56 @@ fn an_action_listed_twice_is_reported_with_the_hooks_line() {
     let e = g.legal_actions().unwrap_err().to_string();
     assert!(e.contains("`17` is listed twice"), "{e}");
 }
+
+#[test]
+fn an_argument_of_the_wrong_kind_is_named_in_plain_words() {
+    const ARGS: &str = r#"
+return {
+  actions = function(g, seat) return { "nil", "fraction", "text", "two-calls", "string-id" } end,
+  apply = function(g, seat, action)
+    if action == "nil" then local c = game.cell(nil, 1)
+    elseif action == "fraction" then local c = game.cell(1, 2.5)
+    elseif action == "text" then game.add_counter("score", {})
+    elseif action == "two-calls" then local a, b = game.seats(), game.cell(1, "x")
+    elseif action == "string-id" then local o = game.option(nil)
+    end
+  end,
+}
+"#;
+    let mut g = game_with(ARGS).unwrap();
+    for (action, line, expect) in [
+        (
+            "nil",
+            5,
+            "argument 1 of `game.cell` must be a whole number, not nil",
+        ),
+        (
+            "fraction",
+            6,
+            "argument 2 of `game.cell` must be a whole number, not a fraction or a number out of range",
+        ),
+        (
+            "two-calls",
+            8,
+            "argument 2 of the `game` function called here must be a whole number, not a string",
+        ),
+        (
+            "string-id",
+            9,
+            "argument 1 of `game.option` must be a string, not nil",
+        ),
+    ] {
+        let e = g.apply(action).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!(
+                "probe/rules/r.luau:{line}: error: {expect} (mod `probe`, in apply)"
+            )),
+            "{action}: {e}"
+        );
+    }
+    let e = g.apply("text").unwrap_err().to_string();
+    assert!(
+        e.contains("r.luau:7: error: game.add_counter's amount must be a whole number, not table"),
+        "{e}"
+    );
+}

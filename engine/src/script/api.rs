@@ -688,7 +688,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         LuaValue,
         Option<i64>
     )| with_mut("set_counter", |c| {
-        let (seat, value) = two_forms(seat, value)?;
+        let (seat, value) = two_forms(seat, value, "game.set_counter's value")?;
         let (ci, slot) = counter_slot(c, &id, seat)?;
         let v = clamp(c, ci, value);
         if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
@@ -702,7 +702,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         LuaValue,
         Option<i64>
     )| with_mut("add_counter", |c| {
-        let (seat, delta) = two_forms(seat, delta)?;
+        let (seat, delta) = two_forms(seat, delta, "game.add_counter's amount")?;
         let (ci, slot) = counter_slot(c, &id, seat)?;
         let old = c
             .state
@@ -1169,18 +1169,33 @@ pub fn register(lua: &Lua) -> R<Table> {
 
 use crate::state::State;
 
-/// `f(id, seat, value)` and `f(id, value)` both work for global counters.
-fn two_forms(seat: LuaValue, value: Option<i64>) -> R<(Option<i64>, i64)> {
+/// `f(id, seat, value)` and `f(id, value)` both work for global counters. `what` names the
+/// function and its number ("game.add_counter's amount") for the error.
+fn two_forms(seat: LuaValue, value: Option<i64>, what: &str) -> R<(Option<i64>, i64)> {
     let as_int = |v: &LuaValue| {
         v.as_integer()
             .or_else(|| v.as_number().filter(|n| n.fract() == 0.0).map(|n| n as i64))
     };
     match (value, &seat) {
         (Some(v), LuaValue::Nil) => Ok((None, v)),
-        (Some(v), s) => {
-            as_int(s).map_or_else(|| err("the seat must be a number"), |s| Ok((Some(s), v)))
-        }
-        (None, s) => as_int(s).map_or_else(|| err("give a number"), |v| Ok((None, v))),
+        (Some(v), s) => as_int(s).map_or_else(
+            || {
+                err(format!(
+                    "{what}: the seat must be a whole number, not {}",
+                    s.type_name()
+                ))
+            },
+            |s| Ok((Some(s), v)),
+        ),
+        (None, s) => as_int(s).map_or_else(
+            || {
+                err(format!(
+                    "{what} must be a whole number, not {}",
+                    s.type_name()
+                ))
+            },
+            |v| Ok((None, v)),
+        ),
     }
 }
 

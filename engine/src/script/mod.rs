@@ -775,6 +775,10 @@ impl Host {
         }
         let (idx, line) = found.unwrap_or((script.unwrap_or(0), 0));
         let s = self.scripts.get(idx);
+        if let Some(plain) = bad_argument(&e, s.zip(found).and_then(|(s, _)| source_line(s, line)))
+        {
+            message = plain;
+        }
         ScriptError {
             mod_id: s.map_or(self.def.id.clone(), |s| s.mod_id.clone()),
             file: s.map_or(self.def.id.clone(), |s| s.display.clone()),
@@ -863,6 +867,64 @@ fn where_now(lua: &Lua) -> String {
         }
     }
     String::new()
+}
+
+/// Line `line` (1-based) of a script's source.
+fn source_line(s: &ScriptDef, line: usize) -> Option<&str> {
+    s.source.lines().nth(line.checked_sub(1)?)
+}
+
+/// A plain-words message for an API call given an argument of the wrong kind ("argument 1 of
+/// `game.cell` must be a whole number, not nil"), in place of the binding's conversion error.
+/// The function is named when the line calls only one `game` function.
+fn bad_argument(e: &mlua::Error, line: Option<&str>) -> Option<String> {
+    let mut e = e;
+    while let mlua::Error::CallbackError { cause, .. } = e {
+        e = cause;
+    }
+    let mlua::Error::BadArgument { pos, cause, .. } = e else {
+        return None;
+    };
+    let mlua::Error::FromLuaConversionError { from, to, .. } = &**cause else {
+        return None;
+    };
+    let want = match to.as_str() {
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
+            "a whole number"
+        }
+        "f32" | "f64" => "a number",
+        "String" | "string" | "BorrowedStr" | "str" => "a string",
+        "bool" | "boolean" => "true or false",
+        "table" | "Table" => "a table",
+        "function" | "Function" => "a function",
+        _ => return None,
+    };
+    let got = match *from {
+        "number" | "integer" if want == "a whole number" => {
+            "a fraction or a number out of range".to_string()
+        }
+        "string" => "a string".to_string(),
+        other => other.to_string(),
+    };
+    let mut called: Vec<&str> = vec![];
+    if let Some(line) = line {
+        for (at, _) in line.match_indices("game.") {
+            let name: String = line[at + 5..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if line[at + 5 + name.len()..].trim_start().starts_with('(')
+                && !called.contains(&&line[at..at + 5 + name.len()])
+            {
+                called.push(&line[at..at + 5 + name.len()]);
+            }
+        }
+    }
+    let of = match called.as_slice() {
+        [one] => format!("`{one}`"),
+        _ => "the `game` function called here".to_string(),
+    };
+    Some(format!("argument {pos} of {of} must be {want}, not {got}"))
 }
 
 /// The message of the error that started it all, without tracebacks.
