@@ -14,23 +14,13 @@ use std::path::Path;
 use std::sync::Arc;
 
 use farebox::agent;
-use farebox::content::{self, ModResolver};
+use farebox::content;
 use farebox::game::Setup;
 use farebox::rng::Rng;
-use farebox::source::{MemSource, ModSource};
+use farebox::source::{MemMods, MemSource};
 use farebox_suite::root;
 
-/// Every bundled mod, in memory, by id.
-#[derive(Clone)]
-struct Mods(BTreeMap<String, MemSource>);
-
-impl ModResolver for Mods {
-    fn find(&self, id: &str) -> Option<Box<dyn ModSource>> {
-        self.0
-            .get(id)
-            .map(|m| Box::new(m.clone()) as Box<dyn ModSource>)
-    }
-}
+type Mods = MemMods;
 
 fn read_tree(dir: &Path, rel: &str, out: &mut MemSource) {
     let mut entries: Vec<_> = std::fs::read_dir(dir.join(rel))
@@ -68,7 +58,7 @@ fn bundled() -> Mods {
         read_tree(&e.path(), "", &mut src);
         mods.insert(id, src);
     }
-    Mods(mods)
+    MemMods(mods)
 }
 
 /// Byte offsets of the character boundaries of `s`, end included.

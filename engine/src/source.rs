@@ -143,6 +143,27 @@ impl ModSource for MemSource {
     }
 }
 
+/// Mods held in memory, found by id: dependencies for a [`MemSource`] (tests, and editors
+/// that hold unsaved mods).
+#[derive(Default, Clone)]
+pub struct MemMods(pub BTreeMap<String, MemSource>);
+
+impl MemMods {
+    /// Adds a mod under its source's name.
+    pub fn with(mut self, src: MemSource) -> Self {
+        self.0.insert(src.name.clone(), src);
+        self
+    }
+}
+
+impl crate::content::ModResolver for MemMods {
+    fn find(&self, id: &str) -> Option<Box<dyn ModSource>> {
+        self.0
+            .get(id)
+            .map(|m| Box::new(m.clone()) as Box<dyn ModSource>)
+    }
+}
+
 /// Finds mods by id as folders of one directory (the bundled `mods/`, or an install folder).
 pub struct FolderResolver {
     dirs: Vec<PathBuf>,

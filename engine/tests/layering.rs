@@ -2,25 +2,14 @@
 //! them, in load order, with errors that name the house rule's own file and line.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use farebox::content::{self, GameDef, ModResolver};
+use farebox::content::{self, GameDef};
 use farebox::game::{Game, Setup};
-use farebox::source::{MemSource, ModSource};
+use farebox::source::{MemMods, MemSource};
 use farebox::value::Value;
 
-/// In-memory mods, found by id.
-#[derive(Default)]
-struct Mods(BTreeMap<String, MemSource>);
-
-impl ModResolver for Mods {
-    fn find(&self, id: &str) -> Option<Box<dyn ModSource>> {
-        self.0
-            .get(id)
-            .map(|m| Box::new(m.clone()) as Box<dyn ModSource>)
-    }
-}
+type Mods = MemMods;
 
 fn manifest(id: &str, depends: Option<&str>) -> String {
     let dep = depends
