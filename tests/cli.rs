@@ -238,6 +238,12 @@ fn play_shows_numbered_actions() {
     assert!(r.out.contains("  * You draw "), "{}", r.out);
     // The board draws each road's shape: the corner crossroads is open on all sides.
     assert!(r.out.contains("┼t1/0[Y]"), "{}", r.out);
+    // Passengers and destinations are marked with their color, so pairs can be matched.
+    assert!(
+        r.out.contains("[py]") && r.out.contains("[dy]"),
+        "{}",
+        r.out
+    );
     assert!(r.out.contains("Bye."), "{}", r.out);
 }
 

@@ -10,6 +10,7 @@ use farebox::agent::Agent;
 use farebox::content::GameDef;
 use farebox::content::def::{BoardDef, Scope};
 use farebox::game::{Game, View};
+use farebox::value::Value;
 
 use crate::cli::PlayArgs;
 use crate::common::{Fail, Io, load_for_play, ordinal, setup, split_list};
@@ -361,15 +362,22 @@ fn road_glyph(def: &GameDef, id: &str, rot: u8) -> char {
     GLYPHS[open & 15]
 }
 
-fn piece_letter(def: &GameDef, kind: &str, owner: Option<u8>) -> char {
-    match owner {
-        Some(o) => def
-            .seat_name(o as usize)
-            .chars()
-            .next()
-            .unwrap_or('?')
-            .to_ascii_uppercase(),
-        None => kind.chars().next().unwrap_or('?').to_ascii_lowercase(),
+/// A piece's mark on the board: its seat's initial (capital), or the initial of its kind
+/// followed by the initial of its `color` property when it has one ("py": the yellow
+/// passenger), so matching pieces can be told apart.
+fn piece_mark(def: &GameDef, p: &farebox::game::PieceView) -> String {
+    let initial = |s: &str| s.chars().next().unwrap_or('?');
+    match p.owner {
+        Some(o) => initial(&def.seat_name(o as usize))
+            .to_uppercase()
+            .to_string(),
+        None => {
+            let mut m: String = initial(&p.kind).to_lowercase().collect();
+            if let Some(Value::Str(c)) = p.props.get("color") {
+                m.extend(initial(c).to_lowercase());
+            }
+            m
+        }
     }
 }
 
@@ -393,14 +401,14 @@ fn grid(
             ids.insert(id.clone(), ((c.y - 1) * g.width + (c.x - 1)) as usize);
         }
     }
-    let mut marks: Vec<String> = vec![String::new(); tiles.len()];
+    let mut marks: Vec<Vec<String>> = vec![vec![]; tiles.len()];
     for p in &view.pieces {
         if let Some(m) =
             p.at.as_ref()
                 .and_then(|a| ids.get(a))
                 .and_then(|i| marks.get_mut(*i))
         {
-            m.push(piece_letter(def, &p.kind, p.owner));
+            m.push(piece_mark(def, p));
         }
     }
     let cells: Vec<String> = tiles
@@ -414,7 +422,7 @@ fn grid(
                 s.push_str(&format!("#{}", short(id)));
             }
             if !m.is_empty() {
-                s.push_str(&format!("[{m}]"));
+                s.push_str(&format!("[{}]", m.join(",")));
             }
             s
         })
@@ -426,7 +434,7 @@ fn grid(
         .unwrap_or(1)
         .max(3);
     io.say(format!(
-        "Board ({}x{}; road shape, tile/quarter turns, #blocker, [pieces: seat initial or piece kind]):",
+        "Board ({}x{}; road shape, tile/quarter turns, #blocker, [pieces: seat, or kind and color]):",
         g.width, g.height
     ));
     let header: Vec<String> = (1..=w).map(|x| format!("{x:<cw$}")).collect();
