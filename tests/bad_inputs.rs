@@ -145,6 +145,7 @@ bad_cases! {
     path_missing_file => "path-missing-file",
     pieces_bad_ids => "pieces-bad-ids",
     pieces_counter_unknown_option => "pieces-counter-unknown-option",
+    pieces_counter_bad_constant => "pieces-counter-bad-constant",
     pieces_unknown_scope => "pieces-unknown-scope",
     pieces_wrong_type => "pieces-wrong-type",
     pieces_zone_unknown_deck => "pieces-zone-unknown-deck",

@@ -415,3 +415,36 @@ fn a_house_rule_keeps_its_games_seats_unless_it_sets_its_own() {
         "{e}"
     );
 }
+
+#[test]
+fn a_counter_started_from_a_constant_follows_a_house_rule_that_changes_it() {
+    let mut m = mods(EXTRA, LATER);
+    let base = m.0.get_mut("base").unwrap();
+    *base = base
+        .clone()
+        .with(
+            "mod.toml",
+            &format!("{}[constants]\nstart = 4\n", manifest("base", None)),
+        )
+        .with(
+            "pieces.toml",
+            "[[counters]]\nid = \"turns\"\nname = \"Turns\"\nscope = \"global\"\ninitial_constant = \"start\"\n",
+        );
+    let extra = m.0.get_mut("extra").unwrap();
+    *extra = extra.clone().with(
+        "mod.toml",
+        &format!(
+            "{}[constants]\nstart = 9\n",
+            manifest("extra", Some("base"))
+        ),
+    );
+    let turns = |g: &Game| {
+        g.view(None)
+            .counters
+            .iter()
+            .find(|(id, _)| id == "turns")
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(turns(&game(&m, "base")), Some(vec![4]));
+    assert_eq!(turns(&game(&m, "extra")), Some(vec![9]));
+}

@@ -670,6 +670,9 @@ pub struct RawCounter {
     pub initial: i64,
     /// Take the starting value from this int option instead.
     pub initial_option: Option<Sp<String>>,
+    /// Take the starting value from this whole-number entry of `[constants]` instead, so a
+    /// house rule that changes the constant changes the counter too.
+    pub initial_constant: Option<Sp<String>>,
     pub min: Option<i64>,
     pub max: Option<i64>,
 }

@@ -124,7 +124,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     };
 
     let options = resolve_options(&mut cx, &merged.options);
-    let constants = merged
+    let constants: BTreeMap<String, Value> = merged
         .constants
         .iter()
         .map(|(k, v)| (k.clone(), Value::from_toml(v)))
@@ -232,11 +232,37 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                     }
                 }
             }
+            let mut initial = r.initial;
+            if let Some(k) = &r.initial_constant {
+                if r.initial_option.is_some() || r.initial != 0 {
+                    cx.err(
+                        c.file,
+                        k.span(),
+                        "give one starting value: `initial`, `initial_option` or `initial_constant`",
+                    );
+                }
+                match constants.get(k.get()) {
+                    Some(Value::Int(v)) => initial = *v,
+                    Some(other) => cx.err(
+                        c.file,
+                        k.span(),
+                        format!(
+                            "constant `{}` is {}, not a whole number",
+                            k.get(),
+                            other.type_name()
+                        ),
+                    ),
+                    None => {
+                        let hint = suggestion(k.get(), constants.keys().map(String::as_str));
+                        cx.err(c.file, k.span(), format!("no constant `{}`{hint}", k.get()));
+                    }
+                }
+            }
             CounterDef {
                 id: r.id.get().clone(),
                 name: r.name.clone(),
                 scope: r.scope,
-                initial: r.initial,
+                initial,
                 initial_option: r.initial_option.as_ref().map(|o| o.get().clone()),
                 min: r.min,
                 max: r.max,
