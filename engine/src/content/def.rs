@@ -349,6 +349,10 @@ pub struct FieldDef {
     pub name: String,
     pub kind: FieldType,
     pub to: Option<String>,
+    /// Exact number of items of a list field.
+    pub length: Option<u32>,
+    /// A tag every thing a reference names must carry.
+    pub tagged: Option<String>,
     pub required: bool,
     pub default: Option<Value>,
     pub description: String,

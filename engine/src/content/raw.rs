@@ -505,6 +505,11 @@ pub struct RawFieldDef {
     /// Allowed values, for string fields.
     #[serde(default)]
     pub choices: Vec<String>,
+    /// For list fields (`ints`, `strings`, `refs`): exactly this many items.
+    pub length: Option<Sp<u32>>,
+    /// For `ref`/`refs` fields naming `spaces`, `tiles`, `pieces` or `deck:<id>`: every thing
+    /// named must carry this tag (e.g. only spaces tagged `stand`).
+    pub tagged: Option<Sp<String>>,
     #[serde(default)]
     pub description: String,
 }
@@ -517,6 +522,9 @@ pub struct RawDeck {
     pub name: String,
     #[serde(default)]
     pub description: String,
+    /// Every card tag must be a row key of this table (its `key` column), so a misspelt tag
+    /// is caught with "did you mean".
+    pub tags_from: Option<Sp<String>>,
     /// Typed fields every card of this deck may or must carry, besides the fixed keys
     /// `id`, `name`, `text`, `count` and `tags`.
     #[serde(default)]

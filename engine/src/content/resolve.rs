@@ -68,6 +68,8 @@ struct PendingRef {
     target: String,
     id: String,
     context: String,
+    /// A tag the thing named must carry.
+    tagged: Option<String>,
 }
 
 pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option<GameDef> {
@@ -299,6 +301,23 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
 
     // References, now that every id is known.
     let piece_ids: HashSet<&str> = pieces.iter().map(|p| p.id.as_str()).collect();
+    let space_tags = space_tags(&board);
+    let tags_of = |target: &str, id: &str| -> Option<Vec<String>> {
+        match target {
+            "spaces" => Some(space_tags.get(id).cloned().unwrap_or_default()),
+            "tiles" => tiles.iter().find(|t| t.id == id).map(|t| t.tags.clone()),
+            "pieces" => pieces.iter().find(|p| p.id == id).map(|p| p.tags.clone()),
+            t => {
+                let deck = &decks[*deck_index.get(t.strip_prefix("deck:")?)?];
+                deck.cards
+                    .iter()
+                    .find(|c| c.id == id)
+                    .map(|c| c.tags.clone())
+            }
+        }
+    };
+    // A missing deck or table is reported at its first reference only.
+    let mut missing: HashSet<&str> = HashSet::new();
     for r in &pending {
         let known: Vec<String> = match r.target.as_str() {
             "tiles" => tiles.iter().map(|t| t.id.clone()).collect(),
@@ -310,6 +329,9 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                     match deck_index.get(d) {
                         Some(&i) => decks[i].cards.iter().map(|c| c.id.clone()).collect(),
                         None => {
+                            if !missing.insert(&r.target) {
+                                continue;
+                            }
                             let hint = suggestion(d, deck_index.keys().map(|k| k.as_str()));
                             cx.err(
                                 r.file,
@@ -334,6 +356,9 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                                     .map(|v| v.to_string())
                                     .collect(),
                                 None => {
+                                    if !missing.insert(&r.target) {
+                                        continue;
+                                    }
                                     cx.err(
                                         r.file,
                                         r.span.clone(),
@@ -347,6 +372,9 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                             }
                         }
                         None => {
+                            if !missing.insert(&r.target) {
+                                continue;
+                            }
                             let hint = suggestion(tb, table_index.keys().map(|k| k.as_str()));
                             cx.err(
                                 r.file,
@@ -364,7 +392,32 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 }
             }
         };
-        if !known.iter().any(|k| k == &r.id) {
+        if known.iter().any(|k| k == &r.id) {
+            if let Some(tag) = &r.tagged
+                && let Some(tags) = tags_of(&r.target, &r.id)
+                && !tags.contains(tag)
+            {
+                let what = if r.target.starts_with("deck:") {
+                    "card"
+                } else {
+                    r.target.trim_end_matches('s')
+                };
+                cx.err(
+                    r.file,
+                    r.span.clone(),
+                    format!(
+                        "{}: {what} `{}` is not tagged `{tag}` (its tags: {})",
+                        r.context,
+                        r.id,
+                        if tags.is_empty() {
+                            "none".to_string()
+                        } else {
+                            tags.join(", ")
+                        }
+                    ),
+                );
+            }
+        } else {
             let hint = suggestion(&r.id, known.iter().map(|k| k.as_str()));
             let what = r.target.replace(':', " ").trim_end_matches('s').to_string();
             let noun = if r.target.starts_with("deck:") {
@@ -376,10 +429,17 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 cx.err(r.file, r.span.clone(), format!("{}: {msg}", r.context));
                 continue;
             }
+            let missing = if let Some(d) = r.target.strip_prefix("deck:") {
+                format!("no card `{}` in deck `{d}`", r.id)
+            } else if let Some(t) = r.target.strip_prefix("table:") {
+                format!("no row `{}` in table `{t}`", r.id)
+            } else {
+                format!("no {} `{}`", what.replace('-', " "), r.id)
+            };
             cx.err(
                 r.file,
                 r.span.clone(),
-                format!("{}: no {what} `{}`{hint}", r.context, r.id),
+                format!("{}: {missing}{hint}", r.context),
             );
         }
     }
@@ -646,10 +706,34 @@ fn resolve_fields(
         if !f.choices.is_empty() && !matches!(kind, FieldType::String | FieldType::Strings) {
             cx.err(file, f.kind.span(), "only string fields have `choices`");
         }
+        if let Some(n) = &f.length
+            && !matches!(kind, FieldType::Ints | FieldType::Strings | FieldType::Refs)
+        {
+            cx.err(
+                file,
+                n.span(),
+                "only list fields (ints, strings, refs) have a `length`",
+            );
+        }
+        if let Some(tag) = &f.tagged {
+            let taggable = f.to.as_ref().is_some_and(|t| {
+                ["spaces", "tiles", "pieces"].contains(&t.get().as_str())
+                    || t.get().starts_with("deck:")
+            });
+            if !is_ref || !taggable {
+                cx.err(
+                    file,
+                    tag.span(),
+                    "`tagged` is only for ref and refs fields naming spaces, tiles, pieces or the cards of a deck",
+                );
+            }
+        }
         let fd = FieldDef {
             name: name.get().clone(),
             kind,
             to: f.to.as_ref().map(|t| t.get().clone()),
+            length: f.length.as_ref().map(|n| *n.get()),
+            tagged: f.tagged.as_ref().map(|t| t.get().clone()),
             required: f.required,
             default: None,
             description: f.description.clone(),
@@ -671,6 +755,29 @@ fn resolve_fields(
         out.push(FieldDef { default, ..fd });
     }
     out
+}
+
+/// The tags of every space of a board, by space id.
+fn space_tags(board: &BoardDef) -> HashMap<String, Vec<String>> {
+    let graph = |g: &GraphDef| {
+        g.spaces
+            .iter()
+            .map(|s| (s.id.clone(), s.tags.clone()))
+            .collect::<Vec<_>>()
+    };
+    match board {
+        BoardDef::Graph(g) => graph(g).into_iter().collect(),
+        BoardDef::Sections(s) => s.sections.iter().flat_map(|x| graph(&x.graph)).collect(),
+        BoardDef::Grid(g) => g
+            .cells
+            .iter()
+            .map(|c| {
+                let id = c.id.clone().unwrap_or_else(|| format!("{},{}", c.x, c.y));
+                (id, c.tags.clone())
+            })
+            .collect(),
+        BoardDef::Track(_) | BoardDef::None => HashMap::new(),
+    }
 }
 
 /// Checks one value against its field type; returns the typed value.
@@ -701,6 +808,16 @@ fn check_value(f: &RawFieldDef, v: &RawValue) -> Result<Value, String> {
             Value::from_toml(v).type_name()
         ))
     };
+    if let (Some(n), RawValue::Array(a)) = (&f.length, v)
+        && a.len() != *n.get() as usize
+    {
+        let n = *n.get();
+        return Err(format!(
+            "expected exactly {n} {}, found {}",
+            if n == 1 { "item" } else { "items" },
+            a.len()
+        ));
+    }
     match (f.kind.get(), v) {
         (FieldType::Int, RawValue::Integer(i)) => Ok(Value::Int(int_in_range(*i)?)),
         (FieldType::Int, _) => wrong("an integer"),
@@ -805,12 +922,17 @@ fn check_rows(
                                 target: to.get().clone(),
                                 id,
                                 context: format!("{label}, field `{key}`"),
+                                tagged: def.tagged.as_ref().map(|t| t.get().clone()),
                             });
                         }
                     }
                     values.insert(key.to_string(), val);
                 }
-                Err(e) => cx.err(file, v.span(), format!("{label}, field `{key}`: {e}")),
+                Err(e) => {
+                    // Given, though wrong: not also "missing".
+                    meant.push(key);
+                    cx.err(file, v.span(), format!("{label}, field `{key}`: {e}"))
+                }
             }
         }
         for f in fields {
@@ -900,7 +1022,19 @@ fn resolve_deck(cx: &mut Ctx, d: &At<raw::RawDeck>, pending: &mut Vec<PendingRef
                     tags = a
                         .iter()
                         .filter_map(|t| t.as_str().map(String::from))
-                        .collect()
+                        .collect();
+                    if let Some(table) = &r.tags_from {
+                        for tag in &tags {
+                            pending.push(PendingRef {
+                                file,
+                                span: v.span(),
+                                target: format!("table:{}", table.get()),
+                                id: tag.clone(),
+                                context: format!("card `{id}`, tags"),
+                                tagged: None,
+                            });
+                        }
+                    }
                 }
                 ("tags", _) => cx.err(file, v.span(), "`tags` is a list of strings"),
                 ("name" | "text", x) if !x.is_str() => {
