@@ -801,6 +801,8 @@ mod tests {
             rows: 2,
             turn,
             gates: vec![],
+            tags: vec![],
+            props: Default::default(),
         };
         let def = TrackDef {
             table_width: 20.0,

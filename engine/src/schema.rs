@@ -173,6 +173,21 @@ pub fn lua_stubs() -> String {
          \tper_seat: boolean,\n\
          \ttags: {string},\n\
          \tprops: {[string]: any},\n\
+         }\n\n\
+         -- A kind of track piece (a track board), as `data.track_pieces[id]`.\n\
+         export type TrackPieceData = {\n\
+         \tid: string,\n\
+         \tname: string,\n\
+         \t-- \"start\", \"finish\" or \"normal\".\n\
+         \trole: string,\n\
+         \tlanes: number,\n\
+         \trows: number,\n\
+         \t-- Turn at the exit in degrees; positive turns right.\n\
+         \tturn: number,\n\
+         \t-- Gates at the exit edge: the lanes each spans (0 = leftmost) and the exact combo size.\n\
+         \tgates: {{lanes: {number}, size: number}},\n\
+         \ttags: {string},\n\
+         \tprops: {[string]: any},\n\
          }\n\n",
     );
 
@@ -230,6 +245,8 @@ pub fn lua_stubs() -> String {
          \tdecks: {[string]: DeckData},\n\
          \ttables: {[string]: TableData},\n\
          \tpieces: {[string]: PieceData},\n\
+         \t-- Empty unless the board is a track.\n\
+         \ttrack_pieces: {[string]: TrackPieceData},\n\
          }\n",
     );
     s

@@ -254,3 +254,59 @@ return {
         "{e}"
     );
 }
+
+#[test]
+fn rules_read_track_pieces_with_their_gates_tags_and_props() {
+    use farebox::content::{self, NoDependencies};
+    use farebox::source::MemSource;
+    let src = MemSource::new("track")
+        .with(
+            "mod.toml",
+            &support::MANIFEST.replace("[content]\n", "[content]\nboard = \"board.toml\"\n"),
+        )
+        .with("pieces.toml", support::PIECES)
+        .with(
+            "board.toml",
+            r#"kind = "track"
+[track]
+table_width = 20.0
+table_height = 12.0
+[[track.pieces]]
+id = "grid"
+role = "start"
+lanes = 3
+rows = 3
+[[track.pieces]]
+id = "chicane"
+name = "Chicane"
+lanes = 2
+rows = 2
+turn = -45
+gates = [{ lanes = [0, 1], size = 4 }]
+tags = ["curve", "tricky"]
+props = { grip = 2 }
+"#,
+        )
+        .with(
+            "rules/r.luau",
+            r#"
+return {
+  setup = function(g)
+    local c = data.track_pieces.chicane
+    game.set("read", table.concat({
+      c.name, c.role, c.lanes, c.rows, c.turn, c.gates[1].size, #c.gates[1].lanes,
+      table.concat(c.tags, "+"), c.props.grip, data.track_pieces.grid.role,
+    }, " "))
+  end,
+  actions = function(g, seat) return { "end" } end,
+  apply = function(g, seat, action) end,
+}
+"#,
+        );
+    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
+    let g = Game::new(Arc::new(def), Setup::new(1, 1)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        var(&g, "read"),
+        Value::Str("Chicane normal 2 2 -45 4 2 curve+tricky 2 start".into())
+    );
+}

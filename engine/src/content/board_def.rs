@@ -441,6 +441,8 @@ fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String
             rows: *p.rows.get(),
             turn,
             gates,
+            tags: p.tags.clone(),
+            props: super::resolve::props(&p.props),
         });
     }
     TrackDef {

@@ -249,6 +249,8 @@ pub struct TrackPieceDef {
     pub turn: i32,
     /// (lanes spanned, exact combo size)
     pub gates: Vec<(Vec<u32>, u32)>,
+    pub tags: Vec<String>,
+    pub props: BTreeMap<String, Value>,
 }
 
 /// A tile kind. `links[s]` is the set of sides (bit 1<<side) a vehicle entering from side `s`

@@ -406,6 +406,13 @@ pub struct RawTrackPiece {
     /// Gates at the exit edge of the piece, one entry per gate.
     #[serde(default)]
     pub gates: Vec<RawGate>,
+    /// Free-form tags for rules and bots (`curve`, `chicane`, ...).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// Free-form properties for rules and bots.
+    #[serde(default)]
+    #[schemars(with = "BTreeMap<String, serde_json::Value>")]
+    pub props: BTreeMap<String, RawValue>,
 }
 
 fn normal_role() -> TrackRole {

@@ -216,6 +216,51 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
         pieces.raw_set(p.id.as_str(), pt)?;
     }
     data.raw_set("pieces", pieces)?;
+
+    // Track pieces (a track board), by id, in the order the board file lists them.
+    let track = lua.create_table()?;
+    if let crate::content::def::BoardDef::Track(t) = &def.board {
+        for p in &t.pieces {
+            let role = match p.role {
+                crate::content::raw::TrackRole::Start => "start",
+                crate::content::raw::TrackRole::Finish => "finish",
+                crate::content::raw::TrackRole::Normal => "normal",
+            };
+            let gates = p
+                .gates
+                .iter()
+                .map(|(lanes, size)| {
+                    Value::Map(
+                        [
+                            (
+                                "lanes".to_string(),
+                                Value::List(lanes.iter().map(|l| Value::Int(*l as i64)).collect()),
+                            ),
+                            ("size".to_string(), Value::Int(*size as i64)),
+                        ]
+                        .into_iter()
+                        .collect(),
+                    )
+                })
+                .collect();
+            let pt = map_table(
+                lua,
+                vec![
+                    ("id", Value::Str(p.id.clone())),
+                    ("name", Value::Str(p.name.clone())),
+                    ("role", Value::Str(role.into())),
+                    ("lanes", Value::Int(p.lanes as i64)),
+                    ("rows", Value::Int(p.rows as i64)),
+                    ("turn", Value::Int(p.turn as i64)),
+                    ("gates", Value::List(gates)),
+                    ("tags", strings(&p.tags)),
+                    ("props", Value::Map(p.props.clone())),
+                ],
+            )?;
+            track.raw_set(p.id.as_str(), pt)?;
+        }
+    }
+    data.raw_set("track_pieces", track)?;
     freeze(&data, 0);
     Ok(data)
 }
