@@ -298,15 +298,36 @@ return {
       table.concat(c.tags, "+"), c.props.grip, data.track_pieces.grid.role,
     }, " "))
   end,
-  actions = function(g, seat) return { "end" } end,
-  apply = function(g, seat, action) end,
+  actions = function(g, seat) return { "end", "shrink", "lay", "bad-table" } end,
+  apply = function(g, seat, action)
+    if action == "shrink" then game.set_track_table(0.5, 0.5)
+    elseif action == "bad-table" then game.set_track_table(0, 5)
+    elseif action == "lay" then
+      local first, why = game.attach_track("grid")
+      game.set("laid", first or why)
+    end
+  end,
 }
 "#,
         );
-    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
-    let g = Game::new(Arc::new(def), Setup::new(1, 1)).unwrap_or_else(|e| panic!("{e}"));
+    let def = Arc::new(content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}")));
+    let g = Game::new(def.clone(), Setup::new(1, 1)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         var(&g, "read"),
         Value::Str("Chicane normal 2 2 -45 4 2 curve+tricky 2 start".into())
+    );
+    // The play area can be set by the rules: on the 20 x 12 table the start grid fits, on a
+    // half-card-length one it does not.
+    let mut roomy = Game::new(def.clone(), Setup::new(1, 1)).unwrap();
+    roomy.apply("lay").unwrap();
+    assert_eq!(var(&roomy, "laid"), Value::Int(1));
+    let mut cramped = Game::new(def, Setup::new(1, 1)).unwrap();
+    cramped.apply("shrink").unwrap();
+    cramped.apply("lay").unwrap();
+    assert_eq!(var(&cramped, "laid"), Value::Str("off-table".into()));
+    let e = cramped.apply("bad-table").unwrap_err().to_string();
+    assert!(
+        e.contains("the table must have a positive width and height, not 0 x 5"),
+        "{e}"
     );
 }

@@ -274,6 +274,11 @@ pub const API: &[(&str, &str, &str)] = &[
         "(piece: string) -> (number?, string?)",
         "Lay a track piece at the track's end; returns its first space, or nil and \"overlap\" / \"off-table\".",
     ),
+    (
+        "set_track_table",
+        "(width: number, height: number) -> ()",
+        "Set the play area (in card lengths) the track must stay within, e.g. from a table-size option at setup; pieces already laid stay where they are.",
+    ),
 ];
 
 pub const GAME_KEY: &str = "game";
@@ -1161,6 +1166,21 @@ pub fn register(lua: &Lua) -> R<Table> {
                 Err(crate::board::AttachError::Overlap) => Ok((None, Some("overlap"))),
                 Err(crate::board::AttachError::OffTable) => Ok((None, Some("off-table"))),
             }
+        }
+    ));
+    reg!(lua, t, "set_track_table", |_, (w, h): (f64, f64)| with_mut(
+        "set_track_table",
+        |c| {
+            let Some(track) = c.state.board.track.as_mut() else {
+                return err("this board is not a track");
+            };
+            if !(w.is_finite() && h.is_finite() && w > 0.0 && h > 0.0) {
+                return err(format!(
+                    "the table must have a positive width and height, not {w} x {h}"
+                ));
+            }
+            track.table = (w, h);
+            Ok(())
         }
     ));
     t.set_readonly(true);
