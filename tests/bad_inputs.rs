@@ -148,6 +148,7 @@ bad_cases! {
     pieces_counter_bad_constant => "pieces-counter-bad-constant",
     deck_field_length_and_tag => "deck-field-length-and-tag",
     deck_tags_from_table => "deck-tags-from-table",
+    sections_layout_options => "sections-layout-options",
     pieces_unknown_scope => "pieces-unknown-scope",
     pieces_wrong_type => "pieces-wrong-type",
     pieces_zone_unknown_deck => "pieces-zone-unknown-deck",

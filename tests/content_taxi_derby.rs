@@ -81,7 +81,12 @@ fn zone(id: &str) -> &'static farebox::content::def::ZoneDef {
 
 /// The city as the engine lays it out for a seed (sections shuffled and turned).
 fn city(seed: u64) -> Board {
-    Board::new(&def().board, &def().tiles, &mut Rng::new(seed, 0))
+    Board::new(
+        &def().board,
+        &def().tiles,
+        &BTreeMap::new(),
+        &mut Rng::new(seed, 0),
+    )
 }
 
 fn adjacent(board: &Board, a: &str, b: &str) -> bool {
@@ -97,6 +102,15 @@ fn td_s1_four_sections_in_a_two_by_two_square() {
     assert_eq!((s.columns, s.rows), (2, 2));
     assert!(s.shuffle, "sections are arranged at random");
     assert!(s.rotate, "designed default: sections are turned too");
+    // ...unless the `turn-sections` option is off.
+    assert_eq!(s.rotate_option.as_deref(), Some("turn-sections"));
+    let o = option("turn-sections");
+    assert_eq!((o.kind, &o.default), (OptionType::Bool, &Value::Bool(true)));
+    let off: BTreeMap<String, Value> = [("turn-sections".to_string(), Value::Bool(false))].into();
+    for seed in 0..10 {
+        let b = Board::new(&def().board, &def().tiles, &off, &mut Rng::new(seed, 0));
+        assert!(b.arrangement.iter().all(|&(_, turns)| turns == 0));
+    }
     assert_eq!(def().players, (2, 5));
     // Spaces are road segments: a 4 x 4 block grid without its border road has 24 a section.
     for sec in &s.sections {

@@ -145,7 +145,14 @@ pub enum AttachError {
 }
 
 impl Board {
-    pub fn new(def: &BoardDef, tiles: &[TileDef], rng: &mut Rng) -> Board {
+    /// The board a game starts with; `options` are the game's (a sections board may take its
+    /// shuffle and rotate from them).
+    pub fn new(
+        def: &BoardDef,
+        tiles: &[TileDef],
+        options: &BTreeMap<String, Value>,
+        rng: &mut Rng,
+    ) -> Board {
         let mut board = Board {
             kind: def.kind_name(),
             graph: Arc::new(Graph::default()),
@@ -160,7 +167,20 @@ impl Board {
                 copy_graph(&mut graph, g, 0.0, 0.0, 0, 1.0);
                 board.graph = Arc::new(graph);
             }
-            BoardDef::Sections(s) => board.arrange_sections(s, rng),
+            BoardDef::Sections(s) => {
+                let flag = |o: &Option<String>, default: bool| {
+                    o.as_ref()
+                        .and_then(|o| options.get(o))
+                        .and_then(|v| match v {
+                            Value::Bool(b) => Some(*b),
+                            _ => None,
+                        })
+                        .unwrap_or(default)
+                };
+                let shuffle = flag(&s.shuffle_option, s.shuffle);
+                let rotate = flag(&s.rotate_option, s.rotate);
+                board.arrange_sections(s, shuffle, rotate, rng)
+            }
             BoardDef::Grid(g) => {
                 let mut graph = Graph::default();
                 let n = (g.width * g.height) as usize;
@@ -215,9 +235,9 @@ impl Board {
         board
     }
 
-    fn arrange_sections(&mut self, s: &SectionsDef, rng: &mut Rng) {
+    fn arrange_sections(&mut self, s: &SectionsDef, shuffle: bool, rotate: bool, rng: &mut Rng) {
         let mut order: Vec<usize> = (0..s.sections.len()).collect();
-        if s.shuffle {
+        if shuffle {
             rng.shuffle(&mut order);
         }
         let mut graph = Graph::default();
@@ -227,7 +247,7 @@ impl Board {
             let Some(sec) = s.sections.get(si) else {
                 continue;
             };
-            let rot = if s.rotate { rng.below(4) as u8 } else { 0 };
+            let rot = if rotate { rng.below(4) as u8 } else { 0 };
             self.arrangement.push((si as u16, rot));
             let (col, row) = (
                 slot as u32 % s.columns.max(1),
@@ -745,17 +765,35 @@ mod tests {
             rows: 1,
             shuffle: true,
             rotate: true,
+            shuffle_option: None,
+            rotate_option: Some("turn".into()),
             sections: vec![sec("a"), sec("b")],
         };
+        let no_options = BTreeMap::new();
         for seed in 0..20 {
             let board = Board::new(
                 &BoardDef::Sections(def.clone()),
                 &[],
+                &no_options,
                 &mut Rng::new(seed, 0),
             );
             assert_eq!(board.space_count(), 2);
             assert_eq!(board.neighbors(0, &[]), vec![1], "seed {seed}");
         }
+        // The `turn` option decides the rotation: off, no section is turned.
+        let off: BTreeMap<String, Value> = [("turn".to_string(), Value::Bool(false))].into();
+        let mut turned = 0;
+        for seed in 0..20 {
+            let def = BoardDef::Sections(def.clone());
+            let on = Board::new(&def, &[], &no_options, &mut Rng::new(seed, 0));
+            let still = Board::new(&def, &[], &off, &mut Rng::new(seed, 0));
+            assert!(
+                still.arrangement.iter().all(|&(_, r)| r == 0),
+                "seed {seed}"
+            );
+            turned += on.arrangement.iter().filter(|&&(_, r)| r != 0).count();
+        }
+        assert!(turned > 0, "with the option unset, sections are turned");
     }
 
     #[test]
@@ -783,7 +821,12 @@ mod tests {
                 },
             ],
         };
-        let b = Board::new(&BoardDef::Graph(g), &[], &mut Rng::new(0, 0));
+        let b = Board::new(
+            &BoardDef::Graph(g),
+            &[],
+            &Default::default(),
+            &mut Rng::new(0, 0),
+        );
         assert_eq!(b.neighbors(1, &[]), vec![0]);
         assert_eq!(b.neighbors(1, &["river".into()]), vec![0, 2]);
         assert_eq!(b.neighbors(2, &["river".into()]), Vec::<u32>::new());
@@ -809,7 +852,12 @@ mod tests {
             table_height: 20.0,
             pieces: vec![],
         };
-        let mut b = Board::new(&BoardDef::Track(def), &[], &mut Rng::new(0, 0));
+        let mut b = Board::new(
+            &BoardDef::Track(def),
+            &[],
+            &Default::default(),
+            &mut Rng::new(0, 0),
+        );
         assert!(b.attach_track(0, &piece(0)).is_ok());
         assert!(b.attach_track(0, &piece(90)).is_ok());
         assert!(b.attach_track(0, &piece(90)).is_ok());
@@ -821,7 +869,12 @@ mod tests {
             table_height: 2.0,
             pieces: vec![],
         };
-        let mut b = Board::new(&BoardDef::Track(small), &[], &mut Rng::new(0, 0));
+        let mut b = Board::new(
+            &BoardDef::Track(small),
+            &[],
+            &Default::default(),
+            &mut Rng::new(0, 0),
+        );
         assert!(b.attach_track(0, &piece(0)).is_ok());
         assert_eq!(b.attach_track(0, &piece(0)), Err(AttachError::OffTable));
     }

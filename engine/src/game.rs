@@ -138,7 +138,7 @@ impl Game {
     fn start(def: Arc<GameDef>, setup: Setup, host: Host) -> Result<Game, GameError> {
         let options = resolve_options(&def, &setup)?;
         let mut rng = Rng::new(setup.seed, 0);
-        let board = Board::new(&def.board, &def.tiles, &mut rng);
+        let board = Board::new(&def.board, &def.tiles, &options, &mut rng);
         let seats = setup.seats;
 
         let mut zones = Vec::new();

@@ -364,6 +364,8 @@ fn sections(
         rows,
         shuffle: s.shuffle,
         rotate: s.rotate,
+        shuffle_option: s.shuffle_option.as_ref().map(|o| o.get().clone()),
+        rotate_option: s.rotate_option.as_ref().map(|o| o.get().clone()),
         sections: out,
     }
 }

@@ -220,6 +220,9 @@ pub struct SectionsDef {
     pub rows: u32,
     pub shuffle: bool,
     pub rotate: bool,
+    /// Bool options that decide `shuffle` and `rotate` when a game starts.
+    pub shuffle_option: Option<String>,
+    pub rotate_option: Option<String>,
     pub sections: Vec<SectionDef>,
 }
 

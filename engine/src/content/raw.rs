@@ -339,6 +339,11 @@ pub struct RawSections {
     /// Turn each section by a random quarter turn at setup.
     #[serde(default)]
     pub rotate: bool,
+    /// A bool option that decides `shuffle` when a game starts (`shuffle` is then its
+    /// default when the option is not set).
+    pub shuffle_option: Option<Sp<String>>,
+    /// A bool option that decides `rotate` when a game starts.
+    pub rotate_option: Option<Sp<String>>,
     pub pieces: Vec<RawSection>,
 }
 

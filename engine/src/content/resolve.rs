@@ -161,6 +161,32 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         ),
     };
 
+    // Options that decide how a sections board is laid out.
+    if let Some(b) = &merged.board
+        && let Some(sec) = &b.item.sections
+    {
+        for o in [&sec.shuffle_option, &sec.rotate_option]
+            .into_iter()
+            .flatten()
+        {
+            match options.iter().find(|x| &x.id == o.get()) {
+                Some(opt) if opt.kind == OptionType::Bool => {}
+                Some(_) => cx.err(
+                    b.file,
+                    o.span(),
+                    format!("option `{}` is not a bool option", o.get()),
+                ),
+                None => {
+                    let msg = removed(&merged, "options", "option", o.get()).unwrap_or_else(|| {
+                        let hint = suggestion(o.get(), options.iter().map(|x| x.id.as_str()));
+                        format!("no option `{}`{hint}", o.get())
+                    });
+                    cx.err(b.file, o.span(), msg);
+                }
+            }
+        }
+    }
+
     // Pieces file.
     cx.unique("piece", merged.pieces.iter().map(|p| (p.file, &p.item.id)));
     cx.unique(
