@@ -169,21 +169,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             .into_iter()
             .flatten()
         {
-            match options.iter().find(|x| &x.id == o.get()) {
-                Some(opt) if opt.kind == OptionType::Bool => {}
-                Some(_) => cx.err(
-                    b.file,
-                    o.span(),
-                    format!("option `{}` is not a bool option", o.get()),
-                ),
-                None => {
-                    let msg = removed(&merged, "options", "option", o.get()).unwrap_or_else(|| {
-                        let hint = suggestion(o.get(), options.iter().map(|x| x.id.as_str()));
-                        format!("no option `{}`{hint}", o.get())
-                    });
-                    cx.err(b.file, o.span(), msg);
-                }
-            }
+            check_option_ref(&mut cx, &merged, &options, b.file, o, OptionType::Bool);
         }
     }
 
@@ -242,23 +228,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             let r = &c.item;
             cx.check_id(c.file, &r.id, "counter");
             if let Some(o) = &r.initial_option {
-                match options.iter().find(|x| &x.id == o.get()) {
-                    Some(opt) if opt.kind == OptionType::Int => {}
-                    Some(_) => cx.err(
-                        c.file,
-                        o.span(),
-                        format!("option `{}` is not an int option", o.get()),
-                    ),
-                    None => {
-                        let msg =
-                            removed(&merged, "options", "option", o.get()).unwrap_or_else(|| {
-                                let hint =
-                                    suggestion(o.get(), options.iter().map(|x| x.id.as_str()));
-                                format!("no option `{}`{hint}", o.get())
-                            });
-                        cx.err(c.file, o.span(), msg);
-                    }
-                }
+                check_option_ref(&mut cx, &merged, &options, c.file, o, OptionType::Int);
             }
             let mut initial = r.initial;
             if let Some(k) = &r.initial_constant {
@@ -781,6 +751,40 @@ fn resolve_fields(
         out.push(FieldDef { default, ..fd });
     }
     out
+}
+
+/// Checks that `o` names an option of the given kind (with "did you mean", or which patch
+/// removed it).
+fn check_option_ref(
+    cx: &mut Ctx,
+    merged: &Merged,
+    options: &[OptionDef],
+    file: usize,
+    o: &Sp<String>,
+    kind: OptionType,
+) {
+    match options.iter().find(|x| &x.id == o.get()) {
+        Some(opt) if opt.kind == kind => {}
+        Some(_) => {
+            let want = match kind {
+                OptionType::Int => "an int",
+                OptionType::Bool => "a bool",
+                OptionType::Choice => "a choice",
+            };
+            cx.err(
+                file,
+                o.span(),
+                format!("option `{}` is not {want} option", o.get()),
+            )
+        }
+        None => {
+            let msg = removed(merged, "options", "option", o.get()).unwrap_or_else(|| {
+                let hint = suggestion(o.get(), options.iter().map(|x| x.id.as_str()));
+                format!("no option `{}`{hint}", o.get())
+            });
+            cx.err(file, o.span(), msg);
+        }
+    }
 }
 
 /// The tags of every space of a board, by space id.
