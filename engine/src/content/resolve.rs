@@ -312,81 +312,61 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             }
         }
     };
-    // A missing deck or table is reported at its first reference only.
-    let mut missing: HashSet<&str> = HashSet::new();
-    for r in &pending {
-        let known: Vec<String> = match r.target.as_str() {
+    // The ids each kind of target offers, worked out once per target. Err: what is wrong
+    // with the target itself (a deck or table that does not exist, a table without a key),
+    // said at its first reference only; None there: reported when the field was defined.
+    let ids_of = |t: &str| -> Result<Vec<String>, Option<String>> {
+        Ok(match t {
             "tiles" => tiles.iter().map(|t| t.id.clone()).collect(),
             "spaces" => spaces.keys().cloned().collect(),
             "pieces" => piece_ids.iter().map(|s| s.to_string()).collect(),
             "track-pieces" => track_pieces.clone(),
             t => {
                 if let Some(d) = t.strip_prefix("deck:") {
-                    match deck_index.get(d) {
-                        Some(&i) => decks[i].cards.iter().map(|c| c.id.clone()).collect(),
-                        None => {
-                            if !missing.insert(&r.target) {
-                                continue;
-                            }
-                            let hint = suggestion(d, deck_index.keys().map(|k| k.as_str()));
-                            cx.err(
-                                r.file,
-                                r.span.clone(),
-                                format!(
-                                    "{} refers to deck `{d}`, which does not exist{hint}",
-                                    r.context
-                                ),
-                            );
-                            continue;
-                        }
-                    }
+                    let Some(&i) = deck_index.get(d) else {
+                        let hint = suggestion(d, deck_index.keys().map(|k| k.as_str()));
+                        return Err(Some(format!(
+                            "refers to deck `{d}`, which does not exist{hint}"
+                        )));
+                    };
+                    decks[i].cards.iter().map(|c| c.id.clone()).collect()
                 } else if let Some(tb) = t.strip_prefix("table:") {
-                    match table_index.get(tb) {
-                        Some(&i) => {
-                            let t = &tables[i];
-                            match &t.key {
-                                Some(k) => t
-                                    .rows
-                                    .iter()
-                                    .filter_map(|row| row.get(k))
-                                    .map(|v| v.to_string())
-                                    .collect(),
-                                None => {
-                                    if !missing.insert(&r.target) {
-                                        continue;
-                                    }
-                                    cx.err(
-                                        r.file,
-                                        r.span.clone(),
-                                        format!(
-                                            "{} refers to table `{tb}`, which has no `key` column",
-                                            r.context
-                                        ),
-                                    );
-                                    continue;
-                                }
-                            }
-                        }
-                        None => {
-                            if !missing.insert(&r.target) {
-                                continue;
-                            }
-                            let hint = suggestion(tb, table_index.keys().map(|k| k.as_str()));
-                            cx.err(
-                                r.file,
-                                r.span.clone(),
-                                format!(
-                                    "{} refers to table `{tb}`, which does not exist{hint}",
-                                    r.context
-                                ),
-                            );
-                            continue;
-                        }
-                    }
+                    let Some(&i) = table_index.get(tb) else {
+                        let hint = suggestion(tb, table_index.keys().map(|k| k.as_str()));
+                        return Err(Some(format!(
+                            "refers to table `{tb}`, which does not exist{hint}"
+                        )));
+                    };
+                    let t = &tables[i];
+                    let Some(k) = &t.key else {
+                        return Err(Some(format!(
+                            "refers to table `{tb}`, which has no `key` column"
+                        )));
+                    };
+                    t.rows
+                        .iter()
+                        .filter_map(|row| row.get(k))
+                        .map(|v| v.to_string())
+                        .collect()
                 } else {
-                    continue; // reported when the field was defined
+                    return Err(None);
                 }
             }
+        })
+    };
+    let mut known_ids: HashMap<&str, Option<Vec<String>>> = HashMap::new();
+    for r in &pending {
+        let known = known_ids.entry(r.target.as_str()).or_insert_with(|| {
+            ids_of(&r.target)
+                .map_err(|problem| {
+                    if let Some(p) = problem {
+                        cx.err(r.file, r.span.clone(), format!("{} {p}", r.context));
+                    }
+                })
+                .ok()
+        });
+        let Some(known) = known else {
+            continue;
         };
         if known.iter().any(|k| k == &r.id) {
             if let Some(tag) = &r.tagged
