@@ -20,8 +20,6 @@ use farebox::rng::Rng;
 use farebox::source::{MemMods, MemSource};
 use farebox_suite::root;
 
-type Mods = MemMods;
-
 fn read_tree(dir: &Path, rel: &str, out: &mut MemSource) {
     let mut entries: Vec<_> = std::fs::read_dir(dir.join(rel))
         .unwrap()
@@ -44,7 +42,7 @@ fn read_tree(dir: &Path, rel: &str, out: &mut MemSource) {
     }
 }
 
-fn bundled() -> Mods {
+fn bundled() -> MemMods {
     let mut mods = BTreeMap::new();
     let mut dirs: Vec<_> = std::fs::read_dir(root().join("mods"))
         .unwrap()
@@ -206,7 +204,7 @@ struct Tally {
 
 /// Loads `id` from `mods` and plays two short games with its bots when it loads. Returns a
 /// complaint when a diagnostic points at no real place; panics escape to the caller.
-fn exercise(mods: &Mods, id: &str, tally: &mut Tally) -> Option<String> {
+fn exercise(mods: &MemMods, id: &str, tally: &mut Tally) -> Option<String> {
     let src = mods.0.get(id).unwrap();
     let def = match content::load_mod(src, mods) {
         Ok(def) => def,

@@ -47,12 +47,7 @@ pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
         actions += 1;
     }
     let replay = rec.finish(&game);
-    let mut tmp = args.out.clone().into_os_string();
-    tmp.push(".tmp");
-    let tmp = std::path::PathBuf::from(tmp);
-    std::fs::write(&tmp, replay.to_json())
-        .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, &args.out)
+    farebox::source::write_atomic(&args.out, &replay.to_json())
         .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", args.out.display())))?;
     let result = game
         .result()

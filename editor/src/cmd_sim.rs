@@ -59,10 +59,6 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     let seconds = start.elapsed().as_secs_f64();
 
     let st = Stats::of(seats, &outcomes);
-    let (finished, capped, errors) = (st.finished, st.capped, &st.error_messages);
-    let (actions_mean, actions_sd, turns_mean, turns_sd) =
-        (st.actions_mean, st.actions_sd, st.turns_mean, st.turns_sd);
-    let win_rate = &st.win_rate;
     let gps = if seconds > 0.0 {
         outcomes.len() as f64 / seconds
     } else {
@@ -70,25 +66,19 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     };
 
     if args.json {
-        let v = json!({
-            "games": outcomes.len(),
-            "finished": finished,
-            "capped": capped,
-            "errors": st.errors,
-            "error_messages": errors,
-            "win_rate": win_rate,
-            "actions_mean": actions_mean,
-            "actions_sd": actions_sd,
-            "turns_mean": turns_mean,
-            "turns_sd": turns_sd,
-            "score_mean": st.score_mean,
-            "score_sd": st.score_sd,
-            "seconds": seconds,
-            "games_per_second": gps,
-            "seed": args.seed,
-            "players": seats,
-            "bots": bots,
-        });
+        // The statistics `test` compares, and how they were made.
+        let mut v = serde_json::to_value(&st).map_err(|e| Fail::Invalid(e.to_string()))?;
+        if let Some(o) = v.as_object_mut() {
+            for (k, x) in [
+                ("seconds", json!(seconds)),
+                ("games_per_second", json!(gps)),
+                ("seed", json!(args.seed)),
+                ("players", json!(seats)),
+                ("bots", json!(bots)),
+            ] {
+                o.insert(k.into(), x);
+            }
+        }
         io.say(v);
     } else {
         io.say(format!(
@@ -101,20 +91,21 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         ));
         io.say(format!(
             "games     {}  finished {}  capped {} (cap {} actions)  errors {}",
-            outcomes.len(),
-            finished,
-            capped,
-            args.cap,
-            st.errors
+            st.games, st.finished, st.capped, args.cap, st.errors
         ));
-        for e in errors.iter().take(5) {
+        for e in &st.error_messages {
             io.say(format!("  error: {e}"));
         }
         io.say(format!(
-            "actions   mean {actions_mean:.1}  sd {actions_sd:.1}"
+            "actions   mean {:.1}  sd {:.1}",
+            st.actions_mean, st.actions_sd
         ));
-        io.say(format!("turns     mean {turns_mean:.1}  sd {turns_sd:.1}"));
-        for (seat, ((w, m), sd)) in win_rate
+        io.say(format!(
+            "turns     mean {:.1}  sd {:.1}",
+            st.turns_mean, st.turns_sd
+        ));
+        for (seat, ((w, m), sd)) in st
+            .win_rate
             .iter()
             .zip(&st.score_mean)
             .zip(&st.score_sd)

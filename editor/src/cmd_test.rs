@@ -3,15 +3,13 @@
 //! settings and seeds give the same games, so any difference comes from a change to the mod
 //! (or to the engine): a rule tweak that shifts win rates shows up here before players see it.
 
-use std::path::Path;
-
 use farebox::agent::{Agent, play_many};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::TestArgs;
 use crate::cmd_sim::Stats;
 use crate::common::{
-    Fail, Io, load_located, locate, not_playable, plural, seat_count, setup, split_list,
+    Fail, Io, load_located_for_play, locate, plural, seat_count, setup, split_list,
 };
 
 /// Where the accepted outcomes live, relative to the mod folder.
@@ -41,18 +39,7 @@ struct Snapshot {
 
 pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let located = locate(&args.game)?;
-    let def = match load_located(&located) {
-        Ok(d) => std::sync::Arc::new(d),
-        Err(diags) => {
-            for d in diags.iter() {
-                io.note(d);
-            }
-            return Err(Fail::Invalid(format!("{} does not load", args.game)));
-        }
-    };
-    if !def.playable() {
-        return Err(not_playable(&def, &args.game));
-    }
+    let def = load_located_for_play(&located, &args.game, io)?;
     let path = located.folder.join(SNAPSHOT);
     let shown = path.display();
     if args.accept {
@@ -79,7 +66,9 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         };
         let text = serde_json::to_string_pretty(&snap)
             .map_err(|e| Fail::Invalid(format!("cannot write the snapshot: {e}")))?;
-        write_atomic(&path, &(text + "\n"))
+        path.parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| farebox::source::write_atomic(&path, &(text + "\n")))
             .map_err(|e| Fail::Usage(format!("cannot write {shown}: {e}")))?;
         io.say(format!(
             "{}: accepted the outcomes of {} {} -> {shown}",
@@ -173,16 +162,4 @@ fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
         }
         _ => a == b,
     }
-}
-
-/// Writes through a temporary file in the same folder, so a reader never sees half a file.
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension(format!("json.tmp-{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
 }

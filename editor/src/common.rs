@@ -154,8 +154,12 @@ pub fn load_located(l: &Located) -> Result<GameDef, Diagnostics> {
 /// Loads a mod for playing; diagnostics go to stderr and become an `Invalid` failure, and a
 /// mod without rule scripts is refused before any game starts.
 pub fn load_for_play(spec: &str, io: &mut Io) -> Result<Arc<GameDef>, Fail> {
-    let l = locate(spec)?;
-    match load_located(&l) {
+    load_located_for_play(&locate(spec)?, spec, io)
+}
+
+/// [`load_for_play`] for a mod already located (`spec` is how the user named it).
+pub fn load_located_for_play(l: &Located, spec: &str, io: &mut Io) -> Result<Arc<GameDef>, Fail> {
+    match load_located(l) {
         Ok(d) if !d.playable() => Err(not_playable(&d, spec)),
         Ok(d) => Ok(Arc::new(d)),
         Err(diags) => {

@@ -276,7 +276,7 @@ impl Game {
         let stand_in = self
             .spare
             .take()
-            .unwrap_or_else(|| Box::new(placeholder_state()));
+            .unwrap_or_else(|| Box::new(State::empty()));
         let state = std::mem::replace(&mut self.state, stand_in);
         CallCtx {
             state,
@@ -574,30 +574,6 @@ pub struct PieceView {
     pub owner: Option<u8>,
     pub at: Option<String>,
     pub props: BTreeMap<String, Value>,
-}
-
-fn placeholder_state() -> State {
-    State {
-        seats: 0,
-        active: 0,
-        turn: 0,
-        board: Board {
-            kind: "none",
-            graph: Default::default(),
-            grid: None,
-            track: None,
-            arrangement: vec![],
-        },
-        pieces: vec![],
-        zones: vec![],
-        zone_index: vec![],
-        counters: vec![],
-        vars: Arc::default(),
-        options: Arc::default(),
-        rng: Rng::new(0, 0),
-        result: None,
-        pending_turn_start: false,
-    }
 }
 
 fn resolve_options(def: &GameDef, setup: &Setup) -> Result<BTreeMap<String, Value>, GameError> {

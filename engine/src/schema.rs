@@ -252,35 +252,17 @@ pub fn lua_stubs() -> String {
     s
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder, so readers never see
-/// half a file.
-fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
-    match std::fs::rename(&tmp, path) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&tmp);
-            Err(e)
-        }
-    }
-}
-
 /// Writes every schema and the stubs into `dir`; returns the files written.
 pub fn write_all(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     let mut written = Vec::new();
     for (name, text) in json_schemas() {
         let path = dir.join(name);
-        write_atomic(&path, &text)?;
+        crate::source::write_atomic(&path, &text)?;
         written.push(path);
     }
     let path = dir.join(LUA_STUBS_FILE);
-    write_atomic(&path, &lua_stubs())?;
+    crate::source::write_atomic(&path, &lua_stubs())?;
     written.push(path);
     Ok(written)
 }

@@ -148,14 +148,6 @@ impl ModSource for MemSource {
 #[derive(Default, Clone)]
 pub struct MemMods(pub BTreeMap<String, MemSource>);
 
-impl MemMods {
-    /// Adds a mod under its source's name.
-    pub fn with(mut self, src: MemSource) -> Self {
-        self.0.insert(src.name.clone(), src);
-        self
-    }
-}
-
 impl crate::content::ModResolver for MemMods {
     fn find(&self, id: &str) -> Option<Box<dyn ModSource>> {
         self.0
@@ -210,6 +202,24 @@ impl crate::content::ModResolver for FolderResolver {
     fn find(&self, id: &str) -> Option<Box<dyn ModSource>> {
         self.folder(id)
             .map(|p| Box::new(FsSource::new(p)) as Box<dyn ModSource>)
+    }
+}
+
+/// Writes `text` to `path` through a temporary file in the same folder, so readers never see
+/// half a file.
+pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
+    std::fs::write(&tmp, text)?;
+    match std::fs::rename(&tmp, path) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
     }
 }
 

@@ -111,6 +111,33 @@ pub struct State {
 }
 
 impl State {
+    /// A state with nothing in it. A `Game` holds one in place of its real state while a
+    /// hook has the real one on loan, so nothing can read a half-lent game; it is never
+    /// played.
+    pub fn empty() -> State {
+        State {
+            seats: 0,
+            active: 0,
+            turn: 0,
+            board: Board {
+                kind: "none",
+                graph: Default::default(),
+                grid: None,
+                track: None,
+                arrangement: vec![],
+            },
+            pieces: vec![],
+            zones: vec![],
+            zone_index: vec![],
+            counters: vec![],
+            vars: Arc::default(),
+            options: Arc::default(),
+            rng: Rng::new(0, 0),
+            result: None,
+            pending_turn_start: false,
+        }
+    }
+
     /// The zone instance for a zone definition and (for per-seat zones) a seat.
     pub fn zone_of(&self, def: usize, seat: Option<u8>) -> Option<usize> {
         let list = self.zone_index.get(def)?;

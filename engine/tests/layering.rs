@@ -9,8 +9,6 @@ use farebox::game::{Game, Setup};
 use farebox::source::{MemMods, MemSource};
 use farebox::value::Value;
 
-type Mods = MemMods;
-
 fn manifest(id: &str, depends: Option<&str>) -> String {
     let dep = depends
         .map(|d| format!("depends = [{{ id = \"{d}\", version = \"1.0\" }}]\n"))
@@ -80,8 +78,8 @@ return {
 }
 "#;
 
-fn mods(extra_rules: &str, later_rules: &str) -> Mods {
-    let mut m = Mods::default();
+fn mods(extra_rules: &str, later_rules: &str) -> MemMods {
+    let mut m = MemMods::default();
     m.0.insert(
         "base".into(),
         MemSource::new("base")
@@ -107,11 +105,11 @@ fn mods(extra_rules: &str, later_rules: &str) -> Mods {
     m
 }
 
-fn load(m: &Mods, id: &str) -> GameDef {
+fn load(m: &MemMods, id: &str) -> GameDef {
     content::load_mod(m.0.get(id).unwrap(), m).unwrap_or_else(|e| panic!("{e}"))
 }
 
-fn game(m: &Mods, id: &str) -> Game {
+fn game(m: &MemMods, id: &str) -> Game {
     Game::new(Arc::new(load(m, id)), Setup::new(1, 3)).unwrap_or_else(|e| panic!("{e}"))
 }
 
