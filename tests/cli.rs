@@ -92,6 +92,40 @@ fn validate_a_good_mod() {
 }
 
 #[test]
+fn validate_skips_what_is_not_a_mod_folder() {
+    let mods = mod_dir("curbside").parent().unwrap().to_path_buf();
+    let readme = s(&mods.join("README.md"));
+    let empty = scratch("validate-skip");
+    let r = farebox(&["validate", &readme, &s(&mod_dir("curbside")), &s(&empty)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.err
+            .contains(&format!("{readme}: skipped, a file, not a mod folder\n")),
+        "{}",
+        r.err
+    );
+    assert!(
+        r.err.contains(&format!(
+            "{}: skipped, a folder without a mod.toml\n",
+            s(&empty)
+        )),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("curbside: ok"), "{}", r.err);
+    // A mod with errors still fails, skipped arguments or not.
+    let broken = scratch("validate-skip-broken").join("curbside");
+    copy_dir(&mod_dir("curbside"), &broken);
+    std::fs::write(broken.join("mod.toml"), "id = 3\n").unwrap();
+    let r = farebox(&["validate", &readme, &s(&broken)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    // Nothing validated at all is an error.
+    let r = farebox(&["validate", &readme]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+    assert!(r.err.contains("nothing was validated"), "{}", r.err);
+}
+
+#[test]
 fn validate_reports_a_typo_with_its_position() {
     let dir = scratch("typo").join("curbside");
     copy_dir(&mod_dir("curbside"), &dir);
@@ -210,41 +244,491 @@ fn record_then_replay_verifies_and_tampering_fails() {
     );
 }
 
+/// A small grid game written for these tests, so they can check exact text: a 3 x 2 board
+/// with one tile of each kind the board drawing knows (a two-way road, a one-way road, a stop,
+/// a dead end, a blocker and an empty cell), a named cell ("home"), a taxi carrying a fare,
+/// zones of every sort, and actions whose `describe` gives menu paths.
+fn grid_demo(dir: &Path) -> PathBuf {
+    let m = dir.join("grid-demo");
+    let files = [
+        (
+            "mod.toml",
+            r#"id = "grid-demo"
+name = "Grid demo"
+version = "1.0.0"
+engine = "0.1"
+players = { min = 1, max = 2 }
+seat_names = ["Yellow", "Red"]
+scripts = ["rules/demo.luau"]
+
+[content]
+board = "board.toml"
+tiles = ["tiles.toml"]
+decks = ["decks/chips.toml"]
+pieces = "pieces.toml"
+"#,
+        ),
+        (
+            "board.toml",
+            r#"kind = "grid"
+
+[grid]
+width = 3
+height = 2
+
+[[grid.cells]]
+x = 1
+y = 1
+id = "home"
+tile = "straight"
+rotation = 1
+
+[[grid.cells]]
+x = 2
+y = 1
+tile = "oneway"
+rotation = 1
+
+[[grid.cells]]
+x = 3
+y = 1
+tile = "stop"
+
+[[grid.cells]]
+x = 1
+y = 2
+tile = "stub"
+rotation = 2
+"#,
+        ),
+        (
+            "tiles.toml",
+            r#"[[tiles]]
+id = "straight"
+name = "Straight road"
+roads = ["N-S"]
+
+[[tiles]]
+id = "oneway"
+name = "One-way road"
+roads = ["S>N"]
+
+[[tiles]]
+id = "stop"
+name = "Four-way stop"
+roads = ["N-S", "E-W", "N-E", "E-S", "S-W", "W-N"]
+move_cost = 2
+rotatable = false
+
+[[tiles]]
+id = "stub"
+name = "Cul-de-sac"
+roads = ["S"]
+
+[[tiles]]
+id = "rock"
+name = "Fallen rock"
+blocks = true
+rotatable = false
+"#,
+        ),
+        (
+            "decks/chips.toml",
+            r#"id = "chips"
+name = "Chips"
+
+[[cards]]
+id = "chip"
+name = "Lucky chip"
+count = 4
+"#,
+        ),
+        (
+            "pieces.toml",
+            r#"[[pieces]]
+id = "taxi"
+name = "Taxi"
+per_seat = true
+
+[[pieces]]
+id = "passenger"
+name = "Passenger"
+count = 3
+
+[[counters]]
+id = "fuel"
+name = "Fuel"
+scope = "seat"
+initial = 5
+
+[[counters]]
+id = "moves"
+name = "Moves left"
+scope = "global"
+initial = 2
+
+[[zones]]
+id = "pile"
+name = "Chip pile"
+visibility = "hidden"
+deck = "chips"
+
+[[zones]]
+id = "ledger"
+name = "Ledger"
+visibility = "hidden"
+deck = "chips"
+shown = false
+
+[[zones]]
+id = "lost"
+name = "Lost and found"
+visibility = "hidden"
+
+[[zones]]
+id = "hand"
+name = "Pocket"
+per_seat = true
+visibility = "owner"
+"#,
+        ),
+        (
+            "rules/demo.luau",
+            r#"return {
+  setup = function(g)
+    game.move_piece(game.pieces("taxi", 1)[1], game.space("home"))
+    local p = game.pieces("passenger")
+    game.move_piece(p[1], game.cell(3, 1))
+    game.set_prop(p[1], "color", "green")
+    game.set_prop(game.pieces("taxi", 1)[1], "carrying", "blue")
+    game.set_prop(game.pieces("taxi", 1)[1], "_secret", "hush")
+    game.set_blocker(game.cell(2, 2), "rock")
+    for s = 1, game.seats() do
+      game.move_card(game.zone("pile"), game.zone("hand", s))
+    end
+  end,
+  actions = function(g, seat)
+    return { "end", "go e 1", "go e 2", "go s 1", "honk" }
+  end,
+  apply = function(g, seat, action)
+    game.log("chose " .. action)
+    if action == "end" then game.finish({ 1 }, { 0 }, "the demo is over") end
+  end,
+  describe = function(g, seat, action)
+    if action == "end" then return "End the demo" end
+    if action == "honk" then return { "Honk" } end
+    local w = string.split(action, " ")
+    local way = if w[2] == "e" then "east" else "south"
+    return { "Drive", way, w[3] .. " cells" }
+  end,
+}
+"#,
+        ),
+    ];
+    for (f, text) in files {
+        let path = m.join(f);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, text).unwrap();
+    }
+    m
+}
+
+/// The lines of `out` after the first line that contains `from`.
+fn after<'a>(out: &'a str, from: &str) -> Vec<&'a str> {
+    out.lines().skip_while(|l| !l.contains(from)).collect()
+}
+
 #[test]
-fn play_shows_numbered_actions() {
+fn play_groups_actions_by_their_menu_paths() {
+    let dir = scratch("play-menu");
+    let demo = s(&grid_demo(&dir));
     let r = farebox_with_input(
-        &["play", "curbside", "--seats", "human,random", "--seed", "3"],
-        "2\n1\n1\n1\nq\n",
+        &["play", &demo, "--seats", "human", "--seed", "1"],
+        "2\nb\n2 1 2\n1\n",
     );
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
-    assert!(r.out.contains("Actions:"), "{}", r.out);
-    assert!(r.out.contains("   1. "), "{}", r.out);
+    // The top level: an action, a group with how many actions it holds, and a group of one
+    // folded into a plain line.
+    let top = [
+        "Actions (5):",
+        "  1. End the demo",
+        "  2. Drive… (3 choices)",
+        "  3. Honk",
+    ];
+    let lines: Vec<&str> = r.out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == top[0])
+        .unwrap_or_else(|| panic!("no menu in:\n{}", r.out));
+    assert_eq!(lines[at..at + 4], top, "{}", r.out);
+    // Opening the group shows its level: `east` holds two actions, `south` only one, so it is
+    // folded; the way back is listed.
+    let group = [
+        "Drive… (3 choices):",
+        "  1. east… (2 choices)",
+        "  2. south 1 cells",
+        "  0. back",
+    ];
+    let at = lines
+        .iter()
+        .position(|l| l.ends_with(group[0]))
+        .unwrap_or_else(|| panic!("no group level in:\n{}", r.out));
+    assert_eq!(lines[at + 1..at + 4], group[1..], "{}", r.out);
+    // `b` goes back to the top level; `2 1 2` goes down two levels and acts at once.
+    assert_eq!(
+        r.out.matches("Actions (5):").count(),
+        3,
+        "shown at the start, after going back and after acting:\n{}",
+        r.out
+    );
+    // What the action did is told on the next screen, right above the menu.
+    assert!(
+        r.out
+            .contains("Since your last choice:\n    * chose go e 2\nActions (5):"),
+        "{}",
+        r.out
+    );
+    assert!(!r.out.contains("chose go e 1"), "{}", r.out);
+    assert!(r.out.contains("  * chose end"), "{}", r.out);
+}
+
+#[test]
+fn play_refuses_a_line_that_does_not_fit_the_menu() {
+    let dir = scratch("play-menu-bad");
+    let demo = s(&grid_demo(&dir));
+    let r = farebox_with_input(
+        &["play", &demo, "--seats", "human", "--seed", "1"],
+        "9\n1 1\nb\n2 7\n2 1 1\nq\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("`9` is not one of the choices here: type a number from 1 to 3."),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("1 (End the demo) is an action, not a group"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("You are at the top of the menu already."),
+        "{}",
+        r.out
+    );
+    // A line that goes wrong halfway changes nothing: `2 1 1` still starts at the top.
+    assert!(
+        r.out.contains("`7` is not one of the choices here"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("  * chose go e 1"), "{}", r.out);
+}
+
+#[test]
+fn play_draws_a_grid_board_with_a_legend() {
+    let dir = scratch("play-board");
+    let demo = s(&grid_demo(&dir));
+    let r = farebox_with_input(&["play", &demo, "--seats", "human", "--seed", "1"], "q\n");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let board: Vec<&str> = after(&r.out, "         1         2         3")
+        .into_iter()
+        .take(10)
+        .collect();
+    let want = [
+        "         1         2         3",
+        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
+        // The taxi (Y) carries the blue fare; the green passenger waits at the stop.
+        "    ┆ Y+b     ┆         ┆ pg ┃    ┆",
+        // A road east-west, a one-way road east, a stop sign: joined where they meet.
+        "  1 ┆━━━━━━━━━━━━→━━━━→━━━━━━■━━━━┆",
+        "    ┆         ┆         ┆    ┃    ┆",
+        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
+        // A dead end open to the north (not joined: the road above runs east-west), a fallen
+        // rock, an empty cell.
+        "    ┆    ┃    ┆▒▒▒▒▒▒▒▒▒┆         ┆",
+        "  2 ┆    ×    ┆▒▒ rock ▒┆    ·    ┆",
+        "    ┆         ┆▒▒▒▒▒▒▒▒▒┆         ┆",
+        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
+    ];
+    assert_eq!(board, want, "{}", r.out);
+    let legend = after(&r.out, "Legend: ").join("\n");
+    for mark in [
+        "cells are named x,y (column, row)",
+        "━┃ road",
+        "→ one way: drive where the arrow points",
+        "■ stop sign: 2 moves to drive through",
+        "× dead end",
+        "· empty cell",
+        "▒ closed: rock = Fallen rock",
+        "Tiles on the board: Straight road, One-way road, Four-way stop, Cul-de-sac",
+    ] {
+        assert!(legend.contains(mark), "{mark} missing from:\n{legend}");
+    }
+    // Pieces: marks, "x,y" places, no bookkeeping properties, no idle pieces.
+    assert!(
+        r.out
+            .contains("  Y+b  Taxi of Yellow at 1,1 (carrying blue)\n"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("  pg   Passenger at 3,1 (color green)\n"),
+        "{}",
+        r.out
+    );
+    assert!(!r.out.contains("off the board"), "{}", r.out);
+    assert!(
+        !r.out.contains("_secret") && !r.out.contains("hush"),
+        "{}",
+        r.out
+    );
+    // A cell is named x,y everywhere, never by the id the board gives it.
+    assert!(!r.out.contains("home"), "{}", r.out);
+    // Zones by name; the hidden empty one and the one the mod hides are not listed.
+    assert!(r.out.contains("  Chip pile: 3 cards\n"), "{}", r.out);
+    assert!(
+        r.out.contains("  Pocket (yours): Lucky chip\n"),
+        "{}",
+        r.out
+    );
+    assert!(
+        !r.out.contains("Ledger") && !r.out.contains("Lost and found"),
+        "{}",
+        r.out
+    );
+    // Counters: a seat counter by seat, a global one as its value.
+    assert!(
+        r.out.contains("\n  Fuel: Yellow 5   Moves left: 2\n"),
+        "{}",
+        r.out
+    );
+}
+
+#[test]
+fn play_shows_other_seats_only_what_they_may_see() {
+    let dir = scratch("play-two");
+    let demo = s(&grid_demo(&dir));
+    let r = farebox_with_input(
+        &["play", &demo, "--seats", "human,random", "--seed", "1"],
+        "q\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains("  Pocket (yours): Lucky chip\n"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("  Pocket of Red: 1 card\n"), "{}", r.out);
+    assert!(
+        r.out
+            .contains("\n  Fuel: Yellow 5, Red 5   Moves left: 2\n"),
+        "{}",
+        r.out
+    );
+}
+
+#[test]
+fn play_says_nobody_is_to_act_once_the_game_is_over() {
+    let dir = scratch("play-over");
+    let demo = s(&grid_demo(&dir));
+    let r = farebox_with_input(
+        &["play", &demo, "--seats", "human", "--seed", "1"],
+        "3\n1\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let end = after(&r.out, "== Game over");
+    assert!(!end.is_empty(), "{}", r.out);
+    assert!(
+        end[0].starts_with("== Game over after turn 1"),
+        "{}",
+        end[0]
+    );
+    assert!(
+        end.iter().all(|l| !l.contains("to act")),
+        "{}",
+        end.join("\n")
+    );
+    assert!(r.out.contains("Game over: the demo is over"), "{}", r.out);
+    assert!(r.out.contains("  1st Yellow, score 0"), "{}", r.out);
+}
+
+#[test]
+fn play_reports_a_describe_hook_that_returns_no_label() {
+    let dir = scratch("play-bad-describe");
+    let demo = grid_demo(&dir);
+    let rules = demo.join("rules/demo.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    std::fs::write(
+        &rules,
+        text.replace("return { \"Honk\" }", "return { \"Honk\", 3 }"),
+    )
+    .unwrap();
+    let r = farebox_with_input(&["play", &s(&demo), "--seats", "human"], "1\n");
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.err.contains("rules/demo.luau:")
+            && r.err.contains(
+                "describe returned a menu path for the action `honk` whose part 2 is a number"
+            ),
+        "{}",
+        r.err
+    );
+}
+
+#[test]
+fn play_shows_a_bundled_grid_game_with_a_legend_and_a_grouped_menu() {
+    let args = [
+        "play",
+        "curbside",
+        "--seats",
+        "human,dispatcher",
+        "--seed",
+        "5",
+    ];
+    let r = farebox_with_input(&args, "q\n");
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("you are Yellow"), "{}", r.out);
-    // Pieces show their properties (which destination is whose), bookkeeping stays out.
-    assert!(r.out.contains("passenger (color yellow, gas "), "{}", r.out);
-    assert!(
-        r.out.contains("destination (color yellow) at "),
-        "{}",
-        r.out
-    );
-    assert!(
-        !r.out.contains("_laid") && !r.out.contains("_active"),
-        "{}",
-        r.out
-    );
-    // Cards go by their names; the log tells the player what happened, their draw included.
-    assert!(r.out.contains("Gas canteen, Re-route"), "{}", r.out);
-    assert!(r.out.contains("  * Yellow draws a tile"), "{}", r.out);
-    assert!(r.out.contains("  * You draw "), "{}", r.out);
-    // The board draws each road's shape: the corner crossroads is open on all sides.
-    assert!(r.out.contains("┼t1/0[Y]"), "{}", r.out);
+    assert!(r.out.contains("Legend: "), "{}", r.out);
+    assert!(r.out.contains("Taxi of Yellow at 1,1"), "{}", r.out);
+    assert!(!r.out.contains("start-"), "cells are x,y:\n{}", r.out);
     // Passengers and destinations are marked with their color, so pairs can be matched.
     assert!(
-        r.out.contains("[py]") && r.out.contains("[dy]"),
+        r.out.contains(" py ") && r.out.contains(" dy "),
         "{}",
         r.out
     );
-    assert!(r.out.contains("Bye."), "{}", r.out);
+    // The hand is told by card name, and nobody else's.
+    assert!(r.out.contains("  Hand (yours): "), "{}", r.out);
+    assert!(r.out.contains("  Hand of Red: 5 cards"), "{}", r.out);
+    // A short menu, with at least one group; its number, then 1, goes inside.
+    let menu = after(&r.out, "Actions (");
+    let entries: Vec<&str> = menu
+        .iter()
+        .skip(1)
+        .take_while(|l| {
+            l.trim_start()
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_digit())
+        })
+        .copied()
+        .collect();
+    assert!(
+        (2..=12).contains(&entries.len()),
+        "a short top level:\n{}",
+        menu.join("\n")
+    );
+    let group = entries
+        .iter()
+        .find(|l| l.ends_with(" choices)"))
+        .unwrap_or_else(|| panic!("no group in:\n{}", menu.join("\n")));
+    let number = group.trim_start().split('.').next().unwrap();
+    let r = farebox_with_input(&args, &format!("{number}\n0\nq\n"));
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(r.out.contains("  0. back"), "{}", r.out);
+    assert_eq!(r.out.matches("Actions (").count(), 2, "{}", r.out);
 }
 
 #[test]
@@ -297,22 +781,23 @@ fn play_keeps_the_other_hand_hidden() {
     // drew is not (lines told after a bot's action are indented by four).
     assert!(r.out.contains("    * Yellow draws a tile"), "{}", r.out);
     assert!(!r.out.contains("    * You draw"), "{}", r.out);
-    for line in r
+    let yellow: Vec<&str> = r
         .out
         .lines()
-        .filter(|l| l.trim_start().starts_with("hand of Yellow"))
-    {
+        .filter(|l| l.trim_start().starts_with("Hand of Yellow"))
+        .collect();
+    assert!(!yellow.is_empty(), "{}", r.out);
+    for line in yellow {
         assert!(
-            line.ends_with("(hidden)") || line.ends_with(" 0 cards"),
+            line.ends_with(" cards") || line.ends_with(" card"),
             "{line}"
         );
     }
+    // Red's own hand is told card by card: one of the start cards is in it.
     assert!(
         r.out
             .lines()
-            .any(|l| l.trim_start().starts_with("hand of Red")
-                && l.contains("Gas canteen")
-                && l.contains("Re-route")),
+            .any(|l| l.starts_with("  Hand (yours): ") && l.contains("Re-route")),
         "{}",
         r.out
     );

@@ -23,12 +23,16 @@ pub enum Command {
     /// Check mods: load and validate their content and compile their scripts.
     ///
     /// Problems print one per line as `path:line:col: error: message` on stdout; a summary per
-    /// mod goes to stderr. Exits 0 when every mod is valid, 1 otherwise.
+    /// mod goes to stderr. Arguments that are not mod folders (a file, a folder without
+    /// mod.toml) are skipped with a note, so `farebox validate mods/*` works. Exits 0 when
+    /// every mod is valid, 1 otherwise, 2 when no argument was a mod.
     Validate(ValidateArgs),
     /// Play a game in the terminal, against bots or with friends at the same keyboard.
     ///
-    /// On a person's turn the game is shown as that seat sees it, followed by the numbered legal
-    /// actions: type a number to act, `?` to show the game again, `q` to quit.
+    /// On a person's turn the game is shown as that seat sees it (a grid board is drawn with a
+    /// legend), followed by a menu of the legal actions, grouped as the rules' `describe` hook
+    /// labels them: type a number to choose (several, like `3 1 2`, go down several levels at
+    /// once), `b` or `0` to go back a level, `?` to show the game again, `q` to quit.
     Play(PlayArgs),
     /// Simulate many games with bots and report win rates, game lengths and scores.
     ///
@@ -37,8 +41,8 @@ pub enum Command {
     /// (games stopped at --cap actions), errors (count), error_messages (the first few),
     /// win_rate (per seat: share of finished games where the seat placed 1st, ties count for
     /// each), actions_mean, actions_sd, turns_mean, turns_sd (over games without errors),
-    /// score_mean, score_sd (per seat, over finished games), seconds, games_per_second, seed,
-    /// players, bots. Standard deviations are sample deviations (0 for fewer than 2 games).
+    /// score_mean, score_sd (per seat, over finished games), endings (each reason a finished
+    /// game ended for, with its count), seconds, games_per_second, seed, players, bots. Standard deviations are sample deviations (0 for fewer than 2 games).
     Sim(SimArgs),
     /// Play one game with bots and save it as a replay file.
     Record(RecordArgs),

@@ -1,19 +1,21 @@
 //! `farebox play`: a game in the terminal.
 //!
-//! A person's screen is built only from `Game::view` of their seat, so hidden cards stay
-//! hidden; with two or more people the game asks to pass the keyboard before each turn.
+//! A person's screen is built only from `Game::view` of their seat and the log lines that
+//! seat may read, so hidden cards stay hidden; with two or more people the game asks to pass
+//! the keyboard before each turn. The screen is drawn by `play_view` (and a grid board by
+//! `play_board`); the actions are offered as a menu grouped by the paths the `describe` hook
+//! gives (`play_menu`).
 
-use std::collections::HashMap;
 use std::io::IsTerminal;
 
 use farebox::agent::Agent;
 use farebox::content::GameDef;
-use farebox::content::def::{BoardDef, Scope};
 use farebox::game::{Game, View};
-use farebox::value::Value;
 
 use crate::cli::PlayArgs;
 use crate::common::{Fail, Io, load_for_play, ordinal, setup, split_list};
+use crate::play_menu::{Chosen, Menu, Nav, level_lines};
+use crate::play_view;
 
 enum Seat {
     Human,
@@ -57,6 +59,8 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         who.join(", ")
     ));
     let mut last_human: Option<u8> = None;
+    // The menu's keys are explained once, and again after a line that did not fit.
+    let mut helped = false;
     // What the rules wrote to the log is told as it happens, to whoever is at the keyboard and
     // only as far as their seat may see it. `seen[s]` is how much of the log seat s has been
     // told; a person taking over the keyboard is first told what they missed.
@@ -66,12 +70,24 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
     };
     let mut seen = vec![0usize; seats.len()];
     let mut told = 0usize;
-    tell(io, &game, sole_human, &mut told, &mut seen, "");
+    for l in tell(&game, sole_human, &mut told, &mut seen, "") {
+        io.say(l);
+    }
+    // What happened since a person last chose (their own action's results, the bots' actions)
+    // is shown with the next screen, just above the menu, where it is seen; with nobody at
+    // the keyboard it is printed as it happens.
+    let mut recap = Recap {
+        lines: vec![],
+        hold: humans > 0,
+    };
 
     loop {
         if let Some(r) = game.result().cloned() {
-            if let Some(s) = last_human {
+            if let Some(s) = last_human.or(sole_human) {
                 show(io, &def, &game.view(Some(s)));
+                recap.show(io);
+            } else {
+                recap.flush(io);
             }
             io.say(format!("Game over: {}", r.reason));
             let mut order: Vec<usize> = (0..r.places.len()).collect();
@@ -92,9 +108,13 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         let seat = game.active();
         let actions = match game.legal_actions() {
             Ok(a) => a,
-            Err(e) => return Err(Fail::Invalid(e.to_string())),
+            Err(e) => {
+                recap.flush(io);
+                return Err(Fail::Invalid(e.to_string()));
+            }
         };
         if actions.is_empty() {
+            recap.flush(io);
             return Err(Fail::Invalid(format!(
                 "{} has no legal action, and the game is not over",
                 def.seat_name(seat as usize)
@@ -107,6 +127,8 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         let (action, human) = match kind {
             Seat::Human => {
                 if humans >= 2 && last_human != Some(seat) {
+                    // The last person's news is theirs: told before they pass the keyboard.
+                    recap.flush(io);
                     io.say(format!("\nPass to {name} and press Enter"));
                     if io.read_line().is_none() {
                         io.say("Bye.");
@@ -116,16 +138,35 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                         let _ = write!(io.out, "\x1b[2J\x1b[H");
                     }
                     let mut from = seen.get(seat as usize).copied().unwrap_or(0);
-                    if from < game.log().len() {
+                    let missed = tell(&game, Some(seat), &mut from, &mut seen, "  ");
+                    if !missed.is_empty() {
                         io.say("Since your last turn:");
                     }
-                    tell(io, &game, Some(seat), &mut from, &mut seen, "  ");
+                    for l in missed {
+                        io.say(l);
+                    }
                     told = from;
                 }
                 last_human = Some(seat);
-                let labels: Vec<String> = actions.iter().map(|a| game.describe(a)).collect();
+                let mut paths = Vec::with_capacity(actions.len());
+                for a in &actions {
+                    match game.try_describe_path(a) {
+                        Ok(p) => paths.push(p),
+                        Err(e) => {
+                            recap.flush(io);
+                            return Err(Fail::Invalid(e.to_string()));
+                        }
+                    }
+                }
+                let menu = Menu::new(&paths, &actions);
+                let mut nav = menu.start();
                 show(io, &def, &game.view(Some(seat)));
-                show_actions(io, &labels);
+                recap.show(io);
+                show_menu(io, &menu, &nav);
+                if !helped {
+                    io.say(MENU_HELP);
+                    helped = true;
+                }
                 let choice = loop {
                     let _ = write!(io.out, "{name}> ");
                     let Some(line) = io.read_line() else {
@@ -139,18 +180,21 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                         }
                         "?" => {
                             show(io, &def, &game.view(Some(seat)));
-                            show_actions(io, &labels);
+                            recap.show(io);
+                            show_menu(io, &menu, &nav);
                         }
                         "" => {}
-                        t => match t.parse::<usize>() {
-                            Ok(k) if (1..=actions.len()).contains(&k) => break k - 1,
-                            _ => io.say(format!(
-                                "Type a number from 1 to {}, ? to show the game, or q to quit.",
-                                actions.len()
-                            )),
+                        t => match nav.choose(&menu, t) {
+                            Ok(Chosen::Action(i)) => break i,
+                            Ok(Chosen::Moved) => show_menu(io, &menu, &nav),
+                            Err(m) => {
+                                io.say(m);
+                                io.say(MENU_HELP);
+                            }
                         },
                     }
                 };
+                recap.lines.clear();
                 (actions[choice].clone(), true)
             }
             Seat::Bot(agent) => {
@@ -160,19 +204,28 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 (actions.get(i).cloned().unwrap_or_default(), false)
             }
         };
-        let label = game.describe(&action);
+        let label = match game.try_describe_path(&action) {
+            Ok(p) => p.join(" "),
+            Err(e) => {
+                recap.flush(io);
+                return Err(Fail::Invalid(e.to_string()));
+            }
+        };
         match game.apply_legal(&action) {
             Ok(()) => {
                 let indent = if human {
                     "  "
                 } else {
-                    io.say(format!("{name}: {label}"));
+                    recap.add(io, format!("{name}: {label}"));
                     "    "
                 };
                 let viewer = last_human.or(sole_human);
-                tell(io, &game, viewer, &mut told, &mut seen, indent);
+                for l in tell(&game, viewer, &mut told, &mut seen, indent) {
+                    recap.add(io, l);
+                }
             }
             Err(e) => {
+                recap.flush(io);
                 io.say(format!("error: {e}"));
                 io.say("The action was refused; the game is as it was.");
                 if !human {
@@ -185,262 +238,75 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
     }
 }
 
-/// Prints the log entries from `from` on that `viewer` may see (public ones only for nobody),
-/// and moves `from`, and the viewer's own mark, to the end of the log.
+/// The log entries from `from` on that `viewer` may see (public ones only for nobody), as
+/// lines; moves `from`, and the viewer's own mark, to the end of the log.
 fn tell(
-    io: &mut Io,
     game: &Game,
     viewer: Option<u8>,
     from: &mut usize,
     seen: &mut [usize],
     indent: &str,
-) {
+) -> Vec<String> {
     let log = game.log();
-    for entry in log.iter().skip(*from) {
-        if entry.seen.by(viewer) {
-            io.say(format!("{indent}* {}", entry.text));
-        }
-    }
+    let lines = log
+        .iter()
+        .skip(*from)
+        .filter(|e| e.seen.by(viewer))
+        .map(|e| format!("{indent}* {}", e.text))
+        .collect();
     *from = log.len();
     if let Some(mark) = viewer.and_then(|v| seen.get_mut(v as usize)) {
         *mark = log.len();
     }
+    lines
 }
 
-fn show_actions(io: &mut Io, labels: &[String]) {
-    io.say("Actions:");
-    for (i, l) in labels.iter().enumerate() {
-        io.say(format!("  {:>2}. {l}", i + 1));
+/// Lines told since the person at the keyboard last chose, held for their next screen.
+struct Recap {
+    lines: Vec<String>,
+    /// Whether to hold lines for a screen (someone plays) or print them at once (bots only).
+    hold: bool,
+}
+
+impl Recap {
+    fn add(&mut self, io: &mut Io, line: String) {
+        if self.hold {
+            self.lines.push(line);
+        } else {
+            io.say(line);
+        }
+    }
+
+    /// Shows the held lines (they stay held until the person chooses).
+    fn show(&self, io: &mut Io) {
+        if !self.lines.is_empty() {
+            io.say("Since your last choice:");
+            for l in &self.lines {
+                io.say(format!("  {l}"));
+            }
+        }
+    }
+
+    /// Prints the held lines and forgets them.
+    fn flush(&mut self, io: &mut Io) {
+        for l in self.lines.drain(..) {
+            io.say(l);
+        }
     }
 }
 
-/// Short form of a tile id: the part after the last `-` ("cs-t12" -> "t12").
-fn short(id: &str) -> &str {
-    id.rsplit('-').next().unwrap_or(id)
-}
-
-fn owner_name(def: &GameDef, owner: Option<u8>) -> String {
-    owner.map_or_else(String::new, |o| {
-        format!(" of {}", def.seat_name(o as usize))
-    })
-}
-
-/// Prints what `view` shows: turn, counters, public variables, zones, pieces and the board.
+/// Prints the game as `view` shows it.
 pub fn show(io: &mut Io, def: &GameDef, view: &View) {
-    let you = view.seat.map_or_else(String::new, |s| {
-        format!(" (you are {})", def.seat_name(s as usize))
-    });
-    io.say(format!(
-        "\n== Turn {}: {} to act{you} ==",
-        view.turn,
-        def.seat_name(view.active as usize)
-    ));
-    for (id, values) in &view.counters {
-        let cd = def.counters.iter().find(|c| &c.id == id);
-        let name = cd.map_or(id.as_str(), |c| c.name.as_str());
-        let text = if cd.is_some_and(|c| c.scope == Scope::Seat) {
-            values
-                .iter()
-                .enumerate()
-                .map(|(i, v)| format!("{} {v}", def.seat_name(i)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        } else {
-            values
-                .iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        io.say(format!("  {name}: {text}"));
-    }
-    // Names starting with `_` are the rules' bookkeeping: in the view, but not worth showing.
-    for (k, v) in view.vars.iter().filter(|(k, _)| !k.starts_with('_')) {
-        io.say(format!("  {k} = {v}"));
-    }
-    io.say("Zones:");
-    for z in &view.zones {
-        let cards = if z.cards.is_empty() {
-            if z.count > 0 {
-                " (hidden)".to_string()
-            } else {
-                String::new()
-            }
-        } else if z.cards.len() < z.count {
-            format!(", top: {}", card_names(def, &z.cards))
-        } else {
-            format!(": {}", card_names(def, &z.cards))
-        };
-        io.say(format!(
-            "  {}{}: {} {}{cards}",
-            z.id,
-            owner_name(def, z.owner),
-            z.count,
-            crate::common::plural(z.count, "card")
-        ));
-    }
-    // Pieces, grouped by kind, owner and place.
-    let mut groups: Vec<(String, usize)> = Vec::new();
-    for p in &view.pieces {
-        let at =
-            p.at.as_ref()
-                .map_or("off the board".to_string(), |a| format!("at {a}"));
-        let props: Vec<String> = p
-            .props
-            .iter()
-            .filter(|(k, _)| !k.starts_with('_'))
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        let props = if props.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", props.join(", "))
-        };
-        let key = format!("{}{}{props} {at}", p.kind, owner_name(def, p.owner));
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some(g) => g.1 += 1,
-            None => groups.push((key, 1)),
-        }
-    }
-    if !groups.is_empty() {
-        io.say("Pieces:");
-        for (k, c) in groups {
-            let count = if c > 1 {
-                format!("{c} x ")
-            } else {
-                String::new()
-            };
-            io.say(format!("  {count}{k}"));
-        }
-    }
-    if let (BoardDef::Grid(g), Some(tiles)) = (&def.board, &view.tiles) {
-        grid(io, def, g, view, tiles);
+    for l in play_view::lines(def, view) {
+        io.say(l);
     }
 }
 
-/// Cards as people know them: by name, runs of the same card counted ("2 x Straightaway").
-fn card_names(def: &GameDef, ids: &[String]) -> String {
-    let name = |id: &str| {
-        def.decks
-            .iter()
-            .find_map(|d| d.card(id).and_then(|i| d.cards.get(i)))
-            .map_or_else(|| id.to_string(), |c| c.name.clone())
-    };
-    let mut out: Vec<(String, usize)> = Vec::new();
-    for id in ids {
-        let n = name(id);
-        match out.last_mut() {
-            Some((last, count)) if *last == n => *count += 1,
-            _ => out.push((n, 1)),
-        }
-    }
-    out.into_iter()
-        .map(|(n, c)| if c > 1 { format!("{c} x {n}") } else { n })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-type Cell = (Option<(String, u8)>, Option<(String, u8)>);
-
-/// A box-drawing character for the open sides of a tile as it lies (N, E, S, W).
-fn road_glyph(def: &GameDef, id: &str, rot: u8) -> char {
-    let Some(t) = def.tile(id).and_then(|i| def.tiles.get(i)) else {
-        return '?';
-    };
-    let links = t.links_turned(rot);
-    let mut open = 0usize;
-    for (side, to) in links.iter().enumerate() {
-        if *to != 0 {
-            open |= 1 << side;
-        }
-        open |= *to as usize;
-    }
-    // Index: N = 1, E = 2, S = 4, W = 8.
-    const GLYPHS: [char; 16] = [
-        '·', '╵', '╶', '└', '╷', '│', '┌', '├', '╴', '┘', '─', '┴', '┐', '┤', '┬', '┼',
-    ];
-    GLYPHS[open & 15]
-}
-
-/// A piece's mark on the board: its seat's initial (capital), or the initial of its kind
-/// followed by the initial of its `color` property when it has one ("py": the yellow
-/// passenger), so matching pieces can be told apart.
-fn piece_mark(def: &GameDef, p: &farebox::game::PieceView) -> String {
-    let initial = |s: &str| s.chars().next().unwrap_or('?');
-    match p.owner {
-        Some(o) => initial(&def.seat_name(o as usize))
-            .to_uppercase()
-            .to_string(),
-        None => {
-            let mut m: String = initial(&p.kind).to_lowercase().collect();
-            if let Some(Value::Str(c)) = p.props.get("color") {
-                m.extend(initial(c).to_lowercase());
-            }
-            m
-        }
+/// Prints the open level of the menu.
+fn show_menu(io: &mut Io, menu: &Menu, nav: &Nav) {
+    for l in level_lines(menu, nav) {
+        io.say(l);
     }
 }
 
-fn grid(
-    io: &mut Io,
-    def: &GameDef,
-    g: &farebox::content::def::GridDef,
-    view: &View,
-    tiles: &[Cell],
-) {
-    let w = g.width as usize;
-    if w == 0 {
-        return;
-    }
-    // Space id of each cell: "x,y" unless the board names it.
-    let mut ids: HashMap<String, usize> = (0..tiles.len())
-        .map(|i| (format!("{},{}", i % w + 1, i / w + 1), i))
-        .collect();
-    for c in &g.cells {
-        if let Some(id) = &c.id {
-            ids.insert(id.clone(), ((c.y - 1) * g.width + (c.x - 1)) as usize);
-        }
-    }
-    let mut marks: Vec<Vec<String>> = vec![vec![]; tiles.len()];
-    for p in &view.pieces {
-        if let Some(m) =
-            p.at.as_ref()
-                .and_then(|a| ids.get(a))
-                .and_then(|i| marks.get_mut(*i))
-        {
-            m.push(piece_mark(def, p));
-        }
-    }
-    let cells: Vec<String> = tiles
-        .iter()
-        .zip(&marks)
-        .map(|((t, b), m)| {
-            let mut s = t.as_ref().map_or(".".to_string(), |(id, r)| {
-                format!("{}{}/{r}", road_glyph(def, id, *r), short(id))
-            });
-            if let Some((id, _)) = b {
-                s.push_str(&format!("#{}", short(id)));
-            }
-            if !m.is_empty() {
-                s.push_str(&format!("[{}]", m.join(",")));
-            }
-            s
-        })
-        .collect();
-    let cw = cells
-        .iter()
-        .map(|c| c.chars().count())
-        .max()
-        .unwrap_or(1)
-        .max(3);
-    io.say(format!(
-        "Board ({}x{}; road shape, tile/quarter turns, #blocker, [pieces: seat, or kind and color]):",
-        g.width, g.height
-    ));
-    let header: Vec<String> = (1..=w).map(|x| format!("{x:<cw$}")).collect();
-    io.say(format!("     {}", header.join(" ").trim_end()));
-    for (y, row) in cells.chunks(w).enumerate() {
-        let line: Vec<String> = row.iter().map(|c| format!("{c:<cw$}")).collect();
-        io.say(format!("  {:>2} {}", y + 1, line.join(" ").trim_end()));
-    }
-}
+const MENU_HELP: &str = "Type a number to choose (several, like `3 1 2`, go down several levels), b to go back, ? to show the game again, q to quit.";

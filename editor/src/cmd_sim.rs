@@ -117,6 +117,17 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
                 w * 100.0
             ));
         }
+        if !st.endings.is_empty() {
+            let mut endings: Vec<(&String, &usize)> = st.endings.iter().collect();
+            endings.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            io.say("endings");
+            for (reason, count) in endings {
+                io.say(format!(
+                    "  {count:>6}  {:>5.1}%  {reason}",
+                    *count as f64 * 100.0 / st.finished.max(1) as f64
+                ));
+            }
+        }
         io.say(format!(
             "time      {seconds:.2} s, {gps:.1} games/s on {threads} {}",
             crate::common::plural(threads, "thread")
@@ -158,6 +169,9 @@ pub struct Stats {
     pub turns_sd: f64,
     pub score_mean: Vec<f64>,
     pub score_sd: Vec<f64>,
+    /// How the finished games ended: each reason the rules gave, with how many games gave it.
+    #[serde(default)]
+    pub endings: std::collections::BTreeMap<String, usize>,
 }
 
 impl Stats {
@@ -170,9 +184,11 @@ impl Stats {
             .collect();
         let clean: Vec<&Outcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
         let mut wins = vec![0u64; n];
+        let mut endings = std::collections::BTreeMap::new();
         let mut scores = vec![Vec::new(); n];
         for o in &finished {
             if let Some(r) = &o.result {
+                *endings.entry(r.reason.clone()).or_insert(0) += 1;
                 for seat in 0..n {
                     if r.places.get(seat) == Some(&1) {
                         wins[seat] += 1;
@@ -211,6 +227,7 @@ impl Stats {
             turns_sd,
             score_mean: score_stats.iter().map(|s| s.0).collect(),
             score_sd: score_stats.iter().map(|s| s.1).collect(),
+            endings,
         }
     }
 }

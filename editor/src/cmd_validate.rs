@@ -1,5 +1,10 @@
 //! `farebox validate`: load content and compile scripts, print every problem.
+//!
+//! Arguments that are not mod folders (a plain file, a folder without `mod.toml`) are skipped
+//! with a note, so a shell glob such as `farebox validate mods/*` checks every mod in a folder
+//! that also holds a README.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use farebox::script::{Host, Limits};
@@ -9,8 +14,14 @@ use crate::common::{Fail, Io, load_located, locate, plural};
 
 pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
     let mut all_ok = true;
+    let mut validated = 0usize;
     for spec in &args.mods {
+        if let Some(why) = not_a_mod(Path::new(spec)) {
+            io.note(format!("{spec}: skipped, {why}"));
+            continue;
+        }
         let l = locate(spec)?;
+        validated += 1;
         let errors = match load_located(&l) {
             Ok(def) => {
                 if def.playable() {
@@ -39,5 +50,27 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
             io.note(format!("{}: {errors} {}", l.name, plural(errors, "error")));
         }
     }
+    if validated == 0 {
+        return Err(Fail::Usage(format!(
+            "nothing was validated: {} not a mod folder",
+            if args.mods.len() == 1 {
+                "the argument is"
+            } else {
+                "none of the arguments is"
+            }
+        )));
+    }
     Ok(if all_ok { 0 } else { 1 })
+}
+
+/// Why an existing path is not a mod folder, if it is not one. Paths that do not exist are
+/// left to `locate` (a bundled mod id, or a mistake it reports).
+fn not_a_mod(p: &Path) -> Option<&'static str> {
+    if p.is_file() {
+        Some("a file, not a mod folder")
+    } else if p.is_dir() && !p.join("mod.toml").is_file() {
+        Some("a folder without a mod.toml")
+    } else {
+        None
+    }
 }

@@ -19,6 +19,9 @@ pub mod cmd_sim;
 pub mod cmd_test;
 pub mod cmd_validate;
 pub mod common;
+pub mod play_board;
+pub mod play_menu;
+pub mod play_view;
 
 pub use common::{Fail, Io};
 

@@ -2,7 +2,7 @@
 //!
 //! 1. [`Game::legal_actions`] asks the rules (the `actions` hook, read-only) for the actions of
 //!    the seat to act. An action is a string such as `"move N 2"`; [`Game::describe`] gives a
-//!    label for people.
+//!    label for people, and [`Game::describe_path`] the same label as a menu path.
 //! 2. An agent picks one.
 //! 3. [`Game::apply`] checks the action is legal and runs the `apply` hook. Apply is atomic: on
 //!    any script error the state and the log are exactly as before, and the error names mod,
@@ -353,21 +353,32 @@ impl Game {
         Ok(actions)
     }
 
-    /// A label for an action, for people.
+    /// A label for an action, for people: the parts of [`Game::describe_path`] joined by
+    /// single spaces. Logs, transcripts and bot lines use it.
     pub fn describe(&mut self, action: &str) -> String {
+        self.describe_path(action).join(" ")
+    }
+
+    /// An action's label as a menu path (`["Place", "a Straightaway", "at 3,4"]`), so a menu
+    /// can group actions by their first parts. A plain string label is a path of one part;
+    /// without a `describe` hook, or when the hook fails, the path is the action itself (see
+    /// [`Game::try_describe_path`] for the error).
+    pub fn describe_path(&mut self, action: &str) -> Vec<String> {
+        self.try_describe_path(action)
+            .unwrap_or_else(|_| vec![action.to_string()])
+    }
+
+    /// [`Game::describe_path`], with the error when the `describe` hook fails or returns
+    /// something other than a string or a non-empty list of strings.
+    pub fn try_describe_path(&mut self, action: &str) -> Result<Vec<String>, ScriptError> {
         if !self.host.has_hook("describe") {
-            return action.to_string();
+            return Ok(vec![action.to_string()]);
         }
         let seat = self.state.active;
         let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 2));
-        let (ctx, r) = self
-            .host
-            .call_hook::<String>("describe", ctx, Some(seat), Some(action));
+        let (ctx, r) = self.host.call_describe(ctx, seat, action);
         self.restore(ctx);
-        match r {
-            Ok(Some(s)) => s,
-            _ => action.to_string(),
-        }
+        Ok(r?.unwrap_or_else(|| vec![action.to_string()]))
     }
 
     /// The rules' score of a seat (from the `score` hook), if the mod has one.

@@ -192,6 +192,12 @@ pub fn lua_stubs() -> String {
     );
 
     s.push_str(
+        "-- What `describe` returns: a label, or a menu path whose parts, joined by single spaces,\n\
+         -- make the label ({\"Place\", \"a Straightaway\", \"at 3,4\"}). Menus group actions by\n\
+         -- their first parts.\n\
+         export type Label = string | {string}\n\n",
+    );
+    s.push_str(
         "-- The hooks a rule script may return (each script returns a table with some of them).\n",
     );
     s.push_str("export type Hooks = {\n");

@@ -440,6 +440,8 @@ pub struct ZoneDef {
     pub visibility: Visibility,
     pub deck: Option<usize>,
     pub shuffle: bool,
+    /// Whether displays list the zone; false for the rules' bookkeeping.
+    pub shown: bool,
 }
 
 /// A Luau script of the mod.

@@ -724,4 +724,8 @@ pub struct RawZone {
     /// Shuffle the zone after filling it.
     #[serde(default)]
     pub shuffle: bool,
+    /// Whether displays list the zone (default true). `false` marks a box the rules use for
+    /// bookkeeping: the terminal and the Studio do not list it.
+    #[serde(default = "yes")]
+    pub shown: bool,
 }

@@ -291,6 +291,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 visibility: r.visibility,
                 deck,
                 shuffle: r.shuffle,
+                shown: r.shown,
             }
         })
         .collect();

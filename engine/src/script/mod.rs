@@ -67,7 +67,7 @@ pub const HOOKS: [(&str, &str); 6] = [
     ),
     (
         "describe",
-        "describe(game, seat, action) -> string: a label for people (optional)",
+        "describe(game, seat, action) -> Label: a label for people, or a menu path (optional)",
     ),
     (
         "on_turn_start",
@@ -641,6 +641,26 @@ impl Host {
         }
     }
 
+    /// Calls the `describe` hook for `action`: its label as a menu path (a plain string label
+    /// is a path of one part). None when the mod has no `describe` hook. Anything but a
+    /// non-empty string or a non-empty list of non-empty strings is an error naming the script
+    /// and the function that returned it.
+    pub fn call_describe(
+        &self,
+        ctx: CallCtx,
+        seat: u8,
+        action: &str,
+    ) -> (CallCtx, Result<Option<Vec<String>>, ScriptError>) {
+        let (ctx, r) = self.call_hook::<LuaValue>("describe", ctx, Some(seat), Some(action));
+        let r = r.and_then(|v| match v {
+            None => Ok(None),
+            Some(v) => menu_path(&v, action)
+                .map(Some)
+                .map_err(|m| self.hook_error("describe", m)),
+        });
+        (ctx, r)
+    }
+
     /// Runs a snippet of Luau against the state with the rules' rights (a console, and the way
     /// tests build situations). Returns what the snippet returns.
     pub fn eval(
@@ -786,6 +806,79 @@ impl Host {
             hook: hook.to_string(),
             message: message.trim().to_string(),
         }
+    }
+}
+
+/// What a `describe` hook returned for `action`, as a menu path: a string is a path of one
+/// part; a list must hold one or more strings (items 1..n, nothing else). Empty labels or
+/// parts are refused, since people could not tell them apart. The error says what was wrong.
+fn menu_path(v: &LuaValue, action: &str) -> Result<Vec<String>, String> {
+    const WANT: &str = "it must return a label: a string, or a list of strings (a menu path)";
+    let what = |v: &LuaValue| match v {
+        LuaValue::Nil => "nothing (nil)".to_string(),
+        LuaValue::Integer(_) | LuaValue::Number(_) => "a number".to_string(),
+        LuaValue::Boolean(b) => format!("`{b}`"),
+        LuaValue::String(_) => "a string".to_string(),
+        LuaValue::Table(_) => "a table".to_string(),
+        LuaValue::Function(_) => "a function".to_string(),
+        other => other.type_name().to_string(),
+    };
+    let text = |v: &LuaValue| -> Option<String> {
+        match v {
+            LuaValue::String(s) => Some(s.to_string_lossy()),
+            _ => None,
+        }
+    };
+    let returned = |x: &str| format!("describe returned {x} for the action `{action}`");
+    match v {
+        LuaValue::String(_) => {
+            let s = text(v).unwrap_or_default();
+            if s.trim().is_empty() {
+                return Err(format!("{}; {WANT}", returned("an empty label")));
+            }
+            Ok(vec![s])
+        }
+        LuaValue::Table(t) => {
+            let n = t.raw_len();
+            let mut keys = 0usize;
+            for pair in t.clone().pairs::<LuaValue, LuaValue>() {
+                if pair.is_err() {
+                    return Err(format!("{}; {WANT}", returned(&what(v))));
+                }
+                keys += 1;
+            }
+            if n == 0 && keys == 0 {
+                return Err(format!("{}; {WANT}", returned("an empty list")));
+            }
+            if keys != n {
+                return Err(format!(
+                    "{}, with keys other than 1, 2, 3...; {WANT}",
+                    returned("a table")
+                ));
+            }
+            let mut out = Vec::with_capacity(n);
+            for i in 1..=n {
+                let item: LuaValue = t.raw_get(i).unwrap_or(LuaValue::Nil);
+                match text(&item) {
+                    Some(s) if !s.trim().is_empty() => out.push(s),
+                    Some(_) => {
+                        return Err(format!(
+                            "{} whose part {i} is an empty string; each part of a menu path must say something",
+                            returned("a menu path")
+                        ));
+                    }
+                    None => {
+                        return Err(format!(
+                            "{} whose part {i} is {}, not a string",
+                            returned("a menu path"),
+                            what(&item)
+                        ));
+                    }
+                }
+            }
+            Ok(out)
+        }
+        other => Err(format!("{}; {WANT}", returned(&what(other)))),
     }
 }
 
