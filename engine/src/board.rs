@@ -464,7 +464,8 @@ impl Board {
     }
 
     /// Every cell reachable from `cell` with at most `moves` straight drives (see
-    /// [`Board::ray`]), with the fewest drives it takes (0 for `cell` itself).
+    /// [`Board::ray`]) that pass `max` cells in all, with the fewest drives it takes (0 for
+    /// `cell` itself).
     pub fn reach(
         &self,
         cell: u32,
@@ -473,32 +474,125 @@ impl Board {
         stop: &dyn Fn(u32) -> bool,
         tiles: &[TileDef],
     ) -> Vec<(u32, u32)> {
-        let mut seen = vec![u32::MAX; self.space_count()];
+        self.explore(cell, moves, max, stop, tiles, false).reached
+    }
+
+    /// The empty cells (no tile, no blocker) that a vehicle could drive onto from `cell` with
+    /// at most `moves` straight drives passing `max` cells in all, if a tile there let it in:
+    /// each with the sides of that cell it could be entered by (a bit per [`Side`]). A drive
+    /// may enter it as a new drive from a reachable cell with an exit towards it, or run on
+    /// into it from a cell the road crosses straight.
+    pub fn approach(
+        &self,
+        cell: u32,
+        moves: u32,
+        max: u32,
+        stop: &dyn Fn(u32) -> bool,
+        tiles: &[TileDef],
+    ) -> Vec<(u32, u8)> {
+        self.explore(cell, moves, max, stop, tiles, true).entries
+    }
+
+    /// Drive by drive from `cell`: the fewest drives to each reachable cell, and (when
+    /// `approach`) the empty cells a further step could enter. A cell is driven on from again
+    /// whenever it is reached with fewer cells passed than before, since that leaves more of
+    /// `max` for the drives after it.
+    fn explore(
+        &self,
+        cell: u32,
+        moves: u32,
+        max: u32,
+        stop: &dyn Fn(u32) -> bool,
+        tiles: &[TileDef],
+        approach: bool,
+    ) -> Explored {
+        let n = self.space_count();
+        let mut drives = vec![u32::MAX; n];
+        let mut used = vec![u32::MAX; n];
+        let mut entries = vec![0u8; if approach { n } else { 0 }];
         let mut out = Vec::new();
-        let Some(slot) = seen.get_mut(cell as usize) else {
-            return out;
-        };
-        *slot = 0;
+        if (cell as usize) >= n {
+            return Explored {
+                reached: out,
+                entries: Vec::new(),
+            };
+        }
+        drives[cell as usize] = 0;
+        used[cell as usize] = 0;
         out.push((cell, 0));
-        let mut frontier = vec![cell];
+        // Cells to drive on from, with the cells passed to get there.
+        let mut frontier = vec![(cell, 0u32)];
+        let note = |entries: &mut Vec<u8>, from: u32, side: Side| {
+            let Some((x, y)) = self.xy(from) else { return };
+            let (dx, dy) = side.delta();
+            if let Some(next) = self.cell(x + dx as i64, y + dy as i64)
+                && self.tile_at(next).is_none()
+                && self.blocker_at(next).is_none()
+                && let Some(e) = entries.get_mut(next as usize)
+            {
+                *e |= 1 << side.opposite().index();
+            }
+        };
         for n in 1..=moves {
             let mut next = Vec::new();
-            for &c in &frontier {
+            for &(c, u) in &frontier {
+                let left = max.saturating_sub(u);
+                if left == 0 {
+                    continue;
+                }
+                let exits = self.links(c, tiles).iter().fold(0u8, |a, m| a | m);
                 for side in Side::ALL {
-                    for r in self.ray(c, side, max, stop, tiles) {
-                        if let Some(s) = seen.get_mut(r as usize)
-                            && *s == u32::MAX
-                        {
-                            *s = n;
+                    if exits & (1 << side.index()) == 0 {
+                        continue;
+                    }
+                    let cells = self.ray(c, side, left, stop, tiles);
+                    if approach {
+                        match cells.last() {
+                            // A new drive out of `c`.
+                            None => note(&mut entries, c, side),
+                            // Or the drive runs on, when the road crosses its last cell
+                            // straight and nothing there stopped it.
+                            Some(&last) => {
+                                let k = cells.len() as u32;
+                                let straight = self.links(last, tiles)[side.opposite().index()]
+                                    & (1 << side.index())
+                                    != 0;
+                                let costly = self
+                                    .tile_at(last)
+                                    .and_then(|p| tiles.get(p.tile as usize))
+                                    .is_some_and(|t| t.move_cost > 1);
+                                if k < left && straight && !costly && !stop(last) {
+                                    note(&mut entries, last, side);
+                                }
+                            }
+                        }
+                    }
+                    for (i, r) in cells.into_iter().enumerate() {
+                        let passed = u + i as u32 + 1;
+                        let slot = r as usize;
+                        if drives[slot] == u32::MAX {
+                            drives[slot] = n;
                             out.push((r, n));
-                            next.push(r);
+                        }
+                        if passed < used[slot] {
+                            used[slot] = passed;
+                            next.push((r, passed));
                         }
                     }
                 }
             }
             frontier = next;
         }
-        out
+        let found = entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| **e != 0)
+            .map(|(c, e)| (c as u32, *e))
+            .collect();
+        Explored {
+            reached: out,
+            entries: found,
+        }
     }
 
     pub fn set_tile(&mut self, cell: u32, placed: Option<Placed>) -> bool {
@@ -730,6 +824,14 @@ fn copy_graph(graph: &mut Graph, g: &GraphDef, ox: f64, oy: f64, _rot: u8, _scal
             cost: e.cost,
         });
     }
+}
+
+/// What [`Board::reach`] and [`Board::approach`] work out together.
+struct Explored {
+    /// Each reachable cell with the fewest drives it takes.
+    reached: Vec<(u32, u32)>,
+    /// Each empty cell a further drive could enter, with a bit per side it could enter by.
+    entries: Vec<(u32, u8)>,
 }
 
 #[cfg(test)]

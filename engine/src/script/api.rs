@@ -257,7 +257,12 @@ pub const API: &[(&str, &str, &str)] = &[
     (
         "reach",
         "(space: number, moves: number, max: number, stop: {[number]: any}?) -> {[number]: number}",
-        "Cells reachable with at most `moves` straight drives (each as in game.ray), mapped to the fewest drives needed (0 for `space`).",
+        "Cells reachable with at most `moves` straight drives (each as in game.ray) passing `max` cells in all, mapped to the fewest drives needed (0 for `space`).",
+    ),
+    (
+        "approach",
+        "(space: number, moves: number, max: number, stop: {[number]: any}?) -> {[number]: string}",
+        "Empty cells (no tile, no blocker) a vehicle could drive onto within `moves` drives and `max` cells, as in game.reach, if a tile there let it in; each mapped to the sides it would be entered by, e.g. \"W\" or \"NW\".",
     ),
     (
         "passes",
@@ -542,6 +547,15 @@ fn stops_at(stop: &Option<Table>, cell: u32) -> bool {
             Ok(LuaValue::Nil | LuaValue::Boolean(false)) | Err(_)
         )
     })
+}
+
+/// The sides in a bit mask (a bit per [`Side`]) as letters in N, E, S, W order ("NS").
+fn side_letters(mask: u8) -> String {
+    Side::ALL
+        .iter()
+        .filter(|side| mask & (1 << side.index()) != 0)
+        .map(|side| side.letter())
+        .collect()
 }
 
 fn grid_only(c: &CallCtx, name: &str) -> R<()> {
@@ -1126,6 +1140,31 @@ pub fn register(lua: &Lua) -> R<Table> {
             )
         })
     });
+    reg!(lua, t, "approach", |lua,
+                              (s, moves, max, stop): (
+        i64,
+        i64,
+        i64,
+        Option<Table>
+    )| {
+        with_tables(lua, |c| {
+            let s = space_arg(c, s)?;
+            grid_only(c, "approach")?;
+            let hit = |x: u32| stops_at(&stop, x);
+            let found = c.state.board.approach(
+                s,
+                moves.clamp(0, 64) as u32,
+                max.max(0) as u32,
+                &hit,
+                &c.def.tiles,
+            );
+            lua.create_table_from(
+                found
+                    .into_iter()
+                    .map(|(cell, mask)| (cell as i64 + 1, side_letters(mask))),
+            )
+        })
+    });
     reg!(
         lua,
         t,
@@ -1141,11 +1180,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         let s = space_arg(c, s)?;
         let links = c.state.board.links(s, &c.def.tiles);
         let mask = links.iter().fold(0u8, |a, m| a | m);
-        Ok(Side::ALL
-            .iter()
-            .filter(|sd| mask & (1 << sd.index()) != 0)
-            .map(|sd| sd.letter())
-            .collect::<String>())
+        Ok(side_letters(mask))
     }));
     reg!(lua, t, "attach_track", |_, id: String| with_mut(
         "attach_track",
