@@ -27,6 +27,7 @@ fn transcript_of_one_seeded_game() {
         let seat = game.active();
         let i = agents[seat as usize].choose(&mut game, &actions).unwrap();
         let label = game.describe(&actions[i]);
+        let told = game.log().len();
         game.apply_legal(&actions[i]).unwrap();
         writeln!(
             out,
@@ -36,6 +37,12 @@ fn transcript_of_one_seeded_game() {
             label
         )
         .unwrap();
+        // What everyone at the table is told: the public log lines the action wrote.
+        for entry in &game.log()[told..] {
+            if entry.seen.by(None) {
+                writeln!(out, "           * {}", entry.text).unwrap();
+            }
+        }
         n += 1;
     }
     writeln!(out, "result: {:?}", game.result()).unwrap();
@@ -56,6 +63,7 @@ fn statistics_over_1000_seeded_random_games() {
     let seats = 3;
     let mut wins = vec![0u32; seats];
     let (mut lengths, mut scores, mut capped) = (Vec::new(), vec![Vec::new(); seats], 0);
+    let mut endings = std::collections::BTreeMap::<String, u32>::new();
     let games: Vec<Match> = (0..1000)
         .map(|seed| Match {
             setup: Setup::new(seats as u8, seed),
@@ -69,6 +77,7 @@ fn statistics_over_1000_seeded_random_games() {
             continue;
         }
         let r = o.result.unwrap();
+        *endings.entry(r.reason.clone()).or_default() += 1;
         for s in r.winners() {
             wins[s] += 1;
         }
@@ -91,6 +100,9 @@ fn statistics_over_1000_seeded_random_games() {
     for (s, sc) in scores.iter().enumerate() {
         let (m, sd) = mean_sd(sc);
         writeln!(out, "seat {} stars: mean {m:.2}, sd {sd:.2}", s + 1).unwrap();
+    }
+    for (reason, count) in &endings {
+        writeln!(out, "ended: {count} x {reason}").unwrap();
     }
     insta::assert_snapshot!(out);
 }

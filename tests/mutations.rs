@@ -8,56 +8,14 @@
 //! `FAREBOX_MUTATIONS=N` sets the number of mutations per file (default 12) for a deeper run.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::path::Path;
 use std::sync::Arc;
 
 use farebox::agent;
 use farebox::content;
 use farebox::game::Setup;
 use farebox::rng::Rng;
-use farebox::source::{MemMods, MemSource};
-use farebox_suite::root;
-
-fn read_tree(dir: &Path, rel: &str, out: &mut MemSource) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir.join(rel))
-        .unwrap()
-        .flatten()
-        .collect();
-    entries.sort_by_key(|e| e.file_name());
-    for e in entries {
-        let name = e.file_name().to_string_lossy().to_string();
-        let path = if rel.is_empty() {
-            name.clone()
-        } else {
-            format!("{rel}/{name}")
-        };
-        if e.path().is_dir() {
-            read_tree(dir, &path, out);
-        } else if name.ends_with(".toml") || name.ends_with(".luau") {
-            out.files
-                .insert(path, std::fs::read_to_string(e.path()).unwrap());
-        }
-    }
-}
-
-fn bundled() -> MemMods {
-    let mut mods = BTreeMap::new();
-    let mut dirs: Vec<_> = std::fs::read_dir(root().join("mods"))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().join("mod.toml").is_file())
-        .collect();
-    dirs.sort_by_key(|e| e.file_name());
-    for e in dirs {
-        let id = e.file_name().to_string_lossy().to_string();
-        let mut src = MemSource::new(id.clone());
-        read_tree(&e.path(), "", &mut src);
-        mods.insert(id, src);
-    }
-    MemMods(mods)
-}
+use farebox::source::MemMods;
 
 /// Byte offsets of the character boundaries of `s`, end included.
 fn boundaries(s: &str) -> Vec<usize> {
@@ -264,7 +222,7 @@ fn broken_files_give_diagnostics_or_errors_never_panics() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(12);
-    let mods = bundled();
+    let mods = farebox_suite::bundled_in_memory();
     assert!(mods.0.len() >= 10, "bundled mods: {:?}", mods.0.keys());
     let mut problems = Vec::new();
     let mut tried = 0;

@@ -1,11 +1,15 @@
 //! Helpers shared by the workspace-level tests in `tests/`: where the bundled mods are, and
 //! how to load them.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 use farebox::content::def::{CardDef, DeckDef, OptionDef, TableDef};
 use farebox::content::{self, GameDef};
+use farebox::source::{MemMods, MemSource};
 use farebox::value::Value;
+
+pub mod rule_mutants;
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -23,6 +27,48 @@ pub fn load(id: &str) -> GameDef {
     match content::load_mod(&farebox::source::FsSource::new(mod_dir(id)), &resolver) {
         Ok(d) => d,
         Err(e) => panic!("{id} does not load:\n{e}"),
+    }
+}
+
+/// Every bundled mod, read into memory (its `.toml` and `.luau` files): tests change files
+/// there without touching the disk.
+pub fn bundled_in_memory() -> MemMods {
+    let mut mods = BTreeMap::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(root().join("mods"))
+        .unwrap_or_else(|e| panic!("mods/: {e}"))
+        .flatten()
+        .filter(|e| e.path().join("mod.toml").is_file())
+        .collect();
+    dirs.sort_by_key(|e| e.file_name());
+    for e in dirs {
+        let id = e.file_name().to_string_lossy().to_string();
+        let mut src = MemSource::new(id.clone());
+        read_tree(&e.path(), "", &mut src);
+        mods.insert(id, src);
+    }
+    MemMods(mods)
+}
+
+fn read_tree(dir: &Path, rel: &str, out: &mut MemSource) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir.join(rel))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.join(rel).display()))
+        .flatten()
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let name = e.file_name().to_string_lossy().to_string();
+        let path = if rel.is_empty() {
+            name.clone()
+        } else {
+            format!("{rel}/{name}")
+        };
+        if e.path().is_dir() {
+            read_tree(dir, &path, out);
+        } else if name.ends_with(".toml") || name.ends_with(".luau") {
+            let text = std::fs::read_to_string(e.path())
+                .unwrap_or_else(|err| panic!("{}: {err}", e.path().display()));
+            out.files.insert(path, text);
+        }
     }
 }
 
