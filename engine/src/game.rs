@@ -338,7 +338,7 @@ impl Game {
         }
         let seat = self.state.active;
         let seed = self.history.len() as u64;
-        let ctx = self.ctx(Access::ReadOnly, Rng::new(seed, 1));
+        let ctx = self.ctx(Access::Seat(Some(seat)), Rng::new(seed, 1));
         let (ctx, r) = self
             .host
             .call_hook::<Vec<String>>("actions", ctx, Some(seat), None);
@@ -375,7 +375,7 @@ impl Game {
             return Ok(vec![action.to_string()]);
         }
         let seat = self.state.active;
-        let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 2));
+        let ctx = self.ctx(Access::Seat(Some(seat)), Rng::new(0, 2));
         let (ctx, r) = self.host.call_describe(ctx, seat, action);
         self.restore(ctx);
         Ok(r?.unwrap_or_else(|| vec![action.to_string()]))
@@ -444,7 +444,7 @@ impl Game {
         rng: &mut Rng,
     ) -> Result<usize, ScriptError> {
         let seat = self.state.active;
-        let ctx = self.ctx(Access::ReadOnly, rng.clone());
+        let ctx = self.ctx(Access::Seat(Some(seat)), rng.clone());
         let (ctx, r) = self.host.call_bot(bot, ctx, seat, actions);
         *rng = self.restore(ctx);
         r
@@ -458,12 +458,7 @@ impl Game {
             .iter()
             .map(|z| {
                 let d = &self.def.zones[z.def as usize];
-                let visible = match d.visibility {
-                    Visibility::Public => z.cards.len(),
-                    Visibility::Owner if z.owner.is_some() && z.owner == seat => z.cards.len(),
-                    Visibility::Top => z.cards.len().min(1),
-                    _ => 0,
-                };
+                let visible = visible_cards(&self.def, z, seat);
                 let cards = z.cards[z.cards.len() - visible..]
                     .iter()
                     .map(|c| {
@@ -537,6 +532,18 @@ impl Game {
                 .collect(),
             result: s.result.clone(),
         }
+    }
+}
+
+/// How many cards of a zone, counted from the top, `seat` may see (None: a spectator): all of a
+/// public zone, all of an owner-only zone to its owner, the top card of a `top` zone, none of
+/// a hidden one.
+pub fn visible_cards(def: &GameDef, zone: &ZoneState, seat: Option<u8>) -> usize {
+    match def.zones.get(zone.def as usize).map(|d| d.visibility) {
+        Some(Visibility::Public) => zone.cards.len(),
+        Some(Visibility::Owner) if zone.owner.is_some() && zone.owner == seat => zone.cards.len(),
+        Some(Visibility::Top) => zone.cards.len().min(1),
+        _ => 0,
     }
 }
 

@@ -5,14 +5,15 @@
 //! [`crate::schema::lua_stubs`]), and a test checks the list and the registered functions agree.
 //!
 //! Conventions: call with a dot (`game.roll(6)`); seats, spaces, zones and pieces are numbered
-//! from 1; functions that change the state fail when a bot calls them.
+//! from 1; functions that change the state fail when a bot calls them. Bots and the `actions`
+//! and `describe` hooks read through their seat's view (see [`super::Access::Seat`]).
 
 use std::cell::RefCell;
 
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 
+use super::CallCtx;
 use super::convert::{from_lua, to_lua};
-use super::{Access, CallCtx};
 use crate::board::Placed;
 use crate::content::def::{Side, TrackRole};
 use crate::state::{GameResult, LogEntry, Seen, Var};
@@ -90,7 +91,7 @@ pub const API: &[(&str, &str, &str)] = &[
     (
         "get",
         "(name: string) -> any",
-        "A game variable (nil if unset).",
+        "A game variable (nil if unset). Bots and the actions and describe hooks read as their seat: a secret that seat may not see is nil.",
     ),
     (
         "set",
@@ -111,12 +112,12 @@ pub const API: &[(&str, &str, &str)] = &[
     (
         "cards",
         "(zone: number) -> {string}",
-        "Card ids in a zone, bottom first (the top card is last).",
+        "Card ids in a zone, bottom first (the top card is last). Bots and the actions and describe hooks get only the cards their seat may see: none of a hidden zone or another seat's hand, the top card of a `top` zone (game.count still gives how many).",
     ),
     (
         "top",
         "(zone: number) -> string?",
-        "Id of the top card, or nil.",
+        "Id of the top card, or nil (also nil where the reading seat may not see it).",
     ),
     (
         "move_card",
@@ -355,7 +356,7 @@ fn text(lua: &Lua, s: Option<String>) -> R<LuaValue> {
 /// Runs `f` on the lent context, refusing bots.
 fn with_mut<T>(name: &str, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
     with(|ctx| {
-        if ctx.access == Access::ReadOnly {
+        if ctx.access.read_only() {
             return err(format!(
                 "game.{name} changes the game; it cannot be used here (bots and the actions hook only read)"
             ));
@@ -572,7 +573,7 @@ pub fn math_random(_lua: &Lua, args: MultiValue) -> R<LuaValue> {
         .filter_map(|v| v.as_integer().or_else(|| v.as_number().map(|n| n as i64)))
         .collect();
     with(|ctx| {
-        let rng = if ctx.access == Access::ReadOnly {
+        let rng = if ctx.access.read_only() {
             &mut ctx.bot_rng
         } else {
             &mut ctx.state.rng
@@ -683,7 +684,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         if n < 1 {
             return err("game.random(n) needs n >= 1");
         }
-        let rng = if c.access == Access::ReadOnly {
+        let rng = if c.access.read_only() {
             &mut c.bot_rng
         } else {
             &mut c.state.rng
@@ -738,8 +739,8 @@ pub fn register(lua: &Lua) -> R<Table> {
     }));
     reg!(lua, t, "get", |lua, name: String| with_tables(lua, |c| {
         match c.state.vars.get(&*name) {
-            Some(v) => to_lua(lua, &v.value),
-            None => Ok(LuaValue::Nil),
+            Some(v) if c.access.may_see(v.seen) => to_lua(lua, &v.value),
+            _ => Ok(LuaValue::Nil),
         }
     }));
     reg!(lua, t, "set", |_, (name, value): (String, LuaValue)| {
@@ -802,8 +803,9 @@ pub fn register(lua: &Lua) -> R<Table> {
     }));
     reg!(lua, t, "cards", |lua, z: i64| with_tables(lua, |c| {
         let z = zone_arg(c, z)?;
-        let ids: Vec<String> = c.state.zones[z]
-            .cards
+        let zone = &c.state.zones[z];
+        let from = zone.cards.len() - c.access.visible_cards(&c.def, zone);
+        let ids: Vec<String> = zone.cards[from..]
             .iter()
             .map(|&r| card_name(c, r))
             .collect();
@@ -812,7 +814,11 @@ pub fn register(lua: &Lua) -> R<Table> {
     reg!(lua, t, "top", |lua, z: i64| {
         let card = with(|c| {
             let z = zone_arg(c, z)?;
-            Ok(c.state.zones[z].cards.last().map(|&r| card_name(c, r)))
+            let zone = &c.state.zones[z];
+            if c.access.visible_cards(&c.def, zone) == 0 {
+                return Ok(None);
+            }
+            Ok(zone.cards.last().map(|&r| card_name(c, r)))
         })?;
         text(lua, card)
     });

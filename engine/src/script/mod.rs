@@ -111,14 +111,42 @@ impl fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
-/// What a call may do to the state.
+/// What a call may do to the state, and what it may read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Access {
-    /// Rules: read and change.
+    /// Rules: read everything and change it.
     Rules,
-    /// Bots and action lists: read only; `math.random` uses a separate generator, so looking
-    /// never changes the game.
+    /// The rules' own questions (the `score` hook): read everything, change nothing.
     ReadOnly,
+    /// Whatever chooses for a seat, or speaks to one: bots, the `actions` and `describe`
+    /// hooks. Read only, and only what that seat may see (None: a spectator, who sees public
+    /// things): a secret it may not see reads as nil, a zone it may not look into lists no
+    /// cards (its count stays public), a face-down deck gives no order.
+    Seat(Option<u8>),
+}
+
+impl Access {
+    /// Whether the call may only read (`math.random` then uses a separate generator, so
+    /// looking never changes the game).
+    pub fn read_only(self) -> bool {
+        self != Access::Rules
+    }
+
+    /// Whether the call may read something seen by `seen`.
+    pub fn may_see(self, seen: crate::state::Seen) -> bool {
+        match self {
+            Access::Seat(viewer) => seen.by(viewer),
+            Access::Rules | Access::ReadOnly => true,
+        }
+    }
+
+    /// How many cards of `zone`, counted from the top, the call may read.
+    pub fn visible_cards(self, def: &GameDef, zone: &crate::state::ZoneState) -> usize {
+        match self {
+            Access::Seat(viewer) => crate::game::visible_cards(def, zone, viewer),
+            Access::Rules | Access::ReadOnly => zone.cards.len(),
+        }
+    }
 }
 
 /// Lent to the VM for one call.
