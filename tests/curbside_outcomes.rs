@@ -26,7 +26,8 @@ fn transcript_of_one_seeded_game() {
         let actions = game.legal_actions().unwrap();
         let seat = game.active();
         let i = agents[seat as usize].choose(&mut game, &actions).unwrap();
-        let label = game.describe(&actions[i]);
+        // A transcript is for everyone at the table: public labels and public log lines.
+        let label = game.describe_public(&actions[i]);
         let told = game.log().len();
         game.apply_legal(&actions[i]).unwrap();
         writeln!(

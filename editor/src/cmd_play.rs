@@ -204,8 +204,15 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 (actions.get(i).cloned().unwrap_or_default(), false)
             }
         };
-        let label = match game.try_describe_path(&action) {
-            Ok(p) => p.join(" "),
+        // A person sees their own label; a bot's move is told with the public label, the
+        // one everyone but the acting seat may be shown.
+        let label = if human {
+            game.try_describe_path(&action).map(|p| p.join(" "))
+        } else {
+            game.try_describe_public(&action)
+        };
+        let label = match label {
+            Ok(l) => l,
             Err(e) => {
                 recap.flush(io);
                 return Err(Fail::Invalid(e.to_string()));

@@ -353,10 +353,34 @@ impl Game {
         Ok(actions)
     }
 
-    /// A label for an action, for people: the parts of [`Game::describe_path`] joined by
-    /// single spaces. Logs, transcripts and bot lines use it.
+    /// The acting seat's own label for an action: the parts of [`Game::describe_path`]
+    /// joined by single spaces. What everyone else is shown is [`Game::describe_public`].
     pub fn describe(&mut self, action: &str) -> String {
         self.describe_path(action).join(" ")
+    }
+
+    /// The label everyone but the acting seat is shown for an action: the `describe` hook
+    /// run reading the game as a spectator (`game.viewer()` is nil), so it cannot read what
+    /// is hidden; a mod whose actions name hidden things gives a plainer label there. Logs,
+    /// transcripts and bot lines shown to others use it.
+    pub fn describe_public(&mut self, action: &str) -> String {
+        self.try_describe_public(action)
+            .unwrap_or_else(|_| action.to_string())
+    }
+
+    /// [`Game::describe_public`], with the error when the `describe` hook fails.
+    pub fn try_describe_public(&mut self, action: &str) -> Result<String, ScriptError> {
+        Ok(self.try_label(action, None)?.join(" "))
+    }
+
+    /// The label `viewer` is shown for an action of the seat to act: its own label when it
+    /// is that seat, else the public one.
+    pub fn describe_for(&mut self, action: &str, viewer: Option<u8>) -> String {
+        if viewer == Some(self.state.active) {
+            self.describe(action)
+        } else {
+            self.describe_public(action)
+        }
     }
 
     /// An action's label as a menu path (`["Place", "a Straightaway", "at 3,4"]`), so a menu
@@ -371,11 +395,18 @@ impl Game {
     /// [`Game::describe_path`], with the error when the `describe` hook fails or returns
     /// something other than a string or a non-empty list of strings.
     pub fn try_describe_path(&mut self, action: &str) -> Result<Vec<String>, ScriptError> {
+        let seat = self.state.active;
+        self.try_label(action, Some(seat))
+    }
+
+    /// The `describe` hook's label for `action` of the seat to act, read as `viewer` sees
+    /// the game (None: the public label).
+    fn try_label(&mut self, action: &str, viewer: Option<u8>) -> Result<Vec<String>, ScriptError> {
         if !self.host.has_hook("describe") {
             return Ok(vec![action.to_string()]);
         }
         let seat = self.state.active;
-        let ctx = self.ctx(Access::Seat(Some(seat)), Rng::new(0, 2));
+        let ctx = self.ctx(Access::Seat(viewer), Rng::new(0, 2));
         let (ctx, r) = self.host.call_describe(ctx, seat, action);
         self.restore(ctx);
         Ok(r?.unwrap_or_else(|| vec![action.to_string()]))

@@ -95,7 +95,7 @@ return {{
   end,
   actions = function(g, seat) return {{ "look " .. look(), "pass" }} end,
   describe = function(g, seat, action)
-    if action == "pass" then return "Pass, seeing " .. look() end
+    if action == "pass" then return "Pass, seeing " .. look() .. " as " .. tostring(game.viewer()) end
     return action
   end,
   apply = function(g, seat, action)
@@ -186,9 +186,26 @@ fn the_actions_hook_reads_through_the_seat_to_act() {
 #[test]
 fn labels_are_made_from_what_the_seat_may_see() {
     let mut g = game();
-    let label = g.describe("pass");
-    assert!(label.starts_with("Pass, seeing nil nil public"), "{label}");
-    assert!(!label.contains("forty-two"));
+    let t = truth(&mut g);
+    let hand1 = t.split(' ').nth(3).unwrap().to_string();
+    // Seat 1's own label: its own hand, not seat 2's secret.
+    let own = g.describe("pass");
+    assert!(
+        own.starts_with(&format!("Pass, seeing nil nil public {hand1} ")),
+        "{own}"
+    );
+    assert!(own.ends_with(" as 1"), "{own}");
+    assert!(!own.contains("forty-two"));
+    // The public label, for everyone else: no hand at all, and game.viewer() is nil.
+    let public = g.describe_public("pass");
+    assert!(
+        public.starts_with("Pass, seeing nil nil public   "),
+        "{public}"
+    );
+    assert!(public.ends_with(" as nil"), "{public}");
+    assert!(!public.contains(&hand1), "{public}");
+    assert_eq!(g.describe_for("pass", Some(1)), public);
+    assert_eq!(g.describe_for("pass", Some(0)), own);
 }
 
 #[test]

@@ -12,8 +12,8 @@ use std::cell::RefCell;
 
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 
-use super::CallCtx;
 use super::convert::{from_lua, to_lua};
+use super::{Access, CallCtx};
 use crate::board::Placed;
 use crate::content::def::{Side, TrackRole};
 use crate::state::{GameResult, LogEntry, Seen, Var};
@@ -23,6 +23,11 @@ use crate::value::Value;
 pub const API: &[(&str, &str, &str)] = &[
     ("seats", "() -> number", "Number of seats in this game."),
     ("active", "() -> number", "The seat whose turn it is."),
+    (
+        "viewer",
+        "() -> number?",
+        "The seat this call reads the game as: the seat a bot or the actions hook chooses for, or the acting seat's own label in describe. Nil when describe makes the public label (everyone else reads it) and in the rules, which see everything.",
+    ),
     (
         "turn",
         "() -> number",
@@ -600,6 +605,10 @@ pub fn register(lua: &Lua) -> R<Table> {
     reg!(lua, t, "active", |_, ()| with(|c| Ok(c.state.active
         as i64
         + 1)));
+    reg!(lua, t, "viewer", |_, ()| with(|c| Ok(match c.access {
+        Access::Seat(Some(s)) => Some(s as i64 + 1),
+        _ => None,
+    })));
     reg!(lua, t, "turn", |_, ()| with(|c| Ok(c.state.turn as i64)));
     reg!(lua, t, "seat_name", |lua, seat: i64| {
         let name = with(|c| {
