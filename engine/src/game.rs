@@ -481,6 +481,68 @@ impl Game {
         r
     }
 
+    /// Lookahead: applies `action` (if legal), lets `look` read the game that follows (it
+    /// may try further actions), then puts the state, the log and the history back exactly
+    /// as they were. Returns what `look` returned, or the error that refused the action. A
+    /// bot looks through its own seat's view (`look` gets the whole game; read it with
+    /// [`Game::view`] of that seat).
+    pub fn trial<T>(
+        &mut self,
+        action: &str,
+        look: impl FnOnce(&mut Game) -> T,
+    ) -> Result<T, GameError> {
+        let snapshot = self.state.clone();
+        let (log_len, history_len) = (self.log.len(), self.history.len());
+        let out = self.apply(action).map(|()| look(self));
+        self.state = snapshot;
+        self.log.truncate(log_len);
+        self.history.truncate(history_len);
+        out
+    }
+
+    /// Determinization, for search bots: a copy of the game as `seat` might imagine it. The
+    /// cards hidden from the seat are dealt again, shuffled by `seed`, into the places hidden
+    /// from it (every zone keeps its count, every card the seat can see stays where it is,
+    /// and all hidden cards stay in play, so the deal is consistent with what the seat
+    /// knows). Variables hidden from the seat are left out, log lines it may not read are
+    /// dropped, and the copy's random generator is seeded anew, so nothing in the copy tells
+    /// what the seat may not know. The copy has a VM of its own and can be played on.
+    pub fn determinized(&self, seat: u8, seed: u64) -> Result<Game, GameError> {
+        let mut state = (*self.state).clone();
+        let viewer = Some(seat);
+        let mut places = Vec::new();
+        let mut cards = Vec::new();
+        for (z, zone) in state.zones.iter().enumerate() {
+            let hidden = zone.cards.len() - visible_cards(&self.def, zone, viewer);
+            for i in 0..hidden {
+                places.push((z, i));
+                cards.push(zone.cards[i]);
+            }
+        }
+        let mut rng = Rng::new(seed, 5);
+        rng.shuffle(&mut cards);
+        for ((z, i), card) in places.into_iter().zip(cards) {
+            state.zones[z].cards[i] = card;
+        }
+        Arc::make_mut(&mut state.vars).retain(|_, v| v.seen.by(viewer));
+        state.rng = Rng::new(seed, 6);
+        let host = Host::new(self.def.clone(), self.host.limits())?;
+        Ok(Game {
+            def: self.def.clone(),
+            host,
+            state: Box::new(state),
+            log: self
+                .log
+                .iter()
+                .filter(|e| e.seen.by(viewer))
+                .cloned()
+                .collect(),
+            history: self.history.clone(),
+            setup: self.setup.clone(),
+            spare: None,
+        })
+    }
+
     /// The state as `seat` may see it (None: a spectator, who sees only public things).
     pub fn view(&self, seat: Option<u8>) -> View {
         let s = &self.state;

@@ -231,3 +231,84 @@ fn a_bot_reads_through_its_seat() {
         g.apply(&a).unwrap();
     }
 }
+
+/// Every zone's cards, as the rules see them.
+fn zones(g: &mut Game) -> Vec<String> {
+    let code = r#"local out = {}
+      for _, z in { game.zone("hand", 1), game.zone("hand", 2), game.zone("deck"), game.zone("pile") } do
+        table.insert(out, table.concat(game.cards(z), "+"))
+      end
+      return out"#;
+    match g.eval(code).unwrap() {
+        Value::List(v) => v
+            .into_iter()
+            .map(|x| match x {
+                Value::Str(s) => s,
+                _ => String::new(),
+            })
+            .collect(),
+        v => panic!("{v:?}"),
+    }
+}
+
+#[test]
+fn determinization_redeals_only_what_the_seat_cannot_see() {
+    let mut g = game();
+    let truth = zones(&mut g);
+    let mut deals = std::collections::BTreeSet::new();
+    for seed in 0..20 {
+        let mut copy = g.determinized(0, seed).unwrap();
+        let z = zones(&mut copy);
+        // Seat 1's hand and the pile's top card stay; every zone keeps its count; the same
+        // cards are in play.
+        assert_eq!(z[0], truth[0], "seed {seed}");
+        assert_eq!(z[3].rsplit('+').next(), truth[3].rsplit('+').next());
+        for (a, b) in z.iter().zip(&truth) {
+            assert_eq!(a.split('+').count(), b.split('+').count());
+        }
+        let mut all: Vec<&str> = z.iter().flat_map(|s| s.split('+')).collect();
+        let mut want: Vec<&str> = truth.iter().flat_map(|s| s.split('+')).collect();
+        all.sort();
+        want.sort();
+        assert_eq!(all, want);
+        // Seat 2's secret is not in the copy; the public variable is.
+        assert_eq!(copy.eval("return game.get('answer')").unwrap(), Value::Nil);
+        assert_eq!(
+            copy.eval("return game.get('open')").unwrap(),
+            Value::Str("public".into())
+        );
+        // The same seed deals the same way; the copy plays on.
+        let again = zones(&mut g.determinized(0, seed).unwrap());
+        assert_eq!(again, z);
+        assert!(!copy.legal_actions().unwrap().is_empty());
+        deals.insert(z.join(" "));
+    }
+    assert!(
+        deals.len() > 3,
+        "different seeds deal differently: {deals:?}"
+    );
+}
+
+#[test]
+fn a_trial_action_is_undone() {
+    let mut g = game();
+    let before = (zones(&mut g), g.history().len(), g.log().len(), g.active());
+    let seen = g
+        .trial("pass", |after| {
+            (
+                after.active(),
+                after.view(Some(0)).vars.get("applied").cloned(),
+            )
+        })
+        .unwrap();
+    assert_eq!(seen, (1, Some(Value::Str("pass".into()))));
+    assert_eq!(
+        (zones(&mut g), g.history().len(), g.log().len(), g.active()),
+        before
+    );
+    assert_eq!(g.eval("return game.get('applied')").unwrap(), Value::Nil);
+    assert!(
+        g.trial("fly", |_| ()).is_err(),
+        "an illegal action is refused"
+    );
+}

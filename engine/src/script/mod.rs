@@ -232,6 +232,11 @@ fn hook_index(name: &str) -> Option<usize> {
 
 impl Host {
     /// Creates the VM and runs every rule script and bot script of the definition.
+    /// The limits this VM runs its calls under.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
     pub fn new(def: Arc<GameDef>, limits: Limits) -> Result<Host, ScriptError> {
         let fail = |m: String| ScriptError {
             mod_id: def.id.clone(),
