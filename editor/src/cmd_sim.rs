@@ -189,13 +189,13 @@ impl Stats {
         for o in &finished {
             if let Some(r) = &o.result {
                 *endings.entry(r.reason.clone()).or_insert(0) += 1;
-                for seat in 0..n {
-                    if r.places.get(seat) == Some(&1) {
-                        wins[seat] += 1;
+                for w in r.winners() {
+                    if let Some(count) = wins.get_mut(w) {
+                        *count += 1;
                     }
-                    if let Some(s) = r.scores.get(seat) {
-                        scores[seat].push(*s as f64);
-                    }
+                }
+                for (list, s) in scores.iter_mut().zip(&r.scores) {
+                    list.push(*s as f64);
                 }
             }
         }

@@ -128,4 +128,3 @@ mod tests {
         assert_ne!(v, (0..50).collect::<Vec<_>>());
     }
 }
-

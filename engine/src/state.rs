@@ -71,10 +71,19 @@ pub struct GameResult {
     /// Score of each seat, as the rules count it.
     pub scores: Vec<i64>,
     pub reason: String,
+    /// A cooperative ending: `Some(true)` when the table won together (every place is 1),
+    /// `Some(false)` when it lost together (nobody placed first; every place is the last).
+    /// None for a game of places.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub together: Option<bool>,
 }
 
 impl GameResult {
+    /// The seats that won: those placed first, or nobody when the table lost together.
     pub fn winners(&self) -> Vec<usize> {
+        if self.together == Some(false) {
+            return Vec::new();
+        }
         self.places
             .iter()
             .enumerate()

@@ -59,6 +59,11 @@ pub const API: &[(&str, &str, &str)] = &[
         "End the game: place of each seat (1 = first, ties share), scores, and why.",
     ),
     (
+        "finish_together",
+        "(won: boolean, score: number, reason: string) -> ()",
+        "End a cooperative game: the whole table wins (every seat first) or loses (nobody first), with one shared score.",
+    ),
+    (
         "is_over",
         "() -> boolean",
         "Whether finish has been called.",
@@ -660,9 +665,28 @@ pub fn register(lua: &Lua) -> R<Table> {
             places: places.iter().map(|&p| p as u32).collect(),
             scores,
             reason,
+            together: None,
         });
         Ok(())
     }));
+    reg!(lua, t, "finish_together", |_,
+                                     (won, score, reason): (
+        bool,
+        i64,
+        String
+    )| with_mut(
+        "finish_together",
+        |c| {
+            let n = c.state.seats as u32;
+            c.state.result = Some(GameResult {
+                places: vec![if won { 1 } else { n }; n as usize],
+                scores: vec![score; n as usize],
+                reason,
+                together: Some(won),
+            });
+            Ok(())
+        }
+    ));
     reg!(lua, t, "is_over", |_, ()| with(|c| Ok(c
         .state
         .result
