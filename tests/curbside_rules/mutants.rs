@@ -207,8 +207,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "CS-T9",
         RULES,
-        "game.set_blocker(c.cell, nil)\n\t\t\tcard_to(c.card",
-        "card_to(c.card",
+        "game.set_blocker(c.cell, nil)\n\t\t\tgame.log(\"The cone on \"",
+        "game.log(\"The cone on \"",
         "a cone never lifted"
     ),
     m!(
@@ -439,8 +439,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "CS-A7",
         RULES,
-        "game.set_prop(taxi(seat), \"carrying\", game.prop(w, \"color\"))",
-        "game.set_prop(taxi(seat), \"carrying\", game.prop(w, \"color\")) game.add_counter(\"actions\", -1)",
+        "game.set_prop(taxi(seat), \"carrying\", carrying_text(w))",
+        "game.set_prop(taxi(seat), \"carrying\", carrying_text(w)) game.add_counter(\"actions\", -1)",
         "a pick-up costs an action"
     ),
     // ---- road rules
