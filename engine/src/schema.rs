@@ -251,6 +251,11 @@ pub fn lua_stubs() -> String {
          \tdecks: {[string]: DeckData},\n\
          \ttables: {[string]: TableData},\n\
          \tpieces: {[string]: PieceData},\n\
+         \t-- Counters, zones and options by id: test `data.zones[id] ~= nil` to cope with a\n\
+         \t-- house rule that removed one.\n\
+         \tcounters: {[string]: {id: string, name: string, scope: string, initial: number, min: number?, max: number?}},\n\
+         \tzones: {[string]: {id: string, name: string, per_seat: boolean, visibility: string, deck: string?}},\n\
+         \toptions: {[string]: {id: string, label: string, type: string, default: any, min: number?, max: number?, choices: {string}}},\n\
          \t-- Empty unless the board is a track.\n\
          \ttrack_pieces: {[string]: TrackPieceData},\n\
          }\n",

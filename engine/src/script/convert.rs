@@ -217,6 +217,90 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     }
     data.raw_set("pieces", pieces)?;
 
+    // Counters, zones and options by id, so that a game can ask what a house rule left in.
+    let opt = |v: Option<i64>| v.map_or(Value::Nil, Value::Int);
+    let scope = |s: crate::content::def::Scope| {
+        Value::Str(
+            match s {
+                crate::content::def::Scope::Seat => "seat",
+                crate::content::def::Scope::Global => "global",
+            }
+            .into(),
+        )
+    };
+    let counters = lua.create_table()?;
+    for c in &def.counters {
+        let ct = map_table(
+            lua,
+            vec![
+                ("id", Value::Str(c.id.clone())),
+                ("name", Value::Str(c.name.clone())),
+                ("scope", scope(c.scope)),
+                ("initial", Value::Int(c.initial)),
+                ("min", opt(c.min)),
+                ("max", opt(c.max)),
+            ],
+        )?;
+        counters.raw_set(c.id.as_str(), ct)?;
+    }
+    data.raw_set("counters", counters)?;
+    let zones = lua.create_table()?;
+    for z in &def.zones {
+        let visibility = match z.visibility {
+            crate::content::def::Visibility::Public => "public",
+            crate::content::def::Visibility::Owner => "owner",
+            crate::content::def::Visibility::Hidden => "hidden",
+            crate::content::def::Visibility::Top => "top",
+        };
+        let zt = map_table(
+            lua,
+            vec![
+                ("id", Value::Str(z.id.clone())),
+                ("name", Value::Str(z.name.clone())),
+                ("per_seat", Value::Bool(z.per_seat)),
+                ("visibility", Value::Str(visibility.into())),
+                (
+                    "deck",
+                    z.deck
+                        .and_then(|d| def.decks.get(d))
+                        .map_or(Value::Nil, |d| Value::Str(d.id.clone())),
+                ),
+            ],
+        )?;
+        zones.raw_set(z.id.as_str(), zt)?;
+    }
+    data.raw_set("zones", zones)?;
+    let options = lua.create_table()?;
+    for o in &def.options {
+        let kind = match o.kind {
+            crate::content::def::OptionType::Int => "int",
+            crate::content::def::OptionType::Bool => "bool",
+            crate::content::def::OptionType::Choice => "choice",
+        };
+        let ot = map_table(
+            lua,
+            vec![
+                ("id", Value::Str(o.id.clone())),
+                ("label", Value::Str(o.label.clone())),
+                ("type", Value::Str(kind.into())),
+                ("default", o.default.clone()),
+                ("min", opt(o.min)),
+                ("max", opt(o.max)),
+                (
+                    "choices",
+                    Value::List(
+                        o.choices
+                            .iter()
+                            .map(|(id, _)| Value::Str(id.clone()))
+                            .collect(),
+                    ),
+                ),
+            ],
+        )?;
+        options.raw_set(o.id.as_str(), ot)?;
+    }
+    data.raw_set("options", options)?;
+
     // Track pieces (a track board), by id, in the order the board file lists them.
     let track = lua.create_table()?;
     if let crate::content::def::BoardDef::Track(t) = &def.board {
