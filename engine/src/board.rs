@@ -334,6 +334,100 @@ impl Board {
         out
     }
 
+    /// The spaces one step from `space` for a walk: over the tiles' roads on a grid, else over
+    /// edges whose tags are all in `allowed`.
+    fn steps_from(&self, space: u32, allowed: &[String], tiles: &[TileDef]) -> Vec<u32> {
+        if self.grid.is_some() {
+            Side::ALL
+                .iter()
+                .filter_map(|&side| self.grid_step(space, side, tiles))
+                .collect()
+        } else {
+            self.neighbors(space, allowed)
+        }
+    }
+
+    /// Where a piece can end a move of exactly `steps` steps from `from` that never enters a
+    /// space twice (the start included) nor a space in `avoid`; and every space it can reach
+    /// in at most `steps`, with the fewest steps. Fails when the walks would take more than
+    /// `budget` steps to list (a long move on a dense board).
+    pub fn walks(
+        &self,
+        from: u32,
+        steps: u32,
+        allowed: &[String],
+        avoid: &dyn Fn(u32) -> bool,
+        tiles: &[TileDef],
+        budget: u64,
+    ) -> Result<Walks, WalkTooLong> {
+        let n = self.space_count();
+        let mut out = Walks::default();
+        if from as usize >= n {
+            return Ok(out);
+        }
+        // Within: a breadth-first search; a shortest path never repeats a space.
+        let mut dist = vec![u32::MAX; n];
+        dist[from as usize] = 0;
+        let mut frontier = vec![from];
+        for d in 1..=steps {
+            let mut next = Vec::new();
+            for &s in &frontier {
+                for t in self.steps_from(s, allowed, tiles) {
+                    if dist[t as usize] == u32::MAX && !avoid(t) {
+                        dist[t as usize] = d;
+                        next.push(t);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        out.within = (0..n as u32)
+            .filter(|&s| dist[s as usize] != u32::MAX)
+            .map(|s| (s, dist[s as usize]))
+            .collect();
+        // Exactly: a depth-first search over simple paths.
+        let mut on_path = vec![false; n];
+        let mut ends = vec![false; n];
+        let mut spent = 0u64;
+        on_path[from as usize] = true;
+        // Each frame: a space and the steps left from it.
+        let mut stack: Vec<(u32, u32, Vec<u32>)> =
+            vec![(from, steps, self.steps_from(from, allowed, tiles))];
+        if steps == 0 {
+            ends[from as usize] = true;
+            stack.clear();
+        }
+        while let Some(top) = stack.last_mut() {
+            let left = top.1;
+            match top.2.pop() {
+                Some(t) => {
+                    spent += 1;
+                    if spent > budget {
+                        return Err(WalkTooLong { steps, budget });
+                    }
+                    if on_path[t as usize] || avoid(t) {
+                        continue;
+                    }
+                    if left == 1 {
+                        ends[t as usize] = true;
+                    } else {
+                        on_path[t as usize] = true;
+                        let more = self.steps_from(t, allowed, tiles);
+                        stack.push((t, left - 1, more));
+                    }
+                }
+                None => {
+                    let (s, _, _) = stack.pop().unwrap_or((from, 0, Vec::new()));
+                    if s != from {
+                        on_path[s as usize] = false;
+                    }
+                }
+            }
+        }
+        out.exactly = (0..n as u32).filter(|&s| ends[s as usize]).collect();
+        Ok(out)
+    }
+
     /// Steps from `from` to every space (None where unreachable). Grids step by their tiles.
     pub fn distances(&self, from: u32, allowed: &[String], tiles: &[TileDef]) -> Vec<Option<u32>> {
         let n = self.space_count();
@@ -824,6 +918,22 @@ fn copy_graph(graph: &mut Graph, g: &GraphDef, ox: f64, oy: f64, _rot: u8, _scal
             cost: e.cost,
         });
     }
+}
+
+/// Where walks from a space lead (see [`Board::walks`]).
+#[derive(Debug, Default, PartialEq)]
+pub struct Walks {
+    /// Spaces where a walk of exactly the given steps, never repeating a space, can end.
+    pub exactly: Vec<u32>,
+    /// Spaces reachable in at most the given steps, with the fewest steps (the start at 0).
+    pub within: Vec<(u32, u32)>,
+}
+
+/// Listing the walks would take more than the budget allows.
+#[derive(Debug, PartialEq)]
+pub struct WalkTooLong {
+    pub steps: u32,
+    pub budget: u64,
 }
 
 /// What [`Board::reach`] and [`Board::approach`] work out together.

@@ -132,12 +132,12 @@ pub const API: &[(&str, &str, &str)] = &[
     (
         "move_card",
         "(from: number, to: number, where: string?) -> string?",
-        "Move the top card of `from` onto `to` (where = \"top\" or \"bottom\"); returns its id, or nil if `from` is empty.",
+        "Move the top card of `from` into `to`: where = \"top\" (the default), \"bottom\", \"middle\" (with as many cards above as below, or one fewer above), or a depth from the top, 1 = top (n puts n - 1 cards above it). Returns its id, or nil if `from` is empty.",
     ),
     (
         "take_card",
         "(from: number, card: string, to: number, where: string?) -> boolean",
-        "Move a named card from one zone to another.",
+        "Move a named card from one zone to another (where as in move_card).",
     ),
     (
         "shuffle",
@@ -204,6 +204,16 @@ pub const API: &[(&str, &str, &str)] = &[
         "distances",
         "(space: number, tags: {string}?) -> {[number]: number}",
         "Steps to every reachable space (grids follow the tiles' roads).",
+    ),
+    (
+        "walks",
+        "(space: number, steps: number, tags: {string}?, avoid: {[number]: any}?) -> {[number]: boolean}",
+        "Spaces where a move of exactly `steps` steps can end, never entering a space twice nor a key of `avoid`; over edges whose tags are all in `tags` (grids follow the tiles' roads). Fails if listing them would take more than a million steps.",
+    ),
+    (
+        "within",
+        "(space: number, steps: number, tags: {string}?, avoid: {[number]: any}?) -> {[number]: number}",
+        "Spaces reachable in at most `steps` steps without entering a key of `avoid`, mapped to the fewest steps (0 for `space`).",
     ),
     (
         "cell",
@@ -558,6 +568,38 @@ fn stops_at(stop: &Option<Table>, cell: u32) -> bool {
             Ok(LuaValue::Nil | LuaValue::Boolean(false)) | Err(_)
         )
     })
+}
+
+/// Steps a walk may take: far more than any board game moves, and a bound on the work.
+const MAX_WALK_STEPS: i64 = 64;
+/// Steps a listing of walks may spend before it is refused.
+const WALK_BUDGET: u64 = 1_000_000;
+
+/// `game.walks` and `game.within`: checks the arguments and walks.
+fn walk(
+    c: &CallCtx,
+    s: i64,
+    steps: i64,
+    tags: Option<Vec<String>>,
+    avoid: &Option<Table>,
+    name: &str,
+) -> R<crate::board::Walks> {
+    let s = space_arg(c, s)?;
+    if !(0..=MAX_WALK_STEPS).contains(&steps) {
+        return err(format!(
+            "game.{name}: steps must be from 0 to {MAX_WALK_STEPS}, not {steps}"
+        ));
+    }
+    let skip = |x: u32| stops_at(avoid, x);
+    c.state
+        .board
+        .walks(s, steps as u32, &tags_arg(tags), &skip, &c.def.tiles, WALK_BUDGET)
+        .or_else(|e| {
+            err(format!(
+                "game.{name}: moves of {} steps branch too much here to list (over {} steps of work); take fewer steps at a time",
+                e.steps, e.budget
+            ))
+        })
 }
 
 /// The sides in a bit mask (a bit per [`Side`]) as letters in N, E, S, W order ("NS").
@@ -1033,6 +1075,30 @@ pub fn register(lua: &Lua) -> R<Table> {
         }
         Ok(t)
     }));
+    reg!(lua, t, "walks", |lua,
+                           (s, steps, tags, avoid): (
+        i64,
+        i64,
+        Option<Vec<String>>,
+        Option<Table>
+    )| {
+        with_tables(lua, |c| {
+            let w = walk(c, s, steps, tags, &avoid, "walks")?;
+            lua.create_table_from(w.exactly.into_iter().map(|x| (x as i64 + 1, true)))
+        })
+    });
+    reg!(lua, t, "within", |lua,
+                            (s, steps, tags, avoid): (
+        i64,
+        i64,
+        Option<Vec<String>>,
+        Option<Table>
+    )| {
+        with_tables(lua, |c| {
+            let w = walk(c, s, steps, tags, &avoid, "within")?;
+            lua.create_table_from(w.within.into_iter().map(|(x, d)| (x as i64 + 1, d as i64)))
+        })
+    });
     reg!(lua, t, "cell", |_, (x, y): (i64, i64)| with(|c| Ok(c
         .state
         .board
@@ -1301,11 +1367,19 @@ fn insert(
     match place {
         None | Some("top") => cards.push(card),
         Some("bottom") => cards.insert(0, card),
-        Some(other) => {
-            return err(format!(
-                "`{other}` is not a place in a zone: use \"top\" or \"bottom\""
-            ));
-        }
+        Some("middle") => cards.insert(cards.len().div_ceil(2), card),
+        Some(other) => match other.parse::<u64>() {
+            // The n-th card from the top: n - 1 cards stay above it (past the bottom: bottom).
+            Ok(n) if n >= 1 => {
+                let above = (n - 1).min(cards.len() as u64) as usize;
+                cards.insert(cards.len() - above, card);
+            }
+            _ => {
+                return err(format!(
+                    "`{other}` is not a place in a zone: use \"top\", \"bottom\", \"middle\" or a depth from the top (1 = top)"
+                ));
+            }
+        },
     }
     Ok(())
 }

@@ -1,0 +1,158 @@
+//! `game.walks` and `game.within`: moves of exactly k steps (and at most k) on a graph board,
+//! over the edge tags a piece may use, avoiding given spaces, never entering a space twice.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use farebox::content::{self, NoDependencies};
+use farebox::game::{Game, Setup};
+use farebox::source::MemSource;
+use farebox::value::Value;
+
+const MANIFEST: &str = r#"
+id = "walker"
+name = "Walker"
+version = "1.0.0"
+engine = "0.1"
+players = { min = 1, max = 1 }
+scripts = ["rules/r.luau"]
+[content]
+board = "board.toml"
+"#;
+
+// a - b - c - d in a line, a square b - e - f - c beside it, and a river edge a ~ d.
+//
+//   a --- b --- c --- d
+//         |     |
+//         e --- f
+const BOARD: &str = r#"
+kind = "graph"
+[graph]
+spaces = [
+  { id = "a", x = 0.0, y = 0.0 }, { id = "b", x = 1.0, y = 0.0 }, { id = "c", x = 2.0, y = 0.0 },
+  { id = "d", x = 3.0, y = 0.0 }, { id = "e", x = 1.0, y = 1.0 }, { id = "f", x = 2.0, y = 1.0 },
+]
+[[graph.paths]]
+spaces = ["a", "b", "c", "d"]
+[[graph.paths]]
+spaces = ["b", "e", "f", "c"]
+[[graph.edges]]
+from = "a"
+to = "d"
+tags = ["river"]
+"#;
+
+const RULES: &str = r#"
+return { actions = function() return { "wait" } end, apply = function() end }
+"#;
+
+fn game() -> Game {
+    let src = MemSource::new("walker")
+        .with("mod.toml", MANIFEST)
+        .with("board.toml", BOARD)
+        .with("rules/r.luau", RULES);
+    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
+    Game::new(Arc::new(def), Setup::new(1, 1)).unwrap()
+}
+
+/// Space ids a call returns (the keys of its table), sorted.
+fn ids(g: &mut Game, call: &str) -> String {
+    let code = format!(
+        r#"local sp = function(id) return game.space(id) end
+           local out = {{}}
+           for s in {call} do table.insert(out, game.space_info(s).id) end
+           table.sort(out) return table.concat(out, " ")"#
+    );
+    match g.eval(&code).unwrap() {
+        Value::Str(s) => s,
+        v => panic!("{v:?}"),
+    }
+}
+
+#[test]
+fn exactly_k_steps_without_revisiting() {
+    let mut g = game();
+    assert_eq!(ids(&mut g, "game.walks(sp('a'), 0)"), "a");
+    assert_eq!(ids(&mut g, "game.walks(sp('a'), 1)"), "b");
+    assert_eq!(ids(&mut g, "game.walks(sp('a'), 2)"), "c e");
+    // a-b-c-d, a-b-e-f, a-b-c-f: never back through b.
+    assert_eq!(ids(&mut g, "game.walks(sp('a'), 3)"), "d f");
+    // a-b-e-f-c, a-b-c-f-e.
+    assert_eq!(ids(&mut g, "game.walks(sp('a'), 4)"), "c e");
+    // a-b-e-f-c-d.
+    assert_eq!(ids(&mut g, "game.walks(sp('a'), 5)"), "d");
+    assert_eq!(ids(&mut g, "game.walks(sp('a'), 6)"), "");
+}
+
+#[test]
+fn tags_open_edges_and_avoided_spaces_close_them() {
+    let mut g = game();
+    assert_eq!(ids(&mut g, "game.walks(sp('a'), 1, {'river'})"), "b d");
+    assert_eq!(
+        ids(&mut g, "game.walks(sp('a'), 3, nil, { [sp('c')] = true })"),
+        "f"
+    );
+    assert_eq!(
+        ids(&mut g, "game.within(sp('a'), 2, nil, { [sp('b')] = true })"),
+        "a"
+    );
+}
+
+#[test]
+fn within_k_steps_gives_the_fewest() {
+    let mut g = game();
+    let v = g
+        .eval(
+            r#"local w = game.within(game.space("a"), 2)
+               local out = {}
+               for _, id in { "a", "b", "c", "d", "e", "f" } do out[#out + 1] = tostring(w[game.space(id)]) end
+               return table.concat(out, " ")"#,
+        )
+        .unwrap();
+    assert_eq!(v, Value::Str("0 1 2 nil 2 nil".into()));
+}
+
+#[test]
+fn bad_steps_are_refused_in_plain_words() {
+    let mut g = game();
+    let e = g
+        .eval("return game.walks(game.space('a'), -1)")
+        .unwrap_err();
+    assert!(e.to_string().contains("steps must be from 0 to 64"), "{e}");
+    let e = g
+        .eval("return game.within(game.space('a'), 1000)")
+        .unwrap_err();
+    assert!(e.to_string().contains("steps must be from 0 to 64"), "{e}");
+}
+
+#[test]
+fn a_walk_that_branches_too_much_is_refused_quickly() {
+    // Twelve spaces, each joined to every other: 11! walks of 11 steps.
+    let mut board = String::from("kind = \"graph\"\n[graph]\nspaces = [\n");
+    for i in 0..12 {
+        board.push_str(&format!("  {{ id = \"s{i}\", x = {i}.0, y = 0.0 }},\n"));
+    }
+    board.push_str("]\n");
+    for i in 0..12 {
+        for j in i + 1..12 {
+            board.push_str(&format!(
+                "[[graph.edges]]\nfrom = \"s{i}\"\nto = \"s{j}\"\n"
+            ));
+        }
+    }
+    let src = MemSource::new("walker")
+        .with("mod.toml", MANIFEST)
+        .with("board.toml", &board)
+        .with("rules/r.luau", RULES);
+    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Game::new(Arc::new(def), Setup::new(1, 1)).unwrap();
+    let e = g
+        .eval("return game.walks(game.space('s0'), 11)")
+        .unwrap_err();
+    assert!(e.to_string().contains("branch too much"), "{e}");
+    // Short moves on the same board are fine.
+    assert_eq!(
+        ids(&mut g, "game.walks(sp('s0'), 2)").split(' ').count(),
+        11
+    );
+}
