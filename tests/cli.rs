@@ -244,10 +244,11 @@ fn record_then_replay_verifies_and_tampering_fails() {
     );
 }
 
-/// A small grid game written for these tests, so they can check exact text: a 3 x 2 board
+/// A small grid game written for these tests, so they can check exact text: a 4 x 2 board
 /// with one tile of each kind the board drawing knows (a two-way road, a one-way road, a stop,
-/// a dead end, a blocker and an empty cell), a named cell ("home"), a taxi carrying a fare,
-/// zones of every sort, and actions whose `describe` gives menu paths.
+/// a dead end, a blocker on an empty cell, a blocker over a road and an empty cell), a named
+/// cell ("home"), a taxi carrying a fare, zones of every sort, and actions whose `describe`
+/// gives menu paths (`honk` ends the turn, `end` the game).
 fn grid_demo(dir: &Path) -> PathBuf {
     let m = dir.join("grid-demo");
     let files = [
@@ -273,7 +274,7 @@ pieces = "pieces.toml"
             r#"kind = "grid"
 
 [grid]
-width = 3
+width = 4
 height = 2
 
 [[grid.cells]]
@@ -291,6 +292,11 @@ rotation = 1
 
 [[grid.cells]]
 x = 3
+y = 1
+tile = "stop"
+
+[[grid.cells]]
+x = 4
 y = 1
 tile = "stop"
 
@@ -328,6 +334,12 @@ roads = ["S"]
 [[tiles]]
 id = "rock"
 name = "Fallen rock"
+blocks = true
+rotatable = false
+
+[[tiles]]
+id = "cone"
+name = "Traffic cone"
 blocks = true
 rotatable = false
 "#,
@@ -403,6 +415,7 @@ visibility = "owner"
     game.set_prop(game.pieces("taxi", 1)[1], "carrying", "blue")
     game.set_prop(game.pieces("taxi", 1)[1], "_secret", "hush")
     game.set_blocker(game.cell(2, 2), "rock")
+    game.set_blocker(game.cell(4, 1), "cone")
     for s = 1, game.seats() do
       game.move_card(game.zone("pile"), game.zone("hand", s))
     end
@@ -412,7 +425,15 @@ visibility = "owner"
   end,
   apply = function(g, seat, action)
     game.log("chose " .. action)
-    if action == "end" then game.finish({ 1 }, { 0 }, "the demo is over") end
+    if action == "end" then
+      local places, scores = {}, {}
+      for s = 1, game.seats() do
+        places[s] = s
+        scores[s] = 0
+      end
+      game.finish(places, scores, "the demo is over")
+    end
+    if action == "honk" then game.end_turn() end
   end,
   describe = function(g, seat, action)
     if action == "end" then return "End the demo" end
@@ -447,49 +468,117 @@ fn play_groups_actions_by_their_menu_paths() {
         "2\nb\n2 1 2\n1\n",
     );
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
-    // The top level: an action, a group with how many actions it holds, and a group of one
-    // folded into a plain line.
+    // The top level: "Choices", not counted (a game's own counter may be about actions); an
+    // action, a group with how many actions it holds, and a group of one folded into a plain
+    // line; then the keys in short (no way back at the top).
     let top = [
-        "Actions (5):",
+        "Choices:",
         "  1. End the demo",
         "  2. Drive… (3 choices)",
         "  3. Honk",
+        "number to choose · several at once (3 1 2) · ? board · q quit",
     ];
     let lines: Vec<&str> = r.out.lines().collect();
     let at = lines
         .iter()
         .position(|l| *l == top[0])
         .unwrap_or_else(|| panic!("no menu in:\n{}", r.out));
-    assert_eq!(lines[at..at + 4], top, "{}", r.out);
-    // Opening the group shows its level: `east` holds two actions, `south` only one, so it is
-    // folded; the way back is listed.
+    assert_eq!(lines[at..at + 5], top, "{}", r.out);
+    assert!(!r.out.contains("Actions ("), "{}", r.out);
+    // Opening the group shows its level, under a line with the seat's counters and the
+    // global ones (the rest of the screen may have scrolled away): `east` holds two actions,
+    // `south` only one, so it is folded; the way back is listed, and the keys.
     let group = [
+        "Yellow: Fuel 5 · Moves left: 2",
         "Drive… (3 choices):",
         "  1. east… (2 choices)",
         "  2. south 1 cells",
         "  0. back",
+        "number to choose · several at once (3 1 2) · b back · ? board · q quit",
     ];
     let at = lines
         .iter()
-        .position(|l| l.ends_with(group[0]))
+        .position(|l| *l == group[1])
         .unwrap_or_else(|| panic!("no group level in:\n{}", r.out));
-    assert_eq!(lines[at + 1..at + 4], group[1..], "{}", r.out);
-    // `b` goes back to the top level; `2 1 2` goes down two levels and acts at once.
+    // The prompt is on the same line: the input is not echoed here.
+    assert_eq!(lines[at - 1], format!("Yellow> {}", group[0]), "{}", r.out);
+    assert_eq!(lines[at..at + 5], group[1..], "{}", r.out);
+    // `b` goes back to the top level (under the counters again); `2 1 2` goes down two
+    // levels and acts at once.
     assert_eq!(
-        r.out.matches("Actions (5):").count(),
+        lines.iter().filter(|l| **l == "Choices:").count(),
         3,
         "shown at the start, after going back and after acting:\n{}",
         r.out
     );
-    // What the action did is told on the next screen, right above the menu.
     assert!(
         r.out
-            .contains("Since your last choice:\n    * chose go e 2\nActions (5):"),
+            .contains("Yellow> Yellow: Fuel 5 · Moves left: 2\nChoices:\n"),
+        "{}",
+        r.out
+    );
+    // The keys are shown under every level, never the long help unless a line went wrong.
+    assert_eq!(r.out.matches(" · q quit\n").count(), 4, "{}", r.out);
+    assert!(!r.out.contains("Type a number"), "{}", r.out);
+    // What the action did is told on the next screen, right above the menu.
+    assert!(
+        r.out.contains(
+            "Since your last choice:\n    * chose go e 2\nYellow: Fuel 5 · Moves left: 2\nChoices:"
+        ),
         "{}",
         r.out
     );
     assert!(!r.out.contains("chose go e 1"), "{}", r.out);
     assert!(r.out.contains("  * chose end"), "{}", r.out);
+}
+
+#[test]
+fn play_shows_the_path_chosen_above_a_level_inside() {
+    let dir = scratch("play-path");
+    let demo = s(&grid_demo(&dir));
+    let r = farebox_with_input(
+        &["play", &demo, "--seats", "human", "--seed", "1"],
+        "2 1\nq\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let want = [
+        "Yellow> Yellow: Fuel 5 · Moves left: 2",
+        "Drive › east… (2 choices):",
+        "  1. 1 cells",
+        "  2. 2 cells",
+        "  0. back",
+        "number to choose · b back · ? board · q quit",
+        "Yellow> Bye.",
+    ];
+    let lines: Vec<&str> = r.out.lines().collect();
+    assert!(lines.len() >= want.len(), "{}", r.out);
+    assert_eq!(lines[lines.len() - want.len()..], want, "{}", r.out);
+}
+
+#[test]
+fn play_tells_what_happened_so_far_before_the_first_choice() {
+    let dir = scratch("play-so-far");
+    let demo = s(&grid_demo(&dir));
+    // The bot (Yellow) honks first, which ends its turn; Red then honks too.
+    let r = farebox_with_input(
+        &["play", &demo, "--seats", "random,human", "--seed", "5"],
+        "3\nq\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains(
+            "So far:\n  Yellow: Honk\n      * chose honk\nRed: Fuel 5 · Moves left: 2\nChoices:\n"
+        ),
+        "{}",
+        r.out
+    );
+    let first = r.out.find("So far:").unwrap();
+    let since = r
+        .out
+        .find("Since your last choice:\n    * chose honk\n")
+        .unwrap_or_else(|| panic!("{}", r.out));
+    assert!(first < since, "{}", r.out);
+    assert_eq!(r.out.matches("So far:").count(), 1, "{}", r.out);
 }
 
 #[test]
@@ -532,40 +621,46 @@ fn play_draws_a_grid_board_with_a_legend() {
     let demo = s(&grid_demo(&dir));
     let r = farebox_with_input(&["play", &demo, "--seats", "human", "--seed", "1"], "q\n");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
-    let board: Vec<&str> = after(&r.out, "         1         2         3")
+    let board: Vec<&str> = after(&r.out, "         1         2         3         4")
         .into_iter()
         .take(10)
         .collect();
     let want = [
-        "         1         2         3",
-        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
+        "         1         2         3         4",
+        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
         // The taxi (Y) carries the blue fare; the green passenger waits at the stop.
-        "    ┆ Y+b     ┆         ┆ pg ┃    ┆",
-        // A road east-west, a one-way road east, a stop sign: joined where they meet.
-        "  1 ┆━━━━━━━━━━━━→━━━━→━━━━━━■━━━━┆",
-        "    ┆         ┆         ┆    ┃    ┆",
-        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
+        "    ┆ Y+b     ┆         ┆ pg ┃    ┆▒▒▒▒░▒▒▒▒┆",
+        // A road east-west, a one-way road east, a stop sign: joined where they meet. A cone
+        // closes the second stop: its name over the road, the road shaded, not joined.
+        "  1 ┆━━━━━━━━━━━━→━━━━→━━━━━━■━━━━┆░░ cone ░┆",
+        "    ┆         ┆         ┆    ┃    ┆▒▒▒▒░▒▒▒▒┆",
+        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
         // A dead end open to the north (not joined: the road above runs east-west), a fallen
-        // rock, an empty cell.
-        "    ┆    ┃    ┆▒▒▒▒▒▒▒▒▒┆         ┆",
-        "  2 ┆    ×    ┆▒▒ rock ▒┆    ·    ┆",
-        "    ┆         ┆▒▒▒▒▒▒▒▒▒┆         ┆",
-        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
+        // rock, two empty cells.
+        "    ┆    ┃    ┆▒▒▒▒▒▒▒▒▒┆         ┆         ┆",
+        "  2 ┆    ×    ┆▒▒ rock ▒┆    ·    ┆    ·    ┆",
+        "    ┆         ┆▒▒▒▒▒▒▒▒▒┆         ┆         ┆",
+        "    ·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·┄┄┄┄┄┄┄┄┄·",
     ];
     assert_eq!(board, want, "{}", r.out);
-    let legend = after(&r.out, "Legend: ").join("\n");
-    for mark in [
-        "cells are named x,y (column, row)",
-        "━┃ road",
-        "→ one way: drive where the arrow points",
-        "■ stop sign: 2 moves to drive through",
-        "× dead end",
-        "· empty cell",
-        "▒ closed: rock = Fallen rock",
-        "Tiles on the board: Straight road, One-way road, Four-way stop, Cul-de-sac",
-    ] {
-        assert!(legend.contains(mark), "{mark} missing from:\n{legend}");
-    }
+    // The legend: the marks used, a line for each kind of blocker, the marks of the pieces
+    // on the board (the seat's, the passenger's by kind and color, what the taxi carries),
+    // the tiles and the closed cells.
+    let legend: Vec<&str> = after(&r.out, "Legend: ").into_iter().take(11).collect();
+    let want = [
+        "Legend: cells are named x,y (column, row)   ━┃ road",
+        "        → one way: drive where the arrow points",
+        "        ■ stop sign: 2 moves to drive through",
+        "        × dead end: in and back out the same side   · empty cell",
+        "        ░ road under a closed cell",
+        "        ▒ cone = Traffic cone: closed, nobody drives in",
+        "        ▒ rock = Fallen rock: closed, nobody drives in",
+        "        Y  Yellow's taxi   p?  passenger (second letter: its color)",
+        "        +x  carrying (initial of what it carries)",
+        "Tiles on the board: Straight road, One-way road, Four-way stop (2), Cul-de-sac",
+        "Closed cells: cone at 4,1, rock at 2,2",
+    ];
+    assert_eq!(legend, want, "{}", r.out);
     // Pieces: marks, "x,y" places, no bookkeeping properties, no idle pieces.
     assert!(
         r.out
@@ -641,7 +736,7 @@ fn play_says_nobody_is_to_act_once_the_game_is_over() {
     let end = after(&r.out, "== Game over");
     assert!(!end.is_empty(), "{}", r.out);
     assert!(
-        end[0].starts_with("== Game over after turn 1"),
+        end[0].starts_with("== Game over after turn 2"),
         "{}",
         end[0]
     );
@@ -695,15 +790,33 @@ fn play_shows_a_bundled_grid_game_with_a_legend_and_a_grouped_menu() {
     assert!(!r.out.contains("start-"), "cells are x,y:\n{}", r.out);
     // Passengers and destinations are marked with their color, so pairs can be matched.
     assert!(
-        r.out.contains(" py ") && r.out.contains(" dy "),
+        ('a'..='z')
+            .any(|c| r.out.contains(&format!(" p{c} ")) && r.out.contains(&format!(" d{c} "))),
         "{}",
         r.out
     );
     // The hand is told by card name, and nobody else's.
     assert!(r.out.contains("  Hand (yours): "), "{}", r.out);
     assert!(r.out.contains("  Hand of Red: 5 cards"), "{}", r.out);
+    // The legend explains the marks of the pieces on the board: each seat's taxi, and the
+    // pieces of no seat by kind with their color.
+    let legend = after(&r.out, "Legend: ");
+    assert!(
+        legend
+            .iter()
+            .any(|l| l.starts_with("        Y  Yellow's ") && l.contains("   R  Red's ")),
+        "{}",
+        legend.join("\n")
+    );
+    assert!(
+        legend
+            .iter()
+            .any(|l| l.contains("?  ") && l.ends_with(" (second letter: its color)")),
+        "{}",
+        legend.join("\n")
+    );
     // A short menu, with at least one group; its number, then 1, goes inside.
-    let menu = after(&r.out, "Actions (");
+    let menu = after(&r.out, "Choices:");
     let entries: Vec<&str> = menu
         .iter()
         .skip(1)
@@ -728,7 +841,42 @@ fn play_shows_a_bundled_grid_game_with_a_legend_and_a_grouped_menu() {
     let r = farebox_with_input(&args, &format!("{number}\n0\nq\n"));
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("  0. back"), "{}", r.out);
-    assert_eq!(r.out.matches("Actions (").count(), 2, "{}", r.out);
+    assert_eq!(
+        r.out.lines().filter(|l| l.ends_with("Choices:")).count(),
+        2,
+        "at the start and after going back:\n{}",
+        r.out
+    );
+    // The level inside is headed by its path and, just above, the counters of Yellow and
+    // the global ones on one line; the keys in short follow the way back.
+    let lines: Vec<&str> = r.out.lines().collect();
+    let head = lines
+        .iter()
+        .position(|l| l.contains("… (") && l.ends_with(" choices):"))
+        .unwrap_or_else(|| {
+            panic!(
+                "no level inside:
+{}",
+                r.out
+            )
+        });
+    let status = lines[head - 1];
+    assert!(
+        status.starts_with("Yellow> Yellow: ") && status.contains(" · "),
+        "{status}"
+    );
+    let back = lines[head..]
+        .iter()
+        .position(|l| *l == "  0. back")
+        .unwrap_or_else(|| panic!("{}", r.out));
+    assert!(lines[head + back + 1].contains(" · b back · "), "{}", r.out);
+    // Going back shows the top level, under the counters again.
+    assert!(
+        r.out
+            .contains(&format!("Yellow> {}\nChoices:\n", &status[8..])),
+        "{}",
+        r.out
+    );
 }
 
 #[test]
@@ -780,6 +928,14 @@ fn play_keeps_the_other_hand_hidden() {
     // The log is told to Red as far as Red may see it: Yellow's draws are public, what Yellow
     // drew is not (lines told after a bot's action are indented by four).
     assert!(r.out.contains("    * Yellow draws a tile"), "{}", r.out);
+    // Before Red's first choice what happened is told "so far", not "since your last choice".
+    let so_far = r.out.find("\nSo far:\n  Yellow: ");
+    let since = r.out.find("\nSince your last choice:\n");
+    assert!(
+        so_far.is_some() && since.is_none_or(|at| Some(at) > so_far),
+        "{}",
+        r.out
+    );
     assert!(!r.out.contains("    * You draw"), "{}", r.out);
     let yellow: Vec<&str> = r
         .out

@@ -59,8 +59,8 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         who.join(", ")
     ));
     let mut last_human: Option<u8> = None;
-    // The menu's keys are explained once, and again after a line that did not fit.
-    let mut helped = false;
+    // Whether each seat has chosen yet: until then its news is what happened "so far".
+    let mut chosen = vec![false; seats.len()];
     // What the rules wrote to the log is told as it happens, to whoever is at the keyboard and
     // only as far as their seat may see it. `seen[s]` is how much of the log seat s has been
     // told; a person taking over the keyboard is first told what they missed.
@@ -85,11 +85,24 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         if let Some(r) = game.result().cloned() {
             if let Some(s) = last_human.or(sole_human) {
                 show(io, &def, &game.view(Some(s)));
-                recap.show(io);
+                recap.show(io, !chosen.get(s as usize).copied().unwrap_or(false));
             } else {
                 recap.flush(io);
             }
             io.say(format!("Game over: {}", r.reason));
+            if let Some(won) = r.together {
+                let score = r
+                    .scores
+                    .first()
+                    .map_or(String::new(), |s| format!(", score {s}"));
+                let how = if won {
+                    "Everyone wins"
+                } else {
+                    "Everyone loses"
+                };
+                io.say(format!("  {how} together{score}"));
+                return Ok(0);
+            }
             let mut order: Vec<usize> = (0..r.places.len()).collect();
             order.sort_by_key(|&i| (r.places[i], i));
             for i in order {
@@ -160,13 +173,13 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 }
                 let menu = Menu::new(&paths, &actions);
                 let mut nav = menu.start();
+                let first = !chosen.get(seat as usize).copied().unwrap_or(false);
+                // The board and lists run to some sixty lines: the counters are repeated
+                // just above the choices, where the eye is when choosing.
+                let status = || play_view::status(&def, &game.view(Some(seat)));
                 show(io, &def, &game.view(Some(seat)));
-                recap.show(io);
-                show_menu(io, &menu, &nav);
-                if !helped {
-                    io.say(MENU_HELP);
-                    helped = true;
-                }
+                recap.show(io, first);
+                show_menu(io, &menu, &nav, status());
                 let choice = loop {
                     let _ = write!(io.out, "{name}> ");
                     let Some(line) = io.read_line() else {
@@ -180,13 +193,15 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                         }
                         "?" => {
                             show(io, &def, &game.view(Some(seat)));
-                            recap.show(io);
-                            show_menu(io, &menu, &nav);
+                            recap.show(io, first);
+                            show_menu(io, &menu, &nav, status());
                         }
                         "" => {}
                         t => match nav.choose(&menu, t) {
                             Ok(Chosen::Action(i)) => break i,
-                            Ok(Chosen::Moved) => show_menu(io, &menu, &nav),
+                            // The level alone: the counters above may have scrolled away,
+                            // so they are repeated on a line of their own.
+                            Ok(Chosen::Moved) => show_menu(io, &menu, &nav, status()),
                             Err(m) => {
                                 io.say(m);
                                 io.say(MENU_HELP);
@@ -195,6 +210,9 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                     }
                 };
                 recap.lines.clear();
+                if let Some(c) = chosen.get_mut(seat as usize) {
+                    *c = true;
+                }
                 (actions[choice].clone(), true)
             }
             Seat::Bot(agent) => {
@@ -284,10 +302,15 @@ impl Recap {
         }
     }
 
-    /// Shows the held lines (they stay held until the person chooses).
-    fn show(&self, io: &mut Io) {
+    /// Shows the held lines (they stay held until the person chooses); `first` when the
+    /// person has not chosen yet.
+    fn show(&self, io: &mut Io, first: bool) {
         if !self.lines.is_empty() {
-            io.say("Since your last choice:");
+            io.say(if first {
+                "So far:"
+            } else {
+                "Since your last choice:"
+            });
             for l in &self.lines {
                 io.say(format!("  {l}"));
             }
@@ -309,11 +332,17 @@ pub fn show(io: &mut Io, def: &GameDef, view: &View) {
     }
 }
 
-/// Prints the open level of the menu.
-fn show_menu(io: &mut Io, menu: &Menu, nav: &Nav) {
+/// Prints the open level of the menu, after `status` (the seat's counters) when the rest of
+/// the screen is not right above it.
+fn show_menu(io: &mut Io, menu: &Menu, nav: &Nav, status: Option<String>) {
+    if let Some(s) = status {
+        io.say(s);
+    }
     for l in level_lines(menu, nav) {
         io.say(l);
     }
 }
 
+/// The keys in full, after a line that did not fit the menu (each level ends with them in
+/// short).
 const MENU_HELP: &str = "Type a number to choose (several, like `3 1 2`, go down several levels), b to go back, ? to show the game again, q to quit.";

@@ -5,9 +5,16 @@
 //! side, an arrow on a side traffic may only enter or only leave by, a stop sign (■) on a tile
 //! that takes more than one move to drive through, and × on a dead end (a road with one open
 //! side). Where the roads of two neighbouring cells meet, the frame between them is drawn as
-//! road too, so a road that does not connect is visibly broken. A blocker fills the cell with
-//! ▒ and names itself; an empty cell shows a dot. Pieces sit in the four corners of the cell.
-//! Under the board, a legend explains every mark used.
+//! road too, so a road that does not connect is visibly broken. A blocker closes its cell: the
+//! cell is filled with ▒, its name is written across the middle, and a road under it is drawn
+//! shaded (░) and never joined to its neighbours, since nobody drives in. An empty cell shows a
+//! dot. Pieces sit in the four corners of the cell. Under the board, a legend explains every
+//! mark used, the marks of the pieces on the board included, and names each closed cell.
+//!
+//! A cell keeps 3 lines: the middle one carries the east-west road, the top and bottom ones the
+//! north and south arms (with their arrows) and the four corners for pieces, so a cell of 2
+//! lines would lose the north-south arms or two of the corners. It keeps 9 columns so a piece
+//! mark of 4 letters ("Y+g", "B1+g") fits a corner and a blocker's name of 7 across the middle.
 //!
 //! Everything is built from a [`View`], so a seat is shown only what it may see.
 
@@ -34,6 +41,7 @@ const STOP: char = '■';
 const DEAD_END: char = '×';
 const NO_ROAD: char = '□';
 const CLOSED: char = '▒';
+const CLOSED_ROAD: char = '░';
 const FRAME_H: char = '┄';
 const FRAME_V: char = '┆';
 const FRAME_X: char = '·';
@@ -147,8 +155,12 @@ struct Used {
     dead_end: bool,
     no_road: bool,
     empty: bool,
-    /// Blockers: (code, name).
+    /// Blockers: (code, name), in order of first appearance.
     closed: Vec<(String, String)>,
+    /// Closed cells as people read them ("cone at 3,4").
+    closed_cells: Vec<String>,
+    /// A road drawn shaded under a blocker.
+    closed_road: bool,
     more: bool,
     /// Road tiles on the board: (name, count), in order of first appearance.
     tiles: Vec<(String, usize)>,
@@ -201,13 +213,6 @@ impl Canvas {
             *cell = c;
         }
     }
-    fn get(&self, x: usize, y: usize) -> char {
-        self.rows
-            .get(y)
-            .and_then(|r| r.get(x))
-            .copied()
-            .unwrap_or(' ')
-    }
     fn text(&mut self, x: usize, y: usize, s: &str) {
         for (i, c) in s.chars().enumerate() {
             self.put(x + i, y, c);
@@ -221,19 +226,28 @@ impl Canvas {
     }
 }
 
-/// Draws a grid board as `view` shows it, with its legend. `marks[i]` are the marks of the
-/// pieces on cell i.
-pub fn draw(def: &GameDef, g: &GridDef, tiles: &[CellView], marks: &[Vec<String>]) -> Vec<String> {
+/// Draws a grid board as `view` shows it, with its legend. `on[i]` are the pieces on cell i;
+/// `seat_marks` are the marks of the seats ([`seat_marks`]).
+pub fn draw(
+    def: &GameDef,
+    g: &GridDef,
+    tiles: &[CellView],
+    on: &[Vec<&PieceView>],
+    seat_marks: &[String],
+) -> Vec<String> {
     let (w, h) = (g.width as usize, g.height as usize);
     if w == 0 || h == 0 || tiles.len() < w * h {
         return vec![];
     }
     let codes = blocker_codes(def);
     let mut used = Used::default();
+    // The sides a vehicle may use: none on a closed cell, whatever lies under the blocker.
     let open = |i: usize| -> [bool; 4] {
-        match tiles.get(i).and_then(|(t, _)| t.as_ref()) {
-            Some((id, r)) => sides(def, id, *r).map_or([false; 4], |s| s.map(|(a, b)| a || b)),
-            None => [false; 4],
+        match tiles.get(i) {
+            Some((Some((id, r)), None)) => {
+                sides(def, id, *r).map_or([false; 4], |s| s.map(|(a, b)| a || b))
+            }
+            _ => [false; 4],
         }
     };
     // Canvas: column numbers, then per row a frame line and CH cell lines, then a last frame.
@@ -270,80 +284,15 @@ pub fn draw(def: &GameDef, g: &GridDef, tiles: &[CellView], marks: &[Vec<String>
     for (i, (tile, blocker)) in tiles.iter().enumerate().take(w * h) {
         let (cx, cy) = (i % w, i / w);
         let (x0, y0) = (left(cx), top(cy));
-        match tile {
-            Some((id, rot)) => {
-                let t = def.tile(id).and_then(|k| def.tiles.get(k));
-                count_in(&mut used.tiles, t.map_or(id.as_str(), |t| t.name.as_str()));
-                let s = sides(def, id, *rot).unwrap_or_default();
-                let mut mask = 0usize;
-                for (side, &(enter, leave)) in s.iter().enumerate() {
-                    if !(enter || leave) {
-                        continue;
-                    }
-                    mask |= 1 << side;
-                    used.road = true;
-                    // The way traffic goes on a one-way side, as a compass side.
-                    let flow = match (enter, leave) {
-                        (true, false) => Some(Side::from_index(side).opposite()),
-                        (false, true) => Some(Side::from_index(side)),
-                        _ => None,
-                    };
-                    let arrow = flow.map(|f| match f {
-                        Side::N => '↑',
-                        Side::E => '→',
-                        Side::S => '↓',
-                        Side::W => '←',
-                    });
-                    if let Some(a) = arrow
-                        && !used.arrows.contains(&a)
-                    {
-                        used.arrows.push(a);
-                    }
-                    match Side::from_index(side) {
-                        Side::N => cv.put(x0 + MID_X, y0, arrow.unwrap_or(ROAD_V)),
-                        Side::S => cv.put(x0 + MID_X, y0 + CH - 1, arrow.unwrap_or(ROAD_V)),
-                        Side::W => {
-                            for x in 0..MID_X {
-                                cv.put(x0 + x, y0 + MID_Y, ROAD_H);
-                            }
-                            if let Some(a) = arrow {
-                                cv.put(x0 + MID_X / 2, y0 + MID_Y, a);
-                            }
-                        }
-                        Side::E => {
-                            for x in MID_X + 1..CW {
-                                cv.put(x0 + x, y0 + MID_Y, ROAD_H);
-                            }
-                            if let Some(a) = arrow {
-                                cv.put(x0 + MID_X + 1 + MID_X / 2, y0 + MID_Y, a);
-                            }
-                        }
-                    }
-                }
-                let centre = match t {
-                    Some(t) if t.move_cost > 1 && mask != 0 => {
-                        if !used.stops.iter().any(|(n, _)| *n == t.name) {
-                            used.stops.push((t.name.clone(), t.move_cost));
-                        }
-                        STOP
-                    }
-                    _ if mask.count_ones() == 1 => {
-                        used.dead_end = true;
-                        DEAD_END
-                    }
-                    _ if mask == 0 => {
-                        used.no_road = true;
-                        NO_ROAD
-                    }
-                    _ => JUNCTIONS[mask & 15],
-                };
-                cv.put(x0 + MID_X, y0 + MID_Y, centre);
+        if let Some((id, rot)) = tile {
+            let t = def.tile(id).and_then(|k| def.tiles.get(k));
+            count_in(&mut used.tiles, t.map_or(id.as_str(), |t| t.name.as_str()));
+            if blocker.is_none() {
+                draw_road(&mut cv, &mut used, def, id, *rot, (x0, y0));
             }
-            None if blocker.is_none() => {
-                used.empty = true;
-                cv.put(x0 + MID_X, y0 + MID_Y, EMPTY);
-            }
-            None => {}
+        } else if blocker.is_none() {
+            used.empty = true;
+            cv.put(x0 + MID_X, y0 + MID_Y, EMPTY);
         }
         if let Some((id, _)) = blocker {
             let name = def
@@ -354,23 +303,43 @@ pub fn draw(def: &GameDef, g: &GridDef, tiles: &[CellView], marks: &[Vec<String>
             if !used.closed.iter().any(|(c, _)| *c == code) {
                 used.closed.push((code.clone(), name));
             }
+            used.closed_cells
+                .push(format!("{code} at {},{}", cx + 1, cy + 1));
             for line in 0..CH {
                 for x in 0..CW {
-                    if cv.get(x0 + x, y0 + line) == ' ' {
-                        cv.put(x0 + x, y0 + line, CLOSED);
+                    cv.put(x0 + x, y0 + line, CLOSED);
+                }
+            }
+            // A road under the blocker is drawn shaded: it is there, but nobody drives on it.
+            if let Some((t, rot)) = tile {
+                let s = sides(def, t, *rot).unwrap_or_default();
+                for (side, &(enter, leave)) in s.iter().enumerate() {
+                    if !(enter || leave) {
+                        continue;
+                    }
+                    used.closed_road = true;
+                    match Side::from_index(side) {
+                        Side::N => cv.put(x0 + MID_X, y0, CLOSED_ROAD),
+                        Side::S => cv.put(x0 + MID_X, y0 + CH - 1, CLOSED_ROAD),
+                        Side::W => {
+                            (0..=MID_X).for_each(|x| cv.put(x0 + x, y0 + MID_Y, CLOSED_ROAD))
+                        }
+                        Side::E => {
+                            (MID_X..CW).for_each(|x| cv.put(x0 + x, y0 + MID_Y, CLOSED_ROAD));
+                        }
                     }
                 }
             }
-            // Its name across the middle of a cell without roads (a cell with roads shows
-            // them through the fill, and the legend names the blockers).
-            if tile.is_none() {
-                let code = format!(" {} ", code.chars().take(CW - 2).collect::<String>());
-                let n = code.chars().count();
-                cv.text(x0 + (CW - n).div_ceil(2), y0 + MID_Y, &code);
-            }
+            // Its name across the middle, over any road.
+            let code = format!(" {} ", code.chars().take(CW - 2).collect::<String>());
+            let n = code.chars().count();
+            cv.text(x0 + (CW - n).div_ceil(2), y0 + MID_Y, &code);
         }
         // Pieces, in the corners: top left, top right, bottom left, bottom right.
-        let here = marks.get(i).map(Vec::as_slice).unwrap_or_default();
+        let here: Vec<String> = on
+            .get(i)
+            .map(|ps| ps.iter().map(|p| piece_mark(p, seat_marks)).collect())
+            .unwrap_or_default();
         let slots = [(0, 0), (MID_X + 1, 0), (0, CH - 1), (MID_X + 1, CH - 1)];
         let shown = if here.len() > slots.len() {
             slots.len() - 1
@@ -402,9 +371,202 @@ pub fn draw(def: &GameDef, g: &GridDef, tiles: &[CellView], marks: &[Vec<String>
             cv.put(left(cx) + MID_X, top(cy) + CH, ROAD_V);
         }
     }
+    let pieces: Vec<&PieceView> = on.iter().flatten().copied().collect();
     let mut out = cv.lines();
-    out.extend(legend(&used));
+    out.extend(legend(&used, &piece_legend(def, &pieces, seat_marks)));
     out
+}
+
+/// Draws the roads of an open cell whose top left corner is `at`: heavy strokes to each open
+/// side, arrows on one-way sides, and in the middle the junction, a stop sign or a dead end.
+fn draw_road(
+    cv: &mut Canvas,
+    used: &mut Used,
+    def: &GameDef,
+    id: &str,
+    rot: u8,
+    at: (usize, usize),
+) {
+    let (x0, y0) = at;
+    let t = def.tile(id).and_then(|k| def.tiles.get(k));
+    let s = sides(def, id, rot).unwrap_or_default();
+    let mut mask = 0usize;
+    for (side, &(enter, leave)) in s.iter().enumerate() {
+        if !(enter || leave) {
+            continue;
+        }
+        mask |= 1 << side;
+        used.road = true;
+        // The way traffic goes on a one-way side, as a compass side.
+        let flow = match (enter, leave) {
+            (true, false) => Some(Side::from_index(side).opposite()),
+            (false, true) => Some(Side::from_index(side)),
+            _ => None,
+        };
+        let arrow = flow.map(|f| match f {
+            Side::N => '↑',
+            Side::E => '→',
+            Side::S => '↓',
+            Side::W => '←',
+        });
+        if let Some(a) = arrow
+            && !used.arrows.contains(&a)
+        {
+            used.arrows.push(a);
+        }
+        match Side::from_index(side) {
+            Side::N => cv.put(x0 + MID_X, y0, arrow.unwrap_or(ROAD_V)),
+            Side::S => cv.put(x0 + MID_X, y0 + CH - 1, arrow.unwrap_or(ROAD_V)),
+            Side::W => {
+                for x in 0..MID_X {
+                    cv.put(x0 + x, y0 + MID_Y, ROAD_H);
+                }
+                if let Some(a) = arrow {
+                    cv.put(x0 + MID_X / 2, y0 + MID_Y, a);
+                }
+            }
+            Side::E => {
+                for x in MID_X + 1..CW {
+                    cv.put(x0 + x, y0 + MID_Y, ROAD_H);
+                }
+                if let Some(a) = arrow {
+                    cv.put(x0 + MID_X + 1 + MID_X / 2, y0 + MID_Y, a);
+                }
+            }
+        }
+    }
+    let centre = match t {
+        Some(t) if t.move_cost > 1 && mask != 0 => {
+            if !used.stops.iter().any(|(n, _)| *n == t.name) {
+                used.stops.push((t.name.clone(), t.move_cost));
+            }
+            STOP
+        }
+        _ if mask.count_ones() == 1 => {
+            used.dead_end = true;
+            DEAD_END
+        }
+        _ if mask == 0 => {
+            used.no_road = true;
+            NO_ROAD
+        }
+        _ => JUNCTIONS[mask & 15],
+    };
+    cv.put(x0 + MID_X, y0 + MID_Y, centre);
+}
+
+/// A name as it reads inside a sentence: "Taxi" becomes "taxi", "UFO" stays.
+fn in_sentence(name: &str) -> String {
+    let mut cs = name.chars();
+    match (cs.next(), cs.next()) {
+        (Some(_), Some(b)) if b.is_uppercase() => name.to_string(),
+        (Some(a), _) => a.to_lowercase().chain(name.chars().skip(1)).collect(),
+        _ => name.to_string(),
+    }
+}
+
+/// The legend of the piece marks on the board, built from the pieces there: each seat's mark
+/// ("Y  Yellow's taxi"), the marks of pieces of no seat by their kind's initial ("p?  passenger
+/// meeple (second letter: its color)"), and "+x" when a piece carries something.
+fn piece_legend(def: &GameDef, pieces: &[&PieceView], seat_marks: &[String]) -> Vec<String> {
+    let kind_name = |kind: &str| {
+        in_sentence(
+            def.piece(kind)
+                .and_then(|i| def.pieces.get(i))
+                .map_or(kind, |d| d.name.as_str()),
+        )
+    };
+    let push_once = |list: &mut Vec<String>, s: String| {
+        if !list.contains(&s) {
+            list.push(s);
+        }
+    };
+    // Seats by seat order, each with the kinds of its pieces on the board.
+    let mut seats: Vec<(u8, Vec<String>)> = vec![];
+    // Pieces of no seat by mark ("p?", "x"), each with the kinds (ids) it stands for.
+    let mut others: Vec<(String, bool, Vec<String>)> = vec![];
+    let mut carrying = false;
+    for p in pieces {
+        if let Some(Value::Str(c)) = p.props.get("carrying")
+            && !c.is_empty()
+        {
+            carrying = true;
+        }
+        match p.owner {
+            Some(o) if (o as usize) < seat_marks.len() => {
+                let at = match seats.iter().position(|(s, _)| *s == o) {
+                    Some(k) => k,
+                    None => {
+                        seats.push((o, vec![]));
+                        seats.len() - 1
+                    }
+                };
+                push_once(&mut seats[at].1, kind_name(&p.kind));
+            }
+            _ => {
+                let letter: String = initial(&p.kind).to_lowercase().collect();
+                let colored = matches!(p.props.get("color"), Some(Value::Str(_)));
+                let mark = if colored {
+                    format!("{letter}?")
+                } else {
+                    letter
+                };
+                let at = match others.iter().position(|(m, _, _)| *m == mark) {
+                    Some(k) => k,
+                    None => {
+                        others.push((mark, colored, vec![]));
+                        others.len() - 1
+                    }
+                };
+                push_once(&mut others[at].2, p.kind.clone());
+            }
+        }
+    }
+    // In the order of the mod's pieces (its `pieces.toml`), not of the cells.
+    let order = |kinds: &[String]| -> usize {
+        kinds
+            .iter()
+            .filter_map(|k| def.piece(k))
+            .min()
+            .unwrap_or(usize::MAX)
+    };
+    seats.sort_by_key(|(s, _)| *s);
+    others.sort_by_key(|(_, _, ids)| order(ids));
+    let names = |ids: &[String]| -> String {
+        ids.iter()
+            .map(|k| kind_name(k))
+            .collect::<Vec<_>>()
+            .join(" or ")
+    };
+    let mut items: Vec<String> = seats
+        .iter()
+        .map(|(s, kinds)| {
+            format!(
+                "{}  {}'s {}",
+                seat_marks[*s as usize],
+                def.seat_name(*s as usize),
+                kinds.join(" or ")
+            )
+        })
+        .collect();
+    // Colored kinds share one item ("p? d?  passenger, destination (second letter: ...)").
+    let colored: Vec<&(String, bool, Vec<String>)> = others.iter().filter(|(_, c, _)| *c).collect();
+    if !colored.is_empty() {
+        let marks: Vec<&str> = colored.iter().map(|(m, _, _)| m.as_str()).collect();
+        let names: Vec<String> = colored.iter().map(|(_, _, k)| names(k)).collect();
+        items.push(format!(
+            "{}  {} (second letter: its color)",
+            marks.join(" "),
+            names.join(", ")
+        ));
+    }
+    for (m, _, kinds) in others.iter().filter(|(_, c, _)| !*c) {
+        items.push(format!("{m}  {}", names(kinds)));
+    }
+    if carrying {
+        items.push("+x  carrying (initial of what it carries)".into());
+    }
+    items
 }
 
 /// A piece mark as it fits a corner of a cell: one space before it, cut to the slot.
@@ -417,8 +579,11 @@ fn slot_text(m: &str) -> String {
     s.chars().take(SLOT).collect()
 }
 
-/// The legend: every mark the board used, wrapped to the terminal's usual width.
-fn legend(u: &Used) -> Vec<String> {
+/// The legend: every mark the board used, wrapped to the terminal's usual width, a line for
+/// each kind of blocker on the board, the marks of the pieces (`pieces`), then the tiles on
+/// the board and the closed cells.
+fn legend(u: &Used, pieces: &[String]) -> Vec<String> {
+    const HEAD: &str = "Legend: ";
     let mut items: Vec<String> = vec!["cells are named x,y (column, row)".into()];
     if u.road {
         items.push(format!("{ROAD_H}{ROAD_V} road"));
@@ -449,24 +614,21 @@ fn legend(u: &Used) -> Vec<String> {
     if u.empty {
         items.push(format!("{EMPTY} empty cell"));
     }
-    if !u.closed.is_empty() {
-        let what: Vec<String> = u
-            .closed
-            .iter()
-            .map(|(c, n)| {
-                if c.eq_ignore_ascii_case(n) {
-                    n.clone()
-                } else {
-                    format!("{c} = {n}")
-                }
-            })
-            .collect();
-        items.push(format!("{CLOSED} closed: {}", what.join(", ")));
+    if u.closed_road {
+        items.push(format!("{CLOSED_ROAD} road under a closed cell"));
     }
+    let mut out = wrap(HEAD, &items, "   ");
+    let indent = " ".repeat(HEAD.len());
+    for (code, name) in &u.closed {
+        out.push(format!(
+            "{indent}{CLOSED} {code} = {name}: closed, nobody drives in"
+        ));
+    }
+    let mut pieces = pieces.to_vec();
     if u.more {
-        items.push("+N more pieces in the cell".into());
+        pieces.push("+N  N more pieces in the cell".into());
     }
-    let mut out = wrap("Legend: ", &items, "   ");
+    out.extend(wrap(&indent, &pieces, "   "));
     if !u.tiles.is_empty() {
         let tiles: Vec<String> = u
             .tiles
@@ -481,6 +643,7 @@ fn legend(u: &Used) -> Vec<String> {
             .collect();
         out.extend(wrap("Tiles on the board: ", &tiles, ", "));
     }
+    out.extend(wrap("Closed cells: ", &u.closed_cells, ", "));
     out
 }
 
@@ -522,6 +685,14 @@ mod tests {
         assert!(lines.iter().all(|l| l.chars().count() <= 78), "{lines:?}");
         assert!(lines[1].starts_with("      item"), "{lines:?}");
         assert_eq!(wrap("H: ", &[], ", "), Vec::<String>::new());
+    }
+
+    #[test]
+    fn names_read_inside_a_sentence() {
+        assert_eq!(in_sentence("Taxi"), "taxi");
+        assert_eq!(in_sentence("Passenger meeple"), "passenger meeple");
+        assert_eq!(in_sentence("UFO"), "UFO");
+        assert_eq!(in_sentence(""), "");
     }
 
     #[test]

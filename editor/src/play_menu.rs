@@ -5,7 +5,9 @@
 //! then by the next, keeping the order the rules listed them in, and shown one level at a
 //! time. A group with a single entry is shown folded into its parent ("Place a Straightaway…").
 //! People type a number to choose, several numbers to go down several levels at once
-//! ("3 1 2"), `b` or `0` to go back up.
+//! ("3 1 2"), `b` or `0` to go back up. Every level ends with a one-line reminder of the keys.
+//! The top level is headed "Choices:" (not counted: "actions" would be mistaken for a game's
+//! own counter of actions); a level inside shows the path chosen so far ("Drive › east").
 
 /// One entry of the tree.
 #[derive(Debug, Clone)]
@@ -212,14 +214,15 @@ impl Nav {
         self.stack.len() <= 1
     }
 
-    /// The words that led to the open level ("Place a Straightaway"), empty at the root.
+    /// The path chosen to the open level, a level to a part ("Place › a Bend"), empty at
+    /// the root.
     pub fn crumb(&self) -> String {
         self.stack
             .iter()
             .map(|(_, c)| c.as_str())
             .filter(|c| !c.is_empty())
             .collect::<Vec<_>>()
-            .join(" ")
+            .join(" › ")
     }
 
     /// Carries out a line of numbers (several go down several levels) and `b`/`0` (back up a
@@ -279,8 +282,9 @@ impl Nav {
     }
 }
 
-/// The lines that show the open level: a heading inside a group, then the numbered entries
-/// (in columns when there are many) and, inside a group, the way back.
+/// The lines that show the open level: a heading (the path inside a group), the numbered
+/// entries (in columns when there are many), inside a group the way back, and a line with the
+/// keys.
 pub fn level_lines(menu: &Menu, nav: &Nav) -> Vec<String> {
     let entries = menu.entries(nav.group());
     let total: usize = entries
@@ -293,7 +297,7 @@ pub fn level_lines(menu: &Menu, nav: &Nav) -> Vec<String> {
     let mut out = vec![];
     let crumb = nav.crumb();
     if crumb.is_empty() {
-        out.push(format!("Actions ({total}):"));
+        out.push("Choices:".into());
     } else {
         out.push(format!("{crumb}… ({total} {}):", choices(total)));
     }
@@ -312,7 +316,25 @@ pub fn level_lines(menu: &Menu, nav: &Nav) -> Vec<String> {
     if !nav.at_top() {
         out.push("  0. back".into());
     }
+    out.push(keys_line(&entries, nav.at_top()));
     out
+}
+
+/// The keys, in short: going several levels down only where there is a group, back only
+/// inside one.
+fn keys_line(entries: &[Entry], at_top: bool) -> String {
+    let mut keys = vec!["number to choose"];
+    if entries
+        .iter()
+        .any(|e| matches!(e.target, Target::Group(..)))
+    {
+        keys.push("several at once (3 1 2)");
+    }
+    if !at_top {
+        keys.push("b back");
+    }
+    keys.extend(["? board", "q quit"]);
+    keys.join(" · ")
 }
 
 fn choices(n: usize) -> &'static str {
@@ -402,12 +424,12 @@ mod tests {
         let (m, _) = menu();
         let mut nav = m.start();
         assert_eq!(nav.choose(&m, "3 1"), Ok(Chosen::Moved));
-        assert_eq!(nav.crumb(), "Place a Bend");
+        assert_eq!(nav.crumb(), "Place › a Bend");
         assert_eq!(nav.choose(&m, "1 2"), Ok(Chosen::Action(6)));
         let mut nav = m.start();
         assert_eq!(nav.choose(&m, "3 1 1"), Ok(Chosen::Moved));
         assert_eq!(nav.choose(&m, "b"), Ok(Chosen::Moved));
-        assert_eq!(nav.crumb(), "Place a Bend");
+        assert_eq!(nav.crumb(), "Place › a Bend");
         assert_eq!(nav.choose(&m, "0 0"), Ok(Chosen::Moved));
         assert!(nav.at_top());
         assert!(nav.choose(&m, "b").is_err());

@@ -5,7 +5,7 @@
 
 use farebox::content::GameDef;
 use farebox::content::def::{BoardDef, Scope, Visibility};
-use farebox::game::{View, ZoneView};
+use farebox::game::{PieceView, View, ZoneView};
 
 use crate::common::plural;
 use crate::play_board::{draw, grid_cells, piece_mark, place_name, seat_marks, wrap};
@@ -39,20 +39,50 @@ pub fn lines(def: &GameDef, view: &View) -> Vec<String> {
     let cells = grid_cells(def);
     let marks = seat_marks(def, view.seats);
     if let (BoardDef::Grid(g), Some(tiles), Some(ids)) = (&def.board, &view.tiles, &cells) {
-        let mut on: Vec<Vec<String>> = vec![vec![]; tiles.len()];
+        let mut on: Vec<Vec<&PieceView>> = vec![vec![]; tiles.len()];
         for p in &view.pieces {
-            if let Some(m) =
+            if let Some(here) =
                 p.at.as_ref()
                     .and_then(|a| ids.get(a))
                     .and_then(|i| on.get_mut(*i))
             {
-                m.push(piece_mark(p, &marks));
+                here.push(p);
             }
         }
-        out.extend(draw(def, g, tiles, &on));
+        out.extend(draw(def, g, tiles, &on, &marks));
     }
     out.extend(pieces(def, view, cells.as_ref(), &marks));
     out
+}
+
+/// The counters that matter to the seat in one line, for a menu level shown without the rest
+/// of the screen: the seat's own counters after its name, then the global ones ("Yellow: Gas
+/// 3, Stars 4 · Actions left this turn: 2"). None when there is nothing to show.
+pub fn status(def: &GameDef, view: &View) -> Option<String> {
+    let mut mine = vec![];
+    let mut global = vec![];
+    for (id, values) in &view.counters {
+        let cd = def.counters.iter().find(|c| &c.id == id);
+        let name = cd.map_or(id.as_str(), |c| c.name.as_str());
+        if cd.is_some_and(|c| c.scope == Scope::Seat) {
+            if let Some(v) = view.seat.and_then(|s| values.get(s as usize)) {
+                mine.push(format!("{name} {v}"));
+            }
+        } else {
+            let vs: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            global.push(format!("{name}: {}", vs.join(", ")));
+        }
+    }
+    let mut parts = vec![];
+    if let Some(s) = view.seat.filter(|_| !mine.is_empty()) {
+        parts.push(format!(
+            "{}: {}",
+            def.seat_name(s as usize),
+            mine.join(", ")
+        ));
+    }
+    parts.extend(global);
+    (!parts.is_empty()).then(|| parts.join(" · "))
 }
 
 /// A long line broken at ", " before 78 columns; the rest indented under its text.
