@@ -19,7 +19,7 @@ use crate::board::Board;
 use crate::content::GameDef;
 use crate::content::def::{OptionType, Scope, Visibility};
 use crate::rng::Rng;
-use crate::script::{Access, CallCtx, Host, Limits, ScriptError};
+use crate::script::{Access, BotStep, CallCtx, Host, Limits, ScriptError};
 use crate::state::{CardRef, GameResult, LogEntry, PieceState, Seen, State, ZoneState};
 use crate::value::Value;
 
@@ -88,6 +88,9 @@ pub struct Game {
     /// lending the state allocates nothing.
     spare: Option<Box<State>>,
 }
+
+/// Actions a bot may try (`game.try`) in one `choose`.
+const MAX_TRIES: usize = 2000;
 
 /// Turn changes a single hook may chain before the engine calls it a loop.
 const MAX_TURN_CHAIN: usize = 256;
@@ -284,6 +287,7 @@ impl Game {
             log: std::mem::take(&mut self.log),
             access,
             bot_rng,
+            lookahead: false,
         }
     }
 
@@ -467,7 +471,10 @@ impl Game {
         }
     }
 
-    /// Asks a bot of the mod to choose; returns the index into `actions`.
+    /// Asks a bot of the mod to choose; returns the index into `actions`. The bot may look
+    /// ahead with `game.try`/`game.undo`: each try is applied here as a real action would be
+    /// (rules, turn starts and all) on the game as it is, and every try still standing when
+    /// the bot chooses (or fails) is rolled back, so the game is exactly as before.
     pub fn bot_choose(
         &mut self,
         bot: &str,
@@ -475,10 +482,56 @@ impl Game {
         rng: &mut Rng,
     ) -> Result<usize, ScriptError> {
         let seat = self.state.active;
-        let ctx = self.ctx(Access::Seat(Some(seat)), rng.clone());
-        let (ctx, r) = self.host.call_bot(bot, ctx, seat, actions);
+        let mut ctx = self.ctx(Access::Seat(Some(seat)), rng.clone());
+        ctx.lookahead = true;
+        let (ctx, mut step) = self.host.start_bot(bot, ctx, seat, actions);
         *rng = self.restore(ctx);
-        r
+        let mut tried: Vec<(Box<State>, usize, usize)> = Vec::new();
+        let mut tries = 0;
+        let out = loop {
+            let reply = match step {
+                Err(e) => break Err(e),
+                Ok(BotStep::Chose(i)) => break Ok(i),
+                Ok(BotStep::Try(action)) => {
+                    tries += 1;
+                    if tries > MAX_TRIES {
+                        self.host.end_bot();
+                        break Err(self.host.hook_error(
+                            &format!("bot {bot}"),
+                            format!("more than {MAX_TRIES} tries in one choose"),
+                        ));
+                    }
+                    let budget = self.host.budget();
+                    let before = (self.state.clone(), self.log.len(), self.history.len());
+                    let ok = self.apply(&action).is_ok();
+                    if ok {
+                        tried.push(before);
+                    }
+                    self.host.set_budget(budget);
+                    ok
+                }
+                Ok(BotStep::Undo) => match tried.pop() {
+                    Some((state, log, history)) => {
+                        self.state = state;
+                        self.log.truncate(log);
+                        self.history.truncate(history);
+                        true
+                    }
+                    None => false,
+                },
+            };
+            let mut ctx = self.ctx(Access::Seat(Some(seat)), rng.clone());
+            ctx.lookahead = true;
+            let (ctx, next) = self.host.resume_bot(ctx, reply);
+            *rng = self.restore(ctx);
+            step = next;
+        };
+        if let Some((state, log, history)) = tried.into_iter().next() {
+            self.state = state;
+            self.log.truncate(log);
+            self.history.truncate(history);
+        }
+        out
     }
 
     /// Lookahead: applies `action` (if legal), lets `look` read the game that follows (it

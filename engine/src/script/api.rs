@@ -59,6 +59,16 @@ pub const API: &[(&str, &str, &str)] = &[
         "End the game: place of each seat (1 = first, ties share), scores, and why.",
     ),
     (
+        "try",
+        "(action: string) -> boolean",
+        "Bots only, to look ahead: apply `action` as if it were taken (false, and nothing changes, if it is not legal now). Until game.undo, every read sees the game after it, still as the bot's seat sees it; tries stack. Whatever is still tried when choose returns is undone. At most 2,000 tries per choose, within its step budget.",
+    ),
+    (
+        "undo",
+        "() -> boolean",
+        "Bots only: take back the latest game.try (false if there is none).",
+    ),
+    (
         "finish_together",
         "(won: boolean, score: number, reason: string) -> ()",
         "End a cooperative game: the whole table wins (every seat first) or loses (nobody first), with one shared score.",
@@ -567,6 +577,25 @@ fn stops_at(stop: &Option<Table>, cell: u32) -> bool {
             t.raw_get::<LuaValue>(cell as i64 + 1),
             Ok(LuaValue::Nil | LuaValue::Boolean(false)) | Err(_)
         )
+    })
+}
+
+/// Called by `game.try` and `game.undo` before they stop the bot: they work only in a bot's
+/// `choose` (run as a coroutine), and `try` needs an action.
+pub fn check_lookahead(_lua: &Lua, (what, action): (String, LuaValue)) -> R<()> {
+    with(|c| {
+        if !c.lookahead {
+            return err(format!(
+                "game.{what} can be used only in a bot's choose, to look ahead"
+            ));
+        }
+        if what == "try" && !matches!(action, LuaValue::String(_)) {
+            return err(format!(
+                "game.try needs an action (a string), not {}",
+                action.type_name()
+            ));
+        }
+        Ok(())
     })
 }
 
@@ -1407,7 +1436,13 @@ mod tests {
             .map(|p| p.unwrap().0)
             .collect();
         registered.sort();
-        let mut documented: Vec<String> = API.iter().map(|(n, _, _)| n.to_string()).collect();
+        // game.try and game.undo are Luau wrappers `prepare_globals` adds (they stop a bot's
+        // coroutine); engine/tests/lookahead.rs uses them.
+        let mut documented: Vec<String> = API
+            .iter()
+            .map(|(n, _, _)| n.to_string())
+            .filter(|n| n != "try" && n != "undo")
+            .collect();
         documented.sort();
         assert_eq!(registered, documented);
     }

@@ -156,7 +156,32 @@ pub struct CallCtx {
     pub log: Vec<LogEntry>,
     pub access: Access,
     pub bot_rng: Rng,
+    /// Whether `game.try` and `game.undo` may be used: only in a bot's `choose`.
+    pub lookahead: bool,
 }
+
+/// What a bot's `choose` did when it gave control back.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BotStep {
+    /// It chose: the 0-based index into the actions it was given.
+    Chose(usize),
+    /// It asked to try an action (`game.try`).
+    Try(String),
+    /// It asked to take back its last try (`game.undo`).
+    Undo,
+}
+
+/// A bot's `choose` under way, run as a coroutine so it can stop to try actions.
+struct BotRun {
+    thread: mlua::Thread,
+    script: usize,
+    hook: String,
+    actions: Vec<String>,
+}
+
+/// What `game.try` and `game.undo` hand to the engine when they stop the bot.
+const TRY_MARK: &str = "farebox:try";
+const UNDO_MARK: &str = "farebox:undo";
 
 /// One function in a hook's chain, and the script that returned it.
 #[derive(Clone)]
@@ -209,6 +234,10 @@ pub struct Host {
     limits: Limits,
     def: Arc<GameDef>,
     game: Table,
+    /// The bot whose `choose` is stopped at a `game.try` or `game.undo`, if any.
+    bot_run: RefCell<Option<BotRun>>,
+    /// Each bot's coroutine, kept and reset for its next `choose` (making one costs more).
+    bot_threads: RefCell<Vec<Option<mlua::Thread>>>,
 }
 
 /// Compiles Luau source to bytecode once, so that every game's VM loads it without parsing.
@@ -245,8 +274,15 @@ impl Host {
             hook: "load".into(),
             message: m,
         };
+        // The coroutine library is opened only for `game.try` and `game.undo`, which stop a
+        // bot's `choose` with it; `prepare_globals` takes it away from scripts.
         let lua = Lua::new_with(
-            StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8 | StdLib::BUFFER,
+            StdLib::TABLE
+                | StdLib::STRING
+                | StdLib::MATH
+                | StdLib::UTF8
+                | StdLib::BUFFER
+                | StdLib::COROUTINE,
             LuaOptions::default(),
         )
         .map_err(|e| fail(e.to_string()))?;
@@ -306,6 +342,8 @@ impl Host {
             limits,
             def: def.clone(),
             game,
+            bot_run: RefCell::new(None),
+            bot_threads: RefCell::new(vec![None; def.bots.len()]),
         };
         host.scripts = def.scripts.clone();
         host.scripts
@@ -330,6 +368,7 @@ impl Host {
             hook: "load".into(),
             message: e.to_string(),
         };
+        *self.bot_run.borrow_mut() = None;
         // Leaving and re-entering the sandbox gives the main thread a new, empty table for
         // globals a script sets; the libraries, `game` and `data` are behind it, read-only.
         self.lua.sandbox(false).map_err(fail)?;
@@ -724,55 +763,178 @@ impl Host {
         (ctx, r)
     }
 
-    /// Asks a bot to choose among `actions`; returns the 0-based index it chose.
-    pub fn call_bot(
+    /// Starts a bot's `choose` on `actions`, as a coroutine: it runs until it chooses (see
+    /// [`BotStep::Chose`]) or stops to try an action or take one back; the engine then does
+    /// that and calls [`Host::resume_bot`]. The step budget and time limit cover the bot's
+    /// whole `choose`, not each stretch of it (see [`Host::budget`]).
+    pub fn start_bot(
         &self,
         bot: &str,
         ctx: CallCtx,
         seat: u8,
         actions: &[String],
-    ) -> (CallCtx, Result<usize, ScriptError>) {
+    ) -> (CallCtx, Result<BotStep, ScriptError>) {
+        let hook = format!("bot {bot}");
         let Some(i) = self.def.bots.iter().position(|b| b.id == bot) else {
             let e = ScriptError {
                 mod_id: self.def.id.clone(),
                 file: self.def.id.clone(),
                 line: 0,
-                hook: format!("bot {bot}"),
+                hook,
                 message: format!("no bot `{bot}`"),
             };
             return (ctx, Err(e));
         };
+        let script = self.def.scripts.len() + i;
         let func = match self.bot(i) {
             Ok(f) => f,
             Err(e) => return (ctx, Err(e)),
         };
-        let script = self.def.scripts.len() + i;
-        let list = match self
-            .lua
-            .create_sequence_from(actions.iter().map(|a| a.as_str()))
-        {
-            Ok(l) => l,
-            Err(e) => return (ctx, Err(self.error(e, "bot"))),
+        let kept = self.bot_threads.borrow().get(i).cloned().flatten();
+        let thread = match kept {
+            Some(t) if t.reset(func.clone()).is_ok() => Ok(t),
+            _ => self.lua.create_thread(func),
         };
-        let (ctx, r) =
-            self.call::<_, LuaValue>(&func, ctx, (self.game.clone(), seat as i64 + 1, list));
-        let hook = format!("bot {bot}");
-        let r = r.map_err(|e| self.error_in(e, &hook, Some(script))).and_then(|v| {
-            let idx = match &v {
-                LuaValue::Integer(i) => Some(*i as usize),
-                LuaValue::Number(n) if n.fract() == 0.0 => Some(*n as usize),
-                LuaValue::String(s) => actions.iter().position(|a| s.to_str().is_ok_and(|x| *x == **a)).map(|i| i + 1),
-                _ => None,
-            };
-            match idx {
-                Some(i) if (1..=actions.len()).contains(&i) => Ok(i - 1),
-                _ => {
-                    let s = &self.scripts[script];
-                    Err(ScriptError { mod_id: s.mod_id.clone(), file: s.display.clone(), line: 0, hook, message: format!("choose must return an index 1..{} or one of the actions, not {v:?}", actions.len()) })
-                }
-            }
+        if let (Ok(t), Some(slot)) = (&thread, self.bot_threads.borrow_mut().get_mut(i)) {
+            *slot = Some(t.clone());
+        }
+        let made = thread.and_then(|thread| {
+            let list = self
+                .lua
+                .create_sequence_from(actions.iter().map(|a| a.as_str()))?;
+            Ok((thread, list))
         });
+        let (thread, list) = match made {
+            Ok(x) => x,
+            Err(e) => return (ctx, Err(self.error(e, &hook))),
+        };
+        *self.bot_run.borrow_mut() = Some(BotRun {
+            thread,
+            script,
+            hook,
+            actions: actions.to_vec(),
+        });
+        self.arm();
+        self.resume_with(ctx, (self.game.clone(), seat as i64 + 1, list))
+    }
+
+    /// Resumes the bot stopped at `game.try` or `game.undo`, which returns `reply` to it.
+    pub fn resume_bot(&self, ctx: CallCtx, reply: bool) -> (CallCtx, Result<BotStep, ScriptError>) {
+        self.resume_with(ctx, reply)
+    }
+
+    /// The step budget and deadline left to the running call: kept across a bot's `try`,
+    /// whose rules call arms its own.
+    pub fn budget(&self) -> (u64, Option<Instant>) {
+        (self.steps_left.get(), self.deadline.get())
+    }
+
+    pub fn set_budget(&self, (steps, deadline): (u64, Option<Instant>)) {
+        self.steps_left.set(steps);
+        self.deadline.set(deadline);
+    }
+
+    fn resume_with(
+        &self,
+        ctx: CallCtx,
+        args: impl mlua::IntoLuaMulti,
+    ) -> (CallCtx, Result<BotStep, ScriptError>) {
+        let Some((thread, script, hook)) = self
+            .bot_run
+            .borrow()
+            .as_ref()
+            .map(|r| (r.thread.clone(), r.script, r.hook.clone()))
+        else {
+            let e = ScriptError {
+                mod_id: self.def.id.clone(),
+                file: self.def.id.clone(),
+                line: 0,
+                hook: "bot".into(),
+                message: "no bot is waiting to go on".into(),
+            };
+            return (ctx, Err(e));
+        };
+        let (ctx, r) = api::lend(ctx, || thread.resume::<mlua::MultiValue>(args));
+        let ctx = match ctx {
+            Some(c) => c,
+            None => unreachable_ctx(),
+        };
+        let values = match r {
+            Ok(v) => v,
+            Err(e) => {
+                self.end_bot();
+                return (ctx, Err(self.error_in(e, &hook, Some(script))));
+            }
+        };
+        if thread.status() == mlua::thread::ThreadStatus::Resumable {
+            let mut it = values.into_iter();
+            let mark = it
+                .next()
+                .and_then(|v| v.as_string().map(|s| s.to_string_lossy()));
+            let step = match mark.as_deref() {
+                Some(TRY_MARK) => {
+                    let action = it
+                        .next()
+                        .and_then(|v| v.as_string().map(|s| s.to_string_lossy()))
+                        .unwrap_or_default();
+                    BotStep::Try(action)
+                }
+                Some(UNDO_MARK) => BotStep::Undo,
+                _ => {
+                    self.end_bot();
+                    let s = &self.scripts[script];
+                    let e = ScriptError {
+                        mod_id: s.mod_id.clone(),
+                        file: s.display.clone(),
+                        line: 0,
+                        hook,
+                        message: "choose stopped without choosing".into(),
+                    };
+                    return (ctx, Err(e));
+                }
+            };
+            return (ctx, Ok(step));
+        }
+        let actions = self
+            .bot_run
+            .borrow()
+            .as_ref()
+            .map(|r| r.actions.clone())
+            .unwrap_or_default();
+        self.end_bot();
+        let v = values.into_iter().next().unwrap_or(LuaValue::Nil);
+        let idx = match &v {
+            LuaValue::Integer(i) => Some(*i as usize),
+            LuaValue::Number(n) if n.fract() == 0.0 => Some(*n as usize),
+            LuaValue::String(s) => actions
+                .iter()
+                .position(|a| s.to_str().is_ok_and(|x| *x == **a))
+                .map(|i| i + 1),
+            _ => None,
+        };
+        let r = match idx {
+            Some(i) if (1..=actions.len()).contains(&i) => Ok(BotStep::Chose(i - 1)),
+            _ => {
+                let s = &self.scripts[script];
+                Err(ScriptError {
+                    mod_id: s.mod_id.clone(),
+                    file: s.display.clone(),
+                    line: 0,
+                    hook,
+                    message: format!(
+                        "choose must return an index 1..{} or one of the actions, not {v:?}",
+                        actions.len()
+                    ),
+                })
+            }
+        };
         (ctx, r)
+    }
+
+    /// Forgets the bot under way (its coroutine is dropped) and stops the clock.
+    pub fn end_bot(&self) {
+        *self.bot_run.borrow_mut() = None;
+        self.disarm();
     }
 
     fn call<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
@@ -933,6 +1095,37 @@ fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
         g.raw_set(name, LuaValue::Nil)?;
     }
     let game = api::register(lua)?;
+    // Lookahead for bots: `game.try` and `game.undo` stop the bot's `choose` (a coroutine)
+    // and hand the request to the engine, which applies or takes back the action and resumes
+    // the bot; in between, the bot reads the game as it is after the action.
+    let coroutine: Table = g.raw_get("coroutine")?;
+    let wrappers: Table = lua
+        .load(
+            r#"local yield, check, try_mark, undo_mark = ...
+            return {
+                try = function(action)
+                    check("try", action)
+                    return yield(try_mark, action)
+                end,
+                undo = function()
+                    check("undo", nil)
+                    return yield(undo_mark)
+                end,
+            }"#,
+        )
+        .set_name("=farebox")
+        .set_mode(ChunkMode::Text)
+        .call((
+            coroutine.raw_get::<Function>("yield")?,
+            lua.create_function(api::check_lookahead)?,
+            TRY_MARK,
+            UNDO_MARK,
+        ))?;
+    game.set_readonly(false);
+    game.raw_set("try", wrappers.raw_get::<Function>("try")?)?;
+    game.raw_set("undo", wrappers.raw_get::<Function>("undo")?)?;
+    game.set_readonly(true);
+    g.raw_set("coroutine", LuaValue::Nil)?;
     g.raw_set("game", game.clone())?;
     // Weak tables lose entries whenever the collector runs, and when it runs depends on how
     // much memory the VM has used, earlier games on a reused VM included: a game that read
