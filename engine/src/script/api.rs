@@ -74,6 +74,11 @@ pub const API: &[(&str, &str, &str)] = &[
         "End a cooperative game: the whole table wins (every seat first) or loses (nobody first), with one shared score.",
     ),
     (
+        "result",
+        "() -> {places: {number}, scores: {number}, reason: string, together: boolean?}?",
+        "How the game ended (nil while it goes on): each seat's place (1 = first) and score, and why. A bot reads it after a game.try that ends the game.",
+    ),
+    (
         "is_over",
         "() -> boolean",
         "Whether finish has been called.",
@@ -758,6 +763,25 @@ pub fn register(lua: &Lua) -> R<Table> {
             Ok(())
         }
     ));
+    reg!(lua, t, "result", |lua, ()| with_tables(lua, |c| {
+        let Some(r) = &c.state.result else {
+            return Ok(LuaValue::Nil);
+        };
+        let mut m = std::collections::BTreeMap::new();
+        m.insert(
+            "places".to_string(),
+            Value::List(r.places.iter().map(|p| Value::Int(*p as i64)).collect()),
+        );
+        m.insert(
+            "scores".to_string(),
+            Value::List(r.scores.iter().map(|s| Value::Int(*s)).collect()),
+        );
+        m.insert("reason".to_string(), Value::Str(r.reason.clone()));
+        if let Some(t) = r.together {
+            m.insert("together".to_string(), Value::Bool(t));
+        }
+        to_lua(lua, &Value::Map(m))
+    }));
     reg!(lua, t, "is_over", |_, ()| with(|c| Ok(c
         .state
         .result
