@@ -102,8 +102,8 @@ pub struct SimArgs {
     /// The mod to simulate: a bundled id or a folder path.
     #[arg(value_name = "MOD")]
     pub game: String,
-    /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    /// Number of games (at most 1,000,000).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
     pub games: u64,
     /// Seed of the first game; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
@@ -114,14 +114,14 @@ pub struct SimArgs {
     /// Agents per seat, comma separated (`random` or a bot id); the last one repeats.
     #[arg(long, default_value = "random")]
     pub bots: String,
-    /// Worker threads (default: the number of CPUs).
-    #[arg(long)]
-    pub threads: Option<usize>,
+    /// Worker threads (default: the number of CPUs; at most 256).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=crate::common::MAX_THREADS as i64))]
+    pub threads: Option<u16>,
     /// Print one JSON object instead of text (fields are listed above).
     #[arg(long)]
     pub json: bool,
-    /// Stop a game after this many actions and count it as capped.
-    #[arg(long, default_value_t = 5000)]
+    /// Stop a game after this many actions and count it as capped (at most 1,000,000).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_CAP as i64))]
     pub cap: u32,
     /// Set a game option, as id=value (repeatable).
     #[arg(long = "option", value_name = "ID=VALUE")]
@@ -142,8 +142,8 @@ pub struct RecordArgs {
     /// Agents per seat, comma separated (`random` or a bot id); the last one repeats.
     #[arg(long, default_value = "random")]
     pub bots: String,
-    /// Stop the game after this many actions.
-    #[arg(long, default_value_t = 5000)]
+    /// Stop the game after this many actions (at most 1,000,000).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_CAP as i64))]
     pub cap: u32,
     /// Set a game option, as id=value (repeatable).
     #[arg(long = "option", value_name = "ID=VALUE")]
@@ -170,8 +170,8 @@ pub struct TestArgs {
     /// Record the outcomes of the games as the accepted ones (with the settings below).
     #[arg(long)]
     pub accept: bool,
-    /// Number of games (with --accept).
-    #[arg(long, default_value_t = 200, requires = "accept")]
+    /// Number of games (with --accept; at most 1,000,000).
+    #[arg(long, default_value_t = 200, requires = "accept", value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
     pub games: u64,
     /// Seed of the first game (with --accept).
     #[arg(long, default_value_t = 1, requires = "accept")]
@@ -182,8 +182,8 @@ pub struct TestArgs {
     /// Agents per seat, comma separated (with --accept).
     #[arg(long, default_value = "random", requires = "accept")]
     pub bots: String,
-    /// Safety cap on actions per game (with --accept).
-    #[arg(long, default_value_t = 5000, requires = "accept")]
+    /// Safety cap on actions per game (with --accept; at most 1,000,000).
+    #[arg(long, default_value_t = 5000, requires = "accept", value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_CAP as i64))]
     pub cap: u32,
     /// Set a game option, as id=value (with --accept; repeatable).
     #[arg(long = "option", value_name = "ID=VALUE", requires = "accept")]
@@ -214,8 +214,8 @@ pub struct BenchArgs {
     /// The mod to time (not needed with --load).
     #[arg(value_name = "MOD", required_unless_present = "load")]
     pub game: Option<String>,
-    /// Number of random games.
-    #[arg(long, default_value_t = 200)]
+    /// Number of random games (at most 1,000,000).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
     pub games: u64,
     /// Seed of the first game.
     #[arg(long, default_value_t = 1)]
@@ -223,14 +223,14 @@ pub struct BenchArgs {
     /// Time loading and validating every bundled mod instead.
     #[arg(long)]
     pub load: bool,
-    /// Rounds for --load.
-    #[arg(long, default_value_t = 20)]
+    /// Rounds for --load (at most 10,000).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_ITERATIONS as i64))]
     pub iterations: u32,
 }
 
 #[derive(Debug, Args)]
 pub struct BenchLoadArgs {
-    /// Rounds of loading all bundled mods.
-    #[arg(long, default_value_t = 20)]
+    /// Rounds of loading all bundled mods (at most 10,000).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_ITERATIONS as i64))]
     pub iterations: u32,
 }

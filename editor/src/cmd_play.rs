@@ -24,7 +24,7 @@ enum Seat {
 
 pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
     let def = load_for_play(&args.game, io)?;
-    let specs = split_list(&args.seats);
+    let specs = split_list(&args.seats, "--seats")?;
     if specs.is_empty() {
         return Err(Fail::Usage("--seats needs at least one seat".into()));
     }
@@ -181,7 +181,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 recap.show(io, first);
                 show_menu(io, &menu, &nav, status());
                 let choice = loop {
-                    let _ = write!(io.out, "{name}> ");
+                    io.prompt(format!("{name}> "));
                     let Some(line) = io.read_line() else {
                         io.say("\nBye.");
                         return Ok(0);

@@ -9,7 +9,7 @@ use crate::common::{Fail, Io, load_for_play, result_line, seat_count, setup, spl
 
 pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
     let def = load_for_play(&args.game, io)?;
-    let bots = split_list(&args.bots);
+    let bots = split_list(&args.bots, "--bots")?;
     let seats = seat_count(&def, args.players, &bots);
     let setup = setup(&def, seats, args.seed, &args.options)?;
     let mut agents = Vec::new();

@@ -27,7 +27,7 @@ pub fn mean_sd(xs: &[f64]) -> (f64, f64) {
 
 pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     let def = load_for_play(&args.game, io)?;
-    let bots = split_list(&args.bots);
+    let bots = split_list(&args.bots, "--bots")?;
     if bots.is_empty() {
         return Err(Fail::Usage("--bots needs at least one agent".into()));
     }
@@ -38,8 +38,14 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     }
     let threads = args
         .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, args.games.max(1) as usize);
+        .map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        )
+        .clamp(
+            1,
+            (args.games.max(1) as usize).min(crate::common::MAX_THREADS as usize),
+        );
     let bar = if std::io::stderr().is_terminal() {
         let pb = ProgressBar::new(args.games);
         if let Ok(style) =
@@ -52,9 +58,8 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         ProgressBar::hidden()
     };
     let start = Instant::now();
-    let games = matches(&base, args.games, &bots);
     let tick = || bar.inc(1);
-    let outcomes = play_many(&def, &games, args.cap, threads, &tick);
+    let outcomes = play_all(&def, &base, args.games, &bots, args.cap, threads, &tick);
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 
@@ -134,6 +139,36 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         ));
     }
     Ok(if st.errors == 0 { 0 } else { 1 })
+}
+
+/// Plays `count` games like `base` (seeded from its seed upward) a batch at a time, so the
+/// games asked for are never all made up front; error messages are kept short.
+pub fn play_all(
+    def: &std::sync::Arc<farebox::GameDef>,
+    base: &Setup,
+    count: u64,
+    agents: &[String],
+    cap: u32,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+) -> Vec<Outcome> {
+    const BATCH: u64 = 4_096;
+    let mut out = Vec::new();
+    let mut first = 0u64;
+    while first < count {
+        let n = (count - first).min(BATCH);
+        let mut batch_base = base.clone();
+        batch_base.seed = base.seed.wrapping_add(first);
+        let games = matches(&batch_base, n, agents);
+        for mut o in play_many(def, &games, cap, threads, done) {
+            if let Some(e) = &mut o.error {
+                *e = crate::common::cut(e, 500);
+            }
+            out.push(o);
+        }
+        first += n;
+    }
+    out
 }
 
 /// `count` games like `base`, seeded from its seed upward, one per game.

@@ -3,14 +3,16 @@
 //! settings and seeds give the same games, so any difference comes from a change to the mod
 //! (or to the engine): a rule tweak that shifts win rates shows up here before players see it.
 
-use farebox::agent::{Agent, play_many};
+use farebox::agent::Agent;
 use serde::{Deserialize, Serialize};
 
 use crate::cli::TestArgs;
 use crate::cmd_sim::Stats;
 use crate::common::{
-    Fail, Io, load_located_for_play, locate, plural, seat_count, setup, split_list,
+    Fail, Io, MAX_AGENTS, MAX_CAP, MAX_GAMES, cut, load_located_for_play, locate, plural,
+    seat_count, setup, split_list,
 };
+use farebox::source::{FsSource, ModSource};
 
 /// Where the accepted outcomes live, relative to the mod folder.
 pub const SNAPSHOT: &str = "snapshots/outcomes.json";
@@ -28,6 +30,38 @@ pub struct Settings {
     pub options: Vec<String>,
 }
 
+impl Settings {
+    /// The limits the command line puts on the same settings: a snapshot comes with the mod,
+    /// so from whoever made it.
+    fn check(&self) -> Result<(), String> {
+        if self.games > MAX_GAMES {
+            return Err(format!(
+                "settings.games is {}; at most {MAX_GAMES} games are played",
+                self.games
+            ));
+        }
+        if self.cap == 0 || self.cap > MAX_CAP {
+            return Err(format!(
+                "settings.cap is {}; it is 1 to {MAX_CAP}",
+                self.cap
+            ));
+        }
+        if self.bots.is_empty() || self.bots.len() > MAX_AGENTS {
+            return Err(format!(
+                "settings.bots lists {} agents; it lists 1 to {MAX_AGENTS}",
+                self.bots.len()
+            ));
+        }
+        if let Some(b) = self.bots.iter().find(|b| b.len() > 100) {
+            return Err(format!("settings.bots has an agent `{}`", cut(b, 100)));
+        }
+        if self.options.len() > 1_000 || self.options.iter().any(|o| o.len() > 1_000) {
+            return Err("settings.options is too long".into());
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Snapshot {
@@ -43,7 +77,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let path = located.folder.join(SNAPSHOT);
     let shown = path.display();
     if args.accept {
-        let bots = split_list(&args.bots);
+        let bots = split_list(&args.bots, "--bots")?;
         if bots.is_empty() {
             return Err(Fail::Usage("--bots needs at least one agent".into()));
         }
@@ -66,9 +100,9 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         };
         let text = serde_json::to_string_pretty(&snap)
             .map_err(|e| Fail::Invalid(format!("cannot write the snapshot: {e}")))?;
-        path.parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| farebox::source::write_atomic(&path, &(text + "\n")))
+        // Only ever inside the mod folder: a `snapshots/` that is a link elsewhere, or an
+        // `outcomes.json` that is a link, is refused.
+        farebox::source::write_in_mod(&located.folder, SNAPSHOT, &(text + "\n"))
             .map_err(|e| Fail::Usage(format!("cannot write {shown}: {e}")))?;
         io.say(format!(
             "{}: accepted the outcomes of {} {} -> {shown}",
@@ -78,18 +112,34 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         ));
         return Ok(0);
     }
-    let text = match std::fs::read_to_string(&path) {
+    // The snapshot is the mod's file like any other: read through the same gate (inside the
+    // mod folder, a regular file, bounded in size).
+    let text = match FsSource::new(&located.folder).read(SNAPSHOT) {
         Ok(t) => t,
-        Err(_) => {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             io.note(format!(
                 "{}: no accepted outcomes yet ({shown} does not exist); run `farebox test {} --accept` to record them",
                 def.id, args.game
             ));
             return Ok(1);
         }
+        Err(e) => {
+            return Err(Fail::Invalid(format!(
+                "{shown}: error: cannot read it: {e}"
+            )));
+        }
     };
-    let snap: Snapshot = serde_json::from_str(&text)
-        .map_err(|e| Fail::Invalid(format!("{shown}:{}:{}: error: {e}", e.line(), e.column())))?;
+    let snap: Snapshot = serde_json::from_str(&text).map_err(|e| {
+        Fail::Invalid(format!(
+            "{shown}:{}:{}: error: {}",
+            e.line(),
+            e.column(),
+            cut(&e.to_string(), 200)
+        ))
+    })?;
+    snap.settings
+        .check()
+        .map_err(|e| Fail::Invalid(format!("{shown}: error: {e}")))?;
     let now = play(&def, &snap.settings)?;
     let diffs = differences(&snap.outcomes, &now);
     let s = &snap.settings;
@@ -125,11 +175,13 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
 
 fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, Fail> {
     let base = setup(def, s.players, s.seed, &s.options)?;
-    let games = crate::cmd_sim::matches(&base, s.games, &s.bots);
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .clamp(1, games.len().max(1));
-    let outcomes = play_many(def, &games, s.cap, threads, &|| {});
+        .clamp(
+            1,
+            (s.games.max(1) as usize).min(crate::common::MAX_THREADS as usize),
+        );
+    let outcomes = crate::cmd_sim::play_all(def, &base, s.games, &s.bots, s.cap, threads, &|| {});
     Ok(Stats::of(s.players, &outcomes))
 }
 

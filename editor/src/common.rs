@@ -11,6 +11,17 @@ use farebox::source::{FolderResolver, FsSource};
 use farebox::state::GameResult;
 use farebox::value::Value;
 
+/// The most games `sim`, `test` and `bench` play in one run.
+pub const MAX_GAMES: u64 = 1_000_000;
+/// The most actions one game may be allowed (`--cap`).
+pub const MAX_CAP: u32 = 1_000_000;
+/// The most worker threads `sim` starts.
+pub const MAX_THREADS: u16 = 256;
+/// The most rounds `bench --load` runs.
+pub const MAX_ITERATIONS: u32 = 10_000;
+/// The most entries `--bots` and `--seats` may list (no game has more seats).
+pub const MAX_AGENTS: usize = 16;
+
 /// Where a command reads and writes.
 pub struct Io<'a> {
     pub stdin: &'a mut dyn BufRead,
@@ -18,14 +29,65 @@ pub struct Io<'a> {
     pub err: &'a mut dyn Write,
 }
 
-impl Io<'_> {
-    /// Writes a line to stdout (a closed pipe is not an error worth reporting).
-    pub fn say(&mut self, text: impl std::fmt::Display) {
-        let _ = writeln!(self.out, "{text}");
+/// Text from a mod, a script or a file, made safe to print on a terminal: every control
+/// character but the line breaks the command line itself puts between lines (escape sequences
+/// that clear the screen or move the cursor, carriage returns that overwrite a line, bells,
+/// backspaces) and the Unicode marks that reorder text are shown as `\u{..}` instead, so no
+/// name, label, log line or error can rewrite what is on the screen. Everything the command
+/// line prints goes through it ([`Io::say`], [`Io::note`], [`Io::prompt`]); [`clean_line`] also
+/// flattens line breaks, for text that must stay on one line.
+pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    clean_with(text, true)
+}
+
+/// [`clean`], with line breaks shown as `\n` too: a name or label cannot start a line that
+/// looks like the command line's own.
+pub fn clean_line(text: &str) -> std::borrow::Cow<'_, str> {
+    clean_with(text, false)
+}
+
+fn unsafe_char(c: char, keep_newline: bool) -> bool {
+    (c.is_control() && !(keep_newline && c == '\n'))
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+fn clean_with(text: &str, keep_newline: bool) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| unsafe_char(c, keep_newline)) {
+        return std::borrow::Cow::Borrowed(text);
     }
-    /// Writes a line to stderr.
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if !unsafe_char(c, keep_newline) => out.push(c),
+            '\t' => out.push(' '),
+            '\n' => out.push_str("\\n"),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `text` cut to `max` characters for an error message (`…` where cut), so an error never
+/// echoes a huge input back.
+pub fn cut(text: &str, max: usize) -> String {
+    farebox::content::load::cut(text, max).into_owned()
+}
+
+impl Io<'_> {
+    /// Writes a line to stdout (a closed pipe is not an error worth reporting), cleaned.
+    pub fn say(&mut self, text: impl std::fmt::Display) {
+        let text = text.to_string();
+        let _ = writeln!(self.out, "{}", clean(&text));
+    }
+    /// Writes a line to stderr, cleaned.
     pub fn note(&mut self, text: impl std::fmt::Display) {
-        let _ = writeln!(self.err, "{text}");
+        let text = text.to_string();
+        let _ = writeln!(self.err, "{}", clean(&text));
+    }
+    /// Writes a prompt (no line break) to stdout, cleaned.
+    pub fn prompt(&mut self, text: impl std::fmt::Display) {
+        let text = text.to_string();
+        let _ = write!(self.out, "{}", clean_line(&text));
     }
     /// Reads a line; None at end of input.
     pub fn read_line(&mut self) -> Option<String> {
@@ -192,12 +254,19 @@ pub fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// Splits a comma list of agents (`human`, `random`, bot ids).
-pub fn split_list(s: &str) -> Vec<String> {
-    s.split(',')
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect()
+/// Splits a comma list of agents (`human`, `random`, bot ids); `flag` names the option in the
+/// error when the list is longer than any game has seats.
+pub fn split_list(s: &str, flag: &str) -> Result<Vec<String>, Fail> {
+    let mut out = Vec::new();
+    for p in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if out.len() == MAX_AGENTS {
+            return Err(Fail::Usage(format!(
+                "{flag} lists more than {MAX_AGENTS} agents; a game has at most {MAX_AGENTS} seats"
+            )));
+        }
+        out.push(cut(p, 100));
+    }
+    Ok(out)
 }
 
 /// Builds a setup from seats, seed and `id=value` options.

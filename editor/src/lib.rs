@@ -69,7 +69,7 @@ pub fn run(
     match result {
         Ok(code) => code,
         Err(f) => {
-            let _ = writeln!(io.err, "error: {}", f.message());
+            io.note(format!("error: {}", f.message()));
             f.code()
         }
     }

@@ -42,10 +42,156 @@ impl Replay {
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
     }
+    /// Reads a replay and checks every field (see [`Replay::check`]). Errors give the line
+    /// and column where JSON has one, and never echo more than a short piece of the input.
     pub fn from_json(text: &str) -> Result<Replay, String> {
-        serde_json::from_str(text).map_err(|e| format!("not a Farebox replay: {e}"))
+        let r: Replay = serde_json::from_str(text).map_err(|e| {
+            let msg = e.to_string();
+            // serde's message ends with " at line L column C"; the place is given in front.
+            let msg = msg
+                .rsplit_once(" at line ")
+                .map_or(msg.as_str(), |(m, _)| m)
+                .to_string();
+            format!(
+                "{}:{}: not a Farebox replay: {}",
+                e.line(),
+                e.column(),
+                crate::content::load::cut(&msg, MAX_ECHO)
+            )
+        })?;
+        r.check()?;
+        Ok(r)
+    }
+
+    /// Checks what JSON alone does not: the format, the sizes of lists and strings, and that
+    /// ids, versions and hashes look like what [`Recorder`] writes.
+    pub fn check(&self) -> Result<(), String> {
+        let cut = |s: &str| crate::content::load::cut(s, MAX_ECHO).into_owned();
+        if self.format != FORMAT {
+            return Err(format!(
+                "replay format {} is not supported (this Farebox reads format {FORMAT})",
+                self.format
+            ));
+        }
+        let id_ok = |s: &str| {
+            !s.is_empty()
+                && s.len() <= 64
+                && s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        };
+        if !id_ok(&self.mod_id) {
+            return Err(format!(
+                "`mod` is `{}`, which is not a mod id",
+                cut(&self.mod_id)
+            ));
+        }
+        if self.layers.is_empty() || self.layers.len() > crate::content::load::MAX_LAYERS {
+            return Err(format!(
+                "`layers` lists {} mods; a game is built of 1 to {}",
+                self.layers.len(),
+                crate::content::load::MAX_LAYERS
+            ));
+        }
+        for (id, version) in &self.layers {
+            if !id_ok(id) {
+                return Err(format!(
+                    "`layers` names `{}`, which is not a mod id",
+                    cut(id)
+                ));
+            }
+            let v_ok = !version.is_empty()
+                && version.len() <= 32
+                && version.split('.').all(|p| {
+                    !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit())
+                });
+            if !v_ok {
+                return Err(format!(
+                    "mod `{id}` has version `{}`; versions are numbers like 1.2.0",
+                    cut(version)
+                ));
+            }
+        }
+        let hash_ok =
+            |h: &str| !h.is_empty() && h.len() <= 64 && h.bytes().all(|b| b.is_ascii_hexdigit());
+        if !hash_ok(&self.content_hash) {
+            return Err(format!(
+                "`content_hash` is `{}`, not a hash",
+                cut(&self.content_hash)
+            ));
+        }
+        if !hash_ok(&self.start) {
+            return Err(format!("`start` is `{}`, not a hash", cut(&self.start)));
+        }
+        if self.setup.seats == 0 || self.setup.seats > MAX_SEATS {
+            return Err(format!(
+                "`setup.seats` is {}; games have 1 to {MAX_SEATS} seats",
+                self.setup.seats
+            ));
+        }
+        if self.setup.options.len() > 1_000 {
+            return Err("`setup.options` has more than 1000 entries".into());
+        }
+        for (k, v) in &self.setup.options {
+            let text = v.to_string();
+            if k.len() > 64 || text.len() > 1_000 {
+                return Err(format!(
+                    "option `{}` = `{}` is too long",
+                    cut(k),
+                    cut(&text)
+                ));
+            }
+        }
+        if self.steps.len() > MAX_STEPS {
+            return Err(format!(
+                "the replay has {} actions; at most {MAX_STEPS} are replayed",
+                self.steps.len()
+            ));
+        }
+        for (i, step) in self.steps.iter().enumerate() {
+            if step.seat >= self.setup.seats {
+                return Err(format!(
+                    "action {} is by seat {}, and the game has {} seats",
+                    i + 1,
+                    step.seat as u32 + 1,
+                    self.setup.seats
+                ));
+            }
+            if step.action.is_empty() || step.action.len() > MAX_ACTION_CHARS {
+                return Err(format!(
+                    "action {} is `{}` ({} bytes); actions are 1 to {MAX_ACTION_CHARS} bytes",
+                    i + 1,
+                    cut(&step.action),
+                    step.action.len()
+                ));
+            }
+            if !hash_ok(&step.hash) {
+                return Err(format!(
+                    "action {} has hash `{}`, not a hash",
+                    i + 1,
+                    cut(&step.hash)
+                ));
+            }
+        }
+        if let Some(r) = &self.result {
+            let n = self.setup.seats as usize;
+            if r.places.len() > n || r.scores.len() > n || r.reason.len() > 10_000 {
+                return Err("`result` does not fit the game's seats".into());
+            }
+        }
+        Ok(())
     }
 }
+
+/// How much of a bad value an error repeats.
+pub const MAX_ECHO: usize = 200;
+/// The most seats a replay may have (as the content allows).
+pub const MAX_SEATS: u8 = 16;
+/// The most actions a replay may hold.
+pub const MAX_STEPS: usize = 1_000_000;
+/// The longest action a replay may hold.
+pub const MAX_ACTION_CHARS: usize = 1_000;
+/// The largest replay file read.
+pub const MAX_REPLAY_BYTES: u64 = 256 << 20;
 
 /// Records a replay while a game is played: call [`Recorder::step`] after each action.
 pub struct Recorder {
@@ -129,6 +275,14 @@ pub fn verify(def: &Arc<GameDef>, replay: &Replay) -> Result<Game, Mismatch> {
             found: def.content_hash.clone(),
         });
     }
+    let (lo, hi) = def.players;
+    let seats = replay.setup.seats as u32;
+    if seats < lo || seats > hi {
+        return Err(Mismatch::Mod(format!(
+            "the replay has {seats} seats, and `{}` is for {lo} to {hi} players",
+            def.id
+        )));
+    }
     let mut game =
         Game::new(def.clone(), replay.setup.clone()).map_err(|e| Mismatch::Mod(e.to_string()))?;
     if game.state().hash() != replay.start {
@@ -150,7 +304,10 @@ pub fn verify(def: &Arc<GameDef>, replay: &Replay) -> Result<Game, Mismatch> {
             Err(GameError::Illegal(a)) => {
                 return Err(Mismatch::Step {
                     index,
-                    why: format!("`{a}` is not legal there"),
+                    why: format!(
+                        "`{}` is not legal there",
+                        crate::content::load::cut(&a, MAX_ECHO)
+                    ),
                 });
             }
             Err(e) => {
@@ -163,7 +320,10 @@ pub fn verify(def: &Arc<GameDef>, replay: &Replay) -> Result<Game, Mismatch> {
         if game.state().hash() != step.hash {
             return Err(Mismatch::Step {
                 index,
-                why: format!("`{}` led to a different state", step.action),
+                why: format!(
+                    "`{}` led to a different state",
+                    crate::content::load::cut(&step.action, MAX_ECHO)
+                ),
             });
         }
     }

@@ -45,6 +45,96 @@ pub fn check_rel_path(rel: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// The largest file a mod may have read (content, scripts, snapshots, replays): 8 MiB.
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
+
+fn not_regular(what: &str) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("it is {what}, not a regular file"),
+    )
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a named pipe (FIFO)";
+        }
+        if t.is_char_device() || t.is_block_device() {
+            return "a device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "a special file"
+    }
+}
+
+/// Reads a text file, refusing anything that is not a regular file (a folder, a FIFO that
+/// would block, a device that never ends) and anything over `limit` bytes, without reading
+/// more than `limit + 1` bytes whatever the file does meanwhile.
+pub fn read_bounded(path: &Path, limit: u64) -> io::Result<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(kind_of(meta.file_type())));
+    }
+    if meta.len() > limit {
+        return Err(too_big(meta.len(), limit));
+    }
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    // Opened without blocking, so a file swapped for a FIFO after the check above cannot
+    // hang the open; the handle is checked again below.
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(0o4000); // O_NONBLOCK
+    }
+    #[cfg(target_os = "macos")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(0x0004); // O_NONBLOCK
+    }
+    let file = opts.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(kind_of(meta.file_type())));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(limit) as usize);
+    file.take(limit + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(bytes.len() as u64, limit));
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "it is not UTF-8 text".to_string(),
+        )
+    })
+}
+
+fn too_big(len: u64, limit: u64) -> io::Error {
+    let mib = |n: u64| n as f64 / (1u64 << 20) as f64;
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!(
+            "it is {:.1} MiB; files may be at most {:.0} MiB",
+            mib(len),
+            mib(limit)
+        ),
+    )
+}
+
 /// A mod folder on disk.
 pub struct FsSource {
     root: PathBuf,
@@ -73,7 +163,7 @@ impl ModSource for FsSource {
                 format!("`{rel}` links to a file outside the mod folder"),
             ));
         }
-        std::fs::read_to_string(real)
+        read_bounded(&real, MAX_FILE_BYTES)
     }
 
     fn display(&self, rel: &str) -> String {
@@ -83,7 +173,8 @@ impl ModSource for FsSource {
     fn list(&self, dir: &str) -> Vec<String> {
         let mut out = Vec::new();
         if let Ok(rd) = std::fs::read_dir(self.root.join(dir)) {
-            for e in rd.flatten() {
+            // Only for "did you mean": a folder of millions of files is not listed whole.
+            for e in rd.flatten().take(10_000) {
                 let name = e.file_name().to_string_lossy().to_string();
                 out.push(if dir.is_empty() || dir == "." {
                     name
@@ -206,14 +297,39 @@ impl crate::content::ModResolver for FolderResolver {
 }
 
 /// Writes `text` to `path` through a temporary file in the same folder, so readers never see
-/// half a file.
+/// half a file. What is at `path` already must be a regular file: a symbolic link, a folder or
+/// a special file there is refused rather than replaced or written through, and the temporary
+/// file is created new (never an existing file or link).
 pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
+    use std::io::Write;
+    if let Ok(meta) = std::fs::symlink_metadata(path)
+        && !meta.is_file()
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is {}; it is not replaced",
+                path.display(),
+                kind_of(meta.file_type())
+            ),
+        ));
+    }
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    std::fs::write(&tmp, text)?;
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&tmp)
+        .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()));
+    if let Err(e) = written {
+        if e.kind() != io::ErrorKind::AlreadyExists {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        return Err(e);
+    }
     match std::fs::rename(&tmp, path) {
         Ok(()) => Ok(()),
         Err(e) => {
@@ -221,6 +337,49 @@ pub fn write_atomic(path: &Path, text: &str) -> io::Result<()> {
             Err(e)
         }
     }
+}
+
+/// Writes `rel` (checked by [`check_rel_path`]) inside the mod folder `root`, atomically,
+/// creating its folders. Nothing is written outside `root`: a folder on the way that is a
+/// symbolic link leading elsewhere, or a file that is a link, is refused.
+pub fn write_in_mod(root: &Path, rel: &str, text: &str) -> io::Result<PathBuf> {
+    check_rel_path(rel).map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
+    let real_root = root.canonicalize()?;
+    let mut dir = real_root.clone();
+    let parts: Vec<&str> = rel
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let Some((file, folders)) = parts.split_last() else {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "empty path"));
+    };
+    for f in folders {
+        dir.push(f);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(m) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    format!(
+                        "{} is {}, not a folder of the mod; nothing is written through it",
+                        dir.display(),
+                        kind_of(m.file_type())
+                    ),
+                ));
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => std::fs::create_dir(&dir)?,
+            Err(e) => return Err(e),
+        }
+    }
+    if !dir.canonicalize()?.starts_with(&real_root) {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!("{} leads out of the mod folder", dir.display()),
+        ));
+    }
+    let path = dir.join(file);
+    write_atomic(&path, text)?;
+    Ok(path)
 }
 
 #[cfg(test)]

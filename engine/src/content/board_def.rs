@@ -129,7 +129,13 @@ fn grid(
             );
         }
         if let Some(id) = &c.id {
-            check_space_id(cx, file, id, spaces, ((y - 1) * w + (x - 1)) as usize);
+            check_space_id(
+                cx,
+                file,
+                id,
+                spaces,
+                ((y as usize - 1) * w as usize) + (x as usize - 1),
+            );
         }
         let tile = c.tile.as_ref().and_then(|t| match tiles.get(t.get()) {
             Some(&i) => Some((i, c.rotation % 4)),
@@ -291,13 +297,13 @@ fn sections(
     if size <= 0.0 {
         cx.err(file, s.size.span(), "section size must be positive");
     }
-    if (cols * rows) as usize != s.pieces.len() {
+    let needed = cols as u64 * rows as u64;
+    if needed != s.pieces.len() as u64 {
         cx.err(
             file,
             s.columns.span(),
             format!(
-                "{cols} x {rows} layout needs {} sections, and {} are given",
-                cols * rows,
+                "{cols} x {rows} layout needs {needed} sections, and {} are given",
                 s.pieces.len()
             ),
         );
@@ -324,8 +330,15 @@ fn sections(
             Some(size),
         );
         let mut connectors = Vec::new();
+        let local: HashMap<&str, usize> = g
+            .spaces
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, sp)| (sp.id.as_str(), i))
+            .collect();
         for c in &p.connectors {
-            match g.spaces.iter().position(|sp| &sp.id == c.space.get()) {
+            match local.get(c.space.get().as_str()).copied() {
                 Some(i) => {
                     if !(0.0..=size).contains(&c.at) {
                         cx.err(
@@ -381,8 +394,9 @@ fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String
         }
     }
     let mut pieces = Vec::new();
+    let mut seen: std::collections::HashSet<String> = ids.iter().cloned().collect();
     for p in &t.pieces {
-        if ids.contains(p.id.get()) {
+        if !seen.insert(p.id.get().clone()) {
             cx.err(
                 file,
                 p.id.span(),

@@ -5,7 +5,7 @@
 //! the earlier ones; then [`super::resolve`] checks the merged content and builds the
 //! definition. Problems are collected, never thrown: the caller gets every diagnostic at once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::de::DeserializeOwned;
 
@@ -26,6 +26,23 @@ impl ModResolver for NoDependencies {
     }
 }
 
+/// How many bytes of files a mod and its dependencies may have read in all.
+pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
+/// How many files a mod and its dependencies may name in all (read or not).
+pub const MAX_FILES: usize = 2_000;
+/// How many mods (the mod and all its dependencies) one load may read.
+pub const MAX_LAYERS: usize = 32;
+/// How long a diagnostic message may be; longer ones (a huge key echoed back) are cut.
+pub const MAX_MESSAGE_CHARS: usize = 300;
+
+/// `text` cut to at most `max` characters, with `…` where it was cut.
+pub fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((i, _)) => std::borrow::Cow::Owned(format!("{}… ({} bytes)", &text[..i], text.len())),
+    }
+}
+
 /// The engine version mods declare in `engine = "MAJOR.MINOR"`.
 pub const ENGINE_VERSION: &str = "0.1";
 
@@ -43,13 +60,18 @@ impl Files {
         span: std::ops::Range<usize>,
         msg: impl Into<String>,
     ) -> Diagnostic {
+        let msg = msg.into();
+        let msg = match cut(&msg, MAX_MESSAGE_CHARS) {
+            std::borrow::Cow::Borrowed(_) => msg,
+            std::borrow::Cow::Owned(c) => c,
+        };
         match self.files.get(file) {
             Some(f) => f.error(span, msg),
             None => Diagnostic {
                 path: String::new(),
                 line: 0,
                 col: 0,
-                message: msg.into(),
+                message: msg,
             },
         }
     }
@@ -131,6 +153,16 @@ pub struct Reader<'r> {
     pub diags: Diagnostics,
     resolver: &'r dyn ModResolver,
     loading: Vec<String>,
+    /// Dependencies already asked for: each is read once, however many mods name it.
+    deps_seen: HashSet<String>,
+    /// Files named so far (as shown), so none is read twice, and how many bytes were read.
+    named: HashSet<String>,
+    bytes_read: u64,
+    /// Whether the limit on files or bytes was reported already (it is said once).
+    over_budget: bool,
+    /// For each kind of item, where each id sits in its merged list (rebuilt when a patch
+    /// takes items out), so adding an item is not a search of the list.
+    ids: HashMap<&'static str, HashMap<String, usize>>,
 }
 
 impl<'r> Reader<'r> {
@@ -140,6 +172,11 @@ impl<'r> Reader<'r> {
             diags: Diagnostics::default(),
             resolver,
             loading: vec![],
+            deps_seen: HashSet::new(),
+            named: HashSet::new(),
+            bytes_read: 0,
+            over_budget: false,
+            ids: HashMap::new(),
         }
     }
 
@@ -148,13 +185,24 @@ impl<'r> Reader<'r> {
     /// reported at the second, and the first is kept.
     fn upsert<T>(
         &mut self,
-        what: &str,
+        what: &'static str,
         list: &mut Vec<At<T>>,
         new: At<T>,
         id: impl Fn(&T) -> &Sp<String>,
     ) {
         let key = id(&new.item).get().clone();
-        match list.iter_mut().find(|a| *id(&a.item).get() == key) {
+        let index = self.ids.entry(what).or_default();
+        if index.len() != list.len() {
+            index.clear();
+            for (i, a) in list.iter().enumerate() {
+                index.entry(id(&a.item).get().clone()).or_insert(i);
+            }
+        }
+        let found = index.get(&key).copied();
+        if found.is_none() {
+            index.insert(key.clone(), list.len());
+        }
+        match found.and_then(|i| list.get_mut(i)) {
             Some(slot) if slot.mod_id == new.mod_id => {
                 let first = self
                     .files
@@ -214,20 +262,29 @@ impl<'r> Reader<'r> {
                     .find(|(k, _)| k.get() == "id")
                     .and_then(|(_, v)| v.get().as_str().map(String::from))
             };
+            // Cards by id, so each removal or replacement is a lookup, not a search.
+            let mut at: HashMap<String, usize> = HashMap::new();
+            for (i, c) in deck.cards.iter().enumerate().rev() {
+                if let Some(id) = card_id(c) {
+                    at.insert(id, i);
+                }
+            }
+            let mut gone = vec![false; deck.cards.len()];
+            let mut misses = 0usize;
             for id in dp.remove {
-                match deck
-                    .cards
-                    .iter()
-                    .position(|c| card_id(c).as_deref() == Some(id.get()))
-                {
+                match at.get(id.get()).copied().filter(|&i| !gone[i]) {
                     Some(i) => {
-                        deck.cards.remove(i);
-                        deck.card_files.remove(i);
+                        gone[i] = true;
                         removed.push((format!("deck:{}", dp.id.get()), id));
                     }
                     None => {
-                        let ids: Vec<String> = deck.cards.iter().filter_map(card_id).collect();
-                        let hint = suggestion(id.get(), ids.iter().map(String::as_str));
+                        misses += 1;
+                        let hint = if misses <= MAX_ERRORS_PER_FILE {
+                            let ids: Vec<String> = deck.cards.iter().filter_map(card_id).collect();
+                            suggestion(id.get(), ids.iter().map(String::as_str))
+                        } else {
+                            String::new()
+                        };
                         let msg = format!(
                             "deck `{}` has no card `{}` to remove{hint}",
                             dp.id.get(),
@@ -238,14 +295,35 @@ impl<'r> Reader<'r> {
                     }
                 }
             }
+            if gone.iter().any(|&g| g) {
+                let keep: Vec<bool> = gone.iter().map(|g| !g).collect();
+                let mut i = 0;
+                deck.cards.retain(|_| {
+                    i += 1;
+                    keep[i - 1]
+                });
+                let mut i = 0;
+                deck.card_files.retain(|_| {
+                    i += 1;
+                    keep[i - 1]
+                });
+                at.clear();
+                for (i, c) in deck.cards.iter().enumerate().rev() {
+                    if let Some(id) = card_id(c) {
+                        at.insert(id, i);
+                    }
+                }
+            }
             for card in dp.cards {
                 // A card without an id is added, and reported when the deck is checked.
-                let at = card_id(&card).and_then(|id| {
-                    deck.cards
-                        .iter()
-                        .position(|c| card_id(c) == Some(id.clone()))
-                });
-                put(&mut deck.cards, &mut deck.card_files, at, card, f);
+                let id = card_id(&card);
+                let pos = id.as_ref().and_then(|id| at.get(id).copied());
+                if pos.is_none()
+                    && let Some(id) = id
+                {
+                    at.insert(id, deck.cards.len());
+                }
+                put(&mut deck.cards, &mut deck.card_files, pos, card, f);
             }
         }
         for tp in patch.tables {
@@ -262,13 +340,23 @@ impl<'r> Reader<'r> {
                     .find(|(name, _)| name.get() == k)
                     .map(|(_, v)| v.get().clone())
             };
-            for v in tp.remove {
-                let found = key_of_position(&table.rows, v.get(), &key_of);
-                match (&key, found) {
-                    (Some(_), Some(i)) => {
-                        table.rows.remove(i);
-                        table.row_files.remove(i);
+            // Rows by key, so each removal or replacement is a lookup, not a search.
+            let row_key = |v: &RawValue| format!("{v:?}");
+            let index = |rows: &[SpannedMap]| {
+                let mut at: HashMap<String, usize> = HashMap::new();
+                for (i, r) in rows.iter().enumerate().rev() {
+                    if let Some(v) = key_of(r) {
+                        at.insert(row_key(&v), i);
                     }
+                }
+                at
+            };
+            let mut at = index(&table.rows);
+            let mut gone = vec![false; table.rows.len()];
+            for v in tp.remove {
+                let found = at.get(&row_key(v.get())).copied().filter(|&i| !gone[i]);
+                match (&key, found) {
+                    (Some(_), Some(i)) => gone[i] = true,
                     (Some(k), None) => {
                         let msg = format!(
                             "table `{}` has no row with {k} = {} to remove",
@@ -288,9 +376,28 @@ impl<'r> Reader<'r> {
                     }
                 }
             }
+            if gone.iter().any(|&g| g) {
+                let mut i = 0;
+                table.rows.retain(|_| {
+                    i += 1;
+                    !gone[i - 1]
+                });
+                let mut i = 0;
+                table.row_files.retain(|_| {
+                    i += 1;
+                    !gone[i - 1]
+                });
+                at = index(&table.rows);
+            }
             for row in tp.rows {
-                let at = key_of(&row).and_then(|v| key_of_position(&table.rows, &v, &key_of));
-                put(&mut table.rows, &mut table.row_files, at, row, f);
+                let k = key_of(&row).map(|v| row_key(&v));
+                let pos = k.as_ref().and_then(|k| at.get(k).copied());
+                if pos.is_none()
+                    && let Some(k) = k
+                {
+                    at.insert(k, table.rows.len());
+                }
+                put(&mut table.rows, &mut table.row_files, pos, row, f);
             }
         }
         for (target, id) in removed {
@@ -309,13 +416,24 @@ impl<'r> Reader<'r> {
         &mut self,
         f: usize,
         mod_id: &str,
-        what: &str,
+        what: &'static str,
         list: &mut Vec<At<T>>,
         ids: Vec<Sp<String>>,
         id: impl Fn(&T) -> &Sp<String>,
     ) {
+        if ids.is_empty() {
+            return;
+        }
+        let index: HashMap<&str, usize> = list
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, a)| (id(&a.item).get().as_str(), i))
+            .collect();
+        let mut gone = vec![false; list.len()];
+        let mut misses = 0usize;
         for wanted in ids {
-            match list.iter().position(|a| id(&a.item).get() == wanted.get()) {
+            match index.get(wanted.get().as_str()).copied() {
                 Some(i) if list[i].mod_id == mod_id => {
                     let msg = format!(
                         "{what} `{}` is defined by this mod; delete it there instead of removing it",
@@ -324,20 +442,31 @@ impl<'r> Reader<'r> {
                     let d = self.files.error(f, wanted.span(), msg);
                     self.diags.push(d);
                 }
-                Some(i) => {
-                    list.remove(i);
-                }
-                None => {
-                    let hint = suggestion(
-                        wanted.get(),
-                        list.iter().map(|a| id(&a.item).get().as_str()),
-                    );
+                Some(i) if !gone[i] => gone[i] = true,
+                _ => {
+                    // "Did you mean" compares with every id: only for the first few misses.
+                    misses += 1;
+                    let hint = if misses <= MAX_ERRORS_PER_FILE {
+                        suggestion(
+                            wanted.get(),
+                            list.iter().map(|a| id(&a.item).get().as_str()),
+                        )
+                    } else {
+                        String::new()
+                    };
                     let msg = format!("there is no {what} `{}` to remove{hint}", wanted.get());
                     let d = self.files.error(f, wanted.span(), msg);
                     self.diags.push(d);
                 }
             }
         }
+        drop(index);
+        let mut i = 0;
+        list.retain(|_| {
+            i += 1;
+            !gone[i - 1]
+        });
+        self.ids.remove(what);
     }
 
     /// The item a patch changes, or an error (with a suggestion) when there is none.
@@ -382,11 +511,53 @@ impl<'r> Reader<'r> {
             this.diags.push(d);
         };
         if let Err(e) = check_rel_path(rel) {
-            report(self, e);
+            report(self, cut(&e, MAX_MESSAGE_CHARS).into_owned());
+            return None;
+        }
+        // Each file is read once: naming it again (`a.toml`, `./a.toml`) would only read the
+        // same items again, and a manifest naming one big file a million times must not read
+        // it a million times.
+        let normal: Vec<&str> = rel
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
+        let shown = src.display(&normal.join("/"));
+        if self.named.len() >= MAX_FILES || self.bytes_read > MAX_TOTAL_BYTES {
+            if !self.over_budget {
+                self.over_budget = true;
+                report(
+                    self,
+                    format!(
+                        "the mod and its dependencies name more than {MAX_FILES} files or {} MiB of them; the rest are not read",
+                        MAX_TOTAL_BYTES >> 20
+                    ),
+                );
+            }
+            return None;
+        }
+        // (A manifest may be read again: that is how a mod that depends on itself is found.)
+        if !self.named.insert(shown) && rel != "mod.toml" {
+            report(
+                self,
+                format!("`{rel}` is named twice; each file is read once, where it is first named"),
+            );
             return None;
         }
         match src.read(rel) {
+            Ok(text) if self.bytes_read + text.len() as u64 > MAX_TOTAL_BYTES => {
+                self.bytes_read += text.len() as u64;
+                self.over_budget = true;
+                report(
+                    self,
+                    format!(
+                        "cannot read `{rel}`: the mod and its dependencies have more than {} MiB of files",
+                        MAX_TOTAL_BYTES >> 20
+                    ),
+                );
+                None
+            }
             Ok(text) => {
+                self.bytes_read += text.len() as u64;
                 self.files.hasher.update(rel.as_bytes());
                 self.files.hasher.update(&[0]);
                 self.files.hasher.update(text.as_bytes());
@@ -396,13 +567,17 @@ impl<'r> Reader<'r> {
                 Some(self.files.files.len() - 1)
             }
             Err(e) => {
-                let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-                let listed = src.list(dir);
-                let hint = suggestion(rel, listed.iter().map(|s| s.as_str()));
                 let why = if e.kind() == std::io::ErrorKind::NotFound {
                     "not found".to_string()
                 } else {
                     e.to_string()
+                };
+                let hint = if e.kind() == std::io::ErrorKind::NotFound {
+                    let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+                    let listed = src.list(dir);
+                    suggestion(rel, listed.iter().map(|s| s.as_str()))
+                } else {
+                    String::new()
                 };
                 report(self, format!("cannot read `{rel}`: {why}{hint}"));
                 None
@@ -501,7 +676,22 @@ impl<'r> Reader<'r> {
                     self.diags.push(d);
                 }
                 Some(dep_src) => {
-                    if merged.layers.iter().any(|(l, _)| l == dep_id) {
+                    // Each dependency is read once, even when it did not load (a broken mod
+                    // at the foot of a diamond of dependencies would be read once per path).
+                    if merged.layers.iter().any(|(l, _)| l == dep_id)
+                        || !self.deps_seen.insert(dep_id.clone())
+                    {
+                        continue;
+                    }
+                    if self.deps_seen.len() >= MAX_LAYERS {
+                        let d = self.files.error(
+                            mf,
+                            dep.id.span(),
+                            format!(
+                                "depends on mod `{dep_id}`, but one game may be built of at most {MAX_LAYERS} mods"
+                            ),
+                        );
+                        self.diags.push(d);
                         continue;
                     }
                     let before = merged.layers.len();
@@ -800,15 +990,6 @@ fn put(
             files.push(Some(f));
         }
     }
-}
-
-/// The position of the row whose key column holds `v`.
-fn key_of_position(
-    rows: &[SpannedMap],
-    v: &RawValue,
-    key_of: &impl Fn(&SpannedMap) -> Option<RawValue>,
-) -> Option<usize> {
-    rows.iter().position(|r| key_of(r).as_ref() == Some(v))
 }
 
 #[cfg(test)]

@@ -61,6 +61,16 @@ impl Ctx<'_> {
     }
 }
 
+/// The most copies of one piece (`count`).
+pub const MAX_PIECE_COUNT: u32 = 1_000;
+/// The most pieces a game may have, every seat's set counted.
+pub const MAX_PIECES: u64 = 10_000;
+/// The most cards all decks together may have, copies counted.
+pub const MAX_CARDS: u64 = 20_000;
+
+/// The ids a kind of target offers: in order (for suggestions) and as a set.
+type KnownIds = (Vec<String>, HashSet<String>);
+
 /// A reference to check once every id is known.
 struct PendingRef {
     file: usize,
@@ -199,12 +209,56 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         })
         .collect();
 
+    // Every piece is made when a game starts: a billion of them would exhaust memory.
+    let mut total_pieces = 0u64;
+    for (p, def) in merged.pieces.iter().zip(&pieces) {
+        if def.count > MAX_PIECE_COUNT {
+            cx.err(
+                p.file,
+                p.item.id.span(),
+                format!(
+                    "piece `{}` has count = {}; a piece may have at most {MAX_PIECE_COUNT} copies",
+                    def.id, def.count
+                ),
+            );
+            continue;
+        }
+        let sets = if def.per_seat { players.1.max(1) } else { 1 };
+        let before = total_pieces;
+        total_pieces += def.count as u64 * sets as u64;
+        if before <= MAX_PIECES && total_pieces > MAX_PIECES {
+            cx.err(
+                p.file,
+                p.item.id.span(),
+                format!(
+                    "with piece `{}` the game has more than {MAX_PIECES} pieces (counting every seat's set)",
+                    def.id
+                ),
+            );
+        }
+    }
+
     let mut pending: Vec<PendingRef> = Vec::new();
     let decks: Vec<DeckDef> = merged
         .decks
         .iter()
         .map(|d| resolve_deck(&mut cx, d, &mut pending))
         .collect();
+    let mut total_cards = 0u64;
+    for (d, def) in merged.decks.iter().zip(&decks) {
+        let before = total_cards;
+        total_cards += def.cards.iter().map(|c| c.count as u64).sum::<u64>();
+        if before <= MAX_CARDS && total_cards > MAX_CARDS {
+            cx.err(
+                d.file,
+                d.item.id.span(),
+                format!(
+                    "with deck `{}` the game has more than {MAX_CARDS} cards (counting copies)",
+                    def.id
+                ),
+            );
+        }
+    }
     let tables: Vec<TableDef> = merged
         .tables
         .iter()
@@ -299,17 +353,31 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     // References, now that every id is known.
     let piece_ids: HashSet<&str> = pieces.iter().map(|p| p.id.as_str()).collect();
     let space_tags = space_tags(&board);
-    let tags_of = |target: &str, id: &str| -> Option<Vec<String>> {
+    let piece_at: HashMap<&str, usize> = pieces
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, p)| (p.id.as_str(), i))
+        .collect();
+    // Cards by id, per deck, made when a tag is first asked of that deck.
+    let mut card_at: HashMap<usize, HashMap<&str, usize>> = HashMap::new();
+    let mut tags_of = |target: &str, id: &str| -> Option<Vec<String>> {
         match target {
             "spaces" => Some(space_tags.get(id).cloned().unwrap_or_default()),
-            "tiles" => tiles.iter().find(|t| t.id == id).map(|t| t.tags.clone()),
-            "pieces" => pieces.iter().find(|p| p.id == id).map(|p| p.tags.clone()),
+            "tiles" => tile_index.get(id).map(|&i| tiles[i].tags.clone()),
+            "pieces" => piece_at.get(id).map(|&i| pieces[i].tags.clone()),
             t => {
-                let deck = &decks[*deck_index.get(t.strip_prefix("deck:")?)?];
-                deck.cards
-                    .iter()
-                    .find(|c| c.id == id)
-                    .map(|c| c.tags.clone())
+                let d = *deck_index.get(t.strip_prefix("deck:")?)?;
+                let deck = &decks[d];
+                let at = card_at.entry(d).or_insert_with(|| {
+                    deck.cards
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .map(|(i, c)| (c.id.as_str(), i))
+                        .collect()
+                });
+                at.get(id).map(|&i| deck.cards[i].tags.clone())
             }
         }
     };
@@ -355,7 +423,9 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             }
         })
     };
-    let mut known_ids: HashMap<&str, Option<Vec<String>>> = HashMap::new();
+    let mut known_ids: HashMap<&str, Option<KnownIds>> = HashMap::new();
+    // "Did you mean" compares with every id: only for the first few misses.
+    let mut misses = 0usize;
     for r in &pending {
         let known = known_ids.entry(r.target.as_str()).or_insert_with(|| {
             ids_of(&r.target)
@@ -365,11 +435,15 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                     }
                 })
                 .ok()
+                .map(|ids| {
+                    let set = ids.iter().cloned().collect();
+                    (ids, set)
+                })
         });
-        let Some(known) = known else {
+        let Some((known, known_set)) = known else {
             continue;
         };
-        if known.iter().any(|k| k == &r.id) {
+        if known_set.contains(&r.id) {
             if let Some(tag) = &r.tagged
                 && let Some(tags) = tags_of(&r.target, &r.id)
                 && !tags.contains(tag)
@@ -395,7 +469,12 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 );
             }
         } else {
-            let hint = suggestion(&r.id, known.iter().map(|k| k.as_str()));
+            misses += 1;
+            let hint = if misses <= 100 {
+                suggestion(&r.id, known.iter().map(|k| k.as_str()))
+            } else {
+                String::new()
+            };
             let what = r.target.replace(':', " ").trim_end_matches('s').to_string();
             let noun = if r.target.starts_with("deck:") {
                 "card"
@@ -880,6 +959,8 @@ fn check_rows(
     pending: &mut Vec<PendingRef>,
 ) -> Vec<BTreeMap<String, Value>> {
     let mut out = Vec::new();
+    let by_name: HashMap<&str, &RawFieldDef> =
+        defs.iter().map(|(n, d)| (n.get().as_str(), d)).collect();
     for (i, row) in rows.iter().enumerate() {
         let file = files[i];
         let label = row
@@ -895,7 +976,7 @@ fn check_rows(
             if fixed.contains(&key) {
                 continue;
             }
-            let Some((_, def)) = defs.iter().find(|(n, _)| n.get() == key) else {
+            let Some(&def) = by_name.get(key) else {
                 let known: Vec<&str> = fixed
                     .iter()
                     .copied()
