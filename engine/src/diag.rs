@@ -126,8 +126,18 @@ pub fn did_you_mean<'c>(
     wrong: &str,
     candidates: impl IntoIterator<Item = &'c str>,
 ) -> Option<&'c str> {
+    // A typo of an id is short, and a mod's ids of one kind are few: anything past these
+    // bounds gets no suggestion, so a hostile file of many long misses costs little.
+    const LONGEST: usize = 64;
+    const MOST: usize = 2_000;
+    if wrong.len() > LONGEST {
+        return None;
+    }
     let mut best: Option<(&str, f64)> = None;
-    for c in candidates {
+    for c in candidates.into_iter().take(MOST) {
+        if c.len() > LONGEST {
+            continue;
+        }
         let score = strsim::jaro_winkler(wrong, c);
         if score > 0.8 && best.is_none_or(|(_, s)| score > s) {
             best = Some((c, score));
