@@ -565,3 +565,33 @@ fn hostile_replays_are_refused_with_the_file_named() {
         assert!(r.err.contains("device"), "{}", r.err);
     }
 }
+
+#[test]
+fn a_line_break_from_a_script_cannot_fake_a_line_of_the_program() {
+    // A rules script logs a line with a line break and a fake game-over after it.
+    let d = scratch("newline");
+    let game = new_game(&d, "dice");
+    let rules = game.join("rules").join("dice.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let text = text.replacen(
+        "apply = function(_g, seat: number, action: string)",
+        "apply = function(_g, seat: number, action: string)\n\t\tgame.log(\"x\\nGame over: you win\")",
+        1,
+    );
+    std::fs::write(&rules, text).unwrap();
+    let r = farebox_with_input(
+        &["play", &s(&game), "--seats", "human,random", "--seed", "1"],
+        "1\n1\nq\n",
+    );
+    assert!(
+        r.out.contains("x\\nGame over: you win"),
+        "{}{}",
+        r.out,
+        r.err
+    );
+    assert!(
+        !r.out.lines().any(|l| l.starts_with("Game over: you win")),
+        "{}",
+        r.out
+    );
+}

@@ -13,7 +13,7 @@ use farebox::content::GameDef;
 use farebox::game::{Game, View};
 
 use crate::cli::PlayArgs;
-use crate::common::{Fail, Io, load_for_play, ordinal, setup, split_list};
+use crate::common::{Fail, Io, clean_line, load_for_play, ordinal, setup, split_list};
 use crate::play_menu::{Chosen, Menu, Nav, level_lines};
 use crate::play_view;
 
@@ -89,7 +89,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
             } else {
                 recap.flush(io);
             }
-            io.say(format!("Game over: {}", r.reason));
+            io.say(format!("Game over: {}", clean_line(&r.reason)));
             if let Some(won) = r.together {
                 let score = r
                     .scores
@@ -295,6 +295,9 @@ struct Recap {
 
 impl Recap {
     fn add(&mut self, io: &mut Io, line: String) {
+        // One line each: a line break in a label or a log line must not make a line that
+        // looks like the program's own.
+        let line = clean_line(&line).into_owned();
         if self.hold {
             self.lines.push(line);
         } else {
@@ -327,8 +330,9 @@ impl Recap {
 
 /// Prints the game as `view` shows it.
 pub fn show(io: &mut Io, def: &GameDef, view: &View) {
+    // Every line is built as one line; names from the mod must not break it.
     for l in play_view::lines(def, view) {
-        io.say(l);
+        io.say(clean_line(&l).into_owned());
     }
 }
 
@@ -336,10 +340,10 @@ pub fn show(io: &mut Io, def: &GameDef, view: &View) {
 /// the screen is not right above it.
 fn show_menu(io: &mut Io, menu: &Menu, nav: &Nav, status: Option<String>) {
     if let Some(s) = status {
-        io.say(s);
+        io.say(clean_line(&s).into_owned());
     }
     for l in level_lines(menu, nav) {
-        io.say(l);
+        io.say(clean_line(&l).into_owned());
     }
 }
 
