@@ -61,6 +61,11 @@ pub struct PieceState {
 pub struct Var {
     pub value: Value,
     pub seen: Seen,
+    /// The name's and the value's [`Value::footprint`], kept so the API can bound the total
+    /// size of the variables without measuring them all at every change. Not part of the
+    /// state's hash (it follows from the value).
+    #[serde(skip)]
+    pub size: usize,
 }
 
 /// How a finished game ended.

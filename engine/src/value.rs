@@ -46,6 +46,23 @@ impl Value {
         }
     }
 
+    /// About how many bytes the value takes in the game state: a fixed cost per value and
+    /// per map entry, plus its text. Used to keep the state a script builds within bounds.
+    pub fn footprint(&self) -> usize {
+        const NODE: usize = 32;
+        match self {
+            Value::Nil | Value::Bool(_) | Value::Int(_) | Value::Num(_) => NODE,
+            Value::Str(s) => NODE + s.len(),
+            Value::List(l) => NODE + l.iter().map(Value::footprint).sum::<usize>(),
+            Value::Map(m) => {
+                NODE + m
+                    .iter()
+                    .map(|(k, v)| NODE + k.len() + v.footprint())
+                    .sum::<usize>()
+            }
+        }
+    }
+
     /// The name of the value's type, for messages.
     pub fn type_name(&self) -> &'static str {
         match self {

@@ -728,6 +728,7 @@ pub fn register(lua: &Lua) -> R<Table> {
         Vec<i64>,
         String
     )| with_mut("finish", |c| {
+        reason_fits(&reason)?;
         let n = c.state.seats as usize;
         if places.len() != n || scores.len() != n {
             return err(format!(
@@ -753,6 +754,7 @@ pub fn register(lua: &Lua) -> R<Table> {
     )| with_mut(
         "finish_together",
         |c| {
+            reason_fits(&reason)?;
             let n = c.state.seats as u32;
             c.state.result = Some(GameResult {
                 places: vec![if won { 1 } else { n }; n as usize],
@@ -788,6 +790,15 @@ pub fn register(lua: &Lua) -> R<Table> {
         .is_some())));
     reg!(lua, t, "log", |_, (text, seat): (String, Option<i64>)| {
         with_mut("log", |c| {
+            if text.len() > MAX_LOG_LINE {
+                return err(format!(
+                    "game.log: a line of {} bytes is too long (at most {MAX_LOG_LINE})",
+                    text.len()
+                ));
+            }
+            if c.log.len() >= MAX_LOG_LINES {
+                return err(format!("game.log: the log is full ({MAX_LOG_LINES} lines)"));
+            }
             let seen = match seat_arg(c, seat)? {
                 Some(s) => Seen::Seat(s),
                 None => Seen::All,
@@ -872,21 +883,12 @@ pub fn register(lua: &Lua) -> R<Table> {
         }
     }));
     reg!(lua, t, "set", |_, (name, value): (String, LuaValue)| {
-        let v = from_lua(&value, 0)
-            .map_err(|e| mlua::Error::RuntimeError(format!("game.set(\"{name}\"): {e}")))?;
+        let v = from_lua(&value).map_err(|e| {
+            mlua::Error::RuntimeError(format!("game.set(\"{}\"): {e}", short(&name)))
+        })?;
         with_mut("set", |c| {
-            if v == Value::Nil {
-                std::sync::Arc::make_mut(&mut c.state.vars).remove(&name);
-            } else {
-                std::sync::Arc::make_mut(&mut c.state.vars).insert(
-                    name,
-                    Var {
-                        value: v,
-                        seen: Seen::All,
-                    },
-                );
-            }
-            Ok(())
+            let v = (v != Value::Nil).then_some(v);
+            store_var(c, "game.set", name, v, Seen::All)
         })
     });
     reg!(lua, t, "set_secret", |_,
@@ -895,15 +897,15 @@ pub fn register(lua: &Lua) -> R<Table> {
         LuaValue,
         Option<i64>
     )| {
-        let v = from_lua(&value, 0)
-            .map_err(|e| mlua::Error::RuntimeError(format!("game.set_secret(\"{name}\"): {e}")))?;
+        let v = from_lua(&value).map_err(|e| {
+            mlua::Error::RuntimeError(format!("game.set_secret(\"{}\"): {e}", short(&name)))
+        })?;
         with_mut("set_secret", |c| {
             let seen = match seat_arg(c, seat)? {
                 Some(s) => Seen::Seat(s),
                 None => Seen::Nobody,
             };
-            std::sync::Arc::make_mut(&mut c.state.vars).insert(name, Var { value: v, seen });
-            Ok(())
+            store_var(c, "game.set_secret", name, Some(v), seen)
         })
     });
     reg!(lua, t, "zone", |_, (id, seat): (String, Option<i64>)| {
@@ -1062,13 +1064,28 @@ pub fn register(lua: &Lua) -> R<Table> {
         String,
         LuaValue
     )| {
-        let v = from_lua(&value, 0)
-            .map_err(|e| mlua::Error::RuntimeError(format!("game.set_prop: {e}")))?;
+        let v = from_lua(&value).map_err(|e| {
+            mlua::Error::RuntimeError(format!("game.set_prop({p}, \"{}\"): {e}", short(&key)))
+        })?;
         with_mut("set_prop", |c| {
             let p = piece_arg(c, p)?;
             if v == Value::Nil {
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).remove(&key);
             } else {
+                let props = &c.state.pieces[p].props;
+                let entry = |k: &str, v: &Value| 32 + k.len() + v.footprint();
+                let total: usize = props.iter().map(|(k, v)| entry(k, v)).sum::<usize>()
+                    - props.get(&key).map_or(0, |old| entry(&key, old))
+                    + entry(&key, &v);
+                if total > MAX_PROPS_SIZE {
+                    return err(format!(
+                        "game.set_prop({}, \"{}\"): the piece's properties would take {} KiB, more than the {} KiB one piece may hold",
+                        p + 1,
+                        short(&key),
+                        total >> 10,
+                        MAX_PROPS_SIZE >> 10
+                    ));
+                }
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).insert(key, v);
             }
             Ok(())
@@ -1381,6 +1398,66 @@ pub fn register(lua: &Lua) -> R<Table> {
 }
 
 use crate::state::State;
+
+/// How much the game's variables may hold in all (as [`Value::footprint`] counts).
+pub const MAX_VARS_SIZE: usize = 16 << 20;
+/// How much one piece's properties may hold in all.
+pub const MAX_PROPS_SIZE: usize = 1 << 20;
+/// The longest line `game.log` takes, in bytes, and the most lines a game's log may hold.
+pub const MAX_LOG_LINE: usize = 4000;
+pub const MAX_LOG_LINES: usize = 100_000;
+
+/// A game's ending reason is shown like a log line, and held to the same length.
+fn reason_fits(reason: &str) -> R<()> {
+    if reason.len() > MAX_LOG_LINE {
+        return err(format!(
+            "the reason a game ended is {} bytes long; at most {MAX_LOG_LINE}",
+            reason.len()
+        ));
+    }
+    Ok(())
+}
+
+/// A name for an error message, cut short if a script made it long.
+fn short(name: &str) -> String {
+    if name.len() <= 60 {
+        return name.to_string();
+    }
+    let mut end = 60;
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &name[..end])
+}
+
+/// Sets (or with None, removes) variable `name`, refusing to let all the variables together
+/// grow past [`MAX_VARS_SIZE`].
+fn store_var(c: &mut CallCtx, what: &str, name: String, v: Option<Value>, seen: Seen) -> R<()> {
+    let Some(value) = v else {
+        if c.state.vars.contains_key(&name) {
+            std::sync::Arc::make_mut(&mut c.state.vars).remove(&name);
+        }
+        return Ok(());
+    };
+    let size = name.len() + value.footprint();
+    let others: usize = c
+        .state
+        .vars
+        .iter()
+        .filter(|(k, _)| **k != name)
+        .map(|(_, v)| v.size)
+        .sum();
+    if others + size > MAX_VARS_SIZE {
+        return err(format!(
+            "{what}(\"{}\"): the game's variables would take {} KiB, more than the {} MiB they may hold in all",
+            short(&name),
+            (others + size) >> 10,
+            MAX_VARS_SIZE >> 20
+        ));
+    }
+    std::sync::Arc::make_mut(&mut c.state.vars).insert(name, Var { value, seen, size });
+    Ok(())
+}
 
 /// `f(id, seat, value)` and `f(id, value)` both work for global counters. `what` names the
 /// function and its number ("game.add_counter's amount") for the error.

@@ -29,11 +29,67 @@ pub fn to_lua(lua: &Lua, v: &Value) -> mlua::Result<LuaValue> {
     })
 }
 
-/// Lua -> Value. Tables with keys 1..n become lists, others maps with string keys.
-pub fn from_lua(v: &LuaValue, depth: usize) -> Result<Value, String> {
-    if depth > 32 {
-        return Err("value is nested too deeply (or refers to itself)".into());
+/// How deep a value from a script may nest (tables in tables).
+pub const MAX_DEPTH: usize = 64;
+/// How many tables and values one value from a script may hold, counted as copied: a
+/// subtable the value refers to twice counts twice.
+pub const MAX_NODES: usize = 100_000;
+/// How much text (strings and keys, in bytes) one value from a script may hold.
+pub const MAX_TEXT: usize = 4 << 20;
+
+/// What is left of the limits while one value is converted.
+struct Budget {
+    nodes: usize,
+    text: usize,
+}
+
+impl Budget {
+    fn node(&mut self) -> Result<(), String> {
+        if self.nodes == 0 {
+            return Err(too_large());
+        }
+        self.nodes -= 1;
+        Ok(())
     }
+
+    fn text(&mut self, bytes: usize) -> Result<(), String> {
+        if bytes > self.text {
+            return Err(too_large());
+        }
+        self.text -= bytes;
+        Ok(())
+    }
+}
+
+fn too_large() -> String {
+    format!(
+        "the value is too large: the game state takes at most {MAX_NODES} tables and values, \
+         and {} MiB of text, in one value (a table that holds the same subtable many times \
+         counts each)",
+        MAX_TEXT >> 20
+    )
+}
+
+/// Lua -> Value. Tables with keys 1..n become lists, others maps with string keys. Refused
+/// beyond [`MAX_DEPTH`] levels, [`MAX_NODES`] tables and values or [`MAX_TEXT`] bytes of text,
+/// so a value built to expand when copied (the same subtable held many times, at every level)
+/// stops within those bounds.
+pub fn from_lua(v: &LuaValue) -> Result<Value, String> {
+    let mut budget = Budget {
+        nodes: MAX_NODES,
+        text: MAX_TEXT,
+    };
+    convert(v, 0, &mut budget)
+}
+
+fn convert(v: &LuaValue, depth: usize, budget: &mut Budget) -> Result<Value, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!(
+            "the value is nested too deeply: at most {MAX_DEPTH} levels of tables (or it \
+             refers to itself)"
+        ));
+    }
+    budget.node()?;
     Ok(match v {
         LuaValue::Nil => Value::Nil,
         LuaValue::Boolean(b) => Value::Bool(*b),
@@ -46,7 +102,13 @@ pub fn from_lua(v: &LuaValue, depth: usize) -> Result<Value, String> {
             }
         }
         LuaValue::String(s) => {
-            Value::Str(s.to_str().map_err(|_| "strings must be UTF-8")?.to_string())
+            let b = s.as_bytes();
+            budget.text(b.len())?;
+            Value::Str(
+                std::str::from_utf8(&b)
+                    .map_err(|_| "strings must be UTF-8")?
+                    .to_string(),
+            )
         }
         LuaValue::Table(t) => {
             let n = t.raw_len();
@@ -57,7 +119,11 @@ pub fn from_lua(v: &LuaValue, depth: usize) -> Result<Value, String> {
                 count += 1;
                 let key = match &k {
                     LuaValue::String(s) => {
-                        s.to_str().map_err(|_| "keys must be UTF-8")?.to_string()
+                        let b = s.as_bytes();
+                        budget.text(b.len())?;
+                        std::str::from_utf8(&b)
+                            .map_err(|_| "keys must be UTF-8")?
+                            .to_string()
                     }
                     LuaValue::Integer(i) => i.to_string(),
                     LuaValue::Number(n) => n.to_string(),
@@ -68,7 +134,7 @@ pub fn from_lua(v: &LuaValue, depth: usize) -> Result<Value, String> {
                         ));
                     }
                 };
-                map.insert(key, from_lua(&x, depth + 1)?);
+                map.insert(key, convert(&x, depth + 1, budget)?);
             }
             if count == n && n > 0 {
                 let mut list = Vec::with_capacity(n);
@@ -345,7 +411,7 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
         }
     }
     data.raw_set("track_pieces", track)?;
-    freeze(&data, 0);
+    freeze(&data);
     Ok(data)
 }
 
@@ -368,20 +434,28 @@ fn side_lists(t: &crate::content::def::TileDef, mask: impl Fn(&[u8; 4]) -> u8) -
     )
 }
 
-fn freeze(t: &Table, depth: usize) {
-    if depth > 8 {
-        return;
-    }
-    if let Ok(pairs) = t
-        .clone()
-        .pairs::<LuaValue, LuaValue>()
-        .collect::<mlua::Result<Vec<_>>>()
-    {
-        for (_, v) in pairs {
-            if let LuaValue::Table(inner) = v {
-                freeze(&inner, depth + 1);
+/// Makes `t` and every table reachable from it read-only, however deep (each table once,
+/// so shared subtables cost nothing more).
+fn freeze(t: &Table) {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![t.clone()];
+    while let Some(t) = stack.pop() {
+        if !seen.insert(t.to_pointer() as usize) {
+            continue;
+        }
+        if let Ok(pairs) = t
+            .clone()
+            .pairs::<LuaValue, LuaValue>()
+            .collect::<mlua::Result<Vec<_>>>()
+        {
+            for (k, v) in pairs {
+                for x in [k, v] {
+                    if let LuaValue::Table(inner) = x {
+                        stack.push(inner);
+                    }
+                }
             }
         }
+        t.set_readonly(true);
     }
-    t.set_readonly(true);
 }

@@ -5,7 +5,11 @@
 //!   `math.random` draws from the game's seeded generator. The globals are then sandboxed
 //!   (read-only), so one script cannot change what another sees.
 //! - Every call (loading a script, a hook, a bot) gets a step budget, checked by Luau's
-//!   interrupt, and a wall-clock limit; the VM has a memory limit. Exceeding any is an error.
+//!   interrupt, and a wall-clock limit; the VM has a memory limit. Exceeding any is an error,
+//!   and stays one for the rest of the call (a `pcall` cannot catch it and go on). With
+//!   megabytes in use the clock is read every fourth interrupt, since one library call can
+//!   then take milliseconds; library calls whose work is not bounded by memory or the
+//!   interrupt are replaced by checked ones (see `guard_libraries`).
 //! - The state is lent to the VM for the length of one call (as app data) and taken back after,
 //!   so scripts can keep nothing of it between calls.
 //! - Errors become [`ScriptError`]: mod, file, line, hook and message.
@@ -214,6 +218,26 @@ const HOOK_ARGS: [usize; 6] = [0, 1, 2, 2, 1, 1];
 /// Where a script's return table puts hooks that wrap, rather than replace, earlier ones.
 const WRAPS: [&str; 2] = ["before", "after"];
 
+/// What stopped the running call, once a limit was reached; empty while it runs.
+#[derive(Default)]
+struct Stopped {
+    why: RefCell<String>,
+    /// "file:line: " of the code last seen running with memory near the limit.
+    last_line: RefCell<String>,
+}
+
+impl Stopped {
+    fn stop(&self, message: String) -> mlua::Error {
+        *self.why.borrow_mut() = message.clone();
+        mlua::Error::RuntimeError(message)
+    }
+
+    fn clear(&self) {
+        self.why.borrow_mut().clear();
+        self.last_line.borrow_mut().clear();
+    }
+}
+
 /// A VM with a game's rule scripts (and bots) loaded.
 pub struct Host {
     lua: Lua,
@@ -231,6 +255,9 @@ pub struct Host {
     chunks: RefCell<Vec<Option<Function>>>,
     steps_left: Rc<Cell<u64>>,
     deadline: Rc<Cell<Option<Instant>>>,
+    /// Why the running call was stopped (a limit reached), and the last line seen near the
+    /// memory limit.
+    stopped: Rc<Stopped>,
     limits: Limits,
     def: Arc<GameDef>,
     game: Table,
@@ -295,33 +322,65 @@ impl Host {
         let memory = limits.memory;
         let steps_left = Rc::new(Cell::new(limits.steps));
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
+        let stopped: Rc<Stopped> = Rc::default();
         {
             let steps = steps_left.clone();
             let deadline = deadline.clone();
+            let stopped = stopped.clone();
             lua.set_interrupt(move |lua| {
                 let left = steps.get();
                 if left == 0 {
-                    return Err(mlua::Error::RuntimeError(format!(
-                        "{}step budget exceeded (an endless loop?)",
-                        where_now(lua)
-                    )));
+                    // A limit, once reached, stays reached for the rest of the call: a `pcall`
+                    // that caught its error cannot go on (what it did next would depend on when
+                    // memory was collected, or on the clock). The next call or loop fails again.
+                    let why = stopped.why.borrow().clone();
+                    if why.is_empty() {
+                        return Err(stopped.stop(format!(
+                            "{}step budget exceeded (an endless loop?)",
+                            where_now(lua)
+                        )));
+                    }
+                    return Err(mlua::Error::RuntimeError(why));
                 }
                 steps.set(left - 1);
                 // Every fourth interrupt: with an eighth of headroom above the limit, a loop
                 // must allocate megabytes per turn to get past this to the hard limit.
-                if left.is_multiple_of(4) && lua.used_memory() > memory {
-                    return Err(mlua::Error::RuntimeError(format!(
-                        "{}memory limit of {} MiB exceeded",
-                        where_now(lua),
-                        memory >> 20
-                    )));
+                if left.is_multiple_of(4) {
+                    let used = lua.used_memory();
+                    if used > memory {
+                        steps.set(0);
+                        return Err(stopped.stop(format!(
+                            "{}memory limit of {} MiB exceeded",
+                            where_now(lua),
+                            memory >> 20
+                        )));
+                    }
+                    // With megabytes in use, one library call (a sort, a concat, a search in
+                    // a long string) can take milliseconds between two interrupts, so the
+                    // clock is read at every check rather than every 1024th interrupt. Near
+                    // the limit the line is kept too, for an allocation the allocator's hard
+                    // limit refuses (that error carries no line).
+                    if used > memory / 8 {
+                        if used > memory / 2 {
+                            *stopped.last_line.borrow_mut() = where_now(lua);
+                        }
+                        if let Some(d) = deadline.get()
+                            && Instant::now() > d
+                        {
+                            steps.set(0);
+                            return Err(stopped.stop(format!(
+                                "{}time limit exceeded (an endless loop?)",
+                                where_now(lua)
+                            )));
+                        }
+                    }
                 }
                 if left.is_multiple_of(1024)
                     && let Some(d) = deadline.get()
                     && Instant::now() > d
                 {
                     steps.set(0);
-                    return Err(mlua::Error::RuntimeError(format!(
+                    return Err(stopped.stop(format!(
                         "{}time limit exceeded (an endless loop?)",
                         where_now(lua)
                     )));
@@ -329,7 +388,34 @@ impl Host {
                 Ok(VmState::Continue)
             });
         }
-        let game = prepare_globals(&lua, &def).map_err(|e| fail(e.to_string()))?;
+        // Charged by the library wrappers (see `prepare_globals`) for work a single library
+        // call does without reaching an interrupt: a thousandth of a step per byte compared,
+        // and the clock read, so a loop of such calls meets the budget and the time limit.
+        let charge = {
+            let steps = steps_left.clone();
+            let deadline = deadline.clone();
+            let stopped = stopped.clone();
+            lua.create_function(move |lua, (work, what): (f64, String)| {
+                if steps.get() == 0 {
+                    return Ok(());
+                }
+                let cost = (work / 1000.0).clamp(1.0, u64::MAX as f64) as u64;
+                steps.set(steps.get().saturating_sub(cost).max(1));
+                if let Some(d) = deadline.get()
+                    && Instant::now() > d
+                {
+                    steps.set(0);
+                    return Err(stopped.stop(format!(
+                        "{}time limit exceeded (in {what}; an endless loop?)",
+                        where_now(lua)
+                    )));
+                }
+                Ok(())
+            })
+            .map_err(|e| fail(e.to_string()))?
+        };
+        let game =
+            prepare_globals(&lua, &def, charge, limits.memory).map_err(|e| fail(e.to_string()))?;
         let mut host = Host {
             lua,
             scripts: vec![],
@@ -339,6 +425,7 @@ impl Host {
             chunks: RefCell::new(vec![]),
             steps_left,
             deadline,
+            stopped,
             limits,
             def: def.clone(),
             game,
@@ -563,6 +650,7 @@ impl Host {
     }
 
     fn arm(&self) {
+        self.stopped.clear();
         self.steps_left.set(self.limits.steps);
         self.deadline.set(Some(Instant::now() + self.limits.time));
     }
@@ -752,7 +840,7 @@ impl Host {
         };
         let (ctx, r) = self.call::<_, LuaValue>(&func, ctx, ());
         let r = r.map_err(|e| self.error(e, "console")).and_then(|v| {
-            convert::from_lua(&v, 0).map_err(|m| ScriptError {
+            convert::from_lua(&v).map_err(|m| ScriptError {
                 mod_id: self.def.id.clone(),
                 file: "console".into(),
                 line: 0,
@@ -830,6 +918,9 @@ impl Host {
     }
 
     pub fn set_budget(&self, (steps, deadline): (u64, Option<Instant>)) {
+        if steps > 0 {
+            self.stopped.why.borrow_mut().clear();
+        }
         self.steps_left.set(steps);
         self.deadline.set(deadline);
     }
@@ -964,10 +1055,13 @@ impl Host {
 
     /// Finds the script and line an error points at.
     fn error_in(&self, e: mlua::Error, hook: &str, script: Option<usize>) -> ScriptError {
-        let full = e.to_string();
+        let mut full = e.to_string();
         let mut message = innermost(&e);
-        if let mlua::Error::MemoryError(_) = e {
+        if is_memory_error(&e) {
             message = format!("memory limit of {} MiB exceeded", self.limits.memory >> 20);
+            // The allocator's refusal carries no line; the interrupt kept the last line it saw
+            // running with memory near the limit.
+            full = format!("{}{message}", self.stopped.last_line.borrow());
         }
         let mut found: Option<(usize, usize)> = None;
         'outer: for (i, s) in self.scripts.iter().enumerate() {
@@ -999,9 +1093,33 @@ impl Host {
             file: s.map_or(self.def.id.clone(), |s| s.display.clone()),
             line,
             hook: hook.to_string(),
-            message: message.trim().to_string(),
+            message: shorten(message.trim()),
         }
     }
+}
+
+/// Whether an error is the allocator refusing memory (possibly raised inside an API call).
+fn is_memory_error(e: &mlua::Error) -> bool {
+    match e {
+        mlua::Error::MemoryError(_) => true,
+        mlua::Error::CallbackError { cause, .. } => is_memory_error(cause),
+        _ => false,
+    }
+}
+
+/// At most this many bytes of an error message are kept: a script may raise a string of
+/// megabytes.
+const MAX_MESSAGE: usize = 2000;
+
+fn shorten(m: &str) -> String {
+    if m.len() <= MAX_MESSAGE {
+        return m.to_string();
+    }
+    let mut end = MAX_MESSAGE;
+    while !m.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes in all)", &m[..end], m.len())
 }
 
 /// What a `describe` hook returned for `action`, as a menu path: a string is a path of one
@@ -1078,7 +1196,12 @@ fn menu_path(v: &LuaValue, action: &str) -> Result<Vec<String>, String> {
 }
 
 /// Removes what scripts must not reach, installs the API, and seals the globals.
-fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
+fn prepare_globals(
+    lua: &Lua,
+    def: &GameDef,
+    charge: Function,
+    memory: usize,
+) -> mlua::Result<Table> {
     let g = lua.globals();
     for name in [
         "loadstring",
@@ -1129,13 +1252,20 @@ fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     g.raw_set("game", game.clone())?;
     // Weak tables lose entries whenever the collector runs, and when it runs depends on how
     // much memory the VM has used, earlier games on a reused VM included: a game that read
-    // them could not be replayed. setmetatable refuses a metatable with `__mode`.
+    // them could not be replayed. setmetatable refuses a metatable with `__mode`, and freezes
+    // the metatable it sets, so `__mode` cannot be added to it afterwards.
     let guarded: Function = lua
         .load(
-            r#"local raw, rawget, type, error = ...
+            r#"local raw, rawget, type, error, freeze, isfrozen = ...
             return function(t, mt)
-                if type(mt) == "table" and rawget(mt, "__mode") ~= nil then
-                    error("weak tables (__mode) are not available: what they keep would depend on when memory is collected, and games must replay exactly", 2)
+                if type(mt) == "table" then
+                    if rawget(mt, "__mode") ~= nil then
+                        error("weak tables (__mode) are not available: what they keep would depend on when memory is collected, and games must replay exactly", 2)
+                    end
+                    -- Frozen, so that no `__mode` can be added once it is in use.
+                    if not isfrozen(mt) then
+                        freeze(mt)
+                    end
                 end
                 return raw(t, mt)
             end"#,
@@ -1147,8 +1277,15 @@ fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
             g.raw_get::<Function>("rawget")?,
             g.raw_get::<Function>("type")?,
             g.raw_get::<Function>("error")?,
+            lua.globals()
+                .raw_get::<Table>("table")?
+                .raw_get::<Function>("freeze")?,
+            lua.globals()
+                .raw_get::<Table>("table")?
+                .raw_get::<Function>("isfrozen")?,
         ))?;
     g.raw_set("setmetatable", guarded)?;
+    guard_libraries(lua, &g, charge, memory)?;
     if let Ok(math) = g.get::<Table>("math") {
         math.raw_set("random", lua.create_function(api::math_random)?)?;
         math.raw_set(
@@ -1166,6 +1303,133 @@ fn prepare_globals(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     Ok(game)
 }
 
+/// Library functions that can do much work in one call without reaching an interrupt, or
+/// that show memory addresses, replaced by checked versions:
+/// - `string.find` with a plain pattern and `string.split` compare bytes with `memcmp` at every
+///   position: a long pattern in a long string is quadratic. Beyond a million bytes of work
+///   they charge the step budget (and read the clock); beyond 200 million they refuse.
+///   (Patterns with magic characters reach the interrupt on their own.)
+/// - `string.rep`, `table.create` and `buffer.create` refuse a size over the memory limit at
+///   once, with the line, rather than leaving it to the allocator (whose error has none).
+/// - `tostring` and `string.format` show a table, function, thread or buffer without a
+///   `__tostring` as its type name: an address differs between runs, and a game must replay.
+fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlua::Result<()> {
+    let string: Table = g.raw_get("string")?;
+    let table: Table = g.raw_get("table")?;
+    let buffer: Table = g.raw_get("buffer")?;
+    let guarded: Table = lua
+        .load(
+            r##"local charge, memory, error, type, select, getmetatable, rawget, tostring, pack, unpack,
+                find, split, rep, format, create, bcreate = ...
+            local CHARGED, MOST = 1e6, 2e8
+            local function searched(what, s, p)
+                if type(s) == "string" and type(p) == "string" then
+                    local work = #s * #p
+                    if work > CHARGED then
+                        if work > MOST then
+                            error(what .. ": looking for " .. #p .. " bytes in " .. #s .. " could compare " .. work .. " bytes, more than a call may do; search shorter strings", 3)
+                        end
+                        charge(work, what)
+                    end
+                end
+            end
+            local function too_big(what, bytes)
+                if type(bytes) == "number" and bytes > memory then
+                    error(string.format("%s: %.0f bytes is over the memory limit of %d MiB", what, bytes, memory // 1048576), 3)
+                end
+            end
+            local function plain(v)
+                local t = type(v)
+                if t == "table" or t == "function" or t == "userdata" or t == "thread" or t == "buffer" then
+                    local mt = getmetatable(v)
+                    if not (type(mt) == "table" and rawget(mt, "__tostring") ~= nil) then
+                        return t
+                    end
+                end
+                return tostring(v)
+            end
+            return {
+                -- A pattern of a few bytes costs little however long the string: `memchr`
+                -- skips to each candidate. Only longer ones are measured.
+                find = function(s, p, init, plain)
+                    if type(p) == "string" and #p > 16 then
+                        searched("string.find", s, p)
+                    end
+                    return find(s, p, init, plain)
+                end,
+                split = function(s, sep)
+                    if type(sep) == "string" and #sep > 16 then
+                        searched("string.split", s, sep)
+                    end
+                    return split(s, sep)
+                end,
+                rep = function(s, n, ...)
+                    if type(s) == "string" and type(n) == "number" then
+                        too_big("string.rep", #s * n)
+                    end
+                    return rep(s, n, ...)
+                end,
+                create = function(n, ...)
+                    if type(n) == "number" then
+                        too_big("table.create", n * 16)
+                    end
+                    return create(n, ...)
+                end,
+                bcreate = function(n, ...)
+                    too_big("buffer.create", n)
+                    return bcreate(n, ...)
+                end,
+                tostring = function(v, ...)
+                    return plain(v)
+                end,
+                format = function(fmt, ...)
+                    local n = select("#", ...)
+                    for i = 1, n do
+                        local t = type((select(i, ...)))
+                        if t ~= "string" and t ~= "number" and t ~= "boolean" and t ~= "nil" and t ~= "vector" then
+                            local args = pack(...)
+                            for j = i, n do
+                                local tj = type(args[j])
+                                if tj ~= "string" and tj ~= "number" and tj ~= "boolean" and tj ~= "nil" and tj ~= "vector" then
+                                    args[j] = plain(args[j])
+                                end
+                            end
+                            return format(fmt, unpack(args, 1, n))
+                        end
+                    end
+                    return format(fmt, ...)
+                end,
+            }"##,
+        )
+        .set_name("=farebox")
+        .set_mode(ChunkMode::Text)
+        .call((
+            charge,
+            memory as f64,
+            g.raw_get::<Function>("error")?,
+            g.raw_get::<Function>("type")?,
+            g.raw_get::<Function>("select")?,
+            g.raw_get::<Function>("getmetatable")?,
+            g.raw_get::<Function>("rawget")?,
+            g.raw_get::<Function>("tostring")?,
+            table.raw_get::<Function>("pack")?,
+            table.raw_get::<Function>("unpack")?,
+            string.raw_get::<Function>("find")?,
+            string.raw_get::<Function>("split")?,
+            string.raw_get::<Function>("rep")?,
+            string.raw_get::<Function>("format")?,
+            table.raw_get::<Function>("create")?,
+            buffer.raw_get::<Function>("create")?,
+        ))?;
+    for name in ["find", "split", "rep", "format"] {
+        string.raw_set(name, guarded.raw_get::<Function>(name)?)?;
+    }
+    table.raw_set("create", guarded.raw_get::<Function>("create")?)?;
+    buffer.raw_set("create", guarded.raw_get::<Function>("bcreate")?)?;
+    g.raw_set("tostring", guarded.raw_get::<Function>("tostring")?)?;
+    Ok(())
+}
+
 #[allow(clippy::panic)]
 fn unreachable_ctx() -> ! {
     panic!("the call context is always returned by the VM")
@@ -1177,7 +1441,8 @@ fn where_now(lua: &Lua) -> String {
         let found = lua.inspect_stack(level, |d| {
             let src = d.source();
             match (src.short_src, d.current_line()) {
-                (Some(s), Some(l)) if l > 0 => Some(format!("{s}:{l}: ")),
+                // The engine's own Luau wrappers are not where a mod's error lies.
+                (Some(s), Some(l)) if l > 0 && s != "farebox" => Some(format!("{s}:{l}: ")),
                 _ => None,
             }
         });

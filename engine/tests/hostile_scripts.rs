@@ -1,0 +1,383 @@
+//! Scripts written to break the host: long library calls, values built to blow up when
+//! copied, state that grows without bound, state kept from one game to the next, weak tables
+//! made behind `setmetatable`'s back, addresses that differ between runs. Each must end in an
+//! error that names the file and line (where there is one), the state rolled back. None of
+//! these tests times anything: the limits themselves must produce the errors.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::sync::Arc;
+
+use farebox::game::{Game, Setup};
+use farebox::value::Value;
+
+/// Loads a probe mod whose main chunk is `body` (then returns no hooks); the load error.
+fn load_error(body: &str) -> String {
+    let script = format!("{body}\nreturn {{}}\n");
+    match Game::new(Arc::new(support::probe(&script)), Setup::new(1, 7)) {
+        Ok(_) => panic!("loaded: {body}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// A probe game whose `apply` runs `body` for the action "go" (line 4 of the script is the
+/// body's first line); "ok" does nothing but count.
+fn hook_game(body: &str) -> Game {
+    let script = format!(
+        "return {{\n  actions = function(g, seat) return {{ \"ok\", \"go\" }} end,\n  apply = function(g, seat, action) game.add_counter(\"score\", 1) if action == \"go\" then\n{body}\n  end end,\n}}\n"
+    );
+    Game::new(Arc::new(support::probe(&script)), Setup::new(1, 7)).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Applies "go": it must fail with `expect`, name the script and the `line`, and leave the
+/// state, the log and the history as they were; the game goes on.
+fn hook_fails(body: &str, line: usize, expect: &str) {
+    let mut g = hook_game(body);
+    g.apply("ok").unwrap();
+    let (hash, log, history) = (g.state().hash(), g.log().len(), g.history().len());
+    let e = g.apply("go").unwrap_err().to_string();
+    assert!(e.contains(expect), "{body}: {e}");
+    assert!(
+        e.contains(&format!("probe/rules/r.luau:{line}:")),
+        "{body}: names the line: {e}"
+    );
+    assert!(e.contains("in apply"), "{e}");
+    assert_eq!(g.state().hash(), hash, "{body} changed the state");
+    assert_eq!(g.log().len(), log);
+    assert_eq!(g.history().len(), history);
+    g.apply("ok").unwrap();
+}
+
+fn load_fails(body: &str, expect: &str) {
+    let e = load_error(body);
+    assert!(e.contains(expect), "{body}: {e}");
+    assert!(
+        e.contains("probe/rules/r.luau:1:"),
+        "{body}: names the line: {e}"
+    );
+    assert!(e.contains("in load"), "{e}");
+}
+
+// 1. Long library calls.
+
+#[test]
+fn a_loop_of_big_sorts_meets_the_time_limit() {
+    // Each sort of three million numbers runs for milliseconds without an interrupt; the
+    // clock used to be read every 1,024 interrupts, so this took over ten seconds.
+    let body = "local t = table.create(3000000, 1) while true do table.sort(t) end";
+    load_fails(body, "time limit exceeded");
+    hook_fails(
+        "local t = table.create(3000000, 1)\nwhile true do table.sort(t) end",
+        5,
+        "time limit exceeded",
+    );
+}
+
+#[test]
+fn a_loop_of_big_buffer_fills_meets_the_time_limit() {
+    load_fails(
+        "local b = buffer.create(50000000) while true do buffer.fill(b, 0, 1) end",
+        "limit exceeded",
+    );
+}
+
+#[test]
+fn a_long_plain_search_in_a_long_string_is_refused() {
+    // memcmp at every position: three million times 300,000 bytes, seconds in one call.
+    load_fails(
+        "string.find(string.rep('a', 3000000), string.rep('a', 300000) .. 'b', 1, true)",
+        "string.find: looking for 300001 bytes in 3000000",
+    );
+    load_fails(
+        "string.split(string.rep('a', 3000000), string.rep('a', 300000) .. 'b')",
+        "string.split: looking for 300001 bytes",
+    );
+    // Just under the refusal, in a loop: each call is charged, so the budget or the clock
+    // ends it.
+    hook_fails(
+        "local s, p = string.rep('a', 100000), string.rep('a', 1000) .. 'b'\nwhile true do string.find(s, p, 1, true) end",
+        5,
+        "exceeded",
+    );
+}
+
+#[test]
+fn pathological_patterns_meet_the_step_budget() {
+    load_fails(
+        "string.find(string.rep('a', 40), string.rep('a*', 20) .. 'b')",
+        "step budget exceeded",
+    );
+    load_fails(
+        "string.find(string.rep('a', 300000), '.-b')",
+        "step budget exceeded",
+    );
+    hook_fails(
+        "local s = string.rep('a', 30)\nstring.gsub(s, string.rep('a?', 30) .. string.rep('a', 30), 'x')",
+        5,
+        "step budget exceeded",
+    );
+}
+
+#[test]
+fn sizes_over_the_memory_limit_are_refused_with_the_line() {
+    load_fails(
+        "local s = string.rep('x', 1e9)",
+        "string.rep: 1000000000 bytes is over the memory limit",
+    );
+    load_fails("local t = table.create(1e8, 0)", "table.create");
+    load_fails("local b = buffer.create(1e9)", "buffer.create");
+    // One allocation the allocator refuses (a doubling string) still names the line.
+    hook_fails(
+        "local s = 'x'\nwhile true do s = s .. s end",
+        5,
+        "memory limit",
+    );
+}
+
+#[test]
+fn a_memory_limit_caught_by_pcall_stays_reached() {
+    // How far the loop got would depend on when memory was collected (earlier games on a
+    // reused VM included); the script must not go on with it.
+    hook_fails(
+        "local n, t = 0, {}\npcall(function() while true do n += 1 t[n] = {} end end)\ngame.set('n', n)",
+        5,
+        "memory limit",
+    );
+    // The step budget and the clock likewise.
+    hook_fails(
+        "local n = 0\npcall(function() while true do n += 1 end end)\ngame.set('n', n)",
+        5,
+        "step budget exceeded",
+    );
+}
+
+#[test]
+fn a_huge_error_message_is_cut_short() {
+    let mut g = hook_game("error(string.rep('x', 10000000))");
+    let e = g.apply("go").unwrap_err();
+    assert!(e.to_string().len() < 5000, "{} bytes", e.to_string().len());
+}
+
+// 2. Values stored in the state.
+
+#[test]
+fn values_built_to_expand_when_copied_are_refused() {
+    // A table holding the same subtable twice, thirty levels deep: 2^30 tables when copied.
+    hook_fails(
+        "local t = {}\nfor i = 1, 30 do t = { t, t } end\ngame.set(\"x\", t)",
+        6,
+        "game.set(\"x\"): the value is too large",
+    );
+    // One subtable referred to 200,000 times.
+    hook_fails(
+        "local sub, t = { 1, 2, 3 }, {}\nfor i = 1, 200000 do t[i] = sub end\ngame.set_secret(\"x\", t)",
+        6,
+        "game.set_secret(\"x\"): the value is too large",
+    );
+    // Nesting thousands deep.
+    hook_fails(
+        "local t = {}\nfor i = 1, 5000 do t = { t } end\ngame.set_prop(1, \"x\", t)",
+        6,
+        "nested too deeply",
+    );
+    // A table holding itself.
+    hook_fails(
+        "local t = {}\nt.self = t\ngame.set(\"x\", t)",
+        6,
+        "nested too deeply",
+    );
+    // Text past the bound.
+    hook_fails(
+        "game.set(\"x\", { string.rep('x', 3000000), string.rep('y', 3000000) })",
+        4,
+        "the value is too large",
+    );
+}
+
+#[test]
+fn the_variables_together_cannot_grow_without_bound() {
+    // Each value is under the bound for one value; together they pass the bound for all.
+    hook_fails(
+        "local s = string.rep('x', 3000000)\nfor i = 1, 100 do game.set('v' .. i, s) end",
+        5,
+        "the game's variables would take",
+    );
+    // Replacing one variable again and again is fine.
+    let mut g =
+        hook_game("local s = string.rep('x', 3000000)\nfor i = 1, 100 do game.set('v', s) end");
+    g.apply("go").unwrap();
+}
+
+#[test]
+fn a_piece_s_properties_cannot_grow_without_bound() {
+    let script = r#"
+return {
+  actions = function(g, seat) return { "go" } end,
+  apply = function(g, seat, action)
+    local s = string.rep('x', 300000)
+    for i = 1, 100 do game.set_prop(1, 'p' .. i, s) end
+  end,
+}
+"#;
+    let def = support::probe(script);
+    let def = Arc::new(with_a_piece(def));
+    let mut g = Game::new(def, Setup::new(1, 1)).unwrap();
+    let e = g.apply("go").unwrap_err().to_string();
+    assert!(e.contains("the piece's properties would take"), "{e}");
+    assert!(e.contains("r.luau:6:"), "{e}");
+}
+
+fn with_a_piece(_def: farebox::content::GameDef) -> farebox::content::GameDef {
+    use farebox::content::{self, NoDependencies};
+    use farebox::source::MemSource;
+    let script = r#"
+return {
+  actions = function(g, seat) return { "go" } end,
+  apply = function(g, seat, action)
+    local s = string.rep('x', 300000)
+    for i = 1, 100 do game.set_prop(1, 'p' .. i, s) end
+  end,
+}
+"#;
+    let pieces = format!(
+        "{}\n[[pieces]]\nid = \"pawn\"\nname = \"Pawn\"\ncount = 1\n",
+        support::PIECES
+    );
+    let src = MemSource::new("probe")
+        .with("mod.toml", support::MANIFEST)
+        .with("pieces.toml", &pieces)
+        .with("rules/r.luau", script);
+    content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_log_is_bounded() {
+    hook_fails(
+        "game.log(string.rep('x', 100000))",
+        4,
+        "game.log: a line of 100000 bytes is too long",
+    );
+    hook_fails(
+        "for i = 1, 200000 do game.log('x') end",
+        4,
+        "the log is full",
+    );
+}
+
+// 3. State kept between games on a reused VM, and determinism.
+
+#[test]
+fn every_table_of_data_is_frozen_however_deep() {
+    use farebox::content::{self, NoDependencies};
+    use farebox::source::MemSource;
+    // Content with nesting at every place `data` shows it: tile and piece props, card fields
+    // and tags, table rows (by position and by key), constants.
+    let src = MemSource::new("probe")
+        .with(
+            "mod.toml",
+            &support::MANIFEST.replace("[content]\n", "[content]\ndecks = [\"decks.toml\"]\ntables = [\"tables.toml\"]\n"),
+        )
+        .with(
+            "pieces.toml",
+            &format!(
+                "{}\n[[pieces]]\nid = \"pawn\"\nname = \"Pawn\"\ncount = 1\nprops = {{ a = {{ b = {{ c = {{ d = {{ e = {{ f = {{ g = {{ h = {{ i = [1] }} }} }} }} }} }} }} }} }}\n",
+                support::PIECES
+            ),
+        )
+        .with(
+            "decks.toml",
+            "id = \"d\"\nname = \"D\"\n[[cards]]\nid = \"c\"\nname = \"C\"\ntags = [\"x\"]\n",
+        )
+        .with(
+            "tables.toml",
+            "id = \"t\"\nname = \"T\"\nkey = \"k\"\n[columns.k]\ntype = \"int\"\nrequired = true\n[[rows]]\nk = 1\n",
+        )
+        .with(
+            "rules/r.luau",
+            r#"
+local open = {}
+local function walk(t, path, seen)
+  if seen[t] then return end
+  seen[t] = true
+  if not pcall(function() rawset(t, "__farebox_probe", true) end) then else table.insert(open, path) end
+  for k, v in pairs(t) do
+    if type(v) == "table" then walk(v, path .. "." .. tostring(k), seen) end
+  end
+end
+walk(data, "data", {})
+return {
+  setup = function(g) game.set("open", table.concat(open, " ")) end,
+}
+"#,
+        );
+    let def = match content::load_mod(&src, &NoDependencies) {
+        Ok(d) => d,
+        Err(e) => panic!("{e}"),
+    };
+    let g = Game::new(Arc::new(def), Setup::new(1, 1)).unwrap();
+    assert_eq!(
+        g.view(None).vars.get("open").cloned(),
+        Some(Value::Str(String::new())),
+        "tables of data a script could write to"
+    );
+}
+
+#[test]
+fn weak_tables_cannot_be_made_after_setmetatable() {
+    // __mode added to the metatable once it is in use.
+    let e = load_error("local mt = {}\nlocal t = setmetatable({}, mt)\nmt.__mode = 'k'");
+    assert!(e.contains("r.luau:3:") && e.contains("readonly"), "{e}");
+    // Through getmetatable of a table that already has one.
+    let e =
+        load_error("local t = setmetatable({}, { __index = {} })\ngetmetatable(t).__mode = 'v'");
+    assert!(e.contains("r.luau:2:") && e.contains("readonly"), "{e}");
+    // rawset does not get past a frozen table either.
+    let e = load_error("local mt = {}\nsetmetatable({}, mt)\nrawset(mt, '__mode', 'kv')");
+    assert!(e.contains("r.luau:3:"), "{e}");
+    // The string metatable is read-only too.
+    let e = load_error("getmetatable('').__mode = 'k'");
+    assert!(e.contains("r.luau:1:") && e.contains("readonly"), "{e}");
+}
+
+#[test]
+fn addresses_never_reach_a_script() {
+    // tostring and string.format of a table or function would differ from run to run (and
+    // a replay would fail to verify).
+    let mut g = hook_game(
+        "game.set('a', tostring({}) .. ' ' .. tostring(print or error) .. ' ' .. string.format('%s %s %d', {}, 'x', 3))\ngame.set('b', tostring(setmetatable({}, { __tostring = function() return 'mine' end })))",
+    );
+    g.apply("go").unwrap();
+    let v = g.view(None).vars;
+    assert_eq!(
+        v.get("a").cloned(),
+        Some(Value::Str("table function table x 3".into()))
+    );
+    assert_eq!(v.get("b").cloned(), Some(Value::Str("mine".into())));
+}
+
+#[test]
+fn what_a_script_stashes_in_shared_tables_does_not_reach_the_next_game() {
+    let def = Arc::new(support::probe(
+        r#"
+local stash = pcall(function() rawset(data.constants, "stash", (rawget(data.constants, "stash") or 0) + 1) end)
+local lib = pcall(function() string.stash = 1 end)
+local strmt = pcall(function() getmetatable("").stash = 1 end)
+return {
+  setup = function(g)
+    game.set("writes", tostring(stash) .. tostring(lib) .. tostring(strmt))
+  end,
+}
+"#,
+    ));
+    let first = Game::new(def.clone(), Setup::new(1, 1)).unwrap();
+    assert_eq!(
+        first.view(None).vars.get("writes").cloned(),
+        Some(Value::Str("falsefalsefalse".into()))
+    );
+    let second = Game::with_host(Setup::new(1, 2), first.into_host()).unwrap();
+    assert_eq!(
+        second.view(None).vars.get("writes").cloned(),
+        Some(Value::Str("falsefalsefalse".into()))
+    );
+}
