@@ -24,6 +24,7 @@ pub mod board;
 pub mod content;
 pub mod diag;
 pub mod game;
+pub mod luau;
 pub mod replay;
 pub mod rng;
 pub mod schema;

@@ -569,7 +569,7 @@ fn script_def(s: &RawScript) -> ScriptDef {
         path: s.path.clone(),
         display: s.display.clone(),
         source: s.source.clone(),
-        bytecode: crate::script::compile(&s.source),
+        bytecode: crate::luau::compile(&s.source),
     }
 }
 

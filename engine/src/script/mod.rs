@@ -267,21 +267,6 @@ pub struct Host {
     bot_threads: RefCell<Vec<Option<mlua::Thread>>>,
 }
 
-/// Compiles Luau source to bytecode once, so that every game's VM loads it without parsing.
-/// None when the source has a syntax error (the VM's own load then reports it).
-pub fn compile(source: &str) -> Option<Arc<[u8]>> {
-    compiler()
-        .compile(source)
-        .ok()
-        .map(|b| Arc::from(b.into_boxed_slice()))
-}
-
-/// How every script is compiled. `setmetatable` is not treated as a builtin: the compiler would
-/// otherwise call the library's own, past the guarded one the sandbox installs.
-fn compiler() -> mlua::chunk::Compiler {
-    mlua::chunk::Compiler::new().add_disabled_builtin("setmetatable")
-}
-
 fn hook_index(name: &str) -> Option<usize> {
     HOOKS.iter().position(|(h, _)| *h == name)
 }
@@ -313,7 +298,7 @@ impl Host {
             LuaOptions::default(),
         )
         .map_err(|e| fail(e.to_string()))?;
-        lua.set_compiler(compiler());
+        lua.set_compiler(crate::luau::compiler());
         // The interrupt enforces the limit itself, between instructions, so the error can
         // name the line; the allocator's hard limit, an eighth higher, only catches a single
         // allocation too big to reach an interrupt first (that error has no line).
