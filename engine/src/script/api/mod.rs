@@ -1,0 +1,225 @@
+//! The `game` API: the only way scripts reach the state.
+//!
+//! Conventions: call with a dot (`game.roll(6)`); seats, spaces, zones and pieces are numbered
+//! from 1; functions that change the state fail when a bot calls them. Bots and the `actions`
+//! and `describe` hooks read through their seat's view (see [`super::Access::Seat`]).
+//!
+//! The functions are split by what they touch; each submodule lists its functions in its own
+//! `API` (name, signature and a sentence of documentation) and registers them:
+//!
+//! - `turn.rs`: seats and turns, the end of the game, the log, dice and `math.random`;
+//! - `values.rs`: counters and variables;
+//! - `cards.rs`: zones and their cards;
+//! - `pieces.rs`: pieces and their properties;
+//! - `board.rs`: spaces, walks, the grid (cells, tiles, blockers) and the track.
+//!
+//! This module holds what they share: the context lent to the running hook (`lend`), the
+//! helpers that reach it (`with`, `with_mut`, `with_tables`, `lifted`) and read arguments,
+//! and [`API`], the submodules' lists joined in the order above. The Luau type stubs for script
+//! authors are generated from [`API`] (see [`crate::schema::lua_stubs`]), and a test checks the
+//! list and the registered functions agree.
+
+use std::cell::RefCell;
+
+use mlua::{Lua, Table, Value as LuaValue};
+
+use super::CallCtx;
+
+macro_rules! reg {
+    ($lua:expr, $t:expr, $name:literal, $f:expr) => {
+        $t.raw_set($name, $lua.create_function($f)?)?;
+    };
+}
+
+mod board;
+mod cards;
+mod pieces;
+mod turn;
+mod values;
+
+pub(super) use board::LayerCache;
+pub use pieces::MAX_PROPS_SIZE;
+pub use turn::{MAX_LOG_LINE, MAX_LOG_LINES, check_lookahead, math_random};
+pub use values::MAX_VARS_SIZE;
+
+/// (name, Luau signature, what it does)
+type Entry = (&'static str, &'static str, &'static str);
+
+/// Each part of the API, in the order the stubs list them.
+const PARTS: &[&[Entry]] = &[turn::API, values::API, cards::API, pieces::API, board::API];
+
+/// Every function of the `game` API: the submodules' lists, one after another.
+pub const API: &[Entry] = &join::<{ total(PARTS) }>(PARTS);
+
+const fn total(parts: &[&[Entry]]) -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < parts.len() {
+        n += parts[i].len();
+        i += 1;
+    }
+    n
+}
+
+const fn join<const N: usize>(parts: &[&[Entry]]) -> [Entry; N] {
+    let mut out: [Entry; N] = [("", "", ""); N];
+    let (mut k, mut i) = (0, 0);
+    while i < parts.len() {
+        let mut j = 0;
+        while j < parts[i].len() {
+            out[k] = parts[i][j];
+            k += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+pub const GAME_KEY: &str = "game";
+
+type R<T> = mlua::Result<T>;
+
+fn err<T>(msg: impl Into<String>) -> R<T> {
+    Err(mlua::Error::RuntimeError(msg.into()))
+}
+
+thread_local! {
+    /// The context lent to the hook running on this thread. A VM lives on one thread, and a
+    /// hook cannot start a hook of another VM, so one slot per thread is enough; `lend` puts
+    /// back whatever was there before, so nesting would still be safe. A thread-local slot
+    /// costs a few instructions per API call, where the VM's app data costs a hash lookup.
+    static LENT: RefCell<Option<CallCtx>> = const { RefCell::new(None) };
+}
+
+/// Lends `ctx` to the `game` API while `f` runs, and takes it back.
+pub(super) fn lend<T>(ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
+    let before = LENT.with(|slot| slot.replace(Some(ctx)));
+    let out = f();
+    let ctx = LENT.with(|slot| slot.replace(before));
+    (ctx, out)
+}
+
+/// Runs `f` on the lent context.
+fn with<T>(f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+    LENT.with(|slot| match slot.try_borrow_mut() {
+        Ok(mut lent) => match lent.as_mut() {
+            Some(ctx) => f(ctx),
+            None => err("the game is not available here (scripts may use it only inside hooks)"),
+        },
+        Err(_) => err("the game API was called again while a call to it was still running"),
+    })
+}
+
+/// Runs `f` on the lent context with the VM's memory limit lifted, for calls that build
+/// tables. Everything `f` allocates in the VM is bounded by the game's content and state, not
+/// by what a script asks for, and with a limit in place mlua guards every single table insert
+/// with a protected call, which made building a table of a few dozen entries the most expensive
+/// part of many API calls. The limit is back before control returns to the script.
+fn with_tables<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+    lifted(lua, || with(f))
+}
+
+/// Runs `f` with the VM's memory limit lifted (see [`with_tables`]).
+pub(super) fn lifted<T>(lua: &Lua, f: impl FnOnce() -> T) -> T {
+    struct Restore<'a>(&'a Lua, usize);
+    impl Drop for Restore<'_> {
+        fn drop(&mut self) {
+            let _ = self.0.set_memory_limit(self.1);
+        }
+    }
+    let _restore = Restore(lua, lua.set_memory_limit(0).unwrap_or(0));
+    f()
+}
+
+/// A name or id from the content (or nil) as a Luau string. Made with the memory limit
+/// lifted, like tables: under a limit mlua makes every string in a protected call, which costs
+/// more than the string. Content strings are bounded by the content, not by the script.
+fn text(lua: &Lua, s: Option<String>) -> R<LuaValue> {
+    match s {
+        Some(s) => lifted(lua, || lua.create_string(s)).map(LuaValue::String),
+        None => Ok(LuaValue::Nil),
+    }
+}
+
+/// Runs `f` on the lent context, refusing bots.
+fn with_mut<T>(name: &str, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+    with(|ctx| {
+        if ctx.access.read_only() {
+            return err(format!(
+                "game.{name} changes the game; it cannot be used here (bots and the actions hook only read)"
+            ));
+        }
+        f(ctx)
+    })
+}
+
+fn seat_arg(ctx: &CallCtx, seat: Option<i64>) -> R<Option<u8>> {
+    match seat {
+        None => Ok(None),
+        Some(s) if s >= 1 && s <= ctx.state.seats as i64 => Ok(Some((s - 1) as u8)),
+        Some(s) => err(format!(
+            "there is no seat {s} (seats are 1..{})",
+            ctx.state.seats
+        )),
+    }
+}
+
+fn space_arg(ctx: &CallCtx, s: i64) -> R<u32> {
+    if s >= 1 && (s as usize) <= ctx.state.board.space_count() {
+        Ok((s - 1) as u32)
+    } else {
+        err(format!(
+            "{s} is not a space of this board (1..{})",
+            ctx.state.board.space_count()
+        ))
+    }
+}
+
+/// A name for an error message, cut short if a script made it long.
+fn short(name: &str) -> String {
+    if name.len() <= 60 {
+        return name.to_string();
+    }
+    let mut end = 60;
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &name[..end])
+}
+
+/// Builds the `game` table.
+pub fn register(lua: &Lua) -> R<Table> {
+    let t = lua.create_table()?;
+    turn::register(lua, &t)?;
+    values::register(lua, &t)?;
+    cards::register(lua, &t)?;
+    pieces::register(lua, &t)?;
+    board::register(lua, &t)?;
+    t.set_readonly(true);
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_documented_function_is_registered_and_back() {
+        let lua = Lua::new();
+        let t = register(&lua).unwrap();
+        let mut registered: Vec<String> = t
+            .pairs::<String, LuaValue>()
+            .map(|p| p.unwrap().0)
+            .collect();
+        registered.sort();
+        // game.try and game.undo are Luau wrappers `prepare_globals` adds (they stop a bot's
+        // coroutine); engine/tests/lookahead.rs uses them.
+        let mut documented: Vec<String> = API
+            .iter()
+            .map(|(n, _, _)| n.to_string())
+            .filter(|n| n != "try" && n != "undo")
+            .collect();
+        documented.sort();
+        assert_eq!(registered, documented);
+    }
+}

@@ -1,0 +1,216 @@
+//! Counters and variables: `game.counter`, `game.set_counter`, `game.add_counter`,
+//! `game.get`, `game.set` and `game.set_secret`.
+
+use mlua::{Lua, Table, Value as LuaValue};
+
+use super::{R, err, seat_arg, short, with, with_mut, with_tables};
+use crate::script::CallCtx;
+use crate::script::convert::{from_lua, to_lua};
+use crate::state::{Seen, Var};
+use crate::value::Value;
+
+/// How much the game's variables may hold in all (as [`Value::footprint`] counts).
+pub const MAX_VARS_SIZE: usize = 16 << 20;
+
+/// (name, Luau signature, what it does), in the order the stubs list them.
+pub const API: &[(&str, &str, &str)] = &[
+    (
+        "counter",
+        "(id: string, seat: number?) -> number",
+        "Value of a counter (seat counters need the seat).",
+    ),
+    (
+        "set_counter",
+        "(id: string, seat: number?, value: number) -> number",
+        "Set a counter, kept within its min and max; returns the value set.",
+    ),
+    (
+        "add_counter",
+        "(id: string, seat: number?, delta: number) -> number",
+        "Add to a counter, kept within its min and max; returns the new value.",
+    ),
+    (
+        "get",
+        "(name: string) -> any",
+        "A game variable (nil if unset). Bots and the actions and describe hooks read as their seat: a secret that seat may not see is nil.",
+    ),
+    (
+        "set",
+        "(name: string, value: any) -> ()",
+        "Set a public game variable (plain data: numbers, strings, booleans, tables).",
+    ),
+    (
+        "set_secret",
+        "(name: string, value: any, seat: number?) -> ()",
+        "Set a variable only `seat` may see (nobody, without a seat).",
+    ),
+];
+
+pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
+    reg!(lua, t, "counter", |_, (id, seat): (String, Option<i64>)| {
+        with(|c| {
+            let (ci, slot) = counter_slot(c, &id, seat)?;
+            Ok(c.state
+                .counters
+                .get(ci)
+                .and_then(|v| v.get(slot))
+                .copied()
+                .unwrap_or(0))
+        })
+    });
+    reg!(lua, t, "set_counter", |_,
+                                 (id, seat, value): (
+        String,
+        LuaValue,
+        Option<i64>
+    )| with_mut("set_counter", |c| {
+        let (seat, value) = two_forms(seat, value, "game.set_counter's value")?;
+        let (ci, slot) = counter_slot(c, &id, seat)?;
+        let v = clamp(c, ci, value);
+        if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
+            *x = v;
+        }
+        Ok(v)
+    }));
+    reg!(lua, t, "add_counter", |_,
+                                 (id, seat, delta): (
+        String,
+        LuaValue,
+        Option<i64>
+    )| with_mut("add_counter", |c| {
+        let (seat, delta) = two_forms(seat, delta, "game.add_counter's amount")?;
+        let (ci, slot) = counter_slot(c, &id, seat)?;
+        let old = c
+            .state
+            .counters
+            .get(ci)
+            .and_then(|v| v.get(slot))
+            .copied()
+            .unwrap_or(0);
+        let v = clamp(c, ci, old.saturating_add(delta));
+        if let Some(x) = c.state.counters.get_mut(ci).and_then(|v| v.get_mut(slot)) {
+            *x = v;
+        }
+        Ok(v)
+    }));
+    reg!(lua, t, "get", |lua, name: String| with_tables(lua, |c| {
+        match c.state.vars.get(&*name) {
+            Some(v) if c.access.may_see(v.seen) => to_lua(lua, &v.value),
+            _ => Ok(LuaValue::Nil),
+        }
+    }));
+    reg!(lua, t, "set", |_, (name, value): (String, LuaValue)| {
+        let v = from_lua(&value).map_err(|e| {
+            mlua::Error::RuntimeError(format!("game.set(\"{}\"): {e}", short(&name)))
+        })?;
+        with_mut("set", |c| {
+            let v = (v != Value::Nil).then_some(v);
+            store_var(c, "game.set", name, v, Seen::All)
+        })
+    });
+    reg!(lua, t, "set_secret", |_,
+                                (name, value, seat): (
+        String,
+        LuaValue,
+        Option<i64>
+    )| {
+        let v = from_lua(&value).map_err(|e| {
+            mlua::Error::RuntimeError(format!("game.set_secret(\"{}\"): {e}", short(&name)))
+        })?;
+        with_mut("set_secret", |c| {
+            let seen = match seat_arg(c, seat)? {
+                Some(s) => Seen::Seat(s),
+                None => Seen::Nobody,
+            };
+            store_var(c, "game.set_secret", name, Some(v), seen)
+        })
+    });
+    Ok(())
+}
+
+fn counter_slot(ctx: &CallCtx, id: &str, seat: Option<i64>) -> R<(usize, usize)> {
+    let Some(c) = ctx.def.counter(id) else {
+        let hint = crate::diag::suggestion(id, ctx.def.counters.iter().map(|c| c.id.as_str()));
+        return err(format!("no counter `{id}`{hint}"));
+    };
+    let per_seat = ctx.state.counters.get(c).is_some_and(|v| v.len() > 1)
+        || ctx.def.counters[c].scope == crate::content::def::Scope::Seat;
+    let slot = if per_seat {
+        match seat_arg(ctx, seat)? {
+            Some(s) => s as usize,
+            None => {
+                return err(format!(
+                    "counter `{id}` belongs to each seat: give the seat"
+                ));
+            }
+        }
+    } else {
+        0
+    };
+    Ok((c, slot))
+}
+
+fn clamp(ctx: &CallCtx, c: usize, v: i64) -> i64 {
+    let d = &ctx.def.counters[c];
+    let v = d.min.map_or(v, |m| v.max(m));
+    d.max.map_or(v, |m| v.min(m))
+}
+
+/// `f(id, seat, value)` and `f(id, value)` both work for global counters. `what` names the
+/// function and its number ("game.add_counter's amount") for the error.
+fn two_forms(seat: LuaValue, value: Option<i64>, what: &str) -> R<(Option<i64>, i64)> {
+    let as_int = |v: &LuaValue| {
+        v.as_integer()
+            .or_else(|| v.as_number().filter(|n| n.fract() == 0.0).map(|n| n as i64))
+    };
+    match (value, &seat) {
+        (Some(v), LuaValue::Nil) => Ok((None, v)),
+        (Some(v), s) => as_int(s).map_or_else(
+            || {
+                err(format!(
+                    "{what}: the seat must be a whole number, not {}",
+                    s.type_name()
+                ))
+            },
+            |s| Ok((Some(s), v)),
+        ),
+        (None, s) => as_int(s).map_or_else(
+            || {
+                err(format!(
+                    "{what} must be a whole number, not {}",
+                    s.type_name()
+                ))
+            },
+            |v| Ok((None, v)),
+        ),
+    }
+}
+
+/// Sets (or with None, removes) variable `name`, refusing to let all the variables together
+/// grow past [`MAX_VARS_SIZE`].
+fn store_var(c: &mut CallCtx, what: &str, name: String, v: Option<Value>, seen: Seen) -> R<()> {
+    let Some(value) = v else {
+        if c.state.vars.contains_key(&name) {
+            std::sync::Arc::make_mut(&mut c.state.vars).remove(&name);
+        }
+        return Ok(());
+    };
+    let size = name.len() + value.footprint();
+    let others: usize = c
+        .state
+        .vars
+        .iter()
+        .filter(|(k, _)| **k != name)
+        .map(|(_, v)| v.size)
+        .sum();
+    if others + size > MAX_VARS_SIZE {
+        return err(format!(
+            "{what}(\"{}\"): the game's variables would take {} KiB, more than the {} MiB they may hold in all",
+            short(&name),
+            (others + size) >> 10,
+            MAX_VARS_SIZE >> 20
+        ));
+    }
+    std::sync::Arc::make_mut(&mut c.state.vars).insert(name, Var { value, seen, size });
+    Ok(())
+}
