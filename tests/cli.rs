@@ -1216,3 +1216,68 @@ fn test_shows_what_a_change_does_and_accept_records_it() {
     assert_eq!(r.code, 1);
     assert!(r.err.contains("no accepted outcomes yet"), "{}", r.err);
 }
+
+#[test]
+fn replay_gives_the_game_as_one_seat_saw_it() {
+    let dir = scratch("replay-seat");
+    let file = dir.join("game.json");
+    let r = farebox(&[
+        "record",
+        "curbside",
+        "--seed",
+        "7",
+        "--out",
+        &file.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let r = farebox(&["replay", &file.to_string_lossy(), "--seat", "2"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let lines: Vec<&str> = r.out.lines().collect();
+    assert_eq!(lines[0], "Curbside 1.0.0, as Red saw it", "{}", r.out);
+    // Red's own actions in Red's words, Yellow's told of Yellow.
+    assert!(r.out.contains(" Red    End your turn"), "{}", r.out);
+    assert!(
+        r.out.contains(" Yellow Ends the turn") || r.out.contains(" Yellow Draws"),
+        "{}",
+        r.out
+    );
+    // A private line ("You draw ...") only ever follows one of Red's own actions.
+    let mut last_actor = "";
+    let mut private = 0;
+    for l in &lines[1..] {
+        if let Some(rest) = l.trim_start().strip_prefix("* ") {
+            if rest.starts_with("You draw") {
+                assert_eq!(last_actor, "Red", "{}", r.out);
+                private += 1;
+            }
+        } else if let Some(actor) = l.split_whitespace().nth(1) {
+            last_actor = actor;
+        }
+    }
+    assert!(private > 0, "Red drew nothing in this game: {}", r.out);
+    assert!(!r.out.contains("seed"), "{}", r.out);
+    // Yellow's transcript holds Yellow's private lines, not Red's.
+    let out = dir.join("yellow.txt");
+    let r = farebox(&[
+        "replay",
+        &file.to_string_lossy(),
+        "--seat",
+        "1",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.starts_with("Curbside 1.0.0, as Yellow saw it\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(" Yellow End your turn") || text.contains(" Yellow Draw a tile"),
+        "{text}"
+    );
+    // A seat the game does not have is refused.
+    let r = farebox(&["replay", &file.to_string_lossy(), "--seat", "3"]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.out.contains("no seat 3"), "{}", r.out);
+}

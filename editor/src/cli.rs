@@ -160,6 +160,14 @@ pub struct ReplayArgs {
     /// The mod to check against (default: the bundled mod named in the replay).
     #[arg(long = "mod", value_name = "MOD")]
     pub game: Option<String>,
+    /// Instead of a verdict, give the game as this seat (1, 2, ...) saw it: each action's
+    /// label as shown to that seat and the log lines it could read, and nothing it could not
+    /// (the replay file itself holds the seed and every action: give a player this instead).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=64))]
+    pub seat: Option<u8>,
+    /// With --seat, write the transcript to this file (atomically) instead of printing it.
+    #[arg(long, requires = "seat")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -1,9 +1,9 @@
 //! `farebox replay`: re-run a replay file and check it.
 
-use farebox::replay::{Replay, verify};
+use farebox::replay::{Replay, seat_transcript, verify};
 
 use crate::cli::ReplayArgs;
-use crate::common::{Fail, Io, load_for_play, result_line};
+use crate::common::{Fail, Io, clean_line, load_for_play, result_line};
 
 pub fn run(args: ReplayArgs, io: &mut Io) -> Result<i32, Fail> {
     let shown = args.file.display();
@@ -20,6 +20,37 @@ pub fn run(args: ReplayArgs, io: &mut Io) -> Result<i32, Fail> {
     })?;
     let spec = args.game.unwrap_or_else(|| replay.mod_id.clone());
     let def = load_for_play(&spec, io)?;
+    if let Some(seat) = args.seat {
+        let lines = match seat_transcript(&def, &replay, seat - 1) {
+            Ok(l) => l,
+            Err(m) => {
+                io.say(format!("replay does not verify: {m}"));
+                return Ok(1);
+            }
+        };
+        match &args.out {
+            Some(path) => {
+                let text = lines
+                    .iter()
+                    .map(|l| clean_line(l).into_owned())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    + "\n";
+                farebox::source::write_atomic(path, &text)
+                    .map_err(|e| Fail::Invalid(format!("cannot write {}: {e}", path.display())))?;
+                io.say(format!(
+                    "wrote the game as seat {seat} saw it to {}",
+                    path.display()
+                ));
+            }
+            None => {
+                for l in lines {
+                    io.say(clean_line(&l).into_owned());
+                }
+            }
+        }
+        return Ok(0);
+    }
     match verify(&def, &replay) {
         Ok(game) => {
             let result = game

@@ -261,6 +261,60 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
+/// A replay as one seat saw it, for giving to that seat: after each action, the label that
+/// seat is shown for it (its own label for its own actions, the public one for everyone
+/// else's) and the log lines it may read. Nothing it may not see is in it: not the seed, not
+/// another seat's private lines, not a face-down card. The replay is verified first.
+pub fn seat_transcript(
+    def: &Arc<GameDef>,
+    replay: &Replay,
+    seat: u8,
+) -> Result<Vec<String>, Mismatch> {
+    verify(def, replay)?;
+    if seat >= replay.setup.seats {
+        return Err(Mismatch::Mod(format!(
+            "the replay has {} seats, so there is no seat {}",
+            replay.setup.seats,
+            seat as u32 + 1
+        )));
+    }
+    let mut game =
+        Game::new(def.clone(), replay.setup.clone()).map_err(|e| Mismatch::Mod(e.to_string()))?;
+    let viewer = Some(seat);
+    let mut out = vec![format!(
+        "{} {}, as {} saw it",
+        def.name,
+        def.version,
+        def.seat_name(seat as usize)
+    )];
+    let said = |game: &Game, from: usize, out: &mut Vec<String>| {
+        for e in &game.log()[from..] {
+            if e.seen.by(viewer) {
+                out.push(format!("           * {}", e.text));
+            }
+        }
+    };
+    said(&game, 0, &mut out);
+    for (index, step) in replay.steps.iter().enumerate() {
+        let label = game.describe_for(&step.action, viewer);
+        let told = game.log().len();
+        game.apply(&step.action).map_err(|e| Mismatch::Step {
+            index,
+            why: e.to_string(),
+        })?;
+        out.push(format!(
+            "{:>4} {:<6} {label}",
+            index + 1,
+            def.seat_name(step.seat as usize)
+        ));
+        said(&game, told, &mut out);
+    }
+    if let Some(r) = game.result() {
+        out.push(format!("game over: {}", r.reason));
+    }
+    Ok(out)
+}
+
 /// Re-runs a replay and checks every hash.
 pub fn verify(def: &Arc<GameDef>, replay: &Replay) -> Result<Game, Mismatch> {
     if replay.mod_id != def.id {
