@@ -1199,6 +1199,8 @@ fn prepare_globals(
         "gcinfo",
         "debug",
         "newproxy",
+        // A script writing to standard output could fake the command line's own lines.
+        "print",
     ] {
         g.raw_set(name, LuaValue::Nil)?;
     }
