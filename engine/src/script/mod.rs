@@ -1350,17 +1350,22 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
                     end
                     return split(s, sep)
                 end,
-                rep = function(s, n, ...)
+                rep = function(s, n)
                     if type(s) == "string" and type(n) == "number" then
                         too_big("string.rep", #s * n)
                     end
-                    return rep(s, n, ...)
+                    return rep(s, n)
                 end,
-                create = function(n, ...)
-                    if type(n) == "number" then
+                -- No `...` here: a vararg function costs far more per call, and rules call
+                -- table.create at every decision.
+                create = function(n, value)
+                    if type(n) == "number" and n * 16 > memory then
                         too_big("table.create", n * 16)
                     end
-                    return create(n, ...)
+                    if value == nil then
+                        return create(n)
+                    end
+                    return create(n, value)
                 end,
                 bcreate = function(n, ...)
                     too_big("buffer.create", n)
