@@ -193,6 +193,7 @@ impl Game {
                         owner,
                         at: None,
                         props: Arc::default(),
+                        props_bytes: 0,
                     });
                 }
             }
@@ -229,6 +230,7 @@ impl Game {
             rng,
             result: None,
             pending_turn_start: true,
+            props_bytes: 0,
         };
         let mut game = Game {
             def,

@@ -55,6 +55,10 @@ pub struct PieceState {
     pub at: Option<u32>,
     /// Shared with the state snapshots taken before each action until a prop changes.
     pub props: Arc<BTreeMap<String, Value>>,
+    /// The footprint of `props` (keys and values), kept so the API bounds a piece's
+    /// properties without measuring them all at every change. Not part of the hash.
+    #[serde(skip)]
+    pub props_bytes: usize,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -122,6 +126,9 @@ pub struct State {
     /// A turn change requested by the rules, processed after the hook returns.
     #[serde(skip)]
     pub pending_turn_start: bool,
+    /// The footprint of every piece's properties together (see `PieceState::props_bytes`).
+    #[serde(skip)]
+    pub props_bytes: usize,
 }
 
 impl State {
@@ -149,6 +156,7 @@ impl State {
             rng: Rng::new(0, 0),
             result: None,
             pending_turn_start: false,
+            props_bytes: 0,
         }
     }
 

@@ -381,3 +381,36 @@ return {
         Some(Value::Str("falsefalsefalse".into()))
     );
 }
+
+#[test]
+fn the_pieces_properties_together_cannot_grow_without_bound() {
+    use farebox::content::{self, NoDependencies};
+    use farebox::source::MemSource;
+    // Each piece stays under its own bound; together they would not.
+    let script = r#"
+return {
+  actions = function(g, seat) return { "go" } end,
+  apply = function(g, seat, action)
+    local s = string.rep('x', 900000)
+    for _, p in game.pieces("pawn") do game.set_prop(p, 'load', s) end
+  end,
+}
+"#;
+    let pieces = format!(
+        "{}\n[[pieces]]\nid = \"pawn\"\nname = \"Pawn\"\ncount = 100\n",
+        support::PIECES
+    );
+    let src = MemSource::new("probe")
+        .with("mod.toml", support::MANIFEST)
+        .with("pieces.toml", &pieces)
+        .with("rules/r.luau", script);
+    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
+    let mut g = Game::new(Arc::new(def), Setup::new(1, 1)).unwrap();
+    let before = g.state().hash();
+    let e = g.apply("go").unwrap_err().to_string();
+    assert!(
+        e.contains("properties would take") && e.contains("in all"),
+        "{e}"
+    );
+    assert_eq!(g.state().hash(), before, "rolled back");
+}

@@ -10,6 +10,8 @@ use crate::value::Value;
 
 /// How much one piece's properties may hold in all.
 pub const MAX_PROPS_SIZE: usize = 1 << 20;
+/// How much the properties of all pieces together may hold.
+pub const MAX_ALL_PROPS_SIZE: usize = 16 << 20;
 
 /// (name, Luau signature, what it does), in the order the stubs list them.
 pub const API: &[(&str, &str, &str)] = &[
@@ -134,14 +136,30 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         })?;
         with_mut("set_prop", |c| {
             let p = piece_arg(c, p)?;
+            // Sizes are kept up to date change by change, so a change costs what the old and
+            // new values cost to measure, however much the pieces hold.
+            let entry = |k: &str, v: &Value| 32 + k.len() + v.footprint();
+            let old = c.state.pieces[p]
+                .props
+                .get(&key)
+                .map_or(0, |old| entry(&key, old));
             if v == Value::Nil {
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).remove(&key);
+                c.state.pieces[p].props_bytes = c.state.pieces[p].props_bytes.saturating_sub(old);
+                c.state.props_bytes = c.state.props_bytes.saturating_sub(old);
             } else {
-                let props = &c.state.pieces[p].props;
-                let entry = |k: &str, v: &Value| 32 + k.len() + v.footprint();
-                let total: usize = props.iter().map(|(k, v)| entry(k, v)).sum::<usize>()
-                    - props.get(&key).map_or(0, |old| entry(&key, old))
-                    + entry(&key, &v);
+                let new = entry(&key, &v);
+                let total = c.state.pieces[p].props_bytes.saturating_sub(old) + new;
+                let all = c.state.props_bytes.saturating_sub(old) + new;
+                if all > MAX_ALL_PROPS_SIZE {
+                    return err(format!(
+                        "game.set_prop({}, \"{}\"): the pieces' properties would take {} KiB in all, more than the {} KiB a game may hold",
+                        p + 1,
+                        short(&key),
+                        all >> 10,
+                        MAX_ALL_PROPS_SIZE >> 10
+                    ));
+                }
                 if total > MAX_PROPS_SIZE {
                     return err(format!(
                         "game.set_prop({}, \"{}\"): the piece's properties would take {} KiB, more than the {} KiB one piece may hold",
@@ -152,6 +170,8 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
                     ));
                 }
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).insert(key, v);
+                c.state.pieces[p].props_bytes = total;
+                c.state.props_bytes = all;
             }
             Ok(())
         })
