@@ -7,35 +7,12 @@ use std::sync::Arc;
 use farebox::game::{Game, Setup};
 use farebox_suite::{GAMES, load, mod_dir};
 
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
-}
+#[path = "common/run.rs"]
+mod run;
+use run::{farebox, farebox_with_input, s};
 
-fn farebox_with_input(args: &[&str], input: &str) -> Run {
-    let mut all = vec!["farebox".to_string()];
-    all.extend(args.iter().map(|s| s.to_string()));
-    let mut stdin = input.as_bytes();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = farebox_editor::run(all, &mut stdin, &mut out, &mut err);
-    Run {
-        code,
-        out: String::from_utf8_lossy(&out).into_owned(),
-        err: String::from_utf8_lossy(&err).into_owned(),
-    }
-}
-
-fn farebox(args: &[&str]) -> Run {
-    farebox_with_input(args, "")
-}
-
-/// A fresh scratch folder for one test.
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("farebox-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
-    d
+    run::scratch_in("cli", name)
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -52,10 +29,6 @@ fn copy_dir(from: &Path, to: &Path) {
                 .unwrap_or_else(|e| panic!("{}: {e}", p.display()));
         }
     }
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
 }
 
 #[test]

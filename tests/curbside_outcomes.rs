@@ -113,20 +113,25 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
-#[test]
-fn the_dispatcher_beats_the_random_agent_clearly() {
-    let def = def();
-    let games: Vec<Match> = (0..500u64)
-        .map(|seed| {
-            // Alternate seats so that neither side keeps the first move.
-            let mut agents = vec!["random".to_string(), "random".to_string()];
-            agents[(seed % 2) as usize] = "dispatcher".into();
+/// 500 two-seat games of `bot` against `rival` from `first_seed` on, `bot` in seat 1 in the
+/// even games and seat 2 in the odd ones, so that neither side keeps the first move.
+fn alternating(bot: &str, rival: &str, first_seed: u64) -> Vec<Match> {
+    (0..500u64)
+        .map(|i| {
+            let mut agents = vec![rival.to_string(), rival.to_string()];
+            agents[(i % 2) as usize] = bot.into();
             Match {
-                setup: Setup::new(2, 10_000 + seed),
+                setup: Setup::new(2, first_seed + i),
                 agents,
             }
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_dispatcher_beats_the_random_agent_clearly() {
+    let def = def();
+    let games = alternating("dispatcher", "random", 10_000);
     let outcomes = agent::play_many(&def, &games, 5000, threads(), &|| {});
     let (mut bot_wins, mut random_wins, mut capped) = (0, 0, 0);
     for (seed, o) in outcomes.iter().enumerate() {
@@ -172,16 +177,7 @@ fn the_dispatcher_looking_ahead_does_at_least_as_well_as_before() {
     );
     let src = src.clone();
     let def = Arc::new(farebox::content::load_mod(&src, &mods).unwrap());
-    let games: Vec<Match> = (0..500u64)
-        .map(|seed| {
-            let mut agents = vec!["before".to_string(), "before".to_string()];
-            agents[(seed % 2) as usize] = "dispatcher".into();
-            Match {
-                setup: Setup::new(2, 20_000 + seed),
-                agents,
-            }
-        })
-        .collect();
+    let games = alternating("dispatcher", "before", 20_000);
     let (mut now, mut before) = (0, 0);
     for (seed, o) in agent::play_many(&def, &games, 5000, threads(), &|| {})
         .iter()

@@ -88,6 +88,15 @@ fn has(g: &mut Game, action: &str) -> bool {
     g.legal_actions().unwrap().iter().any(|a| a == action)
 }
 
+/// The legal actions of the seat to act that start with `prefix` ("reroute", "rotate").
+fn offered(g: &mut Game, prefix: &str) -> Vec<String> {
+    g.legal_actions()
+        .unwrap()
+        .into_iter()
+        .filter(|a| a.starts_with(prefix))
+        .collect()
+}
+
 fn act(g: &mut Game, action: &str) {
     g.apply(action).unwrap_or_else(|e| panic!("{action}: {e}"));
 }
@@ -689,12 +698,7 @@ fn t11_a_rerouted_destination_moves_alone(def: &Arc<GameDef>) {
         &mut g,
         "local h = game.zone('hand', 1) for _, c in game.cards(h) do if c == 'start-reroute' or c == 'cs-t11' then game.take_card(h, c, game.zone('used')) end end",
     );
-    assert!(
-        !g.legal_actions()
-            .unwrap()
-            .iter()
-            .any(|a| a.starts_with("reroute"))
-    );
+    assert!(offered(&mut g, "reroute").is_empty());
 }
 
 fn t11_only_for_the_player_whose_turn_it_is(def: &Arc<GameDef>) {
@@ -707,22 +711,12 @@ fn t11_only_for_the_player_whose_turn_it_is(def: &Arc<GameDef>) {
         r#"game.move_piece(pass(1), nil) game.set_prop(pass(1), "rider", 2)
            game.move_piece(pass(2), nil) game.set_prop(pass(2), "rider", 1)"#,
     );
-    let acts: Vec<String> = g
-        .legal_actions()
-        .unwrap()
-        .into_iter()
-        .filter(|a| a.starts_with("reroute"))
-        .collect();
+    let acts: Vec<String> = offered(&mut g, "reroute");
     assert_eq!(acts, vec!["reroute d2", "reroute p3", "reroute d3"]);
     assert!(g.apply("reroute d1").is_err(), "a rival's fare");
     // Seat 2, on its turn, may move the destination of its own fare (1) but not seat 1's (2).
     act(&mut g, "end");
-    let acts: Vec<String> = g
-        .legal_actions()
-        .unwrap()
-        .into_iter()
-        .filter(|a| a.starts_with("reroute"))
-        .collect();
+    let acts: Vec<String> = offered(&mut g, "reroute");
     assert_eq!(acts, vec!["reroute d1", "reroute p3", "reroute d3"]);
 }
 
@@ -913,10 +907,7 @@ fn a4_r2_r1_turn_your_own_tile(def: &Arc<GameDef>) {
     // a taxi may share a cell, but then nobody turns that tile.
     let mut g = road_game(def);
     assert!(
-        !g.legal_actions()
-            .unwrap()
-            .iter()
-            .any(|a| a.starts_with("rotate")),
+        offered(&mut g, "rotate").is_empty(),
         "a crossroads looks the same every way"
     );
     ev(&mut g, "road(1, 1, 'cs-t4', 0)");
@@ -935,19 +926,9 @@ fn a4_r2_r1_turn_your_own_tile(def: &Arc<GameDef>) {
     assert!(has(&mut g, "move W 2"), "onto a cell another taxi holds");
     act(&mut g, "move W 2");
     // ... and now neither may turn it (CS-R2).
-    assert!(
-        !g.legal_actions()
-            .unwrap()
-            .iter()
-            .any(|a| a.starts_with("rotate"))
-    );
+    assert!(offered(&mut g, "rotate").is_empty());
     act(&mut g, "end");
-    assert!(
-        !g.legal_actions()
-            .unwrap()
-            .iter()
-            .any(|a| a.starts_with("rotate"))
-    );
+    assert!(offered(&mut g, "rotate").is_empty());
 }
 
 fn a5_a6_a_straight_drive(def: &Arc<GameDef>) {

@@ -11,38 +11,12 @@ use std::path::{Path, PathBuf};
 use farebox::content::{self, NoDependencies};
 use farebox::source::{FolderResolver, FsSource};
 
-struct Run {
-    code: i32,
-    out: String,
-    err: String,
-}
-
-fn farebox_with_input(args: &[&str], input: &str) -> Run {
-    let mut all = vec!["farebox".to_string()];
-    all.extend(args.iter().map(|s| s.to_string()));
-    let mut stdin = input.as_bytes();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = farebox_editor::run(all, &mut stdin, &mut out, &mut err);
-    Run {
-        code,
-        out: String::from_utf8_lossy(&out).into_owned(),
-        err: String::from_utf8_lossy(&err).into_owned(),
-    }
-}
-
-fn farebox(args: &[&str]) -> Run {
-    farebox_with_input(args, "")
-}
+#[path = "common/run.rs"]
+mod run;
+use run::{farebox, farebox_with_input, s};
 
 fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("farebox-hostile-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn s(p: &Path) -> String {
-    p.display().to_string()
+    run::scratch_in("hostile", name)
 }
 
 /// A content-only mod with `content` as its `[content]` table and the given files.

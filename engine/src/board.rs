@@ -439,15 +439,7 @@ impl Board {
         }
         while let Some(s) = q.pop_front() {
             let d = dist[s as usize].unwrap_or(0);
-            let next: Vec<u32> = if self.grid.is_some() {
-                Side::ALL
-                    .iter()
-                    .filter_map(|&side| self.grid_step(s, side, tiles))
-                    .collect()
-            } else {
-                self.neighbors(s, allowed)
-            };
-            for t in next {
+            for t in self.steps_from(s, allowed, tiles) {
                 if let Some(slot) = dist.get_mut(t as usize)
                     && slot.is_none()
                 {

@@ -89,6 +89,13 @@ pub struct Game {
     spare: Option<Box<State>>,
 }
 
+/// A point to come back to (see `Game::mark`).
+struct Mark {
+    state: Box<State>,
+    log: usize,
+    history: usize,
+}
+
 /// Actions a bot may try (`game.try`) in one `choose`.
 const MAX_TRIES: usize = 2000;
 
@@ -293,6 +300,23 @@ impl Game {
         }
     }
 
+    /// The game as it is now, to come back to (the log and the history only grow, so their
+    /// lengths are enough).
+    fn mark(&self) -> Mark {
+        Mark {
+            state: self.state.clone(),
+            log: self.log.len(),
+            history: self.history.len(),
+        }
+    }
+
+    /// Puts the game back as it was at `mark`: rollback on errors, tries and trials.
+    fn rewind(&mut self, mark: Mark) {
+        self.state = mark.state;
+        self.log.truncate(mark.log);
+        self.history.truncate(mark.history);
+    }
+
     fn restore(&mut self, ctx: CallCtx) -> Rng {
         self.spare = Some(std::mem::replace(&mut self.state, ctx.state));
         self.log = ctx.log;
@@ -443,12 +467,10 @@ impl Game {
         if self.is_over() {
             return Err(GameError::Over);
         }
-        let snapshot = self.state.clone();
-        let log_len = self.log.len();
+        let mark = self.mark();
         let seat = self.state.active;
         if let Err(e) = self.run_rules("apply", Some(seat), Some(action)) {
-            self.state = snapshot;
-            self.log.truncate(log_len);
+            self.rewind(mark);
             return Err(e.into());
         }
         self.history.push(action.to_string());
@@ -458,19 +480,14 @@ impl Game {
     /// Runs Luau against the game with the rules' rights, atomically (see [`Host::eval`]);
     /// turn starts it asks for run after it.
     pub fn eval(&mut self, code: &str) -> Result<Value, ScriptError> {
-        let snapshot = self.state.clone();
-        let log_len = self.log.len();
+        let mark = self.mark();
         let ctx = self.ctx(Access::Rules, Rng::new(0, 4));
         let (ctx, r) = self.host.eval(ctx, code);
         self.restore(ctx);
-        match r {
-            Ok(v) => Ok(v),
-            Err(e) => {
-                self.state = snapshot;
-                self.log.truncate(log_len);
-                Err(e)
-            }
+        if r.is_err() {
+            self.rewind(mark);
         }
+        r
     }
 
     /// Asks a bot of the mod to choose; returns the index into `actions`. The bot may look
@@ -488,7 +505,7 @@ impl Game {
         ctx.lookahead = true;
         let (ctx, mut step) = self.host.start_bot(bot, ctx, seat, actions);
         *rng = self.restore(ctx);
-        let mut tried: Vec<(Box<State>, usize, usize)> = Vec::new();
+        let mut tried: Vec<Mark> = Vec::new();
         let mut tries = 0;
         let out = loop {
             let reply = match step {
@@ -504,7 +521,7 @@ impl Game {
                         ));
                     }
                     let budget = self.host.budget();
-                    let before = (self.state.clone(), self.log.len(), self.history.len());
+                    let before = self.mark();
                     let ok = self.apply(&action).is_ok();
                     if ok {
                         tried.push(before);
@@ -513,10 +530,8 @@ impl Game {
                     ok
                 }
                 Ok(BotStep::Undo) => match tried.pop() {
-                    Some((state, log, history)) => {
-                        self.state = state;
-                        self.log.truncate(log);
-                        self.history.truncate(history);
+                    Some(mark) => {
+                        self.rewind(mark);
                         true
                     }
                     None => false,
@@ -528,10 +543,8 @@ impl Game {
             *rng = self.restore(ctx);
             step = next;
         };
-        if let Some((state, log, history)) = tried.into_iter().next() {
-            self.state = state;
-            self.log.truncate(log);
-            self.history.truncate(history);
+        if let Some(mark) = tried.into_iter().next() {
+            self.rewind(mark);
         }
         out
     }
@@ -546,12 +559,9 @@ impl Game {
         action: &str,
         look: impl FnOnce(&mut Game) -> T,
     ) -> Result<T, GameError> {
-        let snapshot = self.state.clone();
-        let (log_len, history_len) = (self.log.len(), self.history.len());
+        let mark = self.mark();
         let out = self.apply(action).map(|()| look(self));
-        self.state = snapshot;
-        self.log.truncate(log_len);
-        self.history.truncate(history_len);
+        self.rewind(mark);
         out
     }
 

@@ -1,11 +1,11 @@
 //! Cards go into a zone on top, at the bottom, in the middle or at a given depth.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::sync::Arc;
 
-use farebox::content::{self, NoDependencies};
 use farebox::game::{Game, Setup};
-use farebox::source::MemSource;
 use farebox::value::Value;
 
 const MANIFEST: &str = r#"
@@ -53,12 +53,15 @@ return {
 "#;
 
 fn game() -> Game {
-    let src = MemSource::new("stacker")
-        .with("mod.toml", MANIFEST)
-        .with("decks/d.toml", DECK)
-        .with("pieces.toml", PIECES)
-        .with("rules/r.luau", RULES);
-    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
+    let def = support::mem_mod(
+        "stacker",
+        &[
+            ("mod.toml", MANIFEST),
+            ("decks/d.toml", DECK),
+            ("pieces.toml", PIECES),
+            ("rules/r.luau", RULES),
+        ],
+    );
     Game::new(Arc::new(def), Setup::new(1, 1)).unwrap()
 }
 

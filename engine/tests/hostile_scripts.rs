@@ -220,36 +220,15 @@ return {
   end,
 }
 "#;
-    let def = support::probe(script);
-    let def = Arc::new(with_a_piece(def));
+    let def = Arc::new(support::probe_with_pieces(script, PAWN));
     let mut g = Game::new(def, Setup::new(1, 1)).unwrap();
     let e = g.apply("go").unwrap_err().to_string();
     assert!(e.contains("the piece's properties would take"), "{e}");
     assert!(e.contains("r.luau:6:"), "{e}");
 }
 
-fn with_a_piece(_def: farebox::content::GameDef) -> farebox::content::GameDef {
-    use farebox::content::{self, NoDependencies};
-    use farebox::source::MemSource;
-    let script = r#"
-return {
-  actions = function(g, seat) return { "go" } end,
-  apply = function(g, seat, action)
-    local s = string.rep('x', 300000)
-    for i = 1, 100 do game.set_prop(1, 'p' .. i, s) end
-  end,
-}
-"#;
-    let pieces = format!(
-        "{}\n[[pieces]]\nid = \"pawn\"\nname = \"Pawn\"\ncount = 1\n",
-        support::PIECES
-    );
-    let src = MemSource::new("probe")
-        .with("mod.toml", support::MANIFEST)
-        .with("pieces.toml", &pieces)
-        .with("rules/r.luau", script);
-    content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"))
-}
+/// A piece kind with one pawn.
+const PAWN: &str = "[[pieces]]\nid = \"pawn\"\nname = \"Pawn\"\ncount = 1\n";
 
 #[test]
 fn the_log_is_bounded() {
@@ -384,8 +363,6 @@ return {
 
 #[test]
 fn the_pieces_properties_together_cannot_grow_without_bound() {
-    use farebox::content::{self, NoDependencies};
-    use farebox::source::MemSource;
     // Each piece stays under its own bound; together they would not.
     let script = r#"
 return {
@@ -396,15 +373,8 @@ return {
   end,
 }
 "#;
-    let pieces = format!(
-        "{}\n[[pieces]]\nid = \"pawn\"\nname = \"Pawn\"\ncount = 100\n",
-        support::PIECES
-    );
-    let src = MemSource::new("probe")
-        .with("mod.toml", support::MANIFEST)
-        .with("pieces.toml", &pieces)
-        .with("rules/r.luau", script);
-    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
+    let pawns = PAWN.replace("count = 1", "count = 100");
+    let def = support::probe_with_pieces(script, &pawns);
     let mut g = Game::new(Arc::new(def), Setup::new(1, 1)).unwrap();
     let before = g.state().hash();
     let e = g.apply("go").unwrap_err().to_string();

@@ -3,12 +3,13 @@
 //! the bot chooses is undone, so the game is exactly as before.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::sync::Arc;
 
 use farebox::agent::Agent;
-use farebox::content::{self, NoDependencies};
+
 use farebox::game::{Game, Setup};
-use farebox::source::MemSource;
 use farebox::value::Value;
 
 const MANIFEST: &str = r#"
@@ -80,13 +81,16 @@ end }
 "#;
 
 fn def() -> Arc<farebox::GameDef> {
-    let src = MemSource::new("counting")
-        .with("mod.toml", MANIFEST)
-        .with("pieces.toml", PIECES)
-        .with("rules/r.luau", RULES)
-        .with("bots/greedy.luau", GREEDY)
-        .with("bots/bad.luau", BAD);
-    Arc::new(content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}")))
+    Arc::new(support::mem_mod(
+        "counting",
+        &[
+            ("mod.toml", MANIFEST),
+            ("pieces.toml", PIECES),
+            ("rules/r.luau", RULES),
+            ("bots/greedy.luau", GREEDY),
+            ("bots/bad.luau", BAD),
+        ],
+    ))
 }
 
 #[test]

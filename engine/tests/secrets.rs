@@ -4,12 +4,13 @@
 //! themselves (`setup`, `apply`, the console) see everything.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::sync::Arc;
 
 use farebox::agent::Agent;
-use farebox::content::{self, GameDef, NoDependencies};
+use farebox::content::GameDef;
 use farebox::game::{Game, Setup};
-use farebox::source::MemSource;
 use farebox::value::Value;
 
 const MANIFEST: &str = r#"
@@ -118,13 +119,16 @@ end }}"#
 }
 
 fn def() -> Arc<GameDef> {
-    let src = MemSource::new("secrets")
-        .with("mod.toml", MANIFEST)
-        .with("decks/cards.toml", DECK)
-        .with("pieces.toml", PIECES)
-        .with("rules/r.luau", &rules())
-        .with("bots/peek.luau", &bot());
-    Arc::new(content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}")))
+    Arc::new(support::mem_mod(
+        "secrets",
+        &[
+            ("mod.toml", MANIFEST),
+            ("decks/cards.toml", DECK),
+            ("pieces.toml", PIECES),
+            ("rules/r.luau", &rules()),
+            ("bots/peek.luau", &bot()),
+        ],
+    ))
 }
 
 fn game() -> Game {

@@ -2,11 +2,11 @@
 //! over the edge tags a piece may use, avoiding given spaces, never entering a space twice.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::sync::Arc;
 
-use farebox::content::{self, NoDependencies};
 use farebox::game::{Game, Setup};
-use farebox::source::MemSource;
 use farebox::value::Value;
 
 const MANIFEST: &str = r#"
@@ -47,11 +47,19 @@ return { actions = function() return { "wait" } end, apply = function() end }
 "#;
 
 fn game() -> Game {
-    let src = MemSource::new("walker")
-        .with("mod.toml", MANIFEST)
-        .with("board.toml", BOARD)
-        .with("rules/r.luau", RULES);
-    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
+    walker(BOARD)
+}
+
+/// The walker mod on `board`.
+fn walker(board: &str) -> Game {
+    let def = support::mem_mod(
+        "walker",
+        &[
+            ("mod.toml", MANIFEST),
+            ("board.toml", board),
+            ("rules/r.luau", RULES),
+        ],
+    );
     Game::new(Arc::new(def), Setup::new(1, 1)).unwrap()
 }
 
@@ -140,12 +148,7 @@ fn a_walk_that_branches_too_much_is_refused_quickly() {
             ));
         }
     }
-    let src = MemSource::new("walker")
-        .with("mod.toml", MANIFEST)
-        .with("board.toml", &board)
-        .with("rules/r.luau", RULES);
-    let def = content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"));
-    let mut g = Game::new(Arc::new(def), Setup::new(1, 1)).unwrap();
+    let mut g = walker(&board);
     let e = g
         .eval("return game.walks(game.space('s0'), 11)")
         .unwrap_err();

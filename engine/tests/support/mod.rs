@@ -25,9 +25,27 @@ scope = "global"
 
 /// Loads the probe mod with `script` as its rules; panics with the loader's message.
 pub fn probe(script: &str) -> GameDef {
-    let src = MemSource::new("probe")
-        .with("mod.toml", MANIFEST)
-        .with("pieces.toml", PIECES)
-        .with("rules/r.luau", script);
+    probe_with_pieces(script, "")
+}
+
+/// The probe mod with more pieces, counters or zones (`pieces.toml` lines) after its own.
+pub fn probe_with_pieces(script: &str, pieces: &str) -> GameDef {
+    let pieces = format!("{PIECES}\n{pieces}");
+    mem_mod(
+        "probe",
+        &[
+            ("mod.toml", MANIFEST),
+            ("pieces.toml", &pieces),
+            ("rules/r.luau", script),
+        ],
+    )
+}
+
+/// Loads a mod held in memory (path, text); panics with the loader's message.
+pub fn mem_mod(id: &str, files: &[(&str, &str)]) -> GameDef {
+    let mut src = MemSource::new(id);
+    for (path, text) in files {
+        src = src.with(path, text);
+    }
     content::load_mod(&src, &NoDependencies).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -343,16 +343,9 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         Option<Table>
     )| {
         with_tables(lua, |c| {
-            let s = space_arg(c, s)?;
-            grid_only(c, "reach")?;
+            let (s, moves, max) = drives(c, s, moves, max, "reach")?;
             let hit = |x: u32| stops_at(&stop, x);
-            let found = c.state.board.reach(
-                s,
-                moves.clamp(0, 64) as u32,
-                max.max(0) as u32,
-                &hit,
-                &c.def.tiles,
-            );
+            let found = c.state.board.reach(s, moves, max, &hit, &c.def.tiles);
             lua.create_table_from(
                 found
                     .into_iter()
@@ -368,16 +361,9 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         Option<Table>
     )| {
         with_tables(lua, |c| {
-            let s = space_arg(c, s)?;
-            grid_only(c, "approach")?;
+            let (s, moves, max) = drives(c, s, moves, max, "approach")?;
             let hit = |x: u32| stops_at(&stop, x);
-            let found = c.state.board.approach(
-                s,
-                moves.clamp(0, 64) as u32,
-                max.max(0) as u32,
-                &hit,
-                &c.def.tiles,
-            );
+            let found = c.state.board.approach(s, moves, max, &hit, &c.def.tiles);
             lua.create_table_from(
                 found
                     .into_iter()
@@ -571,6 +557,14 @@ fn side_letters(mask: u8) -> String {
         .filter(|side| mask & (1 << side.index()) != 0)
         .map(|side| side.letter())
         .collect()
+}
+
+/// `game.reach` and `game.approach`: the start cell (on a grid), the drives (at most 64) and
+/// the cells they may pass in all.
+fn drives(c: &CallCtx, s: i64, moves: i64, max: i64, name: &str) -> R<(u32, u32, u32)> {
+    let s = space_arg(c, s)?;
+    grid_only(c, name)?;
+    Ok((s, moves.clamp(0, 64) as u32, max.max(0) as u32))
 }
 
 fn grid_only(c: &CallCtx, name: &str) -> R<()> {
