@@ -399,8 +399,27 @@ impl Host {
             })
             .map_err(|e| fail(e.to_string()))?
         };
-        let game =
-            prepare_globals(&lua, &def, charge, limits.memory).map_err(|e| fail(e.to_string()))?;
+        // Called by the `pcall`/`xpcall` wrappers when they catch the allocator's refusal:
+        // whether an allocation is refused depends on how much garbage the VM holds (earlier
+        // games on a reused VM included), so the call must end as at any other limit.
+        let refused = {
+            let steps = steps_left.clone();
+            let stopped = stopped.clone();
+            lua.create_function(move |lua, ()| {
+                if stopped.why.borrow().is_empty() {
+                    let line = where_now(lua);
+                    let _ = stopped.stop(format!(
+                        "{line}memory limit of {} MiB exceeded",
+                        memory >> 20
+                    ));
+                }
+                steps.set(0);
+                Ok(())
+            })
+            .map_err(|e| fail(e.to_string()))?
+        };
+        let game = prepare_globals(&lua, &def, charge, refused, limits.memory)
+            .map_err(|e| fail(e.to_string()))?;
         let mut host = Host {
             lua,
             scripts: vec![],
@@ -644,6 +663,17 @@ impl Host {
         self.deadline.set(None);
     }
 
+    /// A call that reached a limit failed, even when a `pcall` caught the error and the script
+    /// returned (or yielded) before the next interrupt could raise it again.
+    fn unless_stopped<T>(&self, r: mlua::Result<T>) -> mlua::Result<T> {
+        match r {
+            Ok(_) if !self.stopped.why.borrow().is_empty() => {
+                Err(mlua::Error::RuntimeError(self.stopped.why.borrow().clone()))
+            }
+            r => r,
+        }
+    }
+
     /// Calls a hook with the state lent to the VM. The context comes back whatever happens;
     /// on error its state may be half-changed, and the caller rolls it back.
     /// Hooks get `(game, seat, action)`, as many as they take. One step budget covers the
@@ -754,6 +784,7 @@ impl Host {
         self.arm();
         let (ctx, r) = api::lend(ctx, run);
         self.disarm();
+        let r = self.unless_stopped(r);
         let ctx = match ctx {
             Some(c) => c,
             None => unreachable_ctx(),
@@ -931,6 +962,7 @@ impl Host {
             return (ctx, Err(e));
         };
         let (ctx, r) = api::lend(ctx, || thread.resume::<mlua::MultiValue>(args));
+        let r = self.unless_stopped(r);
         let ctx = match ctx {
             Some(c) => c,
             None => unreachable_ctx(),
@@ -1022,6 +1054,7 @@ impl Host {
         self.arm();
         let (ctx, r) = api::lend(ctx, || f.call::<R>(args));
         self.disarm();
+        let r = self.unless_stopped(r);
         if r.is_err() && self.lua.used_memory() > self.limits.memory / 2 {
             // Free what a runaway script left behind before anything else runs.
             let _ = self.lua.gc_collect();
@@ -1185,6 +1218,7 @@ fn prepare_globals(
     lua: &Lua,
     def: &GameDef,
     charge: Function,
+    refused: Function,
     memory: usize,
 ) -> mlua::Result<Table> {
     let g = lua.globals();
@@ -1272,6 +1306,7 @@ fn prepare_globals(
                 .raw_get::<Function>("isfrozen")?,
         ))?;
     g.raw_set("setmetatable", guarded)?;
+    guard_protected_calls(lua, &g, refused)?;
     guard_libraries(lua, &g, charge, memory)?;
     if let Ok(math) = g.get::<Table>("math") {
         math.raw_set("random", lua.create_function(api::math_random)?)?;
@@ -1288,6 +1323,47 @@ fn prepare_globals(
     g.raw_set("data", convert::content_table(lua, def)?)?;
     lua.sandbox(true)?;
     Ok(game)
+}
+
+/// `pcall` and `xpcall` that pass every error on as before, except the allocator's refusal
+/// ("not enough memory"): that one stops the call (see `Host::new`), as the step budget, the
+/// clock and the interrupt's memory check do. Written in Luau, so a bot's `choose` can still
+/// yield (at `game.try`) inside them.
+fn guard_protected_calls(lua: &Lua, g: &Table, refused: Function) -> mlua::Result<()> {
+    let wrapped: Table = lua
+        .load(
+            r#"local pcall, xpcall, refused = ...
+            local MEMORY = "not enough memory"
+            local function pass(ok, ...)
+                if not ok and (...) == MEMORY then
+                    refused()
+                end
+                return ok, ...
+            end
+            return {
+                pcall = function(f, ...)
+                    return pass(pcall(f, ...))
+                end,
+                xpcall = function(f, handler, ...)
+                    return xpcall(f, function(e)
+                        if e == MEMORY then
+                            refused()
+                        end
+                        return handler(e)
+                    end, ...)
+                end,
+            }"#,
+        )
+        .set_name("=farebox")
+        .set_mode(ChunkMode::Text)
+        .call((
+            g.raw_get::<Function>("pcall")?,
+            g.raw_get::<Function>("xpcall")?,
+            refused,
+        ))?;
+    g.raw_set("pcall", wrapped.raw_get::<Function>("pcall")?)?;
+    g.raw_set("xpcall", wrapped.raw_get::<Function>("xpcall")?)?;
+    Ok(())
 }
 
 /// Library functions that can do much work in one call without reaching an interrupt, or
