@@ -146,99 +146,7 @@ impl Game {
     }
 
     fn start(def: Arc<GameDef>, setup: Setup, host: Host) -> Result<Game, GameError> {
-        let options = resolve_options(&def, &setup)?;
-        let mut rng = Rng::new(setup.seed, 0);
-        let board = Board::new(&def.board, &def.tiles, &options, &mut rng);
-        let seats = setup.seats;
-
-        let mut zones = Vec::new();
-        let mut zone_index = Vec::new();
-        for (di, z) in def.zones.iter().enumerate() {
-            let owners: Vec<Option<u8>> = if z.per_seat {
-                (0..seats).map(Some).collect()
-            } else {
-                vec![None]
-            };
-            let mut idx = Vec::new();
-            for owner in owners {
-                let mut cards = Vec::new();
-                if let Some(d) = z.deck
-                    && let Some(deck) = def.decks.get(d)
-                {
-                    for (ci, c) in deck.cards.iter().enumerate() {
-                        for _ in 0..c.count {
-                            cards.push(CardRef {
-                                deck: d as u16,
-                                card: ci as u16,
-                            });
-                        }
-                    }
-                }
-                if z.shuffle {
-                    rng.shuffle(&mut cards);
-                }
-                idx.push(zones.len() as u16);
-                zones.push(ZoneState {
-                    def: di as u16,
-                    owner,
-                    cards,
-                });
-            }
-            zone_index.push(idx);
-        }
-        let mut pieces = Vec::new();
-        for (di, p) in def.pieces.iter().enumerate() {
-            let owners: Vec<Option<u8>> = if p.per_seat {
-                (0..seats).map(Some).collect()
-            } else {
-                vec![None]
-            };
-            for owner in owners {
-                for _ in 0..p.count {
-                    pieces.push(PieceState {
-                        def: di as u16,
-                        owner,
-                        at: None,
-                        props: Arc::default(),
-                        props_bytes: 0,
-                    });
-                }
-            }
-        }
-        let counters = def
-            .counters
-            .iter()
-            .map(|c| {
-                let v = c
-                    .initial_option
-                    .as_ref()
-                    .and_then(|o| options.get(o))
-                    .and_then(|v| v.as_int())
-                    .unwrap_or(c.initial);
-                let n = if c.scope == Scope::Seat {
-                    seats as usize
-                } else {
-                    1
-                };
-                vec![v; n]
-            })
-            .collect();
-        let state = State {
-            seats,
-            active: 0,
-            turn: 1,
-            board,
-            pieces,
-            zones,
-            zone_index,
-            counters,
-            vars: Arc::default(),
-            options: Arc::new(options),
-            rng,
-            result: None,
-            pending_turn_start: true,
-            props_bytes: 0,
-        };
+        let state = initial_state(&def, &setup)?;
         let mut game = Game {
             def,
             host,
@@ -255,7 +163,110 @@ impl Game {
         }
         Ok(game)
     }
+}
 
+/// The state a game starts from before its `setup` hook runs: the board built (sections
+/// arranged, by the seed), every zone filled from its deck (shuffled where it says so), every
+/// piece off the board, counters at their starting values. Content-only mods (no rules yet)
+/// are shown from this.
+pub fn initial_state(def: &GameDef, setup: &Setup) -> Result<State, GameError> {
+    let options = resolve_options(def, setup)?;
+
+    let mut rng = Rng::new(setup.seed, 0);
+    let board = Board::new(&def.board, &def.tiles, &options, &mut rng);
+    let seats = setup.seats;
+
+    let mut zones = Vec::new();
+    let mut zone_index = Vec::new();
+    for (di, z) in def.zones.iter().enumerate() {
+        let owners: Vec<Option<u8>> = if z.per_seat {
+            (0..seats).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        let mut idx = Vec::new();
+        for owner in owners {
+            let mut cards = Vec::new();
+            if let Some(d) = z.deck
+                && let Some(deck) = def.decks.get(d)
+            {
+                for (ci, c) in deck.cards.iter().enumerate() {
+                    for _ in 0..c.count {
+                        cards.push(CardRef {
+                            deck: d as u16,
+                            card: ci as u16,
+                        });
+                    }
+                }
+            }
+            if z.shuffle {
+                rng.shuffle(&mut cards);
+            }
+            idx.push(zones.len() as u16);
+            zones.push(ZoneState {
+                def: di as u16,
+                owner,
+                cards,
+            });
+        }
+        zone_index.push(idx);
+    }
+    let mut pieces = Vec::new();
+    for (di, p) in def.pieces.iter().enumerate() {
+        let owners: Vec<Option<u8>> = if p.per_seat {
+            (0..seats).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for owner in owners {
+            for _ in 0..p.count {
+                pieces.push(PieceState {
+                    def: di as u16,
+                    owner,
+                    at: None,
+                    props: Arc::default(),
+                    props_bytes: 0,
+                });
+            }
+        }
+    }
+    let counters = def
+        .counters
+        .iter()
+        .map(|c| {
+            let v = c
+                .initial_option
+                .as_ref()
+                .and_then(|o| options.get(o))
+                .and_then(|v| v.as_int())
+                .unwrap_or(c.initial);
+            let n = if c.scope == Scope::Seat {
+                seats as usize
+            } else {
+                1
+            };
+            vec![v; n]
+        })
+        .collect();
+    Ok(State {
+        seats,
+        active: 0,
+        turn: 1,
+        board,
+        pieces,
+        zones,
+        zone_index,
+        counters,
+        vars: Arc::default(),
+        options: Arc::new(options),
+        rng,
+        result: None,
+        pending_turn_start: true,
+        props_bytes: 0,
+    })
+}
+
+impl Game {
     pub fn def(&self) -> &Arc<GameDef> {
         &self.def
     }
@@ -610,86 +621,85 @@ impl Game {
 
     /// The state as `seat` may see it (None: a spectator, who sees only public things).
     pub fn view(&self, seat: Option<u8>) -> View {
-        let s = &self.state;
-        let zones = s
-            .zones
-            .iter()
-            .map(|z| {
-                let d = &self.def.zones[z.def as usize];
-                let visible = visible_cards(&self.def, z, seat);
-                let cards = z.cards[z.cards.len() - visible..]
-                    .iter()
-                    .map(|c| {
-                        self.def.decks[c.deck as usize].cards[c.card as usize]
-                            .id
-                            .clone()
-                    })
-                    .collect();
-                ZoneView {
-                    id: d.id.clone(),
-                    owner: z.owner,
-                    count: z.cards.len(),
-                    cards,
-                }
-            })
-            .collect();
-        let vars = s
-            .vars
-            .iter()
-            .filter(|(_, v)| v.seen.by(seat))
-            .map(|(k, v)| (k.clone(), v.value.clone()))
-            .collect();
-        let counters = self
-            .def
-            .counters
-            .iter()
-            .zip(&s.counters)
-            .map(|(d, v)| (d.id.clone(), v.clone()))
-            .collect();
-        let pieces = s
-            .pieces
-            .iter()
-            .map(|p| PieceView {
-                kind: self.def.pieces[p.def as usize].id.clone(),
-                owner: p.owner,
-                at: p.at.map(|a| {
-                    s.board
-                        .graph
-                        .spaces
-                        .get(a as usize)
-                        .map_or_else(String::new, |sp| sp.id.clone())
-                }),
-                props: (*p.props).clone(),
-            })
-            .collect();
-        let tiles = s.board.grid.as_ref().map(|g| {
-            let name = |p: &Option<crate::board::Placed>| {
-                p.map(|p| (self.def.tiles[p.tile as usize].id.clone(), p.rot))
-            };
-            g.tiles
+        view_of(&self.def, &self.state, &self.log, seat)
+    }
+}
+
+/// A state as `seat` may see it (None: a spectator), with the log lines it may read. For a
+/// state that is not in a game (see [`initial_state`]).
+pub fn view_of(def: &GameDef, s: &State, log: &[LogEntry], seat: Option<u8>) -> View {
+    let zones = s
+        .zones
+        .iter()
+        .map(|z| {
+            let d = &def.zones[z.def as usize];
+            let visible = visible_cards(&def, z, seat);
+            let cards = z.cards[z.cards.len() - visible..]
                 .iter()
-                .zip(&g.blockers)
-                .map(|(t, b)| (name(t), name(b)))
-                .collect()
-        });
-        View {
-            seat,
-            seats: s.seats,
-            active: s.active,
-            turn: s.turn,
-            counters,
-            vars,
-            zones,
-            pieces,
-            tiles,
-            log: self
-                .log
-                .iter()
-                .filter(|l| l.seen.by(seat))
-                .map(|l| l.text.clone())
-                .collect(),
-            result: s.result.clone(),
-        }
+                .map(|c| def.decks[c.deck as usize].cards[c.card as usize].id.clone())
+                .collect();
+            ZoneView {
+                id: d.id.clone(),
+                owner: z.owner,
+                count: z.cards.len(),
+                cards,
+            }
+        })
+        .collect();
+    let vars = s
+        .vars
+        .iter()
+        .filter(|(_, v)| v.seen.by(seat))
+        .map(|(k, v)| (k.clone(), v.value.clone()))
+        .collect();
+    let counters = def
+        .counters
+        .iter()
+        .zip(&s.counters)
+        .map(|(d, v)| (d.id.clone(), v.clone()))
+        .collect();
+    let pieces = s
+        .pieces
+        .iter()
+        .map(|p| PieceView {
+            kind: def.pieces[p.def as usize].id.clone(),
+            owner: p.owner,
+            at: p.at.map(|a| {
+                s.board
+                    .graph
+                    .spaces
+                    .get(a as usize)
+                    .map_or_else(String::new, |sp| sp.id.clone())
+            }),
+            props: (*p.props).clone(),
+        })
+        .collect();
+    let tiles = s.board.grid.as_ref().map(|g| {
+        let name = |p: &Option<crate::board::Placed>| {
+            p.map(|p| (def.tiles[p.tile as usize].id.clone(), p.rot))
+        };
+        g.tiles
+            .iter()
+            .zip(&g.blockers)
+            .map(|(t, b)| (name(t), name(b)))
+            .collect()
+    });
+    View {
+        seat,
+        seats: s.seats,
+        active: s.active,
+        turn: s.turn,
+        counters,
+        vars,
+        zones,
+        pieces,
+        tiles,
+        log: log
+            .iter()
+            .filter(|l| l.seen.by(seat))
+            .map(|l| l.text.clone())
+            .collect(),
+        result: s.result.clone(),
     }
 }
 
