@@ -935,6 +935,7 @@ fn play_keeps_the_other_hand_hidden() {
 #[test]
 fn every_subcommand_has_help() {
     for cmd in [
+        "studio",
         "list",
         "validate",
         "play",
@@ -951,9 +952,14 @@ fn every_subcommand_has_help() {
     }
     let r = farebox(&["--help"]);
     assert_eq!(r.code, 0);
-    let r = farebox(&[]);
+    let r = farebox(&["studio", "--help"]);
     assert_eq!(r.code, 0);
-    assert!(r.out.contains("Studio is not built yet"), "{}", r.out);
+    assert!(r.out.contains("Open Farebox Studio"), "{}", r.out);
+    let r = farebox(&["studio", "no-such-game"]);
+    assert_eq!(
+        r.code, 2,
+        "a mod that is not there fails before a window opens"
+    );
     let r = farebox(&["sim", "curbside", "--gmaes", "3"]);
     assert_eq!(r.code, 2);
 }

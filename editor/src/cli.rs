@@ -18,6 +18,11 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open Farebox Studio, on a mod if one is given (a bundled id or a folder).
+    ///
+    /// `farebox` with no command does the same. The Studio plays any mod with people and bots,
+    /// draws its board, reloads it when its files change and runs its seeded outcomes.
+    Studio(StudioArgs),
     /// List the bundled mods: id, version, name, players, and whether they can be played.
     List(ListArgs),
     /// Check mods: load and validate their content and compile their scripts.
@@ -69,6 +74,15 @@ pub enum Command {
     Bench(BenchArgs),
     /// Time a cold load and validation of every bundled mod (same as `bench --load`).
     BenchLoad(BenchLoadArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct StudioArgs {
+    /// The mod to open: a bundled id (`curbside`) or a folder.
+    pub game: Option<String>,
+    /// Close the window after this many frames (smoke tests).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub frames: Option<u32>,
 }
 
 #[derive(Debug, Args)]

@@ -1,9 +1,10 @@
 //! `farebox sim`: many bot games in parallel, with statistics.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use farebox::agent::{Match, Outcome, play_many};
+use farebox::agent::{Match, Outcome, play_many_until};
 use farebox::game::Setup;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -152,15 +153,40 @@ pub fn play_all(
     threads: usize,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Outcome> {
+    play_all_until(
+        def,
+        base,
+        count,
+        agents,
+        cap,
+        threads,
+        done,
+        &AtomicBool::new(false),
+    )
+}
+
+/// [`play_all`] that starts no more games once `stop` is set, for a run that can be
+/// cancelled: the outcomes are then only those of the games played before it was.
+#[allow(clippy::too_many_arguments)]
+pub fn play_all_until(
+    def: &std::sync::Arc<farebox::GameDef>,
+    base: &Setup,
+    count: u64,
+    agents: &[String],
+    cap: u32,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Vec<Outcome> {
     const BATCH: u64 = 4_096;
     let mut out = Vec::new();
     let mut first = 0u64;
-    while first < count {
+    while first < count && !stop.load(Ordering::Relaxed) {
         let n = (count - first).min(BATCH);
         let mut batch_base = base.clone();
         batch_base.seed = base.seed.wrapping_add(first);
         let games = matches(&batch_base, n, agents);
-        for mut o in play_many(def, &games, cap, threads, done) {
+        for mut o in play_many_until(def, &games, cap, threads, done, stop) {
             if let Some(e) = &mut o.error {
                 *e = crate::common::cut(e, 500);
             }

@@ -3,7 +3,10 @@
 //! settings and seeds give the same games, so any difference comes from a change to the mod
 //! (or to the engine): a rule tweak that shifts win rates shows up here before players see it.
 
-use farebox::agent::Agent;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+
+use farebox::agent::{Agent, Outcome};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::TestArgs;
@@ -33,7 +36,7 @@ pub struct Settings {
 impl Settings {
     /// The limits the command line puts on the same settings: a snapshot comes with the mod,
     /// so from whoever made it.
-    fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), String> {
         if self.games > MAX_GAMES {
             return Err(format!(
                 "settings.games is {}; at most {MAX_GAMES} games are played",
@@ -62,13 +65,14 @@ impl Settings {
     }
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+/// The accepted outcomes of a mod, as `snapshots/outcomes.json` holds them.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-struct Snapshot {
+pub struct Snapshot {
     /// The version of the mod the outcomes were accepted for, for people reading a diff.
-    mod_version: String,
-    settings: Settings,
-    outcomes: Stats,
+    pub mod_version: String,
+    pub settings: Settings,
+    pub outcomes: Stats,
 }
 
 pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
@@ -98,12 +102,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             settings,
             outcomes,
         };
-        let text = serde_json::to_string_pretty(&snap)
-            .map_err(|e| Fail::Invalid(format!("cannot write the snapshot: {e}")))?;
-        // Only ever inside the mod folder: a `snapshots/` that is a link elsewhere, or an
-        // `outcomes.json` that is a link, is refused.
-        farebox::source::write_in_mod(&located.folder, SNAPSHOT, &(text + "\n"))
-            .map_err(|e| Fail::Usage(format!("cannot write {shown}: {e}")))?;
+        write_snapshot(&located.folder, &snap)?;
         io.say(format!(
             "{}: accepted the outcomes of {} {} -> {shown}",
             def.id,
@@ -112,34 +111,13 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         ));
         return Ok(0);
     }
-    // The snapshot is the mod's file like any other: read through the same gate (inside the
-    // mod folder, a regular file, bounded in size).
-    let text = match FsSource::new(&located.folder).read(SNAPSHOT) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            io.note(format!(
-                "{}: no accepted outcomes yet ({shown} does not exist); run `farebox test {} --accept` to record them",
-                def.id, args.game
-            ));
-            return Ok(1);
-        }
-        Err(e) => {
-            return Err(Fail::Invalid(format!(
-                "{shown}: error: cannot read it: {e}"
-            )));
-        }
+    let Some(snap) = read_snapshot(&located.folder)? else {
+        io.note(format!(
+            "{}: no accepted outcomes yet ({shown} does not exist); run `farebox test {} --accept` to record them",
+            def.id, args.game
+        ));
+        return Ok(1);
     };
-    let snap: Snapshot = serde_json::from_str(&text).map_err(|e| {
-        Fail::Invalid(format!(
-            "{shown}:{}:{}: error: {}",
-            e.line(),
-            e.column(),
-            cut(&e.to_string(), 200)
-        ))
-    })?;
-    snap.settings
-        .check()
-        .map_err(|e| Fail::Invalid(format!("{shown}: error: {e}")))?;
     let now = play(&def, &snap.settings)?;
     let diffs = differences(&snap.outcomes, &now);
     let s = &snap.settings;
@@ -173,21 +151,79 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     Ok(1)
 }
 
-fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, Fail> {
+/// The accepted outcomes of the mod in `folder`, or None when it has none yet. The snapshot
+/// is the mod's file like any other: read through the same gate (inside the mod folder, a
+/// regular file, bounded in size), and its settings are held to the command line's limits.
+pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
+    let path = folder.join(SNAPSHOT);
+    let shown = path.display();
+    let text = match FsSource::new(folder).read(SNAPSHOT) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(Fail::Invalid(format!(
+                "{shown}: error: cannot read it: {e}"
+            )));
+        }
+    };
+    let snap: Snapshot = serde_json::from_str(&text).map_err(|e| {
+        Fail::Invalid(format!(
+            "{shown}:{}:{}: error: {}",
+            e.line(),
+            e.column(),
+            cut(&e.to_string(), 200)
+        ))
+    })?;
+    snap.settings
+        .check()
+        .map_err(|e| Fail::Invalid(format!("{shown}: error: {e}")))?;
+    Ok(Some(snap))
+}
+
+/// Writes `snap` as the accepted outcomes of the mod in `folder` (atomically, in the format
+/// [`read_snapshot`] reads) and returns the file written. Only ever inside the mod folder: a
+/// `snapshots/` that is a link elsewhere, or an `outcomes.json` that is a link, is refused.
+pub fn write_snapshot(folder: &Path, snap: &Snapshot) -> Result<PathBuf, Fail> {
+    let text = serde_json::to_string_pretty(snap)
+        .map_err(|e| Fail::Invalid(format!("cannot write the snapshot: {e}")))?;
+    farebox::source::write_in_mod(folder, SNAPSHOT, &(text + "\n")).map_err(|e| {
+        Fail::Usage(format!(
+            "cannot write {}: {e}",
+            folder.join(SNAPSHOT).display()
+        ))
+    })
+}
+
+/// Plays the games `s` describes, as `test` plays them, on `threads` threads; once `stop` is
+/// set no more games start and the outcomes are those of the games played so far. `done` is
+/// called after each game.
+pub fn play_games(
+    def: &std::sync::Arc<farebox::GameDef>,
+    s: &Settings,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<Vec<Outcome>, Fail> {
     let base = setup(def, s.players, s.seed, &s.options)?;
+    Ok(crate::cmd_sim::play_all_until(
+        def, &base, s.games, &s.bots, s.cap, threads, done, stop,
+    ))
+}
+
+fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, Fail> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(
             1,
             (s.games.max(1) as usize).min(crate::common::MAX_THREADS as usize),
         );
-    let outcomes = crate::cmd_sim::play_all(def, &base, s.games, &s.bots, s.cap, threads, &|| {});
+    let outcomes = play_games(def, s, threads, &|| {}, &AtomicBool::new(false))?;
     Ok(Stats::of(s.players, &outcomes))
 }
 
 /// Each figure that changed, as "name: accepted A, now B". Numbers are compared to a
 /// billionth (the snapshot's decimal text need not round-trip every last bit).
-fn differences(old: &Stats, new: &Stats) -> Vec<String> {
+pub fn differences(old: &Stats, new: &Stats) -> Vec<String> {
     let (Ok(a), Ok(b)) = (serde_json::to_value(old), serde_json::to_value(new)) else {
         return vec!["the outcomes could not be compared".into()];
     };

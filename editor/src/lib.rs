@@ -22,6 +22,7 @@ pub mod common;
 pub mod play_board;
 pub mod play_menu;
 pub mod play_view;
+pub mod studio;
 
 pub use common::{Fail, Io};
 
@@ -55,15 +56,7 @@ pub fn run(
         }
     };
     let result = match parsed.command {
-        None => {
-            let _ = writeln!(
-                io.out,
-                "The Farebox Studio is not built yet; use one of the commands below.\n"
-            );
-            let mut cmd = <cli::Cli as clap::CommandFactory>::command();
-            let _ = write!(io.out, "{}", cmd.render_help());
-            Ok(0)
-        }
+        None => studio(None, None),
         Some(c) => dispatch(c, &mut io),
     };
     match result {
@@ -75,9 +68,20 @@ pub fn run(
     }
 }
 
+/// Opens the Studio window; it returns when the window closes.
+fn studio(game: Option<String>, frames: Option<u32>) -> Result<i32, Fail> {
+    if let Some(g) = &game {
+        // A mod that cannot be found is a usage error here, before any window opens.
+        common::locate(g)?;
+    }
+    studio::run(game, frames).map_err(Fail::Invalid)?;
+    Ok(0)
+}
+
 fn dispatch(c: cli::Command, io: &mut Io) -> Result<i32, Fail> {
     use cli::Command as C;
     match c {
+        C::Studio(a) => studio(a.game, a.frames),
         C::List(a) => cmd_list::run(a, io),
         C::Validate(a) => cmd_validate::run(a, io),
         C::Play(a) => cmd_play::run(a, io),

@@ -4,6 +4,7 @@
 //! simulation is repeatable without agents drawing from the game's own random numbers.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
@@ -140,6 +141,20 @@ pub fn play_many(
     threads: usize,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Outcome> {
+    play_many_until(def, games, cap, threads, done, &AtomicBool::new(false))
+}
+
+/// [`play_many`] that starts no more games once `stop` is set (each thread looks before each
+/// game): the games left out are missing from the outcomes, which stay in the order of
+/// `games`. Lets a long run be cancelled.
+pub fn play_many_until(
+    def: &Arc<GameDef>,
+    games: &[Match],
+    cap: u32,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Vec<Outcome> {
     let threads = threads.clamp(1, games.len().max(1));
     let mut out: Vec<(usize, Outcome)> = Vec::with_capacity(games.len());
     std::thread::scope(|s| {
@@ -149,6 +164,9 @@ pub fn play_many(
                     let mut mine = Vec::new();
                     let mut vm = None;
                     for (i, m) in games.iter().enumerate().skip(t).step_by(threads) {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
                         let o = play_reusing(def, m.setup.clone(), &m.agents, cap, &mut vm);
                         mine.push((i, o));
                         done();

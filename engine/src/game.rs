@@ -633,7 +633,7 @@ pub fn view_of(def: &GameDef, s: &State, log: &[LogEntry], seat: Option<u8>) -> 
         .iter()
         .map(|z| {
             let d = &def.zones[z.def as usize];
-            let visible = visible_cards(&def, z, seat);
+            let visible = visible_cards(def, z, seat);
             let cards = z.cards[z.cards.len() - visible..]
                 .iter()
                 .map(|c| def.decks[c.deck as usize].cards[c.card as usize].id.clone())

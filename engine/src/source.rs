@@ -248,6 +248,7 @@ impl crate::content::ModResolver for MemMods {
 }
 
 /// Finds mods by id as folders of one directory (the bundled `mods/`, or an install folder).
+#[derive(Debug, Clone)]
 pub struct FolderResolver {
     dirs: Vec<PathBuf>,
 }

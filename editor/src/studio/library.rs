@@ -1,0 +1,208 @@
+//! The start screen: bundled games, house rules (with the game each builds on), recently
+//! opened folders, and a folder typed in by hand.
+//!
+//! The catalogue is read on a background thread (every bundled mod is loaded to learn its
+//! name, players and layers); recent folders are kept in the user's config folder and
+//! written atomically.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::Receiver;
+
+use farebox::source::FolderResolver;
+
+use super::Command;
+use crate::common::mods_dir;
+
+/// One bundled mod, as the start screen lists it.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub id: String,
+    pub name: String,
+    pub folder: PathBuf,
+    pub players: (u32, u32),
+    pub playable: bool,
+    /// The game a house rule builds on (None for a base game).
+    pub builds_on: Option<String>,
+    /// Set when the mod does not load: it still opens, showing its diagnostics.
+    pub broken: Option<usize>,
+}
+
+pub struct Library {
+    catalogue: Option<Vec<Entry>>,
+    loading: Option<Receiver<Vec<Entry>>>,
+    pub recent: Vec<PathBuf>,
+    typed: String,
+}
+
+const MAX_RECENT: usize = 8;
+
+impl Library {
+    pub fn new(wake: impl Fn() + Send + 'static) -> Library {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let _ = std::thread::Builder::new()
+            .name("farebox-catalogue".into())
+            .spawn(move || {
+                let _ = tx.send(catalogue(&mods_dir()));
+                wake();
+            });
+        Library {
+            catalogue: None,
+            loading: Some(rx),
+            recent: read_recent(),
+            typed: String::new(),
+        }
+    }
+
+    /// Remembers a folder opened from disk, most recent first.
+    pub fn opened(&mut self, folder: &Path) {
+        let folder = folder
+            .canonicalize()
+            .unwrap_or_else(|_| folder.to_path_buf());
+        self.recent.retain(|f| f != &folder);
+        self.recent.insert(0, folder);
+        self.recent.truncate(MAX_RECENT);
+        write_recent(&self.recent);
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        if let Some(rx) = &self.loading
+            && let Ok(c) = rx.try_recv()
+        {
+            self.catalogue = Some(c);
+            self.loading = None;
+        }
+        ui.heading("Farebox Studio");
+        ui.label("Open a game to play it, look at its board and run its outcomes.");
+        ui.add_space(8.0);
+        let Some(cat) = &self.catalogue else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Reading the bundled games…");
+            });
+            return;
+        };
+        ui.columns(2, |cols| {
+            cols[0].strong("Games");
+            for e in cat.iter().filter(|e| e.builds_on.is_none()) {
+                entry_ui(&mut cols[0], e, cat, out);
+            }
+            cols[1].strong("House rules");
+            for e in cat.iter().filter(|e| e.builds_on.is_some()) {
+                entry_ui(&mut cols[1], e, cat, out);
+            }
+        });
+        ui.add_space(12.0);
+        ui.separator();
+        ui.strong("Recently opened folders");
+        if self.recent.is_empty() {
+            ui.weak("None yet.");
+        }
+        for f in self.recent.clone() {
+            if ui.link(f.display().to_string()).clicked() {
+                out.push(Command::Open(f.display().to_string()));
+            }
+        }
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            ui.label("Open a mod folder:");
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut self.typed)
+                    .hint_text("/path/to/my-mod")
+                    .desired_width(360.0),
+            );
+            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+            if (ui.button("Open folder").clicked() || enter) && !self.typed.trim().is_empty() {
+                out.push(Command::Open(self.typed.trim().to_string()));
+            }
+        });
+    }
+}
+
+fn entry_ui(ui: &mut egui::Ui, e: &Entry, cat: &[Entry], out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        if ui.button(&e.name).clicked() {
+            out.push(Command::Open(e.id.clone()));
+        }
+        let players = if e.players.0 == e.players.1 {
+            format!("{} players", e.players.0)
+        } else {
+            format!("{}-{} players", e.players.0, e.players.1)
+        };
+        let mut what = vec![players];
+        if let Some(b) = &e.builds_on {
+            let base = cat
+                .iter()
+                .find(|c| &c.id == b)
+                .map_or(b.clone(), |c| c.name.clone());
+            what.push(format!("builds on {base}"));
+        }
+        if let Some(n) = e.broken {
+            what.push(format!("{n} errors"));
+        } else if !e.playable {
+            what.push("content only".into());
+        }
+        ui.weak(what.join(" · "));
+    });
+}
+
+/// Every bundled mod, loaded to learn what it is.
+pub fn catalogue(dir: &Path) -> Vec<Entry> {
+    let resolver = FolderResolver::new(dir);
+    resolver
+        .all()
+        .into_iter()
+        .map(|(id, folder)| {
+            match farebox::content::load_mod(&farebox::source::FsSource::new(&folder), &resolver) {
+                Ok(d) => Entry {
+                    name: d.name.clone(),
+                    players: d.players,
+                    playable: d.playable(),
+                    builds_on: d.layers.iter().rev().nth(1).map(|(m, _)| m.clone()),
+                    broken: None,
+                    id,
+                    folder,
+                },
+                Err(diags) => Entry {
+                    name: id.clone(),
+                    players: (0, 0),
+                    playable: false,
+                    builds_on: None,
+                    broken: Some(diags.len()),
+                    id,
+                    folder,
+                },
+            }
+        })
+        .collect()
+}
+
+fn recent_file() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("FAREBOX_CONFIG") {
+        return Some(PathBuf::from(d).join("recent.json"));
+    }
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("farebox").join("recent.json"))
+}
+
+fn read_recent() -> Vec<PathBuf> {
+    let Some(f) = recent_file() else {
+        return vec![];
+    };
+    let text = farebox::source::read_bounded(&f, 64 * 1024).unwrap_or_default();
+    let list: Vec<PathBuf> = serde_json::from_str(&text).unwrap_or_default();
+    list.into_iter().take(MAX_RECENT).collect()
+}
+
+fn write_recent(list: &[PathBuf]) {
+    let Some(f) = recent_file() else {
+        return;
+    };
+    if let Some(dir) = f.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    if let Ok(text) = serde_json::to_string_pretty(list) {
+        let _ = farebox::source::write_atomic(&f, &text);
+    }
+}

@@ -1,0 +1,533 @@
+//! Farebox Studio: an eframe/egui app that opens any mod, draws its board, plays it with
+//! people and bots, reloads it when its files change and runs its seeded outcomes.
+//!
+//! Panels draw and push [`Command`]s; [`Studio::apply`] carries them out after the frame's
+//! drawing. Everything slow happens on another thread: loading and validating a mod
+//! ([`reload`]), the game itself and its bots ([`worker`]: a game's Luau VM cannot leave the
+//! thread that made it), and outcome runs ([`outcomes`]). The UI thread only polls channels.
+
+pub mod board_view;
+pub mod library;
+pub mod outcomes;
+pub mod play;
+pub mod reload;
+pub mod replay_view;
+pub mod worker;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+use farebox::{Diagnostic, GameDef};
+
+use reload::{Loaded, ModPlace, Watcher};
+
+/// What a panel asks the app to do.
+pub enum Command {
+    /// Opens a mod: a bundled id or a folder.
+    Open(String),
+    /// Back to the start screen.
+    Close,
+    /// Shows a tab.
+    Show(Tab),
+    /// Loads the open mod again now (as a file change would).
+    Reload,
+    /// Starts a new game in the Play tab from a replay's first `steps` actions.
+    Fork {
+        setup: farebox::game::Setup,
+        history: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Play,
+    Outcomes,
+    Replay,
+    Diagnostics,
+}
+
+/// The open mod: where it lives, the last version that loaded, and what is wrong with the
+/// newest one.
+pub struct Project {
+    pub place: ModPlace,
+    /// The last version that loaded and validated: it keeps running while edits are broken.
+    pub def: Option<Arc<GameDef>>,
+    /// For a house rule: the game it builds on, for the outcomes beside it.
+    pub base: Option<(Arc<GameDef>, PathBuf)>,
+    pub diagnostics: Vec<Diagnostic>,
+    loading: Option<Receiver<Loaded>>,
+    base_loading: Option<Receiver<Loaded>>,
+    watcher: Option<Watcher>,
+    /// What the last load did, for the status line.
+    pub status: String,
+    /// Loads that replaced a running version (not the first).
+    pub reloads: u32,
+    /// From the change being noticed to the new version being live, for the last reload.
+    pub last_reload: Option<Duration>,
+}
+
+pub struct Studio {
+    ctx: egui::Context,
+    library: library::Library,
+    pub project: Option<Project>,
+    pub tab: Tab,
+    pub play: play::PlayPanel,
+    pub outcomes: outcomes::Outcomes,
+    pub replay: replay_view::ReplayPanel,
+    commands: Vec<Command>,
+}
+
+impl Studio {
+    /// A Studio on the start screen, or opening `open` (a bundled id or a folder).
+    pub fn new(ctx: &egui::Context, open: Option<String>) -> Studio {
+        add_fallback_fonts(ctx);
+        let wake = waker(ctx);
+        let mut s = Studio {
+            ctx: ctx.clone(),
+            library: library::Library::new(wake),
+            project: None,
+            tab: Tab::Play,
+            play: play::PlayPanel::new(ctx),
+            outcomes: outcomes::Outcomes::new(),
+            replay: replay_view::ReplayPanel::new(ctx),
+            commands: Vec::new(),
+        };
+        if let Some(m) = open {
+            s.apply(Command::Open(m));
+        }
+        s
+    }
+
+    /// One frame: picks up finished work, draws, then carries out the commands.
+    pub fn frame(&mut self, ui: &mut egui::Ui) {
+        self.poll();
+        let mut out = std::mem::take(&mut self.commands);
+        self.top_bar(ui, &mut out);
+        egui::CentralPanel::default().show(ui, |ui| match &self.project {
+            None => {
+                egui::ScrollArea::vertical().show(ui, |ui| self.library.ui(ui, &mut out));
+            }
+            Some(p) => match self.tab {
+                Tab::Play => self.play.ui(ui, p, &mut out),
+                Tab::Outcomes => self.outcomes.ui(ui),
+                Tab::Replay => self.replay.ui(ui, p, &mut out),
+                Tab::Diagnostics => diagnostics_ui(ui, p, &mut out),
+            },
+        });
+        for c in out {
+            self.apply(c);
+        }
+    }
+
+    fn top_bar(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(p) = &self.project else {
+            return;
+        };
+        egui::Panel::top("studio-top").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                if ui
+                    .button("All games")
+                    .on_hover_text("Back to the start screen")
+                    .clicked()
+                {
+                    out.push(Command::Close);
+                }
+                let name = p
+                    .def
+                    .as_ref()
+                    .map_or(p.place.name.clone(), |d| d.name.clone());
+                ui.heading(name);
+                ui.separator();
+                for (tab, label) in [
+                    (Tab::Play, "Play".to_string()),
+                    (Tab::Outcomes, "Outcomes".to_string()),
+                    (Tab::Replay, "Replay".to_string()),
+                    (
+                        Tab::Diagnostics,
+                        if p.diagnostics.is_empty() {
+                            "Diagnostics".to_string()
+                        } else {
+                            format!("Diagnostics ({})", p.diagnostics.len())
+                        },
+                    ),
+                ] {
+                    if ui.selectable_label(self.tab == tab, label).clicked() {
+                        out.push(Command::Show(tab));
+                    }
+                }
+                ui.separator();
+                if p.loading.is_some() {
+                    ui.spinner();
+                }
+                let status = egui::RichText::new(&p.status);
+                if p.diagnostics.is_empty() {
+                    ui.label(status);
+                } else {
+                    ui.colored_label(ui.visuals().error_fg_color, status);
+                }
+            });
+        });
+    }
+
+    /// Carries out one command.
+    pub fn apply(&mut self, c: Command) {
+        match c {
+            Command::Open(spec) => self.open(&spec),
+            Command::Close => {
+                self.project = None;
+                self.play.close();
+            }
+            Command::Show(t) => self.tab = t,
+            Command::Reload => {
+                if let Some(p) = &mut self.project {
+                    start_load(p, &self.ctx, Instant::now());
+                }
+            }
+            Command::Fork { setup, history } => {
+                if let Some(p) = &self.project {
+                    self.play.fork(p, setup, history);
+                    self.tab = Tab::Play;
+                }
+            }
+        }
+    }
+
+    fn open(&mut self, spec: &str) {
+        let located = match crate::common::locate(spec) {
+            Ok(l) => l,
+            Err(e) => {
+                self.library_error(e.message());
+                return;
+            }
+        };
+        if spec.contains('/') || std::path::Path::new(spec).is_dir() {
+            self.library.opened(&located.folder);
+        }
+        let mut p = Project {
+            place: ModPlace {
+                name: located.name,
+                folder: located.folder,
+                resolver: located.resolver,
+            },
+            def: None,
+            base: None,
+            diagnostics: Vec::new(),
+            loading: None,
+            base_loading: None,
+            watcher: None,
+            status: "Loading…".into(),
+            reloads: 0,
+            last_reload: None,
+        };
+        start_load(&mut p, &self.ctx, Instant::now());
+        self.play.close();
+        self.project = Some(p);
+        self.tab = Tab::Play;
+    }
+
+    fn library_error(&mut self, message: &str) {
+        self.project = None;
+        self.play.set_error(message);
+    }
+
+    /// Picks up loads that finished and file changes.
+    fn poll(&mut self) {
+        let Some(p) = &mut self.project else {
+            return;
+        };
+        if let Some(w) = &p.watcher
+            && !w.changed().is_empty()
+        {
+            start_load(p, &self.ctx, Instant::now());
+        }
+        if let Some(rx) = &p.base_loading
+            && let Ok(l) = rx.try_recv()
+        {
+            p.base_loading = None;
+            if let (Ok(def), Some(folder)) = (l.result, l.folders.first()) {
+                p.base = Some((def, folder.clone()));
+                self.outcomes.set_target(target(p), base_target(p), false);
+            }
+        }
+        let Some(rx) = &p.loading else {
+            return;
+        };
+        let Ok(loaded) = rx.try_recv() else {
+            return;
+        };
+        p.loading = None;
+        let first = p.def.is_none() && p.reloads == 0 && p.watcher.is_none();
+        // Watch what the mod was read from (its dependencies too), once it is known.
+        let watching = p.watcher.as_ref().map(|w| w.folders.clone());
+        if watching.as_ref() != Some(&loaded.folders) {
+            match Watcher::watch(&loaded.folders, waker(&self.ctx)) {
+                Ok(w) => p.watcher = Some(w),
+                Err(e) => p.status = e,
+            }
+        }
+        match loaded.result {
+            Ok(def) => {
+                p.diagnostics.clear();
+                let replaced = p.def.is_some();
+                p.def = Some(def.clone());
+                let live = loaded.asked.elapsed();
+                p.status = if replaced {
+                    p.reloads += 1;
+                    p.last_reload = Some(live);
+                    format!(
+                        "Reloaded: loaded and checked in {} ms, live {} ms after the change",
+                        loaded.took.as_millis(),
+                        live.as_millis()
+                    )
+                } else {
+                    format!("Loaded in {} ms", loaded.took.as_millis())
+                };
+                // A house rule's base game, for the outcomes beside it.
+                let base_id = def.layers.iter().rev().nth(1).map(|(m, _)| m.clone());
+                if let Some(id) = base_id
+                    && let Some(folder) = p.place.resolver.folder(&id)
+                {
+                    let place = ModPlace {
+                        name: id,
+                        folder,
+                        resolver: p.place.resolver.clone(),
+                    };
+                    p.base_loading = Some(reload::load(place, Instant::now(), waker(&self.ctx)));
+                }
+                self.outcomes
+                    .set_target(target(p), base_target(p), replaced);
+                if replaced {
+                    self.play.rebase(def);
+                } else {
+                    self.play.opened(p);
+                }
+            }
+            Err(diags) => {
+                p.diagnostics = diags.0;
+                p.status = if p.def.is_some() {
+                    format!(
+                        "The files have {} errors: the last good version keeps running",
+                        p.diagnostics.len()
+                    )
+                } else {
+                    format!(
+                        "{} does not load: {} errors",
+                        p.place.name,
+                        p.diagnostics.len()
+                    )
+                };
+                if first {
+                    self.tab = Tab::Diagnostics;
+                }
+            }
+        }
+    }
+}
+
+impl Project {
+    /// Whether the mod's folders are being watched for changes.
+    pub fn watching(&self) -> bool {
+        self.watcher.is_some()
+    }
+}
+
+fn start_load(p: &mut Project, ctx: &egui::Context, asked: Instant) {
+    p.loading = Some(reload::load(p.place.clone(), asked, waker(ctx)));
+}
+
+fn target(p: &Project) -> outcomes::Target {
+    outcomes::Target {
+        name: p
+            .def
+            .as_ref()
+            .map_or(p.place.name.clone(), |d| d.name.clone()),
+        def: p.def.clone().unwrap_or_else(|| Arc::new(empty_def())),
+        folder: p.place.folder.clone(),
+    }
+}
+
+fn base_target(p: &Project) -> Option<outcomes::Target> {
+    p.base.as_ref().map(|(d, f)| outcomes::Target {
+        name: d.name.clone(),
+        def: d.clone(),
+        folder: f.clone(),
+    })
+}
+
+/// Only called when no version has loaded, where no run can start anyway.
+fn empty_def() -> GameDef {
+    let src = farebox::source::MemSource::new("empty").with(
+        "mod.toml",
+        "id = \"empty\"\nname = \"Nothing loaded\"\nversion = \"0.0.0\"\nplayers = [1, 1]\n",
+    );
+    farebox::content::load_mod(&src, &farebox::content::NoDependencies).unwrap_or_else(|_| {
+        // The text above is fixed and valid; loading it cannot fail.
+        unreachable!("the built-in empty mod loads")
+    })
+}
+
+/// Rules write labels with characters egui's own fonts lack (Curbside draws road shapes
+/// with box-drawing characters): a system font that has them is added behind egui's.
+fn add_fallback_fonts(ctx: &egui::Context) {
+    const CANDIDATES: [&str; 3] = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/TTF/DejaVuSans.ttf",
+        "/Library/Fonts/Arial Unicode.ttf",
+    ];
+    for path in CANDIDATES {
+        let small = std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() < 64 << 20);
+        let Some(bytes) = small.then(|| std::fs::read(path).ok()).flatten() else {
+            continue;
+        };
+        ctx.add_font(egui::epaint::text::FontInsert {
+            name: "fallback".into(),
+            data: egui::FontData::from_owned(bytes),
+            families: [egui::FontFamily::Proportional, egui::FontFamily::Monospace]
+                .into_iter()
+                .map(|family| egui::epaint::text::InsertFontFamily {
+                    family,
+                    priority: egui::epaint::text::FontPriority::Lowest,
+                })
+                .collect(),
+        });
+        return;
+    }
+}
+
+/// A function that asks for a repaint, for other threads to call when they have news.
+pub fn waker(ctx: &egui::Context) -> impl Fn() + Send + 'static {
+    let ctx = ctx.clone();
+    move || ctx.request_repaint()
+}
+
+/// Every problem of the newest version of the mod, with its place; each can be copied or
+/// opened in the system's editor for that file.
+fn diagnostics_ui(ui: &mut egui::Ui, p: &Project, out: &mut Vec<Command>) {
+    ui.horizontal(|ui| {
+        ui.heading("Diagnostics");
+        if ui.button("Check again").clicked() {
+            out.push(Command::Reload);
+        }
+    });
+    if p.diagnostics.is_empty() {
+        ui.label("No problems: the mod loads and validates.");
+        return;
+    }
+    if p.def.is_some() {
+        ui.label("The files on disk have these problems; the last version that loaded keeps running until they are fixed.");
+    }
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        for d in &p.diagnostics {
+            ui.horizontal(|ui| {
+                let place = if d.line == 0 {
+                    d.path.clone()
+                } else {
+                    format!("{}:{}:{}", d.path, d.line, d.col)
+                };
+                if ui
+                    .small_button("Copy")
+                    .on_hover_text("Copy this line")
+                    .clicked()
+                {
+                    ui.ctx().copy_text(d.to_string());
+                }
+                if ui
+                    .small_button("Open")
+                    .on_hover_text("Open the file in the system's editor")
+                    .clicked()
+                {
+                    open_in_editor(&p.place.folder, d);
+                }
+                ui.monospace(place);
+                ui.label(&d.message);
+            });
+        }
+    });
+}
+
+/// Opens a diagnostic's file: with `$FAREBOX_EDITOR` (`{file}` and `{line}` in it are filled
+/// in, e.g. `code -g {file}:{line}`), else the desktop's handler for the file.
+fn open_in_editor(folder: &std::path::Path, d: &Diagnostic) {
+    // Diagnostic paths start with the mod folder as it was given.
+    let file = PathBuf::from(&d.path);
+    let file = if file.exists() {
+        file
+    } else {
+        folder.join(d.path.split('/').skip(1).collect::<Vec<_>>().join("/"))
+    };
+    let spawned = match std::env::var("FAREBOX_EDITOR") {
+        Ok(template) => {
+            let filled = template
+                .replace("{file}", &file.display().to_string())
+                .replace("{line}", &d.line.max(1).to_string());
+            let mut parts = filled.split_whitespace();
+            parts.next().map(|prog| {
+                std::process::Command::new(prog)
+                    .args(parts)
+                    .spawn()
+                    .map(|_| ())
+            })
+        }
+        Err(_) => Some(
+            std::process::Command::new("xdg-open")
+                .arg(&file)
+                .spawn()
+                .map(|_| ()),
+        ),
+    };
+    let _ = spawned;
+}
+
+impl eframe::App for Studio {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frame(ui);
+    }
+}
+
+/// Opens the Studio window (on `open`, a bundled id or a folder). `frames`, when given,
+/// closes it after that many frames (the smoke test).
+pub fn run(open: Option<String>, frames: Option<u32>) -> Result<(), String> {
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("Farebox Studio")
+            .with_inner_size([1280.0, 820.0]),
+        renderer: eframe::Renderer::Glow,
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Farebox Studio",
+        options,
+        Box::new(move |cc| {
+            let studio = Studio::new(&cc.egui_ctx, open);
+            Ok(Box::new(Smoke {
+                studio,
+                frames,
+                seen: 0,
+            }))
+        }),
+    )
+    .map_err(|e| format!("the Studio could not open a window: {e}"))
+}
+
+/// The app, closing itself after a number of frames when asked (for the smoke test).
+struct Smoke {
+    studio: Studio,
+    frames: Option<u32>,
+    seen: u32,
+}
+
+impl eframe::App for Smoke {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        self.studio.ui(ui, frame);
+        self.seen += 1;
+        if let Some(n) = self.frames {
+            if self.seen >= n {
+                ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+            } else {
+                ui.ctx().request_repaint();
+            }
+        }
+    }
+}

@@ -1,0 +1,591 @@
+//! The Outcomes tab: seeded games of the open mod played in the background, their figures
+//! (win rate per seat, game lengths, scores, how games ended, errors) and how they compare
+//! with the mod's accepted outcomes, the `snapshots/outcomes.json` that `farebox test`
+//! checks. For a house rule the base game is played with the same settings and shown beside
+//! it, which answers "what did the house rule change?".
+//!
+//! The run is on its own threads ([`run`]); the UI thread reads a progress counter and polls
+//! a channel, and the figures are worked out before the run reports back, so a frame only
+//! draws.
+
+mod compare;
+mod figures;
+mod run;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use egui::Ui;
+use farebox::GameDef;
+
+use crate::cmd_test::{SNAPSHOT, Settings, Snapshot, differences, read_snapshot, write_snapshot};
+use crate::common::{MAX_AGENTS, MAX_CAP, MAX_GAMES, plural};
+
+/// A mod to play: its name as shown, what loaded, and the folder its snapshot lives in.
+pub struct Target {
+    pub name: String,
+    pub def: Arc<GameDef>,
+    pub folder: PathBuf,
+}
+
+/// The panel: the settings shown, the run under way and the last one that finished.
+pub struct Outcomes {
+    target: Option<Target>,
+    base: Option<Target>,
+    settings: Settings,
+    /// The mod's accepted outcomes: None when it has none yet, Err when they cannot be read.
+    snapshot: Result<Option<Snapshot>, String>,
+    running: Option<run::Running>,
+    last: Option<run::Finished>,
+    view: View,
+    /// What the last action came to ("Cancelled after…", "Accepted…"), and whether it failed.
+    note: Option<(String, bool)>,
+    ctx: Option<egui::Context>,
+}
+
+/// What the grid and the summary lines show, worked out when the result or the snapshot
+/// changes rather than every frame.
+#[derive(Default)]
+struct View {
+    rows: Vec<compare::Row>,
+    /// The last run used the snapshot's settings, so its figures compare with it.
+    comparable: bool,
+    summary: String,
+    base_summary: Option<String>,
+}
+
+impl Default for Outcomes {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Outcomes {
+    pub fn new() -> Outcomes {
+        Outcomes {
+            target: None,
+            base: None,
+            settings: Settings {
+                games: 200,
+                seed: 1,
+                players: 1,
+                bots: vec!["random".into()],
+                cap: 5000,
+                options: Vec::new(),
+            },
+            snapshot: Ok(None),
+            running: None,
+            last: None,
+            view: View::default(),
+            note: None,
+            ctx: None,
+        }
+    }
+
+    /// What to run for: the open mod and, for a house rule, its base game (run with the same
+    /// settings, shown side by side). When `rerun` is true (after a reload), a run starts at
+    /// once, cancelling the one under way. A new mod's settings are its snapshot's, else 200
+    /// games from seed 1 with the fewest players and the mod's first bot (or the random agent)
+    /// in every seat; the same mod again keeps the settings, fitted to what it now has.
+    pub fn set_target(&mut self, target: Target, base: Option<Target>, rerun: bool) {
+        self.snapshot = read_snapshot(&target.folder).map_err(|f| f.message().to_string());
+        let same = self
+            .target
+            .as_ref()
+            .is_some_and(|t| t.folder == target.folder);
+        if same {
+            fit(&mut self.settings, &target.def);
+        } else {
+            self.cancel();
+            self.running = None;
+            self.last = None;
+            self.note = None;
+            self.settings = match &self.snapshot {
+                Ok(Some(s)) => per_seat(&s.settings),
+                _ => defaults(&target.def),
+            };
+        }
+        self.target = Some(target);
+        self.base = base;
+        if rerun {
+            self.cancel();
+            self.start();
+        }
+        self.refresh();
+    }
+
+    /// The number of games the next run plays.
+    pub fn set_games(&mut self, games: u64) {
+        self.settings.games = games.clamp(1, MAX_GAMES);
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// Blocks until the run under way ends (for tests and benchmarks).
+    pub fn wait(&mut self) {
+        if let Some(r) = &self.running {
+            let f = r.wait();
+            self.finish(f);
+        }
+    }
+
+    pub fn ui(&mut self, ui: &mut Ui) {
+        if self.ctx.is_none() {
+            self.ctx = Some(ui.ctx().clone());
+        }
+        if let Some(f) = self.running.as_ref().and_then(run::Running::poll) {
+            self.finish(f);
+        }
+        let Some(t) = &self.target else {
+            ui.label("Open a mod to see its outcomes.");
+            return;
+        };
+        if !t.def.playable() {
+            ui.heading(format!("Outcomes of {}", t.name));
+            ui.label(format!(
+                "{} has no rule scripts yet, so its games cannot be played and it has no outcomes. Add rules to run them here.",
+                t.name
+            ));
+            return;
+        }
+        egui::ScrollArea::vertical()
+            .id_salt("outcomes-scroll")
+            .auto_shrink([false, false])
+            .show(ui, |ui| self.body(ui));
+    }
+
+    fn body(&mut self, ui: &mut Ui) {
+        let Some(t) = &self.target else {
+            return;
+        };
+        let def = t.def.clone();
+        match &self.base {
+            Some(b) => ui.heading(format!("Outcomes of {}, beside {}", t.name, b.name)),
+            None => ui.heading(format!("Outcomes of {}", t.name)),
+        };
+        ui.add_enabled_ui(self.running.is_none(), |ui| {
+            settings_ui(ui, &mut self.settings, &def);
+        });
+        self.snapshot_ui(ui);
+        ui.horizontal(|ui| {
+            let idle = self.running.is_none();
+            if ui
+                .add_enabled(idle, egui::Button::new("Run"))
+                .on_hover_text("Play the games with these settings")
+                .clicked()
+            {
+                self.start();
+            }
+            let cancellable = self.running.as_ref().is_some_and(|r| !r.cancelling());
+            if ui
+                .add_enabled(cancellable, egui::Button::new("Cancel"))
+                .on_hover_text("Stop the run after the games being played")
+                .clicked()
+            {
+                self.cancel();
+            }
+            if ui
+                .add_enabled(self.acceptable().is_some(), egui::Button::new("Accept"))
+                .on_hover_text(format!(
+                    "Record these outcomes as the accepted ones ({SNAPSHOT} in the mod folder), the ones `farebox test` compares with"
+                ))
+                .on_disabled_hover_text("Needs a complete run of the mod as it is now")
+                .clicked()
+            {
+                self.accept();
+            }
+        });
+        if let Some(r) = &self.running {
+            let done = r.done();
+            let frac = done as f32 / r.total.max(1) as f32;
+            let what = if r.cancelling() {
+                "cancelling"
+            } else {
+                "games"
+            };
+            ui.add(egui::ProgressBar::new(frac).text(format!("{done} / {} {what}", r.total)));
+            // The run wakes the UI when it ends; until then the bar moves ten times a second.
+            ui.ctx().request_repaint_after(Duration::from_millis(100));
+        }
+        if let Some((text, failed)) = &self.note {
+            if *failed {
+                ui.colored_label(ui.visuals().error_fg_color, text);
+            } else {
+                ui.label(text);
+            }
+        }
+        self.result_ui(ui, &def);
+    }
+
+    /// What the snapshot is, and an offer to use its settings when they are not these.
+    fn snapshot_ui(&mut self, ui: &mut Ui) {
+        match &self.snapshot {
+            Err(e) => {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("The accepted outcomes cannot be read: {e}"),
+                );
+            }
+            Ok(None) => {
+                ui.label(format!(
+                    "No accepted outcomes yet ({SNAPSHOT} does not exist). Accept records a run's outcomes as the ones `farebox test` compares with."
+                ));
+            }
+            Ok(Some(s)) if !same_settings(&s.settings, &self.settings) => {
+                let wanted = per_seat(&s.settings);
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(format!(
+                        "The accepted outcomes were made with other settings ({}); comparing with them needs the snapshot's settings.",
+                        describe(&wanted)
+                    ));
+                    if ui.button("Use the snapshot's settings").clicked() {
+                        self.settings = wanted;
+                    }
+                });
+            }
+            Ok(Some(_)) => {
+                ui.weak("These are the settings of the accepted outcomes.");
+            }
+        }
+    }
+
+    fn result_ui(&self, ui: &mut Ui, def: &Arc<GameDef>) {
+        let Some(f) = &self.last else {
+            return;
+        };
+        ui.separator();
+        let now = match &f.now {
+            Ok(s) => s,
+            Err(e) => {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!("The games could not run: {e}"),
+                );
+                return;
+            }
+        };
+        ui.weak(format!("{}, in {:.1} s", describe(&f.settings), f.seconds));
+        if !Arc::ptr_eq(&now.def, def) {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "These figures are from an earlier version of the mod: run again to update them.",
+            );
+        }
+        ui.strong(&self.view.summary);
+        if let Some(s) = &self.view.base_summary {
+            ui.label(s);
+        }
+        if let Some(Err(e)) = &f.base {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!("The base game could not run: {e}"),
+            );
+        }
+        let base = f.base.as_ref().and_then(|b| b.as_ref().ok());
+        figures::grid(
+            ui,
+            &self.view.rows,
+            self.view.comparable,
+            base.map(|b| b.name.as_str()),
+            f.settings.games as f64,
+        );
+        let accepted = match (&self.snapshot, self.view.comparable) {
+            (Ok(Some(s)), true) => Some(s.outcomes.win_rate.as_slice()),
+            _ => None,
+        };
+        figures::plots(ui, f, now, accepted);
+        for side in std::iter::once(now).chain(base) {
+            if side.stats.errors > 0 {
+                ui.heading(format!(
+                    "Errors in {} ({} {})",
+                    side.name,
+                    side.stats.errors,
+                    plural(side.stats.errors, "game")
+                ));
+                for m in &side.stats.error_messages {
+                    ui.colored_label(ui.visuals().error_fg_color, m);
+                }
+            }
+        }
+    }
+
+    /// Starts a run with the panel's settings, unless they cannot be played.
+    fn start(&mut self) {
+        let Some(t) = &self.target else {
+            return;
+        };
+        if let Some(why) = run::unplayable(&t.def, &self.settings) {
+            self.note = Some((why, true));
+            return;
+        }
+        let base = self.base.as_ref().map(|b| (b.name.clone(), b.def.clone()));
+        let now = (t.name.clone(), t.def.clone());
+        match run::start(now, base, self.settings.clone(), self.ctx.clone()) {
+            Ok(r) => {
+                self.running = Some(r);
+                self.note = None;
+            }
+            Err(e) => self.note = Some((e, true)),
+        }
+    }
+
+    fn cancel(&mut self) {
+        if let Some(r) = &self.running {
+            r.cancel();
+        }
+    }
+
+    fn finish(&mut self, f: run::Finished) {
+        self.running = None;
+        if f.cancelled {
+            self.note = Some((
+                format!("Cancelled after {} of {} games.", f.played, f.total),
+                false,
+            ));
+            return;
+        }
+        self.last = Some(f);
+        self.refresh();
+    }
+
+    /// The last run when it can be accepted: it is complete and of the mod as it is now.
+    fn acceptable(&self) -> Option<(&Target, &run::Finished, &run::Side)> {
+        let (t, f) = (self.target.as_ref()?, self.last.as_ref()?);
+        let now = f.now.as_ref().ok()?;
+        let current = Arc::ptr_eq(&now.def, &t.def);
+        (self.running.is_none() && !f.cancelled && current).then_some((t, f, now))
+    }
+
+    /// Writes the last run's outcomes as the accepted ones, as `farebox test --accept` does.
+    fn accept(&mut self) {
+        let Some((t, f, now)) = self.acceptable() else {
+            return;
+        };
+        // The snapshot's own way of writing the same settings is kept, so accepting them
+        // again changes only the figures in the file.
+        let settings = match &self.snapshot {
+            Ok(Some(s)) if same_settings(&s.settings, &f.settings) => s.settings.clone(),
+            _ => f.settings.clone(),
+        };
+        let snap = Snapshot {
+            mod_version: t.def.version.clone(),
+            settings,
+            outcomes: now.stats.clone(),
+        };
+        match write_snapshot(&t.folder, &snap) {
+            Ok(path) => {
+                self.note = Some((format!("Accepted: wrote {}", path.display()), false));
+                self.snapshot = Ok(Some(snap));
+            }
+            Err(e) => self.note = Some((format!("Not accepted: {}", e.message()), true)),
+        }
+        self.refresh();
+    }
+
+    /// Works out the grid and the summaries again.
+    fn refresh(&mut self) {
+        self.view = View::default();
+        let Some(f) = &self.last else {
+            return;
+        };
+        let Ok(now) = &f.now else {
+            return;
+        };
+        let base = f.base.as_ref().and_then(|b| b.as_ref().ok());
+        let snap = match &self.snapshot {
+            Ok(Some(s)) if same_settings(&s.settings, &f.settings) => Some(s),
+            _ => None,
+        };
+        let accepted = snap.map(|s| &s.outcomes);
+        let rows = compare::rows(&now.def, accepted, Some(&now.stats), base.map(|b| &b.stats));
+        let games = f.settings.games as f64;
+        let summary = match (&self.snapshot, snap) {
+            (Err(_), _) => "The accepted outcomes cannot be read, so there is nothing to compare with.".to_string(),
+            (Ok(None), _) => "No accepted outcomes to compare with yet.".to_string(),
+            (Ok(Some(_)), None) => "The accepted outcomes were made with other settings: run with the snapshot's settings to compare.".to_string(),
+            (Ok(Some(s)), Some(_)) => {
+                let passes = differences(&s.outcomes, &now.stats).is_empty();
+                match compare::summary(&rows, games, |r| r.accepted, |r| r.now) {
+                    Some(line) => format!("Changed from the accepted outcomes: {line}. `farebox test` fails until the new outcomes are accepted."),
+                    None if passes => "Same as the accepted outcomes: `farebox test` passes.".to_string(),
+                    None => "Slight differences from the accepted outcomes, all within the tolerance; `farebox test` fails until they are accepted.".to_string(),
+                }
+            }
+        };
+        let base_summary =
+            base.map(
+                |b| match compare::summary(&rows, games, |r| r.base, |r| r.now) {
+                    Some(line) => format!("Against {}: {line}.", b.name),
+                    None => format!("No figure differs from {} beyond the tolerance.", b.name),
+                },
+            );
+        self.view = View {
+            rows,
+            comparable: snap.is_some(),
+            summary,
+            base_summary,
+        };
+    }
+}
+
+/// The settings editor: games, seed, players, one agent per seat and the action cap.
+fn settings_ui(ui: &mut Ui, s: &mut Settings, def: &GameDef) {
+    let (lo, hi) = def.players;
+    let lo = lo.clamp(1, MAX_AGENTS as u32) as u8;
+    let hi = hi.clamp(u32::from(lo), MAX_AGENTS as u32) as u8;
+    egui::Grid::new("outcomes-settings")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let l = ui.label("Games");
+            ui.add(
+                egui::DragValue::new(&mut s.games)
+                    .range(1..=MAX_GAMES)
+                    .speed(10),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Seed of the first game");
+            ui.add(egui::DragValue::new(&mut s.seed)).labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Players");
+            if lo == hi {
+                ui.label(lo.to_string());
+            } else {
+                ui.add(egui::DragValue::new(&mut s.players).range(lo..=hi))
+                    .labelled_by(l.id);
+            }
+            ui.end_row();
+            fit(s, def);
+            let choices: Vec<&str> = std::iter::once("random")
+                .chain(def.bots.iter().map(|b| b.id.as_str()))
+                .collect();
+            for seat in 0..s.players as usize {
+                let name = def.seat_name(seat);
+                ui.label(format!("Agent for {name}"));
+                if let Some(agent) = s.bots.get_mut(seat) {
+                    egui::ComboBox::new(("outcomes-agent", seat), "")
+                        .selected_text(agent.as_str())
+                        .show_ui(ui, |ui| {
+                            for c in &choices {
+                                let hover =
+                                    def.bot(c).map_or("Picks any legal action at random", |b| {
+                                        b.description.as_str()
+                                    });
+                                ui.selectable_value(agent, c.to_string(), *c)
+                                    .on_hover_text(hover);
+                            }
+                        })
+                        .response
+                        .on_hover_text(format!("The agent that plays {name}"));
+                }
+                ui.end_row();
+            }
+            let l = ui.label("Action cap");
+            ui.add(
+                egui::DragValue::new(&mut s.cap)
+                    .range(1..=MAX_CAP)
+                    .speed(10),
+            )
+            .labelled_by(l.id)
+            .on_hover_text(
+                "A game that reaches this many actions is stopped and counted as capped",
+            );
+            ui.end_row();
+            if !s.options.is_empty() {
+                ui.label("Options");
+                ui.label(s.options.join(", "));
+                ui.end_row();
+            }
+        });
+}
+
+/// The settings of a mod without accepted outcomes: 200 games from seed 1, the fewest
+/// players, the first bot (or the random agent) in every seat.
+fn defaults(def: &GameDef) -> Settings {
+    let players = def.players.0.clamp(1, MAX_AGENTS as u32) as u8;
+    let agent = def.bots.first().map_or("random", |b| b.id.as_str());
+    Settings {
+        games: 200,
+        seed: 1,
+        players,
+        bots: vec![agent.to_string(); players as usize],
+        cap: 5000,
+        options: Vec::new(),
+    }
+}
+
+/// `s` with one agent per seat (a short list repeats its last agent, as games do).
+fn per_seat(s: &Settings) -> Settings {
+    let bots = (0..s.players as usize)
+        .map(|i| {
+            s.bots
+                .get(i)
+                .or(s.bots.last())
+                .cloned()
+                .unwrap_or_else(|| "random".into())
+        })
+        .collect();
+    Settings { bots, ..s.clone() }
+}
+
+/// Whether `a` and `b` play the same games (a short list of agents repeats its last).
+fn same_settings(a: &Settings, b: &Settings) -> bool {
+    a.games == b.games
+        && a.seed == b.seed
+        && a.players == b.players
+        && a.cap == b.cap
+        && a.options == b.options
+        && (0..a.players as usize).all(|i| agent(a, i) == agent(b, i))
+}
+
+/// The agent of seat `i` (a short list repeats its last).
+fn agent(s: &Settings, i: usize) -> &str {
+    s.bots
+        .get(i)
+        .or(s.bots.last())
+        .map_or("random", String::as_str)
+}
+
+/// Fits `s` to what `def` has: seats in its range, one agent per seat, every agent one it has.
+fn fit(s: &mut Settings, def: &GameDef) {
+    let (lo, hi) = def.players;
+    let lo = lo.clamp(1, MAX_AGENTS as u32);
+    let hi = hi.clamp(lo, MAX_AGENTS as u32);
+    s.players = u32::from(s.players).clamp(lo, hi) as u8;
+    if s.bots.len() != s.players as usize {
+        let last = s.bots.last().cloned().unwrap_or_else(|| "random".into());
+        s.bots.resize(s.players as usize, last);
+    }
+    let fallback = def.bots.first().map_or("random", |b| b.id.as_str());
+    for b in &mut s.bots {
+        if b != "random" && def.bot(b).is_none() {
+            *b = fallback.to_string();
+        }
+    }
+    s.games = s.games.clamp(1, MAX_GAMES);
+    s.cap = s.cap.clamp(1, MAX_CAP);
+}
+
+/// "20 games (seeds 1..20), 2 players, dispatcher, dispatcher, cap 5000".
+fn describe(s: &Settings) -> String {
+    let mut text = format!(
+        "{} {} (seeds {}..{}), {} players, {}, cap {}",
+        s.games,
+        plural(s.games as usize, "game"),
+        s.seed,
+        s.seed.wrapping_add(s.games.saturating_sub(1)),
+        s.players,
+        s.bots.join(", "),
+        s.cap
+    );
+    if !s.options.is_empty() {
+        text.push_str(&format!(", options {}", s.options.join(", ")));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,220 @@
+//! The panel driven as a person would: through its buttons, on a copy of Curbside in a
+//! temporary folder, so accepting never touches the bundled mod.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+
+use super::{Outcomes, Target};
+use crate::cmd_test::read_snapshot;
+
+const MODS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods");
+
+/// A copy of a bundled mod in a folder of its own, removed when dropped.
+struct Copy {
+    dir: PathBuf,
+    folder: PathBuf,
+}
+
+impl Copy {
+    fn of(id: &str, test: &str) -> Copy {
+        let dir = std::env::temp_dir().join(format!(
+            "farebox-outcomes-{}-{test}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ));
+        let folder = dir.join(id);
+        copy_dir(&Path::new(MODS).join(id), &folder);
+        Copy { dir, folder }
+    }
+
+    fn target(&self) -> Target {
+        let def = farebox::content::load_mod(
+            &farebox::source::FsSource::new(&self.folder),
+            &farebox::source::FolderResolver::new(MODS),
+        )
+        .unwrap_or_else(|e| panic!("the copied mod does not load: {e:?}"));
+        Target {
+            name: def.name.clone(),
+            def: Arc::new(def),
+            folder: self.folder.clone(),
+        }
+    }
+}
+
+impl Drop for Copy {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap_or_else(|e| panic!("{}: {e}", to.display()));
+    let entries = std::fs::read_dir(from).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let dest = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_dir(&path, &dest);
+        } else {
+            std::fs::copy(&path, &dest).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        }
+    }
+}
+
+/// Whether some text on the panel contains `text`.
+#[track_caller]
+fn shows(h: &Harness<'_, Outcomes>, text: &str) {
+    assert!(
+        h.query_all_by_label_contains(text).next().is_some(),
+        "nothing on the panel says {text:?}"
+    );
+}
+
+fn harness(panel: Outcomes) -> Harness<'static, Outcomes> {
+    Harness::builder()
+        .with_size(egui::vec2(1000.0, 2400.0))
+        .build_ui_state(|ui, panel: &mut Outcomes| panel.ui(ui), panel)
+}
+
+/// Steps frames until the run ends, with short sleeps; generous, as machines differ.
+fn until_done(h: &mut Harness<'_, Outcomes>) {
+    for _ in 0..30_000 {
+        if !h.state().is_running() {
+            break;
+        }
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!h.state().is_running(), "the run never ended");
+    h.run();
+}
+
+#[test]
+fn a_run_shows_its_figures_and_accepting_makes_farebox_test_pass() {
+    let copy = Copy::of("curbside", "accept");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(20);
+    let mut h = harness(panel);
+    h.run();
+    // The bundled snapshot was made with 500 games, so these settings do not compare with it.
+    h.get_by_label("Use the snapshot's settings");
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+
+    h.get_by_label("Games finished");
+    h.get_by_label("Win rate per seat");
+    shows(&h, "made with other settings");
+    let stats = match &h.state().last {
+        Some(super::run::Finished { now: Ok(side), .. }) => side.stats.clone(),
+        _ => panic!("the run has no result"),
+    };
+    assert_eq!(stats.games, 20);
+
+    h.get_by_label("Accept").click();
+    h.run();
+    shows(&h, "Accepted: wrote");
+    let snap = read_snapshot(&copy.folder)
+        .unwrap_or_else(|f| panic!("{}", f.message()))
+        .unwrap_or_else(|| panic!("no snapshot was written"));
+    assert_eq!(snap.settings.games, 20);
+    assert_eq!(snap.outcomes, stats);
+    // Now the run compares with what it accepted.
+    shows(&h, "Same as the accepted outcomes");
+
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = crate::run(
+        vec![
+            "farebox".into(),
+            "test".into(),
+            copy.folder.display().to_string(),
+        ],
+        &mut std::io::empty(),
+        &mut out,
+        &mut err,
+    );
+    assert_eq!(
+        code,
+        0,
+        "farebox test: {}{}",
+        String::from_utf8_lossy(&out),
+        String::from_utf8_lossy(&err)
+    );
+}
+
+#[test]
+fn cancel_stops_a_long_run() {
+    let copy = Copy::of("curbside", "cancel");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(2_000);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    assert!(h.state().is_running());
+    h.get_by_label("Cancel").click();
+    h.step();
+    until_done(&mut h);
+    let note = h.state().note.clone().map(|n| n.0).unwrap_or_default();
+    assert!(note.starts_with("Cancelled after"), "{note}");
+    let played: u64 = note
+        .trim_start_matches("Cancelled after ")
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u64::MAX);
+    assert!(played < 2_000, "{note}");
+    assert!(
+        h.state().last.is_none(),
+        "a cancelled run leaves no figures"
+    );
+}
+
+#[test]
+fn a_mod_without_rules_cannot_run() {
+    let src = farebox::source::MemSource::new("bare").with(
+        "mod.toml",
+        "id = \"bare\"\nname = \"Bare\"\nversion = \"0.1.0\"\nengine = \"0.1\"\nplayers = [2, 2]\n",
+    );
+    let def = farebox::content::load_mod(&src, &farebox::content::NoDependencies)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let mut panel = Outcomes::new();
+    panel.set_target(
+        Target {
+            name: "Bare".into(),
+            def: Arc::new(def),
+            folder: std::env::temp_dir().join("farebox-outcomes-no-such-mod"),
+        },
+        None,
+        true,
+    );
+    assert!(!panel.is_running());
+    let mut h = harness(panel);
+    h.run();
+    shows(&h, "has no rule scripts yet");
+    assert!(h.query_by_label("Run").is_none());
+}
+
+#[test]
+fn a_house_rule_runs_beside_its_base_game() {
+    let copy = Copy::of("curbside-gas-station", "base");
+    let base_copy = Copy::of("curbside", "base-of");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), Some(base_copy.target()), false);
+    panel.set_games(10);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+    shows(&h, "Base: ");
+    shows(&h, "Against ");
+}

@@ -1,0 +1,819 @@
+//! The Play tab: a new-game dialog, then the game itself: the board and zones as the viewing
+//! seat may see them, the legal actions (on the board where they belong, and grouped in a
+//! list), bots at an adjustable pace with pause and step, a hand-off screen between people
+//! at one screen in a game with hidden information, undo, the log, and the end.
+//!
+//! A mod without rules yet ("content only") shows its board, pieces and decks as a game
+//! would start, so authors can look at them.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use farebox::GameDef;
+use farebox::content::def::{OptionType, Visibility};
+use farebox::game::{Setup, View};
+use farebox::value::Value;
+
+use super::board_view::{self, Camera, Scene, Spot};
+use super::worker::{Offered, Rebased, Reply, Request, SeatKind, Snapshot, Worker};
+use super::{Command, Project};
+
+/// The choices of the new-game dialog.
+struct NewGame {
+    seats: Vec<SeatKind>,
+    options: Vec<(String, String)>,
+    seed: String,
+}
+
+/// A content-only mod as its game would start.
+struct ContentView {
+    def: Arc<GameDef>,
+    state: farebox::state::State,
+    view: View,
+}
+
+pub struct PlayPanel {
+    ctx: egui::Context,
+    worker: Option<Worker>,
+    snap: Option<Snapshot>,
+    dialog: Option<NewGame>,
+    content: Option<ContentView>,
+    camera: Camera,
+    /// Bots wait this long between moves.
+    pub pace: Duration,
+    pub paused: bool,
+    /// One bot move asked for while paused.
+    step_once: bool,
+    last_move: Instant,
+    /// The person the screen is shown to (None: a spectator, when only bots play).
+    viewer: Option<u8>,
+    /// Set while the screen is hidden, waiting for this seat's person to take it.
+    handoff: Option<u8>,
+    error: Option<String>,
+    rebased: Option<Rebased>,
+    save_path: String,
+    saved: Option<String>,
+    /// A place on the board with several actions, whose menu is open.
+    picked: Option<Spot>,
+}
+
+impl PlayPanel {
+    pub fn new(ctx: &egui::Context) -> PlayPanel {
+        PlayPanel {
+            ctx: ctx.clone(),
+            worker: None,
+            snap: None,
+            dialog: None,
+            content: None,
+            camera: Camera::default(),
+            pace: Duration::from_millis(400),
+            paused: false,
+            step_once: false,
+            last_move: Instant::now(),
+            viewer: None,
+            handoff: None,
+            error: None,
+            rebased: None,
+            save_path: String::new(),
+            saved: None,
+            picked: None,
+        }
+    }
+
+    /// The game as last drawn.
+    pub fn snapshot(&self) -> Option<&Snapshot> {
+        self.snap.as_ref()
+    }
+
+    /// Whether the new-game dialog shows.
+    pub fn in_dialog(&self) -> bool {
+        self.dialog.is_some()
+    }
+
+    /// Whether a content-only mod's table shows.
+    pub fn content_only(&self) -> bool {
+        self.content.is_some()
+    }
+
+    /// The seat the hidden screen waits for, during a hand-off.
+    pub fn handing_off(&self) -> Option<u8> {
+        self.handoff
+    }
+
+    /// Sets the dialog's seed (as typing it would).
+    pub fn set_seed(&mut self, seed: u64) {
+        if let Some(d) = &mut self.dialog {
+            d.seed = seed.to_string();
+        }
+    }
+
+    /// Makes the dialog's first `n` seats people (as choosing them would).
+    pub fn set_people(&mut self, n: usize) {
+        if let Some(d) = &mut self.dialog {
+            for (i, s) in d.seats.iter_mut().enumerate() {
+                if i < n {
+                    *s = SeatKind::Person;
+                }
+            }
+        }
+    }
+
+    /// Forgets the game (another mod opens, or the start screen shows).
+    pub fn close(&mut self) {
+        *self = PlayPanel::new(&self.ctx);
+    }
+
+    pub fn set_error(&mut self, m: &str) {
+        self.error = Some(m.to_string());
+    }
+
+    /// A mod loaded for the first time: the dialog for a playable one, the starting table
+    /// for a content-only one.
+    pub fn opened(&mut self, p: &Project) {
+        let Some(def) = &p.def else { return };
+        self.error = None;
+        if def.playable() {
+            self.dialog = Some(new_game(def));
+            self.content = None;
+        } else {
+            self.content = content_view(def);
+        }
+    }
+
+    /// The mod was reloaded: a game in progress is replayed on the new rules.
+    pub fn rebase(&mut self, def: Arc<GameDef>) {
+        if let Some(w) = &mut self.worker
+            && self.snap.is_some()
+        {
+            w.send(Request::Rebase { def: def.clone() });
+        }
+        if let Some(d) = &mut self.dialog {
+            // Seats and options chosen so far stay when they still fit.
+            if d.seats.len() < def.players.0 as usize || d.seats.len() > def.players.1 as usize {
+                *d = new_game(&def);
+            }
+        }
+        if !def.playable() {
+            self.content = content_view(&def);
+        } else if self.snap.is_none() && self.dialog.is_none() {
+            self.dialog = Some(new_game(&def));
+            self.content = None;
+        }
+    }
+
+    /// Starts a game from a replay's first actions.
+    pub fn fork(&mut self, p: &Project, setup: Setup, history: Vec<String>) {
+        let Some(def) = &p.def else { return };
+        let seats = vec![SeatKind::Person; setup.seats as usize];
+        self.start(def.clone(), setup, seats, history);
+    }
+
+    fn start(
+        &mut self,
+        def: Arc<GameDef>,
+        setup: Setup,
+        seats: Vec<SeatKind>,
+        history: Vec<String>,
+    ) {
+        let mut w = Worker::spawn(super::waker(&self.ctx));
+        let people: Vec<u8> = (0..seats.len() as u8)
+            .filter(|&s| seats[s as usize].is_person())
+            .collect();
+        self.viewer = people.first().copied();
+        w.send(Request::Viewer(self.viewer));
+        w.send(Request::Start {
+            def,
+            setup,
+            seats,
+            history,
+        });
+        self.worker = Some(w);
+        self.snap = None;
+        self.dialog = None;
+        self.handoff = None;
+        self.error = None;
+        self.rebased = None;
+        self.saved = None;
+        self.last_move = Instant::now();
+    }
+
+    fn poll(&mut self) {
+        let Some(w) = &mut self.worker else { return };
+        for r in w.poll() {
+            match r {
+                Reply::Snapshot(s) => self.snap = Some(*s),
+                Reply::Failed(e) => self.error = Some(e),
+                Reply::Rebased(r) => self.rebased = Some(r),
+                Reply::Saved(p) => self.saved = Some(format!("Saved to {}", p.display())),
+            }
+        }
+    }
+
+    /// Runs the bots and the hand-off, once per frame.
+    fn drive(&mut self) {
+        let Some(snap) = &self.snap else { return };
+        let Some(w) = &mut self.worker else { return };
+        if snap.result.is_some() || w.busy() || self.rebased.is_some() {
+            return;
+        }
+        let active = snap.active;
+        match snap.seats.get(active as usize) {
+            Some(SeatKind::Bot(_)) => {
+                let due = self.last_move.elapsed() >= self.pace;
+                if (!self.paused && due) || self.step_once {
+                    self.step_once = false;
+                    self.last_move = Instant::now();
+                    w.send(Request::BotMove);
+                } else if !self.paused {
+                    self.ctx
+                        .request_repaint_after(self.pace.saturating_sub(self.last_move.elapsed()));
+                }
+            }
+            Some(SeatKind::Person) if self.viewer != Some(active) => {
+                let people = snap.seats.iter().filter(|s| s.is_person()).count();
+                if people > 1 && hides_anything(&snap.def) {
+                    // The board stays hidden until the next person takes the screen.
+                    self.handoff = Some(active);
+                } else {
+                    self.viewer = Some(active);
+                    w.send(Request::Viewer(self.viewer));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn ui(&mut self, ui: &mut egui::Ui, p: &Project, out: &mut Vec<Command>) {
+        self.poll();
+        self.drive();
+        if let Some(e) = &self.error {
+            let mut close = false;
+            ui.horizontal(|ui| {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+                close = ui.small_button("Dismiss").clicked();
+            });
+            if close {
+                self.error = None;
+            }
+        }
+        let Some(def) = p.def.clone() else {
+            if p.diagnostics.is_empty() {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Loading…");
+                });
+            } else {
+                ui.label("This mod does not load; the Diagnostics tab lists what is wrong.");
+                if ui.button("Show the diagnostics").clicked() {
+                    out.push(Command::Show(super::Tab::Diagnostics));
+                }
+            }
+            return;
+        };
+        if let Some(c) = &self.content {
+            let banner = "Content only: this game's rules are not written yet";
+            table_ui(
+                ui,
+                &mut self.camera,
+                &c.def,
+                &c.state.board,
+                &c.view,
+                &[],
+                Some(banner),
+            );
+            return;
+        }
+        if self.dialog.is_some() {
+            self.dialog_ui(ui, &def);
+            return;
+        }
+        if let Some(r) = self.rebased.clone() {
+            self.rebased_ui(ui, &r);
+        }
+        if let Some(seat) = self.handoff {
+            self.handoff_ui(ui, seat);
+            return;
+        }
+        let Some(snap) = self.snap.take() else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Starting the game…");
+            });
+            return;
+        };
+        self.game_ui(ui, &snap);
+        self.snap = Some(snap);
+    }
+
+    fn dialog_ui(&mut self, ui: &mut egui::Ui, def: &Arc<GameDef>) {
+        let Some(d) = &mut self.dialog else { return };
+        ui.heading(format!("New game of {}", def.name));
+        ui.add_space(6.0);
+        let mut agents = vec![SeatKind::Person, SeatKind::Bot("random".into())];
+        agents.extend(def.bots.iter().map(|b| SeatKind::Bot(b.id.clone())));
+        let agent_name = |k: &SeatKind| match k {
+            SeatKind::Person => "Person".to_string(),
+            SeatKind::Bot(id) if id == "random" => "Random bot".to_string(),
+            SeatKind::Bot(id) => def
+                .bot(id)
+                .map_or(id.clone(), |b| format!("Bot: {}", b.name)),
+        };
+        egui::Grid::new("seats")
+            .num_columns(2)
+            .spacing([12.0, 6.0])
+            .show(ui, |ui| {
+                let l = ui.label("Players");
+                let mut n = d.seats.len() as u32;
+                ui.add(egui::Slider::new(&mut n, def.players.0..=def.players.1))
+                    .labelled_by(l.id);
+                d.seats.resize(n as usize, SeatKind::Bot("random".into()));
+                ui.end_row();
+                for (i, seat) in d.seats.iter_mut().enumerate() {
+                    let l =
+                        ui.colored_label(board_view::seat_color(def, i as u8), def.seat_name(i));
+                    egui::ComboBox::from_id_salt(("seat", i))
+                        .selected_text(agent_name(seat))
+                        .show_ui(ui, |ui| {
+                            for a in &agents {
+                                ui.selectable_value(seat, a.clone(), agent_name(a));
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.end_row();
+                }
+                for (o, (_, value)) in def.options.iter().zip(d.options.iter_mut()) {
+                    let l = ui.label(&o.label).on_hover_text(&o.description);
+                    match o.kind {
+                        OptionType::Bool => {
+                            let mut b = value == "true";
+                            ui.checkbox(&mut b, "").labelled_by(l.id);
+                            *value = b.to_string();
+                        }
+                        OptionType::Int => {
+                            let mut v: i64 = value.parse().unwrap_or(0);
+                            let lo = o.min.unwrap_or(i64::MIN / 2);
+                            let hi = o.max.unwrap_or(i64::MAX / 2);
+                            ui.add(egui::DragValue::new(&mut v).range(lo..=hi))
+                                .labelled_by(l.id);
+                            *value = v.to_string();
+                        }
+                        OptionType::Choice => {
+                            let shown = o
+                                .choices
+                                .iter()
+                                .find(|(c, _)| c == value)
+                                .map_or(value.clone(), |(_, l)| l.clone());
+                            egui::ComboBox::from_id_salt(("option", &o.id))
+                                .selected_text(shown)
+                                .show_ui(ui, |ui| {
+                                    for (c, l) in &o.choices {
+                                        ui.selectable_value(value, c.clone(), l);
+                                    }
+                                })
+                                .response
+                                .labelled_by(l.id);
+                        }
+                    }
+                    ui.end_row();
+                }
+                let l = ui.label("Seed");
+                ui.horizontal(|ui| {
+                    ui.add(egui::TextEdit::singleline(&mut d.seed).desired_width(180.0))
+                        .labelled_by(l.id);
+                    if ui.small_button("New seed").clicked() {
+                        d.seed = random_seed().to_string();
+                    }
+                });
+                ui.end_row();
+            });
+        ui.add_space(8.0);
+        let seed = d.seed.trim().parse::<u64>();
+        if seed.is_err() {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                "The seed is a whole number, 0 or more.",
+            );
+        }
+        if ui
+            .add_enabled(seed.is_ok(), egui::Button::new("Start the game"))
+            .clicked()
+            && let Ok(seed) = seed
+        {
+            let mut setup = Setup::new(d.seats.len() as u8, seed);
+            for (id, v) in &d.options {
+                setup = setup.option(id, Value::Str(v.clone()));
+            }
+            let seats = d.seats.clone();
+            self.start(def.clone(), setup, seats, vec![]);
+        }
+    }
+
+    fn handoff_ui(&mut self, ui: &mut egui::Ui, seat: u8) {
+        let name = self
+            .snap
+            .as_ref()
+            .map_or(String::new(), |s| s.def.seat_name(seat as usize));
+        ui.vertical_centered(|ui| {
+            ui.add_space(120.0);
+            ui.heading(format!("Pass the screen to {name}"));
+            ui.label("The board is hidden so that nobody sees another player's cards.");
+            ui.add_space(12.0);
+            if ui.button(format!("I am {name}: show my view")).clicked() {
+                self.handoff = None;
+                self.viewer = Some(seat);
+                if let Some(w) = &mut self.worker {
+                    w.send(Request::Viewer(self.viewer));
+                }
+            }
+        });
+    }
+
+    fn rebased_ui(&mut self, ui: &mut egui::Ui, r: &Rebased) {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.strong("The rules were reloaded");
+            ui.label(r.describe());
+            ui.horizontal(|ui| match r {
+                Rebased::Follows { .. } => {
+                    if ui.button("Go on with the new rules").clicked() {
+                        self.adopt(true);
+                    }
+                }
+                Rebased::NoStart { .. } => {
+                    if ui.button("Keep playing the old version").clicked() {
+                        self.adopt(false);
+                    }
+                }
+                _ => {
+                    if ui.button("Go on under the new rules from there").clicked() {
+                        self.adopt(true);
+                    }
+                    if ui.button("Keep the old game").clicked() {
+                        self.adopt(false);
+                    }
+                    if ui.button("Restart").clicked() {
+                        self.rebased = None;
+                        if let Some(s) = &self.snap {
+                            let (def, seats) = (s.def.clone(), s.seats.clone());
+                            self.dialog = Some(NewGame {
+                                seats,
+                                ..new_game(&def)
+                            });
+                        }
+                    }
+                }
+            });
+        });
+    }
+
+    fn adopt(&mut self, take: bool) {
+        self.rebased = None;
+        if let Some(w) = &mut self.worker {
+            w.send(Request::Adopt(take));
+        }
+    }
+
+    fn game_ui(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
+        let def = snap.def.clone();
+        let mut act: Option<String> = None;
+        egui::Panel::left("play-side")
+            .resizable(true)
+            .default_size(330.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.side_ui(ui, snap, &mut act);
+                });
+            });
+        let actionable: Vec<Spot> = snap
+            .offered
+            .iter()
+            .flat_map(|o| spots_of(&o.action, snap))
+            .collect();
+        let r = table_ui(
+            ui,
+            &mut self.camera,
+            &def,
+            &snap.board,
+            &snap.view,
+            &actionable,
+            None,
+        );
+        if let Some(spot) = r.clicked {
+            let here: Vec<&Offered> = snap
+                .offered
+                .iter()
+                .filter(|o| spots_of(&o.action, snap).contains(&spot))
+                .collect();
+            if here.len() == 1 {
+                act = here.first().map(|o| o.action.clone());
+            } else if !here.is_empty() {
+                self.picked = Some(spot);
+            }
+        }
+        // Several actions at one place: a small menu to choose among them.
+        if let Some(spot) = self.picked {
+            let mut open = true;
+            egui::Window::new("Actions here")
+                .open(&mut open)
+                .collapsible(false)
+                .show(ui.ctx(), |ui| {
+                    for o in snap
+                        .offered
+                        .iter()
+                        .filter(|o| spots_of(&o.action, snap).contains(&spot))
+                    {
+                        if ui.button(&o.label).clicked() {
+                            act = Some(o.action.clone());
+                        }
+                    }
+                });
+            if !open || act.is_some() {
+                self.picked = None;
+            }
+        }
+        if let (Some(a), Some(w)) = (act, &mut self.worker) {
+            w.send(Request::Act(a));
+            self.last_move = Instant::now();
+        }
+    }
+
+    fn side_ui(&mut self, ui: &mut egui::Ui, snap: &Snapshot, act: &mut Option<String>) {
+        let def = &snap.def;
+        let name = |s: u8| def.seat_name(s as usize);
+        ui.label(format!("Seed {} · {} actions", snap.setup.seed, snap.step));
+        if let Some(v) = snap.viewer {
+            ui.label(format!("Showing what {} may see", name(v)));
+        } else {
+            ui.label("Showing what everyone may see");
+        }
+        ui.separator();
+        if let Some(r) = &snap.result {
+            ui.heading("Game over");
+            ui.label(&r.reason);
+            let mut order: Vec<usize> = (0..r.places.len()).collect();
+            order.sort_by_key(|&i| r.places.get(i).copied().unwrap_or(u32::MAX));
+            egui::Grid::new("places").show(ui, |ui| {
+                for i in order {
+                    ui.label(crate::common::ordinal(
+                        r.places.get(i).copied().unwrap_or(0),
+                    ));
+                    ui.colored_label(board_view::seat_color(def, i as u8), def.seat_name(i));
+                    ui.label(format!("{} points", r.scores.get(i).copied().unwrap_or(0)));
+                    ui.end_row();
+                }
+            });
+            ui.separator();
+            self.save_ui(ui);
+            if ui.button("New game").clicked() {
+                self.dialog = Some(NewGame {
+                    seats: snap.seats.clone(),
+                    ..new_game(def)
+                });
+            }
+            return;
+        }
+        let active = snap.active;
+        ui.horizontal(|ui| {
+            ui.label("To act:");
+            ui.colored_label(board_view::seat_color(def, active), name(active));
+        });
+        let bots = snap.seats.iter().any(|s| !s.is_person());
+        if bots {
+            ui.horizontal(|ui| {
+                let label = if self.paused { "Play" } else { "Pause" };
+                if ui.button(label).clicked() {
+                    self.paused = !self.paused;
+                }
+                if ui
+                    .add_enabled(self.paused, egui::Button::new("Step"))
+                    .clicked()
+                {
+                    self.step_once = true;
+                }
+                let mut ms = self.pace.as_millis() as u32;
+                let l = ui.label("Pace");
+                ui.add(egui::Slider::new(&mut ms, 0..=2000).suffix(" ms"))
+                    .labelled_by(l.id);
+                self.pace = Duration::from_millis(ms as u64);
+            });
+            if snap
+                .seats
+                .get(active as usize)
+                .is_some_and(|s| !s.is_person())
+            {
+                ui.horizontal(|ui| {
+                    if !self.paused {
+                        ui.spinner();
+                    }
+                    ui.label(format!("{} is a bot", name(active)));
+                });
+            }
+        }
+        if let Some(v) = snap.viewer
+            && let Some(Some(to)) = snap.undo_to.get(v as usize)
+            && ui
+                .button("Undo")
+                .on_hover_text(format!("Back to before your action {}", to + 1))
+                .clicked()
+            && let Some(w) = &mut self.worker
+        {
+            w.send(Request::Undo(*to));
+        }
+        if !snap.offered.is_empty() {
+            ui.separator();
+            ui.strong("Your actions");
+            actions_ui(ui, &snap.offered, act);
+        }
+        ui.separator();
+        self.save_ui(ui);
+        ui.separator();
+        ui.strong("Log");
+        for line in snap.view.log.iter().rev().take(60) {
+            ui.label(line);
+        }
+    }
+
+    fn save_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let l = ui.label("Replay file");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.save_path)
+                    .hint_text("game.replay.json")
+                    .desired_width(180.0),
+            )
+            .labelled_by(l.id);
+            if ui.button("Save replay").clicked()
+                && !self.save_path.trim().is_empty()
+                && let Some(w) = &mut self.worker
+            {
+                w.send(Request::Save(self.save_path.trim().into()));
+            }
+        });
+        if let Some(s) = &self.saved {
+            ui.weak(s);
+        }
+    }
+}
+
+/// The actions grouped by their menu paths: a collapsing header per first part.
+fn actions_ui(ui: &mut egui::Ui, offered: &[Offered], act: &mut Option<String>) {
+    let mut groups: Vec<(String, Vec<&Offered>)> = Vec::new();
+    for o in offered {
+        let group = if o.path.len() > 1 {
+            o.path.first().cloned().unwrap_or_default()
+        } else {
+            String::new()
+        };
+        match groups.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, list)) => list.push(o),
+            None => groups.push((group, vec![o])),
+        }
+    }
+    for (group, list) in groups {
+        if group.is_empty() || list.len() == 1 {
+            for o in list {
+                if ui.button(&o.label).clicked() {
+                    *act = Some(o.action.clone());
+                }
+            }
+        } else {
+            egui::CollapsingHeader::new(format!("{group} ({})", list.len()))
+                .default_open(list.len() <= 6)
+                .show(ui, |ui| {
+                    for o in list {
+                        let rest = o.path[1..].join(" ");
+                        if ui.button(rest).on_hover_text(&o.label).clicked() {
+                            *act = Some(o.action.clone());
+                        }
+                    }
+                });
+        }
+    }
+}
+
+/// The board with the zones beside it (or the zones alone, for a game without a board).
+fn table_ui(
+    ui: &mut egui::Ui,
+    camera: &mut Camera,
+    def: &GameDef,
+    board: &farebox::board::Board,
+    view: &View,
+    actionable: &[Spot],
+    banner: Option<&str>,
+) -> board_view::BoardResponse {
+    let scene = Scene {
+        def,
+        board,
+        view,
+        actionable,
+        banner,
+    };
+    let mut out = board_view::BoardResponse::default();
+    if board.kind != "none" {
+        egui::Panel::right("play-zones")
+            .resizable(true)
+            .default_size(300.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    let r = board_view::zones_ui(ui, &scene);
+                    out.clicked = out.clicked.or(r.clicked);
+                });
+            });
+    }
+    egui::CentralPanel::default().show(ui, |ui| {
+        let r = board_view::show(ui, camera, &scene);
+        out.clicked = out.clicked.or(r.clicked);
+        out.hovered = r.hovered;
+    });
+    out
+}
+
+/// Where on the table an action belongs: every space it names (a space id, or a grid cell
+/// as `x,y`) and every card it names that the viewer can see. An action naming none is only
+/// in the list.
+pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
+    let mut out = Vec::new();
+    for token in action.split_whitespace() {
+        if let Some((x, y)) = token.split_once(',')
+            && let (Ok(x), Ok(y)) = (x.parse::<i64>(), y.parse::<i64>())
+            && let Some(c) = snap.board.cell(x, y)
+        {
+            out.push(Spot::Space(c));
+            continue;
+        }
+        if let Some(s) = snap.board.graph.find(token) {
+            out.push(Spot::Space(s));
+            continue;
+        }
+        for (zi, z) in snap.view.zones.iter().enumerate() {
+            if z.owner.is_some() && z.owner != snap.viewer {
+                continue;
+            }
+            if let Some(ci) = z.cards.iter().position(|c| c == token) {
+                out.push(Spot::Card {
+                    zone: zi,
+                    index: ci,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether a game has anything some seat may not see: then people sharing a screen take
+/// turns behind a hand-off screen.
+fn hides_anything(def: &GameDef) -> bool {
+    def.zones.iter().any(|z| z.visibility != Visibility::Public)
+}
+
+fn new_game(def: &GameDef) -> NewGame {
+    let n = def.players.0.max(2).min(def.players.1) as usize;
+    let bot = def
+        .bots
+        .first()
+        .map_or(SeatKind::Bot("random".into()), |b| {
+            SeatKind::Bot(b.id.clone())
+        });
+    let mut seats = vec![bot; n];
+    if let Some(s) = seats.first_mut() {
+        *s = SeatKind::Person;
+    }
+    NewGame {
+        seats,
+        options: def
+            .options
+            .iter()
+            .map(|o| (o.id.clone(), value_text(&o.default)))
+            .collect(),
+        seed: random_seed().to_string(),
+    }
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::Str(s) => s.clone(),
+        Value::Int(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// A seed for a new game: the clock is fine here, since the seed is shown and recorded, and
+/// the game itself draws every number from it.
+fn random_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (t ^ (t >> 29)) % 1_000_000
+}
+
+fn content_view(def: &Arc<GameDef>) -> Option<ContentView> {
+    let seats = def.players.0.max(2).min(def.players.1) as u8;
+    let state = farebox::game::initial_state(def, &Setup::new(seats, 1)).ok()?;
+    let view = farebox::game::view_of(def, &state, &[], None);
+    Some(ContentView {
+        def: def.clone(),
+        state,
+        view,
+    })
+}

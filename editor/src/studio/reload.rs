@@ -1,0 +1,162 @@
+//! All file watching of the Studio, and loading a mod off the UI thread.
+//!
+//! [`Watcher`] turns notify's debounced events on the open mod's folders (and its
+//! dependencies') into one "something changed" signal: an editor that saves by writing a
+//! temporary file and renaming it, or a burst of saves, gives one reload. Files the Studio
+//! writes itself that are not content (accepted outcomes under `snapshots/`, temporary files
+//! of atomic writes) are ignored, so accepting outcomes does not reload the mod.
+//!
+//! [`load`] loads and validates a mod on a background thread and hands back the result with
+//! the time it took; the last good definition stays in use until a new one loads.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use farebox::GameDef;
+use farebox::content;
+use farebox::source::{FolderResolver, FsSource};
+use notify_debouncer_full::notify::RecursiveMode;
+use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
+
+/// How long the folders must be quiet before a change is reported.
+pub const DEBOUNCE: Duration = Duration::from_millis(120);
+
+/// Watches folders; [`Watcher::changed`] says whether content changed since it was last asked.
+pub struct Watcher {
+    _debouncer: Debouncer<notify_debouncer_full::notify::RecommendedWatcher, RecommendedCache>,
+    rx: Receiver<Vec<PathBuf>>,
+    pub folders: Vec<PathBuf>,
+}
+
+impl Watcher {
+    /// Watches `folders` recursively; `wake` is called (from the watcher's thread) when
+    /// content changed, so the app can repaint and pick the change up.
+    pub fn watch(folders: &[PathBuf], wake: impl Fn() + Send + 'static) -> Result<Watcher, String> {
+        let (tx, rx) = channel::<Vec<PathBuf>>();
+        let mut debouncer = new_debouncer(DEBOUNCE, None, move |r: DebounceEventResult| {
+            if let Ok(events) = r {
+                let paths: Vec<PathBuf> = events
+                    .iter()
+                    .flat_map(|e| e.paths.iter())
+                    .filter(|p| is_content(p))
+                    .cloned()
+                    .collect();
+                if !paths.is_empty() && tx.send(paths).is_ok() {
+                    wake();
+                }
+            }
+        })
+        .map_err(|e| format!("cannot watch for changes: {e}"))?;
+        for f in folders {
+            debouncer
+                .watch(f, RecursiveMode::Recursive)
+                .map_err(|e| format!("cannot watch {}: {e}", f.display()))?;
+        }
+        Ok(Watcher {
+            _debouncer: debouncer,
+            rx,
+            folders: folders.to_vec(),
+        })
+    }
+
+    /// The content files that changed since the last call (empty: nothing changed).
+    pub fn changed(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        while let Ok(paths) = self.rx.try_recv() {
+            for p in paths {
+                if !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether a changed path can change the mod: not accepted outcomes, not an atomic write's
+/// temporary file, not an editor's swap or backup file.
+fn is_content(p: &Path) -> bool {
+    if p.components().any(|c| c.as_os_str() == "snapshots") {
+        return false;
+    }
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    !(name.is_empty()
+        || name.starts_with('.')
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".tmp"))
+}
+
+/// Where a mod lives and how its dependencies are found.
+#[derive(Clone)]
+pub struct ModPlace {
+    /// How the person named it (a bundled id or a folder).
+    pub name: String,
+    pub folder: PathBuf,
+    pub resolver: FolderResolver,
+}
+
+/// A finished load.
+pub struct Loaded {
+    pub result: Result<Arc<GameDef>, farebox::Diagnostics>,
+    /// The folders the mod was read from: its own and every dependency's.
+    pub folders: Vec<PathBuf>,
+    pub took: Duration,
+    /// When the load was asked for (a file change, or opening the mod).
+    pub asked: Instant,
+}
+
+/// Loads a mod on a new thread; the receiver gets the result once.
+pub fn load(place: ModPlace, asked: Instant, wake: impl Fn() + Send + 'static) -> Receiver<Loaded> {
+    let (tx, rx) = channel();
+    let _ = std::thread::Builder::new()
+        .name("farebox-load".into())
+        .spawn(move || {
+            let started = Instant::now();
+            let result = content::load_mod(&FsSource::new(&place.folder), &place.resolver);
+            let mut folders = vec![place.folder.clone()];
+            if let Ok(def) = &result {
+                for (id, _) in &def.layers {
+                    if let Some(f) = place.resolver.folder(id)
+                        && !folders.iter().any(|g| same_folder(g, &f))
+                    {
+                        folders.push(f);
+                    }
+                }
+            }
+            let _ = tx.send(Loaded {
+                result: result.map(Arc::new),
+                folders,
+                took: started.elapsed(),
+                asked,
+            });
+            wake();
+        });
+    rx
+}
+
+fn same_folder(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+
+    #[test]
+    fn content_files_count_and_the_studio_s_own_writes_do_not() {
+        assert!(is_content(Path::new("/m/curbside/tiles/roads.toml")));
+        assert!(is_content(Path::new("/m/curbside/rules/curbside.luau")));
+        assert!(!is_content(Path::new(
+            "/m/curbside/snapshots/outcomes.json"
+        )));
+        assert!(!is_content(Path::new("/m/curbside/tiles/.roads.toml.swp")));
+        assert!(!is_content(Path::new("/m/curbside/tiles/roads.toml~")));
+    }
+}

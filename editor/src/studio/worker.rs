@@ -1,0 +1,542 @@
+//! The game worker: a thread that owns the game being played (or replayed) and answers the
+//! app's requests with snapshots.
+//!
+//! A game's Luau VM cannot leave the thread that made it, and a bot's move, a rebuild for
+//! undo or a replay of the whole history on reloaded rules can take longer than a frame, so
+//! the game lives here and the UI thread only ever holds [`Snapshot`]s: what one seat may see,
+//! the actions it may take, and the board to draw.
+//!
+//! Undo rebuilds the game from its setup and the kept history, which replays exactly: every
+//! random number comes from the seeded generator. How far back a person may go is decided as
+//! each action is applied (see [`Barrier`]).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use farebox::GameDef;
+use farebox::agent::Agent;
+use farebox::board::Board;
+use farebox::game::{Game, Setup, View};
+use farebox::replay::Recorder;
+use farebox::state::GameResult;
+
+/// Who plays a seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatKind {
+    Person,
+    /// `random` or one of the mod's bots, by id.
+    Bot(String),
+}
+
+impl SeatKind {
+    pub fn is_person(&self) -> bool {
+        matches!(self, SeatKind::Person)
+    }
+}
+
+/// An action the seat to act may take, as that seat reads it.
+#[derive(Debug, Clone)]
+pub struct Offered {
+    pub action: String,
+    pub label: String,
+    /// Menu groups from the `describe` hook (the last part is the item itself).
+    pub path: Vec<String>,
+}
+
+/// What the UI draws: one seat's view of the game at one moment.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub def: Arc<GameDef>,
+    pub setup: Setup,
+    pub seats: Vec<SeatKind>,
+    pub viewer: Option<u8>,
+    pub view: View,
+    pub board: Board,
+    pub active: u8,
+    pub result: Option<GameResult>,
+    /// The actions of the seat to act, when that seat is the viewer (empty otherwise).
+    pub offered: Vec<Offered>,
+    /// Actions taken so far.
+    pub step: usize,
+    /// For each seat: the step its undo would go back to, if it may undo now.
+    pub undo_to: Vec<Option<usize>>,
+}
+
+/// How a game in progress fared when its history was replayed on reloaded rules.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rebased {
+    /// Every action was legal again and led to the same states.
+    Follows { steps: usize },
+    /// Step `step` (0-based) is no longer legal, or the game ended before it.
+    Illegal {
+        step: usize,
+        action: String,
+        why: String,
+    },
+    /// Every action was legal, but from step `step` on the game went elsewhere.
+    Differs { step: usize, action: String },
+    /// The game could not even start on the new rules.
+    NoStart { why: String },
+}
+
+impl Rebased {
+    pub fn describe(&self) -> String {
+        match self {
+            Rebased::Follows { steps } => {
+                format!(
+                    "The game in progress still follows the new rules ({steps} actions replayed)."
+                )
+            }
+            Rebased::Illegal { step, action, why } => format!(
+                "Action {} (`{action}`) is no longer legal under the new rules: {why}",
+                step + 1
+            ),
+            Rebased::Differs { step, action } => format!(
+                "Under the new rules the game goes elsewhere from action {} (`{action}`).",
+                step + 1
+            ),
+            Rebased::NoStart { why } => format!("The game cannot start under the new rules: {why}"),
+        }
+    }
+}
+
+pub enum Request {
+    /// A new game: the setup, who plays each seat, and actions to replay first (a fork).
+    Start {
+        def: Arc<GameDef>,
+        setup: Setup,
+        seats: Vec<SeatKind>,
+        history: Vec<String>,
+    },
+    /// The seat to act (a person) takes an action.
+    Act(String),
+    /// The seat to act (a bot) moves.
+    BotMove,
+    /// Back to `step` actions (an undo).
+    Undo(usize),
+    /// Whose view the snapshots show.
+    Viewer(Option<u8>),
+    /// Replays the history on a reloaded definition; `adopt` keeps the new game if it
+    /// follows up to the first difference, else the old one stays.
+    Rebase { def: Arc<GameDef> },
+    /// Switches to the rebased game (after `Rebase` reported), or keeps the old one.
+    Adopt(bool),
+    /// Writes the game as a replay file.
+    Save(PathBuf),
+}
+
+pub enum Reply {
+    Snapshot(Box<Snapshot>),
+    /// Something asked could not be done; the game is as it was.
+    Failed(String),
+    Rebased(Rebased),
+    Saved(PathBuf),
+}
+
+/// Whether an action may be undone past: one that drew a random number, or showed a person
+/// something (a card) they had not seen, may not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Barrier {
+    Free,
+    Fixed,
+}
+
+/// The handle the app keeps: requests go in, replies come out; the thread ends when the
+/// handle is dropped.
+pub struct Worker {
+    tx: Sender<Request>,
+    rx: Receiver<Reply>,
+    /// Requests sent whose replies have not come yet.
+    pending: usize,
+}
+
+impl Worker {
+    /// Starts the thread; `wake` is called after each reply (the app asks for a repaint).
+    pub fn spawn(wake: impl Fn() + Send + 'static) -> Worker {
+        let (tx, req_rx) = channel::<Request>();
+        let (reply_tx, rx) = channel::<Reply>();
+        let spawned = std::thread::Builder::new()
+            .name("farebox-game".into())
+            .spawn(move || {
+                let mut w = Work::default();
+                while let Ok(req) = req_rx.recv() {
+                    for reply in w.handle(req) {
+                        if reply_tx.send(reply).is_err() {
+                            return;
+                        }
+                    }
+                    wake();
+                }
+            });
+        if spawned.is_err() {
+            // Without a thread the requests simply go unanswered; the app shows "waiting".
+        }
+        Worker { tx, rx, pending: 0 }
+    }
+
+    pub fn send(&mut self, req: Request) {
+        if self.tx.send(req).is_ok() {
+            self.pending += 1;
+        }
+    }
+
+    /// Whether a request is still being worked on.
+    pub fn busy(&self) -> bool {
+        self.pending > 0
+    }
+
+    /// The replies that have arrived.
+    pub fn poll(&mut self) -> Vec<Reply> {
+        let mut out = Vec::new();
+        while let Ok(r) = self.rx.try_recv() {
+            if matches!(r, Reply::Snapshot(_) | Reply::Failed(_) | Reply::Saved(_)) {
+                self.pending = self.pending.saturating_sub(1);
+            }
+            out.push(r);
+        }
+        out
+    }
+
+    /// Waits for the next reply (tests only: the app never blocks).
+    pub fn wait(&mut self, timeout: std::time::Duration) -> Option<Reply> {
+        let r = self.rx.recv_timeout(timeout).ok()?;
+        if matches!(r, Reply::Snapshot(_) | Reply::Failed(_) | Reply::Saved(_)) {
+            self.pending = self.pending.saturating_sub(1);
+        }
+        Some(r)
+    }
+}
+
+/// One game on the worker thread.
+struct Playing {
+    game: Game,
+    seats: Vec<SeatKind>,
+    agents: BTreeMap<u8, Agent>,
+    /// Per action taken: the seat that took it, and whether it may be undone past.
+    taken: Vec<(u8, Barrier)>,
+    /// State hashes after each action (to tell whether a rebased game follows).
+    hashes: Vec<String>,
+}
+
+#[derive(Default)]
+struct Work {
+    playing: Option<Playing>,
+    /// A game rebuilt on reloaded rules, waiting for the person to adopt it.
+    rebased: Option<Playing>,
+    viewer: Option<u8>,
+}
+
+impl Work {
+    fn handle(&mut self, req: Request) -> Vec<Reply> {
+        match req {
+            Request::Start {
+                def,
+                setup,
+                seats,
+                history,
+            } => match start(def, setup, seats, &history) {
+                Ok(p) => {
+                    self.playing = Some(p);
+                    self.rebased = None;
+                    vec![self.snapshot()]
+                }
+                Err(e) => vec![Reply::Failed(e)],
+            },
+            Request::Act(action) => {
+                let Some(p) = &mut self.playing else {
+                    return vec![Reply::Failed("no game is being played".into())];
+                };
+                match p.step(&action) {
+                    Ok(()) => vec![self.snapshot()],
+                    Err(e) => vec![Reply::Failed(e), self.snapshot()],
+                }
+            }
+            Request::BotMove => {
+                let Some(p) = &mut self.playing else {
+                    return vec![Reply::Failed("no game is being played".into())];
+                };
+                match p.bot_move() {
+                    Ok(()) => vec![self.snapshot()],
+                    Err(e) => vec![Reply::Failed(e), self.snapshot()],
+                }
+            }
+            Request::Undo(to) => {
+                let Some(p) = &self.playing else {
+                    return vec![Reply::Failed("no game is being played".into())];
+                };
+                let history: Vec<String> =
+                    p.game.history()[..to.min(p.game.history().len())].to_vec();
+                let (def, setup, seats) = (
+                    p.game.def().clone(),
+                    p.game.setup().clone(),
+                    p.seats.clone(),
+                );
+                match start(def, setup, seats, &history) {
+                    Ok(p) => {
+                        self.playing = Some(p);
+                        vec![self.snapshot()]
+                    }
+                    Err(e) => vec![Reply::Failed(e), self.snapshot()],
+                }
+            }
+            Request::Viewer(v) => {
+                self.viewer = v;
+                vec![self.snapshot()]
+            }
+            Request::Rebase { def } => {
+                let Some(p) = &self.playing else {
+                    return vec![];
+                };
+                let (report, rebuilt) = rebase(p, def);
+                self.rebased = rebuilt;
+                vec![Reply::Rebased(report)]
+            }
+            Request::Adopt(take) => {
+                if take && let Some(r) = self.rebased.take() {
+                    self.playing = Some(r);
+                }
+                self.rebased = None;
+                vec![self.snapshot()]
+            }
+            Request::Save(path) => {
+                let Some(p) = &self.playing else {
+                    return vec![Reply::Failed("no game to save".into())];
+                };
+                match save(p, &path) {
+                    Ok(()) => vec![Reply::Saved(path)],
+                    Err(e) => vec![Reply::Failed(e)],
+                }
+            }
+        }
+    }
+
+    fn snapshot(&mut self) -> Reply {
+        let viewer = self.viewer;
+        match &mut self.playing {
+            Some(p) => Reply::Snapshot(Box::new(p.snapshot(viewer))),
+            None => Reply::Failed("no game is being played".into()),
+        }
+    }
+}
+
+fn start(
+    def: Arc<GameDef>,
+    setup: Setup,
+    seats: Vec<SeatKind>,
+    history: &[String],
+) -> Result<Playing, String> {
+    let mut agents = BTreeMap::new();
+    for (i, s) in seats.iter().enumerate() {
+        if let SeatKind::Bot(spec) = s {
+            agents.insert(i as u8, Agent::from_spec(spec, &def, setup.seed, i as u8)?);
+        }
+    }
+    let game = Game::new(def, setup).map_err(|e| e.to_string())?;
+    let mut p = Playing {
+        game,
+        seats,
+        agents,
+        taken: Vec::new(),
+        hashes: Vec::new(),
+    };
+    for (i, a) in history.iter().enumerate() {
+        p.step(a)
+            .map_err(|e| format!("action {} (`{a}`) of the history: {e}", i + 1))?;
+    }
+    Ok(p)
+}
+
+impl Playing {
+    /// Applies the active seat's action, noting whether it can be undone past.
+    fn step(&mut self, action: &str) -> Result<(), String> {
+        let seat = self.game.active();
+        let rng_before = self.game.state().rng.clone();
+        let seen_before: Vec<BTreeMap<String, usize>> =
+            (0..self.seats.len()).map(|s| self.seen(s as u8)).collect();
+        self.game.apply(action).map_err(|e| e.to_string())?;
+        let mut barrier = if self.game.state().rng != rng_before {
+            Barrier::Fixed
+        } else {
+            Barrier::Free
+        };
+        for (s, before) in seen_before.iter().enumerate() {
+            if !self.seats[s].is_person() {
+                continue;
+            }
+            let after = self.seen(s as u8);
+            if after
+                .iter()
+                .any(|(card, n)| before.get(card).copied().unwrap_or(0) < *n)
+            {
+                barrier = Barrier::Fixed;
+            }
+        }
+        self.taken.push((seat, barrier));
+        self.hashes.push(self.game.state().hash());
+        Ok(())
+    }
+
+    /// The cards a seat can see, counted by id, in zones it does not own openly
+    /// from the start: what it would learn by an action.
+    fn seen(&self, seat: u8) -> BTreeMap<String, usize> {
+        let mut out = BTreeMap::new();
+        for z in self.game.view(Some(seat)).zones {
+            for c in z.cards {
+                *out.entry(c).or_insert(0) += 1;
+            }
+        }
+        out
+    }
+
+    fn bot_move(&mut self) -> Result<(), String> {
+        if self.game.is_over() {
+            return Err("the game is over".into());
+        }
+        let seat = self.game.active();
+        let Some(agent) = self.agents.get_mut(&seat) else {
+            return Err(format!(
+                "{} is not a bot",
+                self.game.def().seat_name(seat as usize)
+            ));
+        };
+        let actions = self.game.legal_actions().map_err(|e| e.to_string())?;
+        if actions.is_empty() {
+            return Err("the bot has no legal action".into());
+        }
+        let i = agent
+            .choose(&mut self.game, &actions)
+            .map_err(|e| e.to_string())?;
+        let action = actions.get(i).cloned().unwrap_or_default();
+        self.step(&action)
+    }
+
+    /// Where `seat`'s undo would go: its own last decision, if nothing since (that decision
+    /// included) drew a random number or showed a person a card.
+    fn undo_to(&self, seat: u8) -> Option<usize> {
+        for i in (0..self.taken.len()).rev() {
+            let (by, barrier) = self.taken[i];
+            if barrier == Barrier::Fixed {
+                return None;
+            }
+            if by == seat {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    fn snapshot(&mut self, viewer: Option<u8>) -> Snapshot {
+        let active = self.game.active();
+        let over = self.game.is_over();
+        let mut offered = Vec::new();
+        let persons_turn = self
+            .seats
+            .get(active as usize)
+            .is_some_and(SeatKind::is_person);
+        if !over
+            && viewer == Some(active)
+            && persons_turn
+            && let Ok(actions) = self.game.legal_actions()
+        {
+            for a in actions {
+                let path = self.game.describe_path(&a);
+                let label = path.join(" ");
+                offered.push(Offered {
+                    action: a,
+                    label,
+                    path,
+                });
+            }
+        }
+        let undo_to = (0..self.seats.len())
+            .map(|s| {
+                if self.seats[s].is_person() {
+                    self.undo_to(s as u8)
+                } else {
+                    None
+                }
+            })
+            .collect();
+        Snapshot {
+            def: self.game.def().clone(),
+            setup: self.game.setup().clone(),
+            seats: self.seats.clone(),
+            viewer,
+            view: self.game.view(viewer),
+            board: self.game.state().board.clone(),
+            active,
+            result: self.game.result().cloned(),
+            offered,
+            step: self.game.history().len(),
+            undo_to,
+        }
+    }
+}
+
+/// Replays a game's history on a new definition, action by action.
+fn rebase(p: &Playing, def: Arc<GameDef>) -> (Rebased, Option<Playing>) {
+    let setup = p.game.setup().clone();
+    let mut agents = BTreeMap::new();
+    for (i, s) in p.seats.iter().enumerate() {
+        if let SeatKind::Bot(spec) = s {
+            match Agent::from_spec(spec, &def, setup.seed, i as u8) {
+                Ok(a) => {
+                    agents.insert(i as u8, a);
+                }
+                Err(why) => return (Rebased::NoStart { why }, None),
+            }
+        }
+    }
+    let game = match Game::new(def, setup) {
+        Ok(g) => g,
+        Err(e) => {
+            return (Rebased::NoStart { why: e.to_string() }, None);
+        }
+    };
+    let mut q = Playing {
+        game,
+        seats: p.seats.clone(),
+        agents,
+        taken: Vec::new(),
+        hashes: Vec::new(),
+    };
+    let mut first_difference = None;
+    for (i, a) in p.game.history().iter().enumerate() {
+        if let Err(why) = q.step(a) {
+            return (
+                Rebased::Illegal {
+                    step: i,
+                    action: a.clone(),
+                    why,
+                },
+                Some(q),
+            );
+        }
+        if first_difference.is_none() && p.hashes.get(i) != q.hashes.last() {
+            first_difference = Some((i, a.clone()));
+        }
+    }
+    let report = match first_difference {
+        None => Rebased::Follows {
+            steps: q.taken.len(),
+        },
+        Some((step, action)) => Rebased::Differs { step, action },
+    };
+    (report, Some(q))
+}
+
+/// Writes the game as a replay (the same format `farebox record` writes), atomically.
+fn save(p: &Playing, path: &std::path::Path) -> Result<(), String> {
+    let def = p.game.def().clone();
+    let mut g = Game::new(def, p.game.setup().clone()).map_err(|e| e.to_string())?;
+    let mut rec = Recorder::new(&g);
+    for (a, (seat, _)) in p.game.history().iter().zip(&p.taken) {
+        g.apply(a).map_err(|e| e.to_string())?;
+        rec.step(*seat, a, &g);
+    }
+    let replay = rec.finish(&g);
+    farebox::source::write_atomic(path, &replay.to_json())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -1,0 +1,292 @@
+//! Interaction tests of Farebox Studio, driven through its widgets by their labels with
+//! egui_kittest (no GPU, no window). Work the Studio does in the background (loading, the
+//! game worker, the file watcher) is waited for by stepping frames until it shows, with a
+//! generous bound; nothing here measures time.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use farebox_editor::studio::{Studio, Tab};
+
+type H = Harness<'static, Option<Studio>>;
+
+/// A Studio opening `spec`, in a harness.
+fn studio(spec: String) -> H {
+    Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(
+            move |ui, s: &mut Option<Studio>| {
+                let st = s.get_or_insert_with(|| Studio::new(ui.ctx(), Some(spec.clone())));
+                st.frame(ui);
+            },
+            None,
+        )
+}
+
+/// Steps frames until `done` holds (at most about 30 s of waiting).
+fn until(h: &mut H, what: &str, done: impl Fn(&Studio) -> bool) {
+    for _ in 0..3000 {
+        h.step();
+        if h.state().as_ref().is_some_and(&done) {
+            h.step();
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("never happened: {what}");
+}
+
+/// A copy of a bundled mod in a fresh temporary folder, so tests may change its files.
+fn copy_of(id: &str) -> (PathBuf, PathBuf) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../mods")
+        .join(id);
+    let n = std::sync::atomic::AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "farebox-studio-{}-{}-{}",
+        std::process::id(),
+        id,
+        n.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + rand_tag()
+    ));
+    let dest = dir.join(id);
+    copy_dir(&src, &dest);
+    (dir, dest)
+}
+
+fn rand_tag() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos())
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn step_of(s: &Studio) -> Option<usize> {
+    s.play.snapshot().map(|snap| snap.step)
+}
+
+#[test]
+fn open_a_game_start_it_with_a_person_and_a_bot_click_an_action_on_the_board_and_undo() {
+    let mut h = studio("curbside".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.state_mut().as_mut().unwrap().play.set_seed(7);
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the person's actions", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    // Curbside starts with placing a tile: the first offered place action names a cell, and
+    // that cell on the board takes it.
+    let (cell, before) = {
+        let snap = h.state().as_ref().unwrap().play.snapshot().unwrap();
+        let place = snap
+            .offered
+            .iter()
+            .find(|o| o.action.starts_with("place "))
+            .expect("a place action")
+            .action
+            .clone();
+        let cell = place.split_whitespace().last().unwrap().to_string();
+        (cell, snap.step)
+    };
+    let at_cell = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .play
+        .snapshot()
+        .unwrap()
+        .offered
+        .iter()
+        .filter(|o| o.action.ends_with(&format!(" {cell}")))
+        .count();
+    h.get_by_label(&cell).click();
+    if at_cell > 1 {
+        // Several actions at that cell: the menu there lists them.
+        until(&mut h, "the menu of actions at the cell", |_| true);
+        let first = h
+            .state()
+            .as_ref()
+            .unwrap()
+            .play
+            .snapshot()
+            .unwrap()
+            .offered
+            .iter()
+            .find(|o| o.action.ends_with(&format!(" {cell}")))
+            .unwrap()
+            .label
+            .clone();
+        h.get_by_label(&first).click();
+    }
+    until(&mut h, "the action applied", |s| {
+        step_of(s) == Some(before + 1)
+    });
+    h.get_by_label("Undo").click();
+    until(&mut h, "the action undone", |s| step_of(s) == Some(before));
+}
+
+#[test]
+fn two_people_at_one_screen_pass_it_behind_a_hand_off() {
+    let mut h = studio("curbside".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(3);
+        play.set_people(2);
+    }
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the first person's actions", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    let first = h.state().as_ref().unwrap().play.snapshot().unwrap().active;
+    h.get_by_label("End your turn").click();
+    until(&mut h, "the hand-off screen", |s| {
+        s.play.handing_off().is_some()
+    });
+    // Nothing of the table shows while the screen waits for the next person.
+    assert!(h.query_by_label("End your turn").is_none());
+    assert!(h.query_by_label("1,1").is_none());
+    assert!(h.query_by_label_contains("show my view").is_some());
+    h.get_by_label_contains("show my view").click();
+    until(&mut h, "the second person's view", |s| {
+        s.play.snapshot().is_some_and(|snap| {
+            snap.viewer.is_some() && snap.viewer != Some(first) && !snap.offered.is_empty()
+        })
+    });
+}
+
+#[test]
+fn a_saved_edit_reloads_and_a_broken_one_keeps_the_last_good_version() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded and watched", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| p.def.is_some() && p.watching())
+    });
+    let mod_toml = folder.join("mod.toml");
+    let text = std::fs::read_to_string(&mod_toml).unwrap();
+    // A good edit: the game's name changes, saved by writing a new file and renaming it
+    // over the old one, as many editors do.
+    let renamed = text.replacen("name = \"Curbside\"", "name = \"Curbside Redux\"", 1);
+    assert_ne!(renamed, text);
+    let tmp = folder.join(".mod.toml.swp");
+    std::fs::write(&tmp, &renamed).unwrap();
+    std::fs::rename(&tmp, &mod_toml).unwrap();
+    until(&mut h, "the new version live", |s| {
+        s.project
+            .as_ref()
+            .and_then(|p| p.def.as_ref())
+            .is_some_and(|d| d.name == "Curbside Redux")
+    });
+    // A broken edit: the last good version stays, and the diagnostics name the file and line.
+    std::fs::write(&mod_toml, renamed.replacen("name =", "name = = ", 1)).unwrap();
+    until(&mut h, "the diagnostics", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    {
+        let p = h.state().as_ref().unwrap().project.as_ref().unwrap();
+        assert_eq!(p.def.as_ref().unwrap().name, "Curbside Redux");
+        let d = &p.diagnostics[0];
+        assert!(d.path.ends_with("mod.toml"), "{d}");
+        assert!(d.line > 0, "{d}");
+        assert!(p.status.contains("last good version"), "{}", p.status);
+    }
+    h.get_by_label_contains("Diagnostics (").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().as_ref().unwrap().tab, Tab::Diagnostics);
+    assert!(h.query_by_label_contains("mod.toml:").is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_mod_that_does_not_load_still_opens_with_its_diagnostics() {
+    let (dir, folder) = copy_of("curbside");
+    let mod_toml = folder.join("mod.toml");
+    let text = std::fs::read_to_string(&mod_toml).unwrap();
+    std::fs::write(&mod_toml, format!("{text}\nplayers = \"many\"\n")).unwrap();
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the diagnostics", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    assert_eq!(h.state().as_ref().unwrap().tab, Tab::Diagnostics);
+    assert!(h.query_by_label_contains("mod.toml:").is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_content_only_game_shows_its_table() {
+    let mut h = studio("wheres-my-ride".into());
+    until(&mut h, "the table", |s| s.play.content_only());
+    assert!(h.query_by_label_contains("Content only").is_some());
+}
+
+#[test]
+fn a_saved_game_opens_as_a_replay_steps_back_and_forks() {
+    let (dir, _) = copy_of("curbside");
+    let file = dir.join("game.replay.json");
+    let code = farebox_editor::run(
+        vec![
+            "farebox".into(),
+            "record".into(),
+            "curbside".into(),
+            "--seed".into(),
+            "5".into(),
+            "--out".into(),
+            file.display().to_string(),
+        ],
+        &mut std::io::empty(),
+        &mut std::io::sink(),
+        &mut std::io::sink(),
+    );
+    assert_eq!(code, 0);
+    let mut h = studio("curbside".into());
+    until(&mut h, "the mod", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    h.state_mut().as_mut().unwrap().tab = Tab::Replay;
+    h.step();
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .replay
+        .set_path(&file.display().to_string());
+    h.get_by_label("Open replay").click();
+    until(&mut h, "the last position drawn", |s| {
+        s.replay.position().is_some_and(|(at, total)| {
+            at == total && total > 0 && s.replay.showing() == Some(total)
+        })
+    });
+    h.get_by_label("Back").click();
+    let total = h.state().as_ref().unwrap().replay.position().unwrap().1;
+    until(&mut h, "one action back", |s| {
+        s.replay.position() == Some((total - 1, total)) && s.replay.showing() == Some(total - 1)
+    });
+    h.get_by_label("Fork from here").click();
+    until(&mut h, "the forked game", |s| {
+        s.tab == Tab::Play && step_of(s) == Some(total - 1)
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}

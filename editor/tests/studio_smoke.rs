@@ -1,0 +1,90 @@
+//! The real `farebox` binary opens the Studio on each bundled game, renders frames with
+//! eframe's glow renderer and exits cleanly. It needs an X server: the test starts its own
+//! Xvfb (installed by `.ci/run`), so it runs the same on a desktop and in CI.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Xvfb(Child);
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts Xvfb on a free display number and waits for its socket.
+fn xvfb() -> (Xvfb, String) {
+    for n in 0..50 {
+        let display = 140 + (std::process::id() % 400) + n;
+        let socket = format!("/tmp/.X11-unix/X{display}");
+        if Path::new(&socket).exists() {
+            continue;
+        }
+        let child = Command::new("Xvfb")
+            .args([
+                &format!(":{display}"),
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb is needed for this test (apt-get install xvfb; .ci/run installs it)");
+        let guard = Xvfb(child);
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            if Path::new(&socket).exists() {
+                return (guard, format!(":{display}"));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    panic!("Xvfb did not start");
+}
+
+#[test]
+fn the_studio_opens_every_bundled_game_renders_and_exits() {
+    let (_x, display) = xvfb();
+    let bin = env!("CARGO_BIN_EXE_farebox");
+    for game in [
+        "curbside",
+        "taxi-derby",
+        "dicey-curves",
+        "critter-cab",
+        "wheres-my-ride",
+    ] {
+        let mut child = Command::new(bin)
+            .args(["studio", game, "--frames", "40"])
+            .env("DISPLAY", &display)
+            .env_remove("WAYLAND_DISPLAY")
+            .env("LIBGL_ALWAYS_SOFTWARE", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > Duration::from_secs(120) {
+                let _ = child.kill();
+                panic!("{game}: the Studio did not close after its frames");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            status.success(),
+            "{game}: exit {status}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
