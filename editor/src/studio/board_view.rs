@@ -566,6 +566,9 @@ fn draw_pieces(
                     scene.def.seat_name(o as usize),
                     kind_name(scene.def, &p.kind).to_lowercase()
                 ),
+                None if prop_color(scene.def, &p.props).is_some() => {
+                    format!("{} (in its own colour)", kind_name(scene.def, &p.kind))
+                }
                 None => kind_name(scene.def, &p.kind).to_string(),
             };
             let key = match p.owner {
@@ -722,11 +725,12 @@ fn overlay(
                 .id_salt(ui.scope_id().with("farebox-legend"))
                 .default_open(rect.width() > WIDE)
                 .show(ui, |ui| {
+                    ui.set_max_width(area.width() - 24.0);
                     for (sym, line) in legend {
                         ui.horizontal(|ui| {
                             let (r, _) = ui.allocate_exact_size(Vec2::splat(20.0), Sense::hover());
                             marks::paint_sym(ui.painter(), r, sym);
-                            ui.label(egui::RichText::new(line).size(12.0));
+                            ui.add(egui::Label::new(egui::RichText::new(line).size(12.0)).wrap());
                         });
                     }
                 });
