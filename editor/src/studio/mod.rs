@@ -248,7 +248,9 @@ impl Studio {
             p.base_loading = None;
             if let (Ok(def), Some(folder)) = (l.result, l.folders.first()) {
                 p.base = Some((def, folder.clone()));
-                self.outcomes.set_target(target(p), base_target(p), false);
+                if let Some(t) = target(p) {
+                    self.outcomes.set_target(t, base_target(p), false);
+                }
             }
         }
         let Some(rx) = &p.loading else {
@@ -296,8 +298,9 @@ impl Studio {
                     };
                     p.base_loading = Some(reload::load(place, Instant::now(), waker(&self.ctx)));
                 }
-                self.outcomes
-                    .set_target(target(p), base_target(p), replaced);
+                if let Some(t) = target(p) {
+                    self.outcomes.set_target(t, base_target(p), replaced);
+                }
                 if replaced {
                     self.play.rebase(def);
                 } else {
@@ -337,15 +340,12 @@ fn start_load(p: &mut Project, ctx: &egui::Context, asked: Instant) {
     p.loading = Some(reload::load(p.place.clone(), asked, waker(ctx)));
 }
 
-fn target(p: &Project) -> outcomes::Target {
-    outcomes::Target {
-        name: p
-            .def
-            .as_ref()
-            .map_or(p.place.name.clone(), |d| d.name.clone()),
-        def: p.def.clone().unwrap_or_else(|| Arc::new(empty_def())),
+fn target(p: &Project) -> Option<outcomes::Target> {
+    p.def.as_ref().map(|d| outcomes::Target {
+        name: d.name.clone(),
+        def: d.clone(),
         folder: p.place.folder.clone(),
-    }
+    })
 }
 
 fn base_target(p: &Project) -> Option<outcomes::Target> {
@@ -353,18 +353,6 @@ fn base_target(p: &Project) -> Option<outcomes::Target> {
         name: d.name.clone(),
         def: d.clone(),
         folder: f.clone(),
-    })
-}
-
-/// Only called when no version has loaded, where no run can start anyway.
-fn empty_def() -> GameDef {
-    let src = farebox::source::MemSource::new("empty").with(
-        "mod.toml",
-        "id = \"empty\"\nname = \"Nothing loaded\"\nversion = \"0.0.0\"\nplayers = [1, 1]\n",
-    );
-    farebox::content::load_mod(&src, &farebox::content::NoDependencies).unwrap_or_else(|_| {
-        // The text above is fixed and valid; loading it cannot fail.
-        unreachable!("the built-in empty mod loads")
     })
 }
 

@@ -120,6 +120,11 @@ impl Outcomes {
         self.settings.games = games.clamp(1, MAX_GAMES);
     }
 
+    /// Whether a run is under way: true until the panel has picked up its end (in [`ui`]
+    /// or [`wait`]).
+    ///
+    /// [`ui`]: Outcomes::ui
+    /// [`wait`]: Outcomes::wait
     pub fn is_running(&self) -> bool {
         self.running.is_some()
     }
@@ -348,6 +353,11 @@ impl Outcomes {
             return;
         }
         self.last = Some(f);
+        // Compared with the accepted outcomes as they are now: they may have been accepted
+        // again from the command line since the mod was opened.
+        if let Some(t) = &self.target {
+            self.snapshot = read_snapshot(&t.folder).map_err(|f| f.message().to_string());
+        }
         self.refresh();
     }
 

@@ -218,3 +218,55 @@ fn a_house_rule_runs_beside_its_base_game() {
     shows(&h, "Base: ");
     shows(&h, "Against ");
 }
+
+/// Accepting writes only inside the mod folder: a `snapshots` folder that is a link to
+/// somewhere else is refused, and nothing is written there.
+#[cfg(unix)]
+#[test]
+fn accept_refuses_a_snapshots_folder_that_leads_outside() {
+    let copy = Copy::of("curbside", "outside");
+    let elsewhere = copy.dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap_or_else(|e| panic!("{e}"));
+    let snapshots = copy.folder.join("snapshots");
+    std::fs::remove_dir_all(&snapshots).unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(&elsewhere, &snapshots).unwrap_or_else(|e| panic!("{e}"));
+
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(5);
+    let mut h = harness(panel);
+    h.run();
+    shows(&h, "No accepted outcomes yet");
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+    h.get_by_label("Accept").click();
+    h.run();
+    shows(&h, "Not accepted");
+    assert!(!elsewhere.join("outcomes.json").exists());
+}
+
+#[test]
+fn the_snapshot_s_settings_can_be_taken_back() {
+    let copy = Copy::of("curbside", "settings");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    // A new mod starts from its snapshot's settings.
+    shows_settings_match(&panel, true);
+    panel.set_games(7);
+    shows_settings_match(&panel, false);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Use the snapshot's settings").click();
+    h.run();
+    shows(&h, "These are the settings of the accepted outcomes");
+    assert_eq!(h.state().settings.games, 500);
+}
+
+fn shows_settings_match(panel: &Outcomes, same: bool) {
+    let snap = match &panel.snapshot {
+        Ok(Some(s)) => s.settings.clone(),
+        _ => panic!("Curbside has accepted outcomes"),
+    };
+    assert_eq!(super::same_settings(&snap, &panel.settings), same);
+}
