@@ -181,6 +181,13 @@ fn a_saved_edit_reloads_and_a_broken_one_keeps_the_last_good_version() {
             .as_ref()
             .is_some_and(|p| p.def.is_some() && p.watching())
     });
+    // Loading reads the files; reading is not a change, so nothing reloads by itself.
+    for _ in 0..60 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let p = h.state().as_ref().unwrap().project.as_ref().unwrap();
+    assert_eq!(p.reloads, 0, "reloaded with no change: {}", p.status);
     let mod_toml = folder.join("mod.toml");
     let text = std::fs::read_to_string(&mod_toml).unwrap();
     // A good edit: the game's name changes, saved by writing a new file and renaming it

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use farebox::GameDef;
 use farebox::content;
 use farebox::source::{FolderResolver, FsSource};
-use notify_debouncer_full::notify::RecursiveMode;
+use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
 /// How long the folders must be quiet before a change is reported.
@@ -37,8 +37,11 @@ impl Watcher {
         let (tx, rx) = channel::<Vec<PathBuf>>();
         let mut debouncer = new_debouncer(DEBOUNCE, None, move |r: DebounceEventResult| {
             if let Ok(events) = r {
+                // Reading a file is an event too (inotify reports opens and closes): only
+                // what changes a file counts, or every load would start the next.
                 let paths: Vec<PathBuf> = events
                     .iter()
+                    .filter(|e| !matches!(e.kind, EventKind::Access(_) | EventKind::Other))
                     .flat_map(|e| e.paths.iter())
                     .filter(|p| is_content(p))
                     .cloned()
