@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 use farebox::GameDef;
@@ -148,16 +149,20 @@ enum Barrier {
 pub struct Worker {
     tx: Sender<Request>,
     rx: Receiver<Reply>,
-    /// Requests sent whose replies have not come yet.
-    pending: usize,
+    /// Requests sent and not yet worked through (the thread counts them down).
+    pending: Arc<AtomicUsize>,
 }
 
 impl Worker {
-    /// Starts the thread; `wake` is called after each reply (the app asks for a repaint).
+    /// Starts the thread; `wake` is called after each request is worked through (the app asks
+    /// for a repaint).
     pub fn spawn(wake: impl Fn() + Send + 'static) -> Worker {
         let (tx, req_rx) = channel::<Request>();
         let (reply_tx, rx) = channel::<Reply>();
-        let spawned = std::thread::Builder::new()
+        let pending = Arc::new(AtomicUsize::new(0));
+        let left = pending.clone();
+        // Without a thread the requests go unanswered and the app shows "starting".
+        let _ = std::thread::Builder::new()
             .name("farebox-game".into())
             .spawn(move || {
                 let mut w = Work::default();
@@ -167,45 +172,28 @@ impl Worker {
                             return;
                         }
                     }
+                    left.fetch_sub(1, Ordering::Release);
                     wake();
                 }
             });
-        if spawned.is_err() {
-            // Without a thread the requests simply go unanswered; the app shows "waiting".
-        }
-        Worker { tx, rx, pending: 0 }
+        Worker { tx, rx, pending }
     }
 
     pub fn send(&mut self, req: Request) {
-        if self.tx.send(req).is_ok() {
-            self.pending += 1;
+        self.pending.fetch_add(1, Ordering::Acquire);
+        if self.tx.send(req).is_err() {
+            self.pending.fetch_sub(1, Ordering::Release);
         }
     }
 
     /// Whether a request is still being worked on.
     pub fn busy(&self) -> bool {
-        self.pending > 0
+        self.pending.load(Ordering::Acquire) > 0
     }
 
     /// The replies that have arrived.
     pub fn poll(&mut self) -> Vec<Reply> {
-        let mut out = Vec::new();
-        while let Ok(r) = self.rx.try_recv() {
-            if matches!(r, Reply::Snapshot(_) | Reply::Failed(_) | Reply::Saved(_)) {
-                self.pending = self.pending.saturating_sub(1);
-            }
-            out.push(r);
-        }
-        out
-    }
-
-    /// Waits for the next reply (tests only: the app never blocks).
-    pub fn wait(&mut self, timeout: std::time::Duration) -> Option<Reply> {
-        let r = self.rx.recv_timeout(timeout).ok()?;
-        if matches!(r, Reply::Snapshot(_) | Reply::Failed(_) | Reply::Saved(_)) {
-            self.pending = self.pending.saturating_sub(1);
-        }
-        Some(r)
+        self.rx.try_iter().collect()
     }
 }
 
@@ -283,7 +271,11 @@ impl Work {
             }
             Request::Viewer(v) => {
                 self.viewer = v;
-                vec![self.snapshot()]
+                match self.playing {
+                    Some(_) => vec![self.snapshot()],
+                    // Set before the first game starts: nothing to show yet.
+                    None => vec![],
+                }
             }
             Request::Rebase { def } => {
                 let Some(p) = &self.playing else {

@@ -205,28 +205,28 @@ fn zone_row(ui: &mut egui::Ui, scene: &Scene, zi: usize, z: &ZoneView, out: &mut
         .map(|f| f.height)
         .fold(64.0_f32, f32::max)
         .min(170.0);
-    egui::ScrollArea::horizontal()
-        .id_salt(("farebox-zone", zi))
-        .show(ui, |ui| {
-            ui.with_layout(egui::Layout::left_to_right(egui::Align::Min), |ui| {
-                for (ci, face) in faces.into_iter().enumerate() {
-                    let spot = Spot::Card {
-                        zone: zi,
-                        index: ci,
-                    };
-                    let r = face.show(ui, height, scene.actionable.contains(&spot));
-                    if r.clicked() {
-                        out.clicked = Some(spot);
-                    }
-                    if r.hovered() {
-                        out.hovered = Some(spot);
-                    }
+    // Cards wrap onto further rows, so a whole hand is in sight at once.
+    ui.with_layout(
+        egui::Layout::left_to_right(egui::Align::Min).with_main_wrap(true),
+        |ui| {
+            for (ci, face) in faces.into_iter().enumerate() {
+                let spot = Spot::Card {
+                    zone: zi,
+                    index: ci,
+                };
+                let r = face.show(ui, height, scene.actionable.contains(&spot));
+                if r.clicked() {
+                    out.clicked = Some(spot);
                 }
-                if hidden > 0 {
-                    back(ui, hidden);
+                if r.hovered() {
+                    out.hovered = Some(spot);
                 }
-            });
-        });
+            }
+            if hidden > 0 {
+                back(ui, hidden);
+            }
+        },
+    );
     ui.add_space(4.0);
 }
 
