@@ -74,6 +74,11 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
+/// The game as the Studio last drew it.
+fn snap(h: &H) -> &farebox_editor::studio::worker::Snapshot {
+    h.state().as_ref().unwrap().play.snapshot().unwrap()
+}
+
 fn step_of(s: &Studio) -> Option<usize> {
     s.play.snapshot().map(|snap| snap.step)
 }
@@ -91,47 +96,29 @@ fn open_a_game_start_it_with_a_person_and_a_bot_click_an_action_on_the_board_and
     });
     // Curbside starts with placing a tile: the first offered place action names a cell, and
     // that cell on the board takes it.
-    let (cell, before) = {
-        let snap = h.state().as_ref().unwrap().play.snapshot().unwrap();
+    let (cell, before, here) = {
+        let snap = snap(&h);
         let place = snap
             .offered
             .iter()
             .find(|o| o.action.starts_with("place "))
-            .expect("a place action")
-            .action
-            .clone();
-        let cell = place.split_whitespace().last().unwrap().to_string();
-        (cell, snap.step)
-    };
-    let at_cell = h
-        .state()
-        .as_ref()
-        .unwrap()
-        .play
-        .snapshot()
-        .unwrap()
-        .offered
-        .iter()
-        .filter(|o| o.action.ends_with(&format!(" {cell}")))
-        .count();
-    h.get_by_label(&cell).click();
-    if at_cell > 1 {
-        // Several actions at that cell: the menu there lists them.
-        until(&mut h, "the menu of actions at the cell", |_| true);
-        let first = h
-            .state()
-            .as_ref()
-            .unwrap()
-            .play
-            .snapshot()
-            .unwrap()
+            .expect("a place action");
+        let cell = place.action.split_whitespace().last().unwrap().to_string();
+        let here: Vec<String> = snap
             .offered
             .iter()
-            .find(|o| o.action.ends_with(&format!(" {cell}")))
-            .unwrap()
-            .label
-            .clone();
-        h.get_by_label(&first).click();
+            .filter(|o| o.action.ends_with(&format!(" {cell}")))
+            .map(|o| o.label.clone())
+            .collect();
+        (cell, snap.step, here)
+    };
+    h.get_by_label(&cell).click();
+    if here.len() > 1 {
+        // Several actions at that cell: the menu there lists them (it opens on the next
+        // frame and is laid out on the one after).
+        h.step();
+        h.step();
+        h.get_by_label(&here[0]).click();
     }
     until(&mut h, "the action applied", |s| {
         step_of(s) == Some(before + 1)
@@ -155,7 +142,7 @@ fn two_people_at_one_screen_pass_it_behind_a_hand_off() {
             .snapshot()
             .is_some_and(|snap| !snap.offered.is_empty())
     });
-    let first = h.state().as_ref().unwrap().play.snapshot().unwrap().active;
+    let first = snap(&h).active;
     h.get_by_label("End your turn").click();
     until(&mut h, "the hand-off screen", |s| {
         s.play.handing_off().is_some()

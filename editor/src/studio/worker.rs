@@ -345,19 +345,20 @@ impl Playing {
     fn step(&mut self, action: &str) -> Result<(), String> {
         let seat = self.game.active();
         let rng_before = self.game.state().rng.clone();
-        let seen_before: Vec<BTreeMap<String, usize>> =
-            (0..self.seats.len()).map(|s| self.seen(s as u8)).collect();
+        // Only people learn things an undo would let them take back.
+        let people: Vec<u8> = (0..self.seats.len() as u8)
+            .filter(|&s| self.seats[s as usize].is_person())
+            .collect();
+        let seen_before: Vec<(u8, BTreeMap<String, usize>)> =
+            people.iter().map(|&s| (s, self.seen(s))).collect();
         self.game.apply(action).map_err(|e| e.to_string())?;
         let mut barrier = if self.game.state().rng != rng_before {
             Barrier::Fixed
         } else {
             Barrier::Free
         };
-        for (s, before) in seen_before.iter().enumerate() {
-            if !self.seats[s].is_person() {
-                continue;
-            }
-            let after = self.seen(s as u8);
+        for (s, before) in &seen_before {
+            let after = self.seen(*s);
             if after
                 .iter()
                 .any(|(card, n)| before.get(card).copied().unwrap_or(0) < *n)
@@ -370,8 +371,7 @@ impl Playing {
         Ok(())
     }
 
-    /// The cards a seat can see, counted by id, in zones it does not own openly
-    /// from the start: what it would learn by an action.
+    /// The cards a seat can see, counted by id: a count that grows is something it learnt.
     fn seen(&self, seat: u8) -> BTreeMap<String, usize> {
         let mut out = BTreeMap::new();
         for z in self.game.view(Some(seat)).zones {
