@@ -19,7 +19,8 @@ fn studio(spec: String) -> H {
         .with_size(egui::vec2(1400.0, 900.0))
         .build_ui_state(
             move |ui, s: &mut Option<Studio>| {
-                let st = s.get_or_insert_with(|| Studio::new(ui.ctx(), Some(spec.clone())));
+                let st =
+                    s.get_or_insert_with(|| Studio::without_settings(ui.ctx(), Some(spec.clone())));
                 st.frame(ui);
             },
             None,
@@ -279,8 +280,164 @@ fn a_saved_game_opens_as_a_replay_steps_back_and_forks() {
         s.replay.position() == Some((total - 1, total)) && s.replay.showing() == Some(total - 1)
     });
     h.get_by_label("Fork from here").click();
+    // The fork opens the new-game dialog: the replay's setup is kept, the seats are chosen.
+    until(&mut h, "the fork's dialog", |s| {
+        s.tab == Tab::Play && s.play.in_dialog()
+    });
+    assert!(h.query_by_label_contains("Continue a replay").is_some());
+    assert!(
+        h.query_by_label_contains(&format!("from step {}", total - 1))
+            .is_some()
+    );
+    h.get_by_label("Start the game").click();
     until(&mut h, "the forked game", |s| {
         s.tab == Tab::Play && step_of(s) == Some(total - 1)
     });
+    // The first seat is a person by default; the rest are the mod's bot.
+    let seats = snap(&h).seats.clone();
+    assert!(seats[0].is_person());
+    assert!(seats[1..].iter().all(|k| !k.is_person()), "{seats:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_reload_during_a_game_replays_it_on_the_new_rules() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the new-game dialog", |s| {
+        s.play.in_dialog() && s.project.as_ref().is_some_and(|p| p.watching())
+    });
+    h.state_mut().as_mut().unwrap().play.set_seed(11);
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the person's actions", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    let first = snap(&h).offered[0].label.clone();
+    h.get_by_label(&first).click();
+    until(&mut h, "one action played", |s| step_of(s) == Some(1));
+    // A change that leaves the game as it was: it goes on under the new version by itself.
+    let mod_toml = folder.join("mod.toml");
+    let text = std::fs::read_to_string(&mod_toml).unwrap();
+    std::fs::write(
+        &mod_toml,
+        text.replacen("name = \"Curbside\"", "name = \"Curbside Redux\"", 1),
+    )
+    .unwrap();
+    until(&mut h, "the game on the new version", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.def.name == "Curbside Redux")
+    });
+    assert!(
+        h.query_by_label_contains("still follows the new rules")
+            .is_some()
+    );
+    assert_eq!(step_of(h.state().as_ref().unwrap()), Some(1));
+    // A change of the dice: the set-up rolls differ, and the Studio asks what to do.
+    let text = std::fs::read_to_string(&mod_toml).unwrap();
+    let five = text.replacen("die_sides = 6", "die_sides = 5", 1);
+    assert_ne!(five, text);
+    std::fs::write(&mod_toml, five).unwrap();
+    until(&mut h, "the choice after the reload", |s| {
+        s.project.as_ref().is_some_and(|p| p.reloads >= 2)
+    });
+    for _ in 0..3000 {
+        h.step();
+        if h.query_by_label("Keep the old game").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.get_by_label("Keep the old game").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label("Keep the old game").is_none());
+    assert_eq!(step_of(h.state().as_ref().unwrap()), Some(1));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A whole game played through the Studio's widgets: a person against Curbside's bot, every
+/// decision clicked in the list of actions, to the end screen; the game saved there as a
+/// replay, which `farebox replay` then verifies.
+#[test]
+fn a_person_plays_a_whole_game_against_the_bot_and_saves_it() {
+    let (dir, _) = copy_of("curbside");
+    let mut h = studio("curbside".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(21);
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    let mut decisions = 0usize;
+    for _ in 0..200_000 {
+        h.step();
+        let Some(snap) = h.state().as_ref().unwrap().play.snapshot() else {
+            continue;
+        };
+        if snap.result.is_some() {
+            break;
+        }
+        if snap.offered.is_empty() {
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
+        }
+        // Some of every kind of decision, then mostly ending the turn, so the game ends.
+        let labels: Vec<String> = snap.offered.iter().map(|o| o.label.clone()).collect();
+        let step = snap.step;
+        let pick = if decisions % 4 == 3 {
+            labels.iter().find(|l| l.as_str() == "End your turn")
+        } else {
+            None
+        }
+        .or_else(|| {
+            labels
+                .iter()
+                .cycle()
+                .skip(decisions % labels.len())
+                .take(labels.len())
+                .find(|l| h.query_by_label(l).is_some())
+        })
+        .cloned()
+        .expect("an offered action shown as a widget");
+        h.get_by_label(&pick).click();
+        decisions += 1;
+        until(&mut h, "the decision taken", |s| {
+            s.play.snapshot().is_some_and(|snap| snap.step > step)
+        });
+    }
+    let result = snap(&h).result.clone().expect("the game ended");
+    assert!(decisions > 5, "only {decisions} decisions");
+    assert!(h.query_by_label("Game over").is_some());
+    assert!(h.query_by_label(&result.reason).is_some());
+    let file = dir.join("mine.replay.json");
+    h.get_by_label("Replay file").click();
+    h.step();
+    h.get_by_label("Replay file")
+        .type_text(&file.display().to_string());
+    h.step();
+    h.get_by_label("Save replay").click();
+    for _ in 0..3000 {
+        h.step();
+        if h.query_by_label_contains("Saved to").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(h.query_by_label_contains("Saved to").is_some());
+    let code = farebox_editor::run(
+        vec![
+            "farebox".into(),
+            "replay".into(),
+            file.display().to_string(),
+        ],
+        &mut std::io::empty(),
+        &mut std::io::sink(),
+        &mut std::io::sink(),
+    );
+    assert_eq!(code, 0, "the saved game does not replay");
     let _ = std::fs::remove_dir_all(dir);
 }

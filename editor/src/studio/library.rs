@@ -31,13 +31,18 @@ pub struct Library {
     catalogue: Option<Vec<Entry>>,
     loading: Option<Receiver<Vec<Entry>>>,
     pub recent: Vec<PathBuf>,
+    /// Where the recent folders are kept (None: in memory only).
+    recent_file: Option<PathBuf>,
     typed: String,
+    browser: Option<super::files::Browser>,
 }
 
 const MAX_RECENT: usize = 8;
 
 impl Library {
-    pub fn new(wake: impl Fn() + Send + 'static) -> Library {
+    /// The start screen; `recent_file` keeps the recent folders between runs (see
+    /// [`recent_file`]), or None to keep them in memory only.
+    pub fn new(wake: impl Fn() + Send + 'static, recent_file: Option<PathBuf>) -> Library {
         let (tx, rx) = std::sync::mpsc::channel();
         let _ = std::thread::Builder::new()
             .name("farebox-catalogue".into())
@@ -48,8 +53,10 @@ impl Library {
         Library {
             catalogue: None,
             loading: Some(rx),
-            recent: read_recent(),
+            recent: recent_file.as_deref().map(read_recent).unwrap_or_default(),
+            recent_file,
             typed: String::new(),
+            browser: None,
         }
     }
 
@@ -61,7 +68,9 @@ impl Library {
         self.recent.retain(|f| f != &folder);
         self.recent.insert(0, folder);
         self.recent.truncate(MAX_RECENT);
-        write_recent(&self.recent);
+        if let Some(f) = &self.recent_file {
+            write_recent(f, &self.recent);
+        }
     }
 
     pub fn ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
@@ -114,7 +123,33 @@ impl Library {
             if (ui.button("Open folder").clicked() || enter) && !self.typed.trim().is_empty() {
                 out.push(Command::Open(self.typed.trim().to_string()));
             }
+            if ui
+                .button("Browse…")
+                .on_hover_text("Find a mod folder on disk")
+                .clicked()
+            {
+                let start = self
+                    .recent
+                    .first()
+                    .and_then(|f| f.parent())
+                    .map_or_else(mods_dir, Path::to_path_buf);
+                self.browser = Some(super::files::Browser::new(
+                    ui.ctx(),
+                    super::files::Want::ModFolder,
+                    &start,
+                ));
+            }
         });
+        if let Some(b) = &mut self.browser {
+            match b.ui(ui.ctx()) {
+                super::files::Picked::Nothing => {}
+                super::files::Picked::Cancelled => self.browser = None,
+                super::files::Picked::Chosen(f) => {
+                    self.browser = None;
+                    out.push(Command::Open(f.display().to_string()));
+                }
+            }
+        }
     }
 }
 
@@ -176,7 +211,9 @@ pub fn catalogue(dir: &Path) -> Vec<Entry> {
         .collect()
 }
 
-fn recent_file() -> Option<PathBuf> {
+/// Where the recent folders are kept: `$FAREBOX_CONFIG/recent.json`, else
+/// `$XDG_CONFIG_HOME/farebox/recent.json`, else `~/.config/farebox/recent.json`.
+pub fn recent_file() -> Option<PathBuf> {
     if let Some(d) = std::env::var_os("FAREBOX_CONFIG") {
         return Some(PathBuf::from(d).join("recent.json"));
     }
@@ -186,23 +223,45 @@ fn recent_file() -> Option<PathBuf> {
     Some(base.join("farebox").join("recent.json"))
 }
 
-fn read_recent() -> Vec<PathBuf> {
-    let Some(f) = recent_file() else {
-        return vec![];
-    };
-    let text = farebox::source::read_bounded(&f, 64 * 1024).unwrap_or_default();
+/// The recent folders that still exist.
+fn read_recent(f: &Path) -> Vec<PathBuf> {
+    let text = farebox::source::read_bounded(f, 64 * 1024).unwrap_or_default();
     let list: Vec<PathBuf> = serde_json::from_str(&text).unwrap_or_default();
-    list.into_iter().take(MAX_RECENT).collect()
+    list.into_iter()
+        .filter(|p| p.is_dir())
+        .take(MAX_RECENT)
+        .collect()
 }
 
-fn write_recent(list: &[PathBuf]) {
-    let Some(f) = recent_file() else {
-        return;
-    };
+fn write_recent(f: &Path, list: &[PathBuf]) {
     if let Some(dir) = f.parent() {
         let _ = std::fs::create_dir_all(dir);
     }
     if let Ok(text) = serde_json::to_string_pretty(list) {
-        let _ = farebox::source::write_atomic(&f, &text);
+        let _ = farebox::source::write_atomic(f, &text);
+    }
+}
+
+#[cfg(test)]
+mod recent_tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// The list survives a restart, newest first, and a folder deleted since is dropped.
+    #[test]
+    fn recent_folders_are_kept_and_missing_ones_dropped() {
+        let dir = std::env::temp_dir().join(format!("farebox-recent-{}", std::process::id()));
+        let (a, b) = (dir.join("a"), dir.join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let file = dir.join("config").join("recent.json");
+        let mut lib = Library::new(|| {}, Some(file.clone()));
+        lib.opened(&a);
+        lib.opened(&b);
+        assert_eq!(read_recent(&file).len(), 2);
+        std::fs::remove_dir_all(&a).unwrap();
+        let again = Library::new(|| {}, Some(file.clone()));
+        assert_eq!(again.recent, vec![b.canonicalize().unwrap()]);
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -7,6 +7,7 @@
 //! thread that made it), and outcome runs ([`outcomes`]). The UI thread only polls channels.
 
 pub mod board_view;
+pub mod files;
 pub mod library;
 pub mod outcomes;
 pub mod play;
@@ -82,11 +83,21 @@ pub struct Studio {
 impl Studio {
     /// A Studio on the start screen, or opening `open` (a bundled id or a folder).
     pub fn new(ctx: &egui::Context, open: Option<String>) -> Studio {
+        Studio::with_recent(ctx, open, library::recent_file())
+    }
+
+    /// A Studio that keeps its recent folders in memory only, leaving the user's settings
+    /// alone (for tests and benchmarks).
+    pub fn without_settings(ctx: &egui::Context, open: Option<String>) -> Studio {
+        Studio::with_recent(ctx, open, None)
+    }
+
+    fn with_recent(ctx: &egui::Context, open: Option<String>, recent: Option<PathBuf>) -> Studio {
         add_fallback_fonts(ctx);
         let wake = waker(ctx);
         let mut s = Studio {
             ctx: ctx.clone(),
-            library: library::Library::new(wake),
+            library: library::Library::new(wake, recent),
             project: None,
             tab: Tab::Play,
             play: play::PlayPanel::new(ctx),

@@ -84,8 +84,9 @@ impl Outcomes {
     }
 
     /// What to run for: the open mod and, for a house rule, its base game (run with the same
-    /// settings, shown side by side). When `rerun` is true (after a reload), a run starts at
-    /// once, cancelling the one under way. A new mod's settings are its snapshot's, else 200
+    /// settings, shown side by side). When `rerun` is true (after a reload) and this mod's
+    /// outcomes were run before or are running, a run starts at once, cancelling the one
+    /// under way. A new mod's settings are its snapshot's, else 200
     /// games from seed 1 with the fewest players and the mod's first bot (or the random agent)
     /// in every seat; the same mod again keeps the settings, fitted to what it now has.
     pub fn set_target(&mut self, target: Target, base: Option<Target>, rerun: bool) {
@@ -106,9 +107,12 @@ impl Outcomes {
                 _ => defaults(&target.def),
             };
         }
+        // A reload runs the outcomes again only where figures were asked for: a mod whose
+        // outcomes were never run is not made to play hundreds of games on every save.
+        let asked = same && (self.last.is_some() || self.running.is_some());
         self.target = Some(target);
         self.base = base;
-        if rerun {
+        if rerun && asked {
             self.cancel();
             self.start();
         }

@@ -23,6 +23,9 @@ struct NewGame {
     seats: Vec<SeatKind>,
     options: Vec<(String, String)>,
     seed: String,
+    /// A game forked from a replay: its setup and the actions played so far are fixed; only
+    /// who plays each seat is chosen.
+    fork: Option<(Setup, Vec<String>)>,
 }
 
 /// A content-only mod as its game would start.
@@ -51,6 +54,8 @@ pub struct PlayPanel {
     handoff: Option<u8>,
     error: Option<String>,
     rebased: Option<Rebased>,
+    /// A passing message: the game followed a reload.
+    notice: Option<String>,
     save_path: String,
     saved: Option<String>,
     /// A place on the board with several actions, whose menu is open.
@@ -74,6 +79,7 @@ impl PlayPanel {
             handoff: None,
             error: None,
             rebased: None,
+            notice: None,
             save_path: String::new(),
             saved: None,
             picked: None,
@@ -162,10 +168,23 @@ impl PlayPanel {
     }
 
     /// Starts a game from a replay's first actions.
+    /// Opens the new-game dialog on a replay's first actions: the seats are chosen there,
+    /// the setup and the actions so far are the replay's.
     pub fn fork(&mut self, p: &Project, setup: Setup, history: Vec<String>) {
         let Some(def) = &p.def else { return };
-        let seats = vec![SeatKind::Person; setup.seats as usize];
-        self.start(def.clone(), setup, seats, history);
+        let mut d = new_game(def);
+        d.seats
+            .resize(setup.seats as usize, SeatKind::Bot("random".into()));
+        d.seed = setup.seed.to_string();
+        for (id, v) in &mut d.options {
+            if let Some(given) = setup.options.get(id) {
+                *v = value_text(given);
+            }
+        }
+        d.fork = Some((setup, history));
+        self.dialog = Some(d);
+        self.content = None;
+        self.rebased = None;
     }
 
     fn start(
@@ -193,6 +212,7 @@ impl PlayPanel {
         self.handoff = None;
         self.error = None;
         self.rebased = None;
+        self.notice = None;
         self.saved = None;
         self.last_move = Instant::now();
     }
@@ -203,6 +223,12 @@ impl PlayPanel {
             match r {
                 Reply::Snapshot(s) => self.snap = Some(*s),
                 Reply::Failed(e) => self.error = Some(e),
+                // A game that follows the new rules simply goes on under them; only a game
+                // that no longer fits asks what to do.
+                Reply::Rebased(r @ Rebased::Follows { .. }) => {
+                    self.notice = Some(format!("The rules were reloaded. {}", r.describe()));
+                    w.send(Request::Adopt(true));
+                }
                 Reply::Rebased(r) => self.rebased = Some(r),
                 Reply::Saved(p) => self.saved = Some(format!("Saved to {}", p.display())),
             }
@@ -256,6 +282,16 @@ impl PlayPanel {
                 self.error = None;
             }
         }
+        if let Some(n) = &self.notice {
+            let mut close = false;
+            ui.horizontal(|ui| {
+                ui.label(n);
+                close = ui.small_button("Dismiss").clicked();
+            });
+            if close {
+                self.notice = None;
+            }
+        }
         let Some(def) = p.def.clone() else {
             if p.diagnostics.is_empty() {
                 ui.horizontal(|ui| {
@@ -307,7 +343,19 @@ impl PlayPanel {
 
     fn dialog_ui(&mut self, ui: &mut egui::Ui, def: &Arc<GameDef>) {
         let Some(d) = &mut self.dialog else { return };
-        ui.heading(format!("New game of {}", def.name));
+        let fixed = d.fork.is_some();
+        match &d.fork {
+            Some((_, history)) => {
+                ui.heading(format!("Continue a replay of {}", def.name));
+                ui.label(format!(
+                    "The game goes on from step {} of the replay, with its seed and options. Choose who plays each seat.",
+                    history.len()
+                ));
+            }
+            None => {
+                ui.heading(format!("New game of {}", def.name));
+            }
+        }
         ui.add_space(6.0);
         let mut agents = vec![SeatKind::Person, SeatKind::Bot("random".into())];
         agents.extend(def.bots.iter().map(|b| SeatKind::Bot(b.id.clone())));
@@ -324,8 +372,11 @@ impl PlayPanel {
             .show(ui, |ui| {
                 let l = ui.label("Players");
                 let mut n = d.seats.len() as u32;
-                ui.add(egui::Slider::new(&mut n, def.players.0..=def.players.1))
-                    .labelled_by(l.id);
+                ui.add_enabled(
+                    !fixed,
+                    egui::Slider::new(&mut n, def.players.0..=def.players.1),
+                )
+                .labelled_by(l.id);
                 d.seats.resize(n as usize, SeatKind::Bot("random".into()));
                 ui.end_row();
                 for (i, seat) in d.seats.iter_mut().enumerate() {
@@ -341,6 +392,10 @@ impl PlayPanel {
                         .response
                         .labelled_by(l.id);
                     ui.end_row();
+                }
+                if fixed {
+                    // A fork keeps the replay's options and seed: shown, not changed.
+                    ui.disable();
                 }
                 for (o, (_, value)) in def.options.iter().zip(d.options.iter_mut()) {
                     let l = ui.label(&o.label).on_hover_text(&o.description);
@@ -400,12 +455,21 @@ impl PlayPanel {
             .clicked()
             && let Ok(seed) = seed
         {
-            let mut setup = Setup::new(d.seats.len() as u8, seed);
-            for (id, v) in &d.options {
-                setup = setup.option(id, Value::Str(v.clone()));
-            }
             let seats = d.seats.clone();
-            self.start(def.clone(), setup, seats, vec![]);
+            let (setup, history) = match d.fork.take() {
+                Some(f) => f,
+                None => {
+                    let mut setup = Setup::new(d.seats.len() as u8, seed);
+                    for (id, v) in &d.options {
+                        setup = setup.option(id, Value::Str(v.clone()));
+                    }
+                    (setup, vec![])
+                }
+            };
+            self.start(def.clone(), setup, seats, history);
+        }
+        if self.snap.is_some() && ui.button("Back to the game in progress").clicked() {
+            self.dialog = None;
         }
     }
 
@@ -786,6 +850,7 @@ fn new_game(def: &GameDef) -> NewGame {
             .map(|o| (o.id.clone(), value_text(&o.default)))
             .collect(),
         seed: random_seed().to_string(),
+        fork: None,
     }
 }
 

@@ -4,14 +4,17 @@
 //! dependencies') into one "something changed" signal: an editor that saves by writing a
 //! temporary file and renaming it, or a burst of saves, gives one reload. Files the Studio
 //! writes itself that are not content (accepted outcomes under `snapshots/`, temporary files
-//! of atomic writes) are ignored, so accepting outcomes does not reload the mod.
+//! of atomic writes) are ignored, so accepting outcomes does not reload the mod; content the
+//! Studio saves itself is announced with [`Watcher::expect`], and a file that holds exactly
+//! what the Studio wrote is not a change.
 //!
 //! [`load`] loads and validates a mod on a background thread and hands back the result with
 //! the time it took; the last good definition stays in use until a new one loads.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use farebox::GameDef;
@@ -28,13 +31,20 @@ pub struct Watcher {
     _debouncer: Debouncer<notify_debouncer_full::notify::RecommendedWatcher, RecommendedCache>,
     rx: Receiver<Vec<PathBuf>>,
     pub folders: Vec<PathBuf>,
+    /// Files the Studio wrote itself, with a hash of what it wrote.
+    own: Arc<Mutex<HashMap<PathBuf, blake3::Hash>>>,
 }
+
+/// Files larger than this are never compared with the Studio's own writes (they change).
+const MAX_COMPARED: u64 = 8 << 20;
 
 impl Watcher {
     /// Watches `folders` recursively; `wake` is called (from the watcher's thread) when
     /// content changed, so the app can repaint and pick the change up.
     pub fn watch(folders: &[PathBuf], wake: impl Fn() + Send + 'static) -> Result<Watcher, String> {
         let (tx, rx) = channel::<Vec<PathBuf>>();
+        let own: Arc<Mutex<HashMap<PathBuf, blake3::Hash>>> = Arc::default();
+        let own_seen = own.clone();
         let mut debouncer = new_debouncer(DEBOUNCE, None, move |r: DebounceEventResult| {
             if let Ok(events) = r {
                 // Reading a file is an event too (inotify reports opens and closes): only
@@ -43,7 +53,7 @@ impl Watcher {
                     .iter()
                     .filter(|e| !matches!(e.kind, EventKind::Access(_) | EventKind::Other))
                     .flat_map(|e| e.paths.iter())
-                    .filter(|p| is_content(p))
+                    .filter(|p| is_content(p) && !is_own(&own_seen, p))
                     .cloned()
                     .collect();
                 if !paths.is_empty() && tx.send(paths).is_ok() {
@@ -61,7 +71,17 @@ impl Watcher {
             _debouncer: debouncer,
             rx,
             folders: folders.to_vec(),
+            own,
         })
+    }
+
+    /// The Studio is about to write `text` to `path`: when the watcher sees that file hold
+    /// exactly this, it is not a change (the Studio's own save does not reload the mod a
+    /// second time). Anything else written there later is a change as usual.
+    pub fn expect(&self, path: &Path, text: &[u8]) {
+        if let Ok(mut own) = self.own.lock() {
+            own.insert(key(path), blake3::hash(text));
+        }
     }
 
     /// The content files that changed since the last call (empty: nothing changed).
@@ -75,6 +95,31 @@ impl Watcher {
             }
         }
         out
+    }
+}
+
+/// Whether `p` holds what the Studio itself last wrote there.
+fn is_own(own: &Mutex<HashMap<PathBuf, blake3::Hash>>, p: &Path) -> bool {
+    let Ok(own) = own.lock() else { return false };
+    let Some(expected) = own.get(&key(p)) else {
+        return false;
+    };
+    // Read at most one byte over the bound: a file that grew past it is not ours.
+    match farebox::source::read_bounded(p, MAX_COMPARED) {
+        Ok(text) => blake3::hash(text.as_bytes()) == *expected,
+        Err(_) => false,
+    }
+}
+
+/// Paths are compared as the file system resolves them (the watcher may report another
+/// spelling of the folder than the one the Studio wrote through).
+fn key(p: &Path) -> PathBuf {
+    match (
+        p.parent().and_then(|d| d.canonicalize().ok()),
+        p.file_name(),
+    ) {
+        (Some(dir), Some(name)) => dir.join(name),
+        _ => p.to_path_buf(),
     }
 }
 
@@ -161,5 +206,42 @@ mod tests {
         )));
         assert!(!is_content(Path::new("/m/curbside/tiles/.roads.toml.swp")));
         assert!(!is_content(Path::new("/m/curbside/tiles/roads.toml~")));
+    }
+
+    /// What the Studio saves itself is not a change; what anyone else writes is.
+    #[test]
+    fn the_studio_s_own_save_is_not_a_change() {
+        let dir = std::env::temp_dir().join(format!(
+            "farebox-own-writes-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.subsec_nanos())
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("tiles.toml");
+        std::fs::write(&file, "a = 1\n").unwrap();
+        let w = Watcher::watch(std::slice::from_ref(&dir), || {}).unwrap();
+        let wait = |w: &Watcher| {
+            let t = Instant::now();
+            while t.elapsed() < Duration::from_millis(1500) {
+                let c = w.changed();
+                if !c.is_empty() {
+                    return c;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Vec::new()
+        };
+        // The Studio's save: through a temporary file and a rename, as atomic saves go.
+        w.expect(&file, b"a = 2\n");
+        let tmp = dir.join(".tiles.toml.tmp");
+        std::fs::write(&tmp, "a = 2\n").unwrap();
+        std::fs::rename(&tmp, &file).unwrap();
+        assert_eq!(wait(&w), Vec::<PathBuf>::new());
+        // Someone else's edit of the same file.
+        std::fs::write(&file, "a = 3\n").unwrap();
+        assert!(!wait(&w).is_empty(), "an outside edit was not seen");
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -26,6 +26,7 @@ pub struct ReplayPanel {
     snap: Option<Snapshot>,
     camera: Camera,
     error: Option<String>,
+    browser: Option<super::files::Browser>,
 }
 
 /// Replays larger than this are refused.
@@ -45,6 +46,7 @@ impl ReplayPanel {
             snap: None,
             camera: Camera::default(),
             error: None,
+            browser: None,
         }
     }
 
@@ -109,7 +111,35 @@ impl ReplayPanel {
                 let path = self.path.trim().to_string();
                 self.open(&path, &def);
             }
+            if ui
+                .button("Browse…")
+                .on_hover_text("Find a replay file on disk")
+                .clicked()
+            {
+                let typed = std::path::PathBuf::from(self.path.trim());
+                let start = typed
+                    .parent()
+                    .filter(|d| d.is_dir())
+                    .map_or_else(|| p.place.folder.clone(), std::path::Path::to_path_buf);
+                self.browser = Some(super::files::Browser::new(
+                    ui.ctx(),
+                    super::files::Want::Replay,
+                    &start,
+                ));
+            }
         });
+        if let Some(b) = &mut self.browser {
+            match b.ui(ui.ctx()) {
+                super::files::Picked::Nothing => {}
+                super::files::Picked::Cancelled => self.browser = None,
+                super::files::Picked::Chosen(f) => {
+                    self.browser = None;
+                    self.path = f.display().to_string();
+                    let path = self.path.clone();
+                    self.open(&path, &def);
+                }
+            }
+        }
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }

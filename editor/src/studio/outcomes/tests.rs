@@ -270,3 +270,29 @@ fn shows_settings_match(panel: &Outcomes, same: bool) {
     };
     assert_eq!(super::same_settings(&snap, &panel.settings), same);
 }
+
+/// A reload re-runs outcomes that were asked for, and leaves alone a mod whose outcomes
+/// nobody ran.
+#[test]
+fn a_reload_reruns_only_outcomes_that_were_run() {
+    let copy = Copy::of("curbside", "rerun");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(5);
+    panel.set_target(copy.target(), None, true);
+    assert!(
+        !panel.is_running(),
+        "a reload started a run nobody asked for"
+    );
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+    h.state_mut().set_target(copy.target(), None, true);
+    assert!(
+        h.state().is_running(),
+        "a reload did not re-run the outcomes"
+    );
+    until_done(&mut h);
+}
