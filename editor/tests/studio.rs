@@ -441,3 +441,100 @@ fn a_person_plays_a_whole_game_against_the_bot_and_saves_it() {
     assert_eq!(code, 0, "the saved game does not replay");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The spreadsheet of a deck: a card's field changed in its cell, undone and made again,
+/// saved into the TOML with its comments, and a bad value shown at its row while the last
+/// good version keeps playing.
+#[test]
+fn a_card_field_is_edited_in_the_spreadsheet_saved_and_a_bad_one_is_shown_at_its_row() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| p.def.is_some() && p.watching())
+    });
+    h.get_by_label("Decks & tables").click();
+    h.step();
+    h.step();
+    h.get_by_label_contains("passengers (").click();
+    h.step();
+    h.step();
+    let file = folder.join("decks/passengers.toml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    // The first passenger's name, typed over in its cell.
+    h.query_all_by_value("Night-shift nurse")
+        .next()
+        .expect("the name cell")
+        .click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.query_all_by_value("Night-shift nurse")
+        .next()
+        .expect("the name cell")
+        .type_text("Night-shift nurse on call");
+    h.step();
+    h.step();
+    until(&mut h, "the edit checked and live", |s| {
+        s.project
+            .as_ref()
+            .and_then(|p| p.def.as_ref())
+            .is_some_and(|d| {
+                d.decks
+                    .iter()
+                    .flat_map(|x| &x.cards)
+                    .any(|c| c.name == "Night-shift nurse on call")
+            })
+    });
+    assert!(h.state().as_ref().unwrap().unsaved());
+    // Saved: the change is in the file, and so is every comment that was there.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Save);
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        after.contains("name = \"Night-shift nurse on call\""),
+        "{after}"
+    );
+    for comment in before.lines().filter(|l| l.trim_start().starts_with('#')) {
+        assert!(after.contains(comment), "lost the comment {comment:?}");
+    }
+    assert!(!h.state().as_ref().unwrap().unsaved());
+    // A count that makes no sense: the row says what is wrong, the game keeps its version.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Edit(
+            farebox_editor::studio::edit::Edit::SetCardField {
+                deck: "passengers".into(),
+                card: "p02".into(),
+                field: "tags".into(),
+                value: Some(farebox::content::raw::RawValue::Integer(7)),
+            },
+        ));
+    until(&mut h, "the problem found", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    h.step();
+    h.step();
+    assert!(
+        h.query_by_label_contains("line ").is_some(),
+        "no problem shown at the row"
+    );
+    let live = h.state().as_ref().unwrap().project.as_ref().unwrap();
+    assert!(live.def.is_some());
+    assert!(live.status.contains("last good version"), "{}", live.status);
+    // Undo takes the bad edit back, and the content is valid again.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Undo);
+    until(&mut h, "valid again", |s| {
+        s.project.as_ref().is_some_and(|p| p.diagnostics.is_empty())
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}

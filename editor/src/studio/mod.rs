@@ -7,12 +7,15 @@
 //! thread that made it), and outcome runs ([`outcomes`]). The UI thread only polls channels.
 
 pub mod board_view;
+pub mod content;
+pub mod edit;
 pub mod files;
 pub mod library;
 pub mod outcomes;
 pub mod play;
 pub mod reload;
 pub mod replay_view;
+pub mod sheets;
 pub mod worker;
 
 use std::path::PathBuf;
@@ -39,6 +42,20 @@ pub enum Command {
         setup: farebox::game::Setup,
         history: Vec<String>,
     },
+    /// Changes the open mod's content (the editors).
+    Edit(edit::Edit),
+    /// The next edit is an undo step of its own (a text field lost focus).
+    SealEdit,
+    Undo,
+    Redo,
+    /// Writes the edited files.
+    Save,
+    /// Settles a file changed on disk while it had unsaved edits: keep the edits made here,
+    /// or take the disk's version.
+    Settle {
+        file: String,
+        keep_mine: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,6 +63,8 @@ pub enum Tab {
     Play,
     Outcomes,
     Replay,
+    /// Decks and tables as spreadsheets.
+    Data,
     Diagnostics,
 }
 
@@ -67,6 +86,8 @@ pub struct Project {
     pub reloads: u32,
     /// From the change being noticed to the new version being live, for the last reload.
     pub last_reload: Option<Duration>,
+    /// The content being edited, once an editor was opened.
+    pub content: Option<content::Content>,
 }
 
 pub struct Studio {
@@ -77,7 +98,12 @@ pub struct Studio {
     pub play: play::PlayPanel,
     pub outcomes: outcomes::Outcomes,
     pub replay: replay_view::ReplayPanel,
+    pub sheets: sheets::Sheets,
     commands: Vec<Command>,
+    /// The window title last set.
+    title: String,
+    /// Closing was asked for with unsaved edits: the question is shown.
+    closing: bool,
 }
 
 impl Studio {
@@ -103,7 +129,10 @@ impl Studio {
             play: play::PlayPanel::new(ctx),
             outcomes: outcomes::Outcomes::new(),
             replay: replay_view::ReplayPanel::new(ctx),
+            sheets: sheets::Sheets::default(),
             commands: Vec::new(),
+            title: String::new(),
+            closing: false,
         };
         if let Some(m) = open {
             s.apply(Command::Open(m));
@@ -115,6 +144,7 @@ impl Studio {
     pub fn frame(&mut self, ui: &mut egui::Ui) {
         self.poll();
         let mut out = std::mem::take(&mut self.commands);
+        self.shortcuts(ui, &mut out);
         self.top_bar(ui, &mut out);
         egui::CentralPanel::default().show(ui, |ui| match &self.project {
             None => {
@@ -124,11 +154,150 @@ impl Studio {
                 Tab::Play => self.play.ui(ui, p, &mut out),
                 Tab::Outcomes => self.outcomes.ui(ui),
                 Tab::Replay => self.replay.ui(ui, p, &mut out),
+                Tab::Data => match &p.content {
+                    Some(c) => self.sheets.ui(ui, p, c, &mut out),
+                    None => {
+                        ui.label("The mod's files could not be opened for editing.");
+                    }
+                },
                 Tab::Diagnostics => diagnostics_ui(ui, p, &mut out),
             },
         });
+        self.conflicts_ui(ui, &mut out);
+        self.closing_ui(ui, &mut out);
         for c in out {
             self.apply(c);
+        }
+        self.set_title(ui.ctx());
+    }
+
+    /// Ctrl+S saves; Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y) undo and redo edits, unless a text
+    /// field has the keyboard (it undoes its own typing).
+    fn shortcuts(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        if self.project.as_ref().is_none_or(|p| p.content.is_none()) {
+            return;
+        }
+        let ctx = ui.ctx().clone();
+        let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+        let redo = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+        let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+        let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+        if ctx.input_mut(|i| i.consume_shortcut(&save)) {
+            out.push(Command::Save);
+        }
+        if ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        // The longer shortcut first: Ctrl+Shift+Z also matches Ctrl+Z's keys.
+        if ctx.input_mut(|i| i.consume_shortcut(&redo) || i.consume_shortcut(&redo_y)) {
+            out.push(Command::Redo);
+        } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
+            out.push(Command::Undo);
+        }
+    }
+
+    /// The window's title: the mod, and a mark while edits are unsaved.
+    fn set_title(&mut self, ctx: &egui::Context) {
+        let title = match &self.project {
+            None => "Farebox Studio".to_string(),
+            Some(p) => {
+                let name = p
+                    .def
+                    .as_ref()
+                    .map_or(p.place.name.clone(), |d| d.name.clone());
+                let dirty = p.content.as_ref().is_some_and(|c| c.unsaved());
+                format!("{}{name} — Farebox Studio", if dirty { "● " } else { "" })
+            }
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    /// Whether edits are unsaved.
+    pub fn unsaved(&self) -> bool {
+        self.project
+            .as_ref()
+            .and_then(|p| p.content.as_ref())
+            .is_some_and(|c| c.unsaved())
+    }
+
+    /// A file changed on disk while it had unsaved edits here: which to keep.
+    fn conflicts_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let Some(file) = self
+            .project
+            .as_ref()
+            .and_then(|p| p.content.as_ref())
+            .and_then(|c| c.conflicts.first().cloned())
+        else {
+            return;
+        };
+        egui::Modal::new(egui::Id::unique("farebox-conflict")).show(ui.ctx(), |ui| {
+            ui.heading("Changed in two places");
+            ui.label(format!(
+                "{file} was changed on disk, and it has edits here that are not saved."
+            ));
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Keep my edits")
+                    .on_hover_text("Saving will overwrite the file on disk")
+                    .clicked()
+                {
+                    out.push(Command::Settle {
+                        file: file.clone(),
+                        keep_mine: true,
+                    });
+                }
+                if ui
+                    .button("Take the file from disk")
+                    .on_hover_text("The edits made here to this file are dropped")
+                    .clicked()
+                {
+                    out.push(Command::Settle {
+                        file: file.clone(),
+                        keep_mine: false,
+                    });
+                }
+            });
+        });
+    }
+
+    /// Closing the window with unsaved edits asks first.
+    fn closing_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        let ctx = ui.ctx().clone();
+        if ctx.input(|i| i.viewport().close_requested()) && self.unsaved() && !self.closing {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.closing = true;
+        }
+        if !self.closing {
+            return;
+        }
+        let mut done = false;
+        egui::Modal::new(egui::Id::unique("farebox-closing")).show(&ctx, |ui| {
+            ui.heading("Unsaved edits");
+            ui.label("Some edits are not saved. Save them before closing?");
+            ui.horizontal(|ui| {
+                if ui.button("Save and close").clicked() {
+                    out.push(Command::Save);
+                    done = true;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+                if ui.button("Close without saving").clicked() {
+                    if let Some(c) = self.project.as_mut().and_then(|p| p.content.as_mut()) {
+                        c.discard();
+                    }
+                    done = true;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+                if ui.button("Cancel").clicked() {
+                    done = true;
+                }
+            });
+        });
+        if done {
+            self.closing = false;
         }
     }
 
@@ -155,6 +324,7 @@ impl Studio {
                     (Tab::Play, "Play".to_string()),
                     (Tab::Outcomes, "Outcomes".to_string()),
                     (Tab::Replay, "Replay".to_string()),
+                    (Tab::Data, "Decks & tables".to_string()),
                     (
                         Tab::Diagnostics,
                         if p.diagnostics.is_empty() {
@@ -190,7 +360,44 @@ impl Studio {
                 self.project = None;
                 self.play.close();
             }
-            Command::Show(t) => self.tab = t,
+            Command::Show(t) => {
+                self.tab = t;
+                if t == Tab::Data {
+                    self.open_content();
+                }
+            }
+            Command::Edit(e) => {
+                if let Some(c) = self.content_mut() {
+                    c.apply(&e);
+                }
+            }
+            Command::SealEdit => {
+                if let Some(c) = self.content_mut() {
+                    c.editor.seal();
+                }
+            }
+            Command::Undo => {
+                if let Some(c) = self.content_mut() {
+                    c.undo();
+                }
+            }
+            Command::Redo => {
+                if let Some(c) = self.content_mut() {
+                    c.redo();
+                }
+            }
+            Command::Save => {
+                if let Some(p) = &mut self.project
+                    && let Some(c) = &mut p.content
+                {
+                    c.save(p.watcher.as_ref());
+                }
+            }
+            Command::Settle { file, keep_mine } => {
+                if let Some(c) = self.content_mut() {
+                    c.settle(&file, keep_mine);
+                }
+            }
             Command::Reload => {
                 if let Some(p) = &mut self.project {
                     start_load(p, &self.ctx, Instant::now());
@@ -231,11 +438,28 @@ impl Studio {
             status: "Loading…".into(),
             reloads: 0,
             last_reload: None,
+            content: None,
         };
         start_load(&mut p, &self.ctx, Instant::now());
         self.play.close();
         self.project = Some(p);
         self.tab = Tab::Play;
+    }
+
+    fn content_mut(&mut self) -> Option<&mut content::Content> {
+        self.project.as_mut().and_then(|p| p.content.as_mut())
+    }
+
+    /// Opens the mod's files for editing (once).
+    fn open_content(&mut self) {
+        let Some(p) = &mut self.project else { return };
+        if p.content.is_some() {
+            return;
+        }
+        match content::Content::open(&p.place, &self.ctx) {
+            Ok(c) => p.content = Some(c),
+            Err(e) => p.status = e,
+        }
     }
 
     fn library_error(&mut self, message: &str) {
@@ -251,7 +475,44 @@ impl Studio {
         if let Some(w) = &p.watcher
             && !w.changed().is_empty()
         {
-            start_load(p, &self.ctx, Instant::now());
+            match &mut p.content {
+                // The editor reads the changed files (unless they have unsaved edits) and
+                // its check makes the new version live: scripts come from disk either way.
+                Some(c) => {
+                    if !c.disk_changed() {
+                        c.check(Instant::now());
+                    }
+                }
+                None => start_load(p, &self.ctx, Instant::now()),
+            }
+        }
+        if let Some(c) = &mut p.content
+            && let Some(done) = c.poll()
+        {
+            match done.result {
+                Ok(def) => {
+                    p.diagnostics.clear();
+                    p.status = format!(
+                        "Edit checked in {} ms, live {} ms after it",
+                        done.took.as_millis(),
+                        done.since_edit.as_millis()
+                    );
+                    p.def = Some(def.clone());
+                    p.reloads += 1;
+                    if let Some(t) = target(p) {
+                        self.outcomes.set_target(t, base_target(p), false);
+                        self.outcomes.rerun();
+                    }
+                    self.play.rebase(def);
+                }
+                Err(diags) => {
+                    p.diagnostics = diags.0;
+                    p.status = format!(
+                        "The edited content has {} errors: the last good version keeps running",
+                        p.diagnostics.len()
+                    );
+                }
+            }
         }
         if let Some(rx) = &p.base_loading
             && let Ok(l) = rx.try_recv()

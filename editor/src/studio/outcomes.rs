@@ -119,6 +119,15 @@ impl Outcomes {
         self.refresh();
     }
 
+    /// Starts a run now, cancelling the one under way (after an edit of the content: live
+    /// outcomes).
+    pub fn rerun(&mut self) {
+        if self.target.is_some() {
+            self.cancel();
+            self.start();
+        }
+    }
+
     /// The number of games the next run plays.
     pub fn set_games(&mut self, games: u64) {
         self.settings.games = games.clamp(1, MAX_GAMES);

@@ -194,6 +194,30 @@ struct Step {
     script: usize,
 }
 
+/// How a script takes part in a hook (see [`Host::hook_chain`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HookPart {
+    /// A `before` hook: runs first and may end the hook.
+    Before,
+    /// The plain hook that the `before`s and `after`s wrap.
+    Base,
+    /// An `after` hook: gets the result so far.
+    After,
+}
+
+/// One step of a hook's chain: which script of which mod gives it, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookStep {
+    pub part: HookPart,
+    /// The mod the script belongs to.
+    pub mod_id: String,
+    /// The script's path, relative to its mod folder.
+    pub script: String,
+    /// The script's place in load order (0 = the first script run): the step with the
+    /// highest one was added last.
+    pub order: usize,
+}
+
 /// How one hook is carried out once every script has had its say. A script's plain hook
 /// replaces everything earlier scripts gave for it; its `before` and `after` hooks wrap what
 /// is there so far. Flattened, a call runs the `before`s (the latest script's first), the base
@@ -647,6 +671,33 @@ impl Host {
 
     pub fn has_hook(&self, name: &str) -> bool {
         hook_index(name).is_some_and(|i| !self.hooks[i].is_empty())
+    }
+
+    /// How hook `name` is carried out once every script has had its say, in call order: the
+    /// `before`s (the latest script's first), the base hook, then the `after`s. Empty when no
+    /// script gives the hook or the name is not a hook. This is where the Studio learns which
+    /// mod defines a hook and which house rule changed it last.
+    pub fn hook_chain(&self, name: &str) -> Vec<HookStep> {
+        let Some(chain) = hook_index(name).and_then(|i| self.hooks.get(i)) else {
+            return vec![];
+        };
+        let step = |part: HookPart, s: &Step| {
+            let script = self.scripts.get(s.script);
+            HookStep {
+                part,
+                mod_id: script.map(|d| d.mod_id.clone()).unwrap_or_default(),
+                script: script.map(|d| d.path.clone()).unwrap_or_default(),
+                order: s.script,
+            }
+        };
+        let mut out: Vec<HookStep> = chain
+            .befores
+            .iter()
+            .map(|s| step(HookPart::Before, s))
+            .collect();
+        out.extend(chain.base.iter().map(|s| step(HookPart::Base, s)));
+        out.extend(chain.afters.iter().map(|s| step(HookPart::After, s)));
+        out
     }
 
     pub fn bot_ids(&self) -> Vec<String> {

@@ -1,0 +1,791 @@
+//! Decks and tables as spreadsheets: one row per card or table row, a column per field with
+//! a widget by the field's type (numbers, text, yes/no, a drop-down of the ids a reference
+//! may name, lists as comma-separated text), the count column, add, duplicate, delete, sort
+//! and filter, and a preview of the selected card as the board view draws cards. Every change
+//! is an [`Edit`] pushed to the app; problems the engine finds are shown on the row and cell
+//! they concern.
+
+use farebox::GameDef;
+use farebox::content::def::{BoardDef, CardDef, FieldDef};
+use farebox::content::raw::{FieldType, RawValue};
+
+use super::content::Content;
+use super::edit::{DeckEntry, Edit, Entry, RowRef, TableEntry};
+use super::{Command, Project};
+
+/// Which sheet is shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sheet {
+    Deck(String),
+    Table(String),
+}
+
+/// A column of a sheet.
+struct Column {
+    key: String,
+    kind: FieldType,
+    /// For references: what they name (`tiles`, `deck:x`...).
+    to: Option<String>,
+    hint: String,
+}
+
+#[derive(Default)]
+pub struct Sheets {
+    pub sheet: Option<Sheet>,
+    filter: String,
+    /// Sort by this column, ascending or not.
+    sort: Option<(String, bool)>,
+    /// The card or row picked for the preview and its problems.
+    picked: Option<String>,
+    /// A list cell being typed into: (row id, column, text), written when it loses focus.
+    typing: Option<(String, String, String)>,
+}
+
+impl Sheets {
+    pub fn ui(&mut self, ui: &mut egui::Ui, p: &Project, c: &Content, out: &mut Vec<Command>) {
+        let def = p.def.clone();
+        egui::Panel::left("sheets-list")
+            .resizable(true)
+            .default_size(200.0)
+            .show(ui, |ui| self.list_ui(ui, c));
+        if self.sheet.is_none() {
+            self.sheet = c
+                .catalog
+                .decks
+                .first()
+                .map(|d| Sheet::Deck(d.id.clone()))
+                .or_else(|| c.catalog.tables.first().map(|t| Sheet::Table(t.id.clone())));
+        }
+        egui::CentralPanel::default().show(ui, |ui| {
+            if let Some(m) = &c.message {
+                ui.colored_label(ui.visuals().warn_fg_color, m);
+            }
+            match self.sheet.clone() {
+                Some(Sheet::Deck(id)) => match c.catalog.deck(&id) {
+                    Some(d) => self.deck_ui(ui, def.as_deref(), c, d, out),
+                    None => {
+                        ui.label(format!("There is no deck `{id}` any more."));
+                    }
+                },
+                Some(Sheet::Table(id)) => match c.catalog.table(&id) {
+                    Some(t) => self.table_ui(ui, def.as_deref(), c, t, out),
+                    None => {
+                        ui.label(format!("There is no table `{id}` any more."));
+                    }
+                },
+                None => {
+                    ui.label("This mod has no decks or tables.");
+                }
+            }
+        });
+    }
+
+    fn list_ui(&mut self, ui: &mut egui::Ui, c: &Content) {
+        ui.strong("Decks");
+        for d in &c.catalog.decks {
+            let on = self.sheet == Some(Sheet::Deck(d.id.clone()));
+            let n: i64 = d.cards.iter().map(|(_, e)| count_of(&e.value)).sum();
+            let r = ui.selectable_label(on, format!("{} ({n})", d.id));
+            if r.on_hover_text(origin_text(&d.origin)).clicked() {
+                self.pick(Sheet::Deck(d.id.clone()));
+            }
+        }
+        ui.add_space(8.0);
+        ui.strong("Tables");
+        for t in &c.catalog.tables {
+            let on = self.sheet == Some(Sheet::Table(t.id.clone()));
+            let r = ui.selectable_label(on, format!("{} ({})", t.id, t.rows.len()));
+            if r.on_hover_text(origin_text(&t.origin)).clicked() {
+                self.pick(Sheet::Table(t.id.clone()));
+            }
+        }
+    }
+
+    fn pick(&mut self, s: Sheet) {
+        if self.sheet.as_ref() != Some(&s) {
+            self.sheet = Some(s);
+            self.picked = None;
+            self.sort = None;
+            self.typing = None;
+        }
+    }
+
+    fn toolbar(&mut self, ui: &mut egui::Ui, add: &str) -> bool {
+        let mut clicked = false;
+        ui.horizontal(|ui| {
+            clicked = ui.button(add).clicked();
+            ui.separator();
+            let l = ui.label("Filter");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.filter)
+                    .hint_text("any text in the row")
+                    .desired_width(220.0),
+            )
+            .labelled_by(l.id);
+            if !self.filter.is_empty() && ui.small_button("Clear").clicked() {
+                self.filter.clear();
+            }
+        });
+        clicked
+    }
+
+    fn deck_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        def: Option<&GameDef>,
+        c: &Content,
+        d: &DeckEntry,
+        out: &mut Vec<Command>,
+    ) {
+        let deck_def = def.and_then(|g| g.decks.iter().find(|x| x.id == d.id));
+        ui.horizontal(|ui| {
+            ui.heading(deck_def.map_or(d.id.clone(), |x| x.name.clone()));
+            ui.weak(origin_text(&d.origin));
+        });
+        if let Some(x) = deck_def
+            && !x.description.is_empty()
+        {
+            ui.weak(&x.description);
+        }
+        let mut cols = vec![
+            col("id", FieldType::String, "The card's id: references name it"),
+            col("name", FieldType::String, "The name players see"),
+            col("count", FieldType::Int, "Copies in the deck"),
+        ];
+        if let Some(x) = deck_def {
+            cols.extend(x.fields.iter().map(field_col));
+        }
+        cols.push(col("tags", FieldType::Strings, "Tags, comma-separated"));
+        cols.push(col("text", FieldType::String, "The card's text"));
+        // Keys written on cards that the deck does not declare still show.
+        for (_, e) in &d.cards {
+            for k in &e.keys {
+                if !cols.iter().any(|c| &c.key == k) {
+                    cols.push(col(k, FieldType::String, ""));
+                }
+            }
+        }
+        if self.toolbar(ui, "Add a card") {
+            let id = fresh_id(d.cards.iter().map(|(i, _)| i.as_str()), &d.id);
+            out.push(Command::Edit(Edit::AddCard {
+                deck: d.id.clone(),
+                card: vec![
+                    ("id".into(), RawValue::String(id.clone())),
+                    ("name".into(), RawValue::String("New card".into())),
+                ],
+            }));
+            self.picked = Some(id);
+        }
+        let rows: Vec<(String, &Entry)> = d.cards.iter().map(|(i, e)| (i.clone(), e)).collect();
+        let rel = d.origin.file.clone();
+        let sheet = SheetRef::Deck(d.id.clone());
+        self.grid_ui(ui, def, c, &sheet, &rel, "id", &cols, rows, out);
+        if let (Some(id), Some(x)) = (&self.picked, deck_def)
+            && let Some(card) = x.cards.iter().find(|k| &k.id == id)
+        {
+            ui.separator();
+            ui.strong("Preview");
+            card_preview(ui, card);
+        }
+    }
+
+    fn table_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        def: Option<&GameDef>,
+        c: &Content,
+        t: &TableEntry,
+        out: &mut Vec<Command>,
+    ) {
+        let table_def = def.and_then(|g| g.tables.iter().find(|x| x.id == t.id));
+        ui.horizontal(|ui| {
+            ui.heading(table_def.map_or(t.id.clone(), |x| x.name.clone()));
+            ui.weak(origin_text(&t.origin));
+        });
+        if let Some(x) = table_def
+            && !x.description.is_empty()
+        {
+            ui.weak(&x.description);
+        }
+        let mut cols: Vec<Column> = table_def
+            .map(|x| x.columns.iter().map(field_col).collect())
+            .unwrap_or_default();
+        for (_, e) in &t.rows {
+            for k in &e.keys {
+                if !cols.iter().any(|c| &c.key == k) {
+                    cols.push(col(k, FieldType::String, ""));
+                }
+            }
+        }
+        let key = t.key.clone();
+        if self.toolbar(ui, "Add a row") {
+            let row = match &key {
+                Some(k) => {
+                    let next = t
+                        .rows
+                        .iter()
+                        .filter_map(|(v, _)| v.as_ref().and_then(RawValue::as_integer))
+                        .max()
+                        .map_or(1, |m| m + 1);
+                    vec![(k.clone(), RawValue::Integer(next))]
+                }
+                None => cols
+                    .first()
+                    .map(|c| vec![(c.key.clone(), default_of(c.kind))])
+                    .unwrap_or_default(),
+            };
+            out.push(Command::Edit(Edit::AddRow {
+                table: t.id.clone(),
+                row,
+            }));
+        }
+        // A row's id: its key value, or its place in a table without a key.
+        let rows: Vec<(String, &Entry)> = t
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, (k, e))| (k.as_ref().map_or_else(|| format!("#{}", i + 1), show), e))
+            .collect();
+        let rel = t.origin.file.clone();
+        let sheet = SheetRef::Table(t.id.clone(), key.clone());
+        let key_col = key.unwrap_or_default();
+        self.grid_ui(ui, def, c, &sheet, &rel, &key_col, &cols, rows, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn grid_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        def: Option<&GameDef>,
+        c: &Content,
+        sheet: &SheetRef,
+        rel: &str,
+        key_col: &str,
+        cols: &[Column],
+        mut rows: Vec<(String, &Entry)>,
+        out: &mut Vec<Command>,
+    ) {
+        let needle = self.filter.trim().to_lowercase();
+        if !needle.is_empty() {
+            rows.retain(|(id, e)| {
+                id.to_lowercase().contains(&needle)
+                    || e.value.to_string().to_lowercase().contains(&needle)
+            });
+        }
+        if let Some((k, up)) = &self.sort {
+            rows.sort_by(|a, b| {
+                let o = compare(a.1.value.get(k), b.1.value.get(k));
+                if *up { o } else { o.reverse() }
+            });
+        }
+        let problems_here = c.problems_in(rel);
+        if !problems_here.is_empty() {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!(
+                    "{} problems in {rel}: the last good version keeps playing",
+                    problems_here.len()
+                ),
+            );
+        }
+        egui::ScrollArea::both()
+            .auto_shrink([false, true])
+            .max_height(ui.available_height() * 0.7)
+            .show(ui, |ui| {
+                egui::Grid::new(("sheet", sheet.id()))
+                    .striped(true)
+                    .spacing([10.0, 4.0])
+                    .show(ui, |ui| {
+                        ui.label("");
+                        for col in cols {
+                            let arrow = match &self.sort {
+                                Some((k, true)) if *k == col.key => " ▲",
+                                Some((k, false)) if *k == col.key => " ▼",
+                                _ => "",
+                            };
+                            let r = ui
+                                .add(
+                                    egui::Button::new(
+                                        egui::RichText::new(format!("{}{arrow}", col.key)).strong(),
+                                    )
+                                    .frame(false),
+                                )
+                                .on_hover_text(if col.hint.is_empty() {
+                                    "Click to sort".to_string()
+                                } else {
+                                    format!("{}. Click to sort", col.hint)
+                                });
+                            if r.clicked() {
+                                self.sort = match &self.sort {
+                                    Some((k, true)) if *k == col.key => {
+                                        Some((col.key.clone(), false))
+                                    }
+                                    Some((k, false)) if *k == col.key => None,
+                                    _ => Some((col.key.clone(), true)),
+                                };
+                            }
+                        }
+                        ui.end_row();
+                        for (id, e) in &rows {
+                            let problems = if key_col.is_empty() {
+                                Vec::new()
+                            } else {
+                                c.problems_of(rel, key_col, id)
+                            };
+                            self.row_actions(ui, sheet, id, e, &problems, out);
+                            for col in cols {
+                                let bad: Vec<&&farebox::Diagnostic> = problems
+                                    .iter()
+                                    .filter(|d| mentions(&d.message, &col.key))
+                                    .collect();
+                                let r = self.cell_ui(ui, def, sheet, id, e, col, out);
+                                if !bad.is_empty() {
+                                    ui.painter().rect_stroke(
+                                        r.rect.expand(2.0),
+                                        2.0,
+                                        egui::Stroke::new(1.5, ui.visuals().error_fg_color),
+                                        egui::StrokeKind::Outside,
+                                    );
+                                    r.on_hover_text(
+                                        bad.iter()
+                                            .map(|d| d.message.clone())
+                                            .collect::<Vec<_>>()
+                                            .join("\n"),
+                                    );
+                                }
+                            }
+                            ui.end_row();
+                            if !problems.is_empty() {
+                                ui.label("");
+                                let text = problems
+                                    .iter()
+                                    .map(|d| format!("line {}: {}", d.line, d.message))
+                                    .collect::<Vec<_>>()
+                                    .join("\n");
+                                ui.colored_label(ui.visuals().error_fg_color, text);
+                                ui.end_row();
+                            }
+                        }
+                    });
+            });
+    }
+
+    fn row_actions(
+        &mut self,
+        ui: &mut egui::Ui,
+        sheet: &SheetRef,
+        id: &str,
+        e: &Entry,
+        problems: &[&farebox::Diagnostic],
+        out: &mut Vec<Command>,
+    ) {
+        ui.horizontal(|ui| {
+            let mark = if problems.is_empty() { "·" } else { "⚠" };
+            let r = ui
+                .selectable_label(self.picked.as_deref() == Some(id), mark)
+                .on_hover_text(format!("{id}: {}", origin_text(&e.origin)));
+            if r.clicked() {
+                self.picked = Some(id.to_string());
+            }
+            if ui
+                .small_button("Copy")
+                .on_hover_text(format!("Duplicate {id}"))
+                .clicked()
+            {
+                out.push(Command::Edit(sheet.duplicate(id)));
+            }
+            if ui
+                .small_button("Delete")
+                .on_hover_text(format!("Delete {id}"))
+                .clicked()
+            {
+                out.push(Command::Edit(sheet.delete(id)));
+            }
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn cell_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        def: Option<&GameDef>,
+        sheet: &SheetRef,
+        id: &str,
+        e: &Entry,
+        col: &Column,
+        out: &mut Vec<Command>,
+    ) -> egui::Response {
+        let now = e.value.get(&col.key).cloned();
+        let label = format!("{id} {}", col.key);
+        let set = |v: Option<RawValue>, out: &mut Vec<Command>| {
+            if v != now {
+                out.push(Command::Edit(sheet.set(id, &col.key, v)));
+            }
+        };
+        match col.kind {
+            FieldType::Int => {
+                // An absent count is one copy.
+                let absent = if col.key == "count" { 1 } else { 0 };
+                let mut n = now
+                    .as_ref()
+                    .and_then(RawValue::as_integer)
+                    .unwrap_or(absent);
+                let r = ui.add(egui::DragValue::new(&mut n).speed(0.1));
+                let r = r.on_hover_text(&label);
+                if r.changed() {
+                    set(Some(RawValue::Integer(n)), out);
+                }
+                r
+            }
+            FieldType::Number => {
+                let mut n = now
+                    .as_ref()
+                    .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+                    .unwrap_or(0.0);
+                let r = ui.add(egui::DragValue::new(&mut n).speed(0.1));
+                if r.changed() {
+                    set(Some(RawValue::Float(n)), out);
+                }
+                r
+            }
+            FieldType::Bool => {
+                let mut b = now.as_ref().and_then(RawValue::as_bool).unwrap_or(false);
+                let r = ui.checkbox(&mut b, "");
+                if r.changed() {
+                    set(Some(RawValue::Boolean(b)), out);
+                }
+                r
+            }
+            FieldType::Ref => {
+                let shown = now.as_ref().map(show).unwrap_or_default();
+                let mut chosen = None;
+                let r = egui::ComboBox::from_id_salt(("cell", id, &col.key))
+                    .selected_text(if shown.is_empty() {
+                        "—".into()
+                    } else {
+                        shown.clone()
+                    })
+                    .height(320.0)
+                    .show_ui(ui, |ui| {
+                        // Worked out only while the list is open.
+                        let ids = def
+                            .zip(col.to.as_deref())
+                            .map(|(d, to)| ref_ids(d, to))
+                            .unwrap_or_default();
+                        if ui.selectable_label(shown.is_empty(), "— none").clicked() {
+                            chosen = Some(None);
+                        }
+                        for i in &ids {
+                            if ui.selectable_label(*i == shown, i).clicked() {
+                                chosen = Some(Some(i.clone()));
+                            }
+                        }
+                    })
+                    .response;
+                if let Some(v) = chosen {
+                    set(v.map(RawValue::String), out);
+                }
+                r
+            }
+            FieldType::Ints | FieldType::Strings | FieldType::Refs => {
+                let shown = now.as_ref().map(list_text).unwrap_or_default();
+                let typing = matches!(&self.typing, Some((r, k, _)) if r == id && *k == col.key);
+                let mut text = if typing {
+                    self.typing
+                        .as_ref()
+                        .map(|t| t.2.clone())
+                        .unwrap_or_default()
+                } else {
+                    shown.clone()
+                };
+                let r = ui.add_sized([140.0, 20.0], egui::TextEdit::singleline(&mut text));
+                if r.changed() {
+                    self.typing = Some((id.to_string(), col.key.clone(), text.clone()));
+                }
+                if r.lost_focus() && typing {
+                    self.typing = None;
+                    let v = parse_list(&text, col.kind);
+                    set(v, out);
+                }
+                r
+            }
+            FieldType::String => {
+                let mut text = now.as_ref().map(show).unwrap_or_default();
+                let wide = col.key == "text" || col.key == "description";
+                let width = if wide { 300.0 } else { 130.0 };
+                let r = ui.add_sized([width, 20.0], egui::TextEdit::singleline(&mut text));
+                if r.changed() {
+                    set(
+                        if text.is_empty() && col.key != "id" {
+                            None
+                        } else {
+                            Some(RawValue::String(text))
+                        },
+                        out,
+                    );
+                }
+                if r.lost_focus() {
+                    out.push(Command::SealEdit);
+                }
+                r
+            }
+        }
+    }
+}
+
+/// Which sheet an edit is about, with what it takes to name a row.
+enum SheetRef {
+    Deck(String),
+    Table(String, Option<String>),
+}
+
+impl SheetRef {
+    fn id(&self) -> String {
+        match self {
+            SheetRef::Deck(d) => format!("deck:{d}"),
+            SheetRef::Table(t, _) => format!("table:{t}"),
+        }
+    }
+
+    fn row(&self, id: &str) -> RowRef {
+        match self {
+            SheetRef::Table(_, None) | SheetRef::Deck(_) => RowRef::Index(
+                id.trim_start_matches('#')
+                    .parse::<usize>()
+                    .map_or(0, |n| n.saturating_sub(1)),
+            ),
+            SheetRef::Table(_, Some(_)) => RowRef::Key(parse_key(id)),
+        }
+    }
+
+    fn set(&self, id: &str, key: &str, value: Option<RawValue>) -> Edit {
+        match self {
+            SheetRef::Deck(d) => Edit::SetCardField {
+                deck: d.clone(),
+                card: id.to_string(),
+                field: key.to_string(),
+                value,
+            },
+            SheetRef::Table(t, _) => Edit::SetRowCell {
+                table: t.clone(),
+                row: self.row(id),
+                column: key.to_string(),
+                value,
+            },
+        }
+    }
+
+    fn duplicate(&self, id: &str) -> Edit {
+        match self {
+            SheetRef::Deck(d) => Edit::DuplicateCard {
+                deck: d.clone(),
+                card: id.to_string(),
+                new_id: format!("{id}-copy"),
+            },
+            SheetRef::Table(t, key) => Edit::DuplicateRow {
+                table: t.clone(),
+                row: self.row(id),
+                key: key.as_ref().map(|_| match parse_key(id) {
+                    RawValue::Integer(n) => RawValue::Integer(n + 100),
+                    other => RawValue::String(format!("{}-copy", show(&other))),
+                }),
+            },
+        }
+    }
+
+    fn delete(&self, id: &str) -> Edit {
+        match self {
+            SheetRef::Deck(d) => Edit::DeleteCard {
+                deck: d.clone(),
+                card: id.to_string(),
+            },
+            SheetRef::Table(t, _) => Edit::DeleteRow {
+                table: t.clone(),
+                row: self.row(id),
+            },
+        }
+    }
+}
+
+fn col(key: &str, kind: FieldType, hint: &str) -> Column {
+    Column {
+        key: key.to_string(),
+        kind,
+        to: None,
+        hint: hint.to_string(),
+    }
+}
+
+fn field_col(f: &FieldDef) -> Column {
+    Column {
+        key: f.name.clone(),
+        kind: f.kind,
+        to: f.to.clone(),
+        hint: f.description.clone(),
+    }
+}
+
+/// The ids a reference field may name.
+pub fn ref_ids(def: &GameDef, to: &str) -> Vec<String> {
+    match to {
+        "tiles" => def.tiles.iter().map(|t| t.id.clone()).collect(),
+        "pieces" => def.pieces.iter().map(|p| p.id.clone()).collect(),
+        "spaces" => {
+            let setup = farebox::game::Setup::new(def.players.0.max(1) as u8, 1);
+            farebox::game::initial_state(def, &setup)
+                .map(|s| s.board.graph.spaces.iter().map(|x| x.id.clone()).collect())
+                .unwrap_or_default()
+        }
+        "track-pieces" => match &def.board {
+            BoardDef::Track(t) => t.pieces.iter().map(|p| p.id.clone()).collect(),
+            _ => Vec::new(),
+        },
+        t => {
+            if let Some(d) = t.strip_prefix("deck:") {
+                def.decks
+                    .iter()
+                    .find(|x| x.id == d)
+                    .map(|x| x.cards.iter().map(|c| c.id.clone()).collect())
+                    .unwrap_or_default()
+            } else if let Some(tb) = t.strip_prefix("table:") {
+                def.tables
+                    .iter()
+                    .find(|x| x.id == tb)
+                    .and_then(|x| {
+                        let k = x.key.as_ref()?;
+                        Some(
+                            x.rows
+                                .iter()
+                                .filter_map(|r| r.get(k).map(|v| format!("{v:?}")))
+                                .collect(),
+                        )
+                    })
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            }
+        }
+    }
+}
+
+fn origin_text(o: &super::edit::Origin) -> String {
+    if o.defined_by == o.changed_by {
+        format!("from {} ({})", o.defined_by, o.file)
+    } else {
+        format!(
+            "defined by {}, changed by {} ({})",
+            o.defined_by, o.changed_by, o.file
+        )
+    }
+}
+
+fn count_of(v: &RawValue) -> i64 {
+    v.get("count").and_then(RawValue::as_integer).unwrap_or(1)
+}
+
+/// A value as a cell shows it: strings without quotes.
+fn show(v: &RawValue) -> String {
+    match v {
+        RawValue::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn list_text(v: &RawValue) -> String {
+    match v {
+        RawValue::Array(a) => a.iter().map(show).collect::<Vec<_>>().join(", "),
+        other => show(other),
+    }
+}
+
+/// A comma-separated list typed into a cell (None when empty: the key is taken out).
+fn parse_list(text: &str, kind: FieldType) -> Option<RawValue> {
+    let items: Vec<&str> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    if items.is_empty() {
+        return None;
+    }
+    Some(RawValue::Array(
+        items
+            .into_iter()
+            .map(|s| match (kind, s.parse::<i64>()) {
+                (FieldType::Ints, Ok(n)) => RawValue::Integer(n),
+                _ => RawValue::String(s.to_string()),
+            })
+            .collect(),
+    ))
+}
+
+fn parse_key(id: &str) -> RawValue {
+    id.parse::<i64>()
+        .map_or_else(|_| RawValue::String(id.to_string()), RawValue::Integer)
+}
+
+fn default_of(kind: FieldType) -> RawValue {
+    match kind {
+        FieldType::Int => RawValue::Integer(0),
+        FieldType::Number => RawValue::Float(0.0),
+        FieldType::Bool => RawValue::Boolean(false),
+        FieldType::Ints | FieldType::Strings | FieldType::Refs => RawValue::Array(vec![]),
+        FieldType::String | FieldType::Ref => RawValue::String(String::new()),
+    }
+}
+
+/// An id not yet used in the deck.
+fn fresh_id<'a>(taken: impl Iterator<Item = &'a str> + Clone, deck: &str) -> String {
+    (1..)
+        .map(|n| format!("{deck}-new-{n}"))
+        .find(|c| !taken.clone().any(|t| t == c))
+        .unwrap_or_else(|| format!("{deck}-new"))
+}
+
+fn compare(a: Option<&RawValue>, b: Option<&RawValue>) -> std::cmp::Ordering {
+    match (a, b) {
+        (Some(RawValue::Integer(x)), Some(RawValue::Integer(y))) => x.cmp(y),
+        (Some(x), Some(y)) => show(x).cmp(&show(y)),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    }
+}
+
+/// Whether a diagnostic's message is about field `key` (named in backquotes, or as
+/// `key =`).
+fn mentions(message: &str, key: &str) -> bool {
+    message.contains(&format!("`{key}`")) || message.contains(&format!("{key} ="))
+}
+
+/// A card drawn as the board view draws cards: name, text and fields.
+fn card_preview(ui: &mut egui::Ui, card: &CardDef) {
+    egui::Frame::new()
+        .fill(egui::Color32::from_rgb(0xf4, 0xf1, 0xe8))
+        .stroke(egui::Stroke::new(1.0, egui::Color32::from_gray(90)))
+        .corner_radius(6.0)
+        .inner_margin(10.0)
+        .show(ui, |ui| {
+            ui.set_max_width(260.0);
+            let ink = egui::Color32::from_rgb(0x22, 0x24, 0x28);
+            ui.label(
+                egui::RichText::new(&card.name)
+                    .strong()
+                    .color(ink)
+                    .size(16.0),
+            );
+            if !card.text.is_empty() {
+                ui.label(egui::RichText::new(&card.text).color(ink));
+            }
+            for (k, v) in &card.fields {
+                ui.label(egui::RichText::new(format!("{k}: {v}")).color(ink).small());
+            }
+            if card.count != 1 {
+                ui.label(
+                    egui::RichText::new(format!("× {}", card.count))
+                        .color(ink)
+                        .small(),
+                );
+            }
+        });
+}
