@@ -1115,7 +1115,12 @@ fn new_refuses_bad_names_existing_folders_and_unknown_games() {
 
 #[test]
 fn test_passes_for_every_bundled_mod_with_rules() {
-    for id in ["curbside", "curbside-gas-station"] {
+    for id in [
+        "curbside",
+        "curbside-gas-station",
+        "critter-cab",
+        "critter-cab-no-sitting-out",
+    ] {
         let r = farebox(&["test", id]);
         assert_eq!(r.code, 0, "{id}: {}{}", r.out, r.err);
         assert!(
@@ -1124,7 +1129,7 @@ fn test_passes_for_every_bundled_mod_with_rules() {
             r.out
         );
     }
-    let r = farebox(&["test", "taxi-derby"]);
+    let r = farebox(&["test", "dicey-curves"]);
     assert_eq!(r.code, 2);
     assert!(r.err.contains("has no rule scripts yet"), "{}", r.err);
 }
@@ -1134,10 +1139,10 @@ fn commands_that_play_refuse_a_mod_without_rules_up_front() {
     let out = scratch("content-only").join("never-written.json");
     let out = out.to_str().unwrap();
     for args in [
-        &["play", "taxi-derby-learners-permit"][..],
-        &["sim", "taxi-derby-learners-permit", "--games", "3"],
+        &["play", "wheres-my-ride-show-dont-tell"][..],
+        &["sim", "dicey-curves-sunday-drive", "--games", "3"],
         &["record", "dicey-curves", "--out", out],
-        &["bench", "critter-cab", "--games", "3"],
+        &["bench", "wheres-my-ride", "--games", "3"],
     ] {
         let r = farebox_with_input(args, "1\n");
         assert_eq!(r.code, 2, "{args:?}: {}{}", r.out, r.err);

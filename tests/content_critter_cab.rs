@@ -162,13 +162,15 @@ fn three_separate_shuffled_decks() {
 
 #[test]
 fn game_limit_options() {
-    // CC-S3: a turn limit or a wall-clock limit; the rulebook's timer is 35-60 minutes.
+    // CC-S3: a round limit or a table clock that moves by play (designed: a wall clock cannot
+    // replay); the clock's range is the rulebook's timer, 35-60 minutes.
     let d = def();
     let limit = d.option("limit").unwrap();
     let ids: Vec<_> = limit.choices.iter().map(|(c, _)| c.as_str()).collect();
-    assert_eq!(ids, ["turns", "minutes"]);
-    assert_eq!(limit.default, Value::Str("turns".into()));
-    let minutes = d.option("minutes").unwrap();
+    assert_eq!(ids, ["rounds", "clock"]);
+    assert_eq!(limit.default, Value::Str("rounds".into()));
+    assert!(d.option("minutes").is_none(), "renamed clock-minutes");
+    let minutes = d.option("clock-minutes").unwrap();
     assert_eq!(minutes.kind, OptionType::Int);
     assert_eq!((minutes.min, minutes.max), (Some(35), Some(60)));
     let m = minutes.default.as_int().unwrap();
@@ -177,7 +179,8 @@ fn game_limit_options() {
     assert_eq!(turns.kind, OptionType::Int);
     assert_eq!(turns.default, Value::Int(12));
     assert!(turns.min.unwrap() >= 1);
-    assert_eq!(constant("pause_clock_on_reshuffle"), &Value::Bool(true));
+    assert_eq!(int_constant("clock_turn_minutes"), 1);
+    assert!(d.counter("clock").is_some());
     // CC-E1: rounds are counted for the limit; the round in progress is finished.
     assert!(d.counter("rounds").is_some());
     assert_eq!(constant("finish_round_at_limit"), &Value::Bool(true));

@@ -98,13 +98,14 @@ fn assert_same_option(a: &OptionDef, b: &OptionDef) {
     );
 }
 
-/// What a house rule keeps of its game whatever it changes: players, seats, and every option
-/// and constant it does not name.
+/// What a house rule keeps of its game whatever it changes: players, seats, whether it can be
+/// played, and every option and constant it does not name.
 fn assert_frame_unchanged(base: &GameDef, hr: &GameDef, options: &[&str], constants: &[&str]) {
     assert_eq!(hr.layers[0].0, base.id, "built on the game");
-    assert!(
-        !hr.playable() && !base.playable(),
-        "content only, like its game"
+    assert_eq!(
+        hr.playable(),
+        base.playable(),
+        "playable exactly when its game is"
     );
     assert_eq!(hr.players, base.players);
     assert_eq!(hr.seat_names, base.seat_names);
