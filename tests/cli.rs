@@ -1120,6 +1120,8 @@ fn test_passes_for_every_bundled_mod_with_rules() {
         "curbside-gas-station",
         "critter-cab",
         "critter-cab-no-sitting-out",
+        "taxi-derby",
+        "taxi-derby-learners-permit",
     ] {
         let r = farebox(&["test", id]);
         assert_eq!(r.code, 0, "{id}: {}{}", r.out, r.err);
