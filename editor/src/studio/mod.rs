@@ -508,8 +508,9 @@ impl Studio {
                 Err(diags) => {
                     p.diagnostics = diags.0;
                     p.status = format!(
-                        "The edited content has {} errors: the last good version keeps running",
-                        p.diagnostics.len()
+                        "The edited content has {} {}: the last good version keeps running",
+                        p.diagnostics.len(),
+                        crate::common::plural(p.diagnostics.len(), "error")
                     );
                 }
             }
@@ -583,14 +584,16 @@ impl Studio {
                 p.diagnostics = diags.0;
                 p.status = if p.def.is_some() {
                     format!(
-                        "The files have {} errors: the last good version keeps running",
-                        p.diagnostics.len()
+                        "The files have {} {}: the last good version keeps running",
+                        p.diagnostics.len(),
+                        crate::common::plural(p.diagnostics.len(), "error")
                     )
                 } else {
                     format!(
-                        "{} does not load: {} errors",
+                        "{} does not load: {} {}",
                         p.place.name,
-                        p.diagnostics.len()
+                        p.diagnostics.len(),
+                        crate::common::plural(p.diagnostics.len(), "error")
                     )
                 };
                 if first {

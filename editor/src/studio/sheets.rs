@@ -179,7 +179,7 @@ impl Sheets {
         let rows: Vec<(String, &Entry)> = d.cards.iter().map(|(i, e)| (i.clone(), e)).collect();
         let rel = d.origin.file.clone();
         let sheet = SheetRef::Deck(d.id.clone());
-        self.grid_ui(ui, def, c, &sheet, &rel, "id", &cols, rows, out);
+        self.grid_ui(ui, def, c, &sheet, &rel, &cols, rows, out);
         if let (Some(id), Some(x)) = (&self.picked, deck_def)
             && let Some(card) = x.cards.iter().find(|k| &k.id == id)
         {
@@ -248,8 +248,7 @@ impl Sheets {
             .collect();
         let rel = t.origin.file.clone();
         let sheet = SheetRef::Table(t.id.clone(), key.clone());
-        let key_col = key.unwrap_or_default();
-        self.grid_ui(ui, def, c, &sheet, &rel, &key_col, &cols, rows, out);
+        self.grid_ui(ui, def, c, &sheet, &rel, &cols, rows, out);
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -260,11 +259,11 @@ impl Sheets {
         c: &Content,
         sheet: &SheetRef,
         rel: &str,
-        key_col: &str,
         cols: &[Column],
         mut rows: Vec<(String, &Entry)>,
         out: &mut Vec<Command>,
     ) {
+        let key_col = sheet.key();
         let needle = self.filter.trim().to_lowercase();
         if !needle.is_empty() {
             rows.retain(|(id, e)| {
@@ -278,15 +277,29 @@ impl Sheets {
                 if *up { o } else { o.reverse() }
             });
         }
+        // Every problem in this sheet's file, each with the row it is in; the row's number
+        // turns red and the cell it names is outlined.
         let problems_here = c.problems_in(rel);
         if !problems_here.is_empty() {
+            let red = ui.visuals().error_fg_color;
             ui.colored_label(
-                ui.visuals().error_fg_color,
+                red,
                 format!(
-                    "{} problems in {rel}: the last good version keeps playing",
-                    problems_here.len()
+                    "{} {} in {rel}; the last good version keeps playing:",
+                    problems_here.len(),
+                    crate::common::plural(problems_here.len(), "problem")
                 ),
             );
+            for d in &problems_here {
+                let row = (!key_col.is_empty())
+                    .then(|| {
+                        rows.iter()
+                            .position(|(id, _)| c.problems_of(rel, key_col, id).contains(d))
+                    })
+                    .flatten()
+                    .map_or(String::new(), |i| format!(" (row {})", i + 1));
+                ui.colored_label(red, format!("  line {}{row}: {}", d.line, d.message));
+            }
         }
         egui::ScrollArea::both()
             .auto_shrink([false, true])
@@ -326,13 +339,13 @@ impl Sheets {
                             }
                         }
                         ui.end_row();
-                        for (id, e) in &rows {
+                        for (n, (id, e)) in rows.iter().enumerate() {
                             let problems = if key_col.is_empty() {
                                 Vec::new()
                             } else {
                                 c.problems_of(rel, key_col, id)
                             };
-                            self.row_actions(ui, sheet, id, e, &problems, out);
+                            self.row_actions(ui, sheet, (n + 1, id, e), !problems.is_empty(), out);
                             for col in cols {
                                 let bad: Vec<&&farebox::Diagnostic> = problems
                                     .iter()
@@ -355,16 +368,6 @@ impl Sheets {
                                 }
                             }
                             ui.end_row();
-                            if !problems.is_empty() {
-                                ui.label("");
-                                let text = problems
-                                    .iter()
-                                    .map(|d| format!("line {}: {}", d.line, d.message))
-                                    .collect::<Vec<_>>()
-                                    .join("\n");
-                                ui.colored_label(ui.visuals().error_fg_color, text);
-                                ui.end_row();
-                            }
                         }
                     });
             });
@@ -374,16 +377,22 @@ impl Sheets {
         &mut self,
         ui: &mut egui::Ui,
         sheet: &SheetRef,
-        id: &str,
-        e: &Entry,
-        problems: &[&farebox::Diagnostic],
+        (n, id, e): (usize, &str, &Entry),
+        bad: bool,
         out: &mut Vec<Command>,
     ) {
         ui.horizontal(|ui| {
-            let mark = if problems.is_empty() { "·" } else { "⚠" };
+            // The row's number: click it to preview the card; red when the row has a problem.
+            let mut mark = egui::RichText::new(format!("{n:>3}")).monospace();
+            if bad {
+                mark = mark.color(ui.visuals().error_fg_color).strong();
+            }
             let r = ui
                 .selectable_label(self.picked.as_deref() == Some(id), mark)
-                .on_hover_text(format!("{id}: {}", origin_text(&e.origin)));
+                .on_hover_text(format!(
+                    "{id}: {}. Click to preview.",
+                    origin_text(&e.origin)
+                ));
             if r.clicked() {
                 self.picked = Some(id.to_string());
             }
@@ -489,23 +498,19 @@ impl Sheets {
             }
             FieldType::Ints | FieldType::Strings | FieldType::Refs => {
                 let shown = now.as_ref().map(list_text).unwrap_or_default();
-                let typing = matches!(&self.typing, Some((r, k, _)) if r == id && *k == col.key);
-                let mut text = if typing {
-                    self.typing
-                        .as_ref()
-                        .map(|t| t.2.clone())
-                        .unwrap_or_default()
-                } else {
-                    shown.clone()
-                };
-                let r = ui.add_sized([140.0, 20.0], egui::TextEdit::singleline(&mut text));
-                if r.changed() {
-                    self.typing = Some((id.to_string(), col.key.clone(), text.clone()));
+                let (r, done) = self.buffered(ui, id, &col.key, shown, 140.0);
+                if let Some(text) = done {
+                    set(parse_list(&text, col.kind), out);
                 }
-                if r.lost_focus() && typing {
-                    self.typing = None;
-                    let v = parse_list(&text, col.kind);
-                    set(v, out);
+                r
+            }
+            // The row's id (or key): renaming it as each letter is typed would move the row
+            // under the cursor, so it is written when the cell is left.
+            FieldType::String if col.key == sheet.key() => {
+                let shown = now.as_ref().map(show).unwrap_or_default();
+                let (r, done) = self.buffered(ui, id, &col.key, shown, 130.0);
+                if let Some(text) = done {
+                    set(Some(RawValue::String(text)), out);
                 }
                 r
             }
@@ -515,14 +520,7 @@ impl Sheets {
                 let width = if wide { 300.0 } else { 130.0 };
                 let r = ui.add_sized([width, 20.0], egui::TextEdit::singleline(&mut text));
                 if r.changed() {
-                    set(
-                        if text.is_empty() && col.key != "id" {
-                            None
-                        } else {
-                            Some(RawValue::String(text))
-                        },
-                        out,
-                    );
+                    set((!text.is_empty()).then_some(RawValue::String(text)), out);
                 }
                 if r.lost_focus() {
                     out.push(Command::SealEdit);
@@ -530,6 +528,33 @@ impl Sheets {
                 r
             }
         }
+    }
+}
+
+impl Sheets {
+    /// A text cell whose value is written only when the cell is left: what was typed, then.
+    fn buffered(
+        &mut self,
+        ui: &mut egui::Ui,
+        id: &str,
+        key: &str,
+        shown: String,
+        width: f32,
+    ) -> (egui::Response, Option<String>) {
+        let typing = matches!(&self.typing, Some((r, k, _)) if r == id && k == key);
+        let mut text = match (&self.typing, typing) {
+            (Some(t), true) => t.2.clone(),
+            _ => shown,
+        };
+        let r = ui.add_sized([width, 20.0], egui::TextEdit::singleline(&mut text));
+        if r.changed() {
+            self.typing = Some((id.to_string(), key.to_string(), text.clone()));
+        }
+        let done = (r.lost_focus() && typing).then(|| {
+            self.typing = None;
+            text
+        });
+        (r, done)
     }
 }
 
@@ -544,6 +569,14 @@ impl SheetRef {
         match self {
             SheetRef::Deck(d) => format!("deck:{d}"),
             SheetRef::Table(t, _) => format!("table:{t}"),
+        }
+    }
+
+    /// The column that names a row: a card's `id`, a table's key column.
+    fn key(&self) -> &str {
+        match self {
+            SheetRef::Deck(_) => "id",
+            SheetRef::Table(_, k) => k.as_deref().unwrap_or(""),
         }
     }
 

@@ -86,8 +86,21 @@ pub fn zones_ui(ui: &mut egui::Ui, scene: &Scene) -> BoardResponse {
                 .enumerate()
                 .filter(|(_, z)| shown(scene, z))
                 .collect();
-            zone_group(ui, scene, &zones, None, &mut out);
-            for seat in 0..scene.view.seats {
+            // The viewer's own cards first (their hand is what they play from), then the
+            // shared zones, then every other seat's.
+            let mine = scene.view.seat;
+            let others = (0..scene.view.seats).filter(|s| Some(*s) != mine);
+            let order: Vec<Option<u8>> = mine
+                .map(Some)
+                .into_iter()
+                .chain(std::iter::once(None))
+                .chain(others.map(Some))
+                .collect();
+            for owner in order {
+                let Some(seat) = owner else {
+                    zone_group(ui, scene, &zones, None, &mut out);
+                    continue;
+                };
                 if !zones.iter().any(|(_, z)| z.owner == Some(seat)) {
                     continue;
                 }
