@@ -3,11 +3,9 @@
 //! Out). All are insta snapshots or assertions.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::fmt::Write;
 use std::sync::Arc;
 
-use farebox::agent::{self, Agent, Match};
-use farebox::game::{Game, Setup};
+use farebox_suite::outcomes;
 
 fn def(id: &str) -> Arc<farebox::GameDef> {
     Arc::new(farebox_suite::load(id))
@@ -15,145 +13,28 @@ fn def(id: &str) -> Arc<farebox::GameDef> {
 
 #[test]
 fn transcript_of_one_seeded_game() {
-    let def = def("critter-cab");
-    let mut game = Game::new(def.clone(), Setup::new(2, 2026)).unwrap();
-    let mut agents = [
-        Agent::from_spec("cabbie", &def, 2026, 0).unwrap(),
-        Agent::from_spec("random", &def, 2026, 1).unwrap(),
-    ];
-    let mut out = String::new();
-    // What everyone is told at setup: the taxis dealt.
-    for entry in game.log() {
-        if entry.seen.by(None) {
-            writeln!(out, "           * {}", entry.text).unwrap();
-        }
-    }
-    let mut n = 0;
-    while !game.is_over() && n < 400 {
-        let actions = game.legal_actions().unwrap();
-        let seat = game.active();
-        let i = agents[seat as usize].choose(&mut game, &actions).unwrap();
-        // A transcript is for everyone at the table: public labels and public log lines.
-        let label = game.describe_public(&actions[i]);
-        let told = game.log().len();
-        game.apply_legal(&actions[i]).unwrap();
-        writeln!(
-            out,
-            "{:>3} {:<6} {}",
-            n + 1,
-            def.seat_name(seat as usize),
-            label
-        )
-        .unwrap();
-        for entry in &game.log()[told..] {
-            if entry.seen.by(None) {
-                writeln!(out, "           * {}", entry.text).unwrap();
-            }
-        }
-        n += 1;
-    }
-    writeln!(out, "result: {:?}", game.result()).unwrap();
-    writeln!(out, "final state hash: {}", game.state().hash()).unwrap();
+    // The setup's public log first: the taxis dealt.
+    let (out, _) =
+        outcomes::transcript(&def("critter-cab"), &["cabbie", "random"], 2026, 400, true);
     insta::assert_snapshot!(out);
-}
-
-fn mean_sd(xs: &[f64]) -> (f64, f64) {
-    let n = xs.len().max(1) as f64;
-    let m = xs.iter().sum::<f64>() / n;
-    let v = xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / n;
-    (m, v.sqrt())
-}
-
-/// Worker threads for the long simulations (outcomes do not depend on it).
-fn threads() -> usize {
-    std::thread::available_parallelism().map_or(2, |n| n.get())
 }
 
 #[test]
 fn statistics_over_1000_seeded_games() {
     // Three seats: the Cabbie in seat 1 against two random drivers, so the figures show both
     // how the game goes and what planning is worth.
-    let def = def("critter-cab");
-    let seats = 3;
-    let mut wins = vec![0u32; seats];
-    let (mut lengths, mut scores, mut capped) = (Vec::new(), vec![Vec::new(); seats], 0);
-    let mut endings = std::collections::BTreeMap::<String, u32>::new();
-    let games: Vec<Match> = (0..1000)
-        .map(|seed| Match {
-            setup: Setup::new(seats as u8, seed),
-            agents: vec!["cabbie".into(), "random".into(), "random".into()],
-        })
-        .collect();
-    for o in agent::play_many(&def, &games, 5000, threads(), &|| {}) {
-        assert!(o.error.is_none(), "seed {}: {:?}", o.seed, o.error);
-        if o.capped {
-            capped += 1;
-            continue;
-        }
-        let r = o.result.unwrap();
-        *endings.entry(r.reason.clone()).or_default() += 1;
-        for s in r.winners() {
-            wins[s] += 1;
-        }
-        lengths.push(o.actions as f64);
-        for (list, score) in scores.iter_mut().zip(&r.scores) {
-            list.push(*score as f64);
-        }
-    }
-    let (lm, ls) = mean_sd(&lengths);
-    let mut out =
-        format!("games: 1000, seats: {seats}, agents: cabbie,random,random, capped: {capped}\n");
-    writeln!(
-        out,
-        "win rate per seat: {:?}",
-        wins.iter()
-            .map(|w| format!("{:.3}", *w as f64 / 1000.0))
-            .collect::<Vec<_>>()
-    )
-    .unwrap();
-    writeln!(out, "game length (actions): mean {lm:.1}, sd {ls:.1}").unwrap();
-    for (s, sc) in scores.iter().enumerate() {
-        let (m, sd) = mean_sd(sc);
-        writeln!(out, "seat {} coins: mean {m:.2}, sd {sd:.2}", s + 1).unwrap();
-    }
-    for (reason, count) in &endings {
-        writeln!(out, "ended: {count} x {reason}").unwrap();
-    }
-    insta::assert_snapshot!(out);
+    insta::assert_snapshot!(outcomes::statistics(
+        &def("critter-cab"),
+        3,
+        &["cabbie", "random", "random"],
+        "coins"
+    ));
 }
 
-/// 500 two-seat games of `bot` against `rival`, `bot` in seat 1 in the even games and seat 2
-/// in the odd ones, so that neither side keeps the first move.
-fn alternating(bot: &str, rival: &str, first_seed: u64) -> Vec<Match> {
-    (0..500u64)
-        .map(|i| {
-            let mut agents = vec![rival.to_string(), rival.to_string()];
-            agents[(i % 2) as usize] = bot.into();
-            Match {
-                setup: Setup::new(2, first_seed + i),
-                agents,
-            }
-        })
-        .collect()
-}
-
-/// (outright wins of the bot, wins of the rival, capped games) over `alternating` games.
+/// (outright wins of the bot, wins of the rival, capped games) over alternating games.
 fn margin(id: &str) -> (u32, u32, u32) {
-    let def = def(id);
-    let games = alternating("cabbie", "random", 10_000);
-    let outcomes = agent::play_many(&def, &games, 5000, threads(), &|| {});
-    let (mut bot_wins, mut random_wins, mut capped) = (0, 0, 0);
-    for (i, o) in outcomes.iter().enumerate() {
-        assert!(o.error.is_none(), "{:?}", o.error);
-        let bot = i % 2;
-        match &o.result {
-            Some(r) if r.places[bot] == 1 && r.places[1 - bot] != 1 => bot_wins += 1,
-            Some(r) if r.places[1 - bot] == 1 => random_wins += 1,
-            Some(_) => {}
-            None => capped += 1,
-        }
-    }
-    (bot_wins, random_wins, capped)
+    let m = outcomes::margin(&def(id), "cabbie", "random", 10_000);
+    (m.bot_wins, m.rival_wins, m.capped)
 }
 
 #[test]

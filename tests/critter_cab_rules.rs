@@ -1422,19 +1422,10 @@ pub const RULES: &[&str] = &[
     "CC-T2", "CC-T3", "CC-T4", "CC-T5", "CC-T6", "CC-T7", "CC-T8", "CC-T9", "CC-E1", "CC-E2",
 ];
 
-macro_rules! rule_tests {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                super::$name(&super::shipped());
-            }
-        )*
-    };
-}
-
 /// One `#[test]` per check, on the mod as shipped.
 mod shipped_rules {
+    use farebox_suite::rule_tests;
+
     rule_tests!(
         s1_players_taxis_and_hands,
         s2_three_decks_shuffled_separately,
@@ -1475,34 +1466,13 @@ mod shipped_rules {
 
 #[test]
 fn every_check_has_a_test() {
-    let src = include_str!("critter_cab_rules.rs");
-    let tests = src.split("rule_tests!(").nth(1).unwrap();
-    for c in CHECKS {
-        assert!(
-            tests.contains(&format!("{},", c.name)),
-            "no #[test] runs {}",
-            c.name
-        );
-    }
+    // The list above and the checks' #[test]s agree (a check left out of either is caught).
+    rule_mutants::assert_every_check_has_a_test(include_str!("critter_cab_rules.rs"), CHECKS);
 }
 
 #[test]
 fn the_rule_list_matches_the_rulebook() {
-    // When the shared rulebooks sit beside the repository, the IDs here are theirs.
-    let path = farebox_suite::root().join("../shared/rulebooks/critter-cab.rules.md");
-    let Ok(md) = std::fs::read_to_string(&path) else {
-        return;
-    };
-    let mut ids: Vec<&str> = md
-        .split_whitespace()
-        .filter(|w| w.starts_with("CC-") && w.len() <= 6)
-        .map(|w| w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric()))
-        .collect();
-    ids.sort();
-    ids.dedup();
-    let mut ours = RULES.to_vec();
-    ours.sort();
-    assert_eq!(ids, ours);
+    rule_mutants::assert_rules_match_rulebook("critter-cab.rules.md", "CC-", RULES);
 }
 
 #[test]

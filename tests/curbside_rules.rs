@@ -1438,19 +1438,10 @@ pub const RULES: &[&str] = &[
     "CS-R1", "CS-R2", "CS-R3", "CS-R4", "CS-R5", "CS-R6", "CS-R7", "CS-E1", "CS-E2", "CS-E3",
 ];
 
-macro_rules! rule_tests {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                super::$name(&super::shipped());
-            }
-        )*
-    };
-}
-
 /// One `#[test]` per check, on the mod as shipped.
 mod shipped_rules {
+    use farebox_suite::rule_tests;
+
     rule_tests!(
         s1_board_dice_and_players,
         s2_taxis_start_in_corners_on_crossroads,
@@ -1500,34 +1491,12 @@ mod shipped_rules {
 #[test]
 fn every_check_has_a_test() {
     // The list above and the checks' #[test]s agree (a check left out of either is caught).
-    let src = include_str!("curbside_rules.rs");
-    let tests = src.split("rule_tests!(").nth(1).unwrap();
-    for c in CHECKS {
-        assert!(
-            tests.contains(&format!("{},", c.name)),
-            "no #[test] runs {}",
-            c.name
-        );
-    }
+    rule_mutants::assert_every_check_has_a_test(include_str!("curbside_rules.rs"), CHECKS);
 }
 
 #[test]
 fn the_rule_list_matches_the_rulebook() {
-    // When the shared rulebooks sit beside the repository, the IDs here are theirs.
-    let path = farebox_suite::root().join("../shared/rulebooks/curbside.rules.md");
-    let Ok(md) = std::fs::read_to_string(&path) else {
-        return;
-    };
-    let mut ids: Vec<&str> = md
-        .split_whitespace()
-        .filter(|w| w.starts_with("CS-") && w.len() <= 6)
-        .map(|w| w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric()))
-        .collect();
-    ids.sort();
-    ids.dedup();
-    let mut ours = RULES.to_vec();
-    ours.sort();
-    assert_eq!(ids, ours);
+    rule_mutants::assert_rules_match_rulebook("curbside.rules.md", "CS-", RULES);
 }
 
 #[test]

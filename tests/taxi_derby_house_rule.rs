@@ -18,37 +18,8 @@ fn permit() -> Arc<GameDef> {
         .clone()
 }
 
-const PRELUDE: &str = r#"
-local function taxi(s) return game.pieces("taxi", s)[1] end
-local function sp(id) return game.space(id) end
-local function put(s, where) game.move_piece(taxi(s), sp(where)) end
-local function z(zid, s) return game.zone(zid, s) end
-local function zones()
-  local names = {}
-  for zid in data.zones do table.insert(names, zid) end
-  table.sort(names)
-  local out = {}
-  for _, zid in names do
-    if data.zones[zid].per_seat then
-      for s = 1, game.seats() do table.insert(out, game.zone(zid, s)) end
-    else
-      table.insert(out, game.zone(zid))
-    end
-  end
-  return out
-end
-local function move(card, to, where)
-  for _, from in zones() do
-    if from ~= to and game.take_card(from, card, to, where) then return end
-  end
-  if table.find(game.cards(to), card) then return end
-  error("no card " .. card .. " anywhere")
-end
-local function empty(zone) while game.move_card(zone, z("box")) do end end
-local function upgrades(s, list) empty(z("upgrades", s)); for _, k in list do move(k, z("upgrades", s)) end end
-local function aboard(s, list) empty(z("cab", s)); for _, c in list do move(c, z("cab", s)) end end
-local function wait(stop, card) empty(z(stop)); move(card, z(stop)) end
-"#;
+/// The rule tests' Luau helpers (placing taxis, fetching cards, filling zones).
+const PRELUDE: &str = include_str!("taxi_derby_rules/prelude.luau");
 
 fn started() -> Game {
     let mut g = Game::new(

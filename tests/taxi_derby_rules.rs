@@ -27,54 +27,8 @@ fn shipped() -> Arc<GameDef> {
         .clone()
 }
 
-const PRELUDE: &str = r#"
-local function taxi(s) return game.pieces("taxi", s)[1] end
-local function car() return game.pieces("patrol-car")[1] end
-local function sp(id) return game.space(id) end
-local function id(s) if not s then return "off" end return game.space_info(s).id end
-local function put(s, where) game.move_piece(taxi(s), sp(where)) end
-local function park(where) game.move_piece(car(), sp(where)) end
-local function z(zid, s) return game.zone(zid, s) end
--- Every zone handle, so that a card can be fetched from wherever it is.
-local function zones()
-  local names = {}
-  for zid in data.zones do table.insert(names, zid) end
-  table.sort(names)
-  local out = {}
-  for _, zid in names do
-    if data.zones[zid].per_seat then
-      for s = 1, game.seats() do table.insert(out, game.zone(zid, s)) end
-    else
-      table.insert(out, game.zone(zid))
-    end
-  end
-  return out
-end
-local function move(card, to, where)
-  for _, from in zones() do
-    if from ~= to and game.take_card(from, card, to, where) then return end
-  end
-  if table.find(game.cards(to), card) then return end
-  error("no card " .. card .. " anywhere")
-end
-local function empty(zone) while game.move_card(zone, z("box")) do end end
-local function upgrades(s, list) empty(z("upgrades", s)); for _, k in list do move(k, z("upgrades", s)) end end
-local function aboard(s, list) empty(z("cab", s)); for _, c in list do move(c, z("cab", s)) end end
-local function delivered(s, list) empty(z("delivered", s)); for _, c in list do move(c, z("delivered", s)) end end
-local function wait(stop, card) empty(z(stop)); move(card, z(stop)) end
-local function stock(store, list) empty(z(store)); for _, k in list do move(k, z(store)) end end
-local function top_ticket(card) move(card, z("box")); game.take_card(z("box"), card, z("ticket-deck"), "top") end
-local function tickets(s, n) empty(z("issued-tickets", s)); for _ = 1, n do game.move_card(z("ticket-deck"), z("issued-tickets", s)) end end
-local function money(s, n) game.set_counter("money", s, n) end
--- The space farthest from a space (the first in board order among the farthest).
-local function farthest(from)
-  local best, bd = from, -1
-  for s, d in game.distances(from) do
-    if d > bd or (d == bd and s < best) then best, bd = s, d end
-  end
-  return best, bd
-end
-"#;
+/// Luau helpers run before each situation a check builds (shared with the house rule tests).
+const PRELUDE: &str = include_str!("taxi_derby_rules/prelude.luau");
 
 // ---- helpers ----------------------------------------------------------------------------
 
@@ -1655,19 +1609,10 @@ pub const RULES: &[&str] = &[
     "TD-E1", "TD-E2", "TD-E3", "TD-B1", "TD-B2", "TD-B3", "TD-B4", "TD-B5",
 ];
 
-macro_rules! rule_tests {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                super::$name(&super::shipped());
-            }
-        )*
-    };
-}
-
 /// One `#[test]` per check, on the mod as shipped.
 mod shipped_rules {
+    use farebox_suite::rule_tests;
+
     rule_tests!(
         s1_a_city_of_four_sections,
         s2_each_taxi_starts_beside_its_depot,
@@ -1713,32 +1658,13 @@ mod shipped_rules {
 
 #[test]
 fn every_check_has_a_test() {
-    let src = include_str!("taxi_derby_rules.rs");
-    let tests = src.split("rule_tests!(").nth(1).unwrap();
-    for c in CHECKS {
-        assert!(
-            tests.contains(&format!("{},", c.name)),
-            "no #[test] runs {}",
-            c.name
-        );
-    }
+    // The list above and the checks' #[test]s agree (a check left out of either is caught).
+    rule_mutants::assert_every_check_has_a_test(include_str!("taxi_derby_rules.rs"), CHECKS);
 }
 
 #[test]
 fn the_rule_list_matches_the_rulebook() {
-    let path = farebox_suite::root().join("../shared/rulebooks/taxi-derby.rules.md");
-    let Ok(md) = std::fs::read_to_string(&path) else {
-        return;
-    };
-    let mut ids: Vec<&str> = md
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .filter(|w| w.starts_with("TD-") && w.len() == 5)
-        .collect();
-    ids.sort();
-    ids.dedup();
-    let mut ours = RULES.to_vec();
-    ours.sort();
-    assert_eq!(ids, ours);
+    rule_mutants::assert_rules_match_rulebook("taxi-derby.rules.md", "TD-", RULES);
 }
 
 #[test]

@@ -9,6 +9,7 @@ use farebox::content::{self, GameDef};
 use farebox::source::{MemMods, MemSource};
 use farebox::value::Value;
 
+pub mod outcomes;
 pub mod rule_mutants;
 
 /// The repository root.

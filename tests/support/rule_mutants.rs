@@ -164,3 +164,74 @@ pub fn run(mod_id: &str, rules: &[&str], checks: &[RuleCheck], mutants: &[Mutant
         problems.join("\n  ")
     );
 }
+
+/// Panics unless every check is run by a `#[test]`: `src` is the rule test file's own text,
+/// whose `rule_tests!(...)` list names each check followed by a comma.
+pub fn assert_every_check_has_a_test(src: &str, checks: &[RuleCheck]) {
+    let tests = src
+        .split("rule_tests!(")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no rule_tests!( list in the file"));
+    for c in checks {
+        assert!(
+            tests.contains(&format!("{},", c.name)),
+            "no #[test] runs {}",
+            c.name
+        );
+    }
+}
+
+/// Panics unless `rules` are exactly the rule IDs (`prefix` such as `CS-`, a letter, digits)
+/// of the shared rulebook's rule list `file` (e.g. `curbside.rules.md`), when the shared
+/// rulebooks sit beside the repository.
+pub fn assert_rules_match_rulebook(file: &str, prefix: &str, rules: &[&str]) {
+    let path = crate::root().join("../shared/rulebooks").join(file);
+    let Ok(md) = std::fs::read_to_string(&path) else {
+        return;
+    };
+    let is_id = |w: &&str| {
+        w.strip_prefix(prefix).is_some_and(|rest| {
+            let mut c = rest.chars();
+            c.next().is_some_and(|l| l.is_ascii_uppercase())
+                && !c.as_str().is_empty()
+                && c.all(|d| d.is_ascii_digit())
+        })
+    };
+    let mut ids: Vec<&str> = md
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(is_id)
+        .collect();
+    ids.sort();
+    ids.dedup();
+    let mut ours = rules.to_vec();
+    ours.sort();
+    assert_eq!(ids, ours, "the rule IDs of {file}");
+}
+
+/// A [`Mutant`] written in one line: `mutant!(rule, file, find, replace, breaks)`.
+#[macro_export]
+macro_rules! mutant {
+    ($rule:literal, $file:expr, $find:expr, $replace:expr, $breaks:literal) => {
+        $crate::rule_mutants::Mutant {
+            rule: $rule,
+            file: $file,
+            find: $find,
+            replace: $replace,
+            breaks: $breaks,
+        }
+    };
+}
+
+/// One `#[test]` per named check, each running it on the mod as shipped: invoked inside a
+/// module of the rule test file, beside which the checks and `shipped()` are defined.
+#[macro_export]
+macro_rules! rule_tests {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                super::$name(&super::shipped());
+            }
+        )*
+    };
+}

@@ -2,22 +2,11 @@
 //! of `rules/taxi-derby.luau` (or of the TOML that holds a rule's numbers) with a wrong one.
 //! `every_broken_rule_is_caught` requires each to make a check of its rule fail.
 
+use farebox_suite::mutant as m;
 use farebox_suite::rule_mutants::Mutant;
 
 const RULES: &str = "rules/taxi-derby.luau";
 const MOD: &str = "mod.toml";
-
-macro_rules! m {
-    ($rule:literal, $file:expr, $find:expr, $replace:expr, $breaks:literal) => {
-        Mutant {
-            rule: $rule,
-            file: $file,
-            find: $find,
-            replace: $replace,
-            breaks: $breaks,
-        }
-    };
-}
 
 pub const MUTANTS: &[Mutant] = &[
     // ---- setup

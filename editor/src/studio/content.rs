@@ -7,6 +7,7 @@
 //! the edit here and, when the check finds the content valid, makes it the live version (the
 //! game in progress is rebased and the outcomes run again), as a reload does.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
@@ -37,6 +38,10 @@ pub struct Content {
     again: Option<Instant>,
     /// Problems the newest check found (empty: valid, or not checked yet).
     pub problems: Vec<Diagnostic>,
+    /// The open mod's files as the newest check read them (the problems' lines are theirs),
+    /// and as the check under way reads them.
+    checked_texts: BTreeMap<String, String>,
+    checking_texts: BTreeMap<String, String>,
     /// Why the last edit could not be made, or what the last save did.
     pub message: Option<String>,
     /// The last check's times, for the status line and the benchmark.
@@ -60,6 +65,8 @@ impl Content {
             checking: None,
             again: None,
             problems: Vec::new(),
+            checked_texts: BTreeMap::new(),
+            checking_texts: BTreeMap::new(),
             message: None,
             last_check: None,
             conflicts: Vec::new(),
@@ -115,6 +122,7 @@ impl Content {
             return;
         }
         let (own, mods) = self.editor.docs().mem_mods();
+        self.checking_texts = own.files.clone();
         let (tx, rx) = channel();
         let wake = self.wake.clone();
         let _ = std::thread::Builder::new()
@@ -142,6 +150,7 @@ impl Content {
     pub fn poll(&mut self) -> Option<Checked> {
         let done = self.checking.as_ref()?.try_recv().ok()?;
         self.checking = None;
+        self.checked_texts = std::mem::take(&mut self.checking_texts);
         if let Some(since) = self.again.take() {
             self.check(since);
         }
@@ -201,15 +210,15 @@ impl Content {
     }
 
     /// The problems of the newest check that point into `rel` (a file of the open mod) at
-    /// the record whose `id` (or key value) is `id`.
+    /// the record whose `id` (or key value) is `id`, read in the text that check read.
     pub fn problems_of(&self, rel: &str, key: &str, id: &str) -> Vec<&Diagnostic> {
-        let Some(text) = self.editor.docs().open_mod().file(rel).map(|f| f.text()) else {
+        let Some(text) = self.checked_texts.get(rel) else {
             return Vec::new();
         };
         self.problems
             .iter()
             .filter(|d| d.line > 0 && same_file(&d.path, rel))
-            .filter(|d| record_key_at(&text, d.line, key).as_deref() == Some(id))
+            .filter(|d| record_key_at(text, d.line, key).as_deref() == Some(id))
             .collect()
     }
 

@@ -200,6 +200,23 @@ impl Browser {
     }
 }
 
+/// Draws the browser in `slot`, if one is open: the path chosen this frame, if any. The
+/// browser closes when something is chosen or it is cancelled.
+pub fn show(slot: &mut Option<Browser>, ctx: &egui::Context) -> Option<PathBuf> {
+    let picked = slot.as_mut()?.ui(ctx);
+    match picked {
+        Picked::Nothing => None,
+        Picked::Cancelled => {
+            *slot = None;
+            None
+        }
+        Picked::Chosen(p) => {
+            *slot = None;
+            Some(p)
+        }
+    }
+}
+
 /// The user's home folder, or the current folder when there is none.
 fn home() -> PathBuf {
     std::env::var_os("HOME")

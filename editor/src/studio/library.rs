@@ -140,15 +140,8 @@ impl Library {
                 ));
             }
         });
-        if let Some(b) = &mut self.browser {
-            match b.ui(ui.ctx()) {
-                super::files::Picked::Nothing => {}
-                super::files::Picked::Cancelled => self.browser = None,
-                super::files::Picked::Chosen(f) => {
-                    self.browser = None;
-                    out.push(Command::Open(f.display().to_string()));
-                }
-            }
+        if let Some(f) = super::files::show(&mut self.browser, ui.ctx()) {
+            out.push(Command::Open(f.display().to_string()));
         }
     }
 }

@@ -128,17 +128,10 @@ impl ReplayPanel {
                 ));
             }
         });
-        if let Some(b) = &mut self.browser {
-            match b.ui(ui.ctx()) {
-                super::files::Picked::Nothing => {}
-                super::files::Picked::Cancelled => self.browser = None,
-                super::files::Picked::Chosen(f) => {
-                    self.browser = None;
-                    self.path = f.display().to_string();
-                    let path = self.path.clone();
-                    self.open(&path, &def);
-                }
-            }
+        if let Some(f) = super::files::show(&mut self.browser, ui.ctx()) {
+            self.path = f.display().to_string();
+            let path = self.path.clone();
+            self.open(&path, &def);
         }
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
