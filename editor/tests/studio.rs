@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use farebox_editor::studio::board_edit::Tool;
 use farebox_editor::studio::{Studio, Tab};
 
 type H = Harness<'static, Option<Studio>>;
@@ -536,5 +537,227 @@ fn a_card_field_is_edited_in_the_spreadsheet_saved_and_a_bad_one_is_shown_at_its
     until(&mut h, "valid again", |s| {
         s.project.as_ref().is_some_and(|p| p.diagnostics.is_empty())
     });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The preset tile on cell `x`, `y` of the live version's grid, by tile id.
+fn live_cell_tile(s: &Studio, x: u32, y: u32) -> Option<String> {
+    let def = s.project.as_ref()?.def.as_ref()?;
+    let farebox::content::def::BoardDef::Grid(g) = &def.board else {
+        return None;
+    };
+    let cell = g.cells.iter().find(|c| c.x == x && c.y == y)?;
+    let (t, _) = cell.tile?;
+    def.tiles.get(t).map(|t| t.id.clone())
+}
+
+#[test]
+fn a_tile_stroke_is_painted_on_the_grid_and_undone_as_one_step() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    h.get_by_label("Board").click();
+    h.step();
+    h.step();
+    // Picking a tile in the palette takes up the Paint tool.
+    h.get_by_label("T-junction").click();
+    h.step();
+    h.step();
+    assert_eq!(h.state().as_ref().unwrap().board.tool, Tool::Paint);
+    // One stroke over two cells.
+    let a = h.get_by_label("3,3").rect().center();
+    let b = h.get_by_label("4,3").rect().center();
+    h.hover_at(a);
+    h.step();
+    h.drag_at(a);
+    h.step();
+    h.hover_at(b);
+    h.step();
+    h.drop_at(b);
+    h.step();
+    until(&mut h, "both cells painted and live", |s| {
+        live_cell_tile(s, 3, 3).as_deref() == Some("cs-t3")
+            && live_cell_tile(s, 4, 3).as_deref() == Some("cs-t3")
+    });
+    // R turns the tile of the selected cell with the Select tool.
+    h.get_by_label("Select").click();
+    h.step();
+    h.get_by_label("4,3").click();
+    h.step();
+    h.key_press(egui::Key::R);
+    h.step();
+    until(&mut h, "the tile turned", |s| {
+        let def = s.project.as_ref().and_then(|p| p.def.as_ref());
+        def.is_some_and(|d| match &d.board {
+            farebox::content::def::BoardDef::Grid(g) => g
+                .cells
+                .iter()
+                .any(|c| c.x == 4 && c.y == 3 && c.tile.is_some_and(|t| t.1 == 1)),
+            _ => false,
+        })
+    });
+    // Undo the turn, then the stroke: one step takes both cells back.
+    for _ in 0..2 {
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+        h.step();
+    }
+    until(&mut h, "the stroke undone", |s| {
+        live_cell_tile(s, 3, 3).is_none() && live_cell_tile(s, 4, 3).is_none()
+    });
+    assert!(!h.state().as_ref().unwrap().unsaved());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_space_is_added_to_the_map_and_joined_to_another_by_dragging() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    h.get_by_label("Board").click();
+    h.step();
+    h.step();
+    h.get_by_label("Add space").click();
+    h.step();
+    // Hootwood Lookout is at (120, 110) on the map and Badger Heights at (1060, 110): the
+    // new space goes 80 map units left of Hootwood, where the map is empty.
+    let hoot = h.get_by_label("Hootwood Lookout").rect().center();
+    let badger = h.get_by_label("Badger Heights").rect().center();
+    let per_unit = (badger.x - hoot.x) / 940.0;
+    let spot = hoot - egui::vec2(80.0 * per_unit, 0.0);
+    h.hover_at(spot);
+    h.step();
+    h.drag_at(spot);
+    h.step();
+    h.drop_at(spot);
+    h.step();
+    until(&mut h, "the space added", |s| {
+        s.project
+            .as_ref()
+            .and_then(|p| p.def.as_ref())
+            .is_some_and(|d| match &d.board {
+                farebox::content::def::BoardDef::Graph(g) => g
+                    .spaces
+                    .iter()
+                    .any(|sp| sp.id == "space-1" && (sp.x - 40.0).abs() < 2.0),
+                _ => false,
+            })
+    });
+    // Connect: a drag from the new space to Hootwood Lookout.
+    h.get_by_label("Connect").click();
+    h.step();
+    let from = h.get_by_label("space-1").rect().center();
+    let to = h.get_by_label("Hootwood Lookout").rect().center();
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    h.hover_at(to);
+    h.step();
+    h.drop_at(to);
+    h.step();
+    until(&mut h, "the road added", |s| {
+        s.project
+            .as_ref()
+            .and_then(|p| p.def.as_ref())
+            .is_some_and(|d| match &d.board {
+                farebox::content::def::BoardDef::Graph(g) => {
+                    let at = |id: &str| g.spaces.iter().position(|sp| sp.id == id);
+                    let (a, b) = (at("space-1"), at("hootwood-lookout"));
+                    g.edges.iter().any(|e| {
+                        (Some(e.from), Some(e.to)) == (a, b) || (Some(e.from), Some(e.to)) == (b, a)
+                    })
+                }
+                _ => false,
+            })
+    });
+    // The road is selected: the inspector names it and makes it one way.
+    assert!(h.query_by_label_contains("Road space-1").is_some());
+    h.get_by_label_contains("One way").click();
+    h.step();
+    until(&mut h, "the road one way", |s| {
+        s.project
+            .as_ref()
+            .and_then(|p| p.def.as_ref())
+            .is_some_and(|d| match &d.board {
+                farebox::content::def::BoardDef::Graph(g) => g.edges.iter().any(|e| {
+                    e.directed && g.spaces.get(e.from).is_some_and(|sp| sp.id == "space-1")
+                }),
+                _ => false,
+            })
+    });
+    // Saved: the map file has the space and the road, and its comments.
+    let file = folder.join("board.toml");
+    let before = std::fs::read_to_string(&file).unwrap();
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Save);
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert!(after.contains("id = \"space-1\""), "{after}");
+    for comment in before.lines().filter(|l| l.trim_start().starts_with('#')) {
+        assert!(after.contains(comment), "lost the comment {comment:?}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn editing_a_base_card_with_a_house_rule_open_writes_the_house_rules_patch() {
+    let (dir, base) = copy_of("curbside");
+    let house = dir.join("curbside-gas-station");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/curbside-gas-station"),
+        &house,
+    );
+    let base_deck = std::fs::read_to_string(base.join("decks/passengers.toml")).unwrap();
+    let mut h = studio(house.display().to_string());
+    until(&mut h, "the house rule loaded", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    h.get_by_label("Decks & tables").click();
+    h.step();
+    h.step();
+    h.get_by_label_contains("passengers (").click();
+    h.step();
+    h.step();
+    // The base game's card says where it comes from.
+    h.query_all_by_value("Night-shift nurse")
+        .next()
+        .expect("the name cell")
+        .click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.query_all_by_value("Night-shift nurse")
+        .next()
+        .expect("the name cell")
+        .type_text("Night-shift nurse, tired");
+    h.step();
+    h.step();
+    until(&mut h, "the edit live", |s| {
+        s.project
+            .as_ref()
+            .and_then(|p| p.def.as_ref())
+            .is_some_and(|d| {
+                d.decks
+                    .iter()
+                    .flat_map(|x| &x.cards)
+                    .any(|c| c.name == "Night-shift nurse, tired")
+            })
+    });
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Save);
+    let patch = std::fs::read_to_string(house.join("patches/station.toml")).unwrap();
+    assert!(patch.contains("Night-shift nurse, tired"), "{patch}");
+    assert_eq!(
+        std::fs::read_to_string(base.join("decks/passengers.toml")).unwrap(),
+        base_deck,
+        "the base game's file was written"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }

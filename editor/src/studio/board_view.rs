@@ -27,6 +27,9 @@ mod grid;
 mod marks;
 mod track;
 
+pub(crate) use grid::paint_tile;
+pub(crate) use marks::PAPER;
+
 use marks::Sym;
 
 /// Something on the table a person can point at.
@@ -105,6 +108,11 @@ impl Xf {
     pub fn len(&self, d: f64) -> f32 {
         d as f32 * self.scale
     }
+    /// The board point under a screen point.
+    pub fn board(&self, p: Pos2) -> (f64, f64) {
+        let v = (p - self.origin) / self.scale;
+        (v.x as f64, v.y as f64)
+    }
 }
 
 /// Where a space landed on screen: pieces stand there and the pointer finds it there.
@@ -118,7 +126,7 @@ pub(crate) struct Place {
 }
 
 impl Place {
-    fn rect(&self) -> Rect {
+    pub fn rect(&self) -> Rect {
         Rect::from_center_size(self.c, Vec2::splat(self.r * 2.0))
     }
     fn hit(&self, p: Pos2) -> Option<f32> {
@@ -148,16 +156,37 @@ pub(crate) fn note_legend(legend: &mut Vec<(Sym, String)>, sym: Sym, text: impl 
     }
 }
 
-/// Draws the board in the available rect of `ui`.
-pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardResponse {
-    if matches!(scene.def.board, BoardDef::None) || scene.board.kind == "none" {
-        if let Some(b) = scene.banner {
-            ui.label(egui::RichText::new(b).strong());
-        }
-        return zones_ui(ui, scene);
+/// The table as laid out this frame: what an editor needs to draw over it and to find what
+/// the pointer is on.
+pub(crate) struct Table {
+    /// The table's own response: drags, clicks and hovers on it.
+    pub response: egui::Response,
+    pub rect: Rect,
+    pub xf: Xf,
+    /// Where each space landed on screen (indexed like `board.graph.spaces`).
+    pub places: Vec<Option<Place>>,
+    pub painter: Painter,
+    extent: Rect,
+    legend: Vec<(Sym, String)>,
+    note: Option<String>,
+}
+
+impl Table {
+    /// The space under a screen point, the nearest when they overlap.
+    pub fn space_at(&self, p: Pos2) -> Option<u32> {
+        self.places
+            .iter()
+            .enumerate()
+            .filter_map(|(i, pl)| pl.and_then(|pl| pl.hit(p)).map(|d| (i, d)))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i as u32)
     }
+}
+
+/// Allocates the table, moves the camera and draws the board. An editor's table pans with
+/// the right or middle button only: the left button is the editor's tool.
+fn lay_table(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene, editing: bool) -> Table {
     let (rect, bg) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
-    let id = ui.scope_id().with("farebox-board");
     let extent = match scene.board.kind {
         "grid" => grid::extent(scene),
         "track" => track::extent(scene),
@@ -169,7 +198,7 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         camera.fit(rect, extent);
         camera.fitted = Some(key);
     }
-    navigate(ui, camera, &bg, rect, extent);
+    navigate(ui, camera, &bg, rect, extent, editing);
     let xf = Xf {
         origin: rect.center() - camera.center * camera.scale,
         scale: camera.scale,
@@ -181,7 +210,80 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         "track" => track::draw(&painter, xf, scene),
         _ => graph::draw(&painter, xf, scene),
     };
-    let mut legend = drawn.legend;
+    Table {
+        response: bg,
+        rect,
+        xf,
+        places: drawn.places,
+        painter,
+        extent,
+        legend: drawn.legend,
+        note: drawn.note,
+    }
+}
+
+/// Draws the board for an editor (no pieces, no tooltips, no actions) and hands back the
+/// table, for the editor to draw its marks over it and read the pointer. `None` for a game
+/// without a board.
+pub(crate) fn show_editing(
+    ui: &mut egui::Ui,
+    camera: &mut Camera,
+    scene: &Scene,
+    overlay_ui: impl FnOnce(&Table),
+) -> Option<Table> {
+    if matches!(scene.def.board, BoardDef::None) || scene.board.kind == "none" {
+        return None;
+    }
+    let mut t = lay_table(ui, camera, scene, true);
+    // Every space is named for screen readers and tests; the table keeps the clicks.
+    let id = ui.scope_id().with("farebox-board-edit");
+    for (s, place) in t.places.iter().enumerate() {
+        if let Some(place) = place {
+            let r = ui.interact(place.rect(), id.with(s), Sense::hover());
+            let label = space_label(scene, s as u32);
+            r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, &label));
+        }
+    }
+    overlay_ui(&t);
+    if let Some(note) = &t.note {
+        plate_text(&t.painter, t.rect.center(), Align2::CENTER_CENTER, note, 16.0);
+    }
+    if let Some(b) = scene.banner {
+        let at = t.rect.center_top() + Vec2::new(0.0, 12.0);
+        plate_text(&t.painter, at, Align2::CENTER_TOP, b, 15.0);
+    }
+    let mut legend = std::mem::take(&mut t.legend);
+    legend.sort_by_key(|(sym, _)| sym.group());
+    overlay(ui, camera, t.rect, t.extent, &legend);
+    Some(t)
+}
+
+/// Draws the board in the available rect of `ui`.
+pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardResponse {
+    if matches!(scene.def.board, BoardDef::None) || scene.board.kind == "none" {
+        if let Some(b) = scene.banner {
+            ui.label(egui::RichText::new(b).strong());
+        }
+        return zones_ui(ui, scene);
+    }
+    let id = ui.scope_id().with("farebox-board");
+    let table = lay_table(ui, camera, scene, false);
+    let Table {
+        response: bg,
+        rect,
+        xf: _,
+        places,
+        painter,
+        extent,
+        legend,
+        note,
+    } = table;
+    let drawn = Drawn {
+        places,
+        legend: vec![],
+        note,
+    };
+    let mut legend = legend;
 
     // The spots a person may act on: highlighted, and each a widget of its own.
     let mut clicked = None;
@@ -443,9 +545,22 @@ fn rect_key(r: Rect) -> [i64; 4] {
     [r.min.x, r.min.y, r.max.x, r.max.y].map(|v| (v * 1000.0).round() as i64)
 }
 
-/// Drag to pan, wheel or pinch to zoom around the pointer, double-click to fit.
-fn navigate(ui: &egui::Ui, camera: &mut Camera, bg: &egui::Response, rect: Rect, extent: Rect) {
-    if bg.dragged() {
+/// Drag to pan (in an editor: with the right or middle button), wheel or pinch to zoom around
+/// the pointer, double-click to fit.
+fn navigate(
+    ui: &egui::Ui,
+    camera: &mut Camera,
+    bg: &egui::Response,
+    rect: Rect,
+    extent: Rect,
+    editing: bool,
+) {
+    let panning = if editing {
+        bg.dragged_by(egui::PointerButton::Secondary) || bg.dragged_by(egui::PointerButton::Middle)
+    } else {
+        bg.dragged()
+    };
+    if panning {
         camera.center -= bg.drag_delta() / camera.scale;
     }
     if bg.double_clicked() {

@@ -222,6 +222,11 @@ impl Content {
             .collect()
     }
 
+    /// File `rel` of the open mod as the newest check read it (the problems' lines are its).
+    pub fn checked_text(&self, rel: &str) -> Option<&str> {
+        self.checked_texts.get(rel).map(String::as_str)
+    }
+
     /// The problems of the newest check in file `rel` of the open mod.
     pub fn problems_in(&self, rel: &str) -> Vec<&Diagnostic> {
         self.problems

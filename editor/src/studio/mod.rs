@@ -6,6 +6,7 @@
 //! ([`reload`]), the game itself and its bots ([`worker`]: a game's Luau VM cannot leave the
 //! thread that made it), and outcome runs ([`outcomes`]). The UI thread only polls channels.
 
+pub mod board_edit;
 pub mod board_view;
 pub mod content;
 pub mod edit;
@@ -46,6 +47,9 @@ pub enum Command {
     Edit(edit::Edit),
     /// The next edit is an undo step of its own (a text field lost focus).
     SealEdit,
+    /// The edits until [`Command::EndGroup`] undo as one step (a paint stroke).
+    BeginGroup(String),
+    EndGroup,
     Undo,
     Redo,
     /// Writes the edited files.
@@ -63,6 +67,8 @@ pub enum Tab {
     Play,
     Outcomes,
     Replay,
+    /// The board editor.
+    Board,
     /// Decks and tables as spreadsheets.
     Data,
     Diagnostics,
@@ -99,6 +105,7 @@ pub struct Studio {
     pub outcomes: outcomes::Outcomes,
     pub replay: replay_view::ReplayPanel,
     pub sheets: sheets::Sheets,
+    pub board: board_edit::BoardEditor,
     commands: Vec<Command>,
     /// The window title last set.
     title: String,
@@ -130,6 +137,7 @@ impl Studio {
             outcomes: outcomes::Outcomes::new(),
             replay: replay_view::ReplayPanel::new(ctx),
             sheets: sheets::Sheets::default(),
+            board: board_edit::BoardEditor::default(),
             commands: Vec::new(),
             title: String::new(),
             closing: false,
@@ -154,8 +162,9 @@ impl Studio {
                 Tab::Play => self.play.ui(ui, p, &mut out),
                 Tab::Outcomes => self.outcomes.ui(ui),
                 Tab::Replay => self.replay.ui(ui, p, &mut out),
-                Tab::Data => match &p.content {
-                    Some(c) => self.sheets.ui(ui, p, c, &mut out),
+                Tab::Data | Tab::Board => match &p.content {
+                    Some(c) if self.tab == Tab::Data => self.sheets.ui(ui, p, c, &mut out),
+                    Some(c) => self.board.ui(ui, p, c, &mut out),
                     None => {
                         ui.label("The mod's files could not be opened for editing.");
                     }
@@ -324,6 +333,7 @@ impl Studio {
                     (Tab::Play, "Play".to_string()),
                     (Tab::Outcomes, "Outcomes".to_string()),
                     (Tab::Replay, "Replay".to_string()),
+                    (Tab::Board, "Board".to_string()),
                     (Tab::Data, "Decks & tables".to_string()),
                     (
                         Tab::Diagnostics,
@@ -362,7 +372,7 @@ impl Studio {
             }
             Command::Show(t) => {
                 self.tab = t;
-                if t == Tab::Data {
+                if matches!(t, Tab::Data | Tab::Board) {
                     self.open_content();
                 }
             }
@@ -374,6 +384,16 @@ impl Studio {
             Command::SealEdit => {
                 if let Some(c) = self.content_mut() {
                     c.editor.seal();
+                }
+            }
+            Command::BeginGroup(label) => {
+                if let Some(c) = self.content_mut() {
+                    c.editor.begin_group(&label);
+                }
+            }
+            Command::EndGroup => {
+                if let Some(c) = self.content_mut() {
+                    c.editor.end_group();
                 }
             }
             Command::Undo => {

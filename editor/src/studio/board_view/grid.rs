@@ -222,6 +222,13 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
     }
 }
 
+/// A tile's roads drawn on a cell centred on `c` and `s` wide (the editor's palette and brush).
+pub(crate) fn paint_tile(p: &Painter, c: Pos2, s: f32, t: &TileDef, rot: u8) {
+    let rect = Rect::from_center_size(c, Vec2::splat(s * 0.96));
+    p.rect_filled(rect, s * 0.05, PAPER);
+    draw_roads(p, c, s, t, rot, &mut Vec::new());
+}
+
 /// The roads of a tile whose cell is centred on `c` and `s` wide.
 fn draw_roads(p: &Painter, c: Pos2, s: f32, t: &TileDef, rot: u8, legend: &mut Vec<(Sym, String)>) {
     let sides = sides(t, rot);

@@ -38,6 +38,7 @@ pub use doc::{Docs, FileDoc, Layer, SaveError, SaveReport};
 pub use history::History;
 pub use ops::{EdgeChange, EdgeData, Edit, Gate, GraphAt, RowRef, SpaceData, TrackChange};
 pub use patch::{Catalog, DeckEntry, Entry, Origin, TableEntry};
+pub(crate) use tree::from_edit;
 
 /// Why an edit (or opening a mod) could not be done, in words for the person editing.
 #[derive(Debug, Clone, PartialEq, Eq)]
