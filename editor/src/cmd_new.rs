@@ -10,29 +10,9 @@ use crate::cli::NewArgs;
 use crate::common::{Fail, Io, load_located, locate, schemas_dir};
 
 pub fn run(args: NewArgs, io: &mut Io) -> Result<i32, Fail> {
-    check_id(&args.name)?;
     let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
-    let folder = dir.join(&args.name);
-    if folder.exists() {
-        return Err(Fail::Usage(format!(
-            "{} already exists; pick another name or --dir (nothing was written)",
-            folder.display()
-        )));
-    }
-    let files = match &args.from {
-        None => game_files(&args.name, &folder),
-        Some(spec) => {
-            let located = locate(spec)?;
-            let base = load_located(&located).map_err(|d| {
-                Fail::Invalid(format!(
-                    "{spec} does not load, so a house rule cannot be built on it:\n{d}"
-                ))
-            })?;
-            house_rule_files(&args.name, &base, &folder)
-        }
-    };
-    write_all(&folder, &files)?;
-    for (rel, _) in &files {
+    let (folder, files) = create(&args.name, args.from.as_deref(), &dir)?;
+    for rel in &files {
         io.say(folder.join(rel).display());
     }
     let shown = folder.display();
@@ -40,6 +20,35 @@ pub fn run(args: NewArgs, io: &mut Io) -> Result<i32, Fail> {
         "created {shown}. Next: `farebox validate {shown}`, `farebox play {shown}`; the mod guide is mods/README.md"
     ));
     Ok(0)
+}
+
+/// Makes the mod `name` in `dir`: a new game, or with `from` (a bundled id or a folder) a
+/// house rule for that game. Returns its folder and the files written (relative paths).
+/// Nothing is written when anything is wrong. The command line and the Studio's "New" both
+/// come here.
+pub fn create(name: &str, from: Option<&str>, dir: &Path) -> Result<(PathBuf, Vec<String>), Fail> {
+    check_id(name)?;
+    let folder = dir.join(name);
+    if folder.exists() {
+        return Err(Fail::Usage(format!(
+            "{} already exists; pick another name or --dir (nothing was written)",
+            folder.display()
+        )));
+    }
+    let files = match from {
+        None => game_files(name, &folder),
+        Some(spec) => {
+            let located = locate(spec)?;
+            let base = load_located(&located).map_err(|d| {
+                Fail::Invalid(format!(
+                    "{spec} does not load, so a house rule cannot be built on it:\n{d}"
+                ))
+            })?;
+            house_rule_files(name, &base, &folder)
+        }
+    };
+    write_all(&folder, &files)?;
+    Ok((folder, files.into_iter().map(|(rel, _)| rel).collect()))
 }
 
 /// Ids are what other mods and replays name a mod by: the loader's rule, checked up front so

@@ -761,3 +761,79 @@ fn editing_a_base_card_with_a_house_rule_open_writes_the_house_rules_patch() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_new_house_rule_is_made_from_the_start_screen_and_opened() {
+    let dir = std::env::temp_dir().join(format!(
+        "farebox-studio-new-{}-{}",
+        std::process::id(),
+        rand_tag()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut h: H = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_ui_state(
+            |ui, s: &mut Option<Studio>| {
+                s.get_or_insert_with(|| Studio::without_settings(ui.ctx(), None))
+                    .frame(ui);
+            },
+            None,
+        );
+    for _ in 0..200 {
+        h.step();
+        if h.query_by_label("A house rule for").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    h.get_by_label("A house rule for").click();
+    h.step();
+    h.step();
+    // The id, then the folder it goes in.
+    let field = |h: &H, label: &str| {
+        h.query_all_by_label(label)
+            .find(|n| {
+                egui_kittest::kittest::NodeT::accesskit_node(n).role()
+                    == egui::accesskit::Role::TextInput
+            })
+            .expect("the field")
+            .rect()
+            .center()
+    };
+    for (label, text) in [
+        ("New mod's id", "late-fares".to_string()),
+        ("In folder", dir.display().to_string()),
+    ] {
+        let at = field(&h, label);
+        h.hover_at(at);
+        h.drag_at(at);
+        h.drop_at(at);
+        h.step();
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+        h.step();
+        h.event(egui::Event::Text(text));
+        h.step();
+    }
+    h.get_by_label("Create and open").click();
+    until(&mut h, "the new house rule open and loaded", |s| {
+        s.project
+            .as_ref()
+            .and_then(|p| p.def.as_ref())
+            .is_some_and(|d| d.id == "late-fares")
+    });
+    let manifest = std::fs::read_to_string(dir.join("late-fares/mod.toml")).unwrap();
+    assert!(manifest.contains("late-fares"), "{manifest}");
+    // It builds on a game: the game is one of its layers.
+    let def = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .project
+        .as_ref()
+        .unwrap()
+        .def
+        .clone()
+        .unwrap();
+    assert!(def.layers.len() >= 2, "{:?}", def.layers);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -518,10 +518,22 @@ impl BoardEditor {
             .map(|rel| marked_spaces(c, rel, &built))
             .unwrap_or_default();
         let sel = self.selection_space(&built);
+        let sel_edge = match &self.selection {
+            Some(Selection::Edge { at, from, to }) => {
+                space_index(&built, at, from).zip(space_index(&built, at, to))
+            }
+            _ => None,
+        };
         let brush = self.brush_tile(def);
         let pending = self.pending.clone();
         let table = board_view::show_editing(ui, &mut self.camera, &scene, |t| {
             draw_marks(t, &built, def, &marked, sel, &pending);
+            if let Some((a, z)) = sel_edge
+                && let (Some(a), Some(z)) = (t.places[a as usize], t.places[z as usize])
+            {
+                t.painter
+                    .line_segment([a.c, z.c], Stroke::new(5.0, Color32::WHITE));
+            }
         });
         if let Some(t) = table {
             self.pointer(ui, &t, &built, def, brush, out);
@@ -1098,65 +1110,64 @@ impl BoardEditor {
                 ui.end_row();
             });
         ui.strong("Properties");
-        egui::Grid::new("space-props")
-            .num_columns(3)
-            .show(ui, |ui| {
-                for (k, v) in &sp.props {
-                    ui.label(k);
-                    let shown = value_text(v);
-                    if let Some(text) = self.field(ui, &format!("prop {id} {k}"), &shown, 120.0) {
-                        match parse_value(&text) {
-                            Some(v) => out.push(Command::Edit(Edit::SetSpaceProp {
-                                at: at.clone(),
-                                id: id.to_string(),
-                                key: k.clone(),
-                                value: Some(v),
-                            })),
-                            None => self.message = Some(format!("`{text}` is not a value")),
-                        }
-                    }
-                    if ui
-                        .small_button("✖")
-                        .on_hover_text("Take this property out")
-                        .clicked()
-                    {
-                        out.push(Command::Edit(Edit::SetSpaceProp {
+        // One line per property: its key, its value (written when the field is left), and a
+        // button taking it out; then a line to add one.
+        let value_w = (ui.available_width() - 110.0).max(80.0);
+        for (k, v) in &sp.props {
+            ui.horizontal(|ui| {
+                ui.add_sized([70.0, 18.0], egui::Label::new(k.as_str()).truncate());
+                let shown = value_text(v);
+                if let Some(text) = self.field(ui, &format!("prop {id} {k}"), &shown, value_w) {
+                    match parse_value(&text) {
+                        Some(v) => out.push(Command::Edit(Edit::SetSpaceProp {
                             at: at.clone(),
                             id: id.to_string(),
                             key: k.clone(),
-                            value: None,
-                        }));
-                    }
-                    ui.end_row();
-                }
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.new_prop.0)
-                        .hint_text("key")
-                        .desired_width(70.0),
-                );
-                ui.add(
-                    egui::TextEdit::singleline(&mut self.new_prop.1)
-                        .hint_text("value")
-                        .desired_width(120.0),
-                );
-                if ui.button("Add").clicked() && !self.new_prop.0.trim().is_empty() {
-                    match parse_value(&self.new_prop.1) {
-                        Some(v) => {
-                            out.push(Command::Edit(Edit::SetSpaceProp {
-                                at: at.clone(),
-                                id: id.to_string(),
-                                key: self.new_prop.0.trim().to_string(),
-                                value: Some(v),
-                            }));
-                            self.new_prop = (String::new(), String::new());
-                        }
-                        None => {
-                            self.message = Some(format!("`{}` is not a value", self.new_prop.1))
-                        }
+                            value: Some(v),
+                        })),
+                        None => self.message = Some(format!("`{text}` is not a value")),
                     }
                 }
-                ui.end_row();
+                if ui
+                    .small_button("✖")
+                    .on_hover_text("Take this property out")
+                    .clicked()
+                {
+                    out.push(Command::Edit(Edit::SetSpaceProp {
+                        at: at.clone(),
+                        id: id.to_string(),
+                        key: k.clone(),
+                        value: None,
+                    }));
+                }
             });
+        }
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::TextEdit::singleline(&mut self.new_prop.0)
+                    .hint_text("key")
+                    .desired_width(66.0),
+            );
+            ui.add(
+                egui::TextEdit::singleline(&mut self.new_prop.1)
+                    .hint_text("value")
+                    .desired_width(value_w - 30.0),
+            );
+            if ui.button("Add").clicked() && !self.new_prop.0.trim().is_empty() {
+                match parse_value(&self.new_prop.1) {
+                    Some(v) => {
+                        out.push(Command::Edit(Edit::SetSpaceProp {
+                            at: at.clone(),
+                            id: id.to_string(),
+                            key: self.new_prop.0.trim().to_string(),
+                            value: Some(v),
+                        }));
+                        self.new_prop = (String::new(), String::new());
+                    }
+                    None => self.message = Some(format!("`{}` is not a value", self.new_prop.1)),
+                }
+            }
+        });
         ui.label(
             egui::RichText::new("Values are written as in TOML: 3, 2.5, true, or text.").weak(),
         );

@@ -246,7 +246,13 @@ pub(crate) fn show_editing(
     }
     overlay_ui(&t);
     if let Some(note) = &t.note {
-        plate_text(&t.painter, t.rect.center(), Align2::CENTER_CENTER, note, 16.0);
+        plate_text(
+            &t.painter,
+            t.rect.center(),
+            Align2::CENTER_CENTER,
+            note,
+            16.0,
+        );
     }
     if let Some(b) = scene.banner {
         let at = t.rect.center_top() + Vec2::new(0.0, 12.0);

@@ -35,6 +35,20 @@ pub struct Library {
     recent_file: Option<PathBuf>,
     typed: String,
     browser: Option<super::files::Browser>,
+    new: NewMod,
+}
+
+/// The "New" form: a new game, or a house rule for a game, made from `farebox new`'s
+/// scaffolds on a thread and then opened.
+#[derive(Default)]
+struct NewMod {
+    name: String,
+    /// The game a house rule builds on (None: a new game).
+    from: Option<String>,
+    /// The folder the mod goes in (empty: not chosen yet).
+    dir: String,
+    making: Option<Receiver<Result<PathBuf, String>>>,
+    error: Option<String>,
 }
 
 const MAX_RECENT: usize = 8;
@@ -57,6 +71,7 @@ impl Library {
             recent_file,
             typed: String::new(),
             browser: None,
+            new: NewMod::default(),
         }
     }
 
@@ -142,6 +157,110 @@ impl Library {
         });
         if let Some(f) = super::files::show(&mut self.browser, ui.ctx()) {
             out.push(Command::Open(f.display().to_string()));
+        }
+        ui.add_space(12.0);
+        ui.separator();
+        self.new_ui(ui, out);
+    }
+
+    /// "New": a name, a game or a house rule for one, and a folder; made on a thread, then
+    /// opened.
+    fn new_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        if let Some(rx) = &self.new.making
+            && let Ok(done) = rx.try_recv()
+        {
+            self.new.making = None;
+            match done {
+                Ok(folder) => {
+                    self.new.error = None;
+                    self.new.name.clear();
+                    out.push(Command::Open(folder.display().to_string()));
+                }
+                Err(e) => self.new.error = Some(e),
+            }
+        }
+        if self.new.dir.is_empty() {
+            let start = self
+                .recent
+                .first()
+                .and_then(|f| f.parent())
+                .map(Path::to_path_buf)
+                .or_else(|| std::env::current_dir().ok())
+                .unwrap_or_default();
+            self.new.dir = start.display().to_string();
+        }
+        ui.strong("New");
+        let games: Vec<(String, String)> = self
+            .catalogue
+            .iter()
+            .flatten()
+            .filter(|e| e.builds_on.is_none() && e.broken.is_none())
+            .map(|e| (e.id.clone(), e.name.clone()))
+            .collect();
+        egui::Grid::new("new-mod").num_columns(2).show(ui, |ui| {
+            let l = ui.label("New mod's id");
+            ui.add(
+                egui::TextEdit::singleline(&mut self.new.name)
+                    .hint_text("night-shift")
+                    .desired_width(200.0),
+            )
+            .labelled_by(l.id)
+            .on_hover_text("Lowercase letters, digits and dashes; also the folder's name");
+            ui.end_row();
+            ui.label("What");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut self.new.from, None, "A new game");
+                let house = self.new.from.is_some();
+                if ui.radio(house, "A house rule for").clicked() && !house {
+                    self.new.from = games.first().map(|g| g.0.clone());
+                }
+                if let Some(from) = &mut self.new.from {
+                    let shown = games
+                        .iter()
+                        .find(|g| &g.0 == from)
+                        .map_or(from.clone(), |g| g.1.clone());
+                    egui::ComboBox::from_id_salt("new-from")
+                        .selected_text(shown)
+                        .show_ui(ui, |ui| {
+                            for (id, name) in &games {
+                                ui.selectable_value(from, id.clone(), name);
+                            }
+                        });
+                }
+            });
+            ui.end_row();
+            let l = ui.label("In folder");
+            ui.add(egui::TextEdit::singleline(&mut self.new.dir).desired_width(360.0))
+                .labelled_by(l.id);
+            ui.end_row();
+        });
+        ui.horizontal(|ui| {
+            let ready = !self.new.name.trim().is_empty() && self.new.making.is_none();
+            if ui
+                .add_enabled(ready, egui::Button::new("Create and open"))
+                .clicked()
+            {
+                let (name, from) = (self.new.name.trim().to_string(), self.new.from.clone());
+                let dir = PathBuf::from(self.new.dir.trim());
+                let (tx, rx) = std::sync::mpsc::channel();
+                let ctx = ui.ctx().clone();
+                let _ = std::thread::Builder::new()
+                    .name("farebox-new".into())
+                    .spawn(move || {
+                        let made = crate::cmd_new::create(&name, from.as_deref(), &dir)
+                            .map(|(folder, _)| folder)
+                            .map_err(|e| e.message().to_string());
+                        let _ = tx.send(made);
+                        ctx.request_repaint();
+                    });
+                self.new.making = Some(rx);
+            }
+            if self.new.making.is_some() {
+                ui.spinner();
+            }
+        });
+        if let Some(e) = &self.new.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
         }
     }
 }

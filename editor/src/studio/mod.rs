@@ -349,6 +349,10 @@ impl Studio {
                     }
                 }
                 ui.separator();
+                if let Some(c) = &p.content {
+                    edit_menu(ui, c, out);
+                    ui.separator();
+                }
                 if p.loading.is_some() {
                     ui.spinner();
                 }
@@ -629,6 +633,48 @@ impl Project {
     pub fn watching(&self) -> bool {
         self.watcher.is_some()
     }
+}
+
+/// Undo and redo, each naming the step it takes back or makes again, and save.
+fn edit_menu(ui: &mut egui::Ui, c: &content::Content, out: &mut Vec<Command>) {
+    let history = c.editor.history();
+    let title = if c.unsaved() { "Edit •" } else { "Edit" };
+    ui.menu_button(title, |ui| {
+        let undo = history.undo_label().map(|l| format!("Undo: {l}"));
+        let r = ui.add_enabled(
+            undo.is_some(),
+            egui::Button::new(undo.unwrap_or_else(|| "Nothing to undo".into()))
+                .shortcut_text("Ctrl+Z"),
+        );
+        if r.clicked() {
+            out.push(Command::Undo);
+            ui.close();
+        }
+        let redo = history.redo_label().map(|l| format!("Redo: {l}"));
+        let r = ui.add_enabled(
+            redo.is_some(),
+            egui::Button::new(redo.unwrap_or_else(|| "Nothing to redo".into()))
+                .shortcut_text("Ctrl+Shift+Z"),
+        );
+        if r.clicked() {
+            out.push(Command::Redo);
+            ui.close();
+        }
+        ui.separator();
+        let r = ui.add_enabled(
+            c.unsaved(),
+            egui::Button::new("Save").shortcut_text("Ctrl+S"),
+        );
+        if r.clicked() {
+            out.push(Command::Save);
+            ui.close();
+        }
+    })
+    .response
+    .on_hover_text(match history.undo_label() {
+        Some(l) => format!("Last edit: {l}"),
+        None => "No edits yet".into(),
+    });
 }
 
 fn start_load(p: &mut Project, ctx: &egui::Context, asked: Instant) {
