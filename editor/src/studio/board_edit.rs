@@ -209,7 +209,7 @@ impl BoardEditor {
 
         egui::Panel::left("board-tools")
             .resizable(true)
-            .default_size(190.0)
+            .default_size(224.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.tools_ui(ui, &def, out));
             });
@@ -419,9 +419,9 @@ impl BoardEditor {
                 for (i, t) in tiles.iter().enumerate() {
                     let on = self.brush.as_deref() == Some(t.id.as_str());
                     let rot = if t.rotatable { self.rotation } else { 0 };
-                    let (cell, r) = ui.allocate_exact_size(Vec2::new(56.0, 70.0), Sense::click());
+                    let (cell, r) = ui.allocate_exact_size(Vec2::new(64.0, 70.0), Sense::click());
                     let rect =
-                        Rect::from_min_size(cell.min + Vec2::new(4.0, 0.0), Vec2::splat(48.0));
+                        Rect::from_min_size(cell.min + Vec2::new(8.0, 0.0), Vec2::splat(48.0));
                     let p = ui.painter_at(cell);
                     p.rect_filled(rect, 4.0, board_view::TABLE);
                     board_view::paint_tile(&p, rect.center(), 44.0, t, rot);

@@ -68,6 +68,9 @@ pub struct Camera {
     fitted: Option<(&'static str, [i64; 4])>,
     /// Room kept free above the board when fitting it (under a banner).
     top: f32,
+    /// An editor's table: the legend starts closed and the board is fitted without room
+    /// for it, since the editor's panels already take the sides.
+    editing: bool,
 }
 
 /// What happened on the table this frame.
@@ -186,6 +189,7 @@ impl Table {
 /// Allocates the table, moves the camera and draws the board. An editor's table pans with
 /// the right or middle button only: the left button is the editor's tool.
 fn lay_table(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene, editing: bool) -> Table {
+    camera.editing = editing;
     let (rect, bg) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     let extent = match scene.board.kind {
         "grid" => grid::extent(scene),
@@ -532,7 +536,11 @@ impl Camera {
     /// Fits `extent` in `rect`, leaving room on the right for the legend when the view is
     /// wide enough to show it open.
     fn fit(&mut self, rect: Rect, extent: Rect) {
-        let legend = if rect.width() > WIDE { LEGEND_W } else { 0.0 };
+        let legend = if rect.width() > WIDE && !self.editing {
+            LEGEND_W
+        } else {
+            0.0
+        };
         let avail =
             (rect.size() - Vec2::new(48.0 + legend, 48.0 + self.top)).max(Vec2::splat(40.0));
         let scale = (avail.x / extent.width().max(1e-3)).min(avail.y / extent.height().max(1e-3));
@@ -844,7 +852,7 @@ fn overlay(
         .show(&mut child, |ui| {
             egui::CollapsingHeader::new("Legend")
                 .id_salt(ui.scope_id().with("farebox-legend"))
-                .default_open(rect.width() > WIDE)
+                .default_open(rect.width() > WIDE && !camera.editing)
                 .show(ui, |ui| {
                     ui.set_max_width(area.width() - 24.0);
                     for (sym, line) in legend {
