@@ -837,3 +837,50 @@ fn a_new_house_rule_is_made_from_the_start_screen_and_opened() {
     assert!(def.layers.len() >= 2, "{:?}", def.layers);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_bad_cell_is_marked_at_its_cell_while_the_last_good_board_stays() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    h.get_by_label("Board").click();
+    h.step();
+    h.step();
+    // A tile id that names no tile, on cell 2,5.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Edit(
+            farebox_editor::studio::edit::Edit::SetCellTile {
+                x: 2,
+                y: 5,
+                tile: Some("cs-t99".into()),
+                rotation: 0,
+            },
+        ));
+    until(&mut h, "the problem found", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    h.step();
+    // The board says it has a problem; the cell's inspector names it.
+    assert!(
+        h.query_by_label_contains("The edited board has 1 problem")
+            .is_some()
+    );
+    let listed = h.query_all_by_label_contains("cs-t99").count();
+    assert!(listed >= 1, "the problem is listed over the board");
+    h.get_by_label("2,5").click();
+    h.step();
+    h.step();
+    assert!(
+        h.query_all_by_label_contains("cs-t99").count() > listed,
+        "the cell's inspector does not name its problem"
+    );
+    // The last good version still plays: its cell 2,5 has no tile.
+    assert!(live_cell_tile(h.state().as_ref().unwrap(), 2, 5).is_none());
+    let _ = std::fs::remove_dir_all(dir);
+}
