@@ -154,6 +154,9 @@ impl Studio {
         let mut out = std::mem::take(&mut self.commands);
         self.shortcuts(ui, &mut out);
         self.top_bar(ui, &mut out);
+        if matches!(self.tab, Tab::Board | Tab::Data) {
+            self.outcomes_strip(ui, &mut out);
+        }
         egui::CentralPanel::default().show(ui, |ui| match &self.project {
             None => {
                 egui::ScrollArea::vertical().show(ui, |ui| self.library.ui(ui, &mut out));
@@ -207,6 +210,42 @@ impl Studio {
     }
 
     /// The window's title: the mod, and a mark while edits are unsaved.
+    /// Under the editors: what the last edit did to the outcomes (provisional figures as
+    /// they come, then the whole run's), or a button to start them.
+    fn outcomes_strip(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+        if self.project.is_none() || !self.outcomes.runnable() {
+            return;
+        }
+        self.outcomes.poll();
+        let line = self.outcomes.status_line();
+        if self.outcomes.is_running() {
+            ui.ctx().request_repaint_after(Duration::from_millis(250));
+        }
+        let mut run = false;
+        egui::Panel::bottom("editor-outcomes").show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                match &line {
+                    Some(l) => {
+                        ui.label(l);
+                    }
+                    None => {
+                        ui.label("Outcomes: not run for this version.");
+                        run = ui
+                            .button("Run outcomes")
+                            .on_hover_text("Play the seeded games in the background; after each valid edit they run again")
+                            .clicked();
+                    }
+                }
+                if ui.link("Open the Outcomes tab").clicked() {
+                    out.push(Command::Show(Tab::Outcomes));
+                }
+            });
+        });
+        if run {
+            self.outcomes.run_now(ui.ctx());
+        }
+    }
+
     fn set_title(&mut self, ctx: &egui::Context) {
         let title = match &self.project {
             None => "Farebox Studio".to_string(),

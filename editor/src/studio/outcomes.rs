@@ -5,8 +5,9 @@
 //! it, which answers "what did the house rule change?".
 //!
 //! The run is on its own threads ([`run`]); the UI thread reads a progress counter and polls
-//! a channel, and the figures are worked out before the run reports back, so a frame only
-//! draws.
+//! for reports, and the figures are worked out before the run reports, so a frame only
+//! draws. While a run goes on the panel shows provisional figures over its first games,
+//! already compared with the accepted ones; only the finished run can be accepted.
 
 mod compare;
 mod figures;
@@ -37,7 +38,11 @@ pub struct Outcomes {
     /// The mod's accepted outcomes: None when it has none yet, Err when they cannot be read.
     snapshot: Result<Option<Snapshot>, String>,
     running: Option<run::Running>,
-    last: Option<run::Finished>,
+    /// The newest provisional figures of the run under way (none once it ends or is
+    /// cancelled).
+    provisional: Option<run::Report>,
+    /// The last run that ended complete.
+    last: Option<run::Report>,
     view: View,
     /// What the last action came to ("Cancelled after…", "Accepted…"), and whether it failed.
     note: Option<(String, bool)>,
@@ -76,6 +81,7 @@ impl Outcomes {
             },
             snapshot: Ok(None),
             running: None,
+            provisional: None,
             last: None,
             view: View::default(),
             note: None,
@@ -100,6 +106,7 @@ impl Outcomes {
         } else {
             self.cancel();
             self.running = None;
+            self.provisional = None;
             self.last = None;
             self.note = None;
             self.settings = match &self.snapshot {
@@ -150,13 +157,71 @@ impl Outcomes {
         }
     }
 
+    /// The figures on show: the version of the mod they are of, how many of its games they
+    /// count, and whether they are provisional (the run goes on).
+    pub fn figures(&self) -> Option<(&Arc<GameDef>, usize, bool)> {
+        let r = self.shown()?;
+        let now = r.now.as_ref().ok()?;
+        Some((&now.def, r.games(), r.provisional))
+    }
+
+    /// The run's provisional figures while it goes on, else the last complete run's.
+    fn shown(&self) -> Option<&run::Report> {
+        self.provisional.as_ref().or(self.last.as_ref())
+    }
+
+    /// One line for the other tabs (the editors): how the outcomes stand. None when nothing
+    /// was run for this version.
+    pub fn status_line(&self) -> Option<String> {
+        if let Some(r) = &self.running
+            && self.provisional.is_none()
+        {
+            return Some(format!(
+                "Outcomes: playing the first games ({} of {})…",
+                thousands(r.done()),
+                thousands(r.total)
+            ));
+        }
+        self.shown()?;
+        Some(format!("Outcomes: {}", self.view.summary))
+    }
+
+    /// Whether outcomes can be run for the open version (it has rules).
+    pub fn runnable(&self) -> bool {
+        self.target.as_ref().is_some_and(|t| t.def.playable())
+    }
+
+    /// Starts a run with the settings chosen (or the defaults), from another tab.
+    pub fn run_now(&mut self, ctx: &egui::Context) {
+        if self.ctx.is_none() {
+            self.ctx = Some(ctx.clone());
+        }
+        if self.running.is_none() && self.runnable() {
+            self.start();
+        }
+    }
+
+    /// Picks up what the run under way has to say; never blocks.
+    pub fn poll(&mut self) {
+        let Some(r) = &self.running else {
+            return;
+        };
+        match r.poll() {
+            Some(run::Update::Ended(f)) => self.finish(f),
+            // Figures that were on their way when the run was cancelled are not shown.
+            Some(run::Update::Provisional(p)) if !r.cancelling() => {
+                self.provisional = Some(p);
+                self.refresh();
+            }
+            _ => {}
+        }
+    }
+
     pub fn ui(&mut self, ui: &mut Ui) {
         if self.ctx.is_none() {
             self.ctx = Some(ui.ctx().clone());
         }
-        if let Some(f) = self.running.as_ref().and_then(run::Running::poll) {
-            self.finish(f);
-        }
+        self.poll();
         let Some(t) = &self.target else {
             ui.label("Open a mod to see its outcomes.");
             return;
@@ -271,7 +336,7 @@ impl Outcomes {
     }
 
     fn result_ui(&self, ui: &mut Ui, def: &Arc<GameDef>) {
-        let Some(f) = &self.last else {
+        let Some(f) = self.shown() else {
             return;
         };
         ui.separator();
@@ -285,7 +350,11 @@ impl Outcomes {
                 return;
             }
         };
-        ui.weak(format!("{}, in {:.1} s", describe(&f.settings), f.seconds));
+        if f.provisional {
+            provisional_ui(ui, f);
+        } else {
+            ui.weak(format!("{}, in {:.1} s", describe(&f.settings), f.seconds));
+        }
         if !Arc::ptr_eq(&now.def, def) {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
@@ -308,7 +377,8 @@ impl Outcomes {
             &self.view.rows,
             self.view.comparable,
             base.map(|b| b.name.as_str()),
-            f.settings.games as f64,
+            f.games() as f64,
+            f.provisional,
         );
         let accepted = match (&self.snapshot, self.view.comparable) {
             (Ok(Some(s)), true) => Some(s.outcomes.win_rate.as_slice()),
@@ -344,25 +414,33 @@ impl Outcomes {
         match run::start(now, base, self.settings.clone(), self.ctx.clone()) {
             Ok(r) => {
                 self.running = Some(r);
+                self.provisional = None;
                 self.note = None;
             }
             Err(e) => self.note = Some((e, true)),
         }
+        self.refresh();
     }
 
+    /// Asks the run under way to stop; its provisional figures go at once.
     fn cancel(&mut self) {
         if let Some(r) = &self.running {
             r.cancel();
         }
+        if self.provisional.take().is_some() {
+            self.refresh();
+        }
     }
 
-    fn finish(&mut self, f: run::Finished) {
+    fn finish(&mut self, f: run::Report) {
         self.running = None;
+        self.provisional = None;
         if f.cancelled {
             self.note = Some((
                 format!("Cancelled after {} of {} games.", f.played, f.total),
                 false,
             ));
+            self.refresh();
             return;
         }
         self.last = Some(f);
@@ -374,12 +452,14 @@ impl Outcomes {
         self.refresh();
     }
 
-    /// The last run when it can be accepted: it is complete and of the mod as it is now.
-    fn acceptable(&self) -> Option<(&Target, &run::Finished, &run::Side)> {
+    /// The last run when it can be accepted: it is complete and of the mod as it is now,
+    /// and no run is under way (provisional figures never are: they are not `last`).
+    fn acceptable(&self) -> Option<(&Target, &run::Report, &run::Side)> {
         let (t, f) = (self.target.as_ref()?, self.last.as_ref()?);
         let now = f.now.as_ref().ok()?;
         let current = Arc::ptr_eq(&now.def, &t.def);
-        (self.running.is_none() && !f.cancelled && current).then_some((t, f, now))
+        let complete = !f.cancelled && !f.provisional;
+        (self.running.is_none() && complete && current).then_some((t, f, now))
     }
 
     /// Writes the last run's outcomes as the accepted ones, as `farebox test --accept` does.
@@ -408,14 +488,19 @@ impl Outcomes {
         self.refresh();
     }
 
-    /// Works out the grid and the summaries again.
+    /// Works out the grid and the summaries again. Provisional figures are over fewer games
+    /// than the accepted ones, so their counts (games finished, endings...) are compared as
+    /// shares of the games.
     fn refresh(&mut self) {
-        self.view = View::default();
-        let Some(f) = &self.last else {
-            return;
+        self.view = self.work_out_view();
+    }
+
+    fn work_out_view(&self) -> View {
+        let Some(f) = self.shown() else {
+            return View::default();
         };
         let Ok(now) = &f.now else {
-            return;
+            return View::default();
         };
         let base = f.base.as_ref().and_then(|b| b.as_ref().ok());
         let snap = match &self.snapshot {
@@ -423,13 +508,32 @@ impl Outcomes {
             _ => None,
         };
         let accepted = snap.map(|s| &s.outcomes);
-        let rows = compare::rows(&now.def, accepted, Some(&now.stats), base.map(|b| &b.stats));
-        let games = f.settings.games as f64;
-        let summary = match (&self.snapshot, snap) {
-            (Err(_), _) => "The accepted outcomes cannot be read, so there is nothing to compare with.".to_string(),
-            (Ok(None), _) => "No accepted outcomes to compare with yet.".to_string(),
-            (Ok(Some(_)), None) => "The accepted outcomes were made with other settings: run with the snapshot's settings to compare.".to_string(),
-            (Ok(Some(s)), Some(_)) => {
+        let rows = compare::rows(
+            &now.def,
+            accepted,
+            Some(&now.stats),
+            base.map(|b| &b.stats),
+            f.provisional,
+        );
+        let games = f.games() as f64;
+        let so_far = f.provisional.then(|| {
+            format!(
+                "So far ({} of {} games)",
+                thousands(f.games() as u64),
+                thousands(f.settings.games)
+            )
+        });
+        let summary = match (&self.snapshot, snap, &so_far) {
+            (Err(_), _, _) => "The accepted outcomes cannot be read, so there is nothing to compare with.".to_string(),
+            (Ok(None), _, _) => "No accepted outcomes to compare with yet.".to_string(),
+            (Ok(Some(_)), None, _) => "The accepted outcomes were made with other settings: run with the snapshot's settings to compare.".to_string(),
+            (Ok(Some(_)), Some(_), Some(so_far)) => {
+                match compare::summary(&rows, games, |r| r.accepted, |r| r.now) {
+                    Some(line) => format!("{so_far}, changed from the accepted outcomes: {line}."),
+                    None => format!("{so_far}, no figure differs from the accepted outcomes by more than chance."),
+                }
+            }
+            (Ok(Some(s)), Some(_), None) => {
                 let passes = differences(&s.outcomes, &now.stats).is_empty();
                 match compare::summary(&rows, games, |r| r.accepted, |r| r.now) {
                     Some(line) => format!("Changed from the accepted outcomes: {line}. `farebox test` fails until the new outcomes are accepted."),
@@ -438,20 +542,64 @@ impl Outcomes {
                 }
             }
         };
-        let base_summary =
-            base.map(
-                |b| match compare::summary(&rows, games, |r| r.base, |r| r.now) {
-                    Some(line) => format!("Against {}: {line}.", b.name),
-                    None => format!("No figure differs from {} beyond the tolerance.", b.name),
-                },
-            );
-        self.view = View {
+        let base_summary = base.map(|b| {
+            let line = compare::summary(&rows, games, |r| r.base, |r| r.now);
+            match (line, &so_far) {
+                (Some(line), None) => format!("Against {}: {line}.", b.name),
+                (Some(line), Some(_)) => format!("So far, against {}: {line}.", b.name),
+                (None, None) => format!("No figure differs from {} beyond the tolerance.", b.name),
+                (None, Some(_)) => format!(
+                    "So far, no figure differs from {} by more than chance.",
+                    b.name
+                ),
+            }
+        });
+        View {
             rows,
             comparable: snap.is_some(),
             summary,
             base_summary,
-        };
+        }
     }
+}
+
+/// What provisional figures are: a line that says so, and which games they count.
+fn provisional_ui(ui: &mut Ui, f: &run::Report) {
+    let (k, n) = (f.games() as u64, f.settings.games);
+    ui.label(
+        egui::RichText::new(format!(
+            "Provisional: {} of {} games so far",
+            thousands(k),
+            thousands(n)
+        ))
+        .strong()
+        .color(ui.visuals().warn_fg_color),
+    );
+    let each = if f.base.is_some() {
+        ", of the house rule and of its base game"
+    } else {
+        ""
+    };
+    ui.weak(format!(
+        "Figures of the first {} {} (seeds {}..{}){each}; they change as the run goes on, and Accept waits for the whole run.",
+        thousands(k),
+        plural(k as usize, "game"),
+        f.settings.seed,
+        f.settings.seed.wrapping_add(k.saturating_sub(1)),
+    ));
+}
+
+/// "1,000".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The settings editor: games, seed, players, one agent per seat and the action cap.

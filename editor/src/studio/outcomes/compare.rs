@@ -25,6 +25,9 @@ pub enum Change {
     Same,
     /// Different (so `farebox test` fails), but within a small tolerance.
     Slight,
+    /// Beyond the tolerance, but provisional figures could be that far off by chance alone
+    /// (over the few games played so far).
+    Chance,
     /// Beyond the tolerance.
     Changed,
 }
@@ -42,15 +45,56 @@ pub struct Row {
     pub unit: &'static str,
     /// Which changes the summary names first: lower first.
     pub rank: u8,
+    /// For provisional figures, how far `now` could be off by chance over the games played
+    /// so far (its standard error, from their own spread); 0 for final figures.
+    pub noise: f64,
+}
+
+impl Row {
+    fn noise(mut self, noise: f64) -> Row {
+        self.noise = noise;
+        self
+    }
+}
+
+/// How many standard errors a provisional figure must move before it counts as changed:
+/// three, so that among the grid's dozen or more figures, updated several times a second,
+/// chance seldom colours one.
+const CHANCE: f64 = 3.0;
+
+/// The standard error of a share `p` of `n` games.
+fn share_noise(p: f64, n: usize) -> f64 {
+    if n == 0 {
+        return 0.0;
+    }
+    (p * (1.0 - p) / n as f64).max(0.0).sqrt()
+}
+
+/// The standard error of a mean of `n` values whose standard deviation is `sd`.
+fn mean_noise(sd: f64, n: usize) -> f64 {
+    if n == 0 { 0.0 } else { sd / (n as f64).sqrt() }
+}
+
+/// The standard error of a standard deviation `sd` of `n` values (about normal ones).
+fn sd_noise(sd: f64, n: usize) -> f64 {
+    if n < 2 {
+        0.0
+    } else {
+        sd / (2.0 * (n - 1) as f64).sqrt()
+    }
 }
 
 /// The rows for the figures of `now`, with the accepted ones and the base game's beside them
-/// when there are any. Seats are named after `def`'s.
+/// when there are any. Seats are named after `def`'s. For `provisional` figures of `now`
+/// (over fewer games than the others) the counts of games are compared as shares of each
+/// side's games, the number of games is left out, and each row says how far `now` could be
+/// off by chance.
 pub fn rows(
     def: &GameDef,
     accepted: Option<&Stats>,
     now: Option<&Stats>,
     base: Option<&Stats>,
+    provisional: bool,
 ) -> Vec<Row> {
     let sides = [accepted, now, base];
     let mut out = Vec::new();
@@ -65,80 +109,118 @@ pub fn rows(
             base: b,
             unit,
             rank,
+            noise: 0.0,
         }
     };
+    // How far a figure of `now` could be off by chance (provisional figures only).
+    let noise = |f: &dyn Fn(&Stats) -> f64| match now {
+        Some(s) if provisional => f(s),
+        _ => 0.0,
+    };
+    // The same for a share `p` of `n` of `now`'s games. The share is the accepted one where
+    // there is one: how far `now` could be from it by chance if nothing had changed (a
+    // share that was 0, such as errors, then has no noise: any game moves it).
+    let share_se = |p: &dyn Fn(&Stats) -> f64, n: &dyn Fn(&Stats) -> usize| {
+        noise(&|s| share_noise(accepted.map_or_else(|| p(s), p), n(s)))
+    };
+    // Games without errors, over which the lengths are worked out.
+    let clean = |s: &Stats| s.games.saturating_sub(s.errors);
     let seats = sides.iter().flatten().map(|s| s.win_rate.len()).max();
     let seats: Vec<String> = (0..seats.unwrap_or(0)).map(|i| def.seat_name(i)).collect();
     use Kind::{Count, Mean, Rate};
-    out.push(row("Games", "games", Count, "", 9, &|s| {
-        Some(s.games as f64)
+    // A number of games, or its share of the side's games.
+    let games = |label: &str, short: &str, kind, rank, f: &dyn Fn(&Stats) -> usize| {
+        if provisional {
+            let share = |s: &Stats| f(s) as f64 / s.games.max(1) as f64;
+            row(label, short, Rate, "", rank, &|s| {
+                (s.games > 0).then(|| share(s))
+            })
+            .noise(share_se(&share, &|s| s.games))
+        } else {
+            row(label, short, kind, "", rank, &|s| Some(f(s) as f64))
+        }
+    };
+    if !provisional {
+        out.push(games("Games", "games", Count, 9, &|s| s.games));
+    }
+    out.push(games("Games finished", "games finished", Count, 2, &|s| {
+        s.finished
     }));
-    out.push(row(
-        "Games finished",
-        "games finished",
-        Count,
-        "",
-        2,
-        &|s| Some(s.finished as f64),
-    ));
-    out.push(row(
+    out.push(games(
         "Stopped at the action cap",
         "games capped",
         Count,
-        "",
         2,
-        &|s| Some(s.capped as f64),
+        &|s| s.capped,
     ));
-    out.push(row("Errors", "errors", Count, "", 0, &|s| {
-        Some(s.errors as f64)
-    }));
+    out.push(games("Errors", "errors", Count, 0, &|s| s.errors));
     for (i, name) in seats.iter().enumerate() {
         let (label, short) = (format!("Win rate: {name}"), format!("{name} win rate"));
-        out.push(row(&label, &short, Rate, "", 0, &|s| {
-            s.win_rate.get(i).copied()
-        }));
+        out.push(
+            row(&label, &short, Rate, "", 0, &|s| s.win_rate.get(i).copied()).noise(share_se(
+                &|s| s.win_rate.get(i).copied().unwrap_or(0.0),
+                &|s| s.finished,
+            )),
+        );
     }
-    out.push(row(
-        "Mean length in turns",
-        "mean length",
-        Mean,
-        " turns",
-        1,
-        &|s| Some(s.turns_mean),
-    ));
-    out.push(row(
-        "Length in turns: sd",
-        "sd of length",
-        Mean,
-        " turns",
-        5,
-        &|s| Some(s.turns_sd),
-    ));
-    out.push(row(
-        "Mean length in actions",
-        "mean length",
-        Mean,
-        " actions",
-        1,
-        &|s| Some(s.actions_mean),
-    ));
-    out.push(row(
-        "Length in actions: sd",
-        "sd of length",
-        Mean,
-        " actions",
-        5,
-        &|s| Some(s.actions_sd),
-    ));
+    out.push(
+        row(
+            "Mean length in turns",
+            "mean length",
+            Mean,
+            " turns",
+            1,
+            &|s| Some(s.turns_mean),
+        )
+        .noise(noise(&|s| mean_noise(s.turns_sd, clean(s)))),
+    );
+    out.push(
+        row(
+            "Length in turns: sd",
+            "sd of length",
+            Mean,
+            " turns",
+            5,
+            &|s| Some(s.turns_sd),
+        )
+        .noise(noise(&|s| sd_noise(s.turns_sd, clean(s)))),
+    );
+    out.push(
+        row(
+            "Mean length in actions",
+            "mean length",
+            Mean,
+            " actions",
+            1,
+            &|s| Some(s.actions_mean),
+        )
+        .noise(noise(&|s| mean_noise(s.actions_sd, clean(s)))),
+    );
+    out.push(
+        row(
+            "Length in actions: sd",
+            "sd of length",
+            Mean,
+            " actions",
+            5,
+            &|s| Some(s.actions_sd),
+        )
+        .noise(noise(&|s| sd_noise(s.actions_sd, clean(s)))),
+    );
     for (i, name) in seats.iter().enumerate() {
         let (label, short) = (format!("Mean score: {name}"), format!("{name} mean score"));
-        out.push(row(&label, &short, Mean, "", 3, &|s| {
-            s.score_mean.get(i).copied()
-        }));
+        let sd = |s: &Stats| s.score_sd.get(i).copied().unwrap_or(0.0);
+        out.push(
+            row(&label, &short, Mean, "", 3, &|s| {
+                s.score_mean.get(i).copied()
+            })
+            .noise(noise(&|s| mean_noise(sd(s), s.finished))),
+        );
         let (label, short) = (format!("Score sd: {name}"), format!("{name} score sd"));
-        out.push(row(&label, &short, Mean, "", 5, &|s| {
-            s.score_sd.get(i).copied()
-        }));
+        out.push(
+            row(&label, &short, Mean, "", 5, &|s| s.score_sd.get(i).copied())
+                .noise(noise(&|s| sd_noise(sd(s), s.finished))),
+        );
     }
     // The endings, commonest first (now, else in whichever side has them).
     let mut reasons: Vec<&String> = sides
@@ -162,12 +244,13 @@ pub fn rows(
             base: None,
             unit: "",
             rank: 9,
+            noise: 0.0,
         });
     }
     for r in reasons {
         let short = format!("games ending \"{}\"", shorten(r, 40));
-        out.push(row(r, &short, Kind::Ending, "", 4, &|s| {
-            Some(s.endings.get(r).copied().unwrap_or(0) as f64)
+        out.push(games(r, &short, Kind::Ending, 4, &|s| {
+            s.endings.get(r).copied().unwrap_or(0)
         }));
     }
     out
@@ -181,10 +264,11 @@ fn shorten(text: &str, max: usize) -> String {
     }
 }
 
-/// How far `b` moved from `a`, out of `games` games. The tolerance: a point for a share of
+/// How far `b` moved from `a`, out of `games` games, `noise` being how far `b` could be off
+/// by chance (its standard error; 0 for final figures). The tolerance: a point for a share of
 /// games, 2% for a mean, 1% of the games for a count (any change for a count that was or
-/// becomes zero).
-pub fn change(kind: Kind, a: f64, b: f64, games: f64) -> Change {
+/// becomes zero); and for provisional figures, [`CHANCE`] times the noise.
+pub fn change(kind: Kind, a: f64, b: f64, games: f64, noise: f64) -> Change {
     let d = (b - a).abs();
     if d <= 1e-9 * a.abs().max(1.0) {
         return Change::Same;
@@ -194,7 +278,13 @@ pub fn change(kind: Kind, a: f64, b: f64, games: f64) -> Change {
         Kind::Mean => d > 0.02 * a.abs().max(0.5),
         Kind::Count | Kind::Ending => d > 0.01 * games.max(1.0) || (a == 0.0) != (b == 0.0),
     };
-    if big { Change::Changed } else { Change::Slight }
+    if !big {
+        Change::Slight
+    } else if d <= CHANCE * noise {
+        Change::Chance
+    } else {
+        Change::Changed
+    }
 }
 
 /// A figure of a run of `games` games as the grid shows it.
@@ -218,7 +308,8 @@ pub fn delta(kind: Kind, a: f64, b: f64) -> String {
     }
 }
 
-/// The changes beyond the tolerance from `from` to `to` (picked from each row), as one line:
+/// The changes beyond the tolerance (and, for provisional figures, beyond chance) from `from`
+/// to `to` (picked from each row), as one line:
 /// "Red win rate 26.0% -> 31.0%, mean length 14.0 -> 19.2 turns". Win rates and errors come
 /// first, then lengths, scores and endings, each by how far it moved. None when nothing moved
 /// beyond the tolerance.
@@ -232,7 +323,7 @@ pub fn summary(
         .iter()
         .filter_map(|r| {
             let (kind, a, b) = (r.kind?, from(r)?, to(r)?);
-            if change(kind, a, b, games) != Change::Changed {
+            if change(kind, a, b, games, r.noise) != Change::Changed {
                 return None;
             }
             let (shown_a, shown_b, size) = match kind {
@@ -273,13 +364,20 @@ mod tests {
 
     #[test]
     fn changes_are_graded() {
-        assert_eq!(change(Kind::Rate, 0.5, 0.5, 100.0), Change::Same);
-        assert_eq!(change(Kind::Rate, 0.5, 0.505, 100.0), Change::Slight);
-        assert_eq!(change(Kind::Rate, 0.26, 0.31, 100.0), Change::Changed);
-        assert_eq!(change(Kind::Mean, 14.0, 14.1, 100.0), Change::Slight);
-        assert_eq!(change(Kind::Mean, 14.0, 19.2, 100.0), Change::Changed);
-        assert_eq!(change(Kind::Count, 0.0, 1.0, 1000.0), Change::Changed);
-        assert_eq!(change(Kind::Count, 500.0, 502.0, 1000.0), Change::Slight);
+        assert_eq!(change(Kind::Rate, 0.5, 0.5, 100.0, 0.0), Change::Same);
+        assert_eq!(change(Kind::Rate, 0.5, 0.505, 100.0, 0.0), Change::Slight);
+        assert_eq!(change(Kind::Rate, 0.26, 0.31, 100.0, 0.0), Change::Changed);
+        assert_eq!(change(Kind::Mean, 14.0, 14.1, 100.0, 0.0), Change::Slight);
+        assert_eq!(change(Kind::Mean, 14.0, 19.2, 100.0, 0.0), Change::Changed);
+        assert_eq!(change(Kind::Count, 0.0, 1.0, 1000.0, 0.0), Change::Changed);
+        assert_eq!(
+            change(Kind::Count, 500.0, 502.0, 1000.0, 0.0),
+            Change::Slight
+        );
+        // Over 24 games a win rate of 50% is off by 10 points a third of the time.
+        let noise = share_noise(0.5, 24);
+        assert_eq!(change(Kind::Rate, 0.5, 0.6, 24.0, noise), Change::Chance);
+        assert_eq!(change(Kind::Rate, 0.5, 0.9, 24.0, noise), Change::Changed);
         assert_eq!(delta(Kind::Rate, 0.26, 0.31), "+5.0 pts");
     }
 }

@@ -1,11 +1,11 @@
-//! Drawing a finished run: the grid of figures (with the accepted ones and the base game's
+//! Drawing a run's figures, final or provisional: the grid of figures (with the accepted ones and the base game's
 //! beside them) and the plots: win rate per seat, the spread of game lengths, scores per seat.
 
 use egui::{Color32, RichText, Ui};
 use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Plot};
 
 use super::compare::{self, Change, Row};
-use super::run::{Finished, Histogram, Side};
+use super::run::{Histogram, Report, Side};
 
 const NOW: Color32 = Color32::from_rgb(80, 150, 230);
 const BASE: Color32 = Color32::from_rgb(230, 150, 60);
@@ -14,8 +14,15 @@ const ACCEPTED: Color32 = Color32::from_rgb(150, 150, 150);
 /// The figure grid: "figure | accepted | now | change | base", the accepted and change
 /// columns only when the run is comparable with the snapshot, the base column only for a
 /// house rule. A change beyond the tolerance is coloured and says "changed"; one within it
-/// says "slight".
-pub fn grid(ui: &mut Ui, rows: &[Row], comparable: bool, base: Option<&str>, games: f64) {
+/// says "slight". Provisional figures are headed "So far" rather than "Now".
+pub fn grid(
+    ui: &mut Ui,
+    rows: &[Row],
+    comparable: bool,
+    base: Option<&str>,
+    games: f64,
+    provisional: bool,
+) {
     egui::Grid::new("outcomes-figures")
         .striped(true)
         .num_columns(5)
@@ -24,7 +31,7 @@ pub fn grid(ui: &mut Ui, rows: &[Row], comparable: bool, base: Option<&str>, gam
             if comparable {
                 ui.strong("Accepted");
             }
-            ui.strong("Now");
+            ui.strong(now_label(provisional));
             if comparable {
                 ui.strong("Change");
             }
@@ -49,11 +56,16 @@ pub fn grid(ui: &mut Ui, rows: &[Row], comparable: bool, base: Option<&str>, gam
                 cell(ui, kind, r.now);
                 if comparable {
                     match (r.accepted, r.now) {
-                        (Some(a), Some(n)) => match compare::change(kind, a, n, games) {
+                        (Some(a), Some(n)) => match compare::change(kind, a, n, games, r.noise) {
                             Change::Same => ui.weak("same"),
                             Change::Slight => {
                                 ui.label(format!("{}  slight", compare::delta(kind, a, n)))
                             }
+                            Change::Chance => ui
+                                .label(format!("{}  within chance", compare::delta(kind, a, n)))
+                                .on_hover_text(
+                                    "So few games can differ this much by chance alone: wait for more",
+                                ),
                             Change::Changed => ui.label(
                                 RichText::new(format!("{}  changed", compare::delta(kind, a, n)))
                                     .color(ui.visuals().warn_fg_color)
@@ -73,10 +85,16 @@ pub fn grid(ui: &mut Ui, rows: &[Row], comparable: bool, base: Option<&str>, gam
         });
 }
 
-/// The plots of a finished run; `accepted` win rates are drawn beside the new ones when the
-/// run is comparable with the snapshot.
-pub fn plots(ui: &mut Ui, f: &Finished, now: &Side, accepted: Option<&[f64]>) {
+/// What the run's own figures are called: "So far" while it goes on.
+fn now_label(provisional: bool) -> &'static str {
+    if provisional { "So far" } else { "Now" }
+}
+
+/// The plots of a run; `accepted` win rates are drawn beside the new ones when the run is
+/// comparable with the snapshot.
+pub fn plots(ui: &mut Ui, f: &Report, now: &Side, accepted: Option<&[f64]>) {
     let base = f.base.as_ref().and_then(|b| b.as_ref().ok());
+    let own = now_label(f.provisional);
     let seats: Vec<String> = (0..f.settings.players as usize)
         .map(|i| now.def.seat_name(i))
         .collect();
@@ -87,7 +105,7 @@ pub fn plots(ui: &mut Ui, f: &Finished, now: &Side, accepted: Option<&[f64]>) {
     if let Some(a) = accepted {
         series.push(("Accepted", ACCEPTED, a));
     }
-    series.push(("Now", NOW, &now.stats.win_rate));
+    series.push((own, NOW, &now.stats.win_rate));
     if let (Some(b), Some(label)) = (base, &base_label) {
         series.push((label, BASE, &b.stats.win_rate));
     }
@@ -117,6 +135,7 @@ pub fn plots(ui: &mut Ui, f: &Finished, now: &Side, accepted: Option<&[f64]>) {
                 "outcomes-turns",
                 "turns",
                 &f.turns,
+                own,
                 base_label.as_deref(),
             );
             histogram(
@@ -124,13 +143,14 @@ pub fn plots(ui: &mut Ui, f: &Finished, now: &Side, accepted: Option<&[f64]>) {
                 "outcomes-actions",
                 "actions",
                 &f.actions,
+                own,
                 base_label.as_deref(),
             );
         }
     });
 
     ui.heading("Scores per seat");
-    let mut boxes = vec![("Now", NOW, &now.scores)];
+    let mut boxes = vec![(own, NOW, &now.scores)];
     if let (Some(b), Some(label)) = (base, &base_label) {
         boxes.push((label.as_str(), BASE, &b.scores));
     }
@@ -188,9 +208,16 @@ fn fixed(p: Plot<'_>) -> Plot<'_> {
 }
 
 /// One histogram per side, the base's bars beside the mod's in each bin.
-fn histogram(ui: &mut Ui, id: &str, unit: &str, hists: &[Histogram], base: Option<&str>) {
+fn histogram(
+    ui: &mut Ui,
+    id: &str,
+    unit: &str,
+    hists: &[Histogram],
+    own: &str,
+    base: Option<&str>,
+) {
     ui.label(format!("Games by length in {unit}"));
-    let names = std::iter::once(("Now", NOW)).chain(base.map(|b| (b, BASE)));
+    let names = std::iter::once((own, NOW)).chain(base.map(|b| (b, BASE)));
     let n = hists.len().max(1) as f64;
     let charts: Vec<BarChart> = hists
         .iter()

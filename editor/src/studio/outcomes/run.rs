@@ -1,12 +1,20 @@
 //! A run of seeded games in the background: the mod's games, then (for a house rule) its base
 //! game's with the same settings. Progress is a shared counter and cancelling a shared flag,
-//! so the UI thread only reads atomics and polls a channel; the figures are worked out on the
-//! run's own thread before it reports back.
+//! so the UI thread only reads atomics, polls a channel and takes the newest report from a
+//! slot; every figure is worked out on the run's own thread before it reports.
+//!
+//! The games are played in batches of consecutive seeds: first [`FIRST`] games, then batches
+//! sized to take about [`EVERY`] each. After each batch but the last the run reports
+//! provisional figures over the games played so far, which are always the first games of the
+//! run in seed order (a prefix), the same games for the mod and its base game. A game
+//! depends only on its seed and settings, so the games of the finished run, and its figures,
+//! are exactly those of one [`play_games`] call over all the seeds, which is what
+//! `farebox test` plays.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError};
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use farebox::GameDef;
 use farebox::agent::{Agent, Outcome};
@@ -14,11 +22,21 @@ use farebox::agent::{Agent, Outcome};
 use crate::cmd_sim::Stats;
 use crate::cmd_test::{Settings, play_games};
 
+/// Games of each side in the first batch: the first figures come after these, so they come
+/// soon (about half a second of Curbside on one thread) and are over enough games to read.
+pub const FIRST: u64 = 24;
+
+/// How long a batch after the first should take: the figures move about this often.
+pub const EVERY: Duration = Duration::from_millis(250);
+
+/// The largest batch, so a fast mod still reports now and then.
+const MOST: u64 = 4_096;
+
 /// What one game (the mod or its base) came to.
 pub struct Side {
     pub name: String,
     pub def: Arc<GameDef>,
-    /// Every game, in seed order: the distributions are drawn from these.
+    /// Every game played, in seed order: the distributions are drawn from these.
     pub outcomes: Vec<Outcome>,
     pub stats: Stats,
     /// Per seat: lowest, lower quartile, median, upper quartile and highest score of the
@@ -32,13 +50,16 @@ pub struct Histogram {
     pub width: f64,
 }
 
-/// How a run ended.
-pub struct Finished {
-    /// The settings it ran with, one agent per seat.
+/// What a run came to: how it ended or, while it goes on, where it stands.
+pub struct Report {
+    /// The settings it runs with, one agent per seat.
     pub settings: Settings,
     pub now: Result<Side, String>,
     /// The base game's side, when the mod is a house rule.
     pub base: Option<Result<Side, String>>,
+    /// The run is still going: the figures are of the first games only (the same seeds on
+    /// both sides) and will change.
+    pub provisional: bool,
     /// Stopped before every game was played: the figures are left out.
     pub cancelled: bool,
     /// Games played, over both sides.
@@ -50,13 +71,31 @@ pub struct Finished {
     pub actions: Vec<Histogram>,
 }
 
+impl Report {
+    /// Games in the figures of the mod (all of them once the run is complete).
+    pub fn games(&self) -> usize {
+        self.now.as_ref().map_or(0, |s| s.outcomes.len())
+    }
+}
+
+/// What a run has to say when polled.
+pub enum Update {
+    /// Figures of the games played so far; the run goes on.
+    Provisional(Report),
+    /// The run ended (complete, cancelled or failed).
+    Ended(Report),
+}
+
 /// A run under way.
 pub struct Running {
     pub settings: Settings,
     pub total: u64,
     done: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
-    rx: Receiver<Finished>,
+    rx: Receiver<Report>,
+    /// The newest provisional report not yet taken: a newer one replaces it, so reports do
+    /// not pile up while nobody looks.
+    newest: Arc<Mutex<Option<Report>>>,
 }
 
 impl Running {
@@ -65,7 +104,8 @@ impl Running {
         self.done.load(Ordering::Relaxed).min(self.total)
     }
 
-    /// Asks the run to stop: no more games start, and it reports back as cancelled.
+    /// Asks the run to stop: no more games start, no more provisional figures come, and it
+    /// reports back as cancelled.
     pub fn cancel(&self) {
         self.stop.store(true, Ordering::Relaxed);
     }
@@ -74,25 +114,29 @@ impl Running {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// The run's report once it has ended; never blocks.
-    pub fn poll(&self) -> Option<Finished> {
+    /// The run's end once it has ended, else its newest provisional figures not yet taken;
+    /// never blocks (the run holds the slot only to put a report in it).
+    pub fn poll(&self) -> Option<Update> {
         match self.rx.try_recv() {
-            Ok(f) => Some(f),
-            Err(TryRecvError::Empty) => None,
-            Err(TryRecvError::Disconnected) => Some(self.lost()),
+            Ok(f) => return Some(Update::Ended(f)),
+            Err(TryRecvError::Disconnected) => return Some(Update::Ended(self.lost())),
+            Err(TryRecvError::Empty) => {}
         }
+        let mut slot = self.newest.try_lock().ok()?;
+        slot.take().map(Update::Provisional)
     }
 
-    /// The run's report, waiting for it.
-    pub fn wait(&self) -> Finished {
+    /// The run's end, waiting for it.
+    pub fn wait(&self) -> Report {
         self.rx.recv().unwrap_or_else(|_| self.lost())
     }
 
-    fn lost(&self) -> Finished {
-        Finished {
+    fn lost(&self) -> Report {
+        Report {
             settings: self.settings.clone(),
             now: Err("the run stopped unexpectedly".into()),
             base: None,
+            provisional: false,
             cancelled: false,
             played: self.done(),
             total: self.total,
@@ -100,6 +144,13 @@ impl Running {
             turns: Vec::new(),
             actions: Vec::new(),
         }
+    }
+}
+
+/// A run nobody holds any more stops: a panel that moved on does not leave games playing.
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.cancel();
     }
 }
 
@@ -138,8 +189,8 @@ pub fn unplayable(def: &GameDef, settings: &Settings) -> Option<String> {
         .find_map(|(i, b)| Agent::from_spec(b, def, 0, i.min(255) as u8).err())
 }
 
-/// Starts playing `settings` on `now` and then on `base`; `wake` is asked to repaint when the
-/// run ends.
+/// Starts playing `settings` on `now` and on `base`; `wake` is asked to repaint when there
+/// are new figures and when the run ends.
 pub fn start(
     now: (String, Arc<GameDef>),
     base: Option<(String, Arc<GameDef>)>,
@@ -151,17 +202,27 @@ pub fn start(
         .saturating_mul(if base.is_some() { 2 } else { 1 });
     let done = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
+    let newest = Arc::new(Mutex::new(None));
     let (tx, rx) = std::sync::mpsc::channel();
-    let (d, s, set) = (done.clone(), stop.clone(), settings.clone());
+    let (d, s, n, set) = (done.clone(), stop.clone(), newest.clone(), settings.clone());
     std::thread::Builder::new()
         .name("outcomes".into())
         .spawn(move || {
-            let finished = play(now, base, set, &d, &s, total);
+            let wake = || {
+                if let Some(ctx) = &wake {
+                    ctx.request_repaint();
+                }
+            };
+            let provisional = |r: Report| {
+                if let Ok(mut slot) = n.lock() {
+                    *slot = Some(r);
+                }
+                wake();
+            };
+            let finished = play(now, base, set, &d, &s, total, &provisional);
             // The panel may have gone, or moved on to another run: nobody to tell then.
             let _ = tx.send(finished);
-            if let Some(ctx) = wake {
-                ctx.request_repaint();
-            }
+            wake();
         })
         .map_err(|e| format!("cannot start the run: {e}"))?;
     Ok(Running {
@@ -170,9 +231,19 @@ pub fn start(
         done,
         stop,
         rx,
+        newest,
     })
 }
 
+/// One side's games so far, or why it cannot be played.
+struct Played {
+    name: String,
+    def: Arc<GameDef>,
+    outcomes: Vec<Outcome>,
+}
+
+/// Plays the run batch by batch, handing `provisional` the figures after each batch but the
+/// last (unless stopped), and returns its end.
 fn play(
     now: (String, Arc<GameDef>),
     base: Option<(String, Arc<GameDef>)>,
@@ -180,55 +251,134 @@ fn play(
     done: &AtomicU64,
     stop: &AtomicBool,
     total: u64,
-) -> Finished {
+    provisional: &dyn Fn(Report),
+) -> Report {
     let started = Instant::now();
-    let threads = threads(settings.games);
+    let games = settings.games;
+    let threads = threads(games) as u64;
     let tick = || {
         done.fetch_add(1, Ordering::Relaxed);
     };
-    let side = |(name, def): (String, Arc<GameDef>)| -> Result<Side, String> {
-        if let Some(why) = unplayable(&def, &settings) {
-            // Counted as done, so the progress bar still reaches its end.
-            done.fetch_add(settings.games, Ordering::Relaxed);
-            return Err(why);
-        }
-        let outcomes = play_games(&def, &settings, threads, &tick, stop)
-            .map_err(|f| f.message().to_string())?;
-        let stats = Stats::of(settings.players, &outcomes);
-        let scores = score_spreads(settings.players, &outcomes);
-        Ok(Side {
-            name,
-            def,
-            outcomes,
-            stats,
-            scores,
+    let mut sides: Vec<Result<Played, String>> = std::iter::once(now)
+        .chain(base)
+        .map(|(name, def)| match unplayable(&def, &settings) {
+            Some(why) => {
+                // Counted as done, so the progress bar still reaches its end.
+                done.fetch_add(games, Ordering::Relaxed);
+                Err(why)
+            }
+            None => Ok(Played {
+                name,
+                def,
+                outcomes: Vec::new(),
+            }),
         })
-    };
-    let now = side(now);
-    let base = base.map(|b| {
-        if stop.load(Ordering::Relaxed) {
-            Err("cancelled".to_string())
-        } else {
-            side(b)
+        .collect();
+    let stopped = || stop.load(Ordering::Relaxed);
+    let mut next = 0u64;
+    let mut batch = round_up(FIRST, threads);
+    while next < games && !stopped() && sides.iter().any(Result::is_ok) {
+        let n = batch.min(games - next);
+        let part = Settings {
+            seed: settings.seed.wrapping_add(next),
+            games: n,
+            ..settings.clone()
+        };
+        let t = Instant::now();
+        for side in &mut sides {
+            let Ok(p) = side else { continue };
+            match play_games(&p.def, &part, threads as usize, &tick, stop) {
+                Ok(o) => p.outcomes.extend(o),
+                Err(f) => {
+                    done.fetch_add(games - next, Ordering::Relaxed);
+                    *side = Err(f.message().to_string());
+                }
+            }
         }
-    });
+        let spent = t.elapsed();
+        next += n;
+        if next >= games || stopped() {
+            break;
+        }
+        let t = Instant::now();
+        let sofar = sides.iter().map(|s| match s {
+            Ok(p) => Ok(side(
+                p.name.clone(),
+                p.def.clone(),
+                p.outcomes.clone(),
+                &settings,
+            )),
+            Err(e) => Err(e.clone()),
+        });
+        provisional(report(
+            &settings,
+            sofar,
+            true,
+            false,
+            done.load(Ordering::Relaxed).min(total),
+            total,
+            started,
+        ));
+        // The next batch takes about EVERY, or longer when working out the figures took
+        // more than a twentieth of that (a long run's figures are over many games).
+        let per_game = spent.as_secs_f64() / n as f64;
+        let aim = EVERY.max(t.elapsed() * 20).as_secs_f64();
+        batch = round_up((aim / per_game.max(1e-6)) as u64, threads).clamp(threads, MOST);
+    }
     let played = done.load(Ordering::Relaxed).min(total);
-    let short = |s: &Result<Side, String>| {
-        s.as_ref()
-            .is_ok_and(|s| (s.outcomes.len() as u64) < settings.games)
-    };
-    let cancelled = stop.load(Ordering::Relaxed)
-        && (short(&now) || base.as_ref().is_some_and(|b| b.is_err() || short(b)));
-    let sides: Vec<&Side> = std::iter::once(&now)
+    let cancelled = stopped()
+        && sides
+            .iter()
+            .any(|s| s.as_ref().is_ok_and(|p| (p.outcomes.len() as u64) < games));
+    let sides = sides
+        .into_iter()
+        .map(|s| s.map(|p| side(p.name, p.def, p.outcomes, &settings)));
+    report(&settings, sides, false, cancelled, played, total, started)
+}
+
+/// `n` rounded up to a whole number of `threads`, so every thread has games to play.
+fn round_up(n: u64, threads: u64) -> u64 {
+    n.div_ceil(threads.max(1)).max(1) * threads.max(1)
+}
+
+/// A side's figures over its games so far.
+fn side(name: String, def: Arc<GameDef>, outcomes: Vec<Outcome>, settings: &Settings) -> Side {
+    let stats = Stats::of(settings.players, &outcomes);
+    let scores = score_spreads(settings.players, &outcomes);
+    Side {
+        name,
+        def,
+        outcomes,
+        stats,
+        scores,
+    }
+}
+
+/// A report of the mod's side and (for a house rule) the base game's.
+fn report(
+    settings: &Settings,
+    mut sides: impl Iterator<Item = Result<Side, String>>,
+    provisional: bool,
+    cancelled: bool,
+    played: u64,
+    total: u64,
+    started: Instant,
+) -> Report {
+    let now = sides
+        .next()
+        .unwrap_or_else(|| Err("nothing was played".into()));
+    let base = sides.next();
+    let ok: Vec<&Side> = std::iter::once(&now)
         .chain(base.as_ref())
         .filter_map(|s| s.as_ref().ok())
         .collect();
-    let turns = histograms(&sides, |o| o.turns);
-    let actions = histograms(&sides, |o| o.actions);
-    Finished {
-        settings,
+    let turns = histograms(&ok, |o| o.turns);
+    let actions = histograms(&ok, |o| o.actions);
+    Report {
+        settings: settings.clone(),
         now,
         base,
+        provisional,
         cancelled,
         played,
         total,

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use egui_kittest::Harness;
@@ -113,7 +114,7 @@ fn a_run_shows_its_figures_and_accepting_makes_farebox_test_pass() {
     h.get_by_label("Win rate per seat");
     shows(&h, "made with other settings");
     let stats = match &h.state().last {
-        Some(super::run::Finished { now: Ok(side), .. }) => side.stats.clone(),
+        Some(super::run::Report { now: Ok(side), .. }) => side.stats.clone(),
         _ => panic!("the run has no result"),
     };
     assert_eq!(stats.games, 20);
@@ -294,5 +295,227 @@ fn a_reload_reruns_only_outcomes_that_were_run() {
         h.state().is_running(),
         "a reload did not re-run the outcomes"
     );
+    until_done(&mut h);
+}
+
+/// Steps frames until the panel shows provisional figures; panics if the run ends first.
+fn until_provisional(h: &mut Harness<'_, Outcomes>) {
+    for _ in 0..6_000 {
+        h.step();
+        if h.state()
+            .figures()
+            .is_some_and(|(_, _, provisional)| provisional)
+        {
+            return;
+        }
+        assert!(
+            h.state().is_running(),
+            "the run ended before any provisional figures"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("no provisional figures in a minute");
+}
+
+/// Accepted outcomes made with the panel's settings (their figures those of a few games), so
+/// a run with these settings is compared with them.
+fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
+    let t = copy.target();
+    let mut few = panel.settings.clone();
+    few.games = 8;
+    let outcomes = crate::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false))
+        .unwrap_or_else(|f| panic!("{}", f.message()));
+    let snap = crate::cmd_test::Snapshot {
+        mod_version: t.def.version.clone(),
+        settings: panel.settings.clone(),
+        outcomes: crate::cmd_sim::Stats::of(few.players, &outcomes),
+    };
+    crate::cmd_test::write_snapshot(&copy.folder, &snap)
+        .unwrap_or_else(|f| panic!("{}", f.message()));
+}
+
+/// While a run goes on, the panel shows figures of the games played so far, marked as
+/// provisional and already compared with the accepted outcomes.
+#[test]
+fn provisional_figures_come_before_the_run_ends() {
+    let copy = Copy::of("curbside", "provisional");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(400);
+    accept_settings_of(&panel, &copy);
+    panel.set_target(copy.target(), None, false);
+    let mut h = harness(panel);
+    h.run();
+    shows(&h, "These are the settings of the accepted outcomes");
+    h.get_by_label("Run").click();
+    h.step();
+    until_provisional(&mut h);
+    assert!(
+        h.state().is_running(),
+        "provisional figures of an ended run"
+    );
+    let games = h.state().figures().map_or(0, |(_, n, _)| n);
+    assert!(
+        (super::run::FIRST as usize..400).contains(&games),
+        "provisional figures over {games} games"
+    );
+    h.run();
+    shows(&h, "Provisional: ");
+    shows(&h, "of 400 games so far");
+    shows(&h, "So far (");
+    // Compared with the accepted outcomes already: their column and the change are there.
+    for header in ["Accepted", "So far", "Change"] {
+        assert!(
+            h.query_all_by_label(header).next().is_some(),
+            "no {header:?} column"
+        );
+    }
+    let view = &h.state().view;
+    assert!(view.comparable);
+    // Fewer games than the accepted outcomes': counts are compared as shares.
+    assert!(view.rows.iter().all(|r| r.label != "Games"));
+    let finished = view.rows.iter().find(|r| r.label == "Games finished");
+    assert_eq!(
+        finished.and_then(|r| r.kind),
+        Some(super::compare::Kind::Rate)
+    );
+}
+
+/// The figures of a run played batch by batch are exactly those of one full run: the same
+/// games, in seed order.
+#[test]
+fn the_final_figures_are_a_full_run_s() {
+    let copy = Copy::of("curbside", "final");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(90);
+    panel.settings.seed = 7;
+    let settings = panel.settings.clone();
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    let mut provisional = 0;
+    for _ in 0..30_000 {
+        h.step();
+        if !h.state().is_running() {
+            break;
+        }
+        if h.state().figures().is_some_and(|f| f.2) {
+            provisional += 1;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!h.state().is_running(), "the run never ended");
+    assert!(provisional > 0, "the run never showed provisional figures");
+    let Some(last) = &h.state().last else {
+        panic!("the run has no result");
+    };
+    assert!(!last.provisional && !last.cancelled);
+    let Ok(side) = &last.now else {
+        panic!("the run failed");
+    };
+    let full =
+        crate::cmd_test::play_games(&side.def, &settings, 1, &|| {}, &AtomicBool::new(false))
+            .unwrap_or_else(|f| panic!("{}", f.message()));
+    let json = |o: &[farebox::agent::Outcome]| serde_json::to_string(o).unwrap_or_default();
+    assert_eq!(side.outcomes.len(), 90);
+    assert_eq!(
+        json(&side.outcomes),
+        json(&full),
+        "not the games of a full run"
+    );
+    assert_eq!(
+        side.stats,
+        crate::cmd_sim::Stats::of(settings.players, &full)
+    );
+    assert_eq!(h.state().figures().map(|f| (f.1, f.2)), Some((90, false)));
+}
+
+/// Cancelling, or a new run after an edit, takes the provisional figures away at once, and
+/// none come back from the run that was stopped.
+#[test]
+fn cancelling_leaves_no_provisional_figures() {
+    let copy = Copy::of("curbside", "cancel-provisional");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(2_000);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_provisional(&mut h);
+
+    // An edit: the mod's new version, and the run starts again.
+    let edited = copy.target();
+    let def = edited.def.clone();
+    h.state_mut().set_target(edited, None, false);
+    h.state_mut().rerun();
+    assert!(
+        h.state().figures().is_none(),
+        "the old version's provisional figures are still shown"
+    );
+    until_provisional(&mut h);
+    let of_new = h
+        .state()
+        .figures()
+        .is_some_and(|(d, _, _)| Arc::ptr_eq(d, &def));
+    assert!(of_new, "the provisional figures are not of the new version");
+
+    h.get_by_label("Cancel").click();
+    h.step();
+    assert!(
+        h.state().figures().is_none(),
+        "provisional figures stayed after cancel"
+    );
+    until_done(&mut h);
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(h.state().figures().is_none(), "figures came back");
+    assert!(h.query_by_label_contains("Provisional").is_none());
+    assert!(h.query_by_label_contains("so far").is_none());
+    let note = h.state().note.clone().map(|n| n.0).unwrap_or_default();
+    assert!(note.starts_with("Cancelled after"), "{note}");
+}
+
+/// Accept takes only a finished run: while a run goes on, its provisional figures cannot be
+/// accepted, nor can the last finished run's.
+#[test]
+fn accept_is_refused_while_figures_are_provisional() {
+    let copy = Copy::of("curbside", "accept-provisional");
+    let snapshot = copy.folder.join(crate::cmd_test::SNAPSHOT);
+    let before = std::fs::read(&snapshot).unwrap_or_else(|e| panic!("{e}"));
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(5);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+    assert!(
+        h.state().acceptable().is_some(),
+        "a finished run is acceptable"
+    );
+
+    h.state_mut().set_games(2_000);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_provisional(&mut h);
+    assert!(h.state().acceptable().is_none());
+    h.get_by_label("Accept").click();
+    h.run();
+    h.state_mut().accept();
+    h.run();
+    assert!(
+        h.query_by_label_contains("Accepted: wrote").is_none(),
+        "provisional figures were accepted"
+    );
+    let after = std::fs::read(&snapshot).unwrap_or_else(|e| panic!("{e}"));
+    assert!(before == after, "the accepted outcomes were rewritten");
+    h.get_by_label("Cancel").click();
+    h.step();
     until_done(&mut h);
 }
