@@ -435,9 +435,11 @@ fn table_size_option() {
     let standard = t.lookup(&Value::Str("standard".into())).unwrap();
     assert_eq!(num_cell(standard, "width"), track().table_width);
     assert_eq!(num_cell(standard, "height"), track().table_height);
-    // DC-T1, DC-E1: the Finish is always laid; overlapping means centres closer than this.
+    // DC-T1, DC-E1: the Finish is always laid; a new card must keep this gap (in card
+    // lengths) from every card but the one it joins; the Start runs along the long side.
     assert_eq!(constant("finish_never_discarded"), &Value::Bool(true));
-    assert_eq!(constant("overlap_clearance"), &Value::Num(0.75));
+    assert_eq!(constant("overlap_clearance"), &Value::Num(0.1));
+    assert_eq!(constant("start_heading"), &Value::Int(90));
     assert!(d.zone("off-track").is_some());
 }
 

@@ -5,8 +5,9 @@
 //!   meet at the same point.
 //! - `grid` boards have one space per cell; which moves are possible depends on the tiles
 //!   placed on the cells, so [`Board::grid_step`] reads the tiles instead of fixed edges.
-//! - `track` boards start empty and grow a piece at a time ([`Board::attach_track`]), with an
-//!   overlap and table-edge check.
+//! - `track` boards start empty and grow a piece at a time ([`Board::lay_track`]), each piece
+//!   checked by its footprint ([`CardShape`]) against the table's edge and the pieces already
+//!   laid; pieces can be taken off again ([`Board::remove_track`]).
 //!
 //! The fixed part (spaces, edges) sits behind an `Arc`, so cloning the state for rollback is
 //! cheap; only a growing track copies it.
@@ -108,21 +109,48 @@ pub fn fresh_stamp() -> u64 {
 /// A track piece laid on the table.
 #[derive(Debug, Clone, Serialize)]
 pub struct LaidPiece {
+    /// Index of the piece's shape in the track definition.
     pub piece: u16,
-    /// Entry point and heading (in 45-degree steps, 0 = up/north, clockwise).
+    /// The middle of the entry edge, and the heading there in 45-degree steps (0 = up the
+    /// table, toward -y; 2 = right, +x; clockwise; always 0..8).
     pub x: f64,
     pub y: f64,
     pub heading: i32,
-    /// First space of this piece (spaces run lane by lane, row by row).
+    /// The shape's lanes, rows of spaces and turn in degrees, copied from its definition so
+    /// the footprint and the spaces can be worked out from the state alone.
+    pub lanes: u32,
+    pub rows: u32,
+    pub turn: i32,
+    /// First space of this piece; its `lanes * rows` spaces follow, lane by lane, row by row.
     pub first_space: u32,
+    /// Laid by force although it overlapped the track or left the table.
+    pub forced: bool,
+    /// Taken off the table: it blocks no new piece and its spaces have no edges any more.
+    pub removed: bool,
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+impl LaidPiece {
+    /// Where the piece lies on the table.
+    pub fn shape(&self) -> CardShape {
+        CardShape::new(self.x, self.y, self.heading, self.turn, self.lanes)
+    }
+    /// The piece's spaces (handles from 0).
+    pub fn spaces(&self) -> std::ops::Range<u32> {
+        self.first_space..self.first_space + self.lanes * self.rows
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct TrackState {
     pub laid: Vec<LaidPiece>,
-    /// Where the next piece attaches.
+    /// Where the next piece attaches: the middle of its entry edge and its heading (45-degree
+    /// steps as in [`LaidPiece`]). Before the first piece this is where the track starts.
     pub end: (f64, f64, i32),
+    /// The table's width and height; it is centred on (0, 0).
     pub table: (f64, f64),
+    /// The least gap, in card lengths, a new piece must keep from the footprint of every piece
+    /// on the table except the one it attaches to.
+    pub clearance: f64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -140,8 +168,26 @@ pub struct Board {
 /// Why a track piece could not be attached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AttachError {
+    /// It would lie over (or closer than the clearance to) a piece already on the table.
     Overlap,
+    /// Part of it would leave the table.
     OffTable,
+    /// The board is not a track.
+    NoTrack,
+    /// The track already has [`MAX_TRACK_PIECES`] pieces.
+    Full,
+}
+
+impl AttachError {
+    /// The word scripts get.
+    pub fn word(self) -> &'static str {
+        match self {
+            AttachError::Overlap => "overlap",
+            AttachError::OffTable => "off-table",
+            AttachError::NoTrack => "not a track",
+            AttachError::Full => "track full",
+        }
+    }
 }
 
 impl Board {
@@ -229,6 +275,7 @@ impl Board {
                     laid: vec![],
                     end: (0.0, 0.0, 0),
                     table: (t.table_width, t.table_height),
+                    clearance: DEFAULT_CLEARANCE,
                 });
             }
         }
@@ -711,50 +758,90 @@ impl Board {
 
     // ---- tracks ---------------------------------------------------------------------------
 
-    /// Lays a track piece at the end of the track. Spaces are added lane by lane; each lane is
-    /// joined forward row to row and sideways to its neighbours, and the new piece's first row
-    /// to the previous piece's last row (a lane keeps its side; a middle lane may go either way).
+    /// Sets where the first piece's entry edge lies (its middle, `x`, `y`, on the table
+    /// centred at 0, 0) and its heading (45-degree steps, 0 = toward -y, 2 = toward +x), and
+    /// optionally the clearance new pieces keep from older ones. Only before the first piece.
+    pub fn start_track(
+        &mut self,
+        x: f64,
+        y: f64,
+        heading: i32,
+        clearance: Option<f64>,
+    ) -> Result<(), TrackError> {
+        let Some(track) = self.track.as_mut() else {
+            return Err(TrackError::NoTrack);
+        };
+        if !track.laid.is_empty() {
+            return Err(TrackError::AlreadyStarted);
+        }
+        if !(x.is_finite() && y.is_finite()) {
+            return Err(TrackError::BadStart);
+        }
+        if let Some(c) = clearance {
+            if !(0.0..=MAX_CLEARANCE).contains(&c) {
+                return Err(TrackError::BadClearance);
+            }
+            track.clearance = c;
+        }
+        track.end = (x, y, heading.rem_euclid(8));
+        Ok(())
+    }
+
+    /// Whether `piece` would fit at the track's end: not over (or closer than the clearance
+    /// to) any piece on the table but the one it attaches to, and wholly on the table.
+    pub fn track_fits(&self, piece: &TrackPieceDef) -> Result<(), AttachError> {
+        let Some(track) = self.track.as_ref() else {
+            return Err(AttachError::NoTrack);
+        };
+        let (x, y, heading) = track.end;
+        track.fits(&CardShape::new(x, y, heading, piece.turn, piece.lanes))
+    }
+
+    /// Lays a track piece at the end of the track if it fits (see [`Board::track_fits`]);
+    /// returns its first space.
     pub fn attach_track(
         &mut self,
         piece_index: usize,
         piece: &TrackPieceDef,
     ) -> Result<u32, AttachError> {
-        let Some(track) = self.track.as_mut() else {
-            return Err(AttachError::OffTable);
+        self.lay_track(piece_index, piece, false)
+            .map(|(first, _)| first)
+    }
+
+    /// Lays a track piece at the end of the track. Unless `force`, a piece that does not fit
+    /// is refused; with `force` it is laid all the same, and the reason it did not fit comes
+    /// back beside its first space. Spaces are added lane by lane; each lane is joined forward
+    /// row to row and sideways to its neighbours, and the new piece's first row to the previous
+    /// piece's last row (a lane keeps its side; a middle lane may go either way).
+    pub fn lay_track(
+        &mut self,
+        piece_index: usize,
+        piece: &TrackPieceDef,
+        force: bool,
+    ) -> Result<(u32, Option<AttachError>), AttachError> {
+        let Some(track) = self.track.as_ref() else {
+            return Err(AttachError::NoTrack);
         };
+        if track.laid.len() >= MAX_TRACK_PIECES {
+            return Err(AttachError::Full);
+        }
         let (x, y, heading) = track.end;
-        let rad = |h: i32| (h as f64) * std::f64::consts::FRAC_PI_4;
-        let exit_heading = heading + piece.turn / 45;
-        let mid = rad(heading) + (rad(exit_heading) - rad(heading)) / 2.0;
-        let (cx, cy) = (x + 0.5 * mid.sin(), y - 0.5 * mid.cos());
-        if track.laid.len() > 1 {
-            for p in &track.laid[..track.laid.len() - 1] {
-                let (pc, pd) = (
-                    p.x + 0.5 * rad(p.heading).sin(),
-                    p.y - 0.5 * rad(p.heading).cos(),
-                );
-                if (pc - cx).hypot(pd - cy) < 0.9 {
-                    return Err(AttachError::Overlap);
-                }
-            }
+        let shape = CardShape::new(x, y, heading, piece.turn, piece.lanes);
+        let misfit = track.fits(&shape).err();
+        if let Some(why) = misfit
+            && !force
+        {
+            return Err(why);
         }
-        let (w, h) = track.table;
-        if cx.abs() > w / 2.0 || cy.abs() > h / 2.0 {
-            return Err(AttachError::OffTable);
-        }
-        let prev = track.laid.last().cloned();
+        let prev = track.laid.last().filter(|p| !p.removed).cloned();
+        let n = track.laid.len();
         let graph = Arc::make_mut(&mut self.graph);
         let first = graph.spaces.len() as u32;
-        let n = self.track.as_ref().map_or(0, |t| t.laid.len());
         for lane in 0..piece.lanes {
             for row in 0..piece.rows {
                 let f = (row as f64 + 0.5) / piece.rows as f64;
                 let across = lane as f64 - (piece.lanes as f64 - 1.0) / 2.0;
-                let a = rad(heading) + (rad(exit_heading) - rad(heading)) * f;
-                let (sx, sy) = (
-                    x + f * a.sin() + 0.25 * across * a.cos(),
-                    y - f * a.cos() + 0.25 * across * a.sin(),
-                );
+                let (sx, sy) = shape.at(f, LANE_WIDTH * across);
                 let mut tags = vec![];
                 if piece.role == TrackRole::Finish {
                     tags.push("finish".to_string());
@@ -812,20 +899,15 @@ impl Board {
                 }
             }
         }
-        if let (Some(p), Some(track)) = (prev, self.track.as_ref()) {
-            let _ = track;
-            let prev_lanes = lanes_of(graph, p.first_space, first);
-            let prev_rows = (first - p.first_space).checked_div(prev_lanes).unwrap_or(0);
-            let prev_gates: Vec<(u32, u32)> = Vec::new();
-            let _ = prev_gates;
-            for pl in 0..prev_lanes {
-                let from = p.first_space + pl * prev_rows + prev_rows.saturating_sub(1);
+        if let Some(p) = prev {
+            for pl in 0..p.lanes {
+                let from = p.first_space + pl * p.rows + p.rows.saturating_sub(1);
                 let gate = graph
                     .spaces
                     .get(from as usize)
                     .and_then(|s| s.props.get("gate"))
                     .and_then(|g| g.as_int());
-                for nl in lane_map(prev_lanes, piece.lanes, pl) {
+                for nl in lane_map(p.lanes, piece.lanes, pl) {
                     let mut tags = vec![];
                     if let Some(g) = gate {
                         tags.push(format!("gate-{g}"));
@@ -848,31 +930,288 @@ impl Board {
                 s.props.insert("gate".into(), Value::Int(g as i64));
             }
         }
-        let track = self.track.as_mut().ok_or(AttachError::OffTable)?;
+        let track = self.track.as_mut().ok_or(AttachError::NoTrack)?;
         track.laid.push(LaidPiece {
             piece: piece_index as u16,
             x,
             y,
             heading,
+            lanes: piece.lanes,
+            rows: piece.rows,
+            turn: piece.turn,
             first_space: first,
+            forced: misfit.is_some(),
+            removed: false,
         });
-        let ex = rad(exit_heading);
-        track.end = (x + ex.sin(), y - ex.cos(), exit_heading);
-        Ok(first)
+        let (ex, ey) = shape.exit();
+        track.end = (ex, ey, (heading + piece.turn / 45).rem_euclid(8));
+        Ok((first, misfit))
+    }
+
+    /// Takes the laid pieces `from..to` (0-based, `to` excluded) off the table: they block no
+    /// new piece, and every edge into, out of or within their spaces is cut, so the spaces
+    /// cannot be entered; they keep their ids and handles and get the tag `removed`. Returns
+    /// how many were on the table before.
+    pub fn remove_track(&mut self, from: usize, to: usize) -> Result<usize, TrackError> {
+        let Some(track) = self.track.as_mut() else {
+            return Err(TrackError::NoTrack);
+        };
+        let to = to.min(track.laid.len());
+        let mut cut: Vec<std::ops::Range<u32>> = Vec::new();
+        for p in track.laid.get_mut(from..to).into_iter().flatten() {
+            if !p.removed {
+                p.removed = true;
+                cut.push(p.spaces());
+            }
+        }
+        if cut.is_empty() {
+            return Ok(0);
+        }
+        let gone = |s: u32| cut.iter().any(|r| r.contains(&s));
+        let graph = Arc::make_mut(&mut self.graph);
+        graph.edges.retain(|e| !gone(e.from) && !gone(e.to));
+        graph.out = vec![Vec::new(); graph.spaces.len()];
+        for (i, e) in graph.edges.iter().enumerate() {
+            if let Some(o) = graph.out.get_mut(e.from as usize) {
+                o.push((e.to, i as u32));
+            }
+            if !e.directed
+                && let Some(o) = graph.out.get_mut(e.to as usize)
+            {
+                o.push((e.from, i as u32));
+            }
+        }
+        for r in &cut {
+            for s in r.clone() {
+                if let Some(sp) = graph.spaces.get_mut(s as usize) {
+                    sp.tags.push("removed".into());
+                }
+            }
+        }
+        Ok(cut.len())
     }
 }
 
-fn lanes_of(graph: &Graph, first: u32, end: u32) -> u32 {
-    (first..end)
-        .filter_map(|i| {
-            graph
-                .spaces
-                .get(i as usize)
-                .and_then(|s| s.props.get("lane"))
-                .and_then(|l| l.as_int())
+/// Width of one lane, in card lengths; the lanes' middle lines are this far apart.
+pub const LANE_WIDTH: f64 = 0.25;
+/// How much wider a card is than its lanes (half of it on each side): the verge.
+pub const CARD_MARGIN: f64 = 0.1;
+/// The clearance a track keeps when the rules set none (card lengths). `game.start_track`'s
+/// documentation in `script/api/board.rs` states it, and [`MAX_CLEARANCE`].
+pub const DEFAULT_CLEARANCE: f64 = 0.1;
+/// The largest clearance the rules may ask for (card lengths). Beyond about a quarter the
+/// cards on either side of a 90-degree bend count as overlapping (see DESIGN.md of Dicey
+/// Curves), so a real track wants far less; this only bounds nonsense.
+pub const MAX_CLEARANCE: f64 = 1.0;
+/// The most pieces a track may have (laid and removed together). A deck of cards never comes
+/// near it; it bounds the work and memory a script can make the engine spend on the track.
+pub const MAX_TRACK_PIECES: usize = 500;
+/// Angle (radians) of one quadrilateral of a curve's footprint: 90 degrees take 8.
+const FOOTPRINT_STEP: f64 = std::f64::consts::PI / 16.0;
+
+/// Why the track could not be started or changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrackError {
+    NoTrack,
+    AlreadyStarted,
+    BadStart,
+    BadClearance,
+}
+
+/// Where one card lies on the table, and its footprint.
+///
+/// A card is one card length long along its middle line and `lanes * LANE_WIDTH +
+/// CARD_MARGIN` wide. A straight's middle line is a segment; a curve's is a circular arc one
+/// card length long that turns by the card's turn (so a 90-degree card bends on a radius of
+/// 2/pi, about 0.64, and its exit edge lies 0.64 ahead and 0.64 to the side of its entry).
+/// Points are named by `f`, the fraction of the way along the middle line, and `off`, the
+/// distance to the right of it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CardShape {
+    /// Middle of the entry edge.
+    pub x: f64,
+    pub y: f64,
+    /// Heading at the entry, in radians clockwise from -y.
+    pub heading: f64,
+    /// Change of heading from entry to exit, in radians; positive turns right.
+    pub turn: f64,
+    pub lanes: u32,
+}
+
+impl CardShape {
+    /// A card entering at (`x`, `y`) with `heading` in 45-degree steps and `turn` in degrees.
+    pub fn new(x: f64, y: f64, heading: i32, turn: i32, lanes: u32) -> CardShape {
+        CardShape {
+            x,
+            y,
+            heading: heading as f64 * std::f64::consts::FRAC_PI_4,
+            turn: (turn as f64).to_radians(),
+            lanes,
+        }
+    }
+
+    /// The heading `f` of the way along.
+    pub fn heading_at(&self, f: f64) -> f64 {
+        self.heading + self.turn * f
+    }
+
+    /// The point `f` of the way along the middle line, `off` to the right of it.
+    pub fn at(&self, f: f64, off: f64) -> (f64, f64) {
+        let a = self.heading_at(f);
+        let (mx, my) = if self.turn == 0.0 {
+            (self.x + f * a.sin(), self.y - f * a.cos())
+        } else {
+            // The integral of the heading's direction (sin, -cos) along the arc.
+            (
+                self.x + (self.heading.cos() - a.cos()) / self.turn,
+                self.y + (self.heading.sin() - a.sin()) / self.turn,
+            )
+        };
+        (mx + off * a.cos(), my + off * a.sin())
+    }
+
+    /// Half the card's width.
+    pub fn half_width(&self) -> f64 {
+        (self.lanes as f64 * LANE_WIDTH + CARD_MARGIN) / 2.0
+    }
+
+    /// The middle of the card: halfway along its middle line.
+    pub fn centre(&self) -> (f64, f64) {
+        self.at(0.5, 0.0)
+    }
+
+    /// The middle of the exit edge.
+    pub fn exit(&self) -> (f64, f64) {
+        self.at(1.0, 0.0)
+    }
+
+    /// A radius around [`CardShape::centre`] that holds the whole footprint: no point of the
+    /// middle line is more than half a length from its middle, and the footprint reaches half
+    /// a width (and a little, see [`CardShape::footprint`]) beyond the middle line.
+    pub fn reach(&self) -> f64 {
+        0.5 + self.half_width() + 0.02
+    }
+
+    /// The card's footprint as convex quadrilaterals, each four corners in order: one for a
+    /// straight, one per 11.25 degrees of a curve. Together they hold the whole card: on a
+    /// curve the outer corners sit a little beyond the outer edge, so that each quadrilateral's
+    /// outer side touches the arc instead of cutting across it (at most 0.006 card lengths out,
+    /// never in); the inner side cuts across the inner arc, which only adds area.
+    pub fn footprint(&self) -> Vec<[(f64, f64); 4]> {
+        let hw = self.half_width();
+        let steps = (self.turn.abs() / FOOTPRINT_STEP).round().max(1.0) as usize;
+        let (left, right) = if self.turn == 0.0 {
+            (hw, hw)
+        } else {
+            let r = 1.0 / self.turn.abs();
+            let half = self.turn.abs() / steps as f64 / 2.0;
+            let outer = (r + hw) / half.cos() - r;
+            // A right turn bends around a centre on the right: its outer edge is the left.
+            if self.turn > 0.0 {
+                (outer, hw)
+            } else {
+                (hw, outer)
+            }
+        };
+        (0..steps)
+            .map(|k| {
+                let (f0, f1) = (k as f64 / steps as f64, (k + 1) as f64 / steps as f64);
+                [
+                    self.at(f0, -left),
+                    self.at(f1, -left),
+                    self.at(f1, right),
+                    self.at(f0, right),
+                ]
+            })
+            .collect()
+    }
+}
+
+impl TrackState {
+    /// Whether a card would fit: see [`Board::track_fits`]. An overlap is reported before
+    /// leaving the table.
+    fn fits(&self, card: &CardShape) -> Result<(), AttachError> {
+        let quads = card.footprint();
+        let (cx, cy) = card.centre();
+        let attached_to = self.laid.len().checked_sub(1);
+        for (i, p) in self.laid.iter().enumerate() {
+            if p.removed || Some(i) == attached_to {
+                continue;
+            }
+            let other = p.shape();
+            let (ox, oy) = other.centre();
+            if (ox - cx).hypot(oy - cy) >= card.reach() + other.reach() + self.clearance {
+                continue;
+            }
+            let theirs = other.footprint();
+            for a in &quads {
+                for b in &theirs {
+                    if too_close(a, b, self.clearance) {
+                        return Err(AttachError::Overlap);
+                    }
+                }
+            }
+        }
+        let (w, h) = (self.table.0 / 2.0, self.table.1 / 2.0);
+        let on_table = quads
+            .iter()
+            .flatten()
+            .all(|&(x, y)| x.abs() <= w + 1e-9 && y.abs() <= h + 1e-9);
+        if !on_table {
+            return Err(AttachError::OffTable);
+        }
+        Ok(())
+    }
+}
+
+/// Whether two convex quadrilaterals overlap (more than touching) or come closer than
+/// `clearance`.
+fn too_close(a: &[(f64, f64); 4], b: &[(f64, f64); 4], clearance: f64) -> bool {
+    if !separated(a, b) {
+        return true;
+    }
+    // Two convex shapes apart are nearest at a corner of one and a side of the other.
+    let mut gap = f64::INFINITY;
+    for (p, q) in [(a, b), (b, a)] {
+        for &c in p {
+            for k in 0..4 {
+                gap = gap.min(point_segment(c, q[k], q[(k + 1) % 4]));
+            }
+        }
+    }
+    gap < clearance
+}
+
+/// Separating-axis test: some side of either quadrilateral has the other wholly on its far
+/// side or touching it.
+fn separated(a: &[(f64, f64); 4], b: &[(f64, f64); 4]) -> bool {
+    [a, b].iter().any(|poly| {
+        (0..4).any(|k| {
+            let (p, q) = (poly[k], poly[(k + 1) % 4]);
+            let axis = (q.1 - p.1, p.0 - q.0);
+            let span = |s: &[(f64, f64); 4]| {
+                s.iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                        let d = v.0 * axis.0 + v.1 * axis.1;
+                        (lo.min(d), hi.max(d))
+                    })
+            };
+            let ((alo, ahi), (blo, bhi)) = (span(a), span(b));
+            let eps = 1e-12 * (axis.0.abs() + axis.1.abs());
+            ahi <= blo + eps || bhi <= alo + eps
         })
-        .max()
-        .map_or(0, |m| m as u32 + 1)
+    })
+}
+
+fn point_segment(c: (f64, f64), p: (f64, f64), q: (f64, f64)) -> f64 {
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 > 0.0 {
+        (((c.0 - p.0) * dx + (c.1 - p.1) * dy) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    (c.0 - p.0 - t * dx).hypot(c.1 - p.1 - t * dy)
 }
 
 /// Lanes of the next piece a car in lane `l` of `from` lanes may enter.
@@ -1038,48 +1377,355 @@ mod tests {
         assert_eq!(d, vec![Some(0), Some(1), Some(2)]);
     }
 
-    #[test]
-    fn a_track_that_turns_back_on_itself_overlaps() {
-        let piece = |turn| TrackPieceDef {
+    fn track_piece(lanes: u32, turn: i32) -> TrackPieceDef {
+        TrackPieceDef {
             id: "p".into(),
             name: "p".into(),
             role: TrackRole::Normal,
-            lanes: 2,
+            lanes,
             rows: 2,
             turn,
             gates: vec![],
             tags: vec![],
             props: Default::default(),
-        };
+        }
+    }
+
+    fn track_board(width: f64, height: f64) -> Board {
         let def = TrackDef {
-            table_width: 20.0,
-            table_height: 20.0,
+            table_width: width,
+            table_height: height,
             pieces: vec![],
         };
-        let mut b = Board::new(
+        Board::new(
             &BoardDef::Track(def),
             &[],
             &Default::default(),
             &mut Rng::new(0, 0),
-        );
+        )
+    }
+
+    fn close(a: (f64, f64), b: (f64, f64)) -> bool {
+        (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9
+    }
+
+    #[test]
+    fn a_track_that_turns_back_on_itself_overlaps() {
+        let piece = |turn| track_piece(2, turn);
+        let mut b = track_board(20.0, 20.0);
         assert!(b.attach_track(0, &piece(0)).is_ok());
         assert!(b.attach_track(0, &piece(90)).is_ok());
         assert!(b.attach_track(0, &piece(90)).is_ok());
         assert!(b.attach_track(0, &piece(90)).is_ok());
         // Four right turns close the loop: the next piece lands on the first.
         assert_eq!(b.attach_track(0, &piece(0)), Err(AttachError::Overlap));
-        let small = TrackDef {
-            table_width: 2.0,
-            table_height: 2.0,
-            pieces: vec![],
+        let mut b = track_board(2.0, 2.0);
+        assert!(b.attach_track(0, &piece(0)).is_ok());
+        assert_eq!(b.attach_track(0, &piece(0)), Err(AttachError::OffTable));
+    }
+
+    #[test]
+    fn a_hard_curve_lies_along_its_arc() {
+        let mut b = track_board(20.0, 20.0);
+        b.attach_track(0, &track_piece(2, 90)).unwrap();
+        let t = b.track.as_ref().unwrap();
+        let shape = t.laid[0].shape();
+        // A right angle bent over one card length: radius 2/pi, centre of the bend at (r, 0).
+        let r = 2.0 / std::f64::consts::PI;
+        let half = std::f64::consts::FRAC_PI_4;
+        assert!(close(shape.exit(), (r, -r)));
+        assert_eq!(t.end.2, 2, "it leaves heading right");
+        assert!(close((t.end.0, t.end.1), (r, -r)));
+        // Its middle is halfway round the bend, about 0.19 right of the entry line and 0.45
+        // ahead: not half a length straight ahead (0, -0.5).
+        assert!(close(shape.centre(), (r - r * half.cos(), -r * half.sin())));
+        // Spaces sit on the bend at their lane's distance from its centre (lane 0 outside).
+        for (lane, radius) in [(0, r + 0.125), (1, r - 0.125)] {
+            for row in 0..2 {
+                let s = &b.graph.spaces[(lane * 2 + row) as usize];
+                assert!(((s.x - r).hypot(s.y) - radius).abs() < 1e-9, "{}", s.id);
+            }
+        }
+        // The footprint holds the whole card and not much more: every point of the card is in
+        // it, and a point a little outside the outer edge is not.
+        let quads = shape.footprint();
+        assert_eq!(quads.len(), 8);
+        let inside = |p: (f64, f64)| {
+            quads
+                .iter()
+                .any(|q| !separated(q, &[p, p, p, p]) || point_in(q, p))
         };
-        let mut b = Board::new(
-            &BoardDef::Track(small),
+        let hw = shape.half_width();
+        for k in 0..=20 {
+            let f = k as f64 / 20.0;
+            for off in [-hw, -hw / 2.0, 0.0, hw / 2.0, hw] {
+                assert!(inside(shape.at(f, off * 0.999)), "f {f} off {off}");
+            }
+            if (0.05..0.95).contains(&f) {
+                assert!(!inside(shape.at(f, -hw - 0.01)), "f {f} outside");
+            }
+        }
+        // Straight ahead of the entry, where a straight card would have been, is free:
+        // a card can pass there.
+        assert!(!inside((0.0, -0.9)));
+    }
+
+    fn point_in(q: &[(f64, f64); 4], p: (f64, f64)) -> bool {
+        let side =
+            |a: (f64, f64), b: (f64, f64)| (b.0 - a.0) * (p.1 - a.1) - (b.1 - a.1) * (p.0 - a.0);
+        let s: Vec<f64> = (0..4).map(|k| side(q[k], q[(k + 1) % 4])).collect();
+        s.iter().all(|&v| v >= 0.0) || s.iter().all(|&v| v <= 0.0)
+    }
+
+    #[test]
+    fn leaving_the_table_is_judged_by_the_footprint() {
+        // A 2-lane straight heading right along a table 2 high: 0.6 wide, so its middle line
+        // may come no nearer than 0.3 to the edge at y = 1.
+        let straight = track_piece(2, 0);
+        let mut b = track_board(4.0, 2.0);
+        b.start_track(-1.0, 0.8, 2, None).unwrap();
+        // Its centre (-0.5, 0.8) is on the table; its lower side (y = 1.1) is not.
+        assert_eq!(b.track_fits(&straight), Err(AttachError::OffTable));
+        assert_eq!(b.attach_track(0, &straight), Err(AttachError::OffTable));
+        let mut b = track_board(4.0, 2.0);
+        b.start_track(-1.0, 0.65, 2, None).unwrap();
+        assert_eq!(b.attach_track(0, &straight), Ok(0));
+        // The far end counts too: from x = 1.2 the card would reach 2.2, past the edge at 2.
+        let mut b = track_board(4.0, 2.0);
+        b.start_track(1.2, 0.0, 2, None).unwrap();
+        assert_eq!(b.track_fits(&straight), Err(AttachError::OffTable));
+        // A curve's outer side swings out beyond its middle line's end: a hard left heading
+        // right reaches 2/pi + 0.3 = 0.94 ahead, though its exit's middle is only 0.64 ahead.
+        let hard_left = track_piece(2, -90);
+        let mut b = track_board(4.0, 2.0);
+        b.start_track(1.1, 0.0, 2, None).unwrap();
+        assert_eq!(b.track_fits(&hard_left), Err(AttachError::OffTable));
+        let shape = CardShape::new(1.1, 0.0, 2, -90, 2);
+        assert!(shape.exit().0 < 1.8 && shape.centre().0 < 1.8);
+        b.start_track(1.0, 0.0, 2, None).unwrap();
+        assert_eq!(b.track_fits(&hard_left), Ok(()));
+    }
+
+    /// A straight up the table from (0, 0) and a U-turn of two hard right curves about
+    /// (2/pi, -1), with the clearance set afterwards: the track's end heads back down beside
+    /// the straight, 2 x 2/pi = 1.27 to its right.
+    fn u_turn(clearance: f64) -> Board {
+        let mut b = track_board(20.0, 20.0);
+        b.start_track(0.0, 0.0, 0, Some(0.0)).unwrap();
+        for turn in [0, 90, 90] {
+            b.attach_track(0, &track_piece(2, turn)).unwrap();
+        }
+        b.track.as_mut().unwrap().clearance = clearance;
+        b
+    }
+
+    #[test]
+    fn overlap_is_judged_by_the_footprints_and_the_clearance() {
+        let r = 2.0 / std::f64::consts::PI;
+        // A 2-lane straight down from the U-turn (0.6 wide) would be 2r - 0.6 = 0.67 from the
+        // first straight, and nearer still to the first bend: its corner (2r - 0.3, -1) is
+        // r - 0.3 from the bend's centre, and the bend's inside at its exit, (r, -1 - (r -
+        // 0.3)), lies r - 0.3 above that centre: sqrt(2) (r - 0.3) = 0.476 apart. The centres
+        // of the two cards are more than a card length apart.
+        let gap = std::f64::consts::SQRT_2 * (r - 0.3);
+        let straight = track_piece(2, 0);
+        assert_eq!(u_turn(gap - 0.005).attach_track(0, &straight), Ok(12));
+        assert_eq!(
+            u_turn(gap + 0.005).attach_track(0, &straight),
+            Err(AttachError::Overlap)
+        );
+        let b = u_turn(0.0);
+        let t = b.track.as_ref().unwrap();
+        let new = CardShape::new(t.end.0, t.end.1, t.end.2, 0, 2);
+        let (a, c) = (new.centre(), t.laid[1].shape().centre());
+        assert!((a.0 - c.0).hypot(a.1 - c.1) > 1.0);
+        // A 4-lane straight (1.1 wide) reaches further in: its corner (2r - 0.55, -1) is
+        // r - 0.55 from the bend's centre.
+        let gap4 = (r - 0.3).hypot(r - 0.55);
+        let wide = track_piece(4, 0);
+        assert_eq!(u_turn(gap4 - 0.005).track_fits(&wide), Ok(()));
+        assert_eq!(
+            u_turn(gap4 + 0.005).track_fits(&wide),
+            Err(AttachError::Overlap)
+        );
+        // Lying over the track is an overlap even with no clearance: two more right bends
+        // bring the track back to (0, 0), heading up, onto the first straight.
+        let mut c = u_turn(0.0);
+        for turn in [0, 90, 90] {
+            c.attach_track(0, &track_piece(2, turn)).unwrap();
+        }
+        assert!(close(
+            (
+                c.track.as_ref().unwrap().end.0,
+                c.track.as_ref().unwrap().end.1
+            ),
+            (0.0, 0.0)
+        ));
+        assert_eq!(c.attach_track(0, &straight), Err(AttachError::Overlap));
+        // The piece a new one attaches to never counts, though they touch: with the clearance
+        // set from the start, each piece joins the one before it.
+        let mut d = track_board(20.0, 20.0);
+        d.start_track(0.0, 0.0, 0, Some(gap - 0.005)).unwrap();
+        for turn in [0, 90, 90, 0] {
+            d.attach_track(0, &track_piece(2, turn)).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_forced_piece_is_laid_and_says_why_it_did_not_fit() {
+        let mut b = track_board(2.0, 2.0);
+        let straight = track_piece(2, 0);
+        b.attach_track(0, &straight).unwrap();
+        let before = serde_json::to_string(&b).unwrap();
+        assert_eq!(b.lay_track(0, &straight, false), Err(AttachError::OffTable));
+        assert_eq!(
+            serde_json::to_string(&b).unwrap(),
+            before,
+            "a refusal changes nothing"
+        );
+        assert_eq!(b.graph.spaces.len(), 4);
+        assert_eq!(
+            b.lay_track(0, &straight, true),
+            Ok((4, Some(AttachError::OffTable)))
+        );
+        let t = b.track.as_ref().unwrap();
+        assert_eq!(t.laid.len(), 2);
+        assert!(t.laid[1].forced && !t.laid[0].forced);
+        assert!(close((t.end.0, t.end.1), (0.0, -2.0)));
+        // Its spaces are joined to the track like any other piece's.
+        let mut next = b.neighbors(1, &[]);
+        next.sort_unstable();
+        assert_eq!(next, vec![3, 4]);
+        // A piece that fits is laid by force as usual, with nothing to report.
+        let mut b = track_board(20.0, 20.0);
+        assert_eq!(b.lay_track(0, &straight, true), Ok((0, None)));
+        assert!(!b.track.as_ref().unwrap().laid[0].forced);
+    }
+
+    #[test]
+    fn a_dry_run_agrees_with_laying_and_changes_nothing() {
+        // Beside the U-turn, where some pieces fit and some overlap; and at the top of a
+        // narrow table, where some leave it.
+        let beside = u_turn(0.45);
+        let mut edge = track_board(20.0, 3.0);
+        edge.start_track(0.0, -0.55, 0, None).unwrap();
+        let mut seen = Vec::new();
+        for b in [&beside, &edge] {
+            for (lanes, turn) in [
+                (2, 0),
+                (2, 90),
+                (2, -90),
+                (3, 45),
+                (4, -45),
+                (4, 0),
+                (2, 45),
+            ] {
+                let piece = track_piece(lanes, turn);
+                let before = serde_json::to_string(b).unwrap();
+                let edges = b.graph.edges.len();
+                let dry = b.track_fits(&piece);
+                assert_eq!(serde_json::to_string(b).unwrap(), before);
+                assert_eq!(b.graph.edges.len(), edges);
+                let mut real = b.clone();
+                let laid = real.attach_track(0, &piece).map(|_| ());
+                assert_eq!(laid, dry, "{lanes} lanes, turn {turn}");
+                seen.push(dry);
+            }
+        }
+        for outcome in [
+            Ok(()),
+            Err(AttachError::Overlap),
+            Err(AttachError::OffTable),
+        ] {
+            assert!(seen.contains(&outcome), "no piece gave {outcome:?}");
+        }
+    }
+
+    #[test]
+    fn removed_pieces_free_their_room_and_lose_their_edges() {
+        // The loop of four right turns again: the fifth piece would lie on the first.
+        let mut b = track_board(20.0, 20.0);
+        for turn in [0, 90, 90, 90] {
+            b.attach_track(0, &track_piece(2, turn)).unwrap();
+        }
+        let straight = track_piece(2, 0);
+        assert_eq!(b.track_fits(&straight), Err(AttachError::Overlap));
+        let ids: Vec<String> = b.graph.spaces.iter().map(|s| s.id.clone()).collect();
+        // Piece 0's spaces 0..4; piece 1's 4..8, entered from 1 and 3.
+        assert!(b.neighbors(1, &[]).contains(&4));
+        assert_eq!(b.remove_track(0, 1), Ok(1));
+        assert_eq!(b.remove_track(0, 1), Ok(0), "already removed");
+        assert_eq!(b.track_fits(&straight), Ok(()));
+        for s in 0..4 {
+            assert!(
+                b.neighbors(s, &[]).is_empty(),
+                "space {s} still leads somewhere"
+            );
+            assert!(
+                b.graph.spaces[s as usize]
+                    .tags
+                    .contains(&"removed".to_string())
+            );
+        }
+        for s in 4..16 {
+            assert!(
+                !b.graph.spaces[s as usize]
+                    .tags
+                    .contains(&"removed".to_string())
+            );
+            assert!(b.graph.out[s as usize].iter().all(|&(to, _)| to >= 4));
+        }
+        // No edge anywhere reaches a removed space, and the rest of the track still joins up.
+        assert!(b.graph.edges.iter().all(|e| e.from >= 4 && e.to >= 4));
+        assert_eq!(b.distances(4, &[], &[])[15], Some(6));
+        // Ids and handles stay as they were.
+        let after: Vec<String> = b.graph.spaces.iter().map(|s| s.id.clone()).collect();
+        assert_eq!(ids, after);
+        b.attach_track(0, &straight).unwrap();
+        assert_eq!(b.graph.spaces[16].id, "t4-l0-r0");
+        // Removing the track's last piece: the next attaches to nothing and is not joined.
+        assert_eq!(b.remove_track(4, 99), Ok(1));
+        assert_eq!(b.track.as_ref().unwrap().laid.len(), 5);
+        let first = b.attach_track(0, &track_piece(2, -45)).unwrap();
+        assert!(b.graph.edges.iter().all(|e| e.to != first));
+    }
+
+    #[test]
+    fn the_start_is_set_only_before_the_first_piece() {
+        let mut b = track_board(20.0, 12.0);
+        assert_eq!(
+            b.start_track(-6.0, 1.0, 2, Some(1.5)),
+            Err(TrackError::BadClearance)
+        );
+        assert_eq!(
+            b.start_track(f64::NAN, 1.0, 2, None),
+            Err(TrackError::BadStart)
+        );
+        assert_eq!(b.start_track(-6.0, 1.0, 10, Some(0.25)), Ok(()));
+        let t = b.track.as_ref().unwrap();
+        assert_eq!((t.end, t.clearance), ((-6.0, 1.0, 2), 0.25));
+        b.attach_track(0, &track_piece(3, 0)).unwrap();
+        assert!(close(
+            (
+                b.track.as_ref().unwrap().end.0,
+                b.track.as_ref().unwrap().end.1
+            ),
+            (-5.0, 1.0)
+        ));
+        assert_eq!(
+            b.start_track(0.0, 0.0, 0, None),
+            Err(TrackError::AlreadyStarted)
+        );
+        let mut g = Board::new(
+            &BoardDef::None,
             &[],
             &Default::default(),
             &mut Rng::new(0, 0),
         );
-        assert!(b.attach_track(0, &piece(0)).is_ok());
-        assert_eq!(b.attach_track(0, &piece(0)), Err(AttachError::OffTable));
+        assert_eq!(g.start_track(0.0, 0.0, 0, None), Err(TrackError::NoTrack));
+        assert_eq!(
+            g.attach_track(0, &track_piece(2, 0)),
+            Err(AttachError::NoTrack)
+        );
     }
 }

@@ -258,9 +258,10 @@ pub(crate) fn show_editing(
             16.0,
         );
     }
+    // At the bottom: the top right is the legend's.
     if let Some(b) = scene.banner {
-        let at = t.rect.center_top() + Vec2::new(0.0, 12.0);
-        plate_text(&t.painter, at, Align2::CENTER_TOP, b, 15.0);
+        let at = t.rect.center_bottom() - Vec2::new(0.0, 12.0);
+        plate_text(&t.painter, at, Align2::CENTER_BOTTOM, b, 15.0);
     }
     let mut legend = std::mem::take(&mut t.legend);
     legend.sort_by_key(|(sym, _)| sym.group());
@@ -851,7 +852,7 @@ fn overlay(
         .fill(child.visuals().window_fill().gamma_multiply(0.94))
         .show(&mut child, |ui| {
             egui::CollapsingHeader::new("Legend")
-                .id_salt(ui.scope_id().with("farebox-legend"))
+                .id_salt(ui.scope_id().with(("farebox-legend", camera.editing)))
                 .default_open(rect.width() > WIDE && !camera.editing)
                 .show(ui, |ui| {
                     ui.set_max_width(area.width() - 24.0);

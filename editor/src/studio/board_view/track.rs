@@ -1,24 +1,20 @@
 //! Track boards (Dicey Curves): the cards laid so far, each at its place and angle.
 //!
-//! A card is one card length long and a quarter of a length wide per lane; it bends from its
-//! entry heading to its exit heading the same way the engine places its spaces, so the boxes
-//! drawn for the spaces sit on the lanes. Lanes are split by dashed lines; gates sit on the
-//! exit edge as coloured bars with the size of the dice combo they ask for, and a solid line
-//! in the last row marks where two gates meet (no changing lanes there). The starting grid and
-//! the chequered finish are marked, the table's edge is dashed, and a hollow arrow shows where
-//! the next card will go.
-
-use std::f64::consts::FRAC_PI_4;
+//! A card is drawn as its footprint in the engine ([`CardShape`]): one card length along its
+//! middle line, straight or bent on an arc, and as wide as the engine counts it, so the boxes
+//! drawn for the spaces sit on the lanes and what looks like an overlap is one. Lanes are split
+//! by dashed lines; gates sit on the exit edge as coloured bars with the size of the dice combo
+//! they ask for, and a solid line in the last row marks where two gates meet (no changing
+//! lanes there). The starting grid and the chequered finish are marked, the table's edge is
+//! dashed, and a hollow arrow shows where the next card will go. Cards taken off the table
+//! (removed behind the pack) are not drawn, and their spaces cannot be clicked.
 
 use eframe::egui::{self, Align2, Color32, Painter, Pos2, Rect, Shape, Stroke, Vec2};
-use farebox::board::LaidPiece;
+use farebox::board::{CardShape, LANE_WIDTH, LaidPiece};
 use farebox::content::def::{BoardDef, TrackPieceDef, TrackRole};
 
 use super::marks::{self, ASPHALT, Sym};
 use super::{Drawn, Place, Scene, Xf, note_legend, plate_text};
-
-/// Width of a lane, in card lengths (the engine spaces lanes this far apart).
-const LANE: f64 = 0.25;
 
 fn piece_def<'d>(scene: &Scene<'d>, laid: &LaidPiece) -> Option<&'d TrackPieceDef> {
     match &scene.def.board {
@@ -29,42 +25,36 @@ fn piece_def<'d>(scene: &Scene<'d>, laid: &LaidPiece) -> Option<&'d TrackPieceDe
 
 /// The shape of a laid card: where its middle line runs and how wide it is.
 struct Geo {
-    x: f64,
-    y: f64,
-    a0: f64,
-    a1: f64,
+    shape: CardShape,
     lanes: u32,
 }
 
 impl Geo {
-    fn new(laid: &LaidPiece, d: &TrackPieceDef) -> Geo {
-        let exit = laid.heading + d.turn / 45;
+    fn new(laid: &LaidPiece) -> Geo {
         Geo {
-            x: laid.x,
-            y: laid.y,
-            a0: laid.heading as f64 * FRAC_PI_4,
-            a1: exit as f64 * FRAC_PI_4,
-            lanes: d.lanes.max(1),
+            shape: laid.shape(),
+            lanes: laid.lanes.max(1),
         }
     }
     fn angle(&self, f: f64) -> f64 {
-        self.a0 + (self.a1 - self.a0) * f
+        self.shape.heading_at(f)
     }
     /// The point `f` of the way along the card, `off` to the right of its middle line.
     fn at(&self, f: f64, off: f64) -> (f64, f64) {
-        let a = self.angle(f);
-        (
-            self.x + f * a.sin() + off * a.cos(),
-            self.y - f * a.cos() + off * a.sin(),
-        )
+        self.shape.at(f, off)
     }
     fn half_width(&self) -> f64 {
-        self.lanes as f64 * LANE / 2.0 + 0.03
+        self.shape.half_width()
     }
     /// How far right of the middle line lane `l`'s edge on its left lies.
     fn lane_edge(&self, l: f64) -> f64 {
-        (l - self.lanes as f64 / 2.0) * LANE
+        (l - self.lanes as f64 / 2.0) * LANE_WIDTH
     }
+}
+
+/// The cards on the table (not removed), with their places along the track.
+fn on_table(laid: &[LaidPiece]) -> impl Iterator<Item = (usize, &LaidPiece)> {
+    laid.iter().enumerate().filter(|(_, l)| !l.removed)
 }
 
 fn table(scene: &Scene) -> Rect {
@@ -79,11 +69,8 @@ pub fn extent(scene: &Scene) -> Rect {
         .as_ref()
         .map_or(&[][..], |t| t.laid.as_slice());
     let mut r: Option<Rect> = None;
-    for l in laid {
-        let Some(d) = piece_def(scene, l) else {
-            continue;
-        };
-        let g = Geo::new(l, d);
+    for (_, l) in on_table(laid) {
+        let g = Geo::new(l);
         for k in 0..=4 {
             for off in [-g.half_width(), g.half_width()] {
                 let (x, y) = g.at(k as f64 / 4.0, off);
@@ -142,11 +129,11 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
     }
     let pt = |(x, y): (f64, f64)| xf.p(x, y);
     let line_w = (xf.len(0.015)).clamp(1.0, 3.0);
-    for (n, laid) in track.laid.iter().enumerate() {
+    for (n, laid) in on_table(&track.laid) {
         let Some(d) = piece_def(scene, laid) else {
             continue;
         };
-        let g = Geo::new(laid, d);
+        let g = Geo::new(laid);
         let hw = g.half_width();
         const STEPS: usize = 10;
         let f = |k: usize| k as f64 / STEPS as f64;
@@ -233,11 +220,11 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         );
     }
     // Gates over everything, so the next card never hides them.
-    for laid in &track.laid {
+    for (_, laid) in on_table(&track.laid) {
         let Some(d) = piece_def(scene, laid) else {
             continue;
         };
-        let g = Geo::new(laid, d);
+        let g = Geo::new(laid);
         let rows = d.rows.max(1);
         // Gates on the exit edge, and walls in the last row between two of them.
         let gate_of = |lane: u32| {
@@ -286,7 +273,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         .is_some_and(|d| d.role == TrackRole::Finish);
     if !finished {
         let (x, y, h) = track.end;
-        let a = h as f64 * FRAC_PI_4;
+        let a = h as f64 * std::f64::consts::FRAC_PI_4;
         let dir = Vec2::new(a.sin() as f32, -a.cos() as f32);
         marks::track_end(p, xf.p(x, y) + dir * xf.len(0.2), dir, xf.len(0.18));
         note_legend(&mut legend, Sym::TrackEnd, "the next card goes here");
@@ -318,6 +305,9 @@ pub fn space_tooltip(ui: &mut egui::Ui, scene: &Scene, s: u32) {
     };
     if let Some(d) = piece_def(scene, laid) {
         ui.label(format!("Card {}: {}", n + 1, d.name));
+    }
+    if laid.removed {
+        ui.label("Taken off the table: no car can enter it");
     }
     if let Some(g) = sp.props.get("gate").and_then(|v| v.as_int()) {
         ui.label(format!(
