@@ -234,7 +234,7 @@ fn a_mod_that_does_not_load_still_opens_with_its_diagnostics() {
 
 #[test]
 fn a_content_only_game_shows_its_table() {
-    let mut h = studio("wheres-my-ride".into());
+    let mut h = studio("dicey-curves".into());
     until(&mut h, "the table", |s| s.play.content_only());
     assert!(h.query_by_label_contains("Content only").is_some());
 }
@@ -883,4 +883,41 @@ fn a_bad_cell_is_marked_at_its_cell_while_the_last_good_board_stays() {
     // The last good version still plays: its cell 2,5 has no tile.
     assert!(live_cell_tile(h.state().as_ref().unwrap(), 2, 5).is_none());
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_house_rules_hooks_and_constants_say_which_mod_gives_them() {
+    let mut h = studio("curbside-gas-station".into());
+    until(&mut h, "the house rule loaded", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    h.get_by_label("Decks & tables").click();
+    h.step();
+    h.step();
+    h.get_by_label("Rule hooks").click();
+    until(&mut h, "the hooks read", |_| true);
+    for _ in 0..500 {
+        h.step();
+        if h.query_by_label("Changed last by").is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    // Some hook is the game's, wrapped by the house rule's script.
+    assert!(
+        h.query_all_by_label_contains("curbside-gas-station (rules/")
+            .next()
+            .is_some(),
+        "no hook changed by the house rule"
+    );
+    assert!(h.query_all_by_label("curbside").next().is_some());
+    // Constants list their mod too.
+    h.get_by_label_contains("Constants (").click();
+    h.step();
+    h.step();
+    assert!(
+        h.query_all_by_label_contains("from curbside (mod.toml)")
+            .next()
+            .is_some()
+    );
 }

@@ -23,7 +23,6 @@ use std::sync::Arc;
 use eframe::egui::{self, Align2, Color32, Pos2, Rect, Sense, Stroke, Vec2};
 use farebox::board::Board;
 use farebox::content::def::{BoardDef, TrackPieceDef, TrackRole};
-use farebox::content::raw::RawValue;
 use farebox::game::View;
 use farebox::rng::Rng;
 use farebox::{Diagnostic, GameDef};
@@ -31,6 +30,7 @@ use farebox::{Diagnostic, GameDef};
 use super::board_view::{self, Camera, Scene, Table};
 use super::content::{Content, record_key_at};
 use super::edit::{EdgeChange, EdgeData, Edit, Gate, GraphAt, SpaceData, TrackChange};
+use super::items::parse_value;
 use super::{Command, Project};
 
 /// What the left button does on the board.
@@ -1911,33 +1911,12 @@ fn value_text(v: &farebox::value::Value) -> String {
     }
 }
 
-/// A value typed as in TOML (`3`, `2.5`, `true`, `"text"`, `[1, 2]`), or bare text.
-fn parse_value(text: &str) -> Option<RawValue> {
-    let t = text.trim();
-    if t.is_empty() {
-        return None;
-    }
-    let parsed = t
-        .parse::<toml_edit::Value>()
-        .ok()
-        .map(|v| super::edit::from_edit(&v));
-    Some(parsed.unwrap_or_else(|| RawValue::String(t.to_string())))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn typed_values_read_as_toml_and_anything_else_as_text() {
-        assert_eq!(parse_value("3"), Some(RawValue::Integer(3)));
-        assert_eq!(parse_value("true"), Some(RawValue::Boolean(true)));
-        assert_eq!(
-            parse_value("forest"),
-            Some(RawValue::String("forest".into()))
-        );
-        assert_eq!(parse_value("\"a b\""), Some(RawValue::String("a b".into())));
-        assert_eq!(parse_value("  "), None);
+    fn lists_are_split_at_commas() {
         assert_eq!(
             split_list(" a, ,b "),
             vec!["a".to_string(), "b".to_string()]

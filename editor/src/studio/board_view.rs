@@ -369,6 +369,13 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
     if let Some(b) = scene.banner {
         let at = rect.center_top() + Vec2::new(0.0, 12.0);
         plate_text(&painter, at, Align2::CENTER_TOP, b, 15.0);
+        // Painted text is invisible to screen readers: the banner is a named node too.
+        let r = ui.interact(
+            Rect::from_center_size(at + Vec2::new(0.0, 10.0), Vec2::new(200.0, 20.0)),
+            id.with("banner"),
+            Sense::hover(),
+        );
+        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, b));
     }
     legend.sort_by_key(|(sym, _)| sym.group());
     overlay(ui, camera, rect, extent, &legend);

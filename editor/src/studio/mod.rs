@@ -11,6 +11,7 @@ pub mod board_view;
 pub mod content;
 pub mod edit;
 pub mod files;
+pub mod items;
 pub mod library;
 pub mod outcomes;
 pub mod play;

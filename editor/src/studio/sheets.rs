@@ -18,6 +18,8 @@ use super::{Command, Project};
 pub enum Sheet {
     Deck(String),
     Table(String),
+    /// Tiles, options, constants or rule hooks.
+    Items(super::items::Items),
 }
 
 /// A column of a sheet.
@@ -39,6 +41,7 @@ pub struct Sheets {
     picked: Option<String>,
     /// A list cell being typed into: (row id, column, text), written when it loses focus.
     typing: Option<(String, String, String)>,
+    hooks: super::items::HookOrigins,
 }
 
 impl Sheets {
@@ -73,6 +76,15 @@ impl Sheets {
                         ui.label(format!("There is no table `{id}` any more."));
                     }
                 },
+                Some(Sheet::Items(which)) => super::items::items_ui(
+                    ui,
+                    which,
+                    c,
+                    def.as_ref(),
+                    &mut self.hooks,
+                    &mut self.typing,
+                    out,
+                ),
                 None => {
                     ui.label("This mod has no decks or tables.");
                 }
@@ -97,6 +109,24 @@ impl Sheets {
             let r = ui.selectable_label(on, format!("{} ({})", t.id, t.rows.len()));
             if r.on_hover_text(origin_text(&t.origin)).clicked() {
                 self.pick(Sheet::Table(t.id.clone()));
+            }
+        }
+        ui.add_space(8.0);
+        ui.strong("Other content");
+        use super::items::Items;
+        for (which, n) in [
+            (Items::Tiles, Some(c.catalog.tiles.len())),
+            (Items::Options, Some(c.catalog.options.len())),
+            (Items::Constants, Some(c.catalog.constants.len())),
+            (Items::Hooks, None),
+        ] {
+            let on = self.sheet == Some(Sheet::Items(which));
+            let label = match n {
+                Some(n) => format!("{} ({n})", which.name()),
+                None => which.name().to_string(),
+            };
+            if ui.selectable_label(on, label).clicked() {
+                self.pick(Sheet::Items(which));
             }
         }
     }
