@@ -49,6 +49,13 @@ fn list_shows_every_bundled_mod() {
     assert!(
         r.out
             .lines()
+            .any(|l| l.starts_with("wheres-my-ride ") && l.contains("playable")),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out
+            .lines()
             .any(|l| l.starts_with("curbside-gas-station") && l.ends_with("builds on curbside")),
         "a house rule says what it builds on:\n{}",
         r.out
@@ -1122,6 +1129,8 @@ fn test_passes_for_every_bundled_mod_with_rules() {
         "critter-cab-no-sitting-out",
         "taxi-derby",
         "taxi-derby-learners-permit",
+        "wheres-my-ride",
+        "wheres-my-ride-show-dont-tell",
     ] {
         let r = farebox(&["test", id]);
         assert_eq!(r.code, 0, "{id}: {}{}", r.out, r.err);
@@ -1136,15 +1145,42 @@ fn test_passes_for_every_bundled_mod_with_rules() {
     assert!(r.err.contains("has no rule scripts yet"), "{}", r.err);
 }
 
+/// A copy of Where's My Ride? in a scratch folder with its rule scripts and bot taken out: the
+/// game's content, loading as it does, with nothing to play it.
+fn content_only_copy(name: &str) -> PathBuf {
+    let to = scratch(name).join("wheres-my-ride");
+    copy_dir(&mod_dir("wheres-my-ride"), &to);
+    let manifest = std::fs::read_to_string(to.join("mod.toml")).unwrap();
+    let mut kept = Vec::new();
+    let mut in_bots = false;
+    for line in manifest.lines() {
+        in_bots = (in_bots || line == "[[bots]]") && !line.is_empty();
+        if !in_bots && !line.starts_with("scripts = ") {
+            kept.push(line);
+        }
+    }
+    assert!(
+        kept.len() < manifest.lines().count() - 4,
+        "nothing taken out"
+    );
+    std::fs::write(to.join("mod.toml"), kept.join("\n") + "\n").unwrap();
+    std::fs::remove_dir_all(to.join("rules")).unwrap();
+    std::fs::remove_dir_all(to.join("bots")).unwrap();
+    let r = farebox(&["validate", &s(&to)]);
+    assert_eq!(r.code, 0, "the copy loads: {}{}", r.out, r.err);
+    to
+}
+
 #[test]
 fn commands_that_play_refuse_a_mod_without_rules_up_front() {
     let out = scratch("content-only").join("never-written.json");
     let out = out.to_str().unwrap();
+    let content = s(&content_only_copy("content-only-game"));
     for args in [
-        &["play", "wheres-my-ride-show-dont-tell"][..],
+        &["play", &content][..],
         &["sim", "dicey-curves-sunday-drive", "--games", "3"],
         &["record", "dicey-curves", "--out", out],
-        &["bench", "wheres-my-ride", "--games", "3"],
+        &["bench", &content, "--games", "3"],
     ] {
         let r = farebox_with_input(args, "1\n");
         assert_eq!(r.code, 2, "{args:?}: {}{}", r.out, r.err);

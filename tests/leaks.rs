@@ -17,7 +17,7 @@ use farebox::game::{Game, Setup, visible_cards};
 use farebox::value::Value;
 
 /// The ids, names and texts of the cards `seat` may not see, less any that a card it may see
-/// also carries, and the values of variables hidden from it.
+/// also carries, and the values of variables hidden from it (with the same exception).
 fn secrets(g: &Game, seat: u8) -> BTreeSet<String> {
     let def = g.def();
     let s = g.state();
@@ -50,10 +50,14 @@ fn secrets(g: &Game, seat: u8) -> BTreeSet<String> {
         }
     }
     let mut out: BTreeSet<String> = hidden.difference(&open).cloned().collect();
+    // A hidden variable's text counts the same way: Where's My Ride?'s answer is the id of a
+    // location every seat sees on the table; which one it is, is the secret, and
+    // `wheres_my_ride_riders_never_learn_the_answer` below checks that.
     for v in s.vars.values() {
         if !v.seen.by(Some(seat))
             && let Value::Str(text) = &v.value
             && text.chars().count() >= 3
+            && !open.contains(text)
         {
             out.insert(text.clone());
         }
@@ -155,4 +159,336 @@ fn the_search_finds_a_leak() {
         leak.as_deref().is_some_and(|l| l.contains("is shown")),
         "{leak:?}"
     );
+}
+
+// ---- Where's My Ride?: the answer is which location is the pickup spot ----------------------
+//
+// Every location is face up, so the answer's id is no secret word the search above could look
+// for: what must stay hidden is which of them it is. So a game is played to its end, then
+// played again from the same seed with the same actions, once as dealt and once with the
+// Driver's answer moved to another location that nobody guessed (the replay stops before a
+// guess of the real answer, which the swap would turn into a miss). Everything a Rider is
+// shown must be the same in both, label by label and view by view, and every choice a Rider
+// bot makes must be the same: nothing a Rider sees, and nothing a Rider bot reads, depends
+// on the answer.
+
+/// The Driver's answer (a location id), read with the rules' rights.
+fn wmr_answer(g: &mut Game) -> String {
+    match g.eval("return game.get('_answer')").unwrap() {
+        Value::Str(s) => s,
+        other => panic!("no answer: {other:?}"),
+    }
+}
+
+fn wmr_setup(seats: u8, seed: u64, options: &[(&str, Value)]) -> Setup {
+    let mut setup = Setup::new(seats, seed);
+    for (k, v) in options {
+        setup = setup.option(k, v.clone());
+    }
+    setup
+}
+
+/// What `seat` is shown after the action just applied: its view (without the log) and the
+/// log lines written since `told` that it may read.
+fn wmr_shown(g: &Game, seat: u8, told: usize) -> String {
+    let mut view = g.view(Some(seat));
+    view.log.clear();
+    let lines: Vec<&str> = g.log()[told..]
+        .iter()
+        .filter(|e| e.seen.by(Some(seat)))
+        .map(|e| e.text.as_str())
+        .collect();
+    format!(
+        "{}\n{}",
+        serde_json::to_string(&view).unwrap(),
+        lines.join("\n")
+    )
+}
+
+/// How far a game could be replayed with the answer swapped.
+#[derive(Debug, PartialEq)]
+enum Replayed {
+    /// Every other location was guessed: nothing to swap to.
+    NothingToSwap,
+    /// Every action up to the end (or to the guess of the real answer).
+    Whole,
+    /// Up to a Driver's action that the other answer makes impossible (Show, Don't Tell
+    /// changes the Driver's hidden emojis by the answer): the Riders were compared until then.
+    UntilTheDriverDiffers,
+}
+
+/// Plays one game of `def` with `bots`, then replays it with the answer swapped: the first
+/// thing a Rider is shown or chooses differently is the error.
+fn wmr_answer_leak(
+    def: &Arc<GameDef>,
+    bots: &[&str],
+    seed: u64,
+    options: &[(&str, Value)],
+) -> Result<Replayed, String> {
+    let seats = bots.len() as u8;
+    let agents = |def: &Arc<GameDef>| -> Vec<Agent> {
+        bots.iter()
+            .enumerate()
+            .map(|(i, b)| Agent::from_spec(b, def, seed, i as u8).unwrap())
+            .collect()
+    };
+    // The game as the bots play it.
+    let mut g = Game::new(def.clone(), wmr_setup(seats, seed, options)).unwrap();
+    let answer = wmr_answer(&mut g);
+    let mut players = agents(def);
+    while !g.is_over() && g.history().len() < 600 {
+        let actions = g.legal_actions().unwrap();
+        let i = players[g.active() as usize]
+            .choose(&mut g, &actions)
+            .unwrap();
+        g.apply_legal(&actions[i].clone()).unwrap();
+    }
+    assert!(g.is_over(), "seed {seed}: the game did not end");
+    let history = g.history().to_vec();
+    let driver = match g.eval("return game.get('_driver')").unwrap() {
+        Value::Int(d) => (d - 1) as u8,
+        other => panic!("no driver: {other:?}"),
+    };
+    let guessed = |loc: &str| history.iter().any(|a| *a == format!("guess {loc}"));
+    let other = match g
+        .eval("return game.cards(game.zone('candidates'))")
+        .unwrap()
+    {
+        Value::List(l) => l
+            .into_iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .find(|l| *l != answer && !guessed(l)),
+        _ => None,
+    };
+    let Some(other) = other else {
+        return Ok(Replayed::NothingToSwap);
+    };
+    let stop = history
+        .iter()
+        .position(|a| *a == format!("guess {answer}"))
+        .unwrap_or(history.len());
+
+    // The same actions, as dealt and with the answer moved.
+    let mut a = Game::new(def.clone(), wmr_setup(seats, seed, options)).unwrap();
+    let mut b = Game::new(def.clone(), wmr_setup(seats, seed, options)).unwrap();
+    b.eval(&format!(
+        "game.set_secret('_answer', '{other}', {})",
+        driver + 1
+    ))
+    .unwrap();
+    assert_eq!(wmr_answer(&mut b), other);
+    let (mut in_a, mut in_b) = (agents(def), agents(def));
+    let riders: Vec<u8> = (0..seats).filter(|s| *s != driver).collect();
+    for (step, action) in history[..stop].iter().enumerate() {
+        let seat = a.active();
+        assert_eq!(
+            seat,
+            b.active(),
+            "seed {seed}, step {step}: the turn differs"
+        );
+        let (la, lb) = (a.legal_actions().unwrap(), b.legal_actions().unwrap());
+        if seat == driver && !lb.contains(action) {
+            return Ok(Replayed::UntilTheDriverDiffers);
+        }
+        if seat != driver {
+            if la != lb {
+                return Err(format!(
+                    "seed {seed}, step {step}: {} is offered {la:?} or {lb:?}",
+                    seat + 1
+                ));
+            }
+            // A Rider bot chooses the same with either answer.
+            let (ca, cb) = (
+                in_a[seat as usize].choose(&mut a, &la).unwrap(),
+                in_b[seat as usize].choose(&mut b, &lb).unwrap(),
+            );
+            if ca != cb {
+                return Err(format!(
+                    "seed {seed}, step {step}: the Rider in seat {} chooses {} or {}",
+                    seat + 1,
+                    la[ca],
+                    lb[cb]
+                ));
+            }
+        }
+        for &r in &riders {
+            let (x, y) = (
+                a.describe_for(action, Some(r)),
+                b.describe_for(action, Some(r)),
+            );
+            if x != y {
+                return Err(format!(
+                    "seed {seed}, step {step}: seat {} is told `{x}` or `{y}`",
+                    r + 1
+                ));
+            }
+        }
+        let (ta, tb) = (a.log().len(), b.log().len());
+        a.apply_legal(action).unwrap();
+        b.apply_legal(action).unwrap();
+        for &r in &riders {
+            let (x, y) = (wmr_shown(&a, r, ta), wmr_shown(&b, r, tb));
+            if x != y {
+                let at = x
+                    .char_indices()
+                    .zip(y.chars())
+                    .find(|((_, p), q)| p != q)
+                    .map_or(x.len().min(y.len()), |((i, _), _)| i);
+                let around: String = x[at.saturating_sub(80)..].chars().take(160).collect();
+                return Err(format!(
+                    "seed {seed}, step {step} ({action}): seat {} is shown something else with another answer, at: {around}",
+                    r + 1
+                ));
+            }
+        }
+    }
+    Ok(Replayed::Whole)
+}
+
+/// Bots by seat and options of one table.
+type WmrTable = (Vec<&'static str>, Vec<(&'static str, Value)>);
+
+/// The table sizes, bots and options the answer test plays.
+fn wmr_tables() -> Vec<WmrTable> {
+    vec![
+        (vec!["regular"; 4], vec![]),
+        (vec!["regular", "regular"], vec![]),
+        (
+            vec!["regular", "regular"],
+            vec![("two-player", Value::Bool(false))],
+        ),
+        (
+            vec!["regular", "random", "regular"],
+            vec![("driver", Value::Str("random".into()))],
+        ),
+        (
+            vec![
+                "regular", "regular", "random", "regular", "regular", "random", "regular",
+                "regular",
+            ],
+            vec![
+                ("triple-text", Value::Bool(true)),
+                ("driver", Value::Str("random".into())),
+            ],
+        ),
+        (
+            vec!["random", "regular", "regular", "regular", "regular"],
+            vec![("difficulty", Value::Str("harder".into()))],
+        ),
+    ]
+}
+
+#[test]
+fn wheres_my_ride_riders_never_learn_the_answer() {
+    // WR-R9, WR-B1
+    for id in ["wheres-my-ride", "wheres-my-ride-show-dont-tell"] {
+        let def = Arc::new(farebox_suite::load(id));
+        let (mut whole, mut part) = (0, 0);
+        for (bots, options) in wmr_tables() {
+            for seed in 0..6 {
+                match wmr_answer_leak(&def, &bots, seed, &options) {
+                    Err(leak) => panic!("{id}, {} seats {options:?}: {leak}", bots.len()),
+                    Ok(Replayed::Whole) => whole += 1,
+                    Ok(Replayed::UntilTheDriverDiffers) => part += 1,
+                    Ok(Replayed::NothingToSwap) => {}
+                }
+            }
+        }
+        // Only a game where every other location was guessed has nothing to swap to. In the
+        // game nothing hidden depends on the answer, so every replay goes to the end; in the
+        // house rule a Driver's fresh hand does, and a replay may stop at a placement the
+        // other answer's Driver could not make.
+        eprintln!("{id}: {whole} games replayed whole, {part} until the Driver's hands differ");
+        assert!(
+            whole + part >= 30,
+            "{id}: only {} of 36 games compared",
+            whole + part
+        );
+        if id == "wheres-my-ride" {
+            assert_eq!(part, 0, "{id}: the Driver's choices depend on the answer");
+        } else {
+            assert!(whole >= 10, "{id}: only {whole} games replayed to the end");
+        }
+    }
+}
+
+#[test]
+fn the_answer_swap_finds_a_leak() {
+    // A Driver who lets slip, as they finish placing, whether the ride is indoors: nothing
+    // hidden is named, so only the swap can tell.
+    let mut mods = farebox_suite::bundled_in_memory();
+    let src = mods.0.get_mut("wheres-my-ride").unwrap();
+    let rules = src.files.get_mut("rules/wheres-my-ride.luau").unwrap();
+    let before = rules.clone();
+    *rules = rules.replacen(
+        "\tgame.set(\"_phase\", \"guess\")\n",
+        "\tgame.set(\"_phase\", \"guess\")\n\tif table.find(LOCATIONS[game.get(\"_answer\")].tags, \"indoor\") then game.log(\"The Driver looks cosy\") end\n",
+        1,
+    );
+    assert_ne!(*rules, before, "the line to break was not found");
+    let src = src.clone();
+    let def = Arc::new(content::load_mod(&src, &mods).unwrap());
+    let found = (0..10).find_map(|seed| wmr_answer_leak(&def, &["regular"; 4], seed, &[]).err());
+    assert!(
+        found
+            .as_deref()
+            .is_some_and(|l| l.contains("something else")),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn wheres_my_ride_hides_texts_and_tokens_under_every_option() {
+    // The search above plays each game with its default options. Where's My Ride?'s options
+    // change who texts and how many texts are drawn and kept, so each is played here as the
+    // default of a copy made in memory, with bots and the random agent in every seat, as is
+    // the house rule.
+    let variants: [(&str, &str, &str); 5] = [
+        (
+            "wheres-my-ride",
+            "default = false\n\n[[options]]\nid = \"driver\"",
+            "default = true\n\n[[options]]\nid = \"driver\"",
+        ),
+        (
+            "wheres-my-ride",
+            "default = \"first-seat\"",
+            "default = \"random\"",
+        ),
+        (
+            "wheres-my-ride",
+            "type = \"bool\"\ndefault = true",
+            "type = \"bool\"\ndefault = false",
+        ),
+        (
+            "wheres-my-ride",
+            "default = \"normal\"",
+            "default = \"harder\"",
+        ),
+        ("wheres-my-ride-show-dont-tell", "", ""),
+    ];
+    for (id, find, replace) in variants {
+        let mut mods = farebox_suite::bundled_in_memory();
+        let src = mods.0.get_mut(id).unwrap();
+        if !find.is_empty() {
+            let manifest = src.files.get_mut("mod.toml").unwrap();
+            assert_eq!(manifest.matches(find).count(), 1, "{find}");
+            *manifest = manifest.replacen(find, replace, 1);
+        }
+        let src = src.clone();
+        let def = Arc::new(content::load_mod(&src, &mods).unwrap());
+        for bots in [
+            &[
+                "regular", "random", "regular", "regular", "random", "regular", "regular", "random",
+            ][..],
+            &["random", "regular", "regular"],
+            &["regular", "random"],
+            &["random", "regular"],
+        ] {
+            assert_eq!(
+                first_leak(&def, bots, 0..3),
+                None,
+                "{id}: {find} -> {replace}"
+            );
+        }
+    }
 }
