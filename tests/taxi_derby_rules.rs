@@ -1710,10 +1710,19 @@ fn the_chase_and_ticket_choices_are_labelled() {
         ),
         "{end}"
     );
+    // The pursuit note says which rolls catch the taxi (and that the Traffic App may reroll).
+    assert!(
+        end.contains("catches you") || end.contains("no roll can catch you"),
+        "{end}"
+    );
     act(&mut g, "end");
     let keep = g.describe("keep");
     assert!(keep.starts_with("Keep the roll of "), "{keep}");
     assert!(keep.contains("toward you"), "{keep}");
+    assert!(
+        keep.ends_with("and catches you") || keep.ends_with(" short"),
+        "{keep}"
+    );
     assert_eq!(
         g.describe("reroll"),
         "Roll the pursuit die again (Traffic App); the new roll stands"

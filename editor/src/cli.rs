@@ -100,9 +100,10 @@ pub struct PlayArgs {
     /// The mod to play: a bundled id or a folder path.
     #[arg(value_name = "MOD")]
     pub game: String,
-    /// One entry per seat, comma separated: `human`, `random`, or one of the mod's bot ids.
-    #[arg(long, default_value = "human,dispatcher")]
-    pub seats: String,
+    /// One entry per seat, comma separated: `human`, `random`, or one of the mod's bot ids
+    /// (default: you against the mod's first bot, or the random agent if it has none).
+    #[arg(long)]
+    pub seats: Option<String>,
     /// Seed for the game (default: from the clock; it is printed so the game can be replayed).
     #[arg(long)]
     pub seed: Option<u64>,

@@ -24,7 +24,11 @@ enum Seat {
 
 pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
     let def = load_for_play(&args.game, io)?;
-    let specs = split_list(&args.seats, "--seats")?;
+    let seats_spec = args.seats.clone().unwrap_or_else(|| {
+        let bot = def.bots.first().map_or("random", |b| b.id.as_str());
+        format!("human,{bot}")
+    });
+    let specs = split_list(&seats_spec, "--seats")?;
     if specs.is_empty() {
         return Err(Fail::Usage("--seats needs at least one seat".into()));
     }
@@ -142,13 +146,24 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 if humans >= 2 && last_human != Some(seat) {
                     // The last person's news is theirs: told before they pass the keyboard.
                     recap.flush(io);
+                    let screen = std::io::stdout().is_terminal();
+                    if screen && last_human.is_some() {
+                        // The last person hides their screen (and its scrollback) before the
+                        // keyboard changes hands, so the next one never sees it.
+                        io.say("\nPress Enter to hide your screen before you pass the keyboard");
+                        if io.read_line().is_none() {
+                            io.say("Bye.");
+                            return Ok(0);
+                        }
+                        let _ = write!(io.out, "\x1b[2J\x1b[3J\x1b[H");
+                    }
                     io.say(format!("\nPass to {name} and press Enter"));
                     if io.read_line().is_none() {
                         io.say("Bye.");
                         return Ok(0);
                     }
-                    if std::io::stdout().is_terminal() {
-                        let _ = write!(io.out, "\x1b[2J\x1b[H");
+                    if screen {
+                        let _ = write!(io.out, "\x1b[2J\x1b[3J\x1b[H");
                     }
                     let mut from = seen.get(seat as usize).copied().unwrap_or(0);
                     let missed = tell(&game, Some(seat), &mut from, &mut seen, "  ");
