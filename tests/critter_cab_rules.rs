@@ -12,20 +12,19 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use farebox::GameDef;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
+use farebox_suite::rule_kit::{self, act, has, int, legal, offered, strings, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "critter_cab_rules/mutants.rs"]
 mod critter_cab_mutants;
 
 fn shipped() -> Arc<GameDef> {
-    static DEF: OnceLock<Arc<GameDef>> = OnceLock::new();
-    DEF.get_or_init(|| Arc::new(farebox_suite::load("critter-cab")))
-        .clone()
+    rule_kit::shipped("critter-cab")
 }
 
 const PRELUDE: &str = r#"
@@ -87,56 +86,6 @@ fn game_on(def: &Arc<GameDef>, seats: u8, seed: u64) -> Game {
 fn ev(g: &mut Game, code: &str) -> Value {
     g.eval(&format!("{PRELUDE}\n{code}"))
         .unwrap_or_else(|e| panic!("{e}\n{code}"))
-}
-
-fn int(v: Value) -> i64 {
-    v.as_int().unwrap_or_else(|| panic!("not an int: {v:?}"))
-}
-
-fn strings(v: Value) -> Vec<String> {
-    match v {
-        Value::List(items) => items
-            .into_iter()
-            .map(|i| match i {
-                Value::Str(s) => s,
-                other => panic!("not a string: {other:?}"),
-            })
-            .collect(),
-        Value::Nil => vec![],
-        Value::Map(m) if m.is_empty() => vec![],
-        other => panic!("not a list: {other:?}"),
-    }
-}
-
-fn text(v: Value) -> String {
-    match v {
-        Value::Str(s) => s,
-        Value::Nil => "nil".into(),
-        other => panic!("not a string: {other:?}"),
-    }
-}
-
-fn act(g: &mut Game, action: &str) {
-    g.apply(action).unwrap_or_else(|e| {
-        let legal = g.legal_actions().unwrap_or_default();
-        panic!("{action}: {e}\nlegal: {legal:?}")
-    });
-}
-
-fn legal(g: &mut Game) -> Vec<String> {
-    g.legal_actions().unwrap()
-}
-
-fn has(g: &mut Game, action: &str) -> bool {
-    legal(g).iter().any(|a| a == action)
-}
-
-/// The legal actions starting with `prefix`.
-fn offered(g: &mut Game, prefix: &str) -> Vec<String> {
-    legal(g)
-        .into_iter()
-        .filter(|a| a.starts_with(prefix))
-        .collect()
 }
 
 fn coins(g: &mut Game, seat: u8) -> i64 {

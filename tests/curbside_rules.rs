@@ -10,20 +10,19 @@
 //! every break to make a check of its rule fail.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use farebox::GameDef;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
+use farebox_suite::rule_kit::{self, act, has, int, offered, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "curbside_rules/mutants.rs"]
 mod curbside_mutants;
 
 fn shipped() -> Arc<GameDef> {
-    static DEF: OnceLock<Arc<GameDef>> = OnceLock::new();
-    DEF.get_or_init(|| Arc::new(farebox_suite::load("curbside")))
-        .clone()
+    rule_kit::shipped("curbside")
 }
 
 const PRELUDE: &str = r#"
@@ -71,34 +70,6 @@ fn game_on(def: &Arc<GameDef>, seats: u8, seed: u64) -> Game {
 fn ev(g: &mut Game, code: &str) -> Value {
     g.eval(&format!("{PRELUDE}\n{code}"))
         .unwrap_or_else(|e| panic!("{e}\n{code}"))
-}
-
-fn int(v: Value) -> i64 {
-    v.as_int().unwrap_or_else(|| panic!("not an int: {v:?}"))
-}
-
-fn text(v: Value) -> String {
-    match v {
-        Value::Str(s) => s,
-        other => panic!("not a string: {other:?}"),
-    }
-}
-
-fn has(g: &mut Game, action: &str) -> bool {
-    g.legal_actions().unwrap().iter().any(|a| a == action)
-}
-
-/// The legal actions of the seat to act that start with `prefix` ("reroute", "rotate").
-fn offered(g: &mut Game, prefix: &str) -> Vec<String> {
-    g.legal_actions()
-        .unwrap()
-        .into_iter()
-        .filter(|a| a.starts_with(prefix))
-        .collect()
-}
-
-fn act(g: &mut Game, action: &str) {
-    g.apply(action).unwrap_or_else(|e| panic!("{action}: {e}"));
 }
 
 /// A two-seat game with every passenger parked on rows 5 and 6; seat 1 (Yellow) to act, its

@@ -11,20 +11,19 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use farebox::GameDef;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
+use farebox_suite::rule_kit::{self, act, has, legal};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "taxi_derby_rules/mutants.rs"]
 mod taxi_derby_mutants;
 
 fn shipped() -> Arc<GameDef> {
-    static DEF: OnceLock<Arc<GameDef>> = OnceLock::new();
-    DEF.get_or_init(|| Arc::new(farebox_suite::load("taxi-derby")))
-        .clone()
+    rule_kit::shipped("taxi-derby")
 }
 
 /// Luau helpers run before each situation a check builds (shared with the house rule tests).
@@ -87,11 +86,7 @@ fn strings(g: &mut Game, code: &str) -> Vec<String> {
 }
 
 fn acts(g: &mut Game) -> Vec<String> {
-    g.legal_actions().unwrap()
-}
-
-fn has(g: &mut Game, action: &str) -> bool {
-    acts(g).iter().any(|a| a == action)
+    legal(g)
 }
 
 fn first_with(g: &mut Game, prefix: &str) -> String {
@@ -99,10 +94,6 @@ fn first_with(g: &mut Game, prefix: &str) -> String {
         .into_iter()
         .find(|a| a.starts_with(prefix))
         .unwrap_or_else(|| panic!("no action starting {prefix:?}"))
-}
-
-fn act(g: &mut Game, action: &str) {
-    g.apply(action).unwrap_or_else(|e| panic!("{action}: {e}"));
 }
 
 fn money(g: &mut Game, seat: u8) -> i64 {

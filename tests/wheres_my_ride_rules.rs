@@ -16,21 +16,20 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use farebox::GameDef;
 use farebox::agent::{self, Agent, Match};
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
+use farebox_suite::rule_kit::{self, act, int, legal, offered, strings, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "wheres_my_ride_rules/mutants.rs"]
 mod wheres_my_ride_mutants;
 
 fn shipped() -> Arc<GameDef> {
-    static DEF: OnceLock<Arc<GameDef>> = OnceLock::new();
-    DEF.get_or_init(|| Arc::new(farebox_suite::load("wheres-my-ride")))
-        .clone()
+    rule_kit::shipped("wheres-my-ride")
 }
 
 const PRELUDE: &str = r#"
@@ -103,58 +102,12 @@ fn ev(g: &mut Game, code: &str) -> Value {
         .unwrap_or_else(|e| panic!("{e}\n{code}"))
 }
 
-fn int(v: Value) -> i64 {
-    v.as_int().unwrap_or_else(|| panic!("not an int: {v:?}"))
-}
-
-fn strings(v: Value) -> Vec<String> {
-    match v {
-        Value::List(items) => items
-            .into_iter()
-            .map(|i| match i {
-                Value::Str(s) => s,
-                other => panic!("not a string: {other:?}"),
-            })
-            .collect(),
-        Value::Nil => vec![],
-        Value::Map(m) if m.is_empty() => vec![],
-        other => panic!("not a list: {other:?}"),
-    }
-}
-
 fn ints(v: Value) -> Vec<i64> {
     match v {
         Value::List(items) => items.into_iter().map(int).collect(),
         Value::Map(m) if m.is_empty() => vec![],
         other => panic!("not a list: {other:?}"),
     }
-}
-
-fn text(v: Value) -> String {
-    match v {
-        Value::Str(s) => s,
-        Value::Nil => "nil".into(),
-        other => panic!("not a string: {other:?}"),
-    }
-}
-
-fn act(g: &mut Game, action: &str) {
-    g.apply(action).unwrap_or_else(|e| {
-        let legal = g.legal_actions().unwrap_or_default();
-        panic!("{action}: {e}\nlegal: {legal:?}")
-    });
-}
-
-fn legal(g: &mut Game) -> Vec<String> {
-    g.legal_actions().unwrap()
-}
-
-/// The legal actions starting with `prefix`.
-fn offered(g: &mut Game, prefix: &str) -> Vec<String> {
-    legal(g)
-        .into_iter()
-        .filter(|a| a.starts_with(prefix))
-        .collect()
 }
 
 fn zone_expr(zone: &str, seat: Option<u8>) -> String {

@@ -10,6 +10,7 @@ use farebox::source::{MemMods, MemSource};
 use farebox::value::Value;
 
 pub mod outcomes;
+pub mod rule_kit;
 pub mod rule_mutants;
 
 /// The repository root.
