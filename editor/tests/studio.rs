@@ -540,9 +540,46 @@ fn a_card_field_is_edited_in_the_spreadsheet_saved_and_a_bad_one_is_shown_at_its
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// The live version's definition (the last that loaded or checked valid).
+fn live(s: &Studio) -> Option<&farebox::GameDef> {
+    s.project.as_ref()?.def.as_deref()
+}
+
+/// The live version's map, for a graph board.
+fn live_graph(s: &Studio) -> Option<&farebox::content::def::GraphDef> {
+    match &live(s)?.board {
+        farebox::content::def::BoardDef::Graph(g) => Some(g),
+        _ => None,
+    }
+}
+
+/// Waits for the open mod to load.
+fn loaded(h: &mut H) {
+    until(h, "the mod loaded", |s| live(s).is_some());
+}
+
+/// Shows a tab by clicking its name.
+fn show_tab(h: &mut H, tab: &str) {
+    h.get_by_label(tab).click();
+    h.step();
+    h.step();
+}
+
+/// Presses the primary button at `from`, moves to `to` and lets go there.
+fn drag(h: &mut H, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    h.hover_at(to);
+    h.step();
+    h.drop_at(to);
+    h.step();
+}
+
 /// The preset tile on cell `x`, `y` of the live version's grid, by tile id.
 fn live_cell_tile(s: &Studio, x: u32, y: u32) -> Option<String> {
-    let def = s.project.as_ref()?.def.as_ref()?;
+    let def = live(s)?;
     let farebox::content::def::BoardDef::Grid(g) = &def.board else {
         return None;
     };
@@ -555,12 +592,8 @@ fn live_cell_tile(s: &Studio, x: u32, y: u32) -> Option<String> {
 fn a_tile_stroke_is_painted_on_the_grid_and_undone_as_one_step() {
     let (dir, folder) = copy_of("curbside");
     let mut h = studio(folder.display().to_string());
-    until(&mut h, "the mod loaded", |s| {
-        s.project.as_ref().is_some_and(|p| p.def.is_some())
-    });
-    h.get_by_label("Board").click();
-    h.step();
-    h.step();
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
     // Picking a tile in the palette takes up the Paint tool.
     h.get_by_label("T-junction").click();
     h.step();
@@ -569,14 +602,7 @@ fn a_tile_stroke_is_painted_on_the_grid_and_undone_as_one_step() {
     // One stroke over two cells.
     let a = h.get_by_label("3,3").rect().center();
     let b = h.get_by_label("4,3").rect().center();
-    h.hover_at(a);
-    h.step();
-    h.drag_at(a);
-    h.step();
-    h.hover_at(b);
-    h.step();
-    h.drop_at(b);
-    h.step();
+    drag(&mut h, a, b);
     until(&mut h, "both cells painted and live", |s| {
         live_cell_tile(s, 3, 3).as_deref() == Some("cs-t3")
             && live_cell_tile(s, 4, 3).as_deref() == Some("cs-t3")
@@ -589,8 +615,7 @@ fn a_tile_stroke_is_painted_on_the_grid_and_undone_as_one_step() {
     h.key_press(egui::Key::R);
     h.step();
     until(&mut h, "the tile turned", |s| {
-        let def = s.project.as_ref().and_then(|p| p.def.as_ref());
-        def.is_some_and(|d| match &d.board {
+        live(s).is_some_and(|d| match &d.board {
             farebox::content::def::BoardDef::Grid(g) => g
                 .cells
                 .iter()
@@ -614,12 +639,8 @@ fn a_tile_stroke_is_painted_on_the_grid_and_undone_as_one_step() {
 fn a_space_is_added_to_the_map_and_joined_to_another_by_dragging() {
     let (dir, folder) = copy_of("critter-cab");
     let mut h = studio(folder.display().to_string());
-    until(&mut h, "the mod loaded", |s| {
-        s.project.as_ref().is_some_and(|p| p.def.is_some())
-    });
-    h.get_by_label("Board").click();
-    h.step();
-    h.step();
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
     h.get_by_label("Add space").click();
     h.step();
     // Hootwood Lookout is at (120, 110) on the map and Badger Heights at (1060, 110): the
@@ -628,66 +649,39 @@ fn a_space_is_added_to_the_map_and_joined_to_another_by_dragging() {
     let badger = h.get_by_label("Badger Heights").rect().center();
     let per_unit = (badger.x - hoot.x) / 940.0;
     let spot = hoot - egui::vec2(80.0 * per_unit, 0.0);
-    h.hover_at(spot);
-    h.step();
-    h.drag_at(spot);
-    h.step();
-    h.drop_at(spot);
-    h.step();
+    drag(&mut h, spot, spot);
     until(&mut h, "the space added", |s| {
-        s.project
-            .as_ref()
-            .and_then(|p| p.def.as_ref())
-            .is_some_and(|d| match &d.board {
-                farebox::content::def::BoardDef::Graph(g) => g
-                    .spaces
-                    .iter()
-                    .any(|sp| sp.id == "space-1" && (sp.x - 40.0).abs() < 2.0),
-                _ => false,
-            })
+        live_graph(s).is_some_and(|g| {
+            g.spaces
+                .iter()
+                .any(|sp| sp.id == "space-1" && (sp.x - 40.0).abs() < 2.0)
+        })
     });
     // Connect: a drag from the new space to Hootwood Lookout.
     h.get_by_label("Connect").click();
     h.step();
     let from = h.get_by_label("space-1").rect().center();
     let to = h.get_by_label("Hootwood Lookout").rect().center();
-    h.hover_at(from);
-    h.step();
-    h.drag_at(from);
-    h.step();
-    h.hover_at(to);
-    h.step();
-    h.drop_at(to);
-    h.step();
+    drag(&mut h, from, to);
     until(&mut h, "the road added", |s| {
-        s.project
-            .as_ref()
-            .and_then(|p| p.def.as_ref())
-            .is_some_and(|d| match &d.board {
-                farebox::content::def::BoardDef::Graph(g) => {
-                    let at = |id: &str| g.spaces.iter().position(|sp| sp.id == id);
-                    let (a, b) = (at("space-1"), at("hootwood-lookout"));
-                    g.edges.iter().any(|e| {
-                        (Some(e.from), Some(e.to)) == (a, b) || (Some(e.from), Some(e.to)) == (b, a)
-                    })
-                }
-                _ => false,
+        live_graph(s).is_some_and(|g| {
+            let at = |id: &str| g.spaces.iter().position(|sp| sp.id == id);
+            let (a, b) = (at("space-1"), at("hootwood-lookout"));
+            g.edges.iter().any(|e| {
+                (Some(e.from), Some(e.to)) == (a, b) || (Some(e.from), Some(e.to)) == (b, a)
             })
+        })
     });
     // The road is selected: the inspector names it and makes it one way.
     assert!(h.query_by_label_contains("Road space-1").is_some());
     h.get_by_label_contains("One way").click();
     h.step();
     until(&mut h, "the road one way", |s| {
-        s.project
-            .as_ref()
-            .and_then(|p| p.def.as_ref())
-            .is_some_and(|d| match &d.board {
-                farebox::content::def::BoardDef::Graph(g) => g.edges.iter().any(|e| {
-                    e.directed && g.spaces.get(e.from).is_some_and(|sp| sp.id == "space-1")
-                }),
-                _ => false,
-            })
+        live_graph(s).is_some_and(|g| {
+            g.edges
+                .iter()
+                .any(|e| e.directed && g.spaces.get(e.from).is_some_and(|sp| sp.id == "space-1"))
+        })
     });
     // Saved: the map file has the space and the road, and its comments.
     let file = folder.join("board.toml");
@@ -717,9 +711,7 @@ fn editing_a_base_card_with_a_house_rule_open_writes_the_house_rules_patch() {
     until(&mut h, "the house rule loaded", |s| {
         s.project.as_ref().is_some_and(|p| p.def.is_some())
     });
-    h.get_by_label("Decks & tables").click();
-    h.step();
-    h.step();
+    show_tab(&mut h, "Decks & tables");
     h.get_by_label_contains("passengers (").click();
     h.step();
     h.step();
@@ -842,12 +834,8 @@ fn a_new_house_rule_is_made_from_the_start_screen_and_opened() {
 fn a_bad_cell_is_marked_at_its_cell_while_the_last_good_board_stays() {
     let (dir, folder) = copy_of("curbside");
     let mut h = studio(folder.display().to_string());
-    until(&mut h, "the mod loaded", |s| {
-        s.project.as_ref().is_some_and(|p| p.def.is_some())
-    });
-    h.get_by_label("Board").click();
-    h.step();
-    h.step();
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
     // A tile id that names no tile, on cell 2,5.
     h.state_mut()
         .as_mut()
@@ -891,9 +879,7 @@ fn a_house_rules_hooks_and_constants_say_which_mod_gives_them() {
     until(&mut h, "the house rule loaded", |s| {
         s.project.as_ref().is_some_and(|p| p.def.is_some())
     });
-    h.get_by_label("Decks & tables").click();
-    h.step();
-    h.step();
+    show_tab(&mut h, "Decks & tables");
     h.get_by_label("Rule hooks").click();
     until(&mut h, "the hooks read", |_| true);
     for _ in 0..500 {
