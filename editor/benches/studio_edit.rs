@@ -13,38 +13,22 @@
 //! - edit -> first figures: from the edit to the frame that first shows outcome figures of
 //!   the edited version (provisional ones: the first batch of games of the new run).
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use farebox_editor::studio::edit::Edit;
-use farebox_editor::studio::{Command, Studio, Tab};
+use farebox_editor::studio::{Command, Tab};
 
-type H = Harness<'static, Option<Studio>>;
+#[path = "support/mod.rs"]
+mod support;
+
+use support::{H, pause, until};
 
 const EDITS: usize = 20;
 
 fn main() {
-    let dir = std::env::temp_dir().join(format!("farebox-edit-bench-{}", std::process::id()));
-    let folder = dir.join("curbside");
-    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
-    if let Err(e) = copy_dir(&mods.join("curbside"), &folder) {
-        eprintln!("cannot copy Curbside: {e}");
-        std::process::exit(1);
-    }
-    let spec = folder.display().to_string();
-    let mut h: H = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(
-            move |ui, s: &mut Option<Studio>| {
-                let st =
-                    s.get_or_insert_with(|| Studio::without_settings(ui.ctx(), Some(spec.clone())));
-                st.frame(ui);
-            },
-            None,
-        );
+    let (dir, _folder, mut h) = support::studio_on_copy("edit", "curbside");
     until(&mut h, |s| {
         s.project.as_ref().is_some_and(|p| p.def.is_some())
     });
@@ -132,46 +116,7 @@ fn reloads(h: &H) -> u32 {
         .map_or(0, |p| p.reloads)
 }
 
-/// Steps frames (1 ms apart) until `done` holds; gives up after a minute.
-fn until(h: &mut H, mut done: impl FnMut(&Studio) -> bool) {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(60) {
-        h.step();
-        if h.state().as_ref().is_some_and(&mut done) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    eprintln!("the Studio did not get there in a minute");
-    std::process::exit(1);
-}
-
-/// Steps frames for a while, 10 ms apart.
-fn pause(h: &mut H, d: Duration) {
-    let start = Instant::now();
-    while start.elapsed() < d {
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 fn report(what: &str, times: &mut [Duration]) {
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    times.sort();
-    let med = times.get(times.len() / 2).copied().unwrap_or_default();
-    let max = times.last().copied().unwrap_or_default();
-    println!("{what:>28}: median {:.1} ms (max {:.1})", ms(med), ms(max));
-}
-
-fn copy_dir(from: &Path, to: &PathBuf) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)?.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()))?;
-        } else {
-            std::fs::copy(&p, to.join(e.file_name()))?;
-        }
-    }
-    Ok(())
+    let (med, max) = support::median_max(times);
+    println!("{what:>28}: median {med:.1} ms (max {max:.1})");
 }

@@ -10,25 +10,21 @@
 //! watcher's quiet period (the debounce, so that a burst of saves reloads once), after it
 //! the Studio's own work (load, validate, replay the game, swap).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use farebox_editor::studio::{Command, Studio, reload::DEBOUNCE};
+use farebox_editor::studio::{Command, reload::DEBOUNCE};
 
-type H = Harness<'static, Option<Studio>>;
+#[path = "support/mod.rs"]
+mod support;
+
+use support::{H, pause, until};
 
 const EDITS: usize = 20;
 
 fn main() {
-    let dir = std::env::temp_dir().join(format!("farebox-reload-bench-{}", std::process::id()));
-    let folder = dir.join("curbside");
-    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
-    if let Err(e) = copy_dir(&mods.join("curbside"), &folder) {
-        eprintln!("cannot copy Curbside: {e}");
-        std::process::exit(1);
-    }
+    let (dir, folder, mut h) = support::studio_on_copy("reload", "curbside");
     let replay = match recorded_game(&dir) {
         Ok(r) => r,
         Err(e) => {
@@ -37,17 +33,6 @@ fn main() {
         }
     };
 
-    let spec = folder.display().to_string();
-    let mut h: H = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(
-            move |ui, s: &mut Option<Studio>| {
-                let st =
-                    s.get_or_insert_with(|| Studio::without_settings(ui.ctx(), Some(spec.clone())));
-                st.frame(ui);
-            },
-            None,
-        );
     until(&mut h, |s| {
         s.project
             .as_ref()
@@ -144,26 +129,9 @@ fn write_name(mod_toml: &Path, original: &str, name: &str) -> Instant {
     t
 }
 
-/// Steps frames (1 ms apart) until `done` holds; gives up after a minute.
-fn until(h: &mut H, mut done: impl FnMut(&Studio) -> bool) {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(60) {
-        h.step();
-        if h.state().as_ref().is_some_and(&mut done) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    eprintln!("the Studio did not get there in a minute");
-    std::process::exit(1);
-}
-
 /// Lets the watcher go quiet between edits, so each edit is its own reload.
 fn settle(h: &mut H) {
-    for _ in 0..30 {
-        h.step();
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    pause(h, Duration::from_millis(300));
 }
 
 fn recorded_game(dir: &Path) -> Result<farebox::replay::Replay, String> {
@@ -190,34 +158,9 @@ fn recorded_game(dir: &Path) -> Result<farebox::replay::Replay, String> {
 }
 
 fn report(what: &str, total: &mut [Duration], after: &mut [Duration]) {
-    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
-    let med = |v: &mut [Duration]| {
-        v.sort();
-        (
-            v.get(v.len() / 2).copied().unwrap_or_default(),
-            v.last().copied().unwrap_or_default(),
-        )
-    };
-    let (t_med, t_max) = med(total);
-    let (a_med, a_max) = med(after);
+    let (t_med, t_max) = support::median_max(total);
+    let (a_med, a_max) = support::median_max(after);
     println!(
-        "{what:>22}: write to live median {:.1} ms (max {:.1}); after the watcher's report median {:.1} ms (max {:.1})",
-        ms(t_med),
-        ms(t_max),
-        ms(a_med),
-        ms(a_max)
+        "{what:>22}: write to live median {t_med:.1} ms (max {t_max:.1}); after the watcher's report median {a_med:.1} ms (max {a_max:.1})"
     );
-}
-
-fn copy_dir(from: &Path, to: &PathBuf) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for e in std::fs::read_dir(from)?.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()))?;
-        } else {
-            std::fs::copy(&p, to.join(e.file_name()))?;
-        }
-    }
-    Ok(())
 }
