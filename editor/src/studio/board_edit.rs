@@ -1116,7 +1116,7 @@ impl BoardEditor {
         for (k, v) in &sp.props {
             ui.horizontal(|ui| {
                 ui.add_sized([70.0, 18.0], egui::Label::new(k.as_str()).truncate());
-                let shown = value_text(v);
+                let shown = v.to_string();
                 if let Some(text) = self.field(ui, &format!("prop {id} {k}"), &shown, value_w) {
                     match parse_value(&text) {
                         Some(v) => out.push(Command::Edit(Edit::SetSpaceProp {
@@ -1902,13 +1902,6 @@ fn split_list(text: &str) -> Vec<String> {
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
         .collect()
-}
-
-fn value_text(v: &farebox::value::Value) -> String {
-    match v {
-        farebox::value::Value::Str(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use farebox::content::raw::RawValue;
 use super::Command;
 use super::content::Content;
 use super::edit::{Edit, Entry, Origin};
+use super::sheets::{origin_text, show};
 
 /// Which list is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,26 +58,6 @@ pub fn parse_value(text: &str) -> Option<RawValue> {
     Some(parsed.unwrap_or_else(|| RawValue::String(t.to_string())))
 }
 
-/// A value written as it would be typed back.
-pub fn value_text(v: &RawValue) -> String {
-    match v {
-        RawValue::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
-/// "defined by x, changed by y (file)".
-pub fn origin_line(o: &Origin) -> String {
-    if o.defined_by == o.changed_by {
-        format!("from {} ({})", o.defined_by, o.file)
-    } else {
-        format!(
-            "from {}, changed by {} ({})",
-            o.defined_by, o.changed_by, o.file
-        )
-    }
-}
-
 /// The list of one kind of item, each field a cell written when it is left.
 pub fn items_ui(
     ui: &mut egui::Ui,
@@ -114,7 +95,7 @@ pub fn items_ui(
                 ui.separator();
                 ui.horizontal(|ui| {
                     ui.strong(id);
-                    ui.weak(origin_line(&e.origin));
+                    ui.weak(origin_text(&e.origin));
                 });
                 let mut cell = |ui: &mut egui::Ui, key: &str, shown: String| {
                     let typing_here = matches!(typing, Some((i, k, _)) if i == id && k == key);
@@ -152,12 +133,12 @@ pub fn items_ui(
                     Items::Constants => {
                         ui.horizontal(|ui| {
                             ui.add_sized([90.0, 18.0], egui::Label::new("value"));
-                            cell(ui, "value", value_text(&e.value));
+                            cell(ui, "value", show(&e.value));
                         });
                     }
                     _ => {
                         for key in e.keys.iter().filter(|k| *k != "id") {
-                            let shown = e.value.get(key).map(value_text).unwrap_or_default();
+                            let shown = e.value.get(key).map(show).unwrap_or_default();
                             ui.horizontal(|ui| {
                                 ui.add_sized(
                                     [90.0, 18.0],
@@ -250,6 +231,5 @@ mod tests {
         );
         assert_eq!(parse_value("\"a b\""), Some(RawValue::String("a b".into())));
         assert_eq!(parse_value("  "), None);
-        assert_eq!(value_text(&RawValue::String("x".into())), "x");
     }
 }

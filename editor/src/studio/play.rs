@@ -178,7 +178,7 @@ impl PlayPanel {
         d.seed = setup.seed.to_string();
         for (id, v) in &mut d.options {
             if let Some(given) = setup.options.get(id) {
-                *v = value_text(given);
+                *v = given.to_string();
             }
         }
         d.fork = Some((setup, history));
@@ -847,19 +847,10 @@ fn new_game(def: &GameDef) -> NewGame {
         options: def
             .options
             .iter()
-            .map(|o| (o.id.clone(), value_text(&o.default)))
+            .map(|o| (o.id.clone(), o.default.to_string()))
             .collect(),
         seed: random_seed().to_string(),
         fork: None,
-    }
-}
-
-fn value_text(v: &Value) -> String {
-    match v {
-        Value::Str(s) => s.clone(),
-        Value::Int(i) => i.to_string(),
-        Value::Bool(b) => b.to_string(),
-        other => format!("{other:?}"),
     }
 }
 

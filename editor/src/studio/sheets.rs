@@ -731,7 +731,8 @@ pub fn ref_ids(def: &GameDef, to: &str) -> Vec<String> {
     }
 }
 
-fn origin_text(o: &super::edit::Origin) -> String {
+/// Where an item comes from: its mod, and the one that changed it last.
+pub(crate) fn origin_text(o: &super::edit::Origin) -> String {
     if o.defined_by == o.changed_by {
         format!("from {} ({})", o.defined_by, o.file)
     } else {
@@ -747,7 +748,7 @@ fn count_of(v: &RawValue) -> i64 {
 }
 
 /// A value as a cell shows it: strings without quotes.
-fn show(v: &RawValue) -> String {
+pub(crate) fn show(v: &RawValue) -> String {
     match v {
         RawValue::String(s) => s.clone(),
         other => other.to_string(),
