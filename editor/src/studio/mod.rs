@@ -681,33 +681,28 @@ fn edit_menu(ui: &mut egui::Ui, c: &content::Content, out: &mut Vec<Command>) {
     let title = if c.unsaved() { "Edit •" } else { "Edit" };
     ui.menu_button(title, |ui| {
         let undo = history.undo_label().map(|l| format!("Undo: {l}"));
-        let r = ui.add_enabled(
-            undo.is_some(),
-            egui::Button::new(undo.unwrap_or_else(|| "Nothing to undo".into()))
-                .shortcut_text("Ctrl+Z"),
-        );
-        if r.clicked() {
-            out.push(Command::Undo);
-            ui.close();
-        }
         let redo = history.redo_label().map(|l| format!("Redo: {l}"));
-        let r = ui.add_enabled(
-            redo.is_some(),
-            egui::Button::new(redo.unwrap_or_else(|| "Nothing to redo".into()))
-                .shortcut_text("Ctrl+Shift+Z"),
-        );
-        if r.clicked() {
-            out.push(Command::Redo);
-            ui.close();
-        }
-        ui.separator();
-        let r = ui.add_enabled(
-            c.unsaved(),
-            egui::Button::new("Save").shortcut_text("Ctrl+S"),
-        );
-        if r.clicked() {
-            out.push(Command::Save);
-            ui.close();
+        let items = [
+            (undo, "Nothing to undo", "Ctrl+Z", Command::Undo),
+            (redo, "Nothing to redo", "Ctrl+Shift+Z", Command::Redo),
+            (
+                c.unsaved().then(|| "Save".to_string()),
+                "Save",
+                "Ctrl+S",
+                Command::Save,
+            ),
+        ];
+        for (i, (label, none, keys, command)) in items.into_iter().enumerate() {
+            if i == 2 {
+                ui.separator();
+            }
+            let enabled = label.is_some();
+            let button =
+                egui::Button::new(label.unwrap_or_else(|| none.into())).shortcut_text(keys);
+            if ui.add_enabled(enabled, button).clicked() {
+                out.push(command);
+                ui.close();
+            }
         }
     })
     .response
