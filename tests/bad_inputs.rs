@@ -166,6 +166,7 @@ bad_cases! {
     track_duplicate_piece => "track-duplicate-piece",
     track_gate_size_out_of_range => "track-gate-size-out-of-range",
     track_turn_out_of_range => "track-turn-out-of-range",
+    track_start_out_of_range => "track-start-out-of-range",
 }
 
 /// Runaway scripts are stopped by the limits, quickly: this checks the limits, it is no

@@ -438,8 +438,9 @@ fn table_size_option() {
     // DC-T1, DC-E1: the Finish is always laid; a new card must keep this gap (in card
     // lengths) from every card but the one it joins; the Start runs along the long side.
     assert_eq!(constant("finish_never_discarded"), &Value::Bool(true));
-    assert_eq!(constant("overlap_clearance"), &Value::Num(0.1));
-    assert_eq!(constant("start_heading"), &Value::Int(90));
+    assert_eq!(track().clearance, 0.1);
+    assert_eq!(track().start_heading, 2, "90 degrees, in 45-degree steps");
+    assert_eq!(track().start_from_back, 0.2);
     assert!(d.zone("off-track").is_some());
 }
 

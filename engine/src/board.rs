@@ -151,6 +151,9 @@ pub struct TrackState {
     /// The least gap, in card lengths, a new piece must keep from the footprint of every piece
     /// on the table except the one it attaches to.
     pub clearance: f64,
+    /// The board's own start (heading, fraction in from the back edge), placed again when the
+    /// table changes size, until the rules set a start of their own.
+    pub start: Option<(i32, f64)>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -271,12 +274,15 @@ impl Board {
                 });
             }
             BoardDef::Track(t) => {
-                board.track = Some(TrackState {
+                let mut track = TrackState {
                     laid: vec![],
-                    end: (0.0, 0.0, 0),
+                    end: (0.0, 0.0, t.start_heading),
                     table: (t.table_width, t.table_height),
-                    clearance: DEFAULT_CLEARANCE,
-                });
+                    clearance: t.clearance,
+                    start: Some((t.start_heading, t.start_from_back)),
+                };
+                track.place_start();
+                board.track = Some(track);
             }
         }
         board
@@ -784,6 +790,7 @@ impl Board {
             track.clearance = c;
         }
         track.end = (x, y, heading.rem_euclid(8));
+        track.start = None;
         Ok(())
     }
 
@@ -1128,6 +1135,30 @@ impl CardShape {
 }
 
 impl TrackState {
+    /// Puts the track's start where the board says, on the table as it is now (nothing is
+    /// done once a piece is laid or the rules chose a start): on the middle line, `fraction`
+    /// of the table's extent along the heading in from the edge behind it.
+    fn place_start(&mut self) {
+        let Some((heading, fraction)) = self.start else {
+            return;
+        };
+        if !self.laid.is_empty() {
+            return;
+        }
+        let a = heading as f64 * std::f64::consts::FRAC_PI_4;
+        let (dx, dy) = (a.sin(), -a.cos());
+        let (w, h) = self.table;
+        let half = dx.abs() * w / 2.0 + dy.abs() * h / 2.0;
+        let back = -half + fraction * 2.0 * half;
+        self.end = (dx * back, dy * back, heading);
+    }
+
+    /// Changes the table's size; a start the board gave follows the new table.
+    pub fn set_table(&mut self, w: f64, h: f64) {
+        self.table = (w, h);
+        self.place_start();
+    }
+
     /// Whether a card would fit: see [`Board::track_fits`]. An overlap is reported before
     /// leaving the table.
     fn fits(&self, card: &CardShape) -> Result<(), AttachError> {
@@ -1395,6 +1426,9 @@ mod tests {
         let def = TrackDef {
             table_width: width,
             table_height: height,
+            start_heading: 0,
+            start_from_back: 0.5,
+            clearance: DEFAULT_CLEARANCE,
             pieces: vec![],
         };
         Board::new(
@@ -1407,6 +1441,43 @@ mod tests {
 
     fn close(a: (f64, f64), b: (f64, f64)) -> bool {
         (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-9
+    }
+
+    #[test]
+    fn the_boards_start_follows_the_table_until_the_rules_choose_one() {
+        let def = TrackDef {
+            table_width: 20.0,
+            table_height: 12.0,
+            start_heading: 2,
+            start_from_back: 0.2,
+            clearance: 0.3,
+            pieces: vec![],
+        };
+        let mut b = Board::new(
+            &BoardDef::Track(def),
+            &[],
+            &Default::default(),
+            &mut Rng::new(0, 0),
+        );
+        let t = b.track.as_mut().unwrap();
+        // Heading right, a fifth of the width in from the left end, on the middle line.
+        assert!(
+            close((t.end.0, t.end.1), (-6.0, 0.0)) && t.end.2 == 2,
+            "{:?}",
+            t.end
+        );
+        assert_eq!(t.clearance, 0.3);
+        t.set_table(10.0, 8.0);
+        assert!(close((t.end.0, t.end.1), (-3.0, 0.0)), "{:?}", t.end);
+        // A start the rules set stays where they put it.
+        b.start_track(1.0, 2.0, 4, None).unwrap();
+        let t = b.track.as_mut().unwrap();
+        t.set_table(30.0, 20.0);
+        assert!(
+            close((t.end.0, t.end.1), (1.0, 2.0)) && t.end.2 == 4,
+            "{:?}",
+            t.end
+        );
     }
 
     #[test]

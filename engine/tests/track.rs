@@ -98,9 +98,8 @@ struct Laid {
 
 /// The track of one game, as the rules lay it with the mod's constants: DC-S4 (Start, Finish
 /// and one wide straight set aside, the rest shuffled, the Finish put back under
-/// `cards_above` +- `spread` cards), DC-S5 (the Start on the table's long middle line, its
-/// entry edge `start_edge_fraction` of the table's width in from the left end, heading
-/// `start_heading`; then the wide straight and the top cards), DC-T1 (a card a turn; one
+/// `cards_above` +- `spread` cards), DC-S5 (the Start where board.toml's `[track]` puts it,
+/// on the table of the chosen size; then the wide straight and the top cards), DC-T1 (a card a turn; one
 /// that does not fit leaves the game and the next is drawn) until the Finish, which is never
 /// discarded (laid by force when it does not fit).
 fn lay(def: &GameDef, seed: u64, size: &str, depth: &str) -> Laid {
@@ -135,17 +134,8 @@ fn lay(def: &GameDef, seed: u64, size: &str, depth: &str) -> Laid {
 
     let table = table_size(def, size);
     let mut board = Board::new(&def.board, &[], &BTreeMap::new(), &mut rng);
-    board.track.as_mut().unwrap().table = table;
-    let heading = num(constant(def, "start_heading"));
-    assert_eq!(heading % 45.0, 0.0);
-    board
-        .start_track(
-            -table.0 / 2.0 + num(constant(def, "start_edge_fraction")) * table.0,
-            0.0,
-            (heading / 45.0) as i32,
-            Some(num(constant(def, "overlap_clearance"))),
-        )
-        .unwrap();
+    // The start comes from board.toml and follows the table to its new size.
+    board.track.as_mut().unwrap().set_table(table.0, table.1);
     let never_discarded = constant(def, "finish_never_discarded") == &Value::Bool(true);
     let lay = |card: &str, board: &mut Board| -> Result<bool, AttachError> {
         let i = piece_of(card);

@@ -1518,9 +1518,9 @@ fn preview_piece(board: &mut Board, pieces: &[TrackPieceDef], id: &str) -> Strin
     }
 }
 
-/// Lays a sample track: the start, then the deck's other cards in a seeded shuffle, each
-/// laid where it fits (the engine's own check) and left out where it does not, the finish
-/// last. Says how it went.
+/// Lays a sample track: the start (where the board puts it), then the deck's other cards in
+/// a seeded shuffle, each laid where it fits (the engine's own check) and left out where it
+/// does not, the finish last. Says how it went.
 fn sample_track(
     board: &mut Board,
     def: &GameDef,
@@ -1569,36 +1569,14 @@ fn sample_track(
     let mut order: Vec<usize> = start.map(|s| cards[s]).into_iter().collect();
     order.extend(middle);
     order.extend(finish.map(|f| cards[f]));
-    // Where the rules start the track, when the mod's constants say (Dicey Curves: heading
-    // in degrees, the entry edge a fraction of the table in from the back).
-    let num = |k: &str| {
-        def.constants.get(k).and_then(|v| match v {
-            farebox::value::Value::Int(i) => Some(*i as f64),
-            farebox::value::Value::Num(n) => Some(*n),
-            _ => None,
-        })
-    };
-    if let Some(track) = &board.track {
-        let (w, h) = track.table;
-        let heading = num("start_heading").unwrap_or(0.0);
-        let a = heading.to_radians();
-        let (dx, dy) = (a.sin(), -a.cos());
-        let half = dx.abs() * w / 2.0 + dy.abs() * h / 2.0;
-        let back = num("start_edge_fraction").map_or(0.0, |f| -half + f * 2.0 * half);
-        let steps = (heading / 45.0).round() as i32;
-        let _ = board.start_track(dx * back, dy * back, steps, num("overlap_clearance"));
-    }
-    let force_finish = matches!(
-        def.constants.get("finish_never_discarded"),
-        Some(farebox::value::Value::Bool(true))
-    );
     let (mut laid, mut left) = (0, 0);
     let mut finished = false;
     let mut forced = false;
     for i in order {
         let Some(piece) = pieces.get(i) else { continue };
         let finish = piece.role == TrackRole::Finish;
-        match board.lay_track(i, piece, finish && force_finish) {
+        // The Finish is laid even where it does not fit, as Dicey Curves' rules do (DC-T1).
+        match board.lay_track(i, piece, finish) {
             Ok((_, why)) => {
                 laid += 1;
                 finished |= finish;

@@ -461,9 +461,46 @@ fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String
             props: super::resolve::props(&p.props),
         });
     }
+    let mut start_heading = 0;
+    if let Some(h) = &t.start_heading {
+        if h.get() % 45 == 0 {
+            start_heading = (h.get() / 45).rem_euclid(8) as i32;
+        } else {
+            cx.err(
+                file,
+                h.span(),
+                format!(
+                    "the start heading must be a multiple of 45 degrees, not {}",
+                    h.get()
+                ),
+            );
+        }
+    }
+    let fraction = |v: &Option<raw::Sp<f64>>, default: f64, what: &str, cx: &mut BoardCtx| match v {
+        Some(v) if (0.0..=1.0).contains(v.get()) => *v.get(),
+        Some(v) => {
+            cx.err(
+                file,
+                v.span(),
+                format!("{what} must be from 0 to 1, not {}", v.get()),
+            );
+            default
+        }
+        None => default,
+    };
+    let start_from_back = fraction(&t.start_from_back, 0.5, "`start_from_back`", cx);
+    let clearance = fraction(
+        &t.clearance,
+        crate::board::DEFAULT_CLEARANCE,
+        "the clearance (in card lengths)",
+        cx,
+    );
     TrackDef {
         table_width: *t.table_width.get(),
         table_height: *t.table_height.get(),
+        start_heading,
+        start_from_back,
+        clearance,
         pieces,
     }
 }

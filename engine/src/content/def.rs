@@ -239,6 +239,12 @@ pub struct SectionDef {
 pub struct TrackDef {
     pub table_width: f64,
     pub table_height: f64,
+    /// The first piece's heading, in 45-degree steps (0 up, 2 right).
+    pub start_heading: i32,
+    /// How far in from the table's edge behind the start its entry edge lies (a fraction).
+    pub start_from_back: f64,
+    /// The least gap between a new piece and the others, in card lengths.
+    pub clearance: f64,
     pub pieces: Vec<TrackPieceDef>,
 }
 

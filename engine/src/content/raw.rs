@@ -381,6 +381,16 @@ pub struct RawTrack {
     /// Table size in track-card lengths; a piece that would leave it is set aside.
     pub table_width: Sp<f64>,
     pub table_height: Sp<f64>,
+    /// Which way the first piece heads, in degrees: a multiple of 45, 0 up the table, 90 to
+    /// the right (default 0).
+    pub start_heading: Option<Sp<i64>>,
+    /// Where the first piece's entry edge lies on the table's middle line: this fraction of the
+    /// table's extent along the start heading in from the edge behind it (0 to 1; default 0.5,
+    /// the middle). It follows the table when the rules change its size before the first piece.
+    pub start_from_back: Option<Sp<f64>>,
+    /// The least gap, in card lengths, between a new piece and every piece on the table but the
+    /// one it joins (0 to 1; default 0.1).
+    pub clearance: Option<Sp<f64>>,
     /// Track piece shapes. Cards of a deck refer to them with a `ref` field to `track-pieces`.
     pub pieces: Vec<RawTrackPiece>,
 }

@@ -126,7 +126,7 @@ pub const API: &[(&str, &str, &str)] = &[
     (
         "start_track",
         "(at: {x: number?, y: number?, heading: number?, clearance: number?}) -> ()",
-        "Before the first track piece: where the track starts. `x`, `y`: the middle of the first piece's entry edge, in card lengths on the table centred at 0, 0 (x to the right, y down the table); `heading`: degrees clockwise, a multiple of 45, 0 up the table (-y) and 90 to the right (+x); `clearance`: the least gap, 0 to 1 card lengths, every new piece keeps from each piece on the table but the one it attaches to. Keys left out keep their values (a new track: 0, 0, 0 and 0.1).",
+        "Before the first track piece: where the track starts. `x`, `y`: the middle of the first piece's entry edge, in card lengths on the table centred at 0, 0 (x to the right, y down the table); `heading`: degrees clockwise, a multiple of 45, 0 up the table (-y) and 90 to the right (+x); `clearance`: the least gap, 0 to 1 card lengths, every new piece keeps from each piece on the table but the one it attaches to. Keys left out keep their values (a new track starts where board.toml's `[track]` says: `start_heading`, `start_from_back`, `clearance`; by default at 0, 0 heading 0 with 0.1).",
     ),
     (
         "attach_track",
@@ -156,7 +156,7 @@ pub const API: &[(&str, &str, &str)] = &[
     (
         "set_track_table",
         "(width: number, height: number) -> ()",
-        "Set the play area (in card lengths) the track must stay within, e.g. from a table-size option at setup; pieces already laid stay where they are.",
+        "Set the play area (in card lengths) the track must stay within, e.g. from a table-size option at setup; pieces already laid stay where they are, and a start board.toml gives (not one set by `game.start_track`) moves with the table.",
     ),
 ];
 
@@ -558,7 +558,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
                     "the table must have a positive width and height, not {w} x {h}"
                 ));
             }
-            track.table = (w, h);
+            track.set_table(w, h);
             Ok(())
         }
     ));
