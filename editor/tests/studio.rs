@@ -907,3 +907,43 @@ fn a_house_rules_hooks_and_constants_say_which_mod_gives_them() {
             .is_some()
     );
 }
+
+#[test]
+fn every_card_tile_and_space_name_of_the_bundled_games_is_drawn_by_the_studios_fonts() {
+    let mut h = studio("curbside".into());
+    loaded(&mut h);
+    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    let resolver = farebox::source::FolderResolver::new(mods.clone());
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(&mods).unwrap().flatten() {
+        if !e.path().join("mod.toml").is_file() {
+            continue;
+        }
+        let def = farebox::content::load_mod(&farebox::source::FsSource::new(e.path()), &resolver)
+            .unwrap_or_else(|d| panic!("{}: {d}", e.path().display()));
+        let mut texts: Vec<String> = Vec::new();
+        for d in &def.decks {
+            for c in &d.cards {
+                texts.push(c.name.clone());
+                texts.push(c.text.clone());
+                texts.extend(c.fields.values().map(|v| v.to_string()));
+            }
+        }
+        texts.extend(def.tiles.iter().map(|t| t.name.clone()));
+        let font = egui::FontId::proportional(14.0);
+        h.ctx.fonts_mut(|f| {
+            for t in &texts {
+                for ch in t.chars().filter(|c| !c.is_whitespace()) {
+                    if !f.has_glyph(&font, ch) {
+                        missing.push(format!("{:?} (U+{:04X}) in {t:?}", ch, ch as u32));
+                    }
+                }
+            }
+        });
+    }
+    assert!(
+        missing.is_empty(),
+        "drawn as empty boxes:\n{}",
+        missing.join("\n")
+    );
+}
