@@ -434,8 +434,8 @@ impl BoardEditor {
                         );
                     }
                     // The name under the tile, cut to fit.
-                    let name: String = if t.name.chars().count() > 9 {
-                        t.name.chars().take(8).chain(['…']).collect()
+                    let name: String = if t.name.chars().count() > 11 {
+                        t.name.chars().take(10).chain(['…']).collect()
                     } else {
                         t.name.clone()
                     };
