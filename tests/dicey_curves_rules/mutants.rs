@@ -1,0 +1,427 @@
+//! Deliberate breaks of Dicey Curves' rules, at least one per rule ID: each replaces one piece
+//! of `rules/dicey-curves.luau` or of the TOML that holds a rule's numbers with a wrong one.
+//! `every_broken_rule_is_caught` requires each to make a check of its rule fail.
+
+use farebox_suite::mutant as m;
+use farebox_suite::rule_mutants::Mutant;
+
+const RULES: &str = "rules/dicey-curves.luau";
+const MOD: &str = "mod.toml";
+const PIECES: &str = "pieces.toml";
+const BOARD: &str = "board.toml";
+const DECK: &str = "decks/track.toml";
+const DEPTH: &str = "tables/finish-depth.toml";
+const CHIPS: &str = "tables/chip-purchase.toml";
+
+pub const MUTANTS: &[Mutant] = &[
+    // ---- setup
+    m!(
+        "DC-S1",
+        MOD,
+        "[players]\nmin = 2",
+        "[players]\nmin = 1",
+        "one player allowed"
+    ),
+    m!(
+        "DC-S1",
+        MOD,
+        "two_cars_max_players = 4",
+        "two_cars_max_players = 3",
+        "four players drive one car each"
+    ),
+    m!(
+        "DC-S1",
+        RULES,
+        "\tif choice == \"one\" then",
+        "\tif false then",
+        "the one-car option is ignored"
+    ),
+    m!(
+        "DC-S2",
+        MOD,
+        "starting_chips = 2",
+        "starting_chips = 3",
+        "three chips each"
+    ),
+    m!(
+        "DC-S2",
+        PIECES,
+        "initial = 32\nmin = 0\nmax = 32",
+        "initial = 30\nmin = 0\nmax = 32",
+        "a supply of 30"
+    ),
+    m!(
+        "DC-S3",
+        DECK,
+        "piece = \"straight-2-long\"\ncount = 7",
+        "piece = \"straight-2-long\"\ncount = 8",
+        "37 cards"
+    ),
+    m!(
+        "DC-S4",
+        DEPTH,
+        "depth = \"middle\"\ncards_above = 16",
+        "depth = \"middle\"\ncards_above = 20",
+        "the Finish too deep"
+    ),
+    m!(
+        "DC-S4",
+        DEPTH,
+        "depth = \"middle\"\ncards_above = 16\nspread = 2",
+        "depth = \"middle\"\ncards_above = 16\nspread = 0",
+        "the Finish always at the same depth"
+    ),
+    m!(
+        "DC-S4",
+        PIECES,
+        "deck = \"track\"\nshuffle = true",
+        "deck = \"track\"\nshuffle = false",
+        "the deck is never shuffled"
+    ),
+    m!(
+        "DC-S5",
+        MOD,
+        "setup_drawn_cards = 2",
+        "setup_drawn_cards = 3",
+        "three cards drawn at setup"
+    ),
+    m!(
+        "DC-S5",
+        MOD,
+        "opening_straight_card = \"wide-straight\"",
+        "opening_straight_card = \"long-straight\"",
+        "a two-lane opening straight"
+    ),
+    m!(
+        "DC-S6",
+        BOARD,
+        "role = \"start\"\n# The 9 grid spaces (DC-S6): 3 lanes x 3 rows, the front row (row 3) at the checkered exit.\nlanes = 3\nrows = 3",
+        "role = \"start\"\nlanes = 3\nrows = 2",
+        "six grid spaces"
+    ),
+    m!(
+        "DC-S6",
+        RULES,
+        "\t\tfor i = n - 1, 0, -1 do",
+        "\t\tfor i = 0, n - 1 do",
+        "second cars line up in seat order, not back the other way"
+    ),
+    // ---- a turn
+    m!(
+        "DC-T1",
+        RULES,
+        "\tadd_card(seat)\n\troll_dice(seat)",
+        "\troll_dice(seat)",
+        "no card is laid at the start of a turn"
+    ),
+    m!(
+        "DC-T1",
+        RULES,
+        "lay(card, finish and C.finish_never_discarded)",
+        "lay(card, true)",
+        "cards that do not fit are laid anyway"
+    ),
+    m!(
+        "DC-T2",
+        MOD,
+        "white_dice = 5",
+        "white_dice = 4",
+        "four white dice"
+    ),
+    m!(
+        "DC-T2",
+        RULES,
+        "\t\tfor _, i in sixes do\n\t\t\td[i] = game.roll(C.die_sides)\n\t\tend",
+        "\t\tfor _, i in sixes do\n\t\t\td[i] = 5\n\t\tend",
+        "6s turn into 5s instead of being rolled again"
+    ),
+    m!(
+        "DC-T2",
+        RULES,
+        "math.min(#sixes, math.max(room, 0))",
+        "0",
+        "no green dice join"
+    ),
+    m!(
+        "DC-T2",
+        RULES,
+        "local room = C.green_dice - had - added",
+        "local room = C.green_dice + 1 - had - added",
+        "more than five green dice"
+    ),
+    m!(
+        "DC-T3",
+        MOD,
+        "chip_die_max = 5",
+        "chip_die_max = 6",
+        "a chip-bought die may show 6"
+    ),
+    m!(
+        "DC-T3",
+        RULES,
+        "\tif not get(\"_moved\") and can_pay(seat) then",
+        "\tif can_pay(seat) then",
+        "dice change after a car has moved"
+    ),
+    m!(
+        "DC-T3",
+        RULES,
+        "\t\tif greens_in_play() < C.green_dice then",
+        "\t\tif true then",
+        "a sixth green die"
+    ),
+    m!(
+        "DC-T3",
+        RULES,
+        "\t\tlocal v = tonumber(w[2]) :: number\n\t\tpay(seat)",
+        "\t\tlocal v = tonumber(w[2]) :: number",
+        "adding a die is free"
+    ),
+    m!(
+        "DC-T4",
+        RULES,
+        "\t\tif at and not used[i] then",
+        "\t\tif not used[i] then",
+        "every die is rolled again"
+    ),
+    m!(
+        "DC-T4",
+        RULES,
+        "\tlocal added = explode(d, g)\n\tfor _ = 1, added do\n\t\ttable.insert(used, false)\n\tend\n\tpay(seat)",
+        "\tlocal added = explode(d, g)\n\tfor _ = 1, added do\n\t\ttable.insert(used, false)\n\tend",
+        "re-rolls are free"
+    ),
+    m!(
+        "DC-T5",
+        MOD,
+        "min_combo = 2",
+        "min_combo = 3",
+        "pairs are no combos"
+    ),
+    m!(
+        "DC-T5",
+        RULES,
+        "\t\twhile b <= C.die_sides and counts[b] > 0 do",
+        "\t\twhile b <= C.die_sides and counts[b] > 0 and b < a + 2 do",
+        "runs stop at two"
+    ),
+    m!(
+        "DC-T5",
+        RULES,
+        "\t\tused[pick :: number] = true",
+        "\t\tlocal _ = pick",
+        "dice are never spent"
+    ),
+    m!(
+        "DC-T6",
+        RULES,
+        "\t\tif m == k or (m > 0 and info(s).props.gate) then",
+        "\t\tif m == k + 1 or (m > 0 and info(s).props.gate) then",
+        "a combo moves one space further"
+    ),
+    m!(
+        "DC-T6",
+        RULES,
+        "\t\t\tif not seen[t] and (power or not occ[t]) then",
+        "\t\t\tif not seen[t] then",
+        "cars drive through each other"
+    ),
+    m!(
+        "DC-T7",
+        RULES,
+        "\tsingle[car] = k == 1",
+        "\tsingle[car] = false",
+        "a single does not end the car's move"
+    ),
+    m!(
+        "DC-T8",
+        RULES,
+        "\t\tif m == 0 and here.gate == k then",
+        "\t\tif m == 0 and here.gate and here.gate <= k then",
+        "any bigger combo crosses a gate"
+    ),
+    m!(
+        "DC-T8",
+        RULES,
+        "\t\tif m == k or (m > 0 and info(s).props.gate) then",
+        "\t\tif m == k then",
+        "cars drive on past a gate"
+    ),
+    m!(
+        "DC-T9",
+        RULES,
+        "\tif single[car] then\n\t\tpay(seat)",
+        "\tif false then\n\t\tpay(seat)",
+        "going on after a single is free"
+    ),
+    m!(
+        "DC-T9",
+        RULES,
+        "\tif (get(\"_single\") or {})[car] then\n\t\tcost += C.chip_action_cost\n\tend\n\tif cost > chips(seat) then\n\t\treturn nil",
+        "\tif (get(\"_single\") or {})[car] then\n\t\treturn nil\n\tend\n\tif cost > chips(seat) then\n\t\treturn nil",
+        "no chip keeps a car going after a single"
+    ),
+    m!(
+        "DC-T10",
+        RULES,
+        "\t\tcontrol[car] = true\n",
+        "",
+        "control lasts for one move only"
+    ),
+    m!(
+        "DC-T10",
+        RULES,
+        "\tif driver_of(car) ~= seat and not (get(\"_control\") or {})[car] then\n\t\tcost += C.chip_action_cost",
+        "\tif false then\n\t\tcost += C.chip_action_cost",
+        "rival cars move for free"
+    ),
+    m!(
+        "DC-T11",
+        RULES,
+        "\t\tput(a, nil)\n\t\tput(b, sa)\n\t\tput(a, sb)",
+        "\t\tlocal _ = sb",
+        "a juke swaps nothing"
+    ),
+    m!(
+        "DC-T11",
+        RULES,
+        "if mine and ia.props.piece == ib.props.piece and ia.props.row == ib.props.row then",
+        "if mine and ia.props.piece == ib.props.piece then",
+        "cars juke from different rows"
+    ),
+    m!(
+        "DC-T12",
+        RULES,
+        "\tif kind == \"power\" then\n\t\tpay(seat)",
+        "\tif false then\n\t\tpay(seat)",
+        "power moves are free"
+    ),
+    m!(
+        "DC-T12",
+        RULES,
+        "\t\tif m == k or (m > 0 and info(s).props.gate) then\n\t\t\tif not occ[s] then",
+        "\t\tif m == k or (m > 0 and info(s).props.gate) then\n\t\t\tif power or not occ[s] then",
+        "a power move ends on another car"
+    ),
+    m!(
+        "DC-T13",
+        RULES,
+        "\ttable.insert(out, \"done\")\n\treturn out",
+        "\tif get(\"_moved\") then\n\t\ttable.insert(out, \"done\")\n\tend\n\treturn out",
+        "a car must move before the turn ends"
+    ),
+    m!(
+        "DC-T14",
+        CHIPS,
+        "combo = 3\nchips = 2",
+        "combo = 3\nchips = 1",
+        "a trio buys one chip"
+    ),
+    m!(
+        "DC-T14",
+        MOD,
+        "chip_cap = 4",
+        "chip_cap = 5",
+        "five chips held"
+    ),
+    m!(
+        "DC-T14",
+        RULES,
+        "\t\tif counts[v] >= C.min_combo then\n\t\t\tbest = math.max(best, counts[v])",
+        "\t\tif counts[v] >= C.min_combo then\n\t\t\tbest = math.max(best, 2)",
+        "sets buy as pairs"
+    ),
+    // ---- geometry
+    m!(
+        "DC-G1",
+        BOARD,
+        "name = \"Hard Left\"\nlanes = 2\nrows = 2\nturn = -90",
+        "name = \"Hard Left\"\nlanes = 2\nrows = 2\nturn = -45",
+        "a hard curve turns 45 degrees"
+    ),
+    m!(
+        "DC-G1",
+        BOARD,
+        "name = \"Gentle Right\"\nlanes = 2\nrows = 2\nturn = 45",
+        "name = \"Gentle Right\"\nlanes = 2\nrows = 2\nturn = -45",
+        "a right curve turns left"
+    ),
+    m!(
+        "DC-G2",
+        BOARD,
+        "name = \"Wide Straight\"\n# A 3-lane card's middle lane is centred on the join line of a 2-lane neighbour (DC-G2).\nlanes = 3",
+        "name = \"Wide Straight\"\nlanes = 2",
+        "the wide straight has two lanes"
+    ),
+    // ---- end and scoring
+    m!(
+        "DC-E1",
+        RULES,
+        "\twhile not get(\"_finish_laid\") do",
+        "\twhile true do",
+        "cards are laid after the Finish"
+    ),
+    m!(
+        "DC-E1",
+        MOD,
+        "finish_never_discarded = true",
+        "finish_never_discarded = false",
+        "a Finish that does not fit leaves the race"
+    ),
+    m!(
+        "DC-E2",
+        BOARD,
+        "gates = [{ lanes = [0, 1, 2], size = 3 }]",
+        "gates = [{ lanes = [0, 1, 2], size = 2 }]",
+        "a 2-dice finish line"
+    ),
+    m!(
+        "DC-E2",
+        RULES,
+        "\t\ttable.insert(order, car)\n\t\tset(\"_order\", order)",
+        "\t\ttable.insert(order, 1, car)\n\t\tset(\"_order\", order)",
+        "the finishing order is reversed"
+    ),
+    m!(
+        "DC-E3",
+        RULES,
+        "\t\tif #mine == 1 then\n\t\t\tscores[seat] = mine[1]",
+        "\t\tif #mine == 1 then\n\t\t\tscores[seat] = game.seats() + 1 - mine[1]",
+        "the last car wins"
+    ),
+    m!(
+        "DC-E3",
+        MOD,
+        "cars_left_at_end = 1",
+        "cars_left_at_end = 0",
+        "the race goes on with one car"
+    ),
+    m!(
+        "DC-E4",
+        MOD,
+        "score_weight_second_car = 2",
+        "score_weight_second_car = 1",
+        "the second car counts once"
+    ),
+    m!(
+        "DC-E4",
+        MOD,
+        "low_score_wins = true",
+        "low_score_wins = false",
+        "the highest score wins"
+    ),
+    m!(
+        "DC-E5",
+        RULES,
+        "\tif not game.option(C.remove_track_option) then\n\t\treturn",
+        "\tif false then\n\t\treturn",
+        "the track is cleared with the option off"
+    ),
+    m!(
+        "DC-E5",
+        RULES,
+        "\tlocal cleared = game.clear_track_before(last + 1)",
+        "\tlocal cleared = game.clear_track_before(last)",
+        "the card before the last car's stays"
+    ),
+];
