@@ -45,14 +45,23 @@ fn list_shows_every_bundled_mod() {
         "{}",
         r.out
     );
-    assert!(r.out.contains("content only"), "{}", r.out);
-    assert!(
-        r.out
-            .lines()
-            .any(|l| l.starts_with("wheres-my-ride ") && l.contains("playable")),
-        "{}",
-        r.out
-    );
+    // All five games have rules now: none is listed as content only.
+    for game in [
+        "curbside ",
+        "taxi-derby ",
+        "critter-cab ",
+        "dicey-curves ",
+        "wheres-my-ride ",
+    ] {
+        assert!(
+            r.out
+                .lines()
+                .any(|l| l.starts_with(game) && l.contains("playable")),
+            "{game}: {}",
+            r.out
+        );
+    }
+    assert!(!r.out.contains("content only"), "{}", r.out);
     assert!(
         r.out
             .lines()
@@ -716,7 +725,7 @@ fn play_says_nobody_is_to_act_once_the_game_is_over() {
     let end = after(&r.out, "== Game over");
     assert!(!end.is_empty(), "{}", r.out);
     assert!(
-        end[0].starts_with("== Game over after turn 2"),
+        end[0].starts_with("== Game over in round 2"),
         "{}",
         end[0]
     );
@@ -1131,6 +1140,8 @@ fn test_passes_for_every_bundled_mod_with_rules() {
         "taxi-derby-learners-permit",
         "wheres-my-ride",
         "wheres-my-ride-show-dont-tell",
+        "dicey-curves",
+        "dicey-curves-sunday-drive",
     ] {
         let r = farebox(&["test", id]);
         assert_eq!(r.code, 0, "{id}: {}{}", r.out, r.err);
@@ -1140,7 +1151,7 @@ fn test_passes_for_every_bundled_mod_with_rules() {
             r.out
         );
     }
-    let r = farebox(&["test", "dicey-curves"]);
+    let r = farebox(&["test", &s(&content_only_copy("test-content-only"))]);
     assert_eq!(r.code, 2);
     assert!(r.err.contains("has no rule scripts yet"), "{}", r.err);
 }
@@ -1178,8 +1189,8 @@ fn commands_that_play_refuse_a_mod_without_rules_up_front() {
     let content = s(&content_only_copy("content-only-game"));
     for args in [
         &["play", &content][..],
-        &["sim", "dicey-curves-sunday-drive", "--games", "3"],
-        &["record", "dicey-curves", "--out", out],
+        &["sim", &content, "--games", "3"],
+        &["record", &content, "--out", out],
         &["bench", &content, "--games", "3"],
     ] {
         let r = farebox_with_input(args, "1\n");

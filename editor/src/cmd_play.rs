@@ -2,9 +2,16 @@
 //!
 //! A person's screen is built only from `Game::view` of their seat and the log lines that
 //! seat may read, so hidden cards stay hidden; with two or more people the game asks to pass
-//! the keyboard before each turn. The screen is drawn by `play_view` (and a grid board by
-//! `play_board`); the actions are offered as a menu grouped by the paths the `describe` hook
-//! gives (`play_menu`).
+//! the keyboard before each turn, and tells the person taking it what happened since their
+//! last turn: every action taken since (by its public label, the one everyone but the acting
+//! seat may read) with the log lines their seat may read. The screen is drawn by `play_view`
+//! (and a grid board by `play_board`); the actions are offered as a menu grouped by the paths
+//! the `describe` hook gives (`play_menu`).
+//!
+//! The whole game is shown when a person's turn begins (or the keyboard comes to them); after
+//! an action of theirs that leaves them to act again in the same turn only what is new is
+//! shown: what happened, the parts of the screen that changed, the counters line and the
+//! menu. `?` shows the whole game again.
 
 use std::io::IsTerminal;
 
@@ -15,7 +22,7 @@ use farebox::game::{Game, View};
 use crate::cli::PlayArgs;
 use crate::common::{Fail, Io, clean_line, load_for_play, ordinal, setup, split_list};
 use crate::play_menu::{Chosen, Menu, Nav, level_lines};
-use crate::play_view;
+use crate::play_view::{self, Known};
 
 enum Seat {
     Human,
@@ -72,23 +79,35 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         Some(i) if humans == 1 => Some(i as u8),
         _ => None,
     };
-    let mut seen = vec![0usize; seats.len()];
+    let mut seen = Seen {
+        log: vec![0; seats.len()],
+        acts: vec![0; seats.len()],
+    };
     let mut told = 0usize;
-    for l in tell(&game, sole_human, &mut told, &mut seen, "") {
+    for l in tell(&game, sole_human, &mut told, &mut seen, 0, "") {
         io.say(l);
     }
+    // Every action taken, for the recap of a person taking the keyboard back (hot seat only).
+    let mut acts: Vec<Act> = vec![];
+    // What everyone knows beside a seat's view: the spaces' names, the piles that ran out.
+    let mut known = Known::new(&game);
     // What happened since a person last chose (their own action's results, the bots' actions)
     // is shown with the next screen, just above the menu, where it is seen; with nobody at
     // the keyboard it is printed as it happens.
     let mut recap = Recap {
+        head: None,
         lines: vec![],
         hold: humans > 0,
     };
+    // The seat and turn of a person's action: when that person is to act again in that same
+    // turn, only what changed is shown (`shown` is the view their screen showed last).
+    let mut again: Option<(u8, u32)> = None;
+    let mut shown: Option<View> = None;
 
     loop {
         if let Some(r) = game.result().cloned() {
             if let Some(s) = last_human.or(sole_human) {
-                show(io, &def, &game.view(Some(s)));
+                show(io, &def, &game.view(Some(s)), &known);
                 recap.show(io, !chosen.get(s as usize).copied().unwrap_or(false));
             } else {
                 recap.flush(io);
@@ -143,7 +162,8 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         };
         let (action, human) = match kind {
             Seat::Human => {
-                if humans >= 2 && last_human != Some(seat) {
+                let handoff = humans >= 2 && last_human != Some(seat);
+                if handoff {
                     // The last person's news is theirs: told before they pass the keyboard.
                     recap.flush(io);
                     let screen = std::io::stdout().is_terminal();
@@ -165,14 +185,14 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                     if screen {
                         let _ = write!(io.out, "\x1b[2J\x1b[3J\x1b[H");
                     }
-                    let mut from = seen.get(seat as usize).copied().unwrap_or(0);
-                    let missed = tell(&game, Some(seat), &mut from, &mut seen, "  ");
-                    if !missed.is_empty() {
-                        io.say("Since your last turn:");
-                    }
-                    for l in missed {
-                        io.say(l);
-                    }
+                    // What they missed is shown above their menu, where it is read.
+                    recap.lines = missed(&game, seat, &seen, &acts)
+                        .iter()
+                        .map(|l| clean_line(l).into_owned())
+                        .collect();
+                    recap.head = Some("Since your last turn:");
+                    let mut from = game.log().len();
+                    tell(&game, Some(seat), &mut from, &mut seen, acts.len(), "");
                     told = from;
                 }
                 last_human = Some(seat);
@@ -192,8 +212,26 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 // The board and lists run to some sixty lines: the counters are repeated
                 // just above the choices, where the eye is when choosing.
                 let status = || play_view::status(&def, &game.view(Some(seat)));
-                show(io, &def, &game.view(Some(seat)));
-                recap.show(io, first);
+                let now = game.view(Some(seat));
+                match shown.take() {
+                    // The same person again in the same turn: what is new, not the whole game.
+                    Some(before) if !handoff && again == Some((seat, now.turn)) => {
+                        io.say("");
+                        recap.show(io, first);
+                        let changed = play_view::changes(&def, &before, &now, &known);
+                        if !changed.is_empty() {
+                            io.say("Changed:");
+                        }
+                        for l in changed {
+                            io.say(clean_line(&l).into_owned());
+                        }
+                    }
+                    _ => {
+                        show(io, &def, &now, &known);
+                        recap.show(io, first);
+                    }
+                }
+                shown = Some(now);
                 show_menu(io, &menu, &nav, status());
                 let choice = loop {
                     io.prompt(format!("{name}> "));
@@ -207,7 +245,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                             return Ok(0);
                         }
                         "?" => {
-                            show(io, &def, &game.view(Some(seat)));
+                            show(io, &def, &game.view(Some(seat)), &known);
                             recap.show(io, first);
                             show_menu(io, &menu, &nav, status());
                         }
@@ -225,6 +263,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                     }
                 };
                 recap.lines.clear();
+                recap.head = None;
                 if let Some(c) = chosen.get_mut(seat as usize) {
                     *c = true;
                 }
@@ -237,30 +276,44 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 (actions.get(i).cloned().unwrap_or_default(), false)
             }
         };
-        // A person sees their own label; a bot's move is told with the public label, the
-        // one everyone but the acting seat may be shown.
-        let label = if human {
-            game.try_describe_path(&action).map(|p| p.join(" "))
-        } else {
-            game.try_describe_public(&action)
-        };
-        let label = match label {
-            Ok(l) => l,
-            Err(e) => {
-                recap.flush(io);
-                return Err(Fail::Invalid(e.to_string()));
+        // A bot's move is told with the public label, the one everyone but the acting seat may
+        // be shown; so is a person's, to the other people (a person's own action is not
+        // repeated to them: they just chose it).
+        let label = if !human || humans >= 2 {
+            match game.try_describe_public(&action) {
+                Ok(l) => Some(l),
+                Err(e) => {
+                    recap.flush(io);
+                    return Err(Fail::Invalid(e.to_string()));
+                }
             }
+        } else {
+            None
         };
+        let log_at = game.log().len();
+        let turn = game.state().turn;
         match game.apply_legal(&action) {
             Ok(()) => {
-                let indent = if human {
-                    "  "
-                } else {
-                    recap.add(io, format!("{name}: {label}"));
-                    "    "
+                if let Some(label) = &label
+                    && humans >= 2
+                {
+                    acts.push(Act {
+                        log_at,
+                        seat,
+                        label: label.clone(),
+                    });
+                }
+                known.update(&game);
+                again = human.then_some((seat, turn));
+                let indent = match &label {
+                    Some(label) if !human => {
+                        recap.add(io, format!("{name}: {label}"));
+                        "    "
+                    }
+                    _ => "  ",
                 };
                 let viewer = last_human.or(sole_human);
-                for l in tell(&game, viewer, &mut told, &mut seen, indent) {
+                for l in tell(&game, viewer, &mut told, &mut seen, acts.len(), indent) {
                     recap.add(io, l);
                 }
             }
@@ -278,13 +331,31 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
     }
 }
 
+/// An action taken, for the recap of a person who was not at the keyboard (hot seat).
+struct Act {
+    /// How long the log was before it: the lines it wrote follow.
+    log_at: usize,
+    seat: u8,
+    /// Its public label (what everyone but the acting seat may read), never the acting
+    /// seat's own.
+    label: String,
+}
+
+/// How far each seat has been told the log and the actions (`Act`s).
+struct Seen {
+    log: Vec<usize>,
+    acts: Vec<usize>,
+}
+
 /// The log entries from `from` on that `viewer` may see (public ones only for nobody), as
-/// lines; moves `from`, and the viewer's own mark, to the end of the log.
+/// lines; moves `from`, and the viewer's own marks, to the end of the log (and to `acts`
+/// actions).
 fn tell(
     game: &Game,
     viewer: Option<u8>,
     from: &mut usize,
-    seen: &mut [usize],
+    seen: &mut Seen,
+    acts: usize,
     indent: &str,
 ) -> Vec<String> {
     let log = game.log();
@@ -295,14 +366,53 @@ fn tell(
         .map(|e| format!("{indent}* {}", e.text))
         .collect();
     *from = log.len();
-    if let Some(mark) = viewer.and_then(|v| seen.get_mut(v as usize)) {
-        *mark = log.len();
+    if let Some(v) = viewer.map(usize::from) {
+        if let Some(mark) = seen.log.get_mut(v) {
+            *mark = log.len();
+        }
+        if let Some(mark) = seen.acts.get_mut(v) {
+            *mark = acts;
+        }
     }
     lines
 }
 
+/// What `seat` missed since it was last told: the other seats' actions by their public labels
+/// ("Green: Drives to Rope Walk"), each followed by the log lines it wrote that the seat may
+/// read, and log lines written before the first of them. Lines as the recap holds them.
+fn missed(game: &Game, seat: u8, seen: &Seen, acts: &[Act]) -> Vec<String> {
+    let log = game.log();
+    let from = seen.log.get(seat as usize).copied().unwrap_or(0);
+    let first_act = seen.acts.get(seat as usize).copied().unwrap_or(0);
+    let def = game.def();
+    let mut out = vec![];
+    let mut next = acts
+        .iter()
+        .skip(first_act)
+        .filter(|a| a.seat != seat)
+        .peekable();
+    let mut under_act = false;
+    for (i, e) in log.iter().enumerate().skip(from) {
+        while let Some(a) = next.next_if(|a| a.log_at <= i) {
+            out.push(format!("{}: {}", def.seat_name(a.seat as usize), a.label));
+            under_act = true;
+        }
+        if e.seen.by(Some(seat)) {
+            let indent = if under_act { "    " } else { "  " };
+            out.push(format!("{indent}* {}", e.text));
+        }
+    }
+    for a in next {
+        out.push(format!("{}: {}", def.seat_name(a.seat as usize), a.label));
+    }
+    out
+}
+
 /// Lines told since the person at the keyboard last chose, held for their next screen.
 struct Recap {
+    /// What the lines are headed by once the person has chosen before (by default "Since
+    /// your last choice:").
+    head: Option<&'static str>,
     lines: Vec<String>,
     /// Whether to hold lines for a screen (someone plays) or print them at once (bots only).
     hold: bool,
@@ -327,7 +437,7 @@ impl Recap {
             io.say(if first {
                 "So far:"
             } else {
-                "Since your last choice:"
+                self.head.unwrap_or("Since your last choice:")
             });
             for l in &self.lines {
                 io.say(format!("  {l}"));
@@ -344,9 +454,9 @@ impl Recap {
 }
 
 /// Prints the game as `view` shows it.
-pub fn show(io: &mut Io, def: &GameDef, view: &View) {
+pub fn show(io: &mut Io, def: &GameDef, view: &View, known: &Known) {
     // Every line is built as one line; names from the mod must not break it.
-    for l in play_view::lines(def, view) {
+    for l in play_view::lines(def, view, known) {
         io.say(clean_line(&l).into_owned());
     }
 }

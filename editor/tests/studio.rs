@@ -234,7 +234,21 @@ fn a_mod_that_does_not_load_still_opens_with_its_diagnostics() {
 
 #[test]
 fn a_content_only_game_shows_its_table() {
-    let mut h = studio("dicey-curves".into());
+    // Dicey Curves with its rule scripts and bots taken out: content, nothing to play it.
+    let (_dir, game) = copy_of("dicey-curves");
+    let manifest = std::fs::read_to_string(game.join("mod.toml")).unwrap();
+    let mut kept = Vec::new();
+    let mut in_bots = false;
+    for line in manifest.lines() {
+        in_bots = (in_bots || line == "[[bots]]") && !line.is_empty();
+        if !in_bots && !line.starts_with("scripts = ") {
+            kept.push(line);
+        }
+    }
+    std::fs::write(game.join("mod.toml"), kept.join("\n") + "\n").unwrap();
+    let _ = std::fs::remove_dir_all(game.join("rules"));
+    let _ = std::fs::remove_dir_all(game.join("bots"));
+    let mut h = studio(game.display().to_string());
     until(&mut h, "the table", |s| s.play.content_only());
     assert!(h.query_by_label_contains("Content only").is_some());
 }
@@ -946,4 +960,324 @@ fn every_card_tile_and_space_name_of_the_bundled_games_is_drawn_by_the_studios_f
         "drawn as empty boxes:\n{}",
         missing.join("\n")
     );
+}
+
+/// Steps frames (sleeping a little between them) until `done` holds, for games played by
+/// bots, which take many more frames than `until` allows.
+fn until_long(h: &mut H, what: &str, done: impl Fn(&Studio) -> bool) {
+    for _ in 0..200_000 {
+        h.step();
+        if h.state().as_ref().is_some_and(&done) {
+            h.step();
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    panic!("never happened: {what}");
+}
+
+#[test]
+fn the_game_over_screen_keeps_the_log_and_names_what_the_score_counts() {
+    use farebox_editor::studio::worker::SeatKind;
+    let mut h = studio("curbside".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(5);
+        play.set_seat(0, SeatKind::Bot("random".into()));
+        play.set_seat(1, SeatKind::Bot("random".into()));
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    until_long(&mut h, "the end of the game", |s| {
+        s.play.snapshot().is_some_and(|snap| snap.result.is_some())
+    });
+    let (scores, newest) = {
+        let snap = snap(&h);
+        let r = snap.result.clone().unwrap();
+        (r.scores, snap.view.log.last().cloned().expect("a log"))
+    };
+    assert!(h.query_by_label("Game over").is_some());
+    // The log is still there, newest line first.
+    assert!(
+        h.query_by_label(&newest).is_some(),
+        "the log is gone at the end: no `{newest}`"
+    );
+    // Curbside's score is its Stars counter: "12 stars", never "points".
+    for s in &scores {
+        assert!(
+            h.query_all_by_label(&format!("{s} stars")).next().is_some(),
+            "no `{s} stars` (scores {scores:?}, counters {:?})",
+            snap(&h).view.counters
+        );
+    }
+    assert!(h.query_by_label_contains(" points").is_none());
+}
+
+#[test]
+fn critter_cabs_many_drives_are_grouped_by_the_card_played_with_their_counts() {
+    let mut h = studio("critter-cab".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(11);
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    until(&mut h, "Fox's first choice", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    // Fox starts at a stand (in the open group "Start at a taxi stand (8)").
+    let (start, step) = {
+        let snap = snap(&h);
+        let o = snap
+            .offered
+            .iter()
+            .find(|o| o.path.len() == 2)
+            .expect("a start at a stand");
+        (o.path[1..].join(" "), snap.step)
+    };
+    if h.query_by_label(&start).is_none() {
+        // Its group is closed: open it, as a person would.
+        h.get_by_label_contains("Start at a taxi stand (").click();
+        h.step();
+        h.step();
+    }
+    let fit = h.get_by_label("Fit").rect();
+    h.get_by_label(&start).click();
+    until(&mut h, "Fox's drive", |s| {
+        s.play.snapshot().is_some_and(|snap| {
+            snap.step > step && snap.offered.iter().any(|o| o.path[0] == "Drive")
+        })
+    });
+    let drives: Vec<Vec<String>> = snap(&h)
+        .offered
+        .iter()
+        .filter(|o| o.path[0] == "Drive")
+        .map(|o| o.path.clone())
+        .collect();
+    assert!(drives.len() > 8, "only {} drives", drives.len());
+    assert!(
+        h.query_by_label(&format!("Drive ({})", drives.len()))
+            .is_some(),
+        "no group Drive ({})",
+        drives.len()
+    );
+    // Inside it, a group per card played, each with its count.
+    let mut cards: Vec<(String, usize)> = Vec::new();
+    for d in &drives {
+        match cards.iter_mut().find(|(c, _)| *c == d[1]) {
+            Some((_, n)) => *n += 1,
+            None => cards.push((d[1].clone(), 1)),
+        }
+    }
+    assert!(cards.len() > 1);
+    for (card, n) in &cards {
+        if *n > 1 {
+            assert!(
+                h.query_by_label(&format!("{card} ({n})")).is_some(),
+                "no group {card} ({n})"
+            );
+        }
+    }
+    // The side panel kept its width: the board did not move.
+    assert_eq!(h.get_by_label("Fit").rect(), fit, "the board moved");
+}
+
+#[test]
+fn a_click_that_lands_on_a_list_of_actions_that_just_changed_is_not_taken() {
+    let mut h = studio("critter-cab".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(11);
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    until(&mut h, "Fox's first choice", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    // The pointer rests on the first stand's button; clicking it changes the list under it.
+    let (label, step) = {
+        let snap = snap(&h);
+        let o = snap.offered.iter().find(|o| o.path.len() == 2).unwrap();
+        (o.path[1..].join(" "), snap.step)
+    };
+    let at = h.get_by_label(&label).rect().center();
+    h.get_by_label(&label).click();
+    until(&mut h, "the next list", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.step > step && !snap.offered.is_empty())
+    });
+    let step = snap(&h).step;
+    // Something to click lies under the pointer now.
+    let under = h
+        .get_all_by_role(egui::accesskit::Role::Button)
+        .any(|n| n.rect().contains(at));
+    assert!(
+        under,
+        "no button under the pointer: the test needs another seed"
+    );
+    // A press and release where the pointer stood still since the list changed: dropped.
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        snap(&h).step,
+        step,
+        "a click meant for the old list was taken"
+    );
+    // Once the pointer has moved, a click counts.
+    h.event(egui::Event::PointerMoved(at + egui::vec2(1.0, 0.0)));
+    h.step();
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at + egui::vec2(1.0, 0.0),
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    until(&mut h, "the click after a move taken", |s| {
+        s.play.snapshot().is_some_and(|snap| snap.step > step)
+    });
+}
+
+#[test]
+fn an_option_that_applies_only_with_another_choice_is_greyed_until_it_is_chosen() {
+    use egui_kittest::kittest::NodeT;
+    let mut h = studio("critter-cab".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    // Game limit: Rounds, so the table clock's minutes do not apply.
+    assert!(
+        h.get_by_label("Table clock (minutes)")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(!h.get_by_label("Rounds").accesskit_node().is_disabled());
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .play
+        .set_option("limit", "clock");
+    h.step();
+    h.step();
+    assert!(
+        !h.get_by_label("Table clock (minutes)")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(h.get_by_label("Rounds").accesskit_node().is_disabled());
+    // An option that says nothing of the kind is never greyed.
+    assert!(!h.get_by_label("Taxi cards").accesskit_node().is_disabled());
+}
+
+#[test]
+fn the_drivers_secret_pickup_spot_stands_at_the_top_of_the_drivers_screen_only() {
+    use farebox_editor::studio::worker::SeatKind;
+    for driver_is_person in [true, false] {
+        let mut h = studio("wheres-my-ride".into());
+        until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+        {
+            let play = &mut h.state_mut().as_mut().unwrap().play;
+            play.set_seed(3);
+            if !driver_is_person {
+                play.set_seat(0, SeatKind::Bot("random".into()));
+                play.set_seat(1, SeatKind::Person);
+            }
+        }
+        h.get_by_label("Start the game").click();
+        until(&mut h, "the first decision of a person", |s| {
+            s.play
+                .snapshot()
+                .is_some_and(|snap| !snap.offered.is_empty())
+        });
+        let spot = snap(&h).view.vars.get("pickup spot").map(|v| v.to_string());
+        if driver_is_person {
+            let spot = spot.expect("the Driver sees the pickup spot");
+            assert!(h.query_by_label("Pickup spot:").is_some());
+            assert!(h.query_by_label(&spot).is_some(), "`{spot}` not shown");
+        } else {
+            assert!(spot.is_none());
+            assert!(h.query_by_label("Pickup spot:").is_none());
+            // The Rider holds no emojis: the zone is named once, as empty.
+            assert!(
+                h.query_by_label_contains("Emojis behind the screen (empty)")
+                    .is_some()
+            );
+            assert!(h.query_by_label_contains("(yours): none").is_none());
+        }
+    }
+}
+
+#[test]
+fn every_copy_of_a_card_an_action_names_is_a_place_to_play_it() {
+    use farebox_editor::studio::play::spots_of;
+    use farebox_editor::studio::worker::{SeatKind, Snapshot};
+    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    let resolver = farebox::source::FolderResolver::new(mods.clone());
+    let def = std::sync::Arc::new(
+        farebox::content::load_mod(
+            &farebox::source::FsSource::new(mods.join("critter-cab")),
+            &resolver,
+        )
+        .unwrap(),
+    );
+    let setup = farebox::game::Setup::new(2, 1);
+    let mut state = farebox::game::initial_state(&def, &setup).unwrap();
+    let hand_def = def.zone("movement-hand").unwrap();
+    let deck_def = def.zone("movement-deck").unwrap();
+    let deck = state
+        .zones
+        .iter()
+        .position(|z| z.def as usize == deck_def)
+        .unwrap();
+    let card = state.zones[deck].cards[0];
+    let hand = state
+        .zones
+        .iter()
+        .position(|z| z.def as usize == hand_def && z.owner == Some(0))
+        .unwrap();
+    state.zones[hand].cards = vec![card; 3];
+    let view = farebox::game::view_of(&def, &state, &[], Some(0));
+    let zi = view
+        .zones
+        .iter()
+        .position(|z| z.id == "movement-hand" && z.owner == Some(0))
+        .unwrap();
+    let id = view.zones[zi].cards[0].clone();
+    let snap = Snapshot {
+        def: def.clone(),
+        setup,
+        seats: vec![SeatKind::Person, SeatKind::Bot("random".into())],
+        viewer: Some(0),
+        board: state.board.clone(),
+        view,
+        active: 0,
+        result: None,
+        offered: vec![],
+        step: 0,
+        undo_to: vec![None, None],
+    };
+    let spots = spots_of(&format!("drive {id} acorn-square"), &snap);
+    for index in 0..3 {
+        assert!(
+            spots.contains(&farebox_editor::studio::board_view::Spot::Card { zone: zi, index }),
+            "copy {index} is not playable: {spots:?}"
+        );
+    }
 }
