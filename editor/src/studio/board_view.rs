@@ -307,7 +307,11 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         let r = ui.interact(place.rect(), id.with(("spot", s)), Sense::click());
         let label = space_label(scene, s);
         r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
-        highlight(&painter, place, r.hovered());
+        // Boards of spaces mark the spots themselves, under the spaces' names (see
+        // `graph::draw`); here only the one under the pointer is marked again, brighter.
+        if r.hovered() || !graph::marks_actionable(scene) {
+            highlight(&painter, place, r.hovered());
+        }
         if r.clicked() {
             clicked = Some(*spot);
         }
@@ -607,7 +611,7 @@ fn navigate(
 }
 
 /// The highlight of a spot a person may act on.
-fn highlight(p: &Painter, place: Place, hot: bool) {
+pub(crate) fn highlight(p: &Painter, place: Place, hot: bool) {
     let fill = ACTION.gamma_multiply(if hot { 0.45 } else { 0.18 });
     let stroke = Stroke::new(if hot { 4.0 } else { 3.0 }, ACTION);
     if place.square {
@@ -690,11 +694,7 @@ fn draw_pieces(
             };
             let (c, r) = token_slot(place, slot, here.len());
             let color = piece_color(scene, p);
-            let letter = match p.owner {
-                Some(o) => scene.def.seat_name(o as usize),
-                None => kind_name(scene.def, &p.kind).to_string(),
-            };
-            let letter: String = letter.chars().take(1).collect();
+            let letter = piece_letter(scene, p);
             marks::token(painter, c, r, color, &letter);
             out.push((c, r, k));
             let what = match p.owner {
@@ -719,29 +719,68 @@ fn draw_pieces(
     out
 }
 
+/// The least radius of a piece on the board, in screen points: big enough for its letter to
+/// be read (Taxi Derby's patrol car on a plain road space, Critter Cab's cabs at Fit zoom),
+/// however small the space under it is drawn.
+pub(crate) const MIN_TOKEN_R: f32 = 10.0;
+
 /// Where the `slot`th of `n` tokens on a space goes, and its radius. On a grid cell they take
-/// the corners first, clear of the roads through the middle.
-fn token_slot(place: Place, slot: usize, n: usize) -> (Pos2, f32) {
+/// the corners first, clear of the roads through the middle. A token is never smaller than
+/// [`MIN_TOKEN_R`]; several on a small space spread out round it so each stays in sight.
+pub(crate) fn token_slot(place: Place, slot: usize, n: usize) -> (Pos2, f32) {
     let r = place.r;
     if place.square {
         if n <= 4 {
             // Top right first: the cell's name is in the top left corner.
             let corners = [(1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)];
             let (dx, dy) = corners[slot % 4];
-            return (place.c + Vec2::new(dx, dy) * r * 0.52, r * 0.3);
+            let t = (r * 0.3).max(MIN_TOKEN_R);
+            let off = (r * 0.52).max(t * 1.05);
+            return (place.c + Vec2::new(dx, dy) * off, t);
         }
+        let t = (r * 0.26).max(MIN_TOKEN_R);
         let a = std::f32::consts::TAU * slot as f32 / n as f32;
-        return (place.c + Vec2::angled(a) * r * 0.58, r * 0.26);
+        let ring = (r * 0.58).max(spread(t, n));
+        return (place.c + Vec2::angled(a) * ring, t);
     }
     if n == 1 {
-        return (place.c, r * 0.78);
+        return (place.c, (r * 0.78).max(MIN_TOKEN_R));
     }
+    let t = (r * if n <= 3 { 0.6 } else { 0.48 }).max(MIN_TOKEN_R);
     let a = std::f32::consts::TAU * slot as f32 / n as f32 - std::f32::consts::FRAC_PI_2;
-    let ring = r * if n <= 3 { 0.75 } else { 0.95 };
-    (
-        place.c + Vec2::angled(a) * ring,
-        r * if n <= 3 { 0.6 } else { 0.48 },
-    )
+    let ring = (r * if n <= 3 { 0.75 } else { 0.95 }).max(spread(t, n));
+    (place.c + Vec2::angled(a) * ring, t)
+}
+
+/// The radius of a ring on which `n` tokens of radius `t` overlap by a fifth at most.
+fn spread(t: f32, n: usize) -> f32 {
+    let half = std::f32::consts::PI / n.max(2) as f32;
+    0.8 * t / half.sin()
+}
+
+/// The mark on a piece: a `glyph` or `letter` its properties (or its kind's) give, else the
+/// first letter of its seat's name, else of its kind's name.
+fn piece_letter(scene: &Scene, p: &farebox::game::PieceView) -> String {
+    let kind_props = scene
+        .def
+        .piece(&p.kind)
+        .and_then(|i| scene.def.pieces.get(i))
+        .map(|d| &d.props);
+    let given = ["glyph", "letter"].iter().find_map(|k| {
+        p.props
+            .get(*k)
+            .or_else(|| kind_props.and_then(|pr| pr.get(*k)))
+            .and_then(|v| v.as_str())
+            .filter(|s| !s.is_empty())
+    });
+    if let Some(g) = given {
+        return g.chars().take(2).collect();
+    }
+    let word = match p.owner {
+        Some(o) => scene.def.seat_name(o as usize),
+        None => kind_name(scene.def, &p.kind).to_string(),
+    };
+    word.chars().take(1).collect()
 }
 
 fn piece_tooltip(ui: &mut egui::Ui, scene: &Scene, k: usize) {
@@ -803,20 +842,23 @@ fn space_tooltip(ui: &mut egui::Ui, scene: &Scene, s: u32) {
                 .zone(zid)
                 .and_then(|i| scene.def.zones.get(i))
                 .map_or(zid, |d| d.name.as_str());
-            let shown: Vec<String> = z
-                .cards
+            let deck = scene
+                .def
+                .zone(zid)
+                .and_then(|i| scene.def.zones.get(i))
+                .and_then(|d| d.deck);
+            let shown: Vec<String> = crate::card_brief::cards_in(scene.def, deck, &z.cards)
                 .iter()
-                .map(|c| cards::card_name(scene, z, c))
+                .map(|g| g.text())
                 .collect();
-            let mut line = format!(
+            ui.label(format!(
                 "{name}: {} card{}",
                 z.count,
                 if z.count == 1 { "" } else { "s" }
-            );
-            if !shown.is_empty() {
-                line.push_str(&format!(" ({})", shown.join(", ")));
+            ));
+            for line in shown {
+                ui.label(format!("  {line}"));
             }
-            ui.label(line);
         }
     }
     if scene.board.kind == "track" {

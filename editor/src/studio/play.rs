@@ -17,6 +17,10 @@ use farebox::value::Value;
 use super::board_view::{self, Camera, Scene, Spot};
 use super::worker::{Offered, Rebased, Reply, Request, SeatKind, Snapshot, Worker};
 use super::{Command, Project};
+use crate::play_menu::{Entry, Menu, Target};
+
+/// The side panel's width until a person drags it.
+const SIDE_W: f32 = 330.0;
 
 /// The choices of the new-game dialog.
 struct NewGame {
@@ -60,6 +64,52 @@ pub struct PlayPanel {
     saved: Option<String>,
     /// A place on the board with several actions, whose menu is open.
     picked: Option<Spot>,
+    /// Clicks on actions wait for the pointer to move after the actions change (see
+    /// [`Guard`]).
+    guard: Guard,
+}
+
+/// Keeps a click meant for the last list of actions from landing on the next one. After the
+/// offered actions change (an action was taken, a bot moved), a click counts only once the
+/// pointer has moved since the change, or after [`Guard::SETTLE`] with the pointer still:
+/// a second click of an impatient double click on a button whose list just changed under
+/// the pointer is dropped instead of taking whatever action now sits there.
+#[derive(Default)]
+struct Guard {
+    /// What the actions were last frame (a hash of the step and the action strings).
+    key: u64,
+    /// When they changed; None once the pointer has moved since.
+    since: Option<Instant>,
+}
+
+impl Guard {
+    const SETTLE: Duration = Duration::from_millis(900);
+
+    /// Notes this frame's actions and pointer; whether a click now is meant for them.
+    fn update(&mut self, ctx: &egui::Context, snap: &Snapshot) -> bool {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        snap.step.hash(&mut h);
+        for o in &snap.offered {
+            o.action.hash(&mut h);
+        }
+        let key = h.finish();
+        if key != self.key {
+            self.key = key;
+            self.since = Some(Instant::now());
+            return false;
+        }
+        let moved = ctx.input(|i| {
+            i.pointer.delta() != egui::Vec2::ZERO
+                || i.events
+                    .iter()
+                    .any(|e| matches!(e, egui::Event::PointerMoved(_)))
+        });
+        if moved || self.since.is_some_and(|t| t.elapsed() >= Self::SETTLE) {
+            self.since = None;
+        }
+        self.since.is_none()
+    }
 }
 
 impl PlayPanel {
@@ -83,6 +133,7 @@ impl PlayPanel {
             save_path: String::new(),
             saved: None,
             picked: None,
+            guard: Guard::default(),
         }
     }
 
@@ -121,6 +172,22 @@ impl PlayPanel {
                     *s = SeatKind::Person;
                 }
             }
+        }
+    }
+
+    /// Sets who plays a seat in the dialog (as choosing it would).
+    pub fn set_seat(&mut self, seat: usize, kind: SeatKind) {
+        if let Some(s) = self.dialog.as_mut().and_then(|d| d.seats.get_mut(seat)) {
+            *s = kind;
+        }
+    }
+
+    /// Sets an option's value in the dialog (as choosing it would), by the option's id.
+    pub fn set_option(&mut self, id: &str, value: &str) {
+        if let Some(d) = &mut self.dialog
+            && let Some((_, v)) = d.options.iter_mut().find(|(o, _)| o == id)
+        {
+            *v = value.to_string();
         }
     }
 
@@ -397,9 +464,29 @@ impl PlayPanel {
                     // A fork keeps the replay's options and seed: shown, not changed.
                     ui.disable();
                 }
-                for (o, (_, value)) in def.options.iter().zip(d.options.iter_mut()) {
-                    let l = ui.label(&o.label).on_hover_text(&o.description);
-                    match o.kind {
+                let chosen: Vec<String> = d.options.iter().map(|(_, v)| v.clone()).collect();
+                for (i, (o, (_, value))) in def.options.iter().zip(d.options.iter_mut()).enumerate()
+                {
+                    // An option that only applies with another option's choice is greyed
+                    // while that choice is not made (its value is kept and still passed on).
+                    let idle = only_with(def, i).filter(|(j, c)| chosen.get(*j) != Some(c));
+                    let l = ui.add_enabled(idle.is_none(), egui::Label::new(&o.label));
+                    let l = match &idle {
+                        Some((j, c)) => {
+                            let other = &def.options[*j];
+                            let choice = other
+                                .choices
+                                .iter()
+                                .find(|(id, _)| id == c)
+                                .map_or(c.as_str(), |(_, l)| l.as_str());
+                            l.on_disabled_hover_text(format!(
+                                "Applies only when {} is {choice}. {}",
+                                other.label, o.description
+                            ))
+                        }
+                        None => l.on_hover_text(&o.description),
+                    };
+                    ui.add_enabled_ui(idle.is_none(), |ui| match o.kind {
                         OptionType::Bool => {
                             let mut b = value == "true";
                             ui.checkbox(&mut b, "").labelled_by(l.id);
@@ -429,7 +516,7 @@ impl PlayPanel {
                                 .response
                                 .labelled_by(l.id);
                         }
-                    }
+                    });
                     ui.end_row();
                 }
                 let l = ui.label("Seed");
@@ -540,13 +627,23 @@ impl PlayPanel {
     fn game_ui(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
         let def = snap.def.clone();
         let mut act: Option<String> = None;
+        let armed = self.guard.update(ui.ctx(), snap);
+        // The side panel keeps the width it was given (or dragged to): its contents wrap
+        // inside it and never widen it, so the board beside it does not shift.
         egui::Panel::left("play-side")
             .resizable(true)
-            .default_size(330.0)
+            .default_size(SIDE_W)
+            .size_range(240.0..=640.0)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    self.side_ui(ui, snap, &mut act);
-                });
+                let rect = ui.available_rect_before_wrap();
+                let mut inner = ui.new_child(
+                    egui::UiBuilder::new()
+                        .max_rect(rect)
+                        .layout(egui::Layout::top_down(egui::Align::Min)),
+                );
+                inner.shrink_clip_rect(rect);
+                self.side_ui(&mut inner, snap, &mut act, armed);
+                ui.advance_cursor_after_rect(rect);
             });
         let actionable: Vec<Spot> = snap
             .offered
@@ -562,7 +659,7 @@ impl PlayPanel {
             &actionable,
             None,
         );
-        if let Some(spot) = r.clicked {
+        if let Some(spot) = r.clicked.filter(|_| armed) {
             let here: Vec<&Offered> = snap
                 .offered
                 .iter()
@@ -586,7 +683,7 @@ impl PlayPanel {
                         .iter()
                         .filter(|o| spots_of(&o.action, snap).contains(&spot))
                     {
-                        if ui.button(&o.label).clicked() {
+                        if ui.button(&o.label).clicked() && armed {
                             act = Some(o.action.clone());
                         }
                     }
@@ -601,10 +698,22 @@ impl PlayPanel {
         }
     }
 
-    fn side_ui(&mut self, ui: &mut egui::Ui, snap: &Snapshot, act: &mut Option<String>) {
+    /// The side panel: the game's state line and controls at the top, always the same rows
+    /// so the list of actions under them starts at the same place after every action; the
+    /// actions in a scroll area of their own; then saving and the log, which stays after
+    /// the game ends.
+    fn side_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        snap: &Snapshot,
+        act: &mut Option<String>,
+        armed: bool,
+    ) {
         let def = &snap.def;
         let name = |s: u8| def.seat_name(s as usize);
-        ui.label(format!("Seed {} · {} actions", snap.setup.seed, snap.step));
+        ui.add(
+            egui::Label::new(format!("Seed {} · {} actions", snap.setup.seed, snap.step)).wrap(),
+        );
         if let Some(v) = snap.viewer {
             ui.label(format!("Showing what {} may see", name(v)));
         } else {
@@ -613,16 +722,21 @@ impl PlayPanel {
         ui.separator();
         if let Some(r) = &snap.result {
             ui.heading("Game over");
-            ui.label(&r.reason);
+            ui.add(egui::Label::new(&r.reason).wrap());
             let mut order: Vec<usize> = (0..r.places.len()).collect();
             order.sort_by_key(|&i| r.places.get(i).copied().unwrap_or(u32::MAX));
+            let unit = score_unit(def, &snap.view, &r.scores);
+            let score = |n: i64| match &unit {
+                Some(u) => format!("{n} {u}"),
+                None => format!("score {n}"),
+            };
             egui::Grid::new("places").show(ui, |ui| {
                 for i in order {
                     ui.label(crate::common::ordinal(
                         r.places.get(i).copied().unwrap_or(0),
                     ));
                     ui.colored_label(board_view::seat_color(def, i as u8), def.seat_name(i));
-                    ui.label(format!("{} points", r.scores.get(i).copied().unwrap_or(0)));
+                    ui.label(score(r.scores.get(i).copied().unwrap_or(0)));
                     ui.end_row();
                 }
             });
@@ -634,16 +748,27 @@ impl PlayPanel {
                     ..new_game(def)
                 });
             }
+            log_ui(ui, snap);
             return;
         }
         let active = snap.active;
-        ui.horizontal(|ui| {
+        let bot_to_act = snap
+            .seats
+            .get(active as usize)
+            .is_some_and(|s| !s.is_person());
+        ui.horizontal_wrapped(|ui| {
             ui.label("To act:");
             ui.colored_label(board_view::seat_color(def, active), name(active));
+            if bot_to_act {
+                ui.weak("(a bot)");
+                if !self.paused {
+                    ui.spinner();
+                }
+            }
         });
         let bots = snap.seats.iter().any(|s| !s.is_person());
         if bots {
-            ui.horizontal(|ui| {
+            ui.horizontal_wrapped(|ui| {
                 let label = if self.paused { "Play" } else { "Pause" };
                 if ui.button(label).clicked() {
                     self.paused = !self.paused;
@@ -660,50 +785,55 @@ impl PlayPanel {
                     .labelled_by(l.id);
                 self.pace = Duration::from_millis(ms as u64);
             });
-            if snap
-                .seats
-                .get(active as usize)
-                .is_some_and(|s| !s.is_person())
-            {
-                ui.horizontal(|ui| {
-                    if !self.paused {
-                        ui.spinner();
-                    }
-                    ui.label(format!("{} is a bot", name(active)));
-                });
-            }
         }
-        if let Some(v) = snap.viewer
-            && let Some(Some(to)) = snap.undo_to.get(v as usize)
-            && ui
-                .button("Undo")
-                .on_hover_text(format!("Back to before your action {}", to + 1))
-                .clicked()
+        // Undo is always there (greyed when there is nothing to undo), so it never pushes
+        // the actions down when it becomes possible.
+        let undo_to = snap
+            .viewer
+            .and_then(|v| snap.undo_to.get(v as usize).copied().flatten());
+        let hint = undo_to.map_or(String::new(), |to| {
+            format!("Back to before your action {}", to + 1)
+        });
+        if ui
+            .add_enabled(undo_to.is_some(), egui::Button::new("Undo"))
+            .on_hover_text(hint)
+            .on_disabled_hover_text(
+                "Nothing to undo: no decision of yours since the last random draw or revealed card",
+            )
+            .clicked()
+            && let Some(to) = undo_to
             && let Some(w) = &mut self.worker
         {
-            w.send(Request::Undo(*to));
+            w.send(Request::Undo(to));
         }
-        if !snap.offered.is_empty() {
-            ui.separator();
-            ui.strong("Your actions");
-            actions_ui(ui, &snap.offered, act);
-        }
+        ui.separator();
+        ui.strong("Your actions");
+        let list_h = (ui.available_height() * 0.55).max(120.0);
+        egui::ScrollArea::vertical()
+            .id_salt("play-actions")
+            .max_height(list_h)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                if snap.offered.is_empty() {
+                    ui.weak(format!("Waiting for {}…", name(active)));
+                } else {
+                    actions_ui(ui, &snap.offered, act, armed);
+                }
+            });
         ui.separator();
         self.save_ui(ui);
-        ui.separator();
-        ui.strong("Log");
-        for line in snap.view.log.iter().rev().take(60) {
-            ui.label(line);
-        }
+        log_ui(ui, snap);
     }
 
     fn save_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             let l = ui.label("Replay file");
+            // The field takes what the label and the button leave of the panel's width.
+            let room = ui.available_width() - 100.0;
             ui.add(
                 egui::TextEdit::singleline(&mut self.save_path)
                     .hint_text("game.replay.json")
-                    .desired_width(180.0),
+                    .desired_width(room.clamp(60.0, 240.0)),
             )
             .labelled_by(l.id);
             if ui.button("Save replay").clicked()
@@ -714,44 +844,161 @@ impl PlayPanel {
             }
         });
         if let Some(s) = &self.saved {
-            ui.weak(s);
+            ui.add(egui::Label::new(egui::RichText::new(s).weak()).wrap());
         }
     }
 }
 
-/// The actions grouped by their menu paths: a collapsing header per first part.
-fn actions_ui(ui: &mut egui::Ui, offered: &[Offered], act: &mut Option<String>) {
-    let mut groups: Vec<(String, Vec<&Offered>)> = Vec::new();
-    for o in offered {
-        let group = if o.path.len() > 1 {
-            o.path.first().cloned().unwrap_or_default()
-        } else {
-            String::new()
-        };
-        match groups.iter_mut().find(|(g, _)| *g == group) {
-            Some((_, list)) => list.push(o),
-            None => groups.push((group, vec![o])),
-        }
-    }
-    for (group, list) in groups {
-        if group.is_empty() || list.len() == 1 {
-            for o in list {
-                if ui.button(&o.label).clicked() {
-                    *act = Some(o.action.clone());
+/// The actions as the menu their `describe` paths make (the terminal's menu,
+/// [`crate::play_menu::Menu`]): a collapsible group per part shared by several actions, headed
+/// with how many actions it holds ("Drive (47)", inside it "with Clear Road (4 spaces)
+/// (12)"), a group of one folded into its entry. Labels wrap to the panel's width. A click
+/// counts only when `armed` (see [`Guard`]).
+fn actions_ui(ui: &mut egui::Ui, offered: &[Offered], act: &mut Option<String>, armed: bool) {
+    let paths: Vec<Vec<String>> = offered.iter().map(|o| o.path.clone()).collect();
+    let actions: Vec<String> = offered.iter().map(|o| o.action.clone()).collect();
+    let menu = Menu::new(&paths, &actions);
+    let top = menu.entries(0);
+    let groups_on_top = top
+        .iter()
+        .filter(|e| matches!(e.target, Target::Group(..)))
+        .count();
+    let mut pick = Pick {
+        offered,
+        act,
+        armed,
+    };
+    menu_level(ui, &menu, &top, &[], groups_on_top <= 2, &mut pick);
+}
+
+/// What a click in the action menu chooses from, and where the choice goes.
+struct Pick<'a> {
+    offered: &'a [Offered],
+    act: &'a mut Option<String>,
+    armed: bool,
+}
+
+/// One level of the action menu; `open_groups`: its groups start open whatever their size.
+fn menu_level(
+    ui: &mut egui::Ui,
+    menu: &Menu,
+    entries: &[Entry],
+    path: &[&str],
+    open_groups: bool,
+    pick: &mut Pick,
+) {
+    for e in entries {
+        match e.target {
+            Target::Action(i) => {
+                let Some(o) = pick.offered.get(i) else {
+                    continue;
+                };
+                let r = ui.add(egui::Button::new(&e.label).wrap());
+                let r = if e.label == o.label {
+                    r
+                } else {
+                    r.on_hover_text(&o.label)
+                };
+                if r.clicked() && pick.armed {
+                    *pick.act = Some(o.action.clone());
                 }
             }
-        } else {
-            egui::CollapsingHeader::new(format!("{group} ({})", list.len()))
-                .default_open(list.len() <= 6)
-                .show(ui, |ui| {
-                    for o in list {
-                        let rest = o.path[1..].join(" ");
-                        if ui.button(rest).on_hover_text(&o.label).clicked() {
-                            *act = Some(o.action.clone());
-                        }
-                    }
-                });
+            Target::Group(g, n) => {
+                let mut here = path.to_vec();
+                here.push(&e.label);
+                egui::CollapsingHeader::new(wrapped(ui, format!("{} ({n})", e.label)))
+                    .id_salt(("play-action-group", &here))
+                    .default_open(open_groups || n <= 8)
+                    .show(ui, |ui| {
+                        let inner = menu.entries(g);
+                        menu_level(ui, menu, &inner, &here, false, pick);
+                    });
+            }
         }
+    }
+}
+
+/// A group's heading laid out to wrap within the panel (a collapsing header's own text never
+/// wraps, and a long one would widen everything under it).
+fn wrapped(ui: &egui::Ui, text: String) -> egui::WidgetText {
+    let width = (ui.available_width() - ui.spacing().indent - 8.0).max(60.0);
+    egui::WidgetText::from(text)
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Wrap),
+            width,
+            egui::TextStyle::Button,
+        )
+        .into()
+}
+
+/// The log, newest first, in a scroll area of its own filling the rest of the panel; it
+/// stays once the game is over.
+fn log_ui(ui: &mut egui::Ui, snap: &Snapshot) {
+    ui.separator();
+    ui.strong("Log");
+    egui::ScrollArea::vertical()
+        .id_salt("play-log")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for line in snap.view.log.iter().rev().take(200) {
+                ui.add(egui::Label::new(line).wrap());
+            }
+        });
+}
+
+/// What the final scores count, as the game names it: the counter holding every seat's score
+/// at the end (Critter Cab's coins, Taxi Derby's money, Curbside's stars), found by comparing
+/// the scores with the counters the view shows; a mod's manifest has no word for its score.
+/// None when no counter, or more than one, matches: then it is just the "score".
+pub fn score_unit(def: &GameDef, view: &View, scores: &[i64]) -> Option<String> {
+    use farebox::content::def::Scope;
+    if scores.is_empty() {
+        return None;
+    }
+    let counter = |id: &str| def.counter(id).and_then(|i| def.counters.get(i));
+    let matching = |scope: Scope| -> Vec<&str> {
+        view.counters
+            .iter()
+            .filter_map(|(id, values)| {
+                let c = counter(id).filter(|c| c.scope == scope)?;
+                let fits = match scope {
+                    Scope::Seat => {
+                        values.len() >= scores.len()
+                            && scores.iter().zip(values.iter()).all(|(s, v)| s == v)
+                    }
+                    Scope::Global => values
+                        .first()
+                        .is_some_and(|v| scores.iter().all(|s| s == v)),
+                };
+                fits.then_some(c.name.as_str())
+            })
+            .collect()
+    };
+    // A seat's own counter first (a race for coins); a counter of the whole game only when
+    // no seat's counter fits (a shared rating, everyone scoring the same).
+    let seat = matching(Scope::Seat);
+    let found = if seat.is_empty() {
+        matching(Scope::Global)
+    } else {
+        seat
+    };
+    match found.as_slice() {
+        [one] if !one.is_empty() => {
+            // A name in capitals stays so ("VP"); else it reads as a word ("12 coins").
+            Some(
+                if one
+                    .chars()
+                    .filter(|c| c.is_alphabetic())
+                    .all(char::is_uppercase)
+                {
+                    one.to_string()
+                } else {
+                    one.to_lowercase()
+                },
+            )
+        }
+        _ => None,
     }
 }
 
@@ -813,7 +1060,8 @@ pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
             if z.owner.is_some() && z.owner != snap.viewer {
                 continue;
             }
-            if let Some(ci) = z.cards.iter().position(|c| c == token) {
+            // Every copy: in a hand of identical cards, any of them plays the action.
+            for (ci, _) in z.cards.iter().enumerate().filter(|(_, c)| *c == token) {
                 out.push(Spot::Card {
                     zone: zi,
                     index: ci,
@@ -828,6 +1076,31 @@ pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
 /// turns behind a hand-off screen.
 fn hides_anything(def: &GameDef) -> bool {
     def.zones.iter().any(|z| z.visibility != Visibility::Public)
+}
+
+/// The option and choice an option applies with, when its description says so in the mod's
+/// own words: it starts "With the <choice> ..." or "With <choice> ...", <choice> being the
+/// label of a choice of another option (Critter Cab's "Rounds": "With the Rounds limit: every
+/// driver gets this many turns", under "Game limit": Rounds or Table clock). An option has no
+/// field for this (the engine's `RawOption` has id, label, description, type, default, min,
+/// max and choices only), so nothing else is guessed.
+fn only_with(def: &GameDef, i: usize) -> Option<(usize, String)> {
+    let d = def.options.get(i)?.description.trim_start();
+    let rest = d
+        .strip_prefix("With the ")
+        .or_else(|| d.strip_prefix("With "))?;
+    def.options
+        .iter()
+        .enumerate()
+        .filter(|&(j, o)| j != i && o.kind == OptionType::Choice)
+        .flat_map(|(j, o)| o.choices.iter().map(move |(c, l)| (j, c, l)))
+        .filter(|(_, _, l)| {
+            !l.is_empty()
+                && rest.starts_with(l.as_str())
+                && rest[l.len()..].starts_with([' ', ':', ',', '.'])
+        })
+        .max_by_key(|(_, _, l)| l.len())
+        .map(|(j, c, _)| (j, c.clone()))
 }
 
 fn new_game(def: &GameDef) -> NewGame {

@@ -1,14 +1,17 @@
 //! Zones of cards and the counters: the part of the table that is not the board.
 //!
 //! Each zone is a row headed "Name (count)", per-seat zones under their seat's name. Cards the
-//! seat may see are small cards with their name, text and fields; the rest lie face down as
-//! one back with how many there are. Every face-up card is a widget named after its card, so
-//! screen readers and tests find it; face-down cards never carry their names.
+//! seat may see are small cards with their name, text and what their fields say as people
+//! read them ([`crate::card_brief`]: "to Acorn Square or Otter Wharf", "fare 2", "VIP");
+//! identical cards lie as one stack marked "×3"; the rest lie face down as one back with how
+//! many there are. Every face-up card is a widget named after its card, so screen readers and
+//! tests find it; face-down cards never carry their names. Above it all, what the rules write
+//! for the seat to read (the view's variables) stands in a box of its own.
 
 use std::sync::Arc;
 
 use eframe::egui::{self, Align2, Color32, FontId, Galley, Rect, Sense, Stroke, StrokeKind, Vec2};
-use farebox::content::def::{BoardDef, CardDef, Scope};
+use farebox::content::def::{CardDef, Scope};
 use farebox::game::ZoneView;
 use farebox::value::Value;
 
@@ -42,23 +45,6 @@ pub fn card_name(scene: &Scene, zone: &ZoneView, id: &str) -> String {
     }
 }
 
-/// A card field's value as people read it: a tile or track piece it names by its name.
-fn field_text(scene: &Scene, v: &Value) -> String {
-    let def = scene.def;
-    let Some(id) = v.as_str() else {
-        return v.to_string();
-    };
-    if let Some(t) = def.tile(id).and_then(|i| def.tiles.get(i)) {
-        return t.name.clone();
-    }
-    if let BoardDef::Track(t) = &def.board
-        && let Some(piece) = t.pieces.iter().find(|p| p.id == id)
-    {
-        return piece.name.clone();
-    }
-    id.to_string()
-}
-
 /// What a card says: its text, or else the text of the tile it stands for.
 fn card_text(scene: &Scene, c: &CardDef) -> String {
     if !c.text.is_empty() {
@@ -78,6 +64,7 @@ pub fn zones_ui(ui: &mut egui::Ui, scene: &Scene) -> BoardResponse {
         .id_salt("farebox-zones")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            notes(ui, scene);
             counters(ui, scene);
             let zones: Vec<(usize, &ZoneView)> = scene
                 .view
@@ -136,13 +123,14 @@ fn zone_group(
     for &(zi, z) in mine().filter(|(_, z)| z.count > 0) {
         zone_row(ui, scene, zi, z, out);
     }
+    // An empty zone is still there (a hand may fill up), named once each, quietly.
     let empty: Vec<String> = mine()
         .filter(|(_, z)| z.count == 0)
         .filter_map(|(_, z)| scene.def.zone(&z.id).and_then(|i| scene.def.zones.get(i)))
-        .map(|d| d.name.clone())
+        .map(|d| format!("{} (empty)", d.name))
         .collect();
     if !empty.is_empty() {
-        ui.label(egui::RichText::new(format!("Empty: {}", empty.join(", "))).weak());
+        ui.add(egui::Label::new(egui::RichText::new(empty.join(" · ")).weak()).wrap());
     }
 }
 
@@ -208,31 +196,49 @@ fn zone_row(ui: &mut egui::Ui, scene: &Scene, zi: usize, z: &ZoneView, out: &mut
     }
     ui.label(egui::RichText::new(format!("{head} ({})", z.count)).strong());
     let hidden = z.count.saturating_sub(z.cards.len());
-    let faces: Vec<Face> = z
-        .cards
-        .iter()
-        .map(|id| Face::new(ui, scene, z, id))
+    // Identical cards (the same card id) lie as one stack, in the order each first shows.
+    let mut stacks: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (ci, id) in z.cards.iter().enumerate() {
+        match stacks.iter_mut().find(|(s, _)| *s == id.as_str()) {
+            Some((_, at)) => at.push(ci),
+            None => stacks.push((id.as_str(), vec![ci])),
+        }
+    }
+    let deck = scene
+        .def
+        .zone(&z.id)
+        .and_then(|i| scene.def.zones.get(i))
+        .and_then(|d| d.deck);
+    let faces: Vec<(Face, Vec<usize>)> = stacks
+        .into_iter()
+        .map(|(id, at)| (Face::new(ui, scene, z, deck, id, at.len()), at))
         .collect();
     let height = faces
         .iter()
-        .map(|f| f.height)
+        .map(|(f, _)| f.height)
         .fold(64.0_f32, f32::max)
-        .min(170.0);
+        .min(190.0);
     // Cards wrap onto further rows, so a whole hand is in sight at once.
     ui.with_layout(
         egui::Layout::left_to_right(egui::Align::Min).with_main_wrap(true),
         |ui| {
-            for (ci, face) in faces.into_iter().enumerate() {
-                let spot = Spot::Card {
+            for (face, at) in faces {
+                let spot = |ci: usize| Spot::Card {
                     zone: zi,
                     index: ci,
                 };
-                let r = face.show(ui, height, scene.actionable.contains(&spot));
+                // A stack is playable when any of its cards is: then it is the first such.
+                let playable = at
+                    .iter()
+                    .map(|&ci| spot(ci))
+                    .find(|s| scene.actionable.contains(s));
+                let here = playable.unwrap_or_else(|| spot(at[0]));
+                let r = face.show(ui, height, playable.is_some());
                 if r.clicked() {
-                    out.clicked = Some(spot);
+                    out.clicked = Some(here);
                 }
                 if r.hovered() {
-                    out.hovered = Some(spot);
+                    out.hovered = Some(here);
                 }
             }
             if hidden > 0 {
@@ -243,24 +249,37 @@ fn zone_row(ui: &mut egui::Ui, scene: &Scene, zi: usize, z: &ZoneView, out: &mut
     ui.add_space(4.0);
 }
 
-/// A face-up card laid out: name, text and fields.
+/// A face-up card laid out: name, text and what its fields say; `count` identical cards.
 struct Face {
     name: String,
+    count: usize,
     title: Arc<Galley>,
     body: Option<Arc<Galley>>,
-    fields: Option<Arc<Galley>>,
+    details: Option<Arc<Galley>>,
     /// The whole text, for the tooltip.
     lines: Vec<String>,
     height: f32,
 }
 
+/// How far each card of a stack peeks out from under the one on top.
+const STACK_STEP: f32 = 3.0;
+
 impl Face {
-    fn new(ui: &egui::Ui, scene: &Scene, z: &ZoneView, id: &str) -> Face {
+    fn new(
+        ui: &egui::Ui,
+        scene: &Scene,
+        z: &ZoneView,
+        deck: Option<usize>,
+        id: &str,
+        count: usize,
+    ) -> Face {
         let c = card(scene, z, id);
         let name = card_name(scene, z, id);
         let inner = CARD_W - 12.0;
         let p = ui.painter();
-        let title = p.layout(name.clone(), FontId::proportional(13.5), INK, inner);
+        // Room on the title's line for the "×3" of a stack.
+        let title_w = if count > 1 { inner - 26.0 } else { inner };
+        let title = p.layout(name.clone(), FontId::proportional(13.5), INK, title_w);
         let text = c.map_or_else(String::new, |c| card_text(scene, c));
         let body = (!text.is_empty()).then(|| {
             p.layout(
@@ -270,39 +289,50 @@ impl Face {
                 inner,
             )
         });
-        let fields: Vec<String> = c.map_or_else(Vec::new, |c| {
-            c.fields
-                .iter()
-                .map(|(k, v)| format!("{k}: {}", field_text(scene, v)))
-                .collect()
-        });
-        let field_galley = (!fields.is_empty()).then(|| {
+        let brief = crate::card_brief::card_in(scene.def, deck, id);
+        let details = (!brief.details.is_empty()).then(|| {
             let color = Color32::from_rgb(0x2c, 0x4a, 0x6e);
-            p.layout(fields.join("\n"), FontId::proportional(11.0), color, inner)
+            p.layout(
+                brief.details.join("\n"),
+                FontId::proportional(11.5),
+                color,
+                inner,
+            )
         });
+        let stacked = if count > 1 {
+            STACK_STEP * (count.min(3) - 1) as f32
+        } else {
+            0.0
+        };
         let height = 12.0
+            + stacked
             + title.size().y
             + body.as_ref().map_or(0.0, |g| g.size().y + 4.0)
-            + field_galley.as_ref().map_or(0.0, |g| g.size().y + 4.0);
+            + details.as_ref().map_or(0.0, |g| g.size().y + 4.0);
         let mut lines = Vec::new();
+        if count > 1 {
+            lines.push(format!("{count} identical cards"));
+        }
         if !text.is_empty() {
             lines.push(text);
         }
-        lines.extend(fields);
+        lines.extend(brief.details);
         if let Some(c) = c.filter(|c| !c.tags.is_empty()) {
             lines.push(format!("tags: {}", c.tags.join(", ")));
         }
         Face {
             name,
+            count,
             title,
             body,
-            fields: field_galley,
+            details,
             lines,
             height,
         }
     }
 
-    /// Draws the card `height` tall; a card a person may act on is outlined and clickable.
+    /// Draws the card `height` tall (a stack: the cards under it peeking out at the top
+    /// right, "×n" by the name); a card a person may act on is outlined and clickable.
     fn show(self, ui: &mut egui::Ui, height: f32, actionable: bool) -> egui::Response {
         let sense = if actionable {
             Sense::click()
@@ -317,20 +347,49 @@ impl Face {
         };
         r.widget_info(|| egui::WidgetInfo::labeled(role, true, &self.name));
         let p = ui.painter_at(rect);
-        p.rect_filled(rect, 6.0, CARD_FACE);
+        let under = (self.count.min(3) - 1) as f32 * STACK_STEP;
+        let face = Rect::from_min_max(
+            rect.min + Vec2::new(0.0, under),
+            rect.max - Vec2::new(under, 0.0),
+        );
+        for k in (1..self.count.min(3)).rev() {
+            let d = k as f32 * STACK_STEP;
+            let behind = face.translate(Vec2::new(d, -d));
+            p.rect_filled(behind, 6.0, CARD_FACE.gamma_multiply(0.85));
+            p.rect_stroke(
+                behind,
+                6.0,
+                Stroke::new(1.0, Color32::from_gray(120)),
+                StrokeKind::Inside,
+            );
+        }
+        p.rect_filled(face, 6.0, CARD_FACE);
         let edge = if actionable {
             Stroke::new(if r.hovered() { 4.0 } else { 3.0 }, ACTION)
         } else {
             Stroke::new(1.0, Color32::from_gray(120))
         };
-        p.rect_stroke(rect, 6.0, edge, StrokeKind::Inside);
-        let mut y = rect.min.y + 6.0;
-        for g in [Some(self.title), self.body, self.fields]
+        p.rect_stroke(face, 6.0, edge, StrokeKind::Inside);
+        if self.count > 1 {
+            let at = egui::pos2(face.max.x - 6.0, face.min.y + 5.0);
+            let g = p.layout_no_wrap(
+                format!("×{}", self.count),
+                FontId::proportional(13.0),
+                Color32::WHITE,
+            );
+            let pill = Align2::RIGHT_TOP
+                .anchor_size(at, g.size())
+                .expand2(Vec2::new(4.0, 1.0));
+            p.rect_filled(pill, 7.0, CARD_BACK);
+            p.galley(pill.min + Vec2::new(4.0, 1.0), g, Color32::WHITE);
+        }
+        let mut y = face.min.y + 6.0;
+        for g in [Some(self.title), self.body, self.details]
             .into_iter()
             .flatten()
         {
             let h = g.size().y;
-            p.galley(egui::pos2(rect.min.x + 6.0, y), g, INK);
+            p.galley(egui::pos2(face.min.x + 6.0, y), g, INK);
             y += h + 4.0;
         }
         let r = if actionable {
@@ -346,6 +405,88 @@ impl Face {
                 ui.label(l);
             }
         })
+    }
+}
+
+/// What the rules write for the seat looking to read: the view's variables whose names do
+/// not start with `_` (those are the rules' bookkeeping). Each single one is a line in a
+/// highlighted box, its name first ("Pickup spot: Art Museum: indoor, art" on the Driver's
+/// screen of Where's My Ride, a secret only that seat's view holds); a numbered series of them
+/// ("text 01", "text 02", …: the conversation) is a list under its name, in order.
+fn notes(ui: &mut egui::Ui, scene: &Scene) {
+    let shown: Vec<(&String, &Value)> = scene
+        .view
+        .vars
+        .iter()
+        .filter(|(k, v)| !k.starts_with('_') && !matches!(v, Value::Nil))
+        .collect();
+    if shown.is_empty() {
+        return;
+    }
+    let mut single: Vec<(&str, String)> = Vec::new();
+    let mut series: Vec<(String, Vec<String>)> = Vec::new();
+    for (k, v) in shown {
+        let text = match v {
+            Value::Str(s) => s.clone(),
+            other => other.to_string(),
+        };
+        match series_name(k) {
+            Some(base) => match series.iter_mut().find(|(b, _)| *b == base) {
+                Some((_, lines)) => lines.push(text),
+                None => series.push((base, vec![text])),
+            },
+            None => single.push((k.as_str(), text)),
+        }
+    }
+    if !single.is_empty() {
+        egui::Frame::new()
+            .fill(ACTION.gamma_multiply(0.12))
+            .stroke(Stroke::new(2.0, ACTION))
+            .corner_radius(6.0)
+            .inner_margin(8.0)
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                for (k, text) in &single {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label(
+                            egui::RichText::new(format!("{}:", capitalized(k)))
+                                .size(16.0)
+                                .strong(),
+                        );
+                        ui.add(
+                            egui::Label::new(egui::RichText::new(text).size(16.0).strong()).wrap(),
+                        );
+                    });
+                }
+            });
+        ui.add_space(4.0);
+    }
+    for (base, lines) in series {
+        egui::CollapsingHeader::new(format!("{} ({})", capitalized(&base), lines.len()))
+            .id_salt(("farebox-notes", &base))
+            .default_open(true)
+            .show(ui, |ui| {
+                for l in lines {
+                    ui.add(egui::Label::new(l).wrap());
+                }
+            });
+    }
+    ui.separator();
+}
+
+/// The name of the series a variable is one of: "text" for "text 07" (a name, a space and a
+/// number).
+fn series_name(k: &str) -> Option<String> {
+    let (base, n) = k.rsplit_once(' ')?;
+    (!base.is_empty() && !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        .then(|| base.to_string())
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 

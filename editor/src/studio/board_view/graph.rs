@@ -349,52 +349,210 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             note_legend(&mut legend, Sym::Bridge, "bridge over the river");
         }
     }
-    // Names, most telling first, each only where it overlaps no name already written.
-    let size = (rn * 0.9).min(14.0);
+    // The spots a person may act on, marked before the names so that no name hides under
+    // a mark (the board view marks the one under the pointer again).
+    for spot in scene.actionable {
+        if let super::Spot::Space(s) = *spot
+            && let Some(Some(place)) = places.get(s as usize)
+        {
+            super::highlight(p, *place, false);
+        }
+    }
+    names(p, scene, &places, rn, sections);
+    Drawn {
+        places,
+        legend,
+        note: None,
+    }
+}
+
+/// Whether the board marks the spots a person may act on itself ([`draw`] does for boards of
+/// spaces), so that their names are written over the marks.
+pub fn marks_actionable(scene: &Scene) -> bool {
+    !matches!(scene.board.kind, "grid" | "track")
+}
+
+/// Feature names are never written smaller than this (screen points), however far out the
+/// board is zoomed: smaller than the usual least size, [`super::MIN_TEXT`], rather than gone.
+const FEATURE_TEXT: f32 = 9.5;
+
+/// Writes the spaces' names, most telling first, each where it overlaps no name already
+/// written, no other feature's symbol and no piece, and always inside the view (a name
+/// that would run off an edge is shifted in).
+///
+/// Which spaces are always named: the features, i.e. spaces with tags (the board draws
+/// them larger, with their symbol: a taxi stand, a store, a chance space, a perch...), since
+/// those are the places people look for and tell apart by name (Critter Cab's eight stands
+/// look alike). A feature's name is never left out for being small: zoomed out it is
+/// written at [`FEATURE_TEXT`], below its space, else above, right or left of it, and when
+/// none of those is free, shortened (to what comes before a comma or parenthesis, "Anchor
+/// Street Rank", or to its first word, "Thistledown"). Only when even the shortest form has
+/// nowhere free to go is it left out, so a crowded board does not turn into overlapping
+/// text. Plain road spaces (no tags) are named only when the board is
+/// zoomed in far enough to write them at a readable size, below the space, where free.
+fn names(p: &Painter, scene: &Scene, places: &[Option<Place>], rn: f32, sections: bool) {
+    let spaces = &scene.board.graph.spaces;
+    let view = p.clip_rect().shrink(2.0);
+    let base = (rn * 0.9).min(14.0);
     let mut order: Vec<usize> = (0..spaces.len()).collect();
     order.sort_by_key(|&i| spaces.get(i).map_or(usize::MAX, |s| rank(&s.tags)));
-    let mut taken: Vec<Rect> = Vec::new();
-    // A name never covers another space's symbol.
-    let symbols: Vec<(usize, Rect)> = spaces
+    // What a name must not cover: the other features' symbols and the pieces.
+    let mut blocked: Vec<(usize, Rect)> = spaces
         .iter()
-        .zip(&places)
+        .zip(places)
         .enumerate()
         .filter(|(_, (sp, _))| !sp.tags.is_empty())
         .filter_map(|(i, (_, pl))| {
             pl.map(|pl| (i, Rect::from_center_size(pl.c, Vec2::splat(pl.r * 1.8))))
         })
         .collect();
+    // A space a person may act on stays in sight (its mark's rim may go under a name).
+    for spot in scene.actionable {
+        if let super::Spot::Space(s) = *spot
+            && let Some(Some(pl)) = places.get(s as usize)
+        {
+            blocked.push((
+                s as usize,
+                Rect::from_center_size(pl.c, Vec2::splat(pl.r * 1.6)),
+            ));
+        }
+    }
+    // A space with pieces on it: how far out they reach (its own name goes beyond them).
+    let mut reach: Vec<f32> = places.iter().map(|pl| pl.map_or(0.0, |pl| pl.r)).collect();
+    let mut on = vec![0usize; places.len()];
+    for piece in &scene.view.pieces {
+        if let Some(s) = piece.at.as_deref().and_then(|a| scene.board.graph.find(a))
+            && let Some(n) = on.get_mut(s as usize)
+        {
+            *n += 1;
+        }
+    }
+    for (s, &n) in on.iter().enumerate() {
+        let Some(Some(pl)) = places.get(s) else {
+            continue;
+        };
+        for k in 0..n {
+            let (c, t) = super::token_slot(*pl, k, n);
+            blocked.push((s, Rect::from_center_size(c, Vec2::splat(t * 2.4))));
+            if let Some(x) = reach.get_mut(s) {
+                *x = x.max((c - pl.c).length() + t * 1.2);
+            }
+        }
+    }
+    let mut taken: Vec<Rect> = Vec::new();
     for i in order {
         let (Some(sp), Some(Some(place))) = (spaces.get(i), places.get(i)) else {
             continue;
         };
-        let plain = sp.tags.is_empty();
-        if size < super::MIN_TEXT || (plain && sections && rn < 30.0) {
+        if !view.contains(place.c) {
             continue;
         }
         let name = if sp.name.is_empty() { &sp.id } else { &sp.name };
-        let at = place.c + Vec2::new(0.0, place.r + 2.0);
-        let galley = p.layout_no_wrap(name.clone(), FontId::proportional(size), INK);
-        let r = Align2::CENTER_TOP
-            .anchor_size(at, galley.size())
-            .expand(1.5);
-        let covers = symbols.iter().any(|&(j, s)| j != i && s.intersects(r));
-        if covers || taken.iter().any(|t| t.intersects(r)) || !p.clip_rect().intersects(r) {
+        let featured = !sp.tags.is_empty();
+        let size = if featured {
+            base.max(FEATURE_TEXT)
+        } else if base < super::MIN_TEXT || (sections && rn < 30.0) {
             continue;
+        } else {
+            base
+        };
+        let forms = if featured {
+            short_forms(name)
+        } else {
+            vec![name.clone()]
+        };
+        let sides: &[Align2] = if featured {
+            &[
+                Align2::CENTER_TOP,
+                Align2::CENTER_BOTTOM,
+                Align2::LEFT_CENTER,
+                Align2::RIGHT_CENTER,
+            ]
+        } else {
+            &[Align2::CENTER_TOP]
+        };
+        // Nothing covered, its own space's symbol and pieces included (a name shifted in
+        // from the edge of the view could land on them).
+        let free = |r: Rect| {
+            !taken.iter().any(|t| t.intersects(r)) && !blocked.iter().any(|&(_, b)| b.intersects(r))
+        };
+        'found: for form in &forms {
+            {
+                let galley = p.layout_no_wrap(form.clone(), FontId::proportional(size), INK);
+                for &side in sides {
+                    let gap = reach.get(i).copied().unwrap_or(place.r) + 2.0;
+                    let at = place.c
+                        + match side {
+                            Align2::CENTER_TOP => Vec2::new(0.0, gap),
+                            Align2::CENTER_BOTTOM => Vec2::new(0.0, -gap),
+                            Align2::LEFT_CENTER => Vec2::new(gap, 0.0),
+                            _ => Vec2::new(-gap, 0.0),
+                        };
+                    let r = inside(side.anchor_size(at, galley.size()).expand(1.5), view);
+                    if !free(r) {
+                        continue;
+                    }
+                    taken.push(r);
+                    p.rect_filled(
+                        r,
+                        3.0,
+                        Color32::from_rgba_unmultiplied(0xf5, 0xf0, 0xe0, 225),
+                    );
+                    p.galley(r.min + Vec2::splat(1.5), galley, INK);
+                    break 'found;
+                }
+            }
         }
-        taken.push(r);
-        p.rect_filled(
-            r,
-            3.0,
-            Color32::from_rgba_unmultiplied(0xf5, 0xf0, 0xe0, 215),
-        );
-        p.galley(r.min + Vec2::splat(1.5), galley, INK);
     }
-    Drawn {
-        places,
-        legend,
-        note: None,
+}
+
+/// A name and its shorter forms, longest first: the part before a comma or parenthesis
+/// ("Anchor Street Rank, stop A" -> "Anchor Street Rank"); a name with no such part, its
+/// first word ("Thistledown Station" -> "Thistledown"), where a first word alone still
+/// names the place.
+fn short_forms(name: &str) -> Vec<String> {
+    let mut out = vec![name.to_string()];
+    let head = name
+        .split([',', '(', ':'])
+        .next()
+        .unwrap_or(name)
+        .trim()
+        .to_string();
+    if head != name.trim() {
+        if !head.is_empty() {
+            out.push(head);
+        }
+        return out;
     }
+    let word = name
+        .split_whitespace()
+        .next()
+        .unwrap_or(name)
+        .trim_end_matches([',', ':', ';', '.'])
+        .to_string();
+    if !word.is_empty() && word != name {
+        out.push(word);
+    }
+    out
+}
+
+/// `r` moved the least to lie inside `view` (its left or top edge kept when it is larger).
+fn inside(r: Rect, view: Rect) -> Rect {
+    let dx = if r.min.x < view.min.x {
+        view.min.x - r.min.x
+    } else if r.max.x > view.max.x {
+        (view.max.x - r.max.x).max(view.min.x - r.min.x)
+    } else {
+        0.0
+    };
+    let dy = if r.min.y < view.min.y {
+        view.min.y - r.min.y
+    } else if r.max.y > view.max.y {
+        (view.max.y - r.max.y).max(view.min.y - r.min.y)
+    } else {
+        0.0
+    };
+    r.translate(Vec2::new(dx, dy))
 }
 
 /// Which names to write first: places people look for before plain road.

@@ -218,7 +218,20 @@ pub fn token(p: &Painter, c: Pos2, r: f32, color: Color32, letter: &str) {
     p.circle_filled(c, r, color);
     p.circle_stroke(c, r, Stroke::new((r * 0.14).clamp(1.0, 2.5), INK));
     p.circle_stroke(c, r + 1.0, Stroke::new(1.0, Color32::from_white_alpha(200)));
-    text(p, c, Align2::CENTER_CENTER, letter, r * 1.15, ink_on(color));
+    // The letter always: a piece is told apart by it, even drawn small (a legend line).
+    let size = (r * if letter.chars().count() > 1 {
+        0.8
+    } else {
+        1.15
+    })
+    .clamp(9.0, 26.0);
+    p.text(
+        c,
+        Align2::CENTER_CENTER,
+        letter,
+        eframe::egui::FontId::proportional(size),
+        ink_on(color),
+    );
 }
 
 /// A round board space.

@@ -40,24 +40,31 @@ struct Table<'a> {
 }
 
 fn harness<'a>(t: Table<'a>, out: &'a RefCell<Vec<BoardResponse>>, board: bool) -> Harness<'a> {
+    sized_harness(t, out, board, egui::vec2(1100.0, 760.0))
+}
+
+fn sized_harness<'a>(
+    t: Table<'a>,
+    out: &'a RefCell<Vec<BoardResponse>>,
+    board: bool,
+    size: egui::Vec2,
+) -> Harness<'a> {
     let mut camera = Camera::default();
-    Harness::builder()
-        .with_size(egui::vec2(1100.0, 760.0))
-        .build_ui(move |ui| {
-            let scene = Scene {
-                def: t.def,
-                board: t.board,
-                view: t.view,
-                actionable: t.actionable,
-                banner: Some("Content only: this game's rules are not written yet"),
-            };
-            let r = if board {
-                show(ui, &mut camera, &scene)
-            } else {
-                zones_ui(ui, &scene)
-            };
-            out.borrow_mut().push(r);
-        })
+    Harness::builder().with_size(size).build_ui(move |ui| {
+        let scene = Scene {
+            def: t.def,
+            board: t.board,
+            view: t.view,
+            actionable: t.actionable,
+            banner: Some("Content only: this game's rules are not written yet"),
+        };
+        let r = if board {
+            show(ui, &mut camera, &scene)
+        } else {
+            zones_ui(ui, &scene)
+        };
+        out.borrow_mut().push(r);
+    })
 }
 
 fn clicked(out: &RefCell<Vec<BoardResponse>>) -> Option<Spot> {
@@ -323,4 +330,213 @@ fn seats_named_after_colours_get_those_colours() {
     for (i, a) in colors.iter().enumerate() {
         assert!(colors.iter().skip(i + 1).all(|b| b != a), "{colors:?}");
     }
+}
+
+/// Every text the last frame painted: what it says, where, how big, and the rect it was
+/// clipped to, in painting order.
+fn texts(h: &Harness<'_>) -> Vec<(String, Rect, f32, Rect)> {
+    fn walk(shape: &egui::Shape, clip: Rect, out: &mut Vec<(String, Rect, f32, Rect)>) {
+        match shape {
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, clip, out)),
+            egui::Shape::Text(t) => {
+                let size = t
+                    .galley
+                    .job
+                    .sections
+                    .first()
+                    .map_or(0.0, |s| s.format.font_id.size);
+                let rect = t.galley.rect.translate(t.pos.to_vec2());
+                out.push((t.galley.text().to_string(), rect, size, clip));
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for c in &h.output().shapes {
+        walk(&c.shape, c.clip_rect, &mut out);
+    }
+    out
+}
+
+/// The board of a state, fitted in a view the size of the Studio's table beside its side
+/// panels (a 1280-point window), in a harness; its painted texts after a few frames.
+fn painted(def: &GameDef, state: &State, view: &View) -> Vec<(String, Rect, f32, Rect)> {
+    let out = RefCell::new(Vec::new());
+    let t = Table {
+        def,
+        board: &state.board,
+        view,
+        actionable: &[],
+    };
+    let mut h = sized_harness(t, &out, true, egui::vec2(620.0, 760.0));
+    h.run();
+    texts(&h)
+}
+
+#[test]
+fn a_piece_on_a_plain_road_space_is_drawn_with_its_letter_over_the_names() {
+    // Critter Cab's cab on a plain road at Fit zoom, and Taxi Derby's patrol car on one.
+    for (game, kind, at, letter) in [
+        ("critter-cab", "cab", "fernway-1", "F"),
+        ("taxi-derby", "patrol-car", "hb-h2-3", "P"),
+    ] {
+        let def = load(game);
+        let mut state = start(&def);
+        let road = space(&state.board, at);
+        assert!(
+            state.board.graph.spaces[road as usize].tags.is_empty(),
+            "{at} is not plain road"
+        );
+        let Some(k) = def.piece(kind) else {
+            panic!("no {kind}")
+        };
+        let Some(p) = state.pieces.iter_mut().find(|p| p.def as usize == k) else {
+            panic!("no {kind} in play")
+        };
+        p.at = Some(road);
+        let view = view_of(&def, &state, &[], Some(0));
+        let texts = painted(&def, &state, &view);
+        let mark = texts
+            .iter()
+            .rposition(|(t, _, size, _)| t == letter && *size >= 9.0);
+        let Some(mark) = mark else {
+            panic!("{game}: the {kind} has no readable letter {letter}")
+        };
+        // Drawn after (over) every space's name.
+        let names: Vec<&str> = state
+            .board
+            .graph
+            .spaces
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect();
+        let last_name = texts.iter().rposition(|(t, ..)| {
+            t.len() >= 3
+                && names
+                    .iter()
+                    .any(|n| !n.is_empty() && n.starts_with(t.as_str()))
+        });
+        assert!(
+            last_name.is_none_or(|n| n < mark),
+            "{game}: a name is drawn over the {kind}"
+        );
+        assert!(texts[mark].1.width() >= 5.0);
+    }
+}
+
+#[test]
+fn every_space_name_is_written_inside_the_view() {
+    for game in ["taxi-derby", "critter-cab"] {
+        let def = load(game);
+        let state = start(&def);
+        let view = view_of(&def, &state, &[], Some(0));
+        let names: Vec<&str> = state
+            .board
+            .graph
+            .spaces
+            .iter()
+            .map(|s| s.name.as_str())
+            .filter(|n| !n.is_empty())
+            .collect();
+        let texts = painted(&def, &state, &view);
+        let mut seen = 0;
+        for (t, rect, _, clip) in &texts {
+            if !names.iter().any(|n| n.starts_with(t.as_str())) || t.len() < 3 {
+                continue;
+            }
+            seen += 1;
+            assert!(
+                clip.expand(0.5).contains_rect(*rect),
+                "{game}: `{t}` at {rect:?} runs out of the view {clip:?}"
+            );
+        }
+        assert!(seen > 5, "{game}: only {seen} names written");
+    }
+}
+
+#[test]
+fn critter_cabs_stands_and_chance_spaces_are_named_at_fit_zoom() {
+    let def = load("critter-cab");
+    let state = start(&def);
+    let view = view_of(&def, &state, &[], Some(0));
+    let texts = painted(&def, &state, &view);
+    for sp in state
+        .board
+        .graph
+        .spaces
+        .iter()
+        .filter(|s| s.tags.iter().any(|t| t == "stand" || t == "chance"))
+    {
+        // The name, or its first word when the whole name has no room.
+        let first = sp.name.split_whitespace().next().unwrap_or_default();
+        assert!(
+            texts
+                .iter()
+                .any(|(t, ..)| *t == sp.name || (t.as_str() == first)),
+            "{} is not named",
+            sp.name
+        );
+    }
+}
+
+#[test]
+fn cards_read_their_fields_as_people_do_and_identical_ones_stack() {
+    let def = load("critter-cab");
+    let mut state = start(&def);
+    // Three of one movement card and a passenger card in the first seat's hand.
+    let (Some(hand), Some(deck)) = (def.zone("movement-hand"), def.zone("movement-deck")) else {
+        panic!("no movement zones")
+    };
+    let hand = state
+        .zones
+        .iter()
+        .position(|z| z.def as usize == hand && z.owner == Some(0))
+        .unwrap_or_else(|| panic!("no hand of seat 0"));
+    let deck_i = state
+        .zones
+        .iter()
+        .position(|z| z.def as usize == deck)
+        .unwrap_or_else(|| panic!("no movement deck"));
+    let Some(card) = state.zones[deck_i].cards.first().cloned() else {
+        panic!("empty movement deck")
+    };
+    state.zones[hand].cards = vec![card; 3];
+    let view = view_of(&def, &state, &[], Some(0));
+    let zi = view
+        .zones
+        .iter()
+        .position(|z| z.id == "movement-hand" && z.owner == Some(0))
+        .unwrap_or_else(|| panic!("no hand in the view"));
+    let id = view.zones[zi].cards[0].clone();
+    let Some((_, c)) = crate::card_brief::find(&def, None, &id) else {
+        panic!("no card {id}")
+    };
+    // Only the second copy is named by an action: the stack is still playable.
+    let actionable = [Spot::Card { zone: zi, index: 1 }];
+    let out = RefCell::new(Vec::new());
+    let t = Table {
+        def: &def,
+        board: &state.board,
+        view: &view,
+        actionable: &actionable,
+    };
+    let mut h = harness(t, &out, false);
+    h.run();
+    assert_eq!(h.query_all_by_label(&c.name).count(), 1, "copies repeat");
+    let texts: Vec<String> = texts(&h).into_iter().map(|t| t.0).collect();
+    assert!(texts.iter().any(|t| t == "×3"), "no ×3 on the stack");
+    h.get_by_label(&c.name).click();
+    h.run();
+    assert_eq!(clicked(&out), Some(Spot::Card { zone: zi, index: 1 }));
+    // A taxi card face up: its fields read as words, never "name: value".
+    assert!(
+        texts
+            .iter()
+            .all(|t| !t.contains(": [") && !t.contains("vip_bonus:")),
+        "raw fields shown: {texts:?}"
+    );
+    assert!(
+        texts.iter().any(|t| t.contains("capacity 4")),
+        "no readable fields: {texts:?}"
+    );
 }
