@@ -137,6 +137,7 @@ bad_cases! {
     mod_unknown_key => "mod-unknown-key",
     mod_wrong_type => "mod-wrong-type",
     option_choice_not_in_choices => "option-choice-not-in-choices",
+    option_applies_when_unknown => "option-applies-when-unknown",
     patch_several_mistakes => "patch-several-mistakes",
     option_default_outside_range => "option-default-outside-range",
     option_default_wrong_type => "option-default-wrong-type",

@@ -469,16 +469,20 @@ impl PlayPanel {
                 {
                     // An option that only applies with another option's choice is greyed
                     // while that choice is not made (its value is kept and still passed on).
-                    let idle = only_with(def, i).filter(|(j, c)| chosen.get(*j) != Some(c));
+                    let idle = applies_when(def, i).filter(|(j, c)| chosen.get(*j) != Some(c));
                     let l = ui.add_enabled(idle.is_none(), egui::Label::new(&o.label));
                     let l = match &idle {
                         Some((j, c)) => {
                             let other = &def.options[*j];
-                            let choice = other
-                                .choices
-                                .iter()
-                                .find(|(id, _)| id == c)
-                                .map_or(c.as_str(), |(_, l)| l.as_str());
+                            let choice = match c.as_str() {
+                                "true" => "on",
+                                "false" => "off",
+                                c => other
+                                    .choices
+                                    .iter()
+                                    .find(|(id, _)| id == c)
+                                    .map_or(c, |(_, l)| l.as_str()),
+                            };
                             l.on_disabled_hover_text(format!(
                                 "Applies only when {} is {choice}. {}",
                                 other.label, o.description
@@ -1078,29 +1082,16 @@ fn hides_anything(def: &GameDef) -> bool {
     def.zones.iter().any(|z| z.visibility != Visibility::Public)
 }
 
-/// The option and choice an option applies with, when its description says so in the mod's
-/// own words: it starts "With the <choice> ..." or "With <choice> ...", <choice> being the
-/// label of a choice of another option (Critter Cab's "Rounds": "With the Rounds limit: every
-/// driver gets this many turns", under "Game limit": Rounds or Table clock). An option has no
-/// field for this (the engine's `RawOption` has id, label, description, type, default, min,
-/// max and choices only), so nothing else is guessed.
-fn only_with(def: &GameDef, i: usize) -> Option<(usize, String)> {
-    let d = def.options.get(i)?.description.trim_start();
-    let rest = d
-        .strip_prefix("With the ")
-        .or_else(|| d.strip_prefix("With "))?;
-    def.options
-        .iter()
-        .enumerate()
-        .filter(|&(j, o)| j != i && o.kind == OptionType::Choice)
-        .flat_map(|(j, o)| o.choices.iter().map(move |(c, l)| (j, c, l)))
-        .filter(|(_, _, l)| {
-            !l.is_empty()
-                && rest.starts_with(l.as_str())
-                && rest[l.len()..].starts_with([' ', ':', ',', '.'])
-        })
-        .max_by_key(|(_, _, l)| l.len())
-        .map(|(j, c, _)| (j, c.clone()))
+/// The option (by index) and value under which option `i` matters, as its `applies_when`
+/// says, with the value as the dialog holds it ("true", or a choice id).
+fn applies_when(def: &GameDef, i: usize) -> Option<(usize, String)> {
+    let (other, is) = def.options.get(i)?.applies_when.as_ref()?;
+    let j = def.options.iter().position(|o| &o.id == other)?;
+    let want = match is {
+        Value::Str(s) => s.clone(),
+        v => v.to_string(),
+    };
+    Some((j, want))
 }
 
 fn new_game(def: &GameDef) -> NewGame {

@@ -103,9 +103,19 @@ pub struct OptionDef {
     pub min: Option<i64>,
     pub max: Option<i64>,
     pub choices: Vec<(String, String)>,
+    /// Another option and the value under which this one matters (`applies_when`).
+    pub applies_when: Option<(String, Value)>,
 }
 
 impl OptionDef {
+    /// Whether this option matters with the other options set as `value_of` says.
+    pub fn applies(&self, value_of: impl Fn(&str) -> Option<Value>) -> bool {
+        match &self.applies_when {
+            Some((other, is)) => value_of(other).is_none_or(|v| &v == is),
+            None => true,
+        }
+    }
+
     /// Parses a value given on a command line or in a menu.
     pub fn parse(&self, text: &str) -> Result<Value, String> {
         match self.kind {

@@ -160,6 +160,20 @@ pub struct RawOption {
     /// Allowed values (choice options).
     #[serde(default)]
     pub choices: Vec<RawChoice>,
+    /// This option matters only while another (choice or bool) option has a given value:
+    /// `applies_when = { option = "end", is = "rounds" }`. Menus grey it out otherwise; the
+    /// value is still set and passed to the rules.
+    pub applies_when: Option<Sp<RawAppliesWhen>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawAppliesWhen {
+    /// The option this one depends on.
+    pub option: Sp<String>,
+    /// The value (a choice id, or true / false) under which this option applies.
+    #[schemars(with = "serde_json::Value")]
+    pub is: Sp<RawValue>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -581,7 +581,8 @@ pub fn props(p: &BTreeMap<String, RawValue>) -> BTreeMap<String, Value> {
 
 fn resolve_options(cx: &mut Ctx, raw: &[At<raw::RawOption>]) -> Vec<OptionDef> {
     cx.unique("option", raw.iter().map(|o| (o.file, &o.item.id)));
-    raw.iter()
+    let defs: Vec<OptionDef> = raw
+        .iter()
         .map(|o| {
             let r = &o.item;
             cx.check_id(o.file, &r.id, "option");
@@ -663,9 +664,68 @@ fn resolve_options(cx: &mut Ctx, raw: &[At<raw::RawOption>]) -> Vec<OptionDef> {
                 min: r.min,
                 max: r.max,
                 choices,
+                applies_when: r.applies_when.as_ref().map(|w| {
+                    let w = w.get();
+                    (w.option.get().clone(), Value::from_toml(w.is.get()))
+                }),
             }
         })
-        .collect()
+        .collect();
+    check_applies_when(cx, raw, &defs);
+    defs
+}
+
+/// Checks every `applies_when` once all options are known: it names another option, a choice
+/// or bool one, and a value that option can take.
+fn check_applies_when(cx: &mut Ctx, raw: &[At<raw::RawOption>], defs: &[OptionDef]) {
+    for o in raw {
+        let Some(w) = &o.item.applies_when else {
+            continue;
+        };
+        let w = w.get();
+        let name = w.option.get();
+        let Some(other) = defs.iter().find(|d| &d.id == name) else {
+            let hint = suggestion(name, defs.iter().map(|d| d.id.as_str()));
+            cx.err(o.file, w.option.span(), format!("no option `{name}`{hint}"));
+            continue;
+        };
+        if other.id == *o.item.id.get() {
+            cx.err(o.file, w.option.span(), "an option cannot depend on itself");
+            continue;
+        }
+        let is = Value::from_toml(w.is.get());
+        let fits = match other.kind {
+            OptionType::Bool => is.as_bool().is_some(),
+            OptionType::Choice => is
+                .as_str()
+                .is_some_and(|v| other.choices.iter().any(|(c, _)| c == v)),
+            OptionType::Int => {
+                cx.err(
+                    o.file,
+                    w.option.span(),
+                    format!(
+                        "`applies_when` names `{name}`, an int option: name a choice or bool option"
+                    ),
+                );
+                continue;
+            }
+        };
+        if !fits {
+            let hint = match is.as_str() {
+                Some(v) => suggestion(v, other.choices.iter().map(|(c, _)| c.as_str())),
+                None => String::new(),
+            };
+            let shown = match is.as_str() {
+                Some(v) => format!("`{v}`"),
+                None => is.to_string(),
+            };
+            cx.err(
+                o.file,
+                w.is.span(),
+                format!("`{name}` cannot be {shown}{hint}"),
+            );
+        }
+    }
 }
 
 fn resolve_tile(cx: &mut Ctx, t: &At<raw::RawTile>) -> TileDef {
