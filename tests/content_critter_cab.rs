@@ -587,3 +587,35 @@ fn coins() {
     let delivered = &d.zones[d.zone("delivered").unwrap()];
     assert!(delivered.per_seat);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Options and counters that apply only with one game limit (CC-S3)
+
+#[test]
+fn the_table_clock_is_shown_only_with_the_clock_limit() {
+    let d = std::sync::Arc::new(farebox_suite::load("critter-cab"));
+    let limit_of = |id: &str| {
+        d.options
+            .iter()
+            .find(|o| o.id == id)
+            .unwrap()
+            .applies_when
+            .clone()
+    };
+    assert_eq!(
+        limit_of("turn-limit"),
+        Some(("limit".into(), Value::Str("rounds".into())))
+    );
+    assert_eq!(
+        limit_of("clock-minutes"),
+        Some(("limit".into(), Value::Str("clock".into())))
+    );
+    for (limit, shown) in [("rounds", false), ("clock", true)] {
+        let setup = farebox::game::Setup::new(2, 1).option("limit", Value::Str(limit.into()));
+        let g = farebox::game::Game::new(d.clone(), setup).unwrap();
+        let view = g.view(Some(0));
+        let has_clock = view.counters.iter().any(|(id, _)| id == "clock");
+        assert_eq!(has_clock, shown, "limit {limit}");
+        assert!(view.counters.iter().any(|(id, _)| id == "coins"));
+    }
+}

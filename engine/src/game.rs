@@ -652,10 +652,15 @@ pub fn view_of(def: &GameDef, s: &State, log: &[LogEntry], seat: Option<u8>) -> 
         .filter(|(_, v)| v.seen.by(seat))
         .map(|(k, v)| (k.clone(), v.value.clone()))
         .collect();
+    // A counter that does not apply under the game's options (`applies_when`) is left out.
     let counters = def
         .counters
         .iter()
         .zip(&s.counters)
+        .filter(|(d, _)| match &d.applies_when {
+            Some((o, is)) => s.options.get(o).is_none_or(|v| v == is),
+            None => true,
+        })
         .map(|(d, v)| (d.id.clone(), v.clone()))
         .collect();
     let pieces = s

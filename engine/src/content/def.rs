@@ -446,6 +446,8 @@ pub struct CounterDef {
     pub initial_option: Option<String>,
     pub min: Option<i64>,
     pub max: Option<i64>,
+    /// An option and the value under which this counter matters (`applies_when`).
+    pub applies_when: Option<(String, Value)>,
 }
 
 #[derive(Debug, Clone)]

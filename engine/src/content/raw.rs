@@ -719,6 +719,9 @@ pub struct RawCounter {
     pub initial_constant: Option<Sp<String>>,
     pub min: Option<i64>,
     pub max: Option<i64>,
+    /// This counter matters only while an option has a given value (as an option's
+    /// `applies_when`); views leave it out otherwise.
+    pub applies_when: Option<Sp<RawAppliesWhen>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

@@ -310,6 +310,9 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                     }
                 }
             }
+            if let Some(w) = &r.applies_when {
+                check_applies(&mut cx, c.file, w.get(), None, &options);
+            }
             CounterDef {
                 id: r.id.get().clone(),
                 name: r.name.clone(),
@@ -318,6 +321,10 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 initial_option: r.initial_option.as_ref().map(|o| o.get().clone()),
                 min: r.min,
                 max: r.max,
+                applies_when: r.applies_when.as_ref().map(|w| {
+                    let w = w.get();
+                    (w.option.get().clone(), Value::from_toml(w.is.get()))
+                }),
             }
         })
         .collect();
@@ -679,52 +686,61 @@ fn resolve_options(cx: &mut Ctx, raw: &[At<raw::RawOption>]) -> Vec<OptionDef> {
 /// or bool one, and a value that option can take.
 fn check_applies_when(cx: &mut Ctx, raw: &[At<raw::RawOption>], defs: &[OptionDef]) {
     for o in raw {
-        let Some(w) = &o.item.applies_when else {
-            continue;
-        };
-        let w = w.get();
-        let name = w.option.get();
-        let Some(other) = defs.iter().find(|d| &d.id == name) else {
-            let hint = suggestion(name, defs.iter().map(|d| d.id.as_str()));
-            cx.err(o.file, w.option.span(), format!("no option `{name}`{hint}"));
-            continue;
-        };
-        if other.id == *o.item.id.get() {
-            cx.err(o.file, w.option.span(), "an option cannot depend on itself");
-            continue;
+        if let Some(w) = &o.item.applies_when {
+            check_applies(cx, o.file, w.get(), Some(o.item.id.get()), defs);
         }
-        let is = Value::from_toml(w.is.get());
-        let fits = match other.kind {
-            OptionType::Bool => is.as_bool().is_some(),
-            OptionType::Choice => is
-                .as_str()
-                .is_some_and(|v| other.choices.iter().any(|(c, _)| c == v)),
-            OptionType::Int => {
-                cx.err(
-                    o.file,
-                    w.option.span(),
-                    format!(
-                        "`applies_when` names `{name}`, an int option: name a choice or bool option"
-                    ),
-                );
-                continue;
-            }
-        };
-        if !fits {
-            let hint = match is.as_str() {
-                Some(v) => suggestion(v, other.choices.iter().map(|(c, _)| c.as_str())),
-                None => String::new(),
-            };
-            let shown = match is.as_str() {
-                Some(v) => format!("`{v}`"),
-                None => is.to_string(),
-            };
+    }
+}
+
+/// One `applies_when` (of an option, or of a counter when `own` is None).
+fn check_applies(
+    cx: &mut Ctx,
+    file: usize,
+    w: &raw::RawAppliesWhen,
+    own: Option<&String>,
+    defs: &[OptionDef],
+) {
+    let name = w.option.get();
+    let Some(other) = defs.iter().find(|d| &d.id == name) else {
+        let hint = suggestion(name, defs.iter().map(|d| d.id.as_str()));
+        cx.err(file, w.option.span(), format!("no option `{name}`{hint}"));
+        return;
+    };
+    if own == Some(&other.id) {
+        cx.err(file, w.option.span(), "an option cannot depend on itself");
+        return;
+    }
+    let is = Value::from_toml(w.is.get());
+    let fits = match other.kind {
+        OptionType::Bool => is.as_bool().is_some(),
+        OptionType::Choice => is
+            .as_str()
+            .is_some_and(|v| other.choices.iter().any(|(c, _)| c == v)),
+        OptionType::Int => {
             cx.err(
-                o.file,
-                w.is.span(),
-                format!("`{name}` cannot be {shown}{hint}"),
+                file,
+                w.option.span(),
+                format!(
+                    "`applies_when` names `{name}`, an int option: name a choice or bool option"
+                ),
             );
+            return;
         }
+    };
+    if !fits {
+        let hint = match is.as_str() {
+            Some(v) => suggestion(v, other.choices.iter().map(|(c, _)| c.as_str())),
+            None => String::new(),
+        };
+        let shown = match is.as_str() {
+            Some(v) => format!("`{v}`"),
+            None => is.to_string(),
+        };
+        cx.err(
+            file,
+            w.is.span(),
+            format!("`{name}` cannot be {shown}{hint}"),
+        );
     }
 }
 
