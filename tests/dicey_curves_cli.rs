@@ -98,9 +98,9 @@ fn list_shows_both_as_playable() {
 
 #[test]
 fn a_person_lines_up_and_races_against_the_bot() {
-    // Line up in the front row (the menu lists the grid's spaces back to front; typing the
-    // last number takes the front right), then take the first combo and the first move it
-    // offers, and end the turn; then quit.
+    // Line up in the front row (the menu lists the grid's spaces back to front; the last one
+    // is the front right), the second car at the first space left; then open "Move with…",
+    // take its first combo, open the first car and take its first end; then the input runs out.
     let r = farebox_with_input(
         &[
             "play",
@@ -110,11 +110,12 @@ fn a_person_lines_up_and_races_against_the_bot() {
             "--seed",
             "5",
         ],
-        "9\n9\n1 1 1 1\n",
+        "9\n1\n1\n1\n1\n1\n",
     );
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("lines up"), "{}", r.out);
     assert!(r.out.contains("Move with"), "{}", r.out);
+    assert!(r.out.contains("* Seat 1 moves "), "{}", r.out);
     assert!(r.out.contains("rolls "), "{}", r.out);
     assert!(r.out.contains("dice = "), "{}", r.out);
 }
