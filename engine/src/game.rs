@@ -165,6 +165,29 @@ impl Game {
     }
 }
 
+/// Deals the cards hidden from `seat` again, shuffled by `seed`, into the places hidden from
+/// it (every zone keeps its count, every card the seat can see stays where it is), and seeds
+/// the generator anew: the game as the seat might imagine it, for lookahead that must not see
+/// the real deal or the real dice to come.
+fn redeal_hidden(def: &GameDef, state: &mut State, seat: u8, seed: u64) {
+    let viewer = Some(seat);
+    let mut places = Vec::new();
+    let mut cards = Vec::new();
+    for (z, zone) in state.zones.iter().enumerate() {
+        let hidden = zone.cards.len() - visible_cards(def, zone, viewer);
+        for i in 0..hidden {
+            places.push((z, i));
+            cards.push(zone.cards[i]);
+        }
+    }
+    let mut rng = Rng::new(seed, 5);
+    rng.shuffle(&mut cards);
+    for ((z, i), card) in places.into_iter().zip(cards) {
+        state.zones[z].cards[i] = card;
+    }
+    state.rng = Rng::new(seed, 6);
+}
+
 /// The state a game starts from before its `setup` hook runs: the board built (sections
 /// arranged, by the seed), every zone filled from its deck (shuffled where it says so), every
 /// piece off the board, counters at their starting values. Content-only mods (no rules yet)
@@ -533,9 +556,16 @@ impl Game {
                     }
                     let budget = self.host.budget();
                     let before = self.mark();
+                    // What follows the action is imagined, not the game's own future: the
+                    // hidden cards are dealt again and the generator seeded from the bot's
+                    // own, so a try cannot show the next card or the next roll.
+                    let seed = (u64::from(rng.next_u32()) << 32) | u64::from(rng.next_u32());
+                    redeal_hidden(&self.def, &mut self.state, seat, seed);
                     let ok = self.apply(&action).is_ok();
                     if ok {
                         tried.push(before);
+                    } else {
+                        self.rewind(before);
                     }
                     self.host.set_budget(budget);
                     ok
@@ -584,29 +614,15 @@ impl Game {
     /// dropped, and the copy's random generator is seeded anew, so nothing in the copy tells
     /// what the seat may not know. The copy has a VM of its own and can be played on.
     pub fn determinized(&self, seat: u8, seed: u64) -> Result<Game, GameError> {
-        let mut state = (*self.state).clone();
+        let mut state = Box::new((*self.state).clone());
         let viewer = Some(seat);
-        let mut places = Vec::new();
-        let mut cards = Vec::new();
-        for (z, zone) in state.zones.iter().enumerate() {
-            let hidden = zone.cards.len() - visible_cards(&self.def, zone, viewer);
-            for i in 0..hidden {
-                places.push((z, i));
-                cards.push(zone.cards[i]);
-            }
-        }
-        let mut rng = Rng::new(seed, 5);
-        rng.shuffle(&mut cards);
-        for ((z, i), card) in places.into_iter().zip(cards) {
-            state.zones[z].cards[i] = card;
-        }
+        redeal_hidden(&self.def, &mut state, seat, seed);
         Arc::make_mut(&mut state.vars).retain(|_, v| v.seen.by(viewer));
-        state.rng = Rng::new(seed, 6);
         let host = Host::new(self.def.clone(), self.host.limits())?;
         Ok(Game {
             def: self.def.clone(),
             host,
-            state: Box::new(state),
+            state,
             log: self
                 .log
                 .iter()

@@ -132,3 +132,134 @@ fn a_bot_that_tries_forever_is_stopped_and_nothing_changes() {
     assert_eq!(g.view(Some(0)).counters[0].1[0], 1);
     let _ = Value::Nil;
 }
+
+// A game of guessing what comes next: "roll" rolls a die and shows it, "draw" turns up the top
+// card of a face-down deck. The seer bot tries each, reads what it showed, takes it back, and
+// then chooses the action whose index says what it saw (1-6 for the die, 7-11 for the card):
+// with a try that showed the real future it would always be right.
+const SEER_MANIFEST: &str = r#"
+id = "seer"
+name = "Seer"
+version = "1.0.0"
+engine = "0.1"
+players = { min = 2, max = 2 }
+scripts = ["rules/r.luau"]
+[[bots]]
+id = "seer"
+name = "Seer"
+script = "bots/seer.luau"
+[content]
+decks = ["decks/cards.toml"]
+pieces = "pieces.toml"
+"#;
+
+const SEER_DECK: &str = r#"
+id = "cards"
+name = "Cards"
+[[cards]]
+id = "c1"
+name = "One"
+[[cards]]
+id = "c2"
+name = "Two"
+[[cards]]
+id = "c3"
+name = "Three"
+[[cards]]
+id = "c4"
+name = "Four"
+[[cards]]
+id = "c5"
+name = "Five"
+"#;
+
+const SEER_PIECES: &str = r#"
+[[zones]]
+id = "deck"
+name = "Deck"
+visibility = "hidden"
+deck = "cards"
+shuffle = true
+[[zones]]
+id = "up"
+name = "Face up"
+visibility = "public"
+"#;
+
+const SEER_RULES: &str = r#"
+return {
+  actions = function(g, seat)
+    local out = {}
+    for i = 1, 11 do table.insert(out, "guess " .. i) end
+    table.insert(out, "roll")
+    table.insert(out, "draw")
+    return out
+  end,
+  apply = function(g, seat, action)
+    if action == "roll" then game.set("rolled", game.roll(6))
+    elseif action == "draw" then game.move_card(game.zone("deck"), game.zone("up"))
+    end
+  end,
+}
+"#;
+
+const SEER_BOT: &str = r#"
+return { choose = function(g, seat, actions)
+  local n = #actions
+  if game.get("want") == "card" then
+    assert(game.try(actions[n]))
+    local card = game.top(game.zone("up"))
+    game.undo()
+    return 6 + tonumber(string.sub(card, 2))
+  end
+  assert(game.try(actions[n - 1]))
+  local v = game.get("rolled")
+  game.undo()
+  return v
+end }
+"#;
+
+#[test]
+fn a_try_does_not_show_the_next_roll_or_the_next_card() {
+    let def = Arc::new(support::mem_mod(
+        "seer",
+        &[
+            ("mod.toml", SEER_MANIFEST),
+            ("decks/cards.toml", SEER_DECK),
+            ("pieces.toml", SEER_PIECES),
+            ("rules/r.luau", SEER_RULES),
+            ("bots/seer.luau", SEER_BOT),
+        ],
+    ));
+    let (mut rolls_seen, mut cards_seen) = (0, 0);
+    for seed in 0..60 {
+        // The die.
+        let mut g = Game::new(def.clone(), Setup::new(2, seed)).unwrap();
+        let mut bot = Agent::from_spec("seer", &def, seed, 0).unwrap();
+        let actions = g.legal_actions().unwrap();
+        let guess = bot.choose(&mut g, &actions).unwrap() as i64 + 1;
+        g.apply("roll").unwrap();
+        if g.eval("return game.get('rolled')").unwrap() == Value::Int(guess) {
+            rolls_seen += 1;
+        }
+        // The card.
+        let mut g = Game::new(def.clone(), Setup::new(2, seed)).unwrap();
+        g.eval("game.set('want', 'card')").unwrap();
+        let guess = bot.choose(&mut g, &actions).unwrap() as i64 + 1 - 6;
+        g.apply("draw").unwrap();
+        let up = g.eval("return game.top(game.zone('up'))").unwrap();
+        if up == Value::Str(format!("c{guess}")) {
+            cards_seen += 1;
+        }
+    }
+    // By chance one in six rolls and one in five cards; a try that showed the future would
+    // get all 60 right.
+    assert!(
+        rolls_seen < 25,
+        "the next roll was foreseen {rolls_seen} times of 60"
+    );
+    assert!(
+        cards_seen < 25,
+        "the next card was foreseen {cards_seen} times of 60"
+    );
+}
