@@ -467,7 +467,8 @@ fn scoring() {
     };
     assert_eq!(score(1, 4), 9);
     assert_eq!(score(2, 3), 8);
-    // DC-E2, DC-E3 (designed default): the race stops with one car left; DC-E4 ties.
-    assert_eq!(int_constant("cars_left_at_end"), 1);
+    // DC-E2, DC-E3 (designed default): the race stops once the cars left are one seat's;
+    // DC-E4 ties.
+    assert_eq!(int_constant("seats_left_at_end"), 1);
     assert_eq!(str_constant("tie_break"), "better-second-car");
 }

@@ -826,33 +826,44 @@ fn at_the_line(g: &mut Game) -> i64 {
 }
 
 fn e2_three_dice_cross_the_finish_in_order(def: &Arc<GameDef>) {
-    let (mut g, _) = open_road(def, &[3, 3, 3, 1, 2]);
+    // Three seats, so that two cars crossing leaves the race undecided.
+    let mut g = racing(def, 3, 11, &[("cars-per-player", choice("one"))]);
+    ev(&mut g, "park() game.set_active(1)");
     let f = at_the_line(&mut g);
     put(&mut g, "red", &at(f, 0, 1));
-    act(&mut g, "use 1-2");
-    assert!(!has(&mut g, "finish red"), "a pair at the 3-dice line");
-    act(&mut g, "back");
+    dice(&mut g, &[3, 3, 3, 1, 2], 0);
+    set_chips(&mut g, 1, 4);
+    // A pair does not cross (it is not even offered: every car stands at the line, boxed in).
+    if has(&mut g, "use 1-2") {
+        act(&mut g, "use 1-2");
+        assert!(!has(&mut g, "finish red"), "a pair at the 3-dice line");
+        act(&mut g, "back");
+    }
     act(&mut g, "use 1-2-3");
     assert!(has(&mut g, "finish red"));
     act(&mut g, "finish red");
     assert_eq!(ev(&mut g, "return where('red')"), Value::Nil);
-    act(&mut g, "use 3-3");
-    assert!(!has(&mut g, "finish yellow"));
-    act(&mut g, "back");
-    dice(&mut g, &[3, 3, 3, 4, 4], 0);
-    act(&mut g, "use 3-3-3");
-    act(&mut g, "finish yellow");
-    assert_eq!(
-        strings(var(&mut g, "_order")),
-        vec!["car-red".to_string(), "car-yellow".to_string()]
-    );
-    // Four dice do not cross a 3-dice line (nor move a car standing at it).
+    // Four dice do not cross a 3-dice line.
     dice(&mut g, &[3, 3, 3, 3, 4], 0);
-    set_chips(&mut g, 1, 0);
     if has(&mut g, "use 3-3-3-3") {
         act(&mut g, "use 3-3-3-3");
         assert!(offered(&mut g, "finish").is_empty());
+        act(&mut g, "back");
     }
+    dice(&mut g, &[3, 3, 3, 4, 4], 0);
+    act(&mut g, "use 3-3");
+    assert!(!has(&mut g, "finish blue"), "a pair at the 3-dice line");
+    act(&mut g, "back");
+    act(&mut g, "use 3-3-3");
+    act(&mut g, "finish blue");
+    assert_eq!(
+        strings(var(&mut g, "_order")),
+        vec![
+            "car-red".to_string(),
+            "car-blue".to_string(),
+            "car-yellow".to_string()
+        ]
+    );
 }
 
 fn e3_one_car_each_finishing_order_is_the_result(def: &Arc<GameDef>) {
@@ -890,9 +901,16 @@ fn e4_two_cars_each_first_plus_twice_second(def: &Arc<GameDef>) {
             put(&mut g, car, &at(f, i as i64 % 3, if i < 3 { 1 } else { 0 }));
         }
         set_chips(&mut g, 1, 4);
-        for car in &order[..3] {
+        for car in &order[..2] {
             act(&mut g, "use 3-3-3");
             act(&mut g, &format!("finish {car}"));
+        }
+        // Once the cars left are all one seat's, nothing can change: the race is over.
+        let settled = order[2..].iter().all(|c| ["blue", "green"].contains(c));
+        assert_eq!(g.is_over(), settled, "{order:?}");
+        if !settled {
+            act(&mut g, "use 3-3-3");
+            act(&mut g, &format!("finish {}", order[2]));
         }
         assert!(g.is_over());
         let r = g.result().unwrap();

@@ -392,8 +392,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-E3",
         MOD,
-        "cars_left_at_end = 1",
-        "cars_left_at_end = 0",
+        "seats_left_at_end = 1",
+        "seats_left_at_end = 0",
         "the race goes on with one car"
     ),
     m!(

@@ -1,0 +1,146 @@
+//! Dicey Curves' bot, the Pit Boss (`racer`, mods/dicey-curves/bots/racer.luau): its margin
+//! over the random agent in Dicey Curves and in the house rule Sunday Drive, and races of Pit
+//! Bosses only, which must all finish. Those races run the bot in its strict mode (switched on
+//! in memory), where a planned action the rules do not offer fails the game instead of being
+//! quietly replaced, so they prove the bot's own reading of the moves, gates and chips matches
+//! the rules'.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use farebox::agent::{self, Match, Outcome};
+use farebox::game::Setup;
+use farebox::value::Value;
+use farebox_suite::outcomes;
+
+fn def(id: &str) -> Arc<farebox::GameDef> {
+    Arc::new(farebox_suite::load(id))
+}
+
+/// `id` as shipped but with the Pit Boss in strict mode.
+fn strict(id: &str) -> Arc<farebox::GameDef> {
+    let mut mods = farebox_suite::bundled_in_memory();
+    let bot = mods
+        .0
+        .get_mut("dicey-curves")
+        .unwrap()
+        .files
+        .get_mut("bots/racer.luau")
+        .unwrap();
+    assert!(
+        bot.contains("local STRICT = false"),
+        "the bot has no strict switch"
+    );
+    *bot = bot.replace("local STRICT = false", "local STRICT = true");
+    let src = mods.0.get(id).unwrap().clone();
+    Arc::new(farebox::content::load_mod(&src, &mods).unwrap())
+}
+
+/// (outright wins of the bot, wins of the random agent, capped games) over 500 two-seat games
+/// with seats alternating.
+fn margin(id: &str) -> (u32, u32, u32) {
+    let m = outcomes::margin(&def(id), "racer", "random", 20_000);
+    (m.bot_wins, m.rival_wins, m.capped)
+}
+
+#[test]
+fn the_pit_boss_beats_the_random_agent_clearly() {
+    let (bot, random, capped) = margin("dicey-curves");
+    eprintln!("Pit Boss: {bot} outright wins, random: {random} wins, {capped} capped, of 500");
+    // Measured: 500 of 500.
+    assert!(
+        bot >= 490,
+        "the Pit Boss won only {bot} of 500 games outright ({random} lost, {capped} capped)"
+    );
+    assert_eq!(capped, 0, "{capped} games reached the action cap");
+}
+
+#[test]
+fn the_pit_boss_drives_sunday_drive_as_well() {
+    let (bot, random, capped) = margin("dicey-curves-sunday-drive");
+    eprintln!(
+        "Sunday Drive: Pit Boss {bot} outright wins, random {random}, {capped} capped, of 500"
+    );
+    // Measured: 500 of 500.
+    assert!(bot >= 490, "{bot} wins ({random} lost, {capped} capped)");
+    assert_eq!(capped, 0, "{capped} games reached the action cap");
+}
+
+/// Plays `games` races of Pit Bosses in every seat; every one must end with every seat
+/// placed, none at the cap, no error (strict mode fails a game on an action not on offer).
+fn races(def: &Arc<farebox::GameDef>, setup: impl Fn(u64) -> Setup, games: u64) -> Vec<Outcome> {
+    let matches: Vec<Match> = (0..games)
+        .map(|i| {
+            let setup = setup(i);
+            let agents = vec!["racer".to_string(); setup.seats as usize];
+            Match { setup, agents }
+        })
+        .collect();
+    let out = agent::play_many(def, &matches, 5000, outcomes::threads(), &|| {});
+    for (m, o) in matches.iter().zip(&out) {
+        assert!(o.error.is_none(), "{:?}: {:?}", m.setup, o.error);
+        assert!(
+            !o.capped,
+            "{:?}: capped after {} actions",
+            m.setup, o.actions
+        );
+        let r = o.result.as_ref().expect("a finished race has a result");
+        let seats = m.setup.seats as u32;
+        assert_eq!(r.places.len(), seats as usize, "{:?}: {r:?}", m.setup);
+        assert!(
+            r.places.iter().all(|p| (1..=seats).contains(p)),
+            "{:?}: {r:?}",
+            m.setup
+        );
+    }
+    out
+}
+
+#[test]
+fn four_pit_bosses_finish_every_race_and_play_only_what_is_offered() {
+    races(&strict("dicey-curves"), |i| Setup::new(4, 30_000 + i), 50);
+}
+
+#[test]
+fn pit_bosses_follow_the_rules_at_every_table() {
+    let def = strict("dicey-curves");
+    // Two to eight seats (one car each from five), and the options that change the track.
+    for seats in [2u8, 3, 5, 8] {
+        races(&def, |i| Setup::new(seats, 31_000 + i), 12);
+    }
+    races(
+        &def,
+        |i| {
+            Setup::new(3, 32_000 + i)
+                .option("table-size", Value::Str("small".into()))
+                .option("remove-track-behind", Value::Bool(true))
+        },
+        12,
+    );
+    races(
+        &def,
+        |i| {
+            Setup::new(2, 33_000 + i)
+                .option("finish-depth", Value::Str("long".into()))
+                .option("cars-per-player", Value::Str("one".into()))
+        },
+        12,
+    );
+    races(
+        &strict("dicey-curves-sunday-drive"),
+        |i| Setup::new(4, 34_000 + i),
+        12,
+    );
+}
+
+#[test]
+fn the_same_race_gets_the_same_choices() {
+    let def = def("dicey-curves");
+    let run = || {
+        races(&def, |i| Setup::new(3, 35_000 + i), 6)
+            .into_iter()
+            .map(|o| (o.actions, o.result.map(|r| (r.places, r.scores))))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(run(), run());
+}
