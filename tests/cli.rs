@@ -724,11 +724,7 @@ fn play_says_nobody_is_to_act_once_the_game_is_over() {
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     let end = after(&r.out, "== Game over");
     assert!(!end.is_empty(), "{}", r.out);
-    assert!(
-        end[0].starts_with("== Game over in round 2"),
-        "{}",
-        end[0]
-    );
+    assert!(end[0].starts_with("== Game over in round 2"), "{}", end[0]);
     assert!(
         end.iter().all(|l| !l.contains("to act")),
         "{}",
