@@ -858,7 +858,14 @@ impl Board {
                 }
                 graph.add_space(Space {
                     id: format!("t{n}-l{lane}-r{row}"),
-                    name: format!("piece {} lane {} row {}", n + 1, lane + 1, row + 1),
+                    name: format!(
+                        "{} (piece {}), {}, row {} of {}",
+                        piece.name,
+                        n + 1,
+                        lane_word(lane, piece.lanes),
+                        row + 1,
+                        piece.rows
+                    ),
                     x: sx,
                     y: sy,
                     tags,
@@ -1243,6 +1250,17 @@ fn point_segment(c: (f64, f64), p: (f64, f64), q: (f64, f64)) -> f64 {
         0.0
     };
     (c.0 - p.0 - t * dx).hypot(c.1 - p.1 - t * dy)
+}
+
+/// A lane as a driver heading down the track names it: left and right (and middle), or by
+/// number on a wider piece.
+fn lane_word(lane: u32, lanes: u32) -> String {
+    match (lanes, lane) {
+        (2, 0) | (3, 0) => "left lane".into(),
+        (2, 1) | (3, 2) => "right lane".into(),
+        (3, 1) => "middle lane".into(),
+        _ => format!("lane {}", lane + 1),
+    }
 }
 
 /// Lanes of the next piece a car in lane `l` of `from` lanes may enter.
