@@ -17,7 +17,7 @@ use std::sync::Arc;
 use farebox::GameDef;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
-use farebox_suite::rule_kit::{self, act, has, int, legal, offered, strings, text};
+use farebox_suite::rule_kit::{self, act, game_with, has, int, legal, offered, strings, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "critter_cab_rules/mutants.rs"]
@@ -70,14 +70,6 @@ local function next_cards(deck, cards) for i = #cards, 1, -1 do fetch(cards[i], 
 local function no_chance() empty(z("chance-deck"), z("passenger-discard")); empty(z("chance-discard"), z("passenger-discard")) end
 local function ids(zone) return game.cards(zone) end
 "#;
-
-fn game_with(def: &Arc<GameDef>, seats: u8, seed: u64, options: &[(&str, Value)]) -> Game {
-    let mut setup = Setup::new(seats, seed);
-    for (k, v) in options {
-        setup = setup.option(k, v.clone());
-    }
-    Game::new(def.clone(), setup).unwrap_or_else(|e| panic!("{e}"))
-}
 
 fn game_on(def: &Arc<GameDef>, seats: u8, seed: u64) -> Game {
     game_with(def, seats, seed, &[])

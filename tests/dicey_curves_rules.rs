@@ -22,7 +22,7 @@ use std::sync::Arc;
 use farebox::GameDef;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
-use farebox_suite::rule_kit::{self, act, has, int, legal, offered, strings, text};
+use farebox_suite::rule_kit::{self, act, game_with, has, int, legal, offered, strings, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "dicey_curves_rules/mutants.rs"]
@@ -70,14 +70,6 @@ local function park()
   end
 end
 "#;
-
-fn game_with(def: &Arc<GameDef>, seats: u8, seed: u64, options: &[(&str, Value)]) -> Game {
-    let mut setup = Setup::new(seats, seed);
-    for (k, v) in options {
-        setup = setup.option(k, v.clone());
-    }
-    Game::new(def.clone(), setup).unwrap_or_else(|e| panic!("{e}"))
-}
 
 /// A game whose cars have lined up (each on the first grid space offered): the first turn
 /// has begun.

@@ -6,12 +6,12 @@
 //! so no memory, hash seed or allocation order is shared between the two runs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
-use std::process::Command;
-
+#[path = "common/game_cli.rs"]
+mod game_cli;
 #[path = "common/run.rs"]
 mod run;
 
+use game_cli::{assert_listed_playable, assert_outcomes_hold, record_in_child};
 use run::{farebox, farebox_with_input, s, scratch_in};
 
 const OUT_VAR: &str = "FAREBOX_WHERES_MY_RIDE_OUT";
@@ -43,22 +43,12 @@ fn child_records_one_game() {
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
 }
 
-fn record_in_child(file: &PathBuf) -> Vec<u8> {
-    let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_records_one_game", "--test-threads", "1"])
-        .env(OUT_VAR, file)
-        .status()
-        .unwrap();
-    assert!(status.success(), "the child process failed");
-    std::fs::read(file).unwrap()
-}
-
 #[test]
 fn two_processes_record_byte_identical_games_that_replay() {
     let dir = scratch_in("wheres-my-ride", "record");
     let (fa, fb) = (dir.join("a.json"), dir.join("b.json"));
-    let a = record_in_child(&fa);
-    let b = record_in_child(&fb);
+    let a = record_in_child(OUT_VAR, &fa);
+    let b = record_in_child(OUT_VAR, &fb);
     assert!(a.len() > 1000, "the replay is suspiciously short");
     assert!(String::from_utf8_lossy(&a).contains("\"steps\""));
     assert!(a == b, "two processes recorded different games");
@@ -69,29 +59,12 @@ fn two_processes_record_byte_identical_games_that_replay() {
 
 #[test]
 fn the_accepted_outcomes_still_hold() {
-    for id in ["wheres-my-ride", "wheres-my-ride-show-dont-tell"] {
-        let r = farebox(&["test", id]);
-        assert_eq!(r.code, 0, "{id}: {}{}", r.out, r.err);
-        assert!(
-            r.out.contains("outcomes match the accepted ones"),
-            "{}",
-            r.out
-        );
-    }
+    assert_outcomes_hold(&["wheres-my-ride", "wheres-my-ride-show-dont-tell"]);
 }
 
 #[test]
 fn list_shows_both_as_playable() {
-    let r = farebox(&["list"]);
-    assert_eq!(r.code, 0, "{}", r.err);
-    for id in ["wheres-my-ride ", "wheres-my-ride-show-dont-tell "] {
-        let line = r
-            .out
-            .lines()
-            .find(|l| l.starts_with(id))
-            .unwrap_or_else(|| panic!("{id} missing from:\n{}", r.out));
-        assert!(line.contains("playable"), "{line}");
-    }
+    assert_listed_playable(&["wheres-my-ride", "wheres-my-ride-show-dont-tell"]);
 }
 
 /// The pickup spot of a seeded four-seat game, as the rules keep it.

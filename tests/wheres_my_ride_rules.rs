@@ -22,7 +22,7 @@ use farebox::GameDef;
 use farebox::agent::{self, Agent, Match};
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
-use farebox_suite::rule_kit::{self, act, int, legal, offered, strings, text};
+use farebox_suite::rule_kit::{self, act, game_with, int, legal, offered, strings, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "wheres_my_ride_rules/mutants.rs"]
@@ -76,14 +76,6 @@ local function tiles(kinds)
   end
 end
 "#;
-
-fn game_with(def: &Arc<GameDef>, seats: u8, seed: u64, options: &[(&str, Value)]) -> Game {
-    let mut setup = Setup::new(seats, seed);
-    for (k, v) in options {
-        setup = setup.option(k, v.clone());
-    }
-    Game::new(def.clone(), setup).unwrap_or_else(|e| panic!("{e}"))
-}
 
 fn game_on(def: &Arc<GameDef>, seats: u8, seed: u64) -> Game {
     game_with(def, seats, seed, &[])

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use farebox::GameDef;
-use farebox::game::Game;
+use farebox::game::{Game, Setup};
 use farebox::value::Value;
 
 /// A bundled mod's definition, loaded once per test process.
@@ -16,6 +16,15 @@ pub fn shipped(id: &str) -> Arc<GameDef> {
     defs.entry(id.to_string())
         .or_insert_with(|| Arc::new(crate::load(id)))
         .clone()
+}
+
+/// A new game of `def` with `seats` seats, `seed`, and the options given (the rest default).
+pub fn game_with(def: &Arc<GameDef>, seats: u8, seed: u64, options: &[(&str, Value)]) -> Game {
+    let mut setup = Setup::new(seats, seed);
+    for (k, v) in options {
+        setup = setup.option(k, v.clone());
+    }
+    Game::new(def.clone(), setup).unwrap_or_else(|e| panic!("{e}"))
 }
 
 pub fn int(v: Value) -> i64 {
