@@ -250,29 +250,29 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-T9",
         RULES,
-        "\tif single[car] then\n\t\tpay(seat)",
-        "\tif false then\n\t\tpay(seat)",
+        "\t\ttable.insert(out, AFTER_SINGLE)\n",
+        "",
         "going on after a single is free"
     ),
     m!(
         "DC-T9",
         RULES,
-        "\tif (get(\"_single\") or {})[car] then\n\t\tcost += C.chip_action_cost\n\tend\n\tif cost > chips(seat) then\n\t\treturn nil",
-        "\tif (get(\"_single\") or {})[car] then\n\t\treturn nil\n\tend\n\tif cost > chips(seat) then\n\t\treturn nil",
-        "no chip keeps a car going after a single"
+        "\t\ttable.insert(out, AFTER_SINGLE)\n",
+        "\t\ttable.insert(out, AFTER_SINGLE)\n\t\ttable.insert(out, AFTER_SINGLE)\n",
+        "going on after a single costs two chips"
     ),
     m!(
         "DC-T10",
         RULES,
-        "\t\tcontrol[car] = true\n",
+        "\t\t\tcontrol[car] = true\n",
         "",
         "control lasts for one move only"
     ),
     m!(
         "DC-T10",
         RULES,
-        "\tif driver_of(car) ~= seat and not (get(\"_control\") or {})[car] then\n\t\tcost += C.chip_action_cost",
-        "\tif false then\n\t\tcost += C.chip_action_cost",
+        "\tif driver_of(car) ~= seat and not (get(\"_control\") or {})[car] then\n\t\ttable.insert(out, TAKE_CONTROL)",
+        "\tif false then\n\t\ttable.insert(out, TAKE_CONTROL)",
         "rival cars move for free"
     ),
     m!(
@@ -292,8 +292,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-T12",
         RULES,
-        "\tif kind == \"power\" then\n\t\tpay(seat)",
-        "\tif false then\n\t\tpay(seat)",
+        "\tif kind == \"power\" then\n\t\ttable.insert(reasons, POWER)",
+        "\tif false then\n\t\ttable.insert(reasons, POWER)",
         "power moves are free"
     ),
     m!(
