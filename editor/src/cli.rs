@@ -141,6 +141,17 @@ pub struct SimArgs {
     /// Set a game option, as id=value (repeatable).
     #[arg(long = "option", value_name = "ID=VALUE")]
     pub options: Vec<String>,
+    /// Also report, for every hook and bot, its calls and the steps and time a call took on
+    /// average and at worst (`profile` in the JSON).
+    #[arg(long)]
+    pub profile: bool,
+}
+
+impl SimArgs {
+    /// The step budget a call runs under.
+    pub fn steps_budget(&self) -> u64 {
+        farebox::script::Limits::default().steps
+    }
 }
 
 #[derive(Debug, Args)]

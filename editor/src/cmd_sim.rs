@@ -4,8 +4,9 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use farebox::agent::{Match, Outcome, play_many_until};
+use farebox::agent::{Match, Outcome, play_many_profiled};
 use farebox::game::Setup;
+use farebox::script::Profile;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
@@ -60,7 +61,23 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     };
     let start = Instant::now();
     let tick = || bar.inc(1);
-    let outcomes = play_all(&def, &base, args.games, &bots, args.cap, threads, &tick);
+    let outcomes = play_all_until(
+        &def,
+        &base,
+        args.games,
+        &bots,
+        args.cap,
+        threads,
+        &tick,
+        &AtomicBool::new(false),
+        args.profile,
+    );
+    let mut profile = Profile::new();
+    for o in &outcomes {
+        for (name, stats) in &o.profile {
+            profile.entry(name.clone()).or_default().merge(stats);
+        }
+    }
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 
@@ -83,6 +100,9 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
                 ("bots", json!(bots)),
             ] {
                 o.insert(k.into(), x);
+            }
+            if args.profile {
+                o.insert("profile".into(), profile_json(&profile));
             }
         }
         io.say(v);
@@ -138,6 +158,11 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
             "time      {seconds:.2} s, {gps:.1} games/s on {threads} {}",
             crate::common::plural(threads, "thread")
         ));
+        if args.profile {
+            for line in profile_lines(&profile, args.steps_budget()) {
+                io.say(line);
+            }
+        }
     }
     Ok(if st.errors == 0 { 0 } else { 1 })
 }
@@ -162,6 +187,7 @@ pub fn play_all(
         threads,
         done,
         &AtomicBool::new(false),
+        false,
     )
 }
 
@@ -177,6 +203,7 @@ pub fn play_all_until(
     threads: usize,
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
+    profile: bool,
 ) -> Vec<Outcome> {
     const BATCH: u64 = 4_096;
     let mut out = Vec::new();
@@ -186,13 +213,58 @@ pub fn play_all_until(
         let mut batch_base = base.clone();
         batch_base.seed = base.seed.wrapping_add(first);
         let games = matches(&batch_base, n, agents);
-        for mut o in play_many_until(def, &games, cap, threads, done, stop) {
+        for mut o in play_many_profiled(def, &games, cap, threads, done, stop, profile) {
             if let Some(e) = &mut o.error {
                 *e = crate::common::cut(e, 500);
             }
             out.push(o);
         }
         first += n;
+    }
+    out
+}
+
+/// A profile as JSON: for each hook and bot, its calls and the steps and milliseconds of a
+/// call on average and at most.
+pub fn profile_json(p: &Profile) -> serde_json::Value {
+    let mut out = serde_json::Map::new();
+    for (name, s) in p {
+        let calls = s.calls.max(1) as f64;
+        out.insert(
+            name.clone(),
+            json!({
+                "calls": s.calls,
+                "steps_mean": s.steps as f64 / calls,
+                "steps_max": s.max_steps,
+                "ms_mean": s.nanos as f64 / calls / 1e6,
+                "ms_max": s.max_nanos as f64 / 1e6,
+            }),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
+/// A profile as a table for people: a line per hook and bot, the heaviest (by worst steps)
+/// first, with the worst call's share of the step budget.
+pub fn profile_lines(p: &Profile, budget: u64) -> Vec<String> {
+    let mut rows: Vec<_> = p.iter().collect();
+    rows.sort_by(|a, b| b.1.max_steps.cmp(&a.1.max_steps).then(a.0.cmp(b.0)));
+    let mut out = vec![format!(
+        "{:<24}{:>10}{:>12}{:>12}{:>8}{:>10}{:>10}",
+        "profile", "calls", "steps mean", "steps max", "budget", "ms mean", "ms max"
+    )];
+    for (name, s) in rows {
+        let calls = s.calls.max(1) as f64;
+        out.push(format!(
+            "{:<24}{:>10}{:>12.0}{:>12}{:>7.1}%{:>10.3}{:>10.2}",
+            crate::common::cut(name, 24),
+            s.calls,
+            s.steps as f64 / calls,
+            s.max_steps,
+            s.max_steps as f64 * 100.0 / budget.max(1) as f64,
+            s.nanos as f64 / calls / 1e6,
+            s.max_nanos as f64 / 1e6
+        ));
     }
     out
 }

@@ -206,7 +206,7 @@ pub fn play_games(
 ) -> Result<Vec<Outcome>, Fail> {
     let base = setup(def, s.players, s.seed, &s.options)?;
     Ok(crate::cmd_sim::play_all_until(
-        def, &base, s.games, &s.bots, s.cap, threads, done, stop,
+        def, &base, s.games, &s.bots, s.cap, threads, done, stop, false,
     ))
 }
 

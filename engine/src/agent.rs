@@ -63,6 +63,10 @@ pub struct Outcome {
     /// The game passed the safety cap on actions and was stopped.
     pub capped: bool,
     pub error: Option<String>,
+    /// Calls, steps and time per hook and bot, when the run keeps a profile (see
+    /// [`play_many_profiled`]); empty otherwise.
+    #[serde(skip)]
+    pub profile: crate::script::Profile,
 }
 
 /// Plays one game to its end (or to `cap` actions) with one agent per seat.
@@ -80,6 +84,19 @@ pub fn play_reusing(
     cap: u32,
     vm: &mut Option<Host>,
 ) -> Outcome {
+    play_reusing_profiled(def, setup, agents, cap, vm, false)
+}
+
+/// [`play_reusing`], keeping a profile of the game's hook and bot calls in the outcome when
+/// `profile` is set.
+pub fn play_reusing_profiled(
+    def: &Arc<GameDef>,
+    setup: Setup,
+    agents: &[String],
+    cap: u32,
+    vm: &mut Option<Host>,
+    profile: bool,
+) -> Outcome {
     let seed = setup.seed;
     let mut out = Outcome {
         seed,
@@ -88,6 +105,7 @@ pub fn play_reusing(
         turns: 0,
         capped: false,
         error: None,
+        profile: Default::default(),
     };
     let mut ags = Vec::new();
     for seat in 0..setup.seats {
@@ -104,7 +122,11 @@ pub fn play_reusing(
         }
     }
     let started = match vm.take() {
-        Some(host) if Arc::ptr_eq(host.def(), def) => Game::with_host(setup, host),
+        Some(host) if Arc::ptr_eq(host.def(), def) => {
+            host.set_profiling(profile);
+            Game::with_host(setup, host)
+        }
+        _ if profile => Game::with_profile(def.clone(), setup),
         _ => Game::new(def.clone(), setup),
     };
     let mut game = match started {
@@ -120,6 +142,7 @@ pub fn play_reusing(
     }
     out.turns = game.state().turn;
     out.result = game.result().cloned();
+    out.profile = game.host().take_profile();
     *vm = Some(game.into_host());
     out
 }
@@ -155,6 +178,20 @@ pub fn play_many_until(
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
 ) -> Vec<Outcome> {
+    play_many_profiled(def, games, cap, threads, done, stop, false)
+}
+
+/// [`play_many_until`], keeping a profile of each game's hook and bot calls in its outcome
+/// when `profile` is set (`farebox sim --profile`).
+pub fn play_many_profiled(
+    def: &Arc<GameDef>,
+    games: &[Match],
+    cap: u32,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+    profile: bool,
+) -> Vec<Outcome> {
     let threads = threads.clamp(1, games.len().max(1));
     let mut out: Vec<(usize, Outcome)> = Vec::with_capacity(games.len());
     std::thread::scope(|s| {
@@ -167,7 +204,14 @@ pub fn play_many_until(
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let o = play_reusing(def, m.setup.clone(), &m.agents, cap, &mut vm);
+                        let o = play_reusing_profiled(
+                            def,
+                            m.setup.clone(),
+                            &m.agents,
+                            cap,
+                            &mut vm,
+                            profile,
+                        );
                         mine.push((i, o));
                         done();
                     }
@@ -189,6 +233,7 @@ pub fn play_many_until(
                                 turns: 0,
                                 capped: false,
                                 error: Some("a simulation thread panicked".into()),
+                                profile: Default::default(),
                             },
                         ));
                     }

@@ -113,6 +113,15 @@ impl Game {
         Game::start(def, setup, host)
     }
 
+    /// [`Game::new`] on a VM that keeps a profile of its calls from the start, setup
+    /// included (see [`Host::set_profiling`]).
+    pub fn with_profile(def: Arc<GameDef>, setup: Setup) -> Result<Game, GameError> {
+        Game::check(&def, &setup)?;
+        let host = Host::new(def.clone(), Limits::default())?;
+        host.set_profiling(true);
+        Game::start(def, setup, host)
+    }
+
     /// Starts a game on a VM that has played another game of the same mod (see
     /// [`Game::into_host`]): the VM is reset first, so the game is the same as on a new one,
     /// only cheaper to start. Simulations use this.
@@ -168,7 +177,9 @@ impl Game {
 /// Deals the cards hidden from `seat` again, shuffled by `seed`, into the places hidden from
 /// it (every zone keeps its count, every card the seat can see stays where it is), and seeds
 /// the generator anew: the game as the seat might imagine it, for lookahead that must not see
-/// the real deal or the real dice to come.
+/// the real deal or the real dice to come. The hidden cards are put in a fixed order (by deck
+/// and card) before the shuffle, so where each lands depends only on which cards are hidden,
+/// which the seat can work out, and never on where they really lie.
 fn redeal_hidden(def: &GameDef, state: &mut State, seat: u8, seed: u64) {
     let viewer = Some(seat);
     let mut places = Vec::new();
@@ -180,12 +191,31 @@ fn redeal_hidden(def: &GameDef, state: &mut State, seat: u8, seed: u64) {
             cards.push(zone.cards[i]);
         }
     }
+    cards.sort_unstable_by_key(|c| (c.deck, c.card));
     let mut rng = Rng::new(seed, 5);
     rng.shuffle(&mut cards);
     for ((z, i), card) in places.into_iter().zip(cards) {
         state.zones[z].cards[i] = card;
     }
     state.rng = Rng::new(seed, 6);
+}
+
+/// Takes out of `state` every variable `seat` may not see, and remembers their names (see
+/// [`State::unknown`]).
+fn hide_secrets(state: &mut State, seat: u8) {
+    let viewer = Some(seat);
+    if state.vars.values().all(|v| v.seen.by(viewer)) {
+        state.unknown = None;
+        return;
+    }
+    let names = state
+        .vars
+        .iter()
+        .filter(|(_, v)| !v.seen.by(viewer))
+        .map(|(k, _)| k.clone())
+        .collect();
+    Arc::make_mut(&mut state.vars).retain(|_, v| v.seen.by(viewer));
+    state.unknown = Some(Arc::new(crate::state::Unknown { seat, names }));
 }
 
 /// The state a game starts from before its `setup` hook runs: the board built (sections
@@ -286,6 +316,7 @@ pub fn initial_state(def: &GameDef, setup: &Setup) -> Result<State, GameError> {
         result: None,
         pending_turn_start: true,
         props_bytes: 0,
+        unknown: None,
     })
 }
 
@@ -524,6 +555,30 @@ impl Game {
         r
     }
 
+    /// Makes this game one `seat` could imagine, for lookahead: the cards hidden from it
+    /// dealt again and the generator seeded anew (both from `seed`), the secret variables it
+    /// may not read taken out, then the rules' `imagine(game, seat)` hook, if they give one,
+    /// run to set those secrets to values the seat could believe (drawn from the new
+    /// generator). Rules that read a secret taken out and not set again get an error.
+    fn imagine(&mut self, seat: u8, seed: u64) -> Result<(), ScriptError> {
+        redeal_hidden(&self.def, &mut self.state, seat, seed);
+        hide_secrets(&mut self.state, seat);
+        if !self.host.has_hook("imagine") {
+            return Ok(());
+        }
+        let ctx = self.ctx(Access::Rules, Rng::new(0, 0));
+        let (ctx, r) = self.host.call_hook::<()>("imagine", ctx, Some(seat), None);
+        self.restore(ctx);
+        r?;
+        if self.state.pending_turn_start || self.state.result.is_some() {
+            return Err(self.host.hook_error(
+                "imagine",
+                "imagine may only set what the seat cannot know (secret variables); it passed the turn or ended the game".into(),
+            ));
+        }
+        Ok(())
+    }
+
     /// Asks a bot of the mod to choose; returns the index into `actions`. The bot may look
     /// ahead with `game.try`/`game.undo`: each try is applied here as a real action would be
     /// (rules, turn starts and all) on the game as it is, and every try still standing when
@@ -555,19 +610,25 @@ impl Game {
                         ));
                     }
                     let budget = self.host.budget();
+                    let spent = self.host.spent();
                     let before = self.mark();
                     // What follows the action is imagined, not the game's own future: the
                     // hidden cards are dealt again and the generator seeded from the bot's
                     // own, so a try cannot show the next card or the next roll.
                     let seed = (u64::from(rng.next_u32()) << 32) | u64::from(rng.next_u32());
-                    redeal_hidden(&self.def, &mut self.state, seat, seed);
+                    if let Err(e) = self.imagine(seat, seed) {
+                        self.rewind(before);
+                        self.host.end_bot();
+                        break Err(e);
+                    }
                     let ok = self.apply(&action).is_ok();
                     if ok {
                         tried.push(before);
                     } else {
                         self.rewind(before);
                     }
-                    self.host.set_budget(budget);
+                    let used = self.host.spent().wrapping_sub(spent);
+                    self.host.charge_tries(budget, used, bot);
                     ok
                 }
                 Ok(BotStep::Undo) => match tried.pop() {
@@ -610,16 +671,15 @@ impl Game {
     /// cards hidden from the seat are dealt again, shuffled by `seed`, into the places hidden
     /// from it (every zone keeps its count, every card the seat can see stays where it is,
     /// and all hidden cards stay in play, so the deal is consistent with what the seat
-    /// knows). Variables hidden from the seat are left out, log lines it may not read are
+    /// knows). Variables hidden from the seat are taken out and the rules' `imagine` hook,
+    /// if any, sets them to values the seat could believe; log lines it may not read are
     /// dropped, and the copy's random generator is seeded anew, so nothing in the copy tells
     /// what the seat may not know. The copy has a VM of its own and can be played on.
     pub fn determinized(&self, seat: u8, seed: u64) -> Result<Game, GameError> {
-        let mut state = Box::new((*self.state).clone());
+        let state = Box::new((*self.state).clone());
         let viewer = Some(seat);
-        redeal_hidden(&self.def, &mut state, seat, seed);
-        Arc::make_mut(&mut state.vars).retain(|_, v| v.seen.by(viewer));
         let host = Host::new(self.def.clone(), self.host.limits())?;
-        Ok(Game {
+        let mut copy = Game {
             def: self.def.clone(),
             host,
             state,
@@ -632,7 +692,9 @@ impl Game {
             history: self.history.clone(),
             setup: self.setup.clone(),
             spare: None,
-        })
+        };
+        copy.imagine(seat, seed)?;
+        Ok(copy)
     }
 
     /// The state as `seat` may see it (None: a spectator, who sees only public things).

@@ -129,6 +129,19 @@ pub struct State {
     /// The footprint of every piece's properties together (see `PieceState::props_bytes`).
     #[serde(skip)]
     pub props_bytes: usize,
+    /// In a game imagined for a seat's lookahead (a bot's `game.try`, a determinized copy):
+    /// that seat, and the secret variables taken out because it may not know them. The rules
+    /// reading one of them there, unless the `imagine` hook set it anew, is an error. None
+    /// in a real game.
+    #[serde(skip)]
+    pub unknown: Option<Arc<Unknown>>,
+}
+
+/// The secrets taken out of a game imagined for `seat` (see [`State::unknown`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unknown {
+    pub seat: u8,
+    pub names: std::collections::BTreeSet<String>,
 }
 
 impl State {
@@ -157,6 +170,7 @@ impl State {
             result: None,
             pending_turn_start: false,
             props_bytes: 0,
+            unknown: None,
         }
     }
 

@@ -62,24 +62,76 @@ fn load_fails(body: &str, expect: &str) {
 // 1. Long library calls.
 
 #[test]
-fn a_loop_of_big_sorts_meets_the_time_limit() {
-    // Each sort of three million numbers runs for milliseconds without an interrupt; the
-    // clock used to be read every 1,024 interrupts, so this took over ten seconds.
+fn a_loop_of_big_sorts_meets_the_step_budget() {
+    // Each sort of three million numbers runs for milliseconds without an interrupt; it is
+    // charged for its work before it starts, so the loop ends on the step budget, at the same
+    // sort on every machine, long before the clock's safety net.
     let body = "local t = table.create(3000000, 1) while true do table.sort(t) end";
-    load_fails(body, "time limit exceeded");
+    load_fails(body, "step budget exceeded (in table.sort");
     hook_fails(
         "local t = table.create(3000000, 1)\nwhile true do table.sort(t) end",
         5,
-        "time limit exceeded",
+        "step budget exceeded (in table.sort",
     );
 }
 
 #[test]
-fn a_loop_of_big_buffer_fills_meets_the_time_limit() {
+fn a_loop_of_big_buffer_fills_meets_the_step_budget() {
     load_fails(
         "local b = buffer.create(50000000) while true do buffer.fill(b, 0, 1) end",
-        "limit exceeded",
+        "step budget exceeded",
     );
+}
+
+#[test]
+fn library_calls_over_huge_ranges_are_refused_before_they_start() {
+    // Moving 2^40 nils allocates nothing, so no memory limit stops it: it is refused at once.
+    load_fails(
+        "table.move({}, 1, 2^40, 2)",
+        "step budget exceeded (in table.move",
+    );
+    load_fails(
+        "local t = {} table.move(t, -2^50, 2^50, 1, {})",
+        "step budget exceeded (in table.move",
+    );
+    hook_fails(
+        "local t = {1, 2, 3}\ntable.move(t, 1, 1e15, 4)",
+        5,
+        "step budget exceeded (in table.move",
+    );
+    load_fails("local t = {} table.concat(t, ',', 1, 2^45)", "table.concat");
+    // Each of these is cheap alone; a loop of them meets the step budget (or, where each
+    // call leaves megabytes of garbage, the memory limit): a limit that counts, never the
+    // clock.
+    for body in [
+        "local s = string.rep('x', 8000000) while true do local u = string.upper(s) end",
+        "local s = string.rep('x', 8000000) while true do local u = s:reverse() end",
+        "local t = table.create(1000000, 1) while true do local c = table.clone(t) end",
+        "local t = table.create(1000000, 1) while true do local i = table.find(t, 2) end",
+        "local t = table.create(1000000, 'ab') while true do local c = table.concat(t) end",
+        "local s = string.rep('x', 8000000) while true do local i = string.find(s, 'y', 1, true) end",
+    ] {
+        load_fails(body, "exceeded");
+    }
+}
+
+#[test]
+fn the_clock_is_only_a_safety_net_and_says_so() {
+    use farebox::script::Limits;
+    // The `..` operator copies a 16 MB string without a library call to charge: only the
+    // safety net ends this loop before its step budget. Here the net is a millisecond, as on
+    // a machine far too slow, and the message says the machine ran out of time.
+    let script = "return {\n  actions = function(g, seat) return { \"go\" } end,\n  apply = function(g, seat, action)\n    local s = string.rep('x', 16000000)\n    while true do local t = s .. 'y' end\n  end,\n}\n";
+    let limits = Limits {
+        time: std::time::Duration::from_millis(1),
+        ..Limits::default()
+    };
+    let mut g = Game::with_limits(Arc::new(support::probe(script)), Setup::new(1, 7), limits)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let e = g.apply("go").unwrap_err().to_string();
+    assert!(e.contains("the machine ran out of time"), "{e}");
+    assert!(!e.contains("endless loop"), "{e}");
+    assert!(e.contains("probe/rules/r.luau:5:"), "{e}");
 }
 
 #[test]

@@ -27,6 +27,7 @@ use mlua::chunk::ChunkMode;
 use mlua::{
     Function, IntoLua, Lua, LuaOptions, MultiValue, StdLib, Table, Value as LuaValue, VmState,
 };
+use serde::Serialize;
 
 use crate::content::GameDef;
 use crate::content::def::ScriptDef;
@@ -34,29 +35,83 @@ use crate::diag::suggestion;
 use crate::rng::Rng;
 use crate::state::{LogEntry, State};
 
-/// Limits for scripts. The defaults stop a runaway hook in well under a second.
+/// Limits for scripts. Only the step budget and the memory limit end a script in a healthy
+/// game: both count what the script does, never how fast the machine does it, so a seeded
+/// game ends the same way on any machine under any load. The clock is a safety net for time
+/// spent in native code that nothing else bounds, far above what any bundled script takes.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Interrupt checks (function calls and loop iterations) allowed per call.
+    /// Interrupt checks (function calls and loop iterations) allowed per call; library calls
+    /// that do much work in one go are charged for it (see `guard_libraries`).
     pub steps: u64,
-    /// Wall-clock time allowed per call.
+    /// The safety net: wall-clock time allowed per call. Reaching it means the machine ran
+    /// out of time, not that the script looped (the step budget says that).
     pub time: Duration,
     /// Memory for the whole VM, in bytes.
     pub memory: usize,
 }
 
+/// The safety net's default: 30 seconds a call. The slowest bundled call (a Dicey Curves
+/// bot's whole turn) takes a few tens of milliseconds, so a machine would have to run it a
+/// thousand times slower for the net to fire (see ARCHITECTURE.md, "Limits").
+pub const SAFETY_TIME: Duration = Duration::from_secs(30);
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             steps: 2_000_000,
-            time: Duration::from_millis(500),
+            time: SAFETY_TIME,
             memory: 64 << 20,
         }
     }
 }
 
+/// What the safety net says when it fires.
+fn out_of_time(limits_time: Duration, what: &str) -> String {
+    format!(
+        "the machine ran out of time: this call ran for over {} s{what} without reaching its step budget (native code working on very large data, or a machine far too busy); the game cannot go on",
+        limits_time.as_secs_f64()
+    )
+}
+
+/// How one hook or bot has run so far, when the host keeps a profile (see
+/// [`Host::set_profiling`]).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct CallStats {
+    pub calls: u64,
+    /// Steps of the step budget used, summed and at most in one call.
+    pub steps: u64,
+    pub max_steps: u64,
+    /// Wall time, summed and at most in one call, in nanoseconds. Measured, so it varies
+    /// from run to run; the steps do not.
+    pub nanos: u64,
+    pub max_nanos: u64,
+}
+
+impl CallStats {
+    fn add(&mut self, steps: u64, nanos: u64) {
+        self.calls += 1;
+        self.steps += steps;
+        self.max_steps = self.max_steps.max(steps);
+        self.nanos += nanos;
+        self.max_nanos = self.max_nanos.max(nanos);
+    }
+
+    /// Adds another run's figures.
+    pub fn merge(&mut self, o: &CallStats) {
+        self.calls += o.calls;
+        self.steps += o.steps;
+        self.max_steps = self.max_steps.max(o.max_steps);
+        self.nanos += o.nanos;
+        self.max_nanos = self.max_nanos.max(o.max_nanos);
+    }
+}
+
+/// A profile: every hook (`apply`, `actions`, ..., `load`) and bot (`bot <id>`) by name.
+pub type Profile = std::collections::BTreeMap<String, CallStats>;
+
 /// The hooks a rule script may return, in the order they are documented.
-pub const HOOKS: [(&str, &str); 6] = [
+pub const HOOKS: [(&str, &str); 7] = [
     (
         "setup",
         "setup(game): after the engine has built zones, pieces and counters",
@@ -80,6 +135,10 @@ pub const HOOKS: [(&str, &str); 6] = [
     (
         "score",
         "score(game, seat) -> number: the seat's score so far, for display (optional)",
+    ),
+    (
+        "imagine",
+        "imagine(game, seat): in a game imagined for a seat's lookahead, set the secret variables it may not know to values it could believe (optional)",
     ),
 ];
 
@@ -237,7 +296,7 @@ impl Chain {
 
 /// How many arguments after `game` each hook of [`HOOKS`] takes; an `after` hook gets the
 /// result so far right after them.
-const HOOK_ARGS: [usize; 6] = [0, 1, 2, 2, 1, 1];
+const HOOK_ARGS: [usize; 7] = [0, 1, 2, 2, 1, 1, 1];
 
 /// Where a script's return table puts hooks that wrap, rather than replace, earlier ones.
 const WRAPS: [&str; 2] = ["before", "after"];
@@ -289,6 +348,15 @@ pub struct Host {
     bot_run: RefCell<Option<BotRun>>,
     /// Each bot's coroutine, kept and reset for its next `choose` (making one costs more).
     bot_threads: RefCell<Vec<Option<mlua::Thread>>>,
+    /// The profile being kept, if any (see [`Host::set_profiling`]), and when the running
+    /// call and the running bot's `choose` started.
+    profile: RefCell<Option<Profile>>,
+    profiling: Cell<bool>,
+    /// Steps used by every call this VM has finished, so a bot's tries can be charged the
+    /// steps their rules took.
+    spent: Cell<u64>,
+    call_started: Cell<Option<Instant>>,
+    bot_started: Cell<Option<Instant>>,
 }
 
 fn hook_index(name: &str) -> Option<usize> {
@@ -329,6 +397,7 @@ impl Host {
         lua.set_memory_limit(limits.memory + limits.memory / 8)
             .map_err(|e| fail(e.to_string()))?;
         let memory = limits.memory;
+        let time = limits.time;
         let steps_left = Rc::new(Cell::new(limits.steps));
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         let stopped: Rc<Stopped> = Rc::default();
@@ -378,8 +447,9 @@ impl Host {
                         {
                             steps.set(0);
                             return Err(stopped.stop(format!(
-                                "{}time limit exceeded (an endless loop?)",
-                                where_now(lua)
+                                "{}{}",
+                                where_now(lua),
+                                out_of_time(time, "")
                             )));
                         }
                     }
@@ -390,33 +460,45 @@ impl Host {
                 {
                     steps.set(0);
                     return Err(stopped.stop(format!(
-                        "{}time limit exceeded (an endless loop?)",
-                        where_now(lua)
+                        "{}{}",
+                        where_now(lua),
+                        out_of_time(time, "")
                     )));
                 }
                 Ok(VmState::Continue)
             });
         }
-        // Charged by the library wrappers (see `prepare_globals`) for work a single library
-        // call does without reaching an interrupt: a thousandth of a step per byte compared,
-        // and the clock read, so a loop of such calls meets the budget and the time limit.
+        // Charged by the library wrappers (see `guard_libraries`) for work a single library
+        // call does without reaching an interrupt, before the work is done: `steps` of the
+        // budget. A call that would pass the budget is not started, so a loop of big library
+        // calls ends on the step budget, at the same call on every machine.
         let charge = {
             let steps = steps_left.clone();
             let deadline = deadline.clone();
             let stopped = stopped.clone();
-            lua.create_function(move |lua, (work, what): (f64, String)| {
-                if steps.get() == 0 {
-                    return Ok(());
+            lua.create_function(move |lua, (cost, what): (f64, mlua::LuaString)| {
+                let left = steps.get();
+                if left == 0 {
+                    return Err(mlua::Error::RuntimeError(stopped.why.borrow().clone()));
                 }
-                let cost = (work / 1000.0).clamp(1.0, u64::MAX as f64) as u64;
-                steps.set(steps.get().saturating_sub(cost).max(1));
+                let cost = cost.clamp(1.0, u64::MAX as f64) as u64;
+                if cost >= left {
+                    steps.set(0);
+                    return Err(stopped.stop(format!(
+                        "{}step budget exceeded (in {}, whose work here would take more of the budget than is left; an endless loop, or data too big?)",
+                        where_now(lua),
+                        what.to_string_lossy()
+                    )));
+                }
+                steps.set(left - cost);
                 if let Some(d) = deadline.get()
                     && Instant::now() > d
                 {
                     steps.set(0);
                     return Err(stopped.stop(format!(
-                        "{}time limit exceeded (in {what}; an endless loop?)",
-                        where_now(lua)
+                        "{}{}",
+                        where_now(lua),
+                        out_of_time(time, &format!(" (in {})", what.to_string_lossy()))
                     )));
                 }
                 Ok(())
@@ -459,6 +541,11 @@ impl Host {
             game,
             bot_run: RefCell::new(None),
             bot_threads: RefCell::new(vec![None; def.bots.len()]),
+            profile: RefCell::new(None),
+            profiling: Cell::new(false),
+            spent: Cell::new(0),
+            call_started: Cell::new(None),
+            bot_started: Cell::new(None),
         };
         host.scripts = def.scripts.clone();
         host.scripts
@@ -566,7 +653,7 @@ impl Host {
         };
         self.arm();
         let r: mlua::Result<LuaValue> = func.call(());
-        self.disarm();
+        self.disarm("load");
         match r {
             Ok(LuaValue::Table(t)) => Ok(t),
             Ok(other) => Err(ScriptError {
@@ -707,11 +794,62 @@ impl Host {
     fn arm(&self) {
         self.stopped.clear();
         self.steps_left.set(self.limits.steps);
-        self.deadline.set(Some(Instant::now() + self.limits.time));
+        let now = Instant::now();
+        self.deadline.set(Some(now + self.limits.time));
+        if self.profiling.get() {
+            self.call_started.set(Some(now));
+        }
     }
 
-    fn disarm(&self) {
+    /// Ends a call of `name` (a hook, "load", "console"): stops the clock, and adds the call
+    /// to the profile when one is kept.
+    fn disarm(&self, name: &str) {
         self.deadline.set(None);
+        self.spent.set(
+            self.spent
+                .get()
+                .wrapping_add(self.limits.steps.saturating_sub(self.steps_left.get())),
+        );
+        if let Some(started) = self.call_started.take() {
+            self.record(name, started);
+        }
+    }
+
+    fn record(&self, name: &str, started: Instant) {
+        let used = self.limits.steps.saturating_sub(self.steps_left.get());
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        if let Some(p) = self.profile.borrow_mut().as_mut() {
+            match p.get_mut(name) {
+                Some(stats) => stats.add(used, nanos),
+                None => {
+                    let mut stats = CallStats::default();
+                    stats.add(used, nanos);
+                    p.insert(name.to_string(), stats);
+                }
+            }
+        }
+    }
+
+    /// Starts (or stops) keeping a profile of every call this VM makes: calls, steps and
+    /// time per hook and per bot (a bot's whole `choose`, its tries included). Off by
+    /// default; it costs a clock reading per call when on.
+    pub fn set_profiling(&self, on: bool) {
+        self.profiling.set(on);
+        let mut p = self.profile.borrow_mut();
+        match (on, p.is_some()) {
+            (true, false) => *p = Some(Profile::new()),
+            (false, true) => *p = None,
+            _ => {}
+        }
+    }
+
+    /// The profile kept so far, emptied (see [`Host::set_profiling`]).
+    pub fn take_profile(&self) -> Profile {
+        self.profile
+            .borrow_mut()
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// A call that reached a limit failed, even when a `pcall` caught the error and the script
@@ -763,11 +901,11 @@ impl Host {
                 if self.producer.borrow().is_some() {
                     *self.producer.borrow_mut() = None;
                 }
-                let (ctx, r) = self.call(&base.func, ctx, args);
+                let (ctx, r) = self.call(name, &base.func, ctx, args);
                 (ctx, r.map_err(|e| (e, base.script)))
             }
             (None, true) => return (ctx, Ok(None)),
-            _ => self.call_chain(chain, HOOK_ARGS[h], ctx, args),
+            _ => self.call_chain(name, chain, HOOK_ARGS[h], ctx, args),
         };
         let r = r
             .map(Some)
@@ -781,6 +919,7 @@ impl Host {
     /// becomes the result. On error, also says which script's step was running.
     fn call_chain<R: mlua::FromLuaMulti>(
         &self,
+        name: &str,
         chain: &Chain,
         nargs: usize,
         ctx: CallCtx,
@@ -834,7 +973,7 @@ impl Host {
         };
         self.arm();
         let (ctx, r) = api::lend(ctx, run);
-        self.disarm();
+        self.disarm(name);
         let r = self.unless_stopped(r);
         let ctx = match ctx {
             Some(c) => c,
@@ -905,7 +1044,7 @@ impl Host {
             Ok(f) => f,
             Err(e) => return (ctx, Err(self.error(e, "console"))),
         };
-        let (ctx, r) = self.call::<_, LuaValue>(&func, ctx, ());
+        let (ctx, r) = self.call::<_, LuaValue>("console", &func, ctx, ());
         let r = r.map_err(|e| self.error(e, "console")).and_then(|v| {
             convert::from_lua(&v).map_err(|m| ScriptError {
                 mod_id: self.def.id.clone(),
@@ -970,6 +1109,9 @@ impl Host {
             actions: actions.to_vec(),
         });
         self.arm();
+        if self.profiling.get() {
+            self.bot_started.set(Some(Instant::now()));
+        }
         self.resume_with(ctx, (self.game.clone(), seat as i64 + 1, list))
     }
 
@@ -979,17 +1121,32 @@ impl Host {
     }
 
     /// The step budget and deadline left to the running call: kept across a bot's `try`,
-    /// whose rules call arms its own.
+    /// whose rules calls arm their own (see [`Host::charge_tries`]).
     pub fn budget(&self) -> (u64, Option<Instant>) {
         (self.steps_left.get(), self.deadline.get())
     }
 
-    pub fn set_budget(&self, (steps, deadline): (u64, Option<Instant>)) {
-        if steps > 0 {
-            self.stopped.why.borrow_mut().clear();
-        }
-        self.steps_left.set(steps);
+    /// Steps used by every call this VM has finished so far (a running total, for
+    /// [`Host::charge_tries`]).
+    pub fn spent(&self) -> u64 {
+        self.spent.get()
+    }
+
+    /// Gives the running bot back its budget after a try, less the `used` steps the try's
+    /// rules took: a bot's whole `choose`, its tries included, runs under one step budget,
+    /// so how long it may think never depends on the machine.
+    pub fn charge_tries(&self, (steps, deadline): (u64, Option<Instant>), used: u64, bot: &str) {
         self.deadline.set(deadline);
+        if used >= steps {
+            self.steps_left.set(0);
+            *self.stopped.why.borrow_mut() = format!(
+                "step budget exceeded: the bot `{bot}` and the rules its tries ran took more than {} steps in one choose; try fewer actions",
+                self.limits.steps
+            );
+        } else {
+            self.stopped.why.borrow_mut().clear();
+            self.steps_left.set(steps - used);
+        }
     }
 
     fn resume_with(
@@ -1090,21 +1247,27 @@ impl Host {
         (ctx, r)
     }
 
-    /// Forgets the bot under way (its coroutine is dropped) and stops the clock.
+    /// Forgets the bot under way (its coroutine is dropped) and stops the clock; a kept
+    /// profile counts its whole `choose` as one call.
     pub fn end_bot(&self) {
-        *self.bot_run.borrow_mut() = None;
-        self.disarm();
+        let run = self.bot_run.borrow_mut().take();
+        self.deadline.set(None);
+        self.call_started.set(None);
+        if let (Some(run), Some(started)) = (run, self.bot_started.take()) {
+            self.record(&run.hook, started);
+        }
     }
 
     fn call<A: mlua::IntoLuaMulti, R: mlua::FromLuaMulti>(
         &self,
+        name: &str,
         f: &Function,
         ctx: CallCtx,
         args: A,
     ) -> (CallCtx, mlua::Result<R>) {
         self.arm();
         let (ctx, r) = api::lend(ctx, || f.call::<R>(args));
-        self.disarm();
+        self.disarm(name);
         let r = self.unless_stopped(r);
         if r.is_err() && self.lua.used_memory() > self.limits.memory / 2 {
             // Free what a runaway script left behind before anything else runs.
@@ -1418,38 +1581,133 @@ fn guard_protected_calls(lua: &Lua, g: &Table, refused: Function) -> mlua::Resul
 }
 
 /// Library functions that can do much work in one call without reaching an interrupt, or
-/// that show memory addresses, replaced by checked versions:
-/// - `string.find` with a plain pattern and `string.split` compare bytes with `memcmp` at every
-///   position: a long pattern in a long string is quadratic. Beyond a million bytes of work
-///   they charge the step budget (and read the clock); beyond 200 million they refuse.
-///   (Patterns with magic characters reach the interrupt on their own.)
-/// - `string.rep`, `table.create` and `buffer.create` refuse a size over the memory limit at
-///   once, with the line, rather than leaving it to the allocator (whose error has none).
-/// - `tostring` and `string.format` show a table, function, thread or buffer without a
-///   `__tostring` as its type name: an address differs between runs, and a game must replay.
+/// that show memory addresses, replaced by checked versions. The work a call will do is
+/// charged to the step budget before it starts, from the sizes of its arguments alone (so the
+/// charge is the same on every machine): a step for every 16 elements moved, compared or
+/// searched and every 256 bytes copied or scanned; small calls cost nothing extra. A call the
+/// budget left cannot pay is refused with the line (see `Host::new`, `charge`).
+/// - `table.sort` (n log n comparisons), `table.concat`, `table.move`, `table.find`,
+///   `table.create`, and `table.clone` and `table.clear` by their list part;
+/// - `string.rep`, `string.upper`, `string.lower`, `string.reverse`, `string.find` and
+///   `string.split` (a plain search with a long pattern compares bytes with `memcmp` at every
+///   position: beyond 200 million bytes of work it is refused); patterns reach the interrupt
+///   on their own;
+/// - `buffer.create`, `buffer.fill`, `buffer.copy`, `buffer.tostring`, `buffer.fromstring`,
+///   `buffer.readstring`, `buffer.writestring`; `utf8.len`.
+///
+/// `string.rep`, `table.create` and `buffer.create` also refuse a size over the memory limit
+/// at once, with the line, rather than leaving it to the allocator (whose error has none).
+/// `tostring` and `string.format` show a table, function, thread or buffer without a
+/// `__tostring` as its type name: an address differs between runs, and a game must replay.
+/// Left to the interrupt and the safety net: the built-ins Luau runs without a call
+/// (`string.sub`, `table.insert`, `table.unpack`, the `..` operator), whose work is bounded by
+/// the memory limit per call.
 fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlua::Result<()> {
     let string: Table = g.raw_get("string")?;
     let table: Table = g.raw_get("table")?;
     let buffer: Table = g.raw_get("buffer")?;
+    let utf8: Table = g.raw_get("utf8")?;
+    let originals = lua.create_table()?;
+    for (lib_name, lib, names) in [
+        (
+            "string",
+            &string,
+            &[
+                "find", "split", "rep", "format", "upper", "lower", "reverse",
+            ][..],
+        ),
+        (
+            "table",
+            &table,
+            &[
+                "sort", "concat", "move", "clone", "find", "clear", "create", "pack", "unpack",
+            ][..],
+        ),
+        (
+            "buffer",
+            &buffer,
+            &[
+                "create",
+                "fill",
+                "copy",
+                "tostring",
+                "fromstring",
+                "readstring",
+                "writestring",
+                "len",
+            ][..],
+        ),
+        ("utf8", &utf8, &["len"][..]),
+    ] {
+        for name in names {
+            originals.raw_set(
+                format!("{lib_name}.{name}"),
+                lib.raw_get::<Function>(*name)?,
+            )?;
+        }
+    }
+    for name in [
+        "error",
+        "type",
+        "select",
+        "getmetatable",
+        "rawget",
+        "rawlen",
+        "tostring",
+    ] {
+        originals.raw_set(name, g.raw_get::<Function>(name)?)?;
+    }
     let guarded: Table = lua
         .load(
-            r##"local charge, memory, error, type, select, getmetatable, rawget, tostring, pack, unpack,
-                find, split, rep, format, create, bcreate = ...
-            local CHARGED, MOST = 1e6, 2e8
+            r##"local charge, memory, lib = ...
+            local error, type, select, getmetatable, rawget, rawlen, tostring =
+                lib.error, lib.type, lib.select, lib.getmetatable, lib.rawget, lib.rawlen, lib.tostring
+            local pack, unpack = lib["table.pack"], lib["table.unpack"]
+            local find, split, rep, format = lib["string.find"], lib["string.split"], lib["string.rep"], lib["string.format"]
+            local upper, lower, reverse = lib["string.upper"], lib["string.lower"], lib["string.reverse"]
+            local sort, concat, move, clone, tfind, clear, create =
+                lib["table.sort"], lib["table.concat"], lib["table.move"], lib["table.clone"],
+                lib["table.find"], lib["table.clear"], lib["table.create"]
+            local bcreate, bfill, bcopy, btostring, bfromstring, breadstring, bwritestring, blen =
+                lib["buffer.create"], lib["buffer.fill"], lib["buffer.copy"], lib["buffer.tostring"],
+                lib["buffer.fromstring"], lib["buffer.readstring"], lib["buffer.writestring"], lib["buffer.len"]
+            local ulen = lib["utf8.len"]
+            local floor, log = math.floor, math.log
+            -- A step of the budget buys this much native work.
+            local ITEMS, BYTES = 16, 256
+            local MOST = 2e8
+            local function items(n, what)
+                if type(n) == "number" and n >= ITEMS then
+                    charge(n / ITEMS, what)
+                end
+            end
+            local function bytes(n, what)
+                if type(n) == "number" and n >= BYTES then
+                    charge(n / BYTES, what)
+                end
+            end
+            local function count(t)
+                if type(t) == "table" then
+                    return rawlen(t)
+                end
+                return 0
+            end
             local function searched(what, s, p)
                 if type(s) == "string" and type(p) == "string" then
                     local work = #s * #p
-                    if work > CHARGED then
+                    if #p > 16 and work > 1e6 then
                         if work > MOST then
                             error(what .. ": looking for " .. #p .. " bytes in " .. #s .. " could compare " .. work .. " bytes, more than a call may do; search shorter strings", 3)
                         end
-                        charge(work, what)
+                        charge(work / 1000, what)
+                    elseif #s >= BYTES then
+                        charge(#s / BYTES, what)
                     end
                 end
             end
-            local function too_big(what, bytes)
-                if type(bytes) == "number" and bytes > memory then
-                    error(string.format("%s: %.0f bytes is over the memory limit of %d MiB", what, bytes, memory // 1048576), 3)
+            local function too_big(what, n)
+                if type(n) == "number" and n > memory then
+                    error(format("%s: %.0f bytes is over the memory limit of %d MiB", what, n, memory // 1048576), 3)
                 end
             end
             local function plain(v)
@@ -1462,41 +1720,126 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
                 end
                 return tostring(v)
             end
+            local function blength(b)
+                if type(b) == "buffer" then
+                    return blen(b)
+                end
+                return 0
+            end
             return {
-                -- A pattern of a few bytes costs little however long the string: `memchr`
-                -- skips to each candidate. Only longer ones are measured.
                 find = function(s, p, init, plain)
-                    if type(p) == "string" and #p > 16 then
-                        searched("string.find", s, p)
-                    end
+                    searched("string.find", s, p)
                     return find(s, p, init, plain)
                 end,
                 split = function(s, sep)
-                    if type(sep) == "string" and #sep > 16 then
-                        searched("string.split", s, sep)
-                    end
+                    searched("string.split", s, sep)
                     return split(s, sep)
                 end,
                 rep = function(s, n)
                     if type(s) == "string" and type(n) == "number" then
                         too_big("string.rep", #s * n)
+                        bytes(#s * n, "string.rep")
                     end
                     return rep(s, n)
+                end,
+                upper = function(s)
+                    if type(s) == "string" then bytes(#s, "string.upper") end
+                    return upper(s)
+                end,
+                lower = function(s)
+                    if type(s) == "string" then bytes(#s, "string.lower") end
+                    return lower(s)
+                end,
+                reverse = function(s)
+                    if type(s) == "string" then bytes(#s, "string.reverse") end
+                    return reverse(s)
+                end,
+                sort = function(t, comp)
+                    local n = count(t)
+                    if n >= ITEMS then
+                        charge(n * floor(log(n, 2) + 1) / ITEMS, "table.sort")
+                    end
+                    if comp == nil then
+                        return sort(t)
+                    end
+                    return sort(t, comp)
+                end,
+                concat = function(t, sep, i, j)
+                    local first = if type(i) == "number" then i else 1
+                    local last = if type(j) == "number" then j else count(t)
+                    items(last - first + 1, "table.concat")
+                    local s = concat(t, sep, i, j)
+                    bytes(#s, "table.concat")
+                    return s
+                end,
+                move = function(a1, f, e, t, a2)
+                    if type(f) == "number" and type(e) == "number" and e >= f then
+                        items(e - f + 1, "table.move")
+                    end
+                    if a2 == nil then
+                        return move(a1, f, e, t)
+                    end
+                    return move(a1, f, e, t, a2)
+                end,
+                clone = function(t)
+                    items(count(t), "table.clone")
+                    return clone(t)
+                end,
+                tfind = function(t, v, init)
+                    items(count(t), "table.find")
+                    if init == nil then
+                        return tfind(t, v)
+                    end
+                    return tfind(t, v, init)
+                end,
+                clear = function(t)
+                    items(count(t), "table.clear")
+                    return clear(t)
                 end,
                 -- No `...` here: a vararg function costs far more per call, and rules call
                 -- table.create at every decision.
                 create = function(n, value)
-                    if type(n) == "number" and n * 16 > memory then
+                    if type(n) == "number" and n >= ITEMS then
                         too_big("table.create", n * 16)
+                        items(n, "table.create")
                     end
                     if value == nil then
                         return create(n)
                     end
                     return create(n, value)
                 end,
-                bcreate = function(n, ...)
+                bcreate = function(n)
                     too_big("buffer.create", n)
-                    return bcreate(n, ...)
+                    bytes(n, "buffer.create")
+                    return bcreate(n)
+                end,
+                bfill = function(b, offset, value, count)
+                    bytes(if type(count) == "number" then count else blength(b), "buffer.fill")
+                    return bfill(b, offset, value, count)
+                end,
+                bcopy = function(target, offset, source, soffset, count)
+                    bytes(if type(count) == "number" then count else blength(source), "buffer.copy")
+                    return bcopy(target, offset, source, soffset, count)
+                end,
+                btostring = function(b)
+                    bytes(blength(b), "buffer.tostring")
+                    return btostring(b)
+                end,
+                bfromstring = function(s)
+                    if type(s) == "string" then bytes(#s, "buffer.fromstring") end
+                    return bfromstring(s)
+                end,
+                breadstring = function(b, offset, count)
+                    bytes(count, "buffer.readstring")
+                    return breadstring(b, offset, count)
+                end,
+                bwritestring = function(b, offset, value, count)
+                    bytes(if type(count) == "number" then count elseif type(value) == "string" then #value else 0, "buffer.writestring")
+                    return bwritestring(b, offset, value, count)
+                end,
+                ulen = function(s, i, j)
+                    if type(s) == "string" then bytes(#s, "utf8.len") end
+                    return ulen(s, i, j)
                 end,
                 tostring = function(v, ...)
                     return plain(v)
@@ -1513,38 +1856,44 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
                                     args[j] = plain(args[j])
                                 end
                             end
-                            return format(fmt, unpack(args, 1, n))
+                            local s = format(fmt, unpack(args, 1, n))
+                            bytes(#s, "string.format")
+                            return s
                         end
                     end
-                    return format(fmt, ...)
+                    local s = format(fmt, ...)
+                    bytes(#s, "string.format")
+                    return s
                 end,
             }"##,
         )
         .set_name("=farebox")
         .set_mode(ChunkMode::Text)
-        .call((
-            charge,
-            memory as f64,
-            g.raw_get::<Function>("error")?,
-            g.raw_get::<Function>("type")?,
-            g.raw_get::<Function>("select")?,
-            g.raw_get::<Function>("getmetatable")?,
-            g.raw_get::<Function>("rawget")?,
-            g.raw_get::<Function>("tostring")?,
-            table.raw_get::<Function>("pack")?,
-            table.raw_get::<Function>("unpack")?,
-            string.raw_get::<Function>("find")?,
-            string.raw_get::<Function>("split")?,
-            string.raw_get::<Function>("rep")?,
-            string.raw_get::<Function>("format")?,
-            table.raw_get::<Function>("create")?,
-            buffer.raw_get::<Function>("create")?,
-        ))?;
-    for name in ["find", "split", "rep", "format"] {
-        string.raw_set(name, guarded.raw_get::<Function>(name)?)?;
+        .call((charge, memory as f64, originals))?;
+    let set = |lib: &Table, name: &str, key: &str| -> mlua::Result<()> {
+        lib.raw_set(name, guarded.raw_get::<Function>(key)?)
+    };
+    for name in [
+        "find", "split", "rep", "format", "upper", "lower", "reverse",
+    ] {
+        set(&string, name, name)?;
     }
-    table.raw_set("create", guarded.raw_get::<Function>("create")?)?;
-    buffer.raw_set("create", guarded.raw_get::<Function>("bcreate")?)?;
+    for name in ["sort", "concat", "move", "clone", "clear", "create"] {
+        set(&table, name, name)?;
+    }
+    set(&table, "find", "tfind")?;
+    for (name, key) in [
+        ("create", "bcreate"),
+        ("fill", "bfill"),
+        ("copy", "bcopy"),
+        ("tostring", "btostring"),
+        ("fromstring", "bfromstring"),
+        ("readstring", "breadstring"),
+        ("writestring", "bwritestring"),
+    ] {
+        set(&buffer, name, key)?;
+    }
+    set(&utf8, "len", "ulen")?;
     g.raw_set("tostring", guarded.raw_get::<Function>("tostring")?)?;
     Ok(())
 }

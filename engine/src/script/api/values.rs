@@ -4,8 +4,8 @@
 use mlua::{Lua, Table, Value as LuaValue};
 
 use super::{R, err, seat_arg, short, with, with_mut, with_tables};
-use crate::script::CallCtx;
 use crate::script::convert::{from_lua, to_lua};
+use crate::script::{Access, CallCtx};
 use crate::state::{Seen, Var};
 use crate::value::Value;
 
@@ -96,7 +96,15 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     reg!(lua, t, "get", |lua, name: String| with_tables(lua, |c| {
         match c.state.vars.get(&*name) {
             Some(v) if c.access.may_see(v.seen) => to_lua(lua, &v.value),
-            _ => Ok(LuaValue::Nil),
+            Some(_) => Ok(LuaValue::Nil),
+            None => match &c.state.unknown {
+                Some(u) if c.access == Access::Rules && u.names.contains(&*name) => err(format!(
+                    "game.get(\"{}\"): this game is imagined for seat {}'s lookahead, and that seat may not know this secret; give the rules an `imagine(game, seat)` hook that sets it to a value the seat could believe",
+                    short(&name),
+                    u.seat as u32 + 1
+                )),
+                _ => Ok(LuaValue::Nil),
+            },
         }
     }));
     reg!(lua, t, "set", |_, (name, value): (String, LuaValue)| {
