@@ -562,6 +562,12 @@ impl Game {
     /// generator). Rules that read a secret taken out and not set again get an error.
     fn imagine(&mut self, seat: u8, seed: u64) -> Result<(), ScriptError> {
         redeal_hidden(&self.def, &mut self.state, seat, seed);
+        self.imagine_secrets(seat)
+    }
+
+    /// Takes out the secret variables `seat` may not know and lets the rules' `imagine` hook,
+    /// if any, set them anew (see [`Game::imagine`]).
+    fn imagine_secrets(&mut self, seat: u8) -> Result<(), ScriptError> {
         hide_secrets(&mut self.state, seat);
         if !self.host.has_hook("imagine") {
             return Ok(());
@@ -694,6 +700,29 @@ impl Game {
             spare: None,
         };
         copy.imagine(seat, seed)?;
+        Ok(copy)
+    }
+
+    /// Another game `seat` could not tell from this one: everything it may see is the same,
+    /// everything hidden from it is dealt or drawn anew from `seed` (the hidden cards, the
+    /// generator, and the secret variables it may not know, which the rules' `imagine` hook
+    /// sets; without one they are gone). Unlike [`Game::determinized`] the copy is played as a
+    /// real game: it is what tests use to show that a seat's choices do not depend on what it
+    /// cannot see. The copy has a VM of its own.
+    pub fn alternative(&self, seat: u8, seed: u64) -> Result<Game, GameError> {
+        let host = Host::new(self.def.clone(), self.host.limits())?;
+        let mut copy = Game {
+            def: self.def.clone(),
+            host,
+            state: Box::new((*self.state).clone()),
+            log: self.log.clone(),
+            history: self.history.clone(),
+            setup: self.setup.clone(),
+            spare: None,
+        };
+        redeal_hidden(&copy.def, &mut copy.state, seat, seed);
+        copy.imagine_secrets(seat)?;
+        copy.state.unknown = None;
         Ok(copy)
     }
 
