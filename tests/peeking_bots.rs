@@ -138,6 +138,7 @@ end }}
 /// report as the message).
 fn seen_by_peek(game: &mut Game, seed: u64) -> String {
     let actions = game.legal_actions().unwrap();
+
     let mut rng = Rng::new(seed, 77);
     match game.bot_choose("peek", &actions, &mut rng) {
         Ok(i) => panic!("the peeking bot chose {i}"),

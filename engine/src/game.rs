@@ -559,7 +559,8 @@ impl Game {
     /// dealt again and the generator seeded anew (both from `seed`), the secret variables it
     /// may not read taken out, then the rules' `imagine(game, seat)` hook, if they give one,
     /// run to set those secrets to values the seat could believe (drawn from the new
-    /// generator). Rules that read a secret taken out and not set again get an error.
+    /// generator); it is not called when the seat may read every variable. Rules that read
+    /// a secret taken out and not set again get an error.
     fn imagine(&mut self, seat: u8, seed: u64) -> Result<(), ScriptError> {
         redeal_hidden(&self.def, &mut self.state, seat, seed);
         self.imagine_secrets(seat)
@@ -569,7 +570,8 @@ impl Game {
     /// if any, set them anew (see [`Game::imagine`]).
     fn imagine_secrets(&mut self, seat: u8) -> Result<(), ScriptError> {
         hide_secrets(&mut self.state, seat);
-        if !self.host.has_hook("imagine") {
+        // Nothing to imagine when the seat may read every variable.
+        if self.state.unknown.is_none() || !self.host.has_hook("imagine") {
             return Ok(());
         }
         let ctx = self.ctx(Access::Rules, Rng::new(0, 0));

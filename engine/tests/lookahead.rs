@@ -263,3 +263,130 @@ fn a_try_does_not_show_the_next_roll_or_the_next_card() {
         "the next card was foreseen {cards_seen} times of 60"
     );
 }
+
+// A coin hidden from seat 1: seat 2 flips it at setup and keeps it secret; "call heads" or
+// "call tails" wins for seat 1 when it names the coin. The oracle bot tries both calls and
+// takes one that won in its try: a try that kept the real secret would always be right.
+const COIN_MANIFEST: &str = r#"
+id = "coin"
+name = "Coin"
+version = "1.0.0"
+engine = "0.1"
+players = { min = 2, max = 2 }
+scripts = ["rules/r.luau"]
+[[bots]]
+id = "oracle"
+name = "Oracle"
+script = "bots/oracle.luau"
+"#;
+
+const COIN_RULES: &str = r#"
+return {
+  setup = function() game.set_secret("coin", if game.roll(2) == 1 then "heads" else "tails", 2) end,
+  actions = function(g, seat) return { "call heads", "call tails" } end,
+  apply = function(g, seat, action)
+    local won = action == "call " .. game.get("coin")
+    game.finish(if won then { 1, 2 } else { 2, 1 }, { 0, 0 }, "called")
+  end,
+}
+"#;
+
+const COIN_IMAGINE: &str = r#"
+local rules = {
+  setup = function() game.set_secret("coin", if game.roll(2) == 1 then "heads" else "tails", 2) end,
+  actions = function(g, seat) return { "call heads", "call tails" } end,
+  apply = function(g, seat, action)
+    local won = action == "call " .. game.get("coin")
+    game.finish(if won then { 1, 2 } else { 2, 1 }, { 0, 0 }, "called")
+  end,
+  -- A seat that may not see the coin can only imagine it.
+  imagine = function(g, seat) game.set_secret("coin", if game.random(2) == 1 then "heads" else "tails", 2) end,
+}
+return rules
+"#;
+
+const ORACLE: &str = r#"
+return { choose = function(g, seat, actions)
+  local tried = {}
+  for i, a in actions do
+    if game.try(a) then
+      local r = game.result()
+      game.undo()
+      if r.places[seat] == 1 then return i end
+      tried[i] = "lost"
+    else
+      tried[i] = "refused"
+    end
+  end
+  -- Neither try could tell: say so through the choice (2 when both were refused).
+  if tried[1] == "refused" and tried[2] == "refused" then return 2 end
+  return 1
+end }
+"#;
+
+fn coin(rules: &str) -> Arc<farebox::GameDef> {
+    Arc::new(support::mem_mod(
+        "coin",
+        &[
+            ("mod.toml", COIN_MANIFEST),
+            ("rules/r.luau", rules),
+            ("bots/oracle.luau", ORACLE),
+        ],
+    ))
+}
+
+#[test]
+fn a_try_never_reads_a_secret_the_seat_may_not_know() {
+    // Without an `imagine` hook the rules cannot read the coin in seat 1's tries: each try is
+    // refused, and the bot wins only by chance.
+    let def = coin(COIN_RULES);
+    let mut wins = 0;
+    for seed in 0..40 {
+        let mut g = Game::new(def.clone(), Setup::new(2, seed)).unwrap();
+        let mut bot = Agent::from_spec("oracle", &def, seed, 0).unwrap();
+        let actions = g.legal_actions().unwrap();
+        let i = bot.choose(&mut g, &actions).unwrap();
+        assert_eq!(i, 1, "both tries were refused");
+        g.apply(&actions[i]).unwrap();
+        wins += usize::from(g.result().unwrap().places[0] == 1);
+    }
+    assert!(
+        (8..=32).contains(&wins),
+        "{wins} of 40: chance, not foresight"
+    );
+    // In a determinized copy the rules reading the coin get a clear error.
+    let g = Game::new(def.clone(), Setup::new(2, 3)).unwrap();
+    let mut copy = g.determinized(0, 9).unwrap();
+    let e = copy.apply("call heads").unwrap_err().to_string();
+    assert!(e.contains("game.get(\"coin\")"), "{e}");
+    assert!(e.contains("imagine"), "{e}");
+    assert!(e.contains("rules/r.luau:6"), "{e}");
+}
+
+#[test]
+fn an_imagine_hook_gives_tries_a_secret_the_seat_could_believe() {
+    let def = coin(COIN_IMAGINE);
+    let mut wins = 0;
+    for seed in 0..40 {
+        let mut g = Game::new(def.clone(), Setup::new(2, seed)).unwrap();
+        let real = g.state().vars.get("coin").unwrap().value.clone();
+        let mut bot = Agent::from_spec("oracle", &def, seed, 0).unwrap();
+        let actions = g.legal_actions().unwrap();
+        let i = bot.choose(&mut g, &actions).unwrap();
+        // The game is untouched: the real coin is still there, still secret.
+        assert_eq!(g.state().vars.get("coin").unwrap().value, real);
+        g.apply(&actions[i]).unwrap();
+        wins += usize::from(g.result().unwrap().places[0] == 1);
+    }
+    assert!(
+        (8..=32).contains(&wins),
+        "{wins} of 40: the tries showed an imagined coin"
+    );
+    // Seat 2 may see the coin, so its copies keep it and imagine nothing.
+    let g = Game::new(def.clone(), Setup::new(2, 3)).unwrap();
+    let copy = g.determinized(1, 9).unwrap();
+    assert_eq!(
+        copy.state().vars.get("coin").unwrap().value,
+        g.state().vars.get("coin").unwrap().value
+    );
+}
