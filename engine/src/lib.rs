@@ -21,6 +21,7 @@
 
 pub mod agent;
 pub mod board;
+pub mod call_order;
 pub mod content;
 pub mod diag;
 pub mod game;

@@ -80,9 +80,7 @@ fn nothing_a_script_leaves_behind_reaches_the_next_game() {
         return {
           setup = function(g)
             calls += 1
-            left_behind = (left_behind or 0) + 1
             game.set("calls", calls)
-            game.set("global", left_behind)
           end,
           actions = function(g, seat) return { "end" } end,
           apply = function(g, seat, a) game.finish({ 1 }, { 0 }, "done") end,
@@ -91,14 +89,49 @@ fn nothing_a_script_leaves_behind_reaches_the_next_game() {
     );
     let first = Game::new(def.clone(), Setup::new(1, 1)).unwrap();
     assert_eq!(var(&first, "calls"), Value::Int(1));
-    assert_eq!(var(&first, "global"), Value::Int(1));
     let second = Game::with_host(Setup::new(1, 2), first.into_host()).unwrap();
     assert_eq!(var(&second, "calls"), Value::Int(1));
-    assert_eq!(var(&second, "global"), Value::Int(1));
-    // The libraries are as sealed on a reset VM as on a new one.
+    // The libraries are as sealed on a reset VM as on a new one, and globals as refused.
     let mut second = second;
     let e = second.eval("string.upper = nil").unwrap_err();
     assert!(e.message.contains("readonly"), "{}", e.message);
+    let e = second.eval("left_behind = 1").unwrap_err();
+    assert!(
+        e.message.contains("`left_behind` is not declared"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn assigning_a_global_is_an_error_with_the_line() {
+    for (script, line) in [
+        // In a hook: it would outlive the call.
+        (
+            "return {\n  setup = function(g)\n    counter = (counter or 0) + 1\n  end,\n}\n",
+            3,
+        ),
+        // At load, a global function.
+        ("function helper() end\nreturn {}\n", 1),
+        // Through a name built at run time is no way round it.
+        (
+            "return {\n  setup = function(g)\n    local env = getmetatable(_G)\n    rawset(_G, 'x', 1)\n  end,\n}\n",
+            4,
+        ),
+    ] {
+        let Err(e) = Game::new(probe(script), Setup::new(1, 1)) else {
+            panic!("a global was set: {script}")
+        };
+        let text = e.to_string();
+        assert!(
+            text.contains(&format!("r.luau:{line}:")),
+            "{script}: {text}"
+        );
+        assert!(
+            text.contains("not declared") || text.contains("readonly"),
+            "{script}: {text}"
+        );
+    }
 }
 
 #[test]

@@ -575,6 +575,7 @@ impl Host {
         // globals a script sets; the libraries, `game` and `data` are behind it, read-only.
         self.lua.sandbox(false).map_err(fail)?;
         self.lua.sandbox(true).map_err(fail)?;
+        forbid_globals(&self.lua).map_err(fail)?;
         self.run_scripts()
     }
 
@@ -1536,7 +1537,44 @@ fn prepare_globals(
     }
     g.raw_set("data", convert::content_table(lua, def)?)?;
     lua.sandbox(true)?;
+    forbid_globals(lua)?;
     Ok(game)
+}
+
+/// Makes assigning a global an error naming the file and line. In the sandbox each VM thread
+/// writes globals into a table of its own (the libraries, `game` and `data` stay behind it,
+/// read-only), and a global set in one hook call would still be there in the next: a script
+/// could count its own calls, and a bot's look-ahead or a label shown to a person would then
+/// change the game. Scripts keep what must last in the game (`game.set`), and `local`s.
+fn forbid_globals(lua: &Lua) -> mlua::Result<()> {
+    let g = lua.globals();
+    let behind = g
+        .metatable()
+        .map(|mt| mt.raw_get::<LuaValue>("__index"))
+        .transpose()?
+        .unwrap_or(LuaValue::Nil);
+    let refuse: Function = lua
+        .load(
+            r#"local error, tostring, type = ...
+            return function(_, name, _)
+                local shown = if type(name) == "string" then name else tostring(name)
+                error("`" .. shown .. "` is not declared: scripts may not set globals, since a global would keep its value from one hook call to the next and the game could not be replayed; declare it `local` (at the top of the file for a constant, or inside the function that uses it), or keep what the game must remember with game.set", 2)
+            end"#,
+        )
+        .set_name("=farebox")
+        .set_mode(ChunkMode::Text)
+        .call((
+            g.raw_get::<Function>("error")
+                .or_else(|_| lua.globals().get::<Function>("error"))?,
+            g.get::<Function>("tostring")?,
+            g.get::<Function>("type")?,
+        ))?;
+    let mt = lua.create_table()?;
+    mt.raw_set("__index", behind)?;
+    mt.raw_set("__newindex", refuse)?;
+    mt.raw_set("__metatable", "the globals")?;
+    mt.set_readonly(true);
+    g.set_metatable(Some(mt))
 }
 
 /// `pcall` and `xpcall` that pass every error on as before, except the allocator's refusal
