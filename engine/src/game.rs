@@ -168,7 +168,7 @@ impl Game {
         let snapshot = game.state.clone();
         if let Err(e) = game.run_rules("setup", None, None) {
             game.state = snapshot;
-            return Err(e.into());
+            return Err(game.at(e, 0).into());
         }
         Ok(game)
     }
@@ -349,6 +349,21 @@ impl Game {
         &self.host
     }
 
+    /// Says where in the game an error happened: at action `action` (1-based; 0 is setup) of
+    /// the game with this seed, unless it already says.
+    fn at(&self, mut e: ScriptError, action: usize) -> ScriptError {
+        if e.seed.is_none() {
+            e.seed = Some(self.setup.seed);
+            e.action = Some(action);
+        }
+        e
+    }
+
+    /// The number of the action to come (1 for the first).
+    fn next_action(&self) -> usize {
+        self.history.len() + 1
+    }
+
     fn ctx(&mut self, access: Access, bot_rng: Rng) -> CallCtx {
         let stand_in = self
             .spare
@@ -412,6 +427,7 @@ impl Game {
                     message: format!(
                         "on_turn_start passed the turn on {MAX_TURN_CHAIN} times in a row (a loop?)"
                     ),
+                    ..ScriptError::default()
                 });
             }
             let active = self.state.active;
@@ -438,7 +454,9 @@ impl Game {
             .host
             .call_hook::<Vec<String>>("actions", ctx, Some(seat), None);
         self.restore(ctx);
-        let actions = r?.unwrap_or_default();
+        let actions = r
+            .map_err(|e| self.at(e, self.next_action()))?
+            .unwrap_or_default();
         if let Some(twice) = repeated(&actions) {
             return Err(self.host.hook_error(
                 "actions",
@@ -504,7 +522,8 @@ impl Game {
         let ctx = self.ctx(Access::Seat(viewer), Rng::new(0, 2));
         let (ctx, r) = self.host.call_describe(ctx, seat, action);
         self.restore(ctx);
-        Ok(r?.unwrap_or_else(|| vec![action.to_string()]))
+        let r = r.map_err(|e| self.at(e, self.next_action()))?;
+        Ok(r.unwrap_or_else(|| vec![action.to_string()]))
     }
 
     /// The rules' score of a seat (from the `score` hook), if the mod has one.
@@ -536,7 +555,7 @@ impl Game {
         let seat = self.state.active;
         if let Err(e) = self.run_rules("apply", Some(seat), Some(action)) {
             self.rewind(mark);
-            return Err(e.into());
+            return Err(self.at(e, self.next_action()).into());
         }
         self.history.push(action.to_string());
         Ok(())
@@ -656,7 +675,7 @@ impl Game {
         if let Some(mark) = tried.into_iter().next() {
             self.rewind(mark);
         }
-        out
+        out.map_err(|e| self.at(e, self.next_action()))
     }
 
     /// Lookahead: applies `action` (if legal), lets `look` read the game that follows (it

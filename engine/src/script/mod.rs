@@ -143,7 +143,7 @@ pub const HOOKS: [(&str, &str); 7] = [
 ];
 
 /// A script failed: everything a person needs to find the mistake.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ScriptError {
     pub mod_id: String,
     /// File as shown to people, and 1-based line (0 if unknown).
@@ -152,23 +152,36 @@ pub struct ScriptError {
     /// The hook (or "load", or "bot <id>") that was running.
     pub hook: String,
     pub message: String,
+    /// The Luau stack when it failed, innermost first: "file:line in function", the mod's
+    /// own frames only (not the engine's wrappers or native code).
+    pub trace: Vec<String>,
+    /// Where in a game it failed: the number of the action being applied or chosen (1 for
+    /// the first; 0 during setup), and the game's seed. None outside a game.
+    pub action: Option<usize>,
+    pub seed: Option<u64>,
 }
 
 impl fmt::Display for ScriptError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.line > 0 {
-            write!(
-                f,
-                "{}:{}: error: {} (mod `{}`, in {})",
-                self.file, self.line, self.message, self.mod_id, self.hook
-            )
+            write!(f, "{}:{}: error: {}", self.file, self.line, self.message)?;
         } else {
-            write!(
-                f,
-                "{}: error: {} (mod `{}`, in {})",
-                self.file, self.message, self.mod_id, self.hook
-            )
+            write!(f, "{}: error: {}", self.file, self.message)?;
         }
+        write!(f, " (mod `{}`, in {}", self.mod_id, self.hook)?;
+        match (self.action, self.seed) {
+            (Some(0), Some(seed)) => write!(f, ", setting up the game with seed {seed}")?,
+            (Some(n), Some(seed)) => write!(f, ", at action {n} of the game with seed {seed}")?,
+            _ => {}
+        }
+        write!(f, ")")?;
+        // One frame says no more than the first line.
+        if self.trace.len() > 1 {
+            for frame in &self.trace {
+                write!(f, "\n    at {frame}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -307,17 +320,21 @@ struct Stopped {
     why: RefCell<String>,
     /// "file:line: " of the code last seen running with memory near the limit.
     last_line: RefCell<String>,
+    /// The mod's frames of the stack when a limit was reached (see `Host::trace_of`).
+    trace: RefCell<Vec<String>>,
 }
 
 impl Stopped {
-    fn stop(&self, message: String) -> mlua::Error {
+    fn stop(&self, lua: &Lua, message: String) -> mlua::Error {
         *self.why.borrow_mut() = message.clone();
+        *self.trace.borrow_mut() = stack_now(lua);
         mlua::Error::RuntimeError(message)
     }
 
     fn clear(&self) {
         self.why.borrow_mut().clear();
         self.last_line.borrow_mut().clear();
+        self.trace.borrow_mut().clear();
     }
 }
 
@@ -377,6 +394,7 @@ impl Host {
             line: 0,
             hook: "load".into(),
             message: m,
+            ..ScriptError::default()
         };
         // The coroutine library is opened only for `game.try` and `game.undo`, which stop a
         // bot's `choose` with it; `prepare_globals` takes it away from scripts.
@@ -413,10 +431,10 @@ impl Host {
                     // memory was collected, or on the clock). The next call or loop fails again.
                     let why = stopped.why.borrow().clone();
                     if why.is_empty() {
-                        return Err(stopped.stop(format!(
-                            "{}step budget exceeded (an endless loop?)",
-                            where_now(lua)
-                        )));
+                        return Err(stopped.stop(
+                            lua,
+                            format!("{}step budget exceeded (an endless loop?)", where_now(lua)),
+                        ));
                     }
                     return Err(mlua::Error::RuntimeError(why));
                 }
@@ -427,11 +445,14 @@ impl Host {
                     let used = lua.used_memory();
                     if used > memory {
                         steps.set(0);
-                        return Err(stopped.stop(format!(
-                            "{}memory limit of {} MiB exceeded",
-                            where_now(lua),
-                            memory >> 20
-                        )));
+                        return Err(stopped.stop(
+                            lua,
+                            format!(
+                                "{}memory limit of {} MiB exceeded",
+                                where_now(lua),
+                                memory >> 20
+                            ),
+                        ));
                     }
                     // With megabytes in use, one library call (a sort, a concat, a search in
                     // a long string) can take milliseconds between two interrupts, so the
@@ -446,11 +467,10 @@ impl Host {
                             && Instant::now() > d
                         {
                             steps.set(0);
-                            return Err(stopped.stop(format!(
-                                "{}{}",
-                                where_now(lua),
-                                out_of_time(time, "")
-                            )));
+                            return Err(stopped.stop(
+                                lua,
+                                format!("{}{}", where_now(lua), out_of_time(time, "")),
+                            ));
                         }
                     }
                 }
@@ -459,11 +479,9 @@ impl Host {
                     && Instant::now() > d
                 {
                     steps.set(0);
-                    return Err(stopped.stop(format!(
-                        "{}{}",
-                        where_now(lua),
-                        out_of_time(time, "")
-                    )));
+                    return Err(
+                        stopped.stop(lua, format!("{}{}", where_now(lua), out_of_time(time, "")))
+                    );
                 }
                 Ok(VmState::Continue)
             });
@@ -484,7 +502,7 @@ impl Host {
                 let cost = cost.clamp(1.0, u64::MAX as f64) as u64;
                 if cost >= left {
                     steps.set(0);
-                    return Err(stopped.stop(format!(
+                    return Err(stopped.stop(lua, format!(
                         "{}step budget exceeded (in {}, whose work here would take more of the budget than is left; an endless loop, or data too big?)",
                         where_now(lua),
                         what.to_string_lossy()
@@ -495,7 +513,7 @@ impl Host {
                     && Instant::now() > d
                 {
                     steps.set(0);
-                    return Err(stopped.stop(format!(
+                    return Err(stopped.stop(lua, format!(
                         "{}{}",
                         where_now(lua),
                         out_of_time(time, &format!(" (in {})", what.to_string_lossy()))
@@ -514,10 +532,10 @@ impl Host {
             lua.create_function(move |lua, ()| {
                 if stopped.why.borrow().is_empty() {
                     let line = where_now(lua);
-                    let _ = stopped.stop(format!(
-                        "{line}memory limit of {} MiB exceeded",
-                        memory >> 20
-                    ));
+                    let _ = stopped.stop(
+                        lua,
+                        format!("{line}memory limit of {} MiB exceeded", memory >> 20),
+                    );
                 }
                 steps.set(0);
                 Ok(())
@@ -569,6 +587,7 @@ impl Host {
             line: 0,
             hook: "load".into(),
             message: e.to_string(),
+            ..ScriptError::default()
         };
         *self.bot_run.borrow_mut() = None;
         // Leaving and re-entering the sandbox gives the main thread a new, empty table for
@@ -620,6 +639,7 @@ impl Host {
                     "bot `{}` must return a table with a `choose` function",
                     b.id
                 ),
+                ..ScriptError::default()
             }),
         }
     }
@@ -666,6 +686,7 @@ impl Host {
                     "the script must end with `return {{ ... hooks ... }}`, and it returned {}",
                     other.type_name()
                 ),
+                ..ScriptError::default()
             }),
             Err(e) => Err(self.error(e, "load")),
         }
@@ -754,6 +775,7 @@ impl Host {
             line: 0,
             hook: "load".into(),
             message,
+            ..ScriptError::default()
         }
     }
 
@@ -1005,6 +1027,7 @@ impl Host {
             line: step.and_then(|h| h.func.info().line_defined).unwrap_or(0),
             hook: name.into(),
             message,
+            ..ScriptError::default()
         }
     }
 
@@ -1053,6 +1076,7 @@ impl Host {
                 line: 0,
                 hook: "console".into(),
                 message: m,
+                ..ScriptError::default()
             })
         });
         (ctx, r)
@@ -1077,6 +1101,7 @@ impl Host {
                 line: 0,
                 hook,
                 message: format!("no bot `{bot}`"),
+                ..ScriptError::default()
             };
             return (ctx, Err(e));
         };
@@ -1167,6 +1192,7 @@ impl Host {
                 line: 0,
                 hook: "bot".into(),
                 message: "no bot is waiting to go on".into(),
+                ..ScriptError::default()
             };
             return (ctx, Err(e));
         };
@@ -1206,6 +1232,7 @@ impl Host {
                         line: 0,
                         hook,
                         message: "choose stopped without choosing".into(),
+                        ..ScriptError::default()
                     };
                     return (ctx, Err(e));
                 }
@@ -1242,6 +1269,7 @@ impl Host {
                         "choose must return an index 1..{} or one of the actions, not {v:?}",
                         actions.len()
                     ),
+                    ..ScriptError::default()
                 })
             }
         };
@@ -1327,9 +1355,68 @@ impl Host {
             line,
             hook: hook.to_string(),
             message: shorten(message.trim()),
+            trace: self.trace_of(&e),
+            ..ScriptError::default()
         }
     }
+
+    /// The mod's own frames of the Luau stack an error came with, innermost first: from the
+    /// traceback the VM adds to a raised error or to a failed `game` call, or, for a limit
+    /// reached, the one the interrupt took.
+    fn trace_of(&self, e: &mlua::Error) -> Vec<String> {
+        let mut text = String::new();
+        let mut e = e;
+        loop {
+            match e {
+                mlua::Error::CallbackError { traceback, cause } => {
+                    if text.is_empty() {
+                        text = traceback.clone();
+                    }
+                    e = cause;
+                }
+                mlua::Error::RuntimeError(m) => {
+                    if text.is_empty() {
+                        text = m.clone();
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        let mut frames: Vec<String> = text
+            .split_once("stack traceback:")
+            .map(|(_, t)| t.lines().filter_map(|l| self.frame(l)).collect())
+            .unwrap_or_default();
+        if frames.is_empty() {
+            frames = self.stopped.trace.borrow().clone();
+        }
+        frames.truncate(MAX_FRAMES);
+        frames
+    }
+
+    /// One line of a Luau traceback ("\tfile:12: in function 'name'") as a frame of the
+    /// mod's ("file:12 in name"); None for native code and the engine's own wrappers.
+    fn frame(&self, line: &str) -> Option<String> {
+        let line = line.trim();
+        let (place, what) = line.split_once(": in ").unwrap_or((line, ""));
+        let (file, number) = place.rsplit_once(':')?;
+        number.parse::<usize>().ok()?;
+        if !self.scripts.iter().any(|s| s.display == file) {
+            return None;
+        }
+        let name = what
+            .strip_prefix("function ")
+            .map(|n| n.trim_matches('\''))
+            .filter(|n| !n.is_empty() && *n != "?");
+        Some(match name {
+            Some(n) => format!("{place} in {n}"),
+            None => place.to_string(),
+        })
+    }
 }
+
+/// The most frames an error keeps: a runaway recursion has thousands.
+const MAX_FRAMES: usize = 12;
 
 /// Whether an error is the allocator refusing memory (possibly raised inside an API call).
 fn is_memory_error(e: &mlua::Error) -> bool {
@@ -1939,6 +2026,32 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
 #[allow(clippy::panic)]
 fn unreachable_ctx() -> ! {
     panic!("the call context is always returned by the VM")
+}
+
+/// The frames of the Luau code running now, innermost first ("file:line in name"), leaving
+/// out native code and the engine's own wrappers.
+fn stack_now(lua: &Lua) -> Vec<String> {
+    let mut out = vec![];
+    for level in 0..64 {
+        let frame = lua.inspect_stack(level, |d| {
+            let src = d.source();
+            match (src.short_src, d.current_line()) {
+                (Some(s), Some(l)) if l > 0 && s != "farebox" && s != "[C]" => {
+                    Some(match d.names().name {
+                        Some(n) => format!("{s}:{l} in {n}"),
+                        None => format!("{s}:{l}"),
+                    })
+                }
+                _ => None,
+            }
+        });
+        match frame {
+            None => break,
+            Some(Some(f)) if out.len() < MAX_FRAMES => out.push(f),
+            Some(_) => {}
+        }
+    }
+    out
 }
 
 /// "file:line: " of the Luau code running now, for errors raised from the interrupt.
