@@ -246,7 +246,7 @@ return {
         let e = g.apply(action).unwrap_err().to_string();
         assert!(
             e.contains(&format!(
-                "probe/rules/r.luau:{line}: error: {expect} (mod `probe`, in apply)"
+                "probe/rules/r.luau:{line}: error: {expect} (mod `probe`, in apply, at action"
             )),
             "{action}: {e}"
         );

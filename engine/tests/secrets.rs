@@ -275,8 +275,11 @@ fn determinization_redeals_only_what_the_seat_cannot_see() {
         all.sort();
         want.sort();
         assert_eq!(all, want);
-        // Seat 2's secret is not in the copy; the public variable is.
-        assert_eq!(copy.eval("return game.get('answer')").unwrap(), Value::Nil);
+        // Seat 2's secret is not in the copy (the rules reading it are told so, as the mod
+        // gives no `imagine` hook); the public variable is.
+        let e = copy.eval("return game.get('answer')").unwrap_err();
+        assert!(e.message.contains("imagined for seat 1's lookahead"), "{e}");
+        assert!(!copy.state().vars.contains_key("answer"));
         assert_eq!(
             copy.eval("return game.get('open')").unwrap(),
             Value::Str("public".into())
