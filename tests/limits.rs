@@ -66,8 +66,11 @@ fn record(
     )
 }
 
+/// A game played: (mod, seats, seed), and its recording and profile.
+type Played = ((String, u8, u64), (String, Profile));
+
 /// Every game of `GAMES` for `seeds`, under `limits`.
-fn record_all(seeds: &[u64], limits: Limits) -> Vec<((String, u8, u64), (String, Profile))> {
+fn record_all(seeds: &[u64], limits: Limits) -> Vec<Played> {
     let mut out = vec![];
     for (id, bot, counts) in GAMES {
         let def = Arc::new(support_load(id));

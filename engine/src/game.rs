@@ -352,9 +352,9 @@ impl Game {
     /// Says where in the game an error happened: at action `action` (1-based; 0 is setup) of
     /// the game with this seed, unless it already says.
     fn at(&self, mut e: ScriptError, action: usize) -> ScriptError {
-        if e.seed.is_none() {
-            e.seed = Some(self.setup.seed);
-            e.action = Some(action);
+        if e.context.seed.is_none() {
+            e.context.seed = Some(self.setup.seed);
+            e.context.action = Some(action);
         }
         e
     }

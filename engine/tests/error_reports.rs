@@ -35,14 +35,14 @@ fn a_raised_error_shows_the_stack_the_action_and_the_seed() {
     assert_eq!(e.message, "boom");
     assert_eq!(e.line, 5);
     assert_eq!(
-        e.trace,
+        e.context.trace,
         vec![
             "probe/rules/r.luau:5 in inner",
             "probe/rules/r.luau:7 in outer",
             "probe/rules/r.luau:8 in apply"
         ]
     );
-    assert_eq!((e.action, e.seed), (Some(2), Some(7)));
+    assert_eq!((e.context.action, e.context.seed), (Some(2), Some(7)));
     let text = e.to_string();
     assert!(
         text.starts_with(
@@ -65,17 +65,27 @@ fn a_bad_api_call_a_runtime_error_and_a_limit_show_their_stacks_too() {
     ] {
         let e = nested(line);
         assert!(e.message.contains(says), "{line}: {}", e.message);
-        assert_eq!(e.trace.len(), 3, "{line}: {:?}", e.trace);
-        assert_eq!(e.trace[0], "probe/rules/r.luau:5 in inner", "{line}");
-        assert_eq!(e.trace[2], "probe/rules/r.luau:8 in apply", "{line}");
-        assert_eq!(e.action, Some(2));
+        assert_eq!(e.context.trace.len(), 3, "{line}: {:?}", e.context.trace);
+        assert_eq!(
+            e.context.trace[0], "probe/rules/r.luau:5 in inner",
+            "{line}"
+        );
+        assert_eq!(
+            e.context.trace[2], "probe/rules/r.luau:8 in apply",
+            "{line}"
+        );
+        assert_eq!(e.context.action, Some(2));
     }
 }
 
 #[test]
 fn a_deep_recursion_keeps_a_few_frames() {
     let e = error_of("local function down(n) return down(n + 1) + 1 end\ndown(1)");
-    assert!(!e.trace.is_empty() && e.trace.len() <= 12, "{:?}", e.trace);
+    assert!(
+        !e.context.trace.is_empty() && e.context.trace.len() <= 12,
+        "{:?}",
+        e.context.trace
+    );
 }
 
 #[test]
@@ -85,7 +95,7 @@ fn setup_errors_say_so_with_the_seed() {
     else {
         panic!("setup failed to fail")
     };
-    assert_eq!((e.action, e.seed), (Some(0), Some(42)));
+    assert_eq!((e.context.action, e.context.seed), (Some(0), Some(42)));
     assert!(
         e.to_string().contains("setting up the game with seed 42"),
         "{e}"

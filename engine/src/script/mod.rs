@@ -152,6 +152,14 @@ pub struct ScriptError {
     /// The hook (or "load", or "bot <id>") that was running.
     pub hook: String,
     pub message: String,
+    /// The stack, and where in a game (boxed: errors are rare, and results that may hold
+    /// one are passed around on every call).
+    pub context: Box<ErrorContext>,
+}
+
+/// Where a script error happened, beyond its file and line.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ErrorContext {
     /// The Luau stack when it failed, innermost first: "file:line in function", the mod's
     /// own frames only (not the engine's wrappers or native code).
     pub trace: Vec<String>,
@@ -169,15 +177,15 @@ impl fmt::Display for ScriptError {
             write!(f, "{}: error: {}", self.file, self.message)?;
         }
         write!(f, " (mod `{}`, in {}", self.mod_id, self.hook)?;
-        match (self.action, self.seed) {
+        match (self.context.action, self.context.seed) {
             (Some(0), Some(seed)) => write!(f, ", setting up the game with seed {seed}")?,
             (Some(n), Some(seed)) => write!(f, ", at action {n} of the game with seed {seed}")?,
             _ => {}
         }
         write!(f, ")")?;
         // One frame says no more than the first line.
-        if self.trace.len() > 1 {
-            for frame in &self.trace {
+        if self.context.trace.len() > 1 {
+            for frame in &self.context.trace {
                 write!(f, "\n    at {frame}")?;
             }
         }
@@ -1355,8 +1363,10 @@ impl Host {
             line,
             hook: hook.to_string(),
             message: shorten(message.trim()),
-            trace: self.trace_of(&e),
-            ..ScriptError::default()
+            context: Box::new(ErrorContext {
+                trace: self.trace_of(&e),
+                ..ErrorContext::default()
+            }),
         }
     }
 
