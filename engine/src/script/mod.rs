@@ -1795,8 +1795,9 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
     let guarded: Table = lua
         .load(
             r##"local charge, memory, lib = ...
-            local error, type, select, getmetatable, rawget, rawlen, tostring =
-                lib.error, lib.type, lib.select, lib.getmetatable, lib.rawget, lib.rawlen, lib.tostring
+            -- `type`, `select`, `rawlen`, `rawget` and `getmetatable` are left as globals, so
+            -- Luau calls them as built-ins (no call at all) once the globals are sealed.
+            local error, tostring = lib.error, lib.tostring
             local pack, unpack = lib["table.pack"], lib["table.unpack"]
             local find, split, rep, format = lib["string.find"], lib["string.split"], lib["string.rep"], lib["string.format"]
             local upper, lower, reverse = lib["string.upper"], lib["string.lower"], lib["string.reverse"]
@@ -1863,7 +1864,9 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
             end
             return {
                 find = function(s, p, init, plain)
-                    searched("string.find", s, p)
+                    if type(s) == "string" and (#s >= BYTES or (type(p) == "string" and #p > 16)) then
+                        searched("string.find", s, p)
+                    end
                     return find(s, p, init, plain)
                 end,
                 split = function(s, sep)
@@ -1877,22 +1880,26 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
                     end
                     return rep(s, n)
                 end,
+                -- The checks below are written out rather than calling `items` and `bytes`:
+                -- rules call these at every decision, and most calls are small.
                 upper = function(s)
-                    if type(s) == "string" then bytes(#s, "string.upper") end
+                    if type(s) == "string" and #s >= BYTES then bytes(#s, "string.upper") end
                     return upper(s)
                 end,
                 lower = function(s)
-                    if type(s) == "string" then bytes(#s, "string.lower") end
+                    if type(s) == "string" and #s >= BYTES then bytes(#s, "string.lower") end
                     return lower(s)
                 end,
                 reverse = function(s)
-                    if type(s) == "string" then bytes(#s, "string.reverse") end
+                    if type(s) == "string" and #s >= BYTES then bytes(#s, "string.reverse") end
                     return reverse(s)
                 end,
                 sort = function(t, comp)
-                    local n = count(t)
-                    if n >= ITEMS then
-                        charge(n * floor(log(n, 2) + 1) / ITEMS, "table.sort")
+                    if type(t) == "table" then
+                        local n = rawlen(t)
+                        if n >= ITEMS then
+                            charge(n * floor(log(n, 2) + 1) / ITEMS, "table.sort")
+                        end
                     end
                     if comp == nil then
                         return sort(t)
@@ -1900,11 +1907,21 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
                     return sort(t, comp)
                 end,
                 concat = function(t, sep, i, j)
-                    local first = if type(i) == "number" then i else 1
-                    local last = if type(j) == "number" then j else count(t)
-                    items(last - first + 1, "table.concat")
+                    if i == nil and j == nil then
+                        if type(t) == "table" and rawlen(t) >= ITEMS then
+                            items(rawlen(t), "table.concat")
+                        end
+                    elseif type(i) == "number" or type(j) == "number" then
+                        local first = if type(i) == "number" then i else 1
+                        local last = if type(j) == "number" then j else count(t)
+                        if last - first + 1 >= ITEMS then
+                            items(last - first + 1, "table.concat")
+                        end
+                    end
                     local s = concat(t, sep, i, j)
-                    bytes(#s, "table.concat")
+                    if #s >= BYTES then
+                        bytes(#s, "table.concat")
+                    end
                     return s
                 end,
                 move = function(a1, f, e, t, a2)
@@ -1917,11 +1934,15 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
                     return move(a1, f, e, t, a2)
                 end,
                 clone = function(t)
-                    items(count(t), "table.clone")
+                    if type(t) == "table" and rawlen(t) >= ITEMS then
+                        items(rawlen(t), "table.clone")
+                    end
                     return clone(t)
                 end,
                 tfind = function(t, v, init)
-                    items(count(t), "table.find")
+                    if type(t) == "table" and rawlen(t) >= ITEMS then
+                        items(rawlen(t), "table.find")
+                    end
                     if init == nil then
                         return tfind(t, v)
                     end
@@ -1992,12 +2013,12 @@ fn guard_libraries(lua: &Lua, g: &Table, charge: Function, memory: usize) -> mlu
                                 end
                             end
                             local s = format(fmt, unpack(args, 1, n))
-                            bytes(#s, "string.format")
+                            if #s >= BYTES then bytes(#s, "string.format") end
                             return s
                         end
                     end
                     local s = format(fmt, ...)
-                    bytes(#s, "string.format")
+                    if #s >= BYTES then bytes(#s, "string.format") end
                     return s
                 end,
             }"##,
