@@ -7,8 +7,6 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use farebox::script::{Host, Limits};
-
 use crate::cli::ValidateArgs;
 use crate::common::{Fail, Io, load_located, locate, plural};
 
@@ -23,19 +21,13 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
         let l = locate(spec)?;
         validated += 1;
         let errors = match load_located(&l) {
-            Ok(def) => {
-                if def.playable() {
-                    match Host::new(Arc::new(def), Limits::default()) {
-                        Ok(_) => 0,
-                        Err(e) => {
-                            io.say(&e);
-                            1
-                        }
-                    }
-                } else {
-                    0
+            Ok(def) => match farebox::game::check_scripts(&Arc::new(def)) {
+                Ok(()) => 0,
+                Err(e) => {
+                    io.say(&e);
+                    1
                 }
-            }
+            },
             Err(diags) => {
                 for d in diags.iter() {
                     io.say(d);

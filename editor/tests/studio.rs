@@ -216,6 +216,71 @@ fn a_saved_edit_reloads_and_a_broken_one_keeps_the_last_good_version() {
 }
 
 #[test]
+fn a_broken_script_or_setup_is_a_problem_and_the_last_good_version_stays() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded and watched", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| p.def.is_some() && p.watching())
+    });
+    let rules = folder.join("rules/critter-cab.luau");
+    let good = std::fs::read_to_string(&rules).unwrap();
+    // A syntax error on line 10: the Diagnostics tab says so, with the file and line, and the
+    // status line names the problem, while the last good version keeps running.
+    let mut lines: Vec<&str> = good.lines().collect();
+    lines.insert(9, "local broken = = 1");
+    std::fs::write(&rules, lines.join("\n")).unwrap();
+    until(&mut h, "the script's problem", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    {
+        let p = h.state().as_ref().unwrap().project.as_ref().unwrap();
+        let d = &p.diagnostics[0];
+        assert!(d.path.ends_with("critter-cab.luau"), "{d}");
+        assert_eq!(d.line, 10, "{d}");
+        assert!(p.def.is_some(), "the last good version stays");
+        assert!(p.status.contains("last good version"), "{}", p.status);
+    }
+    h.get_by_label_contains("Diagnostics (").click();
+    h.step();
+    h.step();
+    assert!(h.query_by_label_contains("critter-cab.luau:10").is_some());
+    assert!(h.query_by_label_contains("No problems").is_none());
+    // A script that compiles but fails in setup is a problem too.
+    let failing = good.replacen(
+        "\tsetup = function(_g)",
+        "\tsetup = function(_g)\n\t\terror(\"no table for this game\")",
+        1,
+    );
+    assert_ne!(failing, good, "the rules have a setup hook to break");
+    std::fs::write(&rules, &failing).unwrap();
+    until(&mut h, "the setup problem", |s| {
+        s.project.as_ref().is_some_and(|p| {
+            p.diagnostics
+                .iter()
+                .any(|d| d.message.contains("no table for this game"))
+        })
+    });
+    {
+        let p = h.state().as_ref().unwrap().project.as_ref().unwrap();
+        let d = &p.diagnostics[0];
+        assert!(d.message.contains("in setup"), "{d}");
+        assert!(d.line > 0, "{d}");
+    }
+    // Fixed again: no problems.
+    std::fs::write(&rules, &good).unwrap();
+    until(&mut h, "the fix", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| p.diagnostics.is_empty() && p.def.is_some())
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn a_mod_that_does_not_load_still_opens_with_its_diagnostics() {
     let (dir, folder) = copy_of("curbside");
     let mod_toml = folder.join("mod.toml");

@@ -174,6 +174,21 @@ impl Game {
     }
 }
 
+/// Whether a mod's scripts are fit to play: every rule and bot script compiles and runs, and
+/// a game of the fewest seats sets up (seed 1). The first script error, with its file and line;
+/// content-only mods pass. `farebox validate` and the Studio's reload report it beside the
+/// content's problems.
+pub fn check_scripts(def: &Arc<GameDef>) -> Result<(), ScriptError> {
+    if !def.playable() {
+        return Ok(());
+    }
+    let seats = u8::try_from(def.players.0.max(1)).unwrap_or(u8::MAX);
+    match Game::new(def.clone(), Setup::new(seats, 1)) {
+        Err(GameError::Script(e)) => Err(e),
+        _ => Ok(()),
+    }
+}
+
 /// Deals the cards hidden from `seat` again, shuffled by `seed`, into the places hidden from
 /// it (every zone keeps its count, every card the seat can see stays where it is), and seeds
 /// the generator anew: the game as the seat might imagine it, for lookahead that must not see

@@ -163,7 +163,15 @@ pub fn load(place: ModPlace, asked: Instant, wake: impl Fn() + Send + 'static) -
         .name("farebox-load".into())
         .spawn(move || {
             let started = Instant::now();
-            let result = content::load_mod(&FsSource::new(&place.folder), &place.resolver);
+            let result = content::load_mod(&FsSource::new(&place.folder), &place.resolver)
+                .map(Arc::new)
+                .and_then(|def| match farebox::game::check_scripts(&def) {
+                    // A script that does not compile or run, or a setup that fails, is a
+                    // problem of this version like any in the content: the last good version
+                    // keeps running and the Diagnostics tab lists it.
+                    Ok(()) => Ok(def),
+                    Err(e) => Err(farebox::Diagnostics(vec![script_diagnostic(&e)])),
+                });
             let mut folders = vec![place.folder.clone()];
             if let Ok(def) = &result {
                 for (id, _) in &def.layers {
@@ -175,7 +183,7 @@ pub fn load(place: ModPlace, asked: Instant, wake: impl Fn() + Send + 'static) -
                 }
             }
             let _ = tx.send(Loaded {
-                result: result.map(Arc::new),
+                result,
                 folders,
                 took: started.elapsed(),
                 asked,
@@ -183,6 +191,24 @@ pub fn load(place: ModPlace, asked: Instant, wake: impl Fn() + Send + 'static) -
             wake();
         });
     rx
+}
+
+/// A script error as a diagnostic: its file and line, the message with the hook (and the
+/// stack, when it has one), as `farebox validate` prints it.
+pub fn script_diagnostic(e: &farebox::script::ScriptError) -> farebox::diag::Diagnostic {
+    let mut message = format!("{} (in {})", e.message, e.hook);
+    if e.context.trace.len() > 1 {
+        message.push_str(&format!(
+            "; called from {}",
+            e.context.trace[1..].join(", from ")
+        ));
+    }
+    farebox::diag::Diagnostic {
+        path: e.file.clone(),
+        line: e.line,
+        col: usize::from(e.line > 0),
+        message,
+    }
 }
 
 fn same_folder(a: &Path, b: &Path) -> bool {
