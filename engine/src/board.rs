@@ -445,14 +445,12 @@ impl Board {
             .filter(|&(_, &d)| d != UNREACHED)
             .map(|(s, &d)| (s as u32, d as u32))
             .collect();
-        // Exactly: a depth-first search over simple paths, each frame a space, what the move
-        // has left to spend from it, and the steps from it not tried yet.
+        // Exactly: a depth-first search over simple paths.
         let mut on_path = vec![false; n];
         let mut ends = vec![false; n];
         let mut spent = 0u64;
         on_path[from as usize] = true;
-        let mut stack: Vec<(u32, u32, Vec<(u32, u32)>)> =
-            vec![(from, steps, self.steps_from(from, allowed, tiles))];
+        let mut stack: Vec<Frame> = vec![(from, steps, self.steps_from(from, allowed, tiles))];
         if steps == 0 {
             ends[from as usize] = true;
             stack.clear();
@@ -1362,6 +1360,10 @@ fn copy_graph(graph: &mut Graph, g: &GraphDef, ox: f64, oy: f64, _rot: u8, _scal
     }
 }
 
+/// A frame of the search for walks: a space, what the move has left to spend from it, and
+/// the steps from it not tried yet (each a space and its cost).
+type Frame = (u32, u32, Vec<(u32, u32)>);
+
 /// Where walks from a space lead (see [`Board::walks`]).
 #[derive(Debug, Default, PartialEq)]
 pub struct Walks {
@@ -1527,7 +1529,10 @@ mod tests {
             &BTreeMap::new(),
             &mut Rng::new(0, 0),
         );
-        assert_eq!(b.distances(0, &[], &[]), vec![Some(0), Some(5), Some(1), Some(6)]);
+        assert_eq!(
+            b.distances(0, &[], &[]),
+            vec![Some(0), Some(5), Some(1), Some(6)]
+        );
         let w = b.walks(0, 5, &[], &|_| false, &[], 1_000).unwrap();
         assert_eq!(w.exactly, vec![1]);
         assert_eq!(w.within, vec![(0, 0), (1, 5), (2, 1)]);

@@ -233,10 +233,7 @@ fn a_move_of_k_spends_k_in_edge_costs() {
 #[test]
 fn within_k_is_a_total_cost_of_at_most_k() {
     let mut g = walker(COSTED);
-    assert_eq!(
-        by_space(&mut g, "game.within(sp('a'), 3)"),
-        "0 3 nil 1 2 3"
-    );
+    assert_eq!(by_space(&mut g, "game.within(sp('a'), 3)"), "0 3 nil 1 2 3");
     assert_eq!(
         by_space(&mut g, "game.within(sp('a'), 4, nil, { [sp('d')] = true })"),
         "0 3 4 nil nil nil"
