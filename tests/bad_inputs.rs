@@ -114,6 +114,9 @@ bad_cases! {
     deck_value_not_in_choices => "deck-value-not-in-choices",
     graph_duplicate_space => "graph-duplicate-space",
     graph_edge_unknown_space => "graph-edge-unknown-space",
+    graph_edge_cost_out_of_range => "graph-edge-cost-out-of-range",
+    graph_self_loop => "graph-self-loop",
+    graph_coordinates_not_finite => "graph-coordinates-not-finite",
     grid_dangling_tile => "grid-dangling-tile",
     grid_rotation_out_of_range => "grid-rotation-out-of-range",
     grid_size_out_of_range => "grid-size-out-of-range",
@@ -136,6 +139,7 @@ bad_cases! {
     mod_syntax_error => "mod-syntax-error",
     mod_unknown_key => "mod-unknown-key",
     mod_wrong_type => "mod-wrong-type",
+    mod_versions_not_versions => "mod-versions-not-versions",
     option_choice_not_in_choices => "option-choice-not-in-choices",
     option_applies_when_unknown => "option-applies-when-unknown",
     patch_several_mistakes => "patch-several-mistakes",
@@ -155,6 +159,7 @@ bad_cases! {
     pieces_zone_unknown_deck => "pieces-zone-unknown-deck",
     script_not_luau => "script-not-luau",
     sections_count_mismatch => "sections-count-mismatch",
+    sections_numbers_out_of_range => "sections-numbers-out-of-range",
     table_duplicate_key => "table-duplicate-key",
     table_ref_unknown_row => "table-ref-unknown-row",
     table_ref_unknown_table => "table-ref-unknown-table",
@@ -164,10 +169,12 @@ bad_cases! {
     tiles_missing_name => "tiles-missing-name",
     tiles_several_mistakes => "tiles-several-mistakes",
     tiles_unknown_key => "tiles-unknown-key",
+    tiles_move_cost_out_of_range => "tiles-move-cost-out-of-range",
     track_duplicate_piece => "track-duplicate-piece",
     track_gate_size_out_of_range => "track-gate-size-out-of-range",
     track_turn_out_of_range => "track-turn-out-of-range",
     track_start_out_of_range => "track-start-out-of-range",
+    track_table_not_finite => "track-table-not-finite",
 }
 
 /// Runaway scripts are stopped by the limits, quickly: this checks the limits, it is no

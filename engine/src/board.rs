@@ -1063,6 +1063,13 @@ impl Board {
 /// repeats a space, so its total stays far below what the sums are kept in, and exact in a
 /// Luau number, however many spaces the board has.
 pub const MAX_EDGE_COST: u32 = 1_000_000;
+/// How far from 0 a space may lie, either way, in board units (board.toml's `x` and `y`;
+/// also the largest section size). Positions are for drawing: this keeps them finite after a
+/// sections board is arranged and turned.
+pub const MAX_COORDINATE: f64 = 1e9;
+/// The largest side of a track's table, in card lengths (a track of [`MAX_TRACK_PIECES`]
+/// cards laid straight is half as long).
+pub const MAX_TRACK_TABLE: f64 = 1_000.0;
 /// What [`Board::least_costs`] gives a space it cannot reach.
 const UNREACHED: u64 = u64::MAX;
 

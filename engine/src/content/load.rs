@@ -32,6 +32,15 @@ pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
 pub const MAX_FILES: usize = 2_000;
 /// How many mods (the mod and all its dependencies) one load may read.
 pub const MAX_LAYERS: usize = 32;
+/// How many records (TOML tables: a card, a row, a tile, a cell, a space, an edge written
+/// `{ ... }`, a `[[...]]` or `[...]` header) the files of a mod and its dependencies may hold
+/// in all. Parsing costs far more memory than the text takes (a few hundred bytes a record),
+/// so files are counted before they are parsed.
+pub const MAX_RECORDS: usize = 50_000;
+/// How many values (a key's value, an item of a list) those files may hold in all.
+pub const MAX_VALUES: usize = 500_000;
+// Tile kinds are numbered in 16 bits on the board; the budget of records keeps them fewer.
+const _: () = assert!(MAX_RECORDS < u16::MAX as usize);
 /// How long a diagnostic message may be; longer ones (a huge key echoed back) are cut.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
@@ -160,6 +169,9 @@ pub struct Reader<'r> {
     bytes_read: u64,
     /// Whether the limit on files or bytes was reported already (it is said once).
     over_budget: bool,
+    /// Records and values in the files parsed so far (see [`MAX_RECORDS`]).
+    records: usize,
+    values: usize,
     /// For each kind of item, where each id sits in its merged list (rebuilt when a patch
     /// takes items out), so adding an item is not a search of the list.
     ids: HashMap<&'static str, HashMap<String, usize>>,
@@ -176,6 +188,8 @@ impl<'r> Reader<'r> {
             named: HashSet::new(),
             bytes_read: 0,
             over_budget: false,
+            records: 0,
+            values: 0,
             ids: HashMap::new(),
         }
     }
@@ -589,6 +603,9 @@ impl<'r> Reader<'r> {
     /// syntax errors the parser recovers from, then each key serde refuses (the key is taken
     /// out and the file read again, so one misspelling does not hide the next).
     fn parse<T: DeserializeOwned>(&mut self, file: usize) -> Option<T> {
+        if !self.within_budget(file) {
+            return None;
+        }
         let f = self.files.files.get(file)?;
         let (doc, syntax) = toml::de::DeTable::parse_recoverable(&f.text);
         if !syntax.is_empty() {
@@ -642,6 +659,108 @@ impl<'r> Reader<'r> {
         None
     }
 
+    /// Counts a file's records and values with the TOML lexer alone (no tree is built, nothing
+    /// is kept) and adds them to the load's; a file that would take the load past
+    /// [`MAX_RECORDS`] or [`MAX_VALUES`] is refused, at the first record or value too many, and
+    /// counts for nothing. A list that starts a line counts as a record: an overcount only a
+    /// list of lists written one to a line makes.
+    fn within_budget(&mut self, file: usize) -> bool {
+        use toml_parser::lexer::TokenKind as K;
+        let Some(f) = self.files.files.get(file) else {
+            return false;
+        };
+        let (mut records, mut values) = (self.records, self.values);
+        let mut line_start = true;
+        for token in toml_parser::Source::new(&f.text).lex() {
+            match token.kind() {
+                K::Newline => {
+                    line_start = true;
+                    continue;
+                }
+                K::Whitespace | K::Comment => continue,
+                K::LeftCurlyBracket => records += 1,
+                K::LeftSquareBracket if line_start => records += 1,
+                K::Equals | K::Comma => values += 1,
+                _ => {}
+            }
+            line_start = false;
+            let what = if records > MAX_RECORDS {
+                format!(
+                    "{MAX_RECORDS} records (tables: cards, rows, tiles, cells, spaces, edges...)"
+                )
+            } else if values > MAX_VALUES {
+                format!("{MAX_VALUES} values")
+            } else {
+                continue;
+            };
+            let at = token.span().start();
+            let d = f.error(
+                at..at,
+                format!(
+                    "with this file the mod and its dependencies hold more than {what}, more than a game can use; the file is not read"
+                ),
+            );
+            self.diags.push(d);
+            return false;
+        }
+        (self.records, self.values) = (records, values);
+        true
+    }
+
+    /// Reports a manifest's versions that are not versions, and an engine other than this one.
+    fn check_versions(&mut self, mf: usize, m: &RawManifest) {
+        let wrong = |this: &mut Self, v: &Sp<String>, msg: String| {
+            let d = this.files.error(mf, v.span(), msg);
+            this.diags.push(d);
+        };
+        if version_numbers(m.version.get()).is_none_or(|v| v.len() != 3) {
+            wrong(
+                self,
+                &m.version,
+                format!(
+                    "version `{}` is not a version: a mod's version is three whole numbers, MAJOR.MINOR.PATCH, such as 1.0.0",
+                    m.version.get()
+                ),
+            );
+        }
+        match version_numbers(m.engine.get()) {
+            None => wrong(
+                self,
+                &m.engine,
+                format!(
+                    "engine `{}` is not a version: write the engine version the mod is for as MAJOR.MINOR, such as {ENGINE_VERSION}",
+                    m.engine.get()
+                ),
+            ),
+            Some(v)
+                if version_numbers(ENGINE_VERSION).is_some_and(|e| v.get(..2) != e.get(..2)) =>
+            {
+                wrong(
+                    self,
+                    &m.engine,
+                    format!(
+                        "this mod is for engine {}, and this is engine {ENGINE_VERSION}",
+                        m.engine.get()
+                    ),
+                )
+            }
+            Some(_) => {}
+        }
+        for dep in &m.depends {
+            if version_numbers(dep.version.get()).is_none() {
+                wrong(
+                    self,
+                    &dep.version,
+                    format!(
+                        "version `{}` of `{}` is not a version: write the oldest version this mod works with as MAJOR.MINOR or MAJOR.MINOR.PATCH, such as 1.0 or 1.2.3",
+                        dep.version.get(),
+                        dep.id.get()
+                    ),
+                );
+            }
+        }
+    }
+
     /// Reads a mod and, first, everything it depends on.
     pub fn read_mod(&mut self, src: &dyn ModSource, merged: &mut Merged) {
         let Some(mf) = self.read(src, "mod.toml", None) else {
@@ -650,6 +769,7 @@ impl<'r> Reader<'r> {
         let Some(manifest) = self.parse::<RawManifest>(mf) else {
             return;
         };
+        self.check_versions(mf, &manifest);
         let id = manifest.id.get().clone();
         if self.loading.contains(&id) {
             let d = self.files.error(
@@ -696,10 +816,14 @@ impl<'r> Reader<'r> {
                     }
                     let before = merged.layers.len();
                     self.read_mod(dep_src.as_ref(), merged);
+                    // (A version that is not one, here or in the dependency's manifest, was
+                    // reported with that manifest.)
                     if let Some((_, have)) = merged
                         .layers
                         .get(before..)
                         .and_then(|l| l.iter().find(|(l, _)| l == dep_id))
+                        && version_numbers(dep.version.get()).is_some()
+                        && version_numbers(have).is_some()
                         && !version_satisfies(have, dep.version.get())
                     {
                         let d = self.files.error(
@@ -729,7 +853,7 @@ impl<'r> Reader<'r> {
         let mod_id = manifest.id.get().clone();
         merged
             .layers
-            .push((mod_id.clone(), manifest.version.clone()));
+            .push((mod_id.clone(), manifest.version.get().clone()));
         let at = |file: usize| AtMaker {
             file,
             mod_id: &mod_id,
@@ -841,10 +965,26 @@ impl<'r> Reader<'r> {
     }
 }
 
+/// The numbers of a version as mods write them: two or three whole numbers joined by dots
+/// ("0.1", "1.2.3"), each of 1 to 9 digits; None for anything else ("banana", "+1.0", "1",
+/// "1.0.0-beta").
+pub fn version_numbers(s: &str) -> Option<Vec<u64>> {
+    let parts: Vec<&str> = s.split('.').collect();
+    if !(2..=3).contains(&parts.len()) {
+        return None;
+    }
+    parts
+        .iter()
+        .map(|p| {
+            let digits = !p.is_empty() && p.len() <= 9 && p.bytes().all(|b| b.is_ascii_digit());
+            if digits { p.parse().ok() } else { None }
+        })
+        .collect()
+}
+
 /// `version` (MAJOR.MINOR.PATCH) satisfies `req` (MAJOR.MINOR[.PATCH]): same major, not older.
 pub fn version_satisfies(version: &str, req: &str) -> bool {
-    let parse = |s: &str| -> Option<Vec<u64>> { s.split('.').map(|p| p.parse().ok()).collect() };
-    let (Some(v), Some(r)) = (parse(version), parse(req)) else {
+    let (Some(v), Some(r)) = (version_numbers(version), version_numbers(req)) else {
         return false;
     };
     if v.first() != r.first() {
@@ -1003,6 +1143,27 @@ mod tests {
         assert!(!version_satisfies("1.2.3", "1.3"));
         assert!(!version_satisfies("2.0.0", "1.0"));
         assert!(!version_satisfies("x", "1.0"));
+        assert!(!version_satisfies("1.0.0", "+1.0"));
+    }
+
+    #[test]
+    fn versions_are_two_or_three_whole_numbers() {
+        assert_eq!(version_numbers("1.2.3"), Some(vec![1, 2, 3]));
+        assert_eq!(version_numbers("0.1"), Some(vec![0, 1]));
+        for bad in [
+            "banana",
+            "1",
+            "+1.0",
+            "1.0.0.0",
+            "1.0.0-beta",
+            "1..0",
+            "1.0.",
+            " 1.0",
+            "1.-1",
+            "1.9999999999",
+        ] {
+            assert_eq!(version_numbers(bad), None, "{bad}");
+        }
     }
 
     #[test]
