@@ -160,6 +160,7 @@ bad_cases! {
     script_not_luau => "script-not-luau",
     sections_count_mismatch => "sections-count-mismatch",
     sections_numbers_out_of_range => "sections-numbers-out-of-range",
+    sections_connectors_at_one_place => "sections-connectors-at-one-place",
     table_duplicate_key => "table-duplicate-key",
     table_ref_unknown_row => "table-ref-unknown-row",
     table_ref_unknown_table => "table-ref-unknown-table",

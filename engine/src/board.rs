@@ -353,18 +353,16 @@ impl Board {
                 ends.push((gx, gy, side.turned(rot), first + space as u32));
             }
         }
-        for i in 0..ends.len() {
-            for j in i + 1..ends.len() {
-                let (a, b) = (ends[i], ends[j]);
-                if a.2 == b.2.opposite() && (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6 {
-                    graph.add_edge(Edge {
-                        from: a.3,
-                        to: b.3,
-                        directed: false,
-                        tags: vec![],
-                        cost: 1,
-                    });
-                }
+        let joined: Vec<(usize, usize)> = meeting(&ends);
+        for (i, j) in joined {
+            if let (Some(a), Some(b)) = (ends.get(i), ends.get(j)) {
+                graph.add_edge(Edge {
+                    from: a.3,
+                    to: b.3,
+                    directed: false,
+                    tags: vec![],
+                    cost: 1,
+                });
             }
         }
         self.graph = Arc::new(graph);
@@ -1319,6 +1317,44 @@ fn point_segment(c: (f64, f64), p: (f64, f64), q: (f64, f64)) -> f64 {
     (c.0 - p.0 - t * dx).hypot(c.1 - p.1 - t * dy)
 }
 
+/// How near two connectors' points must be to meet (board units).
+const MEET: f64 = 1e-6;
+
+/// The pairs (i < j, in order) of connector ends (x, y, side, space) that meet: at the same
+/// point, on opposite sides. Each end looks only at the ends in its own square of a coarse
+/// grid and the eight around it, so a board of many connectors is joined in about linear
+/// time; the loader allows one connector per place on a side of a section, so no point has
+/// more than a few.
+fn meeting(ends: &[(f64, f64, Side, u32)]) -> Vec<(usize, usize)> {
+    const CELL: f64 = 1e-3;
+    let key = |x: f64, y: f64| ((x / CELL).round() as i64, (y / CELL).round() as i64);
+    let mut cells: std::collections::HashMap<(i64, i64), Vec<usize>> = Default::default();
+    for (i, e) in ends.iter().enumerate() {
+        cells.entry(key(e.0, e.1)).or_default().push(i);
+    }
+    let mut pairs = Vec::new();
+    for (i, a) in ends.iter().enumerate() {
+        let (kx, ky) = key(a.0, a.1);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let near = cells.get(&(kx.saturating_add(dx), ky.saturating_add(dy)));
+                for &j in near.into_iter().flatten() {
+                    let Some(b) = ends.get(j) else { continue };
+                    if j > i
+                        && a.2 == b.2.opposite()
+                        && (a.0 - b.0).abs() < MEET
+                        && (a.1 - b.1).abs() < MEET
+                    {
+                        pairs.push((i, j));
+                    }
+                }
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
 /// A lane as a driver heading down the track names it: left and right (and middle), or by
 /// number on a wider piece.
 fn lane_word(lane: u32, lanes: u32) -> String {
@@ -1458,6 +1494,40 @@ mod tests {
             turned += on.arrangement.iter().filter(|&&(_, r)| r != 0).count();
         }
         assert!(turned > 0, "with the option unset, sections are turned");
+    }
+
+    #[test]
+    fn connectors_meet_as_when_every_pair_was_compared() {
+        // Ends on a lattice a little off the grid's squares, some nudged by less than the
+        // tolerance and some by more, every side: the pairs found are those, in the order,
+        // that comparing every pair finds.
+        let mut ends = Vec::new();
+        let mut k = 0u32;
+        for x in 0..12 {
+            for y in 0..12 {
+                for side in Side::ALL {
+                    let nudge = match k % 5 {
+                        0 => 4e-7,
+                        1 => -4e-7,
+                        2 => 3e-6,
+                        _ => 0.0,
+                    };
+                    ends.push((x as f64 * 0.0005 + nudge, y as f64 * 0.0015, side, k));
+                    k += 1;
+                }
+            }
+        }
+        let mut every = Vec::new();
+        for i in 0..ends.len() {
+            for j in i + 1..ends.len() {
+                let (a, b) = (ends[i], ends[j]);
+                if a.2 == b.2.opposite() && (a.0 - b.0).abs() < MEET && (a.1 - b.1).abs() < MEET {
+                    every.push((i, j));
+                }
+            }
+        }
+        assert!(every.len() > 100, "{}", every.len());
+        assert_eq!(meeting(&ends), every);
     }
 
     #[test]

@@ -485,6 +485,7 @@ fn sections(
                 }
             }
         }
+        one_connector_a_place(cx, file, p);
         offset += g.spaces.len();
         out.push(SectionDef {
             id: p.id.get().clone(),
@@ -502,6 +503,41 @@ fn sections(
         shuffle_option: s.shuffle_option.as_ref().map(|o| o.get().clone()),
         rotate_option: s.rotate_option.as_ref().map(|o| o.get().clone()),
         sections: out,
+    }
+}
+
+/// Reports a second connector at the same place on a side of a section: every pair of
+/// connectors that meet becomes a road, so a thousand at one place would join a thousand
+/// times a thousand.
+fn one_connector_a_place(cx: &mut BoardCtx, file: usize, p: &raw::RawSection) {
+    let mut placed: Vec<&raw::RawConnector> =
+        p.connectors.iter().filter(|c| c.at.is_finite()).collect();
+    placed.sort_by(|a, b| {
+        (a.side as u8)
+            .cmp(&(b.side as u8))
+            .then(a.at.total_cmp(&b.at))
+    });
+    // Each connector is compared with the first of the run of connectors at its place.
+    let mut first: Option<&raw::RawConnector> = None;
+    for b in placed {
+        let same = first.is_some_and(|a| a.side == b.side && (b.at - a.at).abs() < 1e-6);
+        if !same {
+            first = Some(b);
+            continue;
+        }
+        if let Some(a) = first {
+            cx.err(
+                file,
+                b.space.span(),
+                format!(
+                    "section `{}` has a connector on side {:?} at {} already (`{}`); one place on a side joins one connector",
+                    p.id.get(),
+                    b.side,
+                    shown(b.at),
+                    a.space.get()
+                ),
+            );
+        }
     }
 }
 
