@@ -643,7 +643,7 @@ fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String
             cx.err(
                 file,
                 v.span(),
-                format!("{what} must be from 0 to 1, not {}", v.get()),
+                format!("{what} must be from 0 to 1, not {}", shown(*v.get())),
             );
             default
         }
