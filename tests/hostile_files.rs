@@ -216,7 +216,8 @@ fn a_file_named_many_times_is_read_once() {
 #[test]
 fn many_items_load_in_near_linear_time() {
     let d = scratch("many");
-    let n = 30_000;
+    // 45,000 records in all, under the 50,000 a load may hold.
+    let n = 15_000;
     let mut tiles = String::new();
     let mut pieces = String::new();
     let mut deck =
@@ -241,6 +242,147 @@ fn many_items_load_in_near_linear_time() {
     );
     let e = load_errors(&d);
     assert!(e.is_empty(), "{e}");
+}
+
+/// `count` tiles, one `[[tiles]]` table of three lines each, numbered from `from`.
+fn tiles_toml(from: usize, count: usize) -> String {
+    let mut t = String::new();
+    for i in from..from + count {
+        t.push_str(&format!("[[tiles]]\nid = \"t{i}\"\nname = \"T\"\n"));
+    }
+    t
+}
+
+#[test]
+fn oversized_content_is_refused_before_it_is_parsed() {
+    // 150,000 tile kinds in one file: refused at the first record past 50,000, one error, and
+    // nothing else of the file is reported. mod.toml's `[content]` is the load's first
+    // record, so the tile that passes 50,000 is the 50,000th (index 49,999, at line
+    // 3 x 49,999 + 1).
+    let d = scratch("oversized");
+    content_mod(
+        &d,
+        "tiles = [\"tiles.toml\"]",
+        &[("tiles.toml", &tiles_toml(0, 150_000))],
+    );
+    let e = load_errors(&d);
+    assert!(
+        e.contains("tiles.toml:149998:1:") && e.contains("more than 50000 records"),
+        "{}",
+        &e[..e.len().min(500)]
+    );
+    assert_eq!(e.lines().count(), 1, "{}", &e[..e.len().min(500)]);
+    // Split over several files, the records add up: a load holds 50,000 in all. The files
+    // that fit are read, the one that does not is refused, and the next that fits again is
+    // read.
+    content_mod(
+        &d,
+        "tiles = [\"a.toml\", \"b.toml\", \"c.toml\", \"d.toml\"]",
+        &[
+            ("a.toml", &tiles_toml(0, 30_000)),
+            ("b.toml", &tiles_toml(30_000, 30_000)),
+            ("c.toml", &tiles_toml(60_000, 19_000)),
+            ("d.toml", &tiles_toml(79_000, 2_000)),
+        ],
+    );
+    let e = load_errors(&d);
+    assert!(
+        e.contains("b.toml:59998:1:") && e.contains("more than 50000 records"),
+        "{e}"
+    );
+    assert!(e.contains("d.toml:2998:1:"), "{e}");
+    assert_eq!(e.lines().count(), 2, "{e}");
+    // 150,000 cells on a grid of 64 x 64: `[content]` and `[grid]` come first, so the cell
+    // that passes 50,000 has index 49,998, at line 5 + 4 x 49,998.
+    let mut board = String::from("kind = \"grid\"\n[grid]\nwidth = 64\nheight = 64\n");
+    for i in 0..150_000 {
+        board.push_str(&format!(
+            "[[grid.cells]]\nx = {}\ny = {}\ntile = \"x{i}\"\n",
+            i % 64 + 1,
+            i / 64 % 64 + 1
+        ));
+    }
+    content_mod(&d, "board = \"board.toml\"", &[("board.toml", &board)]);
+    let e = load_errors(&d);
+    assert!(
+        e.contains("board.toml:199997:1:") && e.contains("more than 50000 records"),
+        "{}",
+        &e[..e.len().min(500)]
+    );
+    assert_eq!(e.lines().count(), 1, "{}", &e[..e.len().min(500)]);
+    // Values count too: one tile with 600,000 roads.
+    let roads = vec!["\"N-S\""; 600_000].join(", ");
+    content_mod(
+        &d,
+        "tiles = [\"tiles.toml\"]",
+        &[(
+            "tiles.toml",
+            &format!("[[tiles]]\nid = \"t\"\nname = \"T\"\nroads = [{roads}]\n"),
+        )],
+    );
+    let e = load_errors(&d);
+    assert!(
+        e.contains("tiles.toml:4:") && e.contains("more than 500000 values"),
+        "{}",
+        &e[..e.len().min(500)]
+    );
+}
+
+#[test]
+fn a_grid_with_more_cells_described_than_it_has_is_refused_once() {
+    let d = scratch("cells");
+    let mut board = String::from("kind = \"grid\"\n[grid]\nwidth = 4\nheight = 4\n");
+    for i in 0..5_000 {
+        board.push_str(&format!(
+            "[[grid.cells]]\nx = {}\ny = {}\ntile = \"x{i}\"\n",
+            i % 4 + 1,
+            i / 4 % 4 + 1
+        ));
+    }
+    content_mod(&d, "board = \"board.toml\"", &[("board.toml", &board)]);
+    let e = load_errors(&d);
+    // Reported at the first description too many, the 17th (its `x` at line 5 + 4 x 16 + 1).
+    assert!(
+        e.contains("board.toml:70:5:")
+            && e.contains("the grid has 16 cells, and 5000 [[grid.cells]] describe cells"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 1, "{e}");
+}
+
+#[test]
+fn a_dependency_is_held_to_the_same_versions() {
+    // A house rule whose game says it is version "banana", for engine 9.0: both are reported
+    // at the game's own mod.toml, and the requirement is not compared with a version that is
+    // not one.
+    let d = scratch("dep-versions");
+    for (id, head) in [
+        ("game", "version = \"banana\"\nengine = \"9.0\"\n"),
+        (
+            "rule",
+            "version = \"1.0.0\"\nengine = \"0.1\"\n[[depends]]\nid = \"game\"\nversion = \"1.0\"\n",
+        ),
+    ] {
+        std::fs::create_dir_all(d.join(id)).unwrap();
+        std::fs::write(
+            d.join(id).join("mod.toml"),
+            format!("id = \"{id}\"\nname = \"X\"\n{head}"),
+        )
+        .unwrap();
+    }
+    let e = match content::load_mod(&FsSource::new(d.join("rule")), &FolderResolver::new(&d)) {
+        Ok(_) => String::new(),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        e.contains("game/mod.toml:3:11: error: version `banana` is not a version"),
+        "{e}"
+    );
+    assert!(
+        e.contains("game/mod.toml:4:10: error: this mod is for engine 9.0"),
+        "{e}"
+    );
+    assert_eq!(e.lines().count(), 2, "{e}");
 }
 
 /// Mods `l{level}-{a,b}`, each depending on both mods of the next level; the last level's

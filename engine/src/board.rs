@@ -12,7 +12,8 @@
 //! The fixed part (spaces, edges) sits behind an `Arc`, so cloning the state for rollback is
 //! cheap; only a growing track copies it.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -47,6 +48,10 @@ pub struct Graph {
     /// space -> (neighbour, edge index), for edges usable from that space.
     #[serde(skip)]
     pub out: Vec<Vec<(u32, u32)>>,
+    /// Some edge costs other than 1 (or did: removing edges never clears it). Where none
+    /// does, the cheapest move is the one of fewest steps and a breadth-first search finds it.
+    #[serde(skip)]
+    costly: bool,
 }
 
 impl Graph {
@@ -57,6 +62,7 @@ impl Graph {
     }
     fn add_edge(&mut self, e: Edge) {
         let i = self.edges.len() as u32;
+        self.costly |= e.cost != 1;
         if let Some(o) = self.out.get_mut(e.from as usize) {
             o.push((e.to, i));
         }
@@ -347,18 +353,16 @@ impl Board {
                 ends.push((gx, gy, side.turned(rot), first + space as u32));
             }
         }
-        for i in 0..ends.len() {
-            for j in i + 1..ends.len() {
-                let (a, b) = (ends[i], ends[j]);
-                if a.2 == b.2.opposite() && (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6 {
-                    graph.add_edge(Edge {
-                        from: a.3,
-                        to: b.3,
-                        directed: false,
-                        tags: vec![],
-                        cost: 1,
-                    });
-                }
+        let joined: Vec<(usize, usize)> = meeting(&ends);
+        for (i, j) in joined {
+            if let (Some(a), Some(b)) = (ends.get(i), ends.get(j)) {
+                graph.add_edge(Edge {
+                    from: a.3,
+                    to: b.3,
+                    directed: false,
+                    tags: vec![],
+                    cost: 1,
+                });
             }
         }
         self.graph = Arc::new(graph);
@@ -369,7 +373,7 @@ impl Board {
     }
 
     /// Spaces reachable in one step from `space` over edges whose tags are all in `allowed`
-    /// (untagged edges are always usable).
+    /// (untagged edges are always usable), whatever the edges cost.
     pub fn neighbors(&self, space: u32, allowed: &[String]) -> Vec<u32> {
         let mut out = Vec::new();
         if let Some(list) = self.graph.out.get(space as usize) {
@@ -387,23 +391,36 @@ impl Board {
         out
     }
 
-    /// The spaces one step from `space` for a walk: over the tiles' roads on a grid, else over
-    /// edges whose tags are all in `allowed`.
-    fn steps_from(&self, space: u32, allowed: &[String], tiles: &[TileDef]) -> Vec<u32> {
+    /// The spaces one step from `space` for a walk, each with what the step costs: over the
+    /// tiles' roads on a grid (1 a step), else over edges whose tags are all in `allowed` (the
+    /// edge's cost). Two edges to one space that cost differently are two different steps.
+    fn steps_from(&self, space: u32, allowed: &[String], tiles: &[TileDef]) -> Vec<(u32, u32)> {
         if self.grid.is_some() {
-            Side::ALL
+            return Side::ALL
                 .iter()
                 .filter_map(|&side| self.grid_step(space, side, tiles))
-                .collect()
-        } else {
-            self.neighbors(space, allowed)
+                .map(|to| (to, 1))
+                .collect();
         }
+        let mut out = Vec::new();
+        if let Some(list) = self.graph.out.get(space as usize) {
+            for &(to, e) in list {
+                if let Some(e) = self.graph.edges.get(e as usize)
+                    && e.tags.iter().all(|t| allowed.contains(t))
+                    && !out.contains(&(to, e.cost))
+                {
+                    out.push((to, e.cost));
+                }
+            }
+        }
+        out
     }
 
-    /// Where a piece can end a move of exactly `steps` steps from `from` that never enters a
-    /// space twice (the start included) nor a space in `avoid`; and every space it can reach
-    /// in at most `steps`, with the fewest steps. Fails when the walks would take more than
-    /// `budget` steps to list (a long move on a dense board).
+    /// Where a piece can end a move of exactly `steps` from `from`, a move spending each
+    /// edge's cost, that never enters a space twice (the start included) nor a space in
+    /// `avoid`; and every space it can reach spending at most `steps`, with the least it
+    /// spends. Fails when the walks would take more than `budget` steps of work to list (a
+    /// long move on a dense board).
     pub fn walks(
         &self,
         from: u32,
@@ -418,34 +435,20 @@ impl Board {
         if from as usize >= n {
             return Ok(out);
         }
-        // Within: a breadth-first search; a shortest path never repeats a space.
-        let mut dist = vec![u32::MAX; n];
-        dist[from as usize] = 0;
-        let mut frontier = vec![from];
-        for d in 1..=steps {
-            let mut next = Vec::new();
-            for &s in &frontier {
-                for t in self.steps_from(s, allowed, tiles) {
-                    if dist[t as usize] == u32::MAX && !avoid(t) {
-                        dist[t as usize] = d;
-                        next.push(t);
-                    }
-                }
-            }
-            frontier = next;
-        }
-        out.within = (0..n as u32)
-            .filter(|&s| dist[s as usize] != u32::MAX)
-            .map(|s| (s, dist[s as usize]))
+        // Within: the cheapest moves; a cheapest move never repeats a space.
+        let least = self.least_costs(from, allowed, avoid, tiles, steps as u64);
+        out.within = least
+            .iter()
+            .enumerate()
+            .filter(|&(_, &d)| d != UNREACHED)
+            .map(|(s, &d)| (s as u32, d as u32))
             .collect();
         // Exactly: a depth-first search over simple paths.
         let mut on_path = vec![false; n];
         let mut ends = vec![false; n];
         let mut spent = 0u64;
         on_path[from as usize] = true;
-        // Each frame: a space and the steps left from it.
-        let mut stack: Vec<(u32, u32, Vec<u32>)> =
-            vec![(from, steps, self.steps_from(from, allowed, tiles))];
+        let mut stack: Vec<Frame> = vec![(from, steps, self.steps_from(from, allowed, tiles))];
         if steps == 0 {
             ends[from as usize] = true;
             stack.clear();
@@ -453,20 +456,20 @@ impl Board {
         while let Some(top) = stack.last_mut() {
             let left = top.1;
             match top.2.pop() {
-                Some(t) => {
+                Some((t, cost)) => {
                     spent += 1;
                     if spent > budget {
                         return Err(WalkTooLong { steps, budget });
                     }
-                    if on_path[t as usize] || avoid(t) {
+                    if cost > left || on_path[t as usize] || avoid(t) {
                         continue;
                     }
-                    if left == 1 {
+                    if cost == left {
                         ends[t as usize] = true;
                     } else {
                         on_path[t as usize] = true;
                         let more = self.steps_from(t, allowed, tiles);
-                        stack.push((t, left - 1, more));
+                        stack.push((t, left - cost, more));
                     }
                 }
                 None => {
@@ -481,27 +484,75 @@ impl Board {
         Ok(out)
     }
 
-    /// Steps from `from` to every space (None where unreachable). Grids step by their tiles.
-    pub fn distances(&self, from: u32, allowed: &[String], tiles: &[TileDef]) -> Vec<Option<u32>> {
-        let n = self.space_count();
-        let mut dist = vec![None; n];
-        let mut q = VecDeque::new();
-        if (from as usize) < n {
-            dist[from as usize] = Some(0);
-            q.push_back(from);
+    /// The least total cost from `from` to every space (None where unreachable): each edge
+    /// costs its `cost`, a grid's road step 1. Where every edge costs 1 that is the number of
+    /// steps.
+    pub fn distances(&self, from: u32, allowed: &[String], tiles: &[TileDef]) -> Vec<Option<u64>> {
+        self.least_costs(from, allowed, &|_| false, tiles, u64::MAX)
+            .into_iter()
+            .map(|d| (d != UNREACHED).then_some(d))
+            .collect()
+    }
+
+    /// The least cost of reaching each space from `from` spending at most `limit` and never
+    /// entering a space in `avoid` ([`UNREACHED`] where that cannot be done). Breadth-first
+    /// where every step costs 1; Dijkstra's search where some edge costs more. Sums cannot
+    /// overflow: a cheapest move repeats no space, and no edge costs more than
+    /// [`MAX_EDGE_COST`].
+    fn least_costs(
+        &self,
+        from: u32,
+        allowed: &[String],
+        avoid: &dyn Fn(u32) -> bool,
+        tiles: &[TileDef],
+        limit: u64,
+    ) -> Vec<u64> {
+        let mut least = vec![UNREACHED; self.space_count()];
+        let Some(start) = least.get_mut(from as usize) else {
+            return least;
+        };
+        *start = 0;
+        if self.grid.is_some() || !self.graph.costly {
+            let mut frontier = vec![from];
+            let mut d = 0u64;
+            while !frontier.is_empty() && d < limit {
+                d += 1;
+                let mut next = Vec::new();
+                for &s in &frontier {
+                    for (t, _) in self.steps_from(s, allowed, tiles) {
+                        if let Some(slot) = least.get_mut(t as usize)
+                            && *slot == UNREACHED
+                            && !avoid(t)
+                        {
+                            *slot = d;
+                            next.push(t);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+            return least;
         }
-        while let Some(s) = q.pop_front() {
-            let d = dist[s as usize].unwrap_or(0);
-            for t in self.steps_from(s, allowed, tiles) {
-                if let Some(slot) = dist.get_mut(t as usize)
-                    && slot.is_none()
+        let mut heap = BinaryHeap::from([Reverse((0u64, from))]);
+        while let Some(Reverse((d, s))) = heap.pop() {
+            if least.get(s as usize).is_none_or(|&best| d > best) {
+                continue;
+            }
+            for (t, cost) in self.steps_from(s, allowed, tiles) {
+                let via = d + cost as u64;
+                if via > limit {
+                    continue;
+                }
+                if let Some(slot) = least.get_mut(t as usize)
+                    && via < *slot
+                    && !avoid(t)
                 {
-                    *slot = Some(d + 1);
-                    q.push_back(t);
+                    *slot = via;
+                    heap.push(Reverse((via, t)));
                 }
             }
         }
-        dist
+        least
     }
 
     // ---- grids ----------------------------------------------------------------------------
@@ -1006,6 +1057,20 @@ impl Board {
     }
 }
 
+/// The most one edge may cost (`cost` in board.toml; the least is 1). A cheapest move never
+/// repeats a space, so its total stays far below what the sums are kept in, and exact in a
+/// Luau number, however many spaces the board has.
+pub const MAX_EDGE_COST: u32 = 1_000_000;
+/// How far from 0 a space may lie, either way, in board units (board.toml's `x` and `y`;
+/// also the largest section size). Positions are for drawing: this keeps them finite after a
+/// sections board is arranged and turned.
+pub const MAX_COORDINATE: f64 = 1e9;
+/// The largest side of a track's table, in card lengths (a track of [`MAX_TRACK_PIECES`]
+/// cards laid straight is half as long).
+pub const MAX_TRACK_TABLE: f64 = 1_000.0;
+/// What [`Board::least_costs`] gives a space it cannot reach.
+const UNREACHED: u64 = u64::MAX;
+
 /// Width of one lane, in card lengths; the lanes' middle lines are this far apart.
 pub const LANE_WIDTH: f64 = 0.25;
 /// How much wider a card is than its lanes (half of it on each side): the verge.
@@ -1252,6 +1317,44 @@ fn point_segment(c: (f64, f64), p: (f64, f64), q: (f64, f64)) -> f64 {
     (c.0 - p.0 - t * dx).hypot(c.1 - p.1 - t * dy)
 }
 
+/// How near two connectors' points must be to meet (board units).
+const MEET: f64 = 1e-6;
+
+/// The pairs (i < j, in order) of connector ends (x, y, side, space) that meet: at the same
+/// point, on opposite sides. Each end looks only at the ends in its own square of a coarse
+/// grid and the eight around it, so a board of many connectors is joined in about linear
+/// time; the loader allows one connector per place on a side of a section, so no point has
+/// more than a few.
+fn meeting(ends: &[(f64, f64, Side, u32)]) -> Vec<(usize, usize)> {
+    const CELL: f64 = 1e-3;
+    let key = |x: f64, y: f64| ((x / CELL).round() as i64, (y / CELL).round() as i64);
+    let mut cells: std::collections::HashMap<(i64, i64), Vec<usize>> = Default::default();
+    for (i, e) in ends.iter().enumerate() {
+        cells.entry(key(e.0, e.1)).or_default().push(i);
+    }
+    let mut pairs = Vec::new();
+    for (i, a) in ends.iter().enumerate() {
+        let (kx, ky) = key(a.0, a.1);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                let near = cells.get(&(kx.saturating_add(dx), ky.saturating_add(dy)));
+                for &j in near.into_iter().flatten() {
+                    let Some(b) = ends.get(j) else { continue };
+                    if j > i
+                        && a.2 == b.2.opposite()
+                        && (a.0 - b.0).abs() < MEET
+                        && (a.1 - b.1).abs() < MEET
+                    {
+                        pairs.push((i, j));
+                    }
+                }
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs
+}
+
 /// A lane as a driver heading down the track names it: left and right (and middle), or by
 /// number on a wider piece.
 fn lane_word(lane: u32, lanes: u32) -> String {
@@ -1300,12 +1403,17 @@ fn copy_graph(graph: &mut Graph, g: &GraphDef, ox: f64, oy: f64, _rot: u8, _scal
     }
 }
 
+/// A frame of the search for walks: a space, what the move has left to spend from it, and
+/// the steps from it not tried yet (each a space and its cost).
+type Frame = (u32, u32, Vec<(u32, u32)>);
+
 /// Where walks from a space lead (see [`Board::walks`]).
 #[derive(Debug, Default, PartialEq)]
 pub struct Walks {
-    /// Spaces where a walk of exactly the given steps, never repeating a space, can end.
+    /// Spaces where a walk spending exactly the given cost, never repeating a space, can end.
     pub exactly: Vec<u32>,
-    /// Spaces reachable in at most the given steps, with the fewest steps (the start at 0).
+    /// Spaces reachable spending at most the given cost, with the least it takes (the start
+    /// at 0).
     pub within: Vec<(u32, u32)>,
 }
 
@@ -1389,6 +1497,40 @@ mod tests {
     }
 
     #[test]
+    fn connectors_meet_as_when_every_pair_was_compared() {
+        // Ends on a lattice a little off the grid's squares, some nudged by less than the
+        // tolerance and some by more, every side: the pairs found are those, in the order,
+        // that comparing every pair finds.
+        let mut ends = Vec::new();
+        let mut k = 0u32;
+        for x in 0..12 {
+            for y in 0..12 {
+                for side in Side::ALL {
+                    let nudge = match k % 5 {
+                        0 => 4e-7,
+                        1 => -4e-7,
+                        2 => 3e-6,
+                        _ => 0.0,
+                    };
+                    ends.push((x as f64 * 0.0005 + nudge, y as f64 * 0.0015, side, k));
+                    k += 1;
+                }
+            }
+        }
+        let mut every = Vec::new();
+        for i in 0..ends.len() {
+            for j in i + 1..ends.len() {
+                let (a, b) = (ends[i], ends[j]);
+                if a.2 == b.2.opposite() && (a.0 - b.0).abs() < MEET && (a.1 - b.1).abs() < MEET {
+                    every.push((i, j));
+                }
+            }
+        }
+        assert!(every.len() > 100, "{}", every.len());
+        assert_eq!(meeting(&ends), every);
+    }
+
+    #[test]
     fn graph_edges_respect_tags_and_direction() {
         let g = GraphDef {
             spaces: vec![
@@ -1424,6 +1566,55 @@ mod tests {
         assert_eq!(b.neighbors(2, &["river".into()]), Vec::<u32>::new());
         let d = b.distances(0, &["river".into()], &[]);
         assert_eq!(d, vec![Some(0), Some(1), Some(2)]);
+    }
+
+    #[test]
+    fn a_sections_board_counts_its_edges_costs_and_its_seams_as_1() {
+        // Two sections side by side: in each a crossing `c` joined to a yard `y` by a road
+        // costing 5; the crossings meet at the seam.
+        let sec = |id: &str| SectionDef {
+            id: id.into(),
+            name: id.into(),
+            graph: GraphDef {
+                spaces: vec![
+                    space(&format!("{id}-c"), 1.0, 1.0),
+                    space(&format!("{id}-y"), 1.0, 0.5),
+                ],
+                edges: vec![EdgeDef {
+                    from: 0,
+                    to: 1,
+                    directed: false,
+                    tags: vec![],
+                    cost: 5,
+                }],
+            },
+            connectors: vec![(0, Side::E, 1.0), (0, Side::W, 1.0)],
+        };
+        let def = SectionsDef {
+            size: 2.0,
+            columns: 2,
+            rows: 1,
+            shuffle: false,
+            rotate: false,
+            shuffle_option: None,
+            rotate_option: None,
+            sections: vec![sec("a"), sec("b")],
+        };
+        let b = Board::new(
+            &BoardDef::Sections(def),
+            &[],
+            &BTreeMap::new(),
+            &mut Rng::new(0, 0),
+        );
+        assert_eq!(
+            b.distances(0, &[], &[]),
+            vec![Some(0), Some(5), Some(1), Some(6)]
+        );
+        let w = b.walks(0, 5, &[], &|_| false, &[], 1_000).unwrap();
+        assert_eq!(w.exactly, vec![1]);
+        assert_eq!(w.within, vec![(0, 0), (1, 5), (2, 1)]);
+        let w = b.walks(0, 6, &[], &|_| false, &[], 1_000).unwrap();
+        assert_eq!(w.exactly, vec![3]);
     }
 
     fn track_piece(lanes: u32, turn: i32) -> TrackPieceDef {

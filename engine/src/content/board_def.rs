@@ -6,17 +6,68 @@ use super::def::*;
 use super::load::{At, Files};
 use super::raw::{self, BoardKind, Sp};
 use super::resolve::props;
+use crate::board::{MAX_COORDINATE, MAX_EDGE_COST, MAX_TRACK_TABLE};
 use crate::diag::{Diagnostics, suggestion};
 
 pub struct BoardCtx<'a> {
     pub files: &'a Files,
     pub diags: &'a mut Diagnostics,
+    /// Names not found so far: "did you mean" compares with every id, so only the first few
+    /// get one.
+    pub misses: usize,
 }
+
+/// How many names not found get a "did you mean".
+const HINTED_MISSES: usize = 100;
 
 impl BoardCtx<'_> {
     fn err(&mut self, file: usize, span: std::ops::Range<usize>, msg: impl Into<String>) {
         let d = self.files.error(file, span, msg);
         self.diags.push(d);
+    }
+
+    /// "; did you mean ..." for a name not found, while few have been missed.
+    fn hint<'c>(&mut self, wrong: &str, known: impl IntoIterator<Item = &'c str>) -> String {
+        self.misses += 1;
+        if self.misses > HINTED_MISSES {
+            return String::new();
+        }
+        suggestion(wrong, known)
+    }
+}
+
+/// A number as board.toml would write it (`nan`, `inf`, and huge ones with an exponent).
+fn shown(v: f64) -> String {
+    if v.is_nan() {
+        "nan".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "inf" } else { "-inf" }.into()
+    } else if v.abs() >= 1e15 {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
+/// An edge's cost: 1 when not given; a cost outside 1..=[`MAX_EDGE_COST`] is reported (and
+/// taken as 1 so the checks go on).
+fn edge_cost(cx: &mut BoardCtx, file: usize, cost: Option<&Sp<i64>>) -> u32 {
+    let Some(c) = cost else {
+        return 1;
+    };
+    match u32::try_from(*c.get()) {
+        Ok(v) if (1..=MAX_EDGE_COST).contains(&v) => v,
+        _ => {
+            cx.err(
+                file,
+                c.span(),
+                format!(
+                    "an edge costs a whole number from 1 to {MAX_EDGE_COST}, not {}",
+                    c.get()
+                ),
+            );
+            1
+        }
     }
 }
 
@@ -102,6 +153,28 @@ fn grid(
         }
     }
     let mut cells = Vec::new();
+    // More descriptions than cells means duplicates or cells off the grid; one error says so
+    // instead of one per description.
+    let room = u64::from(w) * u64::from(h);
+    if g.cells.len() as u64 > room {
+        let span = g
+            .cells
+            .get(room as usize)
+            .map_or(g.width.span(), |c| c.x.span());
+        cx.err(
+            file,
+            span.start..span.start,
+            format!(
+                "the grid has {room} cells, and {} [[grid.cells]] describe cells",
+                g.cells.len()
+            ),
+        );
+        return GridDef {
+            width: w,
+            height: h,
+            cells,
+        };
+    }
     let mut at: HashMap<(u32, u32), ()> = HashMap::new();
     for c in &g.cells {
         let (x, y) = (*c.x.get(), *c.y.get());
@@ -140,7 +213,7 @@ fn grid(
         let tile = c.tile.as_ref().and_then(|t| match tiles.get(t.get()) {
             Some(&i) => Some((i, c.rotation % 4)),
             None => {
-                let hint = suggestion(t.get(), tiles.keys().map(|k| k.as_str()));
+                let hint = cx.hint(t.get(), tiles.keys().map(|k| k.as_str()));
                 cx.err(file, t.span(), format!("no tile `{}`{hint}", t.get()));
                 None
             }
@@ -209,17 +282,35 @@ fn graph(
     for (i, s) in raw_spaces.iter().enumerate() {
         check_space_id(cx, file, &s.id, spaces, offset + i);
         local.insert(s.id.get().clone(), i);
+        let (x, y) = (*s.x.get(), *s.y.get());
+        let mut placed = true;
+        for (v, axis) in [(&s.x, "x"), (&s.y, "y")] {
+            let n = *v.get();
+            if !(n.is_finite() && n.abs() <= MAX_COORDINATE) {
+                placed = false;
+                cx.err(
+                    file,
+                    v.span(),
+                    format!(
+                        "space `{}`: {axis} must be a number from -{} to {}, not {}",
+                        s.id.get(),
+                        shown(MAX_COORDINATE),
+                        shown(MAX_COORDINATE),
+                        shown(n)
+                    ),
+                );
+            }
+        }
         if let Some(size) = bounds
-            && (!(0.0..=size).contains(&s.x) || !(0.0..=size).contains(&s.y))
+            && placed
+            && (!(0.0..=size).contains(&x) || !(0.0..=size).contains(&y))
         {
             cx.err(
                 file,
                 s.id.span(),
                 format!(
-                    "space `{}` at ({}, {}) lies outside its section (0..{size})",
+                    "space `{}` at ({x}, {y}) lies outside its section (0..{size})",
                     s.id.get(),
-                    s.x,
-                    s.y
                 ),
             );
         }
@@ -230,8 +321,8 @@ fn graph(
             } else {
                 s.name.clone()
             },
-            x: s.x,
-            y: s.y,
+            x,
+            y,
             tags: s.tags.clone(),
             props: props(&s.props),
         });
@@ -240,7 +331,7 @@ fn graph(
         match local.get(id.get()) {
             Some(&i) => Some(i),
             None => {
-                let hint = suggestion(id.get(), local.keys().map(|k| k.as_str()));
+                let hint = cx.hint(id.get(), local.keys().map(|k| k.as_str()));
                 cx.err(
                     file,
                     id.span(),
@@ -256,12 +347,13 @@ fn graph(
             if a == b {
                 cx.err(file, e.to.span(), "an edge must join two different spaces");
             }
+            let cost = edge_cost(cx, file, e.cost.as_ref());
             out.edges.push(EdgeDef {
                 from: a,
                 to: b,
                 directed: e.directed,
                 tags: e.tags.clone(),
-                cost: e.cost.unwrap_or(1),
+                cost,
             });
         }
     }
@@ -271,14 +363,25 @@ fn graph(
             cx.err(file, span, "a path joins at least two spaces");
         }
         let ids: Vec<Option<usize>> = p.spaces.iter().map(|s| find(cx, s)).collect();
-        for w in ids.windows(2) {
+        let cost = edge_cost(cx, file, p.cost.as_ref());
+        for (w, next) in ids.windows(2).zip(p.spaces.iter().skip(1)) {
             if let [Some(a), Some(b)] = w {
+                if a == b {
+                    cx.err(
+                        file,
+                        next.span(),
+                        format!(
+                            "a path must join two different spaces at each step, and `{}` follows itself",
+                            next.get()
+                        ),
+                    );
+                }
                 out.edges.push(EdgeDef {
                     from: *a,
                     to: *b,
                     directed: p.directed,
                     tags: p.tags.clone(),
-                    cost: p.cost.unwrap_or(1),
+                    cost,
                 });
             }
         }
@@ -294,8 +397,18 @@ fn sections(
 ) -> SectionsDef {
     let (cols, rows) = (*s.columns.get(), *s.rows.get());
     let size = *s.size.get();
-    if size <= 0.0 {
-        cx.err(file, s.size.span(), "section size must be positive");
+    // Without a size, where spaces and connectors lie in their section cannot be checked.
+    let sized = size > 0.0 && size <= MAX_COORDINATE;
+    if !sized {
+        cx.err(
+            file,
+            s.size.span(),
+            format!(
+                "section size must be a number above 0 and at most {}, not {}",
+                shown(MAX_COORDINATE),
+                shown(size)
+            ),
+        );
     }
     let needed = cols as u64 * rows as u64;
     if needed != s.pieces.len() as u64 {
@@ -327,7 +440,7 @@ fn sections(
             &p.paths,
             spaces,
             offset,
-            Some(size),
+            sized.then_some(size),
         );
         let mut connectors = Vec::new();
         let local: HashMap<&str, usize> = g
@@ -340,17 +453,26 @@ fn sections(
         for c in &p.connectors {
             match local.get(c.space.get().as_str()).copied() {
                 Some(i) => {
-                    if !(0.0..=size).contains(&c.at) {
+                    if sized && !(0.0..=size).contains(&c.at) {
                         cx.err(
                             file,
                             c.space.span(),
-                            format!("connector at {} is off the side (0..{size})", c.at),
+                            format!("connector at {} is off the side (0..{size})", shown(c.at)),
+                        );
+                    } else if !c.at.is_finite() {
+                        cx.err(
+                            file,
+                            c.space.span(),
+                            format!(
+                                "connector at {}: `at` is a distance along the side",
+                                shown(c.at)
+                            ),
                         );
                     }
                     connectors.push((i, c.side, c.at));
                 }
                 None => {
-                    let hint = suggestion(c.space.get(), g.spaces.iter().map(|s| s.id.as_str()));
+                    let hint = cx.hint(c.space.get(), g.spaces.iter().map(|s| s.id.as_str()));
                     cx.err(
                         file,
                         c.space.span(),
@@ -363,6 +485,7 @@ fn sections(
                 }
             }
         }
+        one_connector_a_place(cx, file, p);
         offset += g.spaces.len();
         out.push(SectionDef {
             id: p.id.get().clone(),
@@ -383,13 +506,51 @@ fn sections(
     }
 }
 
+/// Reports a second connector at the same place on a side of a section: every pair of
+/// connectors that meet becomes a road, so a thousand at one place would join a thousand
+/// times a thousand.
+fn one_connector_a_place(cx: &mut BoardCtx, file: usize, p: &raw::RawSection) {
+    let mut placed: Vec<&raw::RawConnector> =
+        p.connectors.iter().filter(|c| c.at.is_finite()).collect();
+    placed.sort_by(|a, b| {
+        (a.side as u8)
+            .cmp(&(b.side as u8))
+            .then(a.at.total_cmp(&b.at))
+    });
+    // Each connector is compared with the first of the run of connectors at its place.
+    let mut first: Option<&raw::RawConnector> = None;
+    for b in placed {
+        let same = first.is_some_and(|a| a.side == b.side && (b.at - a.at).abs() < 1e-6);
+        if !same {
+            first = Some(b);
+            continue;
+        }
+        if let Some(a) = first {
+            cx.err(
+                file,
+                b.space.span(),
+                format!(
+                    "section `{}` has a connector on side {:?} at {} already (`{}`); one place on a side joins one connector",
+                    p.id.get(),
+                    b.side,
+                    shown(b.at),
+                    a.space.get()
+                ),
+            );
+        }
+    }
+}
+
 fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String>) -> TrackDef {
     for v in [&t.table_width, &t.table_height] {
-        if *v.get() < 2.0 {
+        if !(2.0..=MAX_TRACK_TABLE).contains(v.get()) {
             cx.err(
                 file,
                 v.span(),
-                "the table must be at least 2 track lengths on each side",
+                format!(
+                    "the table must be from 2 to {MAX_TRACK_TABLE} track lengths on each side, not {}",
+                    shown(*v.get())
+                ),
             );
         }
     }
@@ -482,7 +643,7 @@ fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String
             cx.err(
                 file,
                 v.span(),
-                format!("{what} must be from 0 to 1, not {}", v.get()),
+                format!("{what} must be from 0 to 1, not {}", shown(*v.get())),
             );
             default
         }

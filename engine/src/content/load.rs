@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::de::DeserializeOwned;
 
 use super::raw::*;
+use super::version::{version_numbers, version_satisfies};
 use crate::diag::{Diagnostic, Diagnostics, SourceText, suggestion};
 use crate::source::{ModSource, check_rel_path};
 
@@ -32,6 +33,15 @@ pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
 pub const MAX_FILES: usize = 2_000;
 /// How many mods (the mod and all its dependencies) one load may read.
 pub const MAX_LAYERS: usize = 32;
+/// How many records (TOML tables: a card, a row, a tile, a cell, a space, an edge written
+/// `{ ... }`, a `[[...]]` or `[...]` header) the files of a mod and its dependencies may hold
+/// in all. Parsing costs far more memory than the text takes (a few hundred bytes a record),
+/// so files are counted before they are parsed.
+pub const MAX_RECORDS: usize = 50_000;
+/// How many values (a key's value, an item of a list) those files may hold in all.
+pub const MAX_VALUES: usize = 500_000;
+// Tile kinds are numbered in 16 bits on the board; the budget of records keeps them fewer.
+const _: () = assert!(MAX_RECORDS < u16::MAX as usize);
 /// How long a diagnostic message may be; longer ones (a huge key echoed back) are cut.
 pub const MAX_MESSAGE_CHARS: usize = 300;
 
@@ -160,6 +170,9 @@ pub struct Reader<'r> {
     bytes_read: u64,
     /// Whether the limit on files or bytes was reported already (it is said once).
     over_budget: bool,
+    /// Records and values in the files parsed so far (see [`MAX_RECORDS`]).
+    records: usize,
+    values: usize,
     /// For each kind of item, where each id sits in its merged list (rebuilt when a patch
     /// takes items out), so adding an item is not a search of the list.
     ids: HashMap<&'static str, HashMap<String, usize>>,
@@ -176,6 +189,8 @@ impl<'r> Reader<'r> {
             named: HashSet::new(),
             bytes_read: 0,
             over_budget: false,
+            records: 0,
+            values: 0,
             ids: HashMap::new(),
         }
     }
@@ -589,6 +604,9 @@ impl<'r> Reader<'r> {
     /// syntax errors the parser recovers from, then each key serde refuses (the key is taken
     /// out and the file read again, so one misspelling does not hide the next).
     fn parse<T: DeserializeOwned>(&mut self, file: usize) -> Option<T> {
+        if !self.within_budget(file) {
+            return None;
+        }
         let f = self.files.files.get(file)?;
         let (doc, syntax) = toml::de::DeTable::parse_recoverable(&f.text);
         if !syntax.is_empty() {
@@ -642,6 +660,54 @@ impl<'r> Reader<'r> {
         None
     }
 
+    /// Counts a file's records and values with the TOML lexer alone (no tree is built, nothing
+    /// is kept) and adds them to the load's; a file that would take the load past
+    /// [`MAX_RECORDS`] or [`MAX_VALUES`] is refused, at the first record or value too many, and
+    /// counts for nothing. A list that starts a line counts as a record: an overcount only a
+    /// list of lists written one to a line makes.
+    fn within_budget(&mut self, file: usize) -> bool {
+        use toml_parser::lexer::TokenKind as K;
+        let Some(f) = self.files.files.get(file) else {
+            return false;
+        };
+        let (mut records, mut values) = (self.records, self.values);
+        let mut line_start = true;
+        for token in toml_parser::Source::new(&f.text).lex() {
+            match token.kind() {
+                K::Newline => {
+                    line_start = true;
+                    continue;
+                }
+                K::Whitespace | K::Comment => continue,
+                K::LeftCurlyBracket => records += 1,
+                K::LeftSquareBracket if line_start => records += 1,
+                K::Equals | K::Comma => values += 1,
+                _ => {}
+            }
+            line_start = false;
+            let what = if records > MAX_RECORDS {
+                format!(
+                    "{MAX_RECORDS} records (tables: cards, rows, tiles, cells, spaces, edges...)"
+                )
+            } else if values > MAX_VALUES {
+                format!("{MAX_VALUES} values")
+            } else {
+                continue;
+            };
+            let at = token.span().start();
+            let d = f.error(
+                at..at,
+                format!(
+                    "with this file the mod and its dependencies hold more than {what}, more than a game can use; the file is not read"
+                ),
+            );
+            self.diags.push(d);
+            return false;
+        }
+        (self.records, self.values) = (records, values);
+        true
+    }
+
     /// Reads a mod and, first, everything it depends on.
     pub fn read_mod(&mut self, src: &dyn ModSource, merged: &mut Merged) {
         let Some(mf) = self.read(src, "mod.toml", None) else {
@@ -650,6 +716,9 @@ impl<'r> Reader<'r> {
         let Some(manifest) = self.parse::<RawManifest>(mf) else {
             return;
         };
+        for d in super::version::check(&self.files, mf, &manifest) {
+            self.diags.push(d);
+        }
         let id = manifest.id.get().clone();
         if self.loading.contains(&id) {
             let d = self.files.error(
@@ -696,10 +765,14 @@ impl<'r> Reader<'r> {
                     }
                     let before = merged.layers.len();
                     self.read_mod(dep_src.as_ref(), merged);
+                    // (A version that is not one, here or in the dependency's manifest, was
+                    // reported with that manifest.)
                     if let Some((_, have)) = merged
                         .layers
                         .get(before..)
                         .and_then(|l| l.iter().find(|(l, _)| l == dep_id))
+                        && version_numbers(dep.version.get()).is_some()
+                        && version_numbers(have).is_some()
                         && !version_satisfies(have, dep.version.get())
                     {
                         let d = self.files.error(
@@ -729,7 +802,7 @@ impl<'r> Reader<'r> {
         let mod_id = manifest.id.get().clone();
         merged
             .layers
-            .push((mod_id.clone(), manifest.version.clone()));
+            .push((mod_id.clone(), manifest.version.get().clone()));
         let at = |file: usize| AtMaker {
             file,
             mod_id: &mod_id,
@@ -839,25 +912,6 @@ impl<'r> Reader<'r> {
             span: path.span(),
         })
     }
-}
-
-/// `version` (MAJOR.MINOR.PATCH) satisfies `req` (MAJOR.MINOR[.PATCH]): same major, not older.
-pub fn version_satisfies(version: &str, req: &str) -> bool {
-    let parse = |s: &str| -> Option<Vec<u64>> { s.split('.').map(|p| p.parse().ok()).collect() };
-    let (Some(v), Some(r)) = (parse(version), parse(req)) else {
-        return false;
-    };
-    if v.first() != r.first() {
-        return false;
-    }
-    for i in 1..r.len() {
-        let a = v.get(i).copied().unwrap_or(0);
-        let b = r.get(i).copied().unwrap_or(0);
-        if a != b {
-            return a > b;
-        }
-    }
-    true
 }
 
 /// The ticked names in serde's "unknown field `x`, expected one of `a`, `b`" (or "unknown
@@ -995,15 +1049,6 @@ fn put(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn versions_compare_by_major_then_order() {
-        assert!(version_satisfies("1.2.0", "1.0"));
-        assert!(version_satisfies("1.2.3", "1.2.3"));
-        assert!(!version_satisfies("1.2.3", "1.3"));
-        assert!(!version_satisfies("2.0.0", "1.0"));
-        assert!(!version_satisfies("x", "1.0"));
-    }
 
     #[test]
     fn unknown_keys_get_a_suggestion() {

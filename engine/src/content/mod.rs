@@ -1,13 +1,15 @@
 //! Content: the TOML model of a mod, and loading it into a checked [`GameDef`].
 //!
 //! [`raw`] mirrors the files; [`def`] is what they mean; [`load`] reads files and layers
-//! dependencies; [`resolve`] and [`board_def`] check everything and build the definition.
+//! dependencies; [`version`] checks the versions a manifest gives; [`resolve`] and
+//! [`board_def`] check everything and build the definition.
 
 pub mod board_def;
 pub mod def;
 pub mod load;
 pub mod raw;
 pub mod resolve;
+pub mod version;
 
 use crate::diag::Diagnostics;
 use crate::source::ModSource;

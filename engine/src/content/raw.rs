@@ -78,9 +78,9 @@ pub struct RawManifest {
     pub id: Sp<String>,
     /// Name shown to players.
     pub name: String,
-    /// The mod's own version (semantic versioning, e.g. "1.0.0").
-    pub version: String,
-    /// The engine version this mod was written for, as "MAJOR.MINOR".
+    /// The mod's own version: three whole numbers, MAJOR.MINOR.PATCH (e.g. "1.0.0").
+    pub version: Sp<String>,
+    /// The engine version this mod was written for, as "MAJOR.MINOR" (e.g. "0.1").
     pub engine: Sp<String>,
     /// One or two sentences on what the game is.
     #[serde(default)]
@@ -128,7 +128,8 @@ pub struct RawPlayers {
 pub struct RawDependency {
     /// Id of the mod depended on.
     pub id: Sp<String>,
-    /// Required version, as "MAJOR.MINOR" or "MAJOR.MINOR.PATCH" (same major, at least this).
+    /// The oldest version this mod works with, as "MAJOR.MINOR" or "MAJOR.MINOR.PATCH" (the
+    /// installed one must have the same major and be at least this).
     pub version: Sp<String>,
 }
 
@@ -295,9 +296,12 @@ pub struct RawSpace {
     /// Name shown to players (defaults to the id).
     #[serde(default)]
     pub name: String,
-    /// Position for drawing, in board units.
-    pub x: f64,
-    pub y: f64,
+    /// Position for drawing, in board units: a finite number within a billion of 0 (within
+    /// the section, on a sections board).
+    #[schemars(range(min = -1e9, max = 1e9))]
+    pub x: Sp<f64>,
+    #[schemars(range(min = -1e9, max = 1e9))]
+    pub y: Sp<f64>,
     #[serde(default)]
     pub tags: Vec<String>,
     #[serde(default)]
@@ -316,8 +320,9 @@ pub struct RawEdge {
     /// Tags such as `river` or `flight`; rules decide who may use a tagged edge.
     #[serde(default)]
     pub tags: Vec<String>,
-    /// Movement cost (default 1).
-    pub cost: Option<u32>,
+    /// What crossing the edge costs a move: a whole number from 1 to 1,000,000 (default 1).
+    #[schemars(range(min = 1, max = 1_000_000))]
+    pub cost: Option<Sp<i64>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -328,7 +333,9 @@ pub struct RawPath {
     pub directed: bool,
     #[serde(default)]
     pub tags: Vec<String>,
-    pub cost: Option<u32>,
+    /// What crossing each edge of the path costs a move: 1 to 1,000,000 (default 1).
+    #[schemars(range(min = 1, max = 1_000_000))]
+    pub cost: Option<Sp<i64>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
@@ -342,7 +349,7 @@ pub enum Side {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawSections {
-    /// Side length of every (square) section, in board units.
+    /// Side length of every (square) section, in board units: above 0, at most a billion.
     pub size: Sp<f64>,
     /// Sections per row and per column of the arranged board.
     pub columns: Sp<u32>,
@@ -392,8 +399,11 @@ pub struct RawConnector {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RawTrack {
-    /// Table size in track-card lengths; a piece that would leave it is set aside.
+    /// Table size in track-card lengths (2 to 1,000 each way); a piece that would leave it is
+    /// set aside.
+    #[schemars(range(min = 2, max = 1000))]
     pub table_width: Sp<f64>,
+    #[schemars(range(min = 2, max = 1000))]
     pub table_height: Sp<f64>,
     /// Which way the first piece heads, in degrees: a multiple of 45, 0 up the table, 90 to
     /// the right (default 0).
@@ -478,9 +488,10 @@ pub struct RawTile {
     /// and a single side such as "S" is a dead-end stub.
     #[serde(default)]
     pub roads: Vec<Sp<String>>,
-    /// Movement actions needed to drive through the tile (a stop sign costs 2).
-    #[serde(default = "one")]
-    pub move_cost: u32,
+    /// Movement actions needed to drive through the tile (a stop sign costs 2): a whole number
+    /// from 1 to 1,000,000 (default 1).
+    #[schemars(range(min = 1, max = 1_000_000), extend("default" = 1))]
+    pub move_cost: Option<Sp<i64>>,
     /// Whether the tile may be turned on the board.
     #[serde(default = "yes")]
     pub rotatable: bool,

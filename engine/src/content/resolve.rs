@@ -7,8 +7,9 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::def::*;
-use super::load::{At, ENGINE_VERSION, Files, Merged, RawScript};
+use super::load::{At, Files, Merged, RawScript};
 use super::raw::{self, RawFieldDef, RawValue, Sp, SpannedMap};
+use crate::board::MAX_EDGE_COST;
 use crate::diag::{Diagnostics, did_you_mean, suggestion};
 use crate::value::Value;
 
@@ -88,19 +89,6 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     let mf = manifest.file;
     let m = &manifest.item;
     cx.check_id(mf, &m.id, "mod");
-    if !m.engine.get().starts_with(ENGINE_VERSION)
-        || m.engine.get().len() > ENGINE_VERSION.len()
-            && !m.engine.get()[ENGINE_VERSION.len()..].starts_with('.')
-    {
-        cx.err(
-            mf,
-            m.engine.span(),
-            format!(
-                "this mod is for engine {}, and this is engine {ENGINE_VERSION}",
-                m.engine.get()
-            ),
-        );
-    }
     let players = match &merged.players {
         Some(At {
             file: pf, item: p, ..
@@ -163,6 +151,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             &mut super::board_def::BoardCtx {
                 files,
                 diags: cx.diags,
+                misses: 0,
             },
             b,
             &tile_index,
@@ -548,7 +537,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     Some(GameDef {
         id: m.id.get().clone(),
         name: m.name.clone(),
-        version: m.version.clone(),
+        version: m.version.get().clone(),
         description: m.description.clone(),
         credits: m.credits.clone(),
         players,
@@ -772,19 +761,30 @@ fn resolve_tile(cx: &mut Ctx, t: &At<raw::RawTile>) -> TileDef {
             bad(cx);
         }
     }
-    if r.move_cost == 0 {
-        cx.err(
-            t.file,
-            r.id.span(),
-            format!("tile `{}` has move_cost 0; use 1 or more", r.id.get()),
-        );
-    }
+    let move_cost = match &r.move_cost {
+        None => 1,
+        Some(c) => match u32::try_from(*c.get()) {
+            Ok(v) if (1..=MAX_EDGE_COST).contains(&v) => v,
+            _ => {
+                cx.err(
+                    t.file,
+                    c.span(),
+                    format!(
+                        "tile `{}`: move_cost is a whole number from 1 to {MAX_EDGE_COST}, not {}",
+                        r.id.get(),
+                        c.get()
+                    ),
+                );
+                1
+            }
+        },
+    };
     TileDef {
         id: r.id.get().clone(),
         name: r.name.clone(),
         text: r.text.clone(),
         links,
-        move_cost: r.move_cost,
+        move_cost,
         rotatable: r.rotatable,
         blocks: r.blocks,
         tags: r.tags.clone(),

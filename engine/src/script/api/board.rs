@@ -4,7 +4,9 @@
 use mlua::{Lua, Table, Value as LuaValue};
 
 use super::{R, err, space_arg, text, with, with_mut, with_tables};
-use crate::board::{AttachError, MAX_CLEARANCE, MAX_TRACK_PIECES, Placed, TrackError};
+use crate::board::{
+    AttachError, MAX_CLEARANCE, MAX_EDGE_COST, MAX_TRACK_PIECES, Placed, TrackError,
+};
 use crate::content::def::{Side, TrackPieceDef};
 use crate::script::CallCtx;
 use crate::script::convert::to_lua;
@@ -26,22 +28,22 @@ pub const API: &[(&str, &str, &str)] = &[
     (
         "neighbors",
         "(space: number, tags: {string}?) -> {number}",
-        "Spaces one edge away; tagged edges count only if all their tags are in `tags`.",
+        "Spaces one edge away, whatever the edge costs; tagged edges count only if all their tags are in `tags`.",
     ),
     (
         "distances",
         "(space: number, tags: {string}?) -> {[number]: number}",
-        "Steps to every reachable space (grids follow the tiles' roads).",
+        "The least total cost from `space` to every space it can reach, over edges whose tags are all in `tags`: each edge costs its `cost` in board.toml (1 unless it says otherwise), so where every edge costs 1 this is the number of steps. Grids follow the tiles' roads and count 1 a step (a tile's move_cost is for game.ray).",
     ),
     (
         "walks",
         "(space: number, steps: number, tags: {string}?, avoid: {[number]: any}?) -> {[number]: boolean}",
-        "Spaces where a move of exactly `steps` steps can end, never entering a space twice nor a key of `avoid`; over edges whose tags are all in `tags` (grids follow the tiles' roads). Fails if listing them would take more than a million steps.",
+        "Spaces where a move of exactly `steps` can end, never entering a space twice nor a key of `avoid`; over edges whose tags are all in `tags` (grids follow the tiles' roads). A move spends each edge's cost (1 unless board.toml says otherwise; 1 a road step on a grid), so a move of 3 may take one edge of cost 3 or three of cost 1. `steps` is 0 to 1,000,000. Fails if listing them would take more than a million steps of work.",
     ),
     (
         "within",
         "(space: number, steps: number, tags: {string}?, avoid: {[number]: any}?) -> {[number]: number}",
-        "Spaces reachable in at most `steps` steps without entering a key of `avoid`, mapped to the fewest steps (0 for `space`).",
+        "Spaces a move spending at most `steps` (in edge costs, as in game.walks) can reach without entering a key of `avoid`, mapped to the least it spends (0 for `space`).",
     ),
     (
         "cell",
@@ -210,7 +212,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         let t = lua.create_table()?;
         for (i, x) in d.iter().enumerate() {
             if let Some(x) = x {
-                t.raw_set(i + 1, *x)?;
+                t.raw_set(i + 1, *x as i64)?;
             }
         }
         Ok(t)
@@ -750,8 +752,9 @@ fn stops_at(stop: &Option<Table>, cell: u32) -> bool {
     })
 }
 
-/// Steps a walk may take: far more than any board game moves, and a bound on the work.
-const MAX_WALK_STEPS: i64 = 64;
+/// The most a move may spend: as much as the dearest edge costs (the work a listing of walks
+/// may do is bounded by [`WALK_BUDGET`], and a cheapest move visits each space once).
+const MAX_MOVE: i64 = MAX_EDGE_COST as i64;
 /// Steps a listing of walks may spend before it is refused.
 const WALK_BUDGET: u64 = 1_000_000;
 
@@ -765,9 +768,9 @@ fn walk(
     name: &str,
 ) -> R<crate::board::Walks> {
     let s = space_arg(c, s)?;
-    if !(0..=MAX_WALK_STEPS).contains(&steps) {
+    if !(0..=MAX_MOVE).contains(&steps) {
         return err(format!(
-            "game.{name}: steps must be from 0 to {MAX_WALK_STEPS}, not {steps}"
+            "game.{name}: steps must be from 0 to {MAX_MOVE}, not {steps}"
         ));
     }
     let skip = |x: u32| stops_at(avoid, x);
