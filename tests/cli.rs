@@ -141,6 +141,48 @@ fn validate_reports_a_typo_with_its_position() {
 }
 
 #[test]
+fn validate_runs_setup_and_finds_rules_that_remember_between_calls() {
+    // Curbside's rules with a counter of `describe` calls kept in a top-level local and
+    // written into the game: the game depends on how often people's screens ask for labels.
+    let dir = scratch("remembers").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let rules = dir.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap_or_default();
+    let at = text
+        .rfind("\nreturn {")
+        .expect("the rules end with their hooks");
+    let changed = format!(
+        "{}\nlocal described = 0\nlocal hooks = {}\nlocal describe, apply = hooks.describe, hooks.apply\nhooks.describe = function(g, seat, action) described += 1 return describe(g, seat, action) end\nhooks.apply = function(g, seat, action) game.set(\"_described\", described) return apply(g, seat, action) end\nreturn hooks\n",
+        &text[..at],
+        &text[at + "\nreturn ".len()..]
+    );
+    std::fs::write(&rules, changed).unwrap_or_else(|e| panic!("{e}"));
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains(
+            "rules/curbside.luau: error: the rules remember something between hook calls"
+        ),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("describe"), "{}", r.out);
+    // A setup that fails is reported with its file and line.
+    let failing = text.replacen(
+        "\tsetup = function(_g)\n",
+        "\tsetup = function(_g)\n\t\terror(\"setup cannot find the board\")\n",
+        1,
+    );
+    assert_ne!(failing, text);
+    std::fs::write(&rules, failing).unwrap_or_else(|e| panic!("{e}"));
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.out.contains("curbside.luau:"), "{}", r.out);
+    assert!(r.out.contains("setup cannot find the board"), "{}", r.out);
+    assert!(r.out.contains("in setup"), "{}", r.out);
+}
+
+#[test]
 fn unknown_mods_get_a_suggestion_and_exit_2() {
     let r = farebox(&["validate", "curbsid"]);
     assert_eq!(r.code, 2);
