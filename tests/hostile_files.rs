@@ -569,3 +569,35 @@ fn a_line_break_from_a_script_cannot_fake_a_line_of_the_program() {
         r.out
     );
 }
+
+#[test]
+fn sim_keeps_figures_not_every_game() {
+    // Every game ends for a long reason of its own: the endings are counted under at most
+    // 100 reasons (the rest together), each cut short, so what `sim` and `test` keep does
+    // not grow with the number of games.
+    let d = scratch("endings");
+    let game = new_game(&d, "dice");
+    let rules = game.join("rules").join("dice.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let text = text.replacen(
+        "game.finish(places, scores, game.seat_name(winner)",
+        "game.finish(places, scores, game.roll(1000) .. game.roll(1000) .. string.rep('r', 3000) .. game.seat_name(winner)",
+        1,
+    );
+    std::fs::write(&rules, text).unwrap();
+    let r = farebox(&["sim", &s(&game), "--games", "400", "--json"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let v: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let endings = v["endings"].as_object().unwrap();
+    assert_eq!(v["finished"], 400);
+    assert!(endings.len() <= 101, "{} endings kept", endings.len());
+    assert!(
+        endings.contains_key("(any other reason)"),
+        "{:?}",
+        endings.keys()
+    );
+    assert!(endings.keys().all(|k| k.chars().count() <= 330));
+    let counted: u64 = endings.values().map(|c| c.as_u64().unwrap()).sum();
+    assert_eq!(counted, 400, "every game is counted once");
+    assert!(r.out.len() < 100_000, "{} bytes of figures", r.out.len());
+}

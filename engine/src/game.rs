@@ -20,7 +20,7 @@ use crate::content::GameDef;
 use crate::content::def::{OptionType, Scope, Visibility};
 use crate::rng::Rng;
 use crate::script::{Access, BotStep, CallCtx, Host, Limits, ScriptError};
-use crate::state::{CardRef, GameResult, LogEntry, PieceState, Seen, State, ZoneState};
+use crate::state::{CardRef, Counted, GameResult, LogEntry, PieceState, Seen, State, ZoneState};
 use crate::value::Value;
 
 /// How a game starts: seats, seed and options.
@@ -81,12 +81,15 @@ pub struct Game {
     def: Arc<GameDef>,
     host: Host,
     state: Box<State>,
-    log: Vec<LogEntry>,
-    history: Vec<String>,
+    log: Counted<LogEntry>,
+    history: Counted<String>,
     setup: Setup,
     /// An empty state that stands in for `state` while a hook has it; kept between calls so
     /// lending the state allocates nothing.
     spare: Option<Box<State>>,
+    /// What the snapshots of a bot's standing tries hold (see `State::bytes_apart_from`),
+    /// counted against the memory limit with the rest of the game.
+    standing: usize,
 }
 
 /// A point to come back to (see `Game::mark`).
@@ -151,10 +154,11 @@ impl Game {
             def,
             host,
             state: Box::new(state),
-            log: Vec::new(),
-            history: Vec::new(),
+            log: Counted::default(),
+            history: Counted::default(),
             setup,
             spare: None,
+            standing: 0,
         };
         let snapshot = game.state.clone();
         if let Err(e) = game.run_rules("setup", None, None) {
@@ -286,6 +290,7 @@ pub fn initial_state(def: &GameDef, setup: &Setup) -> Result<State, GameError> {
         result: None,
         pending_turn_start: true,
         props_bytes: 0,
+        vars_bytes: 0,
     })
 }
 
@@ -331,6 +336,8 @@ impl Game {
             access,
             bot_rng,
             lookahead: false,
+            actions_bytes: self.history.bytes(),
+            tries_bytes: self.standing,
         }
     }
 
@@ -539,7 +546,8 @@ impl Game {
         ctx.lookahead = true;
         let (ctx, mut step) = self.host.start_bot(bot, ctx, seat, actions);
         *rng = self.restore(ctx);
-        let mut tried: Vec<Mark> = Vec::new();
+        let standing = self.standing;
+        let mut tried: Vec<(Mark, usize)> = Vec::new();
         let mut tries = 0;
         let out = loop {
             let reply = match step {
@@ -563,7 +571,9 @@ impl Game {
                     redeal_hidden(&self.def, &mut self.state, seat, seed);
                     let ok = self.apply(&action).is_ok();
                     if ok {
-                        tried.push(before);
+                        let apart = before.state.bytes_apart_from(&self.state);
+                        self.standing += apart;
+                        tried.push((before, apart));
                     } else {
                         self.rewind(before);
                     }
@@ -571,7 +581,8 @@ impl Game {
                     ok
                 }
                 Ok(BotStep::Undo) => match tried.pop() {
-                    Some(mark) => {
+                    Some((mark, apart)) => {
+                        self.standing = self.standing.saturating_sub(apart);
                         self.rewind(mark);
                         true
                     }
@@ -584,9 +595,10 @@ impl Game {
             *rng = self.restore(ctx);
             step = next;
         };
-        if let Some(mark) = tried.into_iter().next() {
+        if let Some((mark, _)) = tried.into_iter().next() {
             self.rewind(mark);
         }
+        self.standing = standing;
         out
     }
 
@@ -618,6 +630,7 @@ impl Game {
         let viewer = Some(seat);
         redeal_hidden(&self.def, &mut state, seat, seed);
         Arc::make_mut(&mut state.vars).retain(|_, v| v.seen.by(viewer));
+        state.vars_bytes = state.vars.values().map(|v| v.size).sum();
         let host = Host::new(self.def.clone(), self.host.limits())?;
         Ok(Game {
             def: self.def.clone(),
@@ -632,6 +645,7 @@ impl Game {
             history: self.history.clone(),
             setup: self.setup.clone(),
             spare: None,
+            standing: 0,
         })
     }
 

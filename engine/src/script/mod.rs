@@ -32,7 +32,7 @@ use crate::content::GameDef;
 use crate::content::def::ScriptDef;
 use crate::diag::suggestion;
 use crate::rng::Rng;
-use crate::state::{LogEntry, State};
+use crate::state::{Counted, LogEntry, State};
 
 /// Limits for scripts. The defaults stop a runaway hook in well under a second.
 #[derive(Debug, Clone, Copy)]
@@ -157,11 +157,28 @@ impl Access {
 pub struct CallCtx {
     pub state: Box<State>,
     pub def: Arc<GameDef>,
-    pub log: Vec<LogEntry>,
+    pub log: Counted<LogEntry>,
     pub access: Access,
     pub bot_rng: Rng,
     /// Whether `game.try` and `game.undo` may be used: only in a bot's `choose`.
     pub lookahead: bool,
+    /// What the game's list of actions taken holds, and the snapshots of a bot's tries under
+    /// way: memory scripts make the game hold, counted against the memory limit.
+    pub actions_bytes: usize,
+    pub tries_bytes: usize,
+}
+
+impl CallCtx {
+    /// What the game holds outside the VM that scripts can make grow (variables, piece
+    /// properties, the log, the actions taken, a bot's tries), in bytes: it shares the
+    /// memory limit with the VM.
+    pub fn held(&self) -> usize {
+        self.state.vars_bytes
+            + self.state.props_bytes
+            + self.log.bytes()
+            + self.actions_bytes
+            + self.tries_bytes
+    }
 }
 
 /// What a bot's `choose` did when it gave control back.
@@ -356,12 +373,14 @@ impl Host {
                 // must allocate megabytes per turn to get past this to the hard limit.
                 if left.is_multiple_of(4) {
                     let used = lua.used_memory();
-                    if used > memory {
+                    // What the game holds outside the VM (its log, variables...) shares the
+                    // limit.
+                    if used + api::held() > memory {
                         steps.set(0);
                         return Err(stopped.stop(format!(
-                            "{}memory limit of {} MiB exceeded",
+                            "{}{}",
                             where_now(lua),
-                            memory >> 20
+                            api::over_limit(memory, used)
                         )));
                     }
                     // With megabytes in use, one library call (a sort, a concat, a search in
@@ -442,6 +461,16 @@ impl Host {
             })
             .map_err(|e| fail(e.to_string()))?
         };
+        // The API ends the call this way when what the game holds outside the VM would take
+        // it past the memory limit.
+        {
+            let steps = steps_left.clone();
+            let stopped = stopped.clone();
+            lua.set_app_data(api::Stopper(Box::new(move |lua, message| {
+                steps.set(0);
+                stopped.stop(format!("{}{message}", where_now(lua)))
+            })));
+        }
         let game = prepare_globals(&lua, &def, charge, refused, limits.memory)
             .map_err(|e| fail(e.to_string()))?;
         let mut host = Host {
@@ -833,7 +862,7 @@ impl Host {
             R::from_lua_multi(out, &self.lua)
         };
         self.arm();
-        let (ctx, r) = api::lend(ctx, run);
+        let (ctx, r) = self.lend(ctx, run);
         self.disarm();
         let r = self.unless_stopped(r);
         let ctx = match ctx {
@@ -1012,7 +1041,7 @@ impl Host {
             };
             return (ctx, Err(e));
         };
-        let (ctx, r) = api::lend(ctx, || thread.resume::<mlua::MultiValue>(args));
+        let (ctx, r) = self.lend(ctx, || thread.resume::<mlua::MultiValue>(args));
         let r = self.unless_stopped(r);
         let ctx = match ctx {
             Some(c) => c,
@@ -1103,7 +1132,7 @@ impl Host {
         args: A,
     ) -> (CallCtx, mlua::Result<R>) {
         self.arm();
-        let (ctx, r) = api::lend(ctx, || f.call::<R>(args));
+        let (ctx, r) = self.lend(ctx, || f.call::<R>(args));
         self.disarm();
         let r = self.unless_stopped(r);
         if r.is_err() && self.lua.used_memory() > self.limits.memory / 2 {
@@ -1116,6 +1145,24 @@ impl Host {
             // Unreachable: only `lend` empties the slot, and it hands the context back.
             None => unreachable_ctx(),
         }
+    }
+
+    /// Lends `ctx` to the API while `f` runs (see `api::lend`). What the game holds outside
+    /// the VM shares the memory limit with it; when that is much, the allocator's own hard
+    /// limit (for single allocations too big to reach the interrupt) is lowered by it too.
+    fn lend<T>(&self, ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
+        let memory = self.limits.memory;
+        let held = ctx.held();
+        let lowered = held > memory / 16;
+        if lowered {
+            let hard = (memory + memory / 8).saturating_sub(held).max(1);
+            let _ = self.lua.set_memory_limit(hard);
+        }
+        let out = api::lend(ctx, memory, f);
+        if lowered {
+            let _ = self.lua.set_memory_limit(memory + memory / 8);
+        }
+        out
     }
 
     fn error(&self, e: mlua::Error, hook: &str) -> ScriptError {
