@@ -410,9 +410,7 @@ impl Game {
         let seat = self.state.active;
         let seed = self.history.len() as u64;
         let ctx = self.ctx(Access::Seat(Some(seat)), Rng::new(seed, 1));
-        let (ctx, r) = self
-            .host
-            .call_hook::<Vec<String>>("actions", ctx, Some(seat), None);
+        let (ctx, r) = self.host.call_actions(ctx, seat);
         self.restore(ctx);
         let actions = r?.unwrap_or_default();
         if let Some(twice) = repeated(&actions) {
@@ -507,6 +505,12 @@ impl Game {
     pub fn apply_legal(&mut self, action: &str) -> Result<(), GameError> {
         if self.is_over() {
             return Err(GameError::Over);
+        }
+        if self.history.len() >= crate::replay::MAX_STEPS {
+            return Err(GameError::Setup(format!(
+                "the game has taken {} actions, the most a replay holds, and cannot go on",
+                crate::replay::MAX_STEPS
+            )));
         }
         let mark = self.mark();
         let seat = self.state.active;

@@ -567,3 +567,40 @@ return {
     assert!(e.contains("bots/b.luau:2:"), "{e}");
     assert_eq!(g.state().hash(), before, "every try was taken back");
 }
+
+// 5. Every action the `actions` hook offers can be written in a replay.
+
+#[test]
+fn actions_a_replay_could_not_hold_are_refused_where_they_are_offered() {
+    for (offered, expect) in [
+        ("''", "is empty"),
+        (
+            "string.rep('x', 1001)",
+            "is 1001 bytes long; an action has at most 1000 bytes",
+        ),
+        ("'move\\n2'", "holds a line break"),
+        ("'ok\\27[2J'", "holds the control character U+001B"),
+    ] {
+        let script = format!(
+            "return {{\n  actions = function(g, seat)\n    return {{ 'fine', {offered} }}\n  end,\n  apply = function(g, seat, action) end,\n}}\n"
+        );
+        let mut g = game_with(&script, Limits::default());
+        let e = g.legal_actions().unwrap_err().to_string();
+        assert!(e.contains(expect), "{offered}: {e}");
+        assert!(e.contains("item 2 of the actions list"), "{offered}: {e}");
+        assert!(
+            e.contains("probe/rules/r.luau:2:") && e.contains("in actions"),
+            "names the hook's function: {e}"
+        );
+        assert!(
+            !e.contains('\n') && !e.contains('\u{1b}'),
+            "one line: {e:?}"
+        );
+    }
+    // The longest action a replay holds is still fine.
+    let mut g = game_with(
+        "return {\n  actions = function(g, seat) return { string.rep('x', 1000) } end,\n  apply = function(g, seat, action) end,\n}\n",
+        Limits::default(),
+    );
+    assert_eq!(g.legal_actions().unwrap()[0].len(), 1000);
+}

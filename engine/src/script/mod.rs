@@ -16,6 +16,7 @@
 
 pub mod api;
 mod convert;
+mod returns;
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -917,6 +918,25 @@ impl Host {
         (ctx, r)
     }
 
+    /// Calls the `actions` hook for `seat`: the legal actions, or None when the mod has no
+    /// such hook. Anything but a list of strings, each one a replay can hold (see
+    /// [`crate::action::problem`]), is an error naming the script and the function that
+    /// returned it.
+    pub fn call_actions(
+        &self,
+        ctx: CallCtx,
+        seat: u8,
+    ) -> (CallCtx, Result<Option<Vec<String>>, ScriptError>) {
+        let (ctx, r) = self.call_hook::<LuaValue>("actions", ctx, Some(seat), None);
+        let r = r.and_then(|v| match v {
+            None => Ok(None),
+            Some(v) => returns::action_list(&v)
+                .map(Some)
+                .map_err(|m| self.hook_error("actions", m)),
+        });
+        (ctx, r)
+    }
+
     /// Runs a snippet of Luau against the state with the rules' rights (a console, and the way
     /// tests build situations). Returns what the snippet returns.
     pub fn eval(
@@ -1110,8 +1130,9 @@ impl Host {
                     line: 0,
                     hook,
                     message: format!(
-                        "choose must return an index 1..{} or one of the actions, not {v:?}",
-                        actions.len()
+                        "choose must return an index 1..{} or one of the actions, not {}",
+                        actions.len(),
+                        returns::shown(&v)
                     ),
                 })
             }
