@@ -711,3 +711,85 @@ fn a_line_break_from_a_script_cannot_fake_a_line_of_the_program() {
         r.out
     );
 }
+
+#[test]
+fn sim_keeps_figures_not_every_game() {
+    // Every game ends for a long reason of its own: the endings are counted under at most
+    // 100 reasons (the rest together), each cut short, so what `sim` and `test` keep does
+    // not grow with the number of games.
+    let d = scratch("endings");
+    let game = new_game(&d, "dice");
+    let rules = game.join("rules").join("dice.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let text = text.replacen(
+        "game.finish(places, scores, game.seat_name(winner)",
+        "game.finish(places, scores, game.roll(1000) .. game.roll(1000) .. string.rep('r', 3000) .. game.seat_name(winner)",
+        1,
+    );
+    std::fs::write(&rules, text).unwrap();
+    let r = farebox(&["sim", &s(&game), "--games", "400", "--json"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let v: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let endings = v["endings"].as_object().unwrap();
+    assert_eq!(v["finished"], 400);
+    assert!(endings.len() <= 101, "{} endings kept", endings.len());
+    assert!(
+        endings.contains_key("(any other reason)"),
+        "{:?}",
+        endings.keys()
+    );
+    assert!(endings.keys().all(|k| k.chars().count() <= 330));
+    let counted: u64 = endings.values().map(|c| c.as_u64().unwrap()).sum();
+    assert_eq!(counted, 400, "every game is counted once");
+    assert!(r.out.len() < 100_000, "{} bytes of figures", r.out.len());
+}
+
+#[test]
+fn a_replay_of_other_mod_versions_does_not_verify() {
+    let d = scratch("replay-versions");
+    let game = new_game(&d, "dice");
+    let good = d.join("good.json");
+    let r = farebox(&["record", &s(&game), "--out", &s(&good)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&good).unwrap()).unwrap();
+    let replay = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut bad = v.clone();
+        edit(&mut bad);
+        let f = d.join(name);
+        std::fs::write(&f, serde_json::to_string(&bad).unwrap()).unwrap();
+        farebox(&["replay", &s(&f), "--mod", &s(&game)])
+    };
+    let r = replay("same.json", &|_| {});
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    // The version edited: the content is the same, the replay is not of this mod.
+    let r = replay("version.json", &|b| b["layers"][0][1] = "9.9.9".into());
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("`dice` was 9.9.9 when recorded, and 0.1.0 is loaded"),
+        "{}",
+        r.out
+    );
+    // A mod more, or another one.
+    let r = replay("more.json", &|b| {
+        b["layers"] = serde_json::json!([["base", "2.0.0"], ["dice", "0.1.0"]])
+    });
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("`base` 2.0.0 was part of the recorded game, and is not loaded"),
+        "{}",
+        r.out
+    );
+    // An action no `actions` hook may offer is refused as the file is read.
+    let r = replay("newline.json", &|b| {
+        b["steps"][0]["action"] = "drive\nGame over".into()
+    });
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.err.contains("action 1 (15 bytes) holds a line break"),
+        "{}",
+        r.err
+    );
+}

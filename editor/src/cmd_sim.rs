@@ -61,7 +61,11 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     };
     let start = Instant::now();
     let tick = || bar.inc(1);
-    let outcomes = play_all_until(
+    // Each game is added to the figures as it comes back, so a run of a million games holds
+    // the figures, not a million outcomes.
+    let mut tally = Tally::new(seats);
+    let mut profile = Profile::new();
+    play_each(
         &def,
         &base,
         args.games,
@@ -71,19 +75,19 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         &tick,
         &AtomicBool::new(false),
         args.profile,
+        &mut |o| {
+            for (name, stats) in &o.profile {
+                profile.entry(name.clone()).or_default().merge(stats);
+            }
+            tally.add(&o)
+        },
     );
-    let mut profile = Profile::new();
-    for o in &outcomes {
-        for (name, stats) in &o.profile {
-            profile.entry(name.clone()).or_default().merge(stats);
-        }
-    }
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 
-    let st = Stats::of(seats, &outcomes);
+    let st = tally.stats();
     let gps = if seconds > 0.0 {
-        outcomes.len() as f64 / seconds
+        st.games as f64 / seconds
     } else {
         0.0
     };
@@ -149,8 +153,9 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
             io.say("endings");
             for (reason, count) in endings {
                 io.say(format!(
-                    "  {count:>6}  {:>5.1}%  {reason}",
-                    *count as f64 * 100.0 / st.finished.max(1) as f64
+                    "  {count:>6}  {:>5.1}%  {}",
+                    *count as f64 * 100.0 / st.finished.max(1) as f64,
+                    crate::common::clean_line(reason)
                 ));
             }
         }
@@ -168,31 +173,10 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
 }
 
 /// Plays `count` games like `base` (seeded from its seed upward) a batch at a time, so the
-/// games asked for are never all made up front; error messages are kept short.
-pub fn play_all(
-    def: &std::sync::Arc<farebox::GameDef>,
-    base: &Setup,
-    count: u64,
-    agents: &[String],
-    cap: u32,
-    threads: usize,
-    done: &(dyn Fn() + Sync),
-) -> Vec<Outcome> {
-    play_all_until(
-        def,
-        base,
-        count,
-        agents,
-        cap,
-        threads,
-        done,
-        &AtomicBool::new(false),
-        false,
-    )
-}
-
-/// [`play_all`] that starts no more games once `stop` is set, for a run that can be
-/// cancelled: the outcomes are then only those of the games played before it was.
+/// games asked for are never all made up front; error messages and endings are kept short.
+/// Starts no more games once `stop` is set, for a run that can be cancelled: the outcomes
+/// are then only those of the games played before it was. Keeps every outcome (the Studio
+/// draws distributions from them); [`play_each`] keeps none.
 #[allow(clippy::too_many_arguments)]
 pub fn play_all_until(
     def: &std::sync::Arc<farebox::GameDef>,
@@ -203,10 +187,39 @@ pub fn play_all_until(
     threads: usize,
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
-    profile: bool,
 ) -> Vec<Outcome> {
-    const BATCH: u64 = 4_096;
     let mut out = Vec::new();
+    play_each(
+        def,
+        base,
+        count,
+        agents,
+        cap,
+        threads,
+        done,
+        stop,
+        false,
+        &mut |o| out.push(o),
+    );
+    out
+}
+
+/// [`play_all_until`] handing each outcome to `each`, in seed order, as its batch ends:
+/// only one batch of outcomes is held at a time.
+#[allow(clippy::too_many_arguments)]
+pub fn play_each(
+    def: &std::sync::Arc<farebox::GameDef>,
+    base: &Setup,
+    count: u64,
+    agents: &[String],
+    cap: u32,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+    profile: bool,
+    each: &mut dyn FnMut(Outcome),
+) {
+    const BATCH: u64 = 4_096;
     let mut first = 0u64;
     while first < count && !stop.load(Ordering::Relaxed) {
         let n = (count - first).min(BATCH);
@@ -217,11 +230,15 @@ pub fn play_all_until(
             if let Some(e) = &mut o.error {
                 *e = crate::common::cut(e, 500);
             }
-            out.push(o);
+            if let Some(r) = &mut o.result
+                && r.reason.chars().count() > MAX_REASON
+            {
+                r.reason = crate::common::cut(&r.reason, MAX_REASON);
+            }
+            each(o);
         }
         first += n;
     }
-    out
 }
 
 /// A profile as JSON: for each hook and bot, its calls and the steps and milliseconds of a
@@ -309,58 +326,157 @@ pub struct Stats {
 
 impl Stats {
     pub fn of(seats: u8, outcomes: &[Outcome]) -> Stats {
+        let mut tally = Tally::new(seats);
+        for o in outcomes {
+            tally.add(o);
+        }
+        tally.stats()
+    }
+}
+
+/// The most distinct endings the figures list; the games of any further reason are counted
+/// together under [`OTHER_ENDINGS`], so a mod whose every game ends for a reason of its own
+/// cannot make the figures grow with the games.
+pub const MAX_ENDINGS: usize = 100;
+/// Where the endings past [`MAX_ENDINGS`] are counted.
+pub const OTHER_ENDINGS: &str = "(any other reason)";
+/// How many characters of an ending's reason the figures keep.
+pub const MAX_REASON: usize = 300;
+
+/// Mean and spread of a figure, gathered one value at a time (Welford's method), so the
+/// values themselves need not be kept.
+#[derive(Debug, Clone, Default)]
+struct Spread {
+    n: u64,
+    sum: f64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Spread {
+    fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+
+    /// Mean and sample standard deviation, as [`mean_sd`] gives them.
+    fn mean_sd(&self) -> (f64, f64) {
+        match self.n {
+            0 => (0.0, 0.0),
+            1 => (self.sum, 0.0),
+            n => (
+                self.sum / n as f64,
+                (self.m2.max(0.0) / (n - 1) as f64).sqrt(),
+            ),
+        }
+    }
+}
+
+/// The figures of a batch of games, gathered as the games come back: what it holds does not
+/// grow with the number of games (the first few errors, at most [`MAX_ENDINGS`] endings).
+#[derive(Debug, Clone)]
+pub struct Tally {
+    games: usize,
+    finished: usize,
+    capped: usize,
+    errors: usize,
+    error_messages: Vec<String>,
+    wins: Vec<u64>,
+    actions: Spread,
+    turns: Spread,
+    scores: Vec<Spread>,
+    endings: std::collections::BTreeMap<String, usize>,
+}
+
+impl Tally {
+    pub fn new(seats: u8) -> Tally {
         let n = seats as usize;
-        let finished: Vec<&Outcome> = outcomes.iter().filter(|o| o.result.is_some()).collect();
-        let errors: Vec<String> = outcomes
-            .iter()
-            .filter_map(|o| o.error.as_ref().map(|e| format!("seed {}: {e}", o.seed)))
-            .collect();
-        let clean: Vec<&Outcome> = outcomes.iter().filter(|o| o.error.is_none()).collect();
-        let mut wins = vec![0u64; n];
-        let mut endings = std::collections::BTreeMap::new();
-        let mut scores = vec![Vec::new(); n];
-        for o in &finished {
-            if let Some(r) = &o.result {
-                *endings.entry(r.reason.clone()).or_insert(0) += 1;
-                for w in r.winners() {
-                    if let Some(count) = wins.get_mut(w) {
-                        *count += 1;
-                    }
-                }
-                for (list, s) in scores.iter_mut().zip(&r.scores) {
-                    list.push(*s as f64);
+        Tally {
+            games: 0,
+            finished: 0,
+            capped: 0,
+            errors: 0,
+            error_messages: Vec::new(),
+            wins: vec![0; n],
+            actions: Spread::default(),
+            turns: Spread::default(),
+            scores: vec![Spread::default(); n],
+            endings: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// Adds one game; games are added in seed order.
+    pub fn add(&mut self, o: &Outcome) {
+        self.games += 1;
+        self.capped += usize::from(o.capped);
+        match &o.error {
+            Some(e) => {
+                self.errors += 1;
+                if self.error_messages.len() < 5 {
+                    self.error_messages.push(format!(
+                        "seed {}: {}",
+                        o.seed,
+                        crate::common::cut(e, 500)
+                    ));
                 }
             }
+            None => {
+                self.actions.add(o.actions as f64);
+                self.turns.add(o.turns as f64);
+            }
         }
-        let win_rate = wins
-            .iter()
-            .map(|w| {
-                if finished.is_empty() {
-                    0.0
-                } else {
-                    *w as f64 / finished.len() as f64
-                }
-            })
-            .collect();
-        let (actions_mean, actions_sd) =
-            mean_sd(&clean.iter().map(|o| o.actions as f64).collect::<Vec<_>>());
-        let (turns_mean, turns_sd) =
-            mean_sd(&clean.iter().map(|o| o.turns as f64).collect::<Vec<_>>());
-        let score_stats: Vec<(f64, f64)> = scores.iter().map(|s| mean_sd(s)).collect();
+        let Some(r) = &o.result else {
+            return;
+        };
+        self.finished += 1;
+        let reason = crate::common::cut(&r.reason, MAX_REASON);
+        let key = if self.endings.contains_key(&reason) || self.endings.len() < MAX_ENDINGS {
+            reason
+        } else {
+            OTHER_ENDINGS.to_string()
+        };
+        *self.endings.entry(key).or_insert(0) += 1;
+        for w in r.winners() {
+            if let Some(count) = self.wins.get_mut(w) {
+                *count += 1;
+            }
+        }
+        for (spread, s) in self.scores.iter_mut().zip(&r.scores) {
+            spread.add(*s as f64);
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        let (actions_mean, actions_sd) = self.actions.mean_sd();
+        let (turns_mean, turns_sd) = self.turns.mean_sd();
+        let scores: Vec<(f64, f64)> = self.scores.iter().map(Spread::mean_sd).collect();
         Stats {
-            games: outcomes.len(),
-            finished: finished.len(),
-            capped: outcomes.iter().filter(|o| o.capped).count(),
-            errors: errors.len(),
-            error_messages: errors.into_iter().take(5).collect(),
-            win_rate,
+            games: self.games,
+            finished: self.finished,
+            capped: self.capped,
+            errors: self.errors,
+            error_messages: self.error_messages.clone(),
+            win_rate: self
+                .wins
+                .iter()
+                .map(|w| {
+                    if self.finished == 0 {
+                        0.0
+                    } else {
+                        *w as f64 / self.finished as f64
+                    }
+                })
+                .collect(),
             actions_mean,
             actions_sd,
             turns_mean,
             turns_sd,
-            score_mean: score_stats.iter().map(|s| s.0).collect(),
-            score_sd: score_stats.iter().map(|s| s.1).collect(),
-            endings,
+            score_mean: scores.iter().map(|s| s.0).collect(),
+            score_sd: scores.iter().map(|s| s.1).collect(),
+            endings: self.endings.clone(),
         }
     }
 }

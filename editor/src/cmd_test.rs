@@ -206,7 +206,7 @@ pub fn play_games(
 ) -> Result<Vec<Outcome>, Fail> {
     let base = setup(def, s.players, s.seed, &s.options)?;
     Ok(crate::cmd_sim::play_all_until(
-        def, &base, s.games, &s.bots, s.cap, threads, done, stop, false,
+        def, &base, s.games, &s.bots, s.cap, threads, done, stop,
     ))
 }
 
@@ -217,8 +217,22 @@ fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, F
             1,
             (s.games.max(1) as usize).min(crate::common::MAX_THREADS as usize),
         );
-    let outcomes = play_games(def, s, threads, &|| {}, &AtomicBool::new(false))?;
-    Ok(Stats::of(s.players, &outcomes))
+    // Each game goes into the figures as it comes back (see `cmd_sim::Tally`).
+    let base = setup(def, s.players, s.seed, &s.options)?;
+    let mut tally = crate::cmd_sim::Tally::new(s.players);
+    crate::cmd_sim::play_each(
+        def,
+        &base,
+        s.games,
+        &s.bots,
+        s.cap,
+        threads,
+        &|| {},
+        &AtomicBool::new(false),
+        false,
+        &mut |o| tally.add(&o),
+    );
+    Ok(tally.stats())
 }
 
 /// Each figure that changed, as "name: accepted A, now B". Numbers are compared to a

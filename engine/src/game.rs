@@ -20,7 +20,7 @@ use crate::content::GameDef;
 use crate::content::def::{OptionType, Scope, Visibility};
 use crate::rng::Rng;
 use crate::script::{Access, BotStep, CallCtx, Host, Limits, ScriptError};
-use crate::state::{CardRef, GameResult, LogEntry, PieceState, Seen, State, ZoneState};
+use crate::state::{CardRef, Counted, GameResult, LogEntry, PieceState, Seen, State, ZoneState};
 use crate::value::Value;
 
 /// How a game starts: seats, seed and options.
@@ -81,12 +81,15 @@ pub struct Game {
     def: Arc<GameDef>,
     host: Host,
     state: Box<State>,
-    log: Vec<LogEntry>,
-    history: Vec<String>,
+    log: Counted<LogEntry>,
+    history: Counted<String>,
     setup: Setup,
     /// An empty state that stands in for `state` while a hook has it; kept between calls so
     /// lending the state allocates nothing.
     spare: Option<Box<State>>,
+    /// What the snapshots of a bot's standing tries hold (see `State::bytes_apart_from`),
+    /// counted against the memory limit with the rest of the game.
+    standing: usize,
 }
 
 /// A point to come back to (see `Game::mark`).
@@ -160,10 +163,11 @@ impl Game {
             def,
             host,
             state: Box::new(state),
-            log: Vec::new(),
-            history: Vec::new(),
+            log: Counted::default(),
+            history: Counted::default(),
             setup,
             spare: None,
+            standing: 0,
         };
         let snapshot = game.state.clone();
         if let Err(e) = game.run_rules("setup", None, None) {
@@ -230,6 +234,7 @@ fn hide_secrets(state: &mut State, seat: u8) {
         .map(|(k, _)| k.clone())
         .collect();
     Arc::make_mut(&mut state.vars).retain(|_, v| v.seen.by(viewer));
+    state.vars_bytes = state.vars.values().map(|v| v.size).sum();
     state.unknown = Some(Arc::new(crate::state::Unknown { seat, names }));
 }
 
@@ -332,6 +337,7 @@ pub fn initial_state(def: &GameDef, setup: &Setup) -> Result<State, GameError> {
         pending_turn_start: true,
         props_bytes: 0,
         unknown: None,
+        vars_bytes: 0,
     })
 }
 
@@ -392,6 +398,8 @@ impl Game {
             access,
             bot_rng,
             lookahead: false,
+            actions_bytes: self.history.bytes(),
+            tries_bytes: self.standing,
         }
     }
 
@@ -465,9 +473,7 @@ impl Game {
         let seat = self.state.active;
         let seed = self.history.len() as u64;
         let ctx = self.ctx(Access::Seat(Some(seat)), Rng::new(seed, 1));
-        let (ctx, r) = self
-            .host
-            .call_hook::<Vec<String>>("actions", ctx, Some(seat), None);
+        let (ctx, r) = self.host.call_actions(ctx, seat);
         self.restore(ctx);
         let actions = r
             .map_err(|e| self.at(e, self.next_action()))?
@@ -566,6 +572,12 @@ impl Game {
         if self.is_over() {
             return Err(GameError::Over);
         }
+        if self.history.len() >= crate::replay::MAX_STEPS {
+            return Err(GameError::Setup(format!(
+                "the game has taken {} actions, the most a replay holds, and cannot go on",
+                crate::replay::MAX_STEPS
+            )));
+        }
         let mark = self.mark();
         let seat = self.state.active;
         if let Err(e) = self.run_rules("apply", Some(seat), Some(action)) {
@@ -636,7 +648,8 @@ impl Game {
         ctx.lookahead = true;
         let (ctx, mut step) = self.host.start_bot(bot, ctx, seat, actions);
         *rng = self.restore(ctx);
-        let mut tried: Vec<Mark> = Vec::new();
+        let standing = self.standing;
+        let mut tried: Vec<(Mark, usize)> = Vec::new();
         let mut tries = 0;
         let out = loop {
             let reply = match step {
@@ -665,7 +678,9 @@ impl Game {
                     }
                     let ok = self.apply(&action).is_ok();
                     if ok {
-                        tried.push(before);
+                        let apart = before.state.bytes_apart_from(&self.state);
+                        self.standing += apart;
+                        tried.push((before, apart));
                     } else {
                         self.rewind(before);
                     }
@@ -674,7 +689,8 @@ impl Game {
                     ok
                 }
                 Ok(BotStep::Undo) => match tried.pop() {
-                    Some(mark) => {
+                    Some((mark, apart)) => {
+                        self.standing = self.standing.saturating_sub(apart);
                         self.rewind(mark);
                         true
                     }
@@ -687,9 +703,10 @@ impl Game {
             *rng = self.restore(ctx);
             step = next;
         };
-        if let Some(mark) = tried.into_iter().next() {
+        if let Some((mark, _)) = tried.into_iter().next() {
             self.rewind(mark);
         }
+        self.standing = standing;
         out.map_err(|e| self.at(e, self.next_action()))
     }
 
@@ -734,6 +751,7 @@ impl Game {
             history: self.history.clone(),
             setup: self.setup.clone(),
             spare: None,
+            standing: 0,
         };
         copy.imagine(seat, seed)?;
         Ok(copy)
@@ -755,6 +773,7 @@ impl Game {
             history: self.history.clone(),
             setup: self.setup.clone(),
             spare: None,
+            standing: 0,
         };
         redeal_hidden(&copy.def, &mut copy.state, seat, seed);
         copy.imagine_secrets(seat)?;

@@ -19,6 +19,7 @@
 //! }
 //! ```
 
+pub mod action;
 pub mod agent;
 pub mod board;
 pub mod call_order;

@@ -164,6 +164,14 @@ impl Replay {
                     step.action.len()
                 ));
             }
+            // The rest of what the `actions` hook is held to (one line of text).
+            if let Some(why) = crate::action::problem(&step.action) {
+                return Err(format!(
+                    "action {} ({} bytes) {why}",
+                    i + 1,
+                    step.action.len()
+                ));
+            }
             if !hash_ok(&step.hash) {
                 return Err(format!(
                     "action {} has hash `{}`, not a hash",
@@ -188,8 +196,8 @@ pub const MAX_ECHO: usize = 200;
 pub const MAX_SEATS: u8 = 16;
 /// The most actions a replay may hold.
 pub const MAX_STEPS: usize = 1_000_000;
-/// The longest action a replay may hold.
-pub const MAX_ACTION_CHARS: usize = 1_000;
+/// The longest action a replay may hold, in bytes (as the `actions` hook may offer).
+pub const MAX_ACTION_CHARS: usize = crate::action::MAX_BYTES;
 /// The largest replay file read.
 pub const MAX_REPLAY_BYTES: u64 = 256 << 20;
 
@@ -315,6 +323,55 @@ pub fn seat_transcript(
     Ok(out)
 }
 
+/// What differs between the mods (id, version) a replay was recorded with and the mods
+/// loaded, in order, dependencies first: every difference, or None when they are the same.
+fn layers_differ(recorded: &[(String, String)], loaded: &[(String, String)]) -> Option<String> {
+    if recorded == loaded {
+        return None;
+    }
+    let cut = |s: &str| crate::content::load::cut(s, 64).into_owned();
+    let mut said = Vec::new();
+    for (id, version) in recorded {
+        match loaded.iter().find(|(l, _)| l == id) {
+            Some((_, v)) if v != version => said.push(format!(
+                "`{}` was {} when recorded, and {v} is loaded",
+                cut(id),
+                cut(version)
+            )),
+            Some(_) => {}
+            None => said.push(format!(
+                "`{}` {} was part of the recorded game, and is not loaded",
+                cut(id),
+                cut(version)
+            )),
+        }
+    }
+    for (id, v) in loaded {
+        if !recorded.iter().any(|(r, _)| r == id) {
+            said.push(format!(
+                "`{id}` {v} is loaded, and was not part of the recorded game"
+            ));
+        }
+    }
+    if said.is_empty() {
+        let list = |l: &[(String, String)]| {
+            l.iter()
+                .map(|(id, v)| format!("{} {}", cut(id), cut(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        said.push(format!(
+            "the mods were recorded in the order {}, and are loaded in the order {}",
+            list(recorded),
+            list(loaded)
+        ));
+    }
+    Some(format!(
+        "the replay was recorded with other mods: {}",
+        said.join("; ")
+    ))
+}
+
 /// Re-runs a replay and checks every hash.
 pub fn verify(def: &Arc<GameDef>, replay: &Replay) -> Result<Game, Mismatch> {
     if replay.mod_id != def.id {
@@ -322,6 +379,9 @@ pub fn verify(def: &Arc<GameDef>, replay: &Replay) -> Result<Game, Mismatch> {
             "the replay is of `{}`, not `{}`",
             replay.mod_id, def.id
         )));
+    }
+    if let Some(differs) = layers_differ(&replay.layers, &def.layers) {
+        return Err(Mismatch::Mod(differs));
     }
     if replay.content_hash != def.content_hash {
         return Err(Mismatch::Content {

@@ -2,6 +2,10 @@
 //! [`crate::script`]; the engine clones it before each action to roll back on any error.
 //!
 //! The log is kept outside the cloned part (it only grows, so a rollback truncates it).
+//!
+//! What a script can make the game hold outside its VM (variables, piece properties, the log,
+//! the actions taken) is counted as it changes, so the host can hold the VM and all of that
+//! together to the game's memory limit without measuring anything at each call.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -129,6 +133,9 @@ pub struct State {
     /// The footprint of every piece's properties together (see `PieceState::props_bytes`).
     #[serde(skip)]
     pub props_bytes: usize,
+    /// The footprint of every variable together (the sum of their `Var::size`).
+    #[serde(skip)]
+    pub vars_bytes: usize,
     /// In a game imagined for a seat's lookahead (a bot's `game.try`, a determinized copy):
     /// that seat, and the secret variables taken out because it may not know them. The rules
     /// reading one of them there, unless the `imagine` hook set it anew, is an error. None
@@ -171,7 +178,46 @@ impl State {
             pending_turn_start: false,
             props_bytes: 0,
             unknown: None,
+            vars_bytes: 0,
         }
+    }
+
+    /// About how many bytes this state holds that `later` (a state that came after it) does
+    /// not share with it: its own lists, and its variables and piece properties where they
+    /// were changed since. What a snapshot kept for rollback costs.
+    pub fn bytes_apart_from(&self, later: &State) -> usize {
+        use std::mem::size_of;
+        let mut n = size_of::<State>()
+            + self.pieces.len() * size_of::<PieceState>()
+            + self
+                .zones
+                .iter()
+                .map(|z| size_of::<ZoneState>() + z.cards.len() * size_of::<CardRef>())
+                .sum::<usize>()
+            + self
+                .counters
+                .iter()
+                .map(|c| 24 + c.len() * size_of::<i64>())
+                .sum::<usize>();
+        if let Some(g) = &self.board.grid {
+            n += (g.tiles.len() + g.blockers.len()) * size_of::<Option<crate::board::Placed>>();
+        }
+        if let Some(t) = &self.board.track {
+            n += t.laid.len() * size_of::<crate::board::LaidPiece>();
+        }
+        if !Arc::ptr_eq(&self.vars, &later.vars) {
+            n += self.vars_bytes;
+        }
+        for (i, p) in self.pieces.iter().enumerate() {
+            if later
+                .pieces
+                .get(i)
+                .is_none_or(|q| !Arc::ptr_eq(&p.props, &q.props))
+            {
+                n += p.props_bytes;
+            }
+        }
+        n
     }
 
     /// The zone instance for a zone definition and (for per-seat zones) a seat.
@@ -201,4 +247,77 @@ pub struct LogEntry {
     pub seat: Option<u8>,
     pub text: String,
     pub seen: Seen,
+}
+
+/// What an item of a [`Counted`] list holds, in bytes (about).
+pub trait Footprint {
+    fn footprint(&self) -> usize;
+}
+
+impl Footprint for LogEntry {
+    fn footprint(&self) -> usize {
+        std::mem::size_of::<LogEntry>() + self.text.len()
+    }
+}
+
+impl Footprint for String {
+    fn footprint(&self) -> usize {
+        std::mem::size_of::<String>() + self.len()
+    }
+}
+
+/// A list that grows at its end and is cut back on rollback (the log, the actions taken),
+/// with the bytes its items hold kept up to date, so the game's memory is bounded without
+/// measuring the list. Reads like a slice.
+#[derive(Debug, Clone)]
+pub struct Counted<T> {
+    items: Vec<T>,
+    bytes: usize,
+}
+
+impl<T> Default for Counted<T> {
+    fn default() -> Self {
+        Counted {
+            items: Vec::new(),
+            bytes: 0,
+        }
+    }
+}
+
+impl<T: Footprint> Counted<T> {
+    pub fn push(&mut self, item: T) {
+        self.bytes += item.footprint();
+        self.items.push(item);
+    }
+
+    /// Keeps the first `len` items.
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.items.len() {
+            let gone: usize = self.items[len..].iter().map(Footprint::footprint).sum();
+            self.bytes = self.bytes.saturating_sub(gone);
+            self.items.truncate(len);
+        }
+    }
+
+    /// What the items hold, in bytes (as [`Footprint`] counts).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+impl<T> std::ops::Deref for Counted<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items
+    }
+}
+
+impl<T: Footprint> FromIterator<T> for Counted<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        let mut out = Counted::default();
+        for item in iter {
+            out.push(item);
+        }
+        out
+    }
 }

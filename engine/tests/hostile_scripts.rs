@@ -10,6 +10,7 @@ mod support;
 use std::sync::Arc;
 
 use farebox::game::{Game, Setup};
+use farebox::script::Limits;
 use farebox::value::Value;
 
 /// Loads a probe mod whose main chunk is `body` (then returns no hooks); the load error.
@@ -447,4 +448,211 @@ return {
         "{e}"
     );
     assert_eq!(g.state().hash(), before, "rolled back");
+}
+
+// 4. What the game holds outside the VM shares the memory limit with it.
+
+/// A probe game under `limits` whose rules are `script`.
+fn game_with(script: &str, limits: Limits) -> Game {
+    Game::with_limits(Arc::new(support::probe(script)), Setup::new(1, 7), limits)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Applies `action` until it fails (at most `tries` times); the error, with the state, log and
+/// history checked to be as before the failing action.
+fn fails_within(g: &mut Game, action: &str, tries: usize) -> String {
+    for _ in 0..tries {
+        let (hash, log, history) = (g.state().hash(), g.log().len(), g.history().len());
+        if let Err(e) = g.apply(action) {
+            assert_eq!(g.state().hash(), hash, "rolled back");
+            assert_eq!((g.log().len(), g.history().len()), (log, history));
+            return e.to_string();
+        }
+    }
+    panic!("`{action}` was applied {tries} times without reaching a limit");
+}
+
+#[test]
+fn the_log_counts_against_the_memory_limit() {
+    // 1,000 lines of 4,000 bytes an action: each line and the log's line count are within
+    // their own bounds (100,000 lines of 4,000 bytes, 400 MB, used to be allowed), but the
+    // game may not hold more than its memory limit.
+    let mut g = hook_game("local s = string.rep('x', 4000)\nfor i = 1, 1000 do game.log(s) end");
+    let e = fails_within(&mut g, "go", 40);
+    assert!(e.contains("memory limit of 64 MiB exceeded"), "{e}");
+    assert!(
+        e.contains("the game's log holds 6"),
+        "says what holds it: {e}"
+    );
+    assert!(e.contains("probe/rules/r.luau:5:"), "names the line: {e}");
+    assert!(g.log().len() < 17_000, "{} lines kept", g.log().len());
+    // The game goes on after the refusal.
+    g.apply("ok").unwrap();
+}
+
+#[test]
+fn variables_properties_and_log_share_the_limit() {
+    // Each store within its own bound (16 MiB of variables, 16 MiB of properties), but not
+    // within the game's limit together with the log.
+    let script = r#"
+return {
+  actions = function(g, seat) return { "vars", "props", "log" } end,
+  apply = function(g, seat, action)
+    local s = string.rep('x', 3000000)
+    if action == "vars" then for i = 1, 5 do game.set('v' .. i, s) end end
+    if action == "props" then for i = 1, 5 do game.set_prop(1, 'p' .. i, string.rep('y', 190000)) end end
+    if action == "log" then for i = 1, 5000 do game.log(string.rep('z', 4000)) end end
+  end,
+}
+"#;
+    let pawn = PAWN.replace("count = 1", "count = 2");
+    let def = Arc::new(support::probe_with_pieces(script, &pawn));
+    let limits = Limits {
+        memory: 32 << 20,
+        ..Limits::default()
+    };
+    let mut g = Game::with_limits(def, Setup::new(1, 1), limits).unwrap();
+    g.apply("vars").unwrap();
+    g.apply("props").unwrap();
+    let e = fails_within(&mut g, "log", 1);
+    assert!(e.contains("memory limit of 32 MiB exceeded"), "{e}");
+    assert!(e.contains("its variables hold 14"), "{e}");
+    assert!(e.contains("the game's log holds"), "{e}");
+    assert!(e.contains("r.luau:8:"), "{e}");
+    // A variable that would take the game past the limit is refused where it is set.
+    let mut g = game_with(
+        "return {\n  actions = function(g, seat) return { \"go\" } end,\n  apply = function(g, seat, action)\n    local s = string.rep('x', 3000000)\n    for i = 1, 5 do game.set('v' .. i, s) end\n  end,\n}\n",
+        Limits {
+            memory: 16 << 20,
+            ..Limits::default()
+        },
+    );
+    let e = fails_within(&mut g, "go", 1);
+    assert!(
+        e.contains("memory limit of 16 MiB exceeded: its variables hold"),
+        "{e}"
+    );
+    assert!(e.contains("r.luau:5:"), "{e}");
+}
+
+#[test]
+fn a_limit_reached_through_the_game_stays_reached_under_pcall() {
+    // What the VM holds depends on when garbage is collected, so a script must not catch the
+    // refusal and go on.
+    let mut g = hook_game(
+        "local s = string.rep('x', 4000)\nlocal ok = pcall(function() for i = 1, 20000 do game.log(s) end end)\ngame.set('after', ok)",
+    );
+    let e = g.apply("go").unwrap_err().to_string();
+    assert!(e.contains("memory limit of 64 MiB exceeded"), "{e}");
+    assert!(g.view(None).vars.get("after").is_none());
+}
+
+#[test]
+fn the_actions_taken_count_against_the_memory_limit() {
+    // Long actions, each within the 1,000 bytes an action may have, in a game that never
+    // ends: the list of actions taken (kept for replays) is memory the game holds.
+    let mut g = game_with(
+        "return {\n  actions = function(g, seat) return { string.rep('a', 999) .. (g.turn() % 2) } end,\n  apply = function(g, seat, action) game.end_turn() end,\n}\n",
+        Limits {
+            memory: 8 << 20,
+            ..Limits::default()
+        },
+    );
+    let mut err = None;
+    for _ in 0..20_000 {
+        let actions = match g.legal_actions() {
+            Ok(a) => a,
+            Err(e) => {
+                err = Some(e.to_string());
+                break;
+            }
+        };
+        if let Err(e) = g.apply_legal(&actions[0]) {
+            err = Some(e.to_string());
+            break;
+        }
+    }
+    let e = err.expect("20,000 actions of 1,000 bytes fit in 8 MiB");
+    assert!(e.contains("memory limit of 8 MiB exceeded"), "{e}");
+    assert!(e.contains("the actions taken so far hold"), "{e}");
+}
+
+#[test]
+fn a_bot_s_tries_under_way_count_against_the_memory_limit() {
+    // Each try changes a variable, so each snapshot kept to undo it holds a copy of the
+    // variables (4 MiB): 200 tries standing would hold 800 MiB.
+    let manifest = support::MANIFEST.replace(
+        "[content]",
+        "[[bots]]\nid = \"hoarder\"\nname = \"Hoarder\"\nscript = \"bots/b.luau\"\n[content]",
+    );
+    let rules = r#"
+return {
+  setup = function(g) game.set('big', string.rep('x', 4000000)) end,
+  actions = function(g, seat) return { "a", "b" } end,
+  apply = function(g, seat, action) game.set('n', (game.get('n') or 0) + 1) end,
+}
+"#;
+    let bot = "return { choose = function(game, seat, actions)\n  for i = 1, 200 do game.try(actions[1]) end\n  return 1\nend }\n";
+    let def = Arc::new(support::mem_mod(
+        "probe",
+        &[
+            ("mod.toml", &manifest),
+            ("pieces.toml", support::PIECES),
+            ("rules/r.luau", rules),
+            ("bots/b.luau", bot),
+        ],
+    ));
+    let limits = Limits {
+        memory: 32 << 20,
+        ..Limits::default()
+    };
+    let mut g = Game::with_limits(def.clone(), Setup::new(1, 1), limits).unwrap();
+    let before = g.state().hash();
+    let actions = g.legal_actions().unwrap();
+    let mut rng = farebox::rng::Rng::new(1, 1);
+    let e = g
+        .bot_choose("hoarder", &actions, &mut rng)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("memory limit of 32 MiB exceeded"), "{e}");
+    assert!(e.contains("the bot's tries under way hold"), "{e}");
+    assert!(e.contains("bots/b.luau:2:"), "{e}");
+    assert_eq!(g.state().hash(), before, "every try was taken back");
+}
+
+// 5. Every action the `actions` hook offers can be written in a replay.
+
+#[test]
+fn actions_a_replay_could_not_hold_are_refused_where_they_are_offered() {
+    for (offered, expect) in [
+        ("''", "is empty"),
+        (
+            "string.rep('x', 1001)",
+            "is 1001 bytes long; an action has at most 1000 bytes",
+        ),
+        ("'move\\n2'", "holds a line break"),
+        ("'ok\\27[2J'", "holds the control character U+001B"),
+    ] {
+        let script = format!(
+            "return {{\n  actions = function(g, seat)\n    return {{ 'fine', {offered} }}\n  end,\n  apply = function(g, seat, action) end,\n}}\n"
+        );
+        let mut g = game_with(&script, Limits::default());
+        let e = g.legal_actions().unwrap_err().to_string();
+        assert!(e.contains(expect), "{offered}: {e}");
+        assert!(e.contains("item 2 of the actions list"), "{offered}: {e}");
+        assert!(
+            e.contains("probe/rules/r.luau:2:") && e.contains("in actions"),
+            "names the hook's function: {e}"
+        );
+        assert!(
+            !e.contains('\n') && !e.contains('\u{1b}'),
+            "one line: {e:?}"
+        );
+    }
+    // The longest action a replay holds is still fine.
+    let mut g = game_with(
+        "return {\n  actions = function(g, seat) return { string.rep('x', 1000) } end,\n  apply = function(g, seat, action) end,\n}\n",
+        Limits::default(),
+    );
+    assert_eq!(g.legal_actions().unwrap()[0].len(), 1000);
 }

@@ -16,6 +16,7 @@
 
 pub mod api;
 mod convert;
+mod returns;
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -33,7 +34,7 @@ use crate::content::GameDef;
 use crate::content::def::ScriptDef;
 use crate::diag::suggestion;
 use crate::rng::Rng;
-use crate::state::{LogEntry, State};
+use crate::state::{Counted, LogEntry, State};
 
 /// Limits for scripts. Only the step budget and the memory limit end a script in a healthy
 /// game: both count what the script does, never how fast the machine does it, so a seeded
@@ -237,11 +238,28 @@ impl Access {
 pub struct CallCtx {
     pub state: Box<State>,
     pub def: Arc<GameDef>,
-    pub log: Vec<LogEntry>,
+    pub log: Counted<LogEntry>,
     pub access: Access,
     pub bot_rng: Rng,
     /// Whether `game.try` and `game.undo` may be used: only in a bot's `choose`.
     pub lookahead: bool,
+    /// What the game's list of actions taken holds, and the snapshots of a bot's tries under
+    /// way: memory scripts make the game hold, counted against the memory limit.
+    pub actions_bytes: usize,
+    pub tries_bytes: usize,
+}
+
+impl CallCtx {
+    /// What the game holds outside the VM that scripts can make grow (variables, piece
+    /// properties, the log, the actions taken, a bot's tries), in bytes: it shares the
+    /// memory limit with the VM.
+    pub fn held(&self) -> usize {
+        self.state.vars_bytes
+            + self.state.props_bytes
+            + self.log.bytes()
+            + self.actions_bytes
+            + self.tries_bytes
+    }
 }
 
 /// What a bot's `choose` did when it gave control back.
@@ -451,15 +469,13 @@ impl Host {
                 // must allocate megabytes per turn to get past this to the hard limit.
                 if left.is_multiple_of(4) {
                     let used = lua.used_memory();
-                    if used > memory {
+                    // What the game holds outside the VM (its log, variables...) shares the
+                    // limit.
+                    if used + api::held() > memory {
                         steps.set(0);
                         return Err(stopped.stop(
                             lua,
-                            format!(
-                                "{}memory limit of {} MiB exceeded",
-                                where_now(lua),
-                                memory >> 20
-                            ),
+                            format!("{}{}", where_now(lua), api::over_limit(memory, used)),
                         ));
                     }
                     // With megabytes in use, one library call (a sort, a concat, a search in
@@ -550,6 +566,16 @@ impl Host {
             })
             .map_err(|e| fail(e.to_string()))?
         };
+        // The API ends the call this way when what the game holds outside the VM would take
+        // it past the memory limit.
+        {
+            let steps = steps_left.clone();
+            let stopped = stopped.clone();
+            lua.set_app_data(api::Stopper(Box::new(move |lua, message| {
+                steps.set(0);
+                stopped.stop(lua, format!("{}{message}", where_now(lua)))
+            })));
+        }
         let game = prepare_globals(&lua, &def, charge, refused, limits.memory)
             .map_err(|e| fail(e.to_string()))?;
         let mut host = Host {
@@ -1003,7 +1029,7 @@ impl Host {
             R::from_lua_multi(out, &self.lua)
         };
         self.arm();
-        let (ctx, r) = api::lend(ctx, run);
+        let (ctx, r) = self.lend(ctx, run);
         self.disarm(name);
         let r = self.unless_stopped(r);
         let ctx = match ctx {
@@ -1055,6 +1081,25 @@ impl Host {
             Some(v) => menu_path(&v, action)
                 .map(Some)
                 .map_err(|m| self.hook_error("describe", m)),
+        });
+        (ctx, r)
+    }
+
+    /// Calls the `actions` hook for `seat`: the legal actions, or None when the mod has no
+    /// such hook. Anything but a list of strings, each one a replay can hold (see
+    /// [`crate::action::problem`]), is an error naming the script and the function that
+    /// returned it.
+    pub fn call_actions(
+        &self,
+        ctx: CallCtx,
+        seat: u8,
+    ) -> (CallCtx, Result<Option<Vec<String>>, ScriptError>) {
+        let (ctx, r) = self.call_hook::<LuaValue>("actions", ctx, Some(seat), None);
+        let r = r.and_then(|v| match v {
+            None => Ok(None),
+            Some(v) => returns::action_list(&v)
+                .map(Some)
+                .map_err(|m| self.hook_error("actions", m)),
         });
         (ctx, r)
     }
@@ -1204,7 +1249,7 @@ impl Host {
             };
             return (ctx, Err(e));
         };
-        let (ctx, r) = api::lend(ctx, || thread.resume::<mlua::MultiValue>(args));
+        let (ctx, r) = self.lend(ctx, || thread.resume::<mlua::MultiValue>(args));
         let r = self.unless_stopped(r);
         let ctx = match ctx {
             Some(c) => c,
@@ -1274,8 +1319,9 @@ impl Host {
                     line: 0,
                     hook,
                     message: format!(
-                        "choose must return an index 1..{} or one of the actions, not {v:?}",
-                        actions.len()
+                        "choose must return an index 1..{} or one of the actions, not {}",
+                        actions.len(),
+                        returns::shown(&v)
                     ),
                     ..ScriptError::default()
                 })
@@ -1303,7 +1349,7 @@ impl Host {
         args: A,
     ) -> (CallCtx, mlua::Result<R>) {
         self.arm();
-        let (ctx, r) = api::lend(ctx, || f.call::<R>(args));
+        let (ctx, r) = self.lend(ctx, || f.call::<R>(args));
         self.disarm(name);
         let r = self.unless_stopped(r);
         if r.is_err() && self.lua.used_memory() > self.limits.memory / 2 {
@@ -1316,6 +1362,24 @@ impl Host {
             // Unreachable: only `lend` empties the slot, and it hands the context back.
             None => unreachable_ctx(),
         }
+    }
+
+    /// Lends `ctx` to the API while `f` runs (see `api::lend`). What the game holds outside
+    /// the VM shares the memory limit with it; when that is much, the allocator's own hard
+    /// limit (for single allocations too big to reach the interrupt) is lowered by it too.
+    fn lend<T>(&self, ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
+        let memory = self.limits.memory;
+        let held = ctx.held();
+        let lowered = held > memory / 16;
+        if lowered {
+            let hard = (memory + memory / 8).saturating_sub(held).max(1);
+            let _ = self.lua.set_memory_limit(hard);
+        }
+        let out = api::lend(ctx, memory, f);
+        if lowered {
+            let _ = self.lua.set_memory_limit(memory + memory / 8);
+        }
+        out
     }
 
     fn error(&self, e: mlua::Error, hook: &str) -> ScriptError {

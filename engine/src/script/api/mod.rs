@@ -19,7 +19,7 @@
 //! authors are generated from [`API`] (see [`crate::schema::lua_stubs`]), and a test checks the
 //! list and the registered functions agree.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use mlua::{Lua, Table, Value as LuaValue};
 
@@ -89,14 +89,103 @@ thread_local! {
     /// back whatever was there before, so nesting would still be safe. A thread-local slot
     /// costs a few instructions per API call, where the VM's app data costs a hash lookup.
     static LENT: RefCell<Option<CallCtx>> = const { RefCell::new(None) };
+    /// What the lent game holds outside the VM ([`CallCtx::held`]), kept up to date by the
+    /// calls that make it grow, so the interrupt can add it to the VM's memory cheaply.
+    static HELD: Cell<usize> = const { Cell::new(0) };
+    /// The memory limit of the VM running the call, which the VM and [`HELD`] share.
+    static LIMIT: Cell<usize> = const { Cell::new(0) };
 }
 
-/// Lends `ctx` to the `game` API while `f` runs, and takes it back.
-pub(super) fn lend<T>(ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
+/// Lends `ctx` to the `game` API while `f` runs, and takes it back. `memory` is the limit the
+/// VM's memory and what the game holds outside it share.
+pub(super) fn lend<T>(ctx: CallCtx, memory: usize, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
+    let held = HELD.replace(ctx.held());
+    let limit = LIMIT.replace(memory);
     let before = LENT.with(|slot| slot.replace(Some(ctx)));
     let out = f();
     let ctx = LENT.with(|slot| slot.replace(before));
+    HELD.set(held);
+    LIMIT.set(limit);
     (ctx, out)
+}
+
+/// What the game lent to the running call holds outside the VM, in bytes.
+pub(super) fn held() -> usize {
+    HELD.get()
+}
+
+/// How the host ends the running call at a limit (so a `pcall` cannot go on past it), kept
+/// as the VM's app data: it gets the message and returns the error to raise.
+pub(super) struct Stopper(pub Box<dyn Fn(&Lua, String) -> mlua::Error>);
+
+/// Refuses a change that would add `more` bytes to what the game holds outside the VM when
+/// that and the VM's memory together would pass the memory limit. The call ends there, as at
+/// the VM's own limit (the VM's memory depends on when garbage is collected, so a script
+/// must not be able to catch this and go on).
+fn room_for(lua: &Lua, c: &CallCtx, more: usize) -> R<()> {
+    let limit = LIMIT.get();
+    let used = lua.used_memory();
+    if limit == 0 || used + c.held() + more <= limit {
+        return Ok(());
+    }
+    let message = over_limit_of(limit, used, Some(c), more);
+    Err(match lua.app_data_ref::<Stopper>() {
+        Some(stop) => (stop.0)(lua, message),
+        None => mlua::Error::RuntimeError(message),
+    })
+}
+
+/// Notes what the game holds outside the VM after a change (see [`HELD`]).
+fn note_held(c: &CallCtx) {
+    HELD.set(c.held());
+}
+
+/// "memory limit of 64 MiB exceeded", saying what holds the memory when the game holds much
+/// of it outside the VM: for the interrupt, which has found the VM's `used` bytes and what
+/// the game holds together past `limit`.
+pub(super) fn over_limit(limit: usize, used: usize) -> String {
+    LENT.with(|slot| match slot.try_borrow() {
+        Ok(lent) => over_limit_of(limit, used, lent.as_ref(), 0),
+        Err(_) => over_limit_of(limit, used, None, 0),
+    })
+}
+
+fn over_limit_of(limit: usize, used: usize, c: Option<&CallCtx>, more: usize) -> String {
+    let head = format!("memory limit of {} MiB exceeded", limit >> 20);
+    let Some(c) = c else {
+        return head;
+    };
+    if c.held() + more < 1 << 20 {
+        return head;
+    }
+    let mut parts = [
+        ("the game's log holds", c.log.bytes()),
+        ("its variables hold", c.state.vars_bytes),
+        ("its pieces' properties hold", c.state.props_bytes),
+        ("the actions taken so far hold", c.actions_bytes),
+        ("the bot's tries under way hold", c.tries_bytes),
+        ("the scripts' own values hold", used),
+    ];
+    parts.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    let said: Vec<String> = parts
+        .iter()
+        .filter(|(_, n)| *n >= 1 << 20)
+        .map(|(what, n)| format!("{what} {}", mib(*n)))
+        .collect();
+    if said.is_empty() {
+        return head;
+    }
+    format!("{head}: {}", said.join(", "))
+}
+
+/// Bytes as MiB for a message: whole MiB from 10 on, else with a tenth.
+fn mib(bytes: usize) -> String {
+    let m = bytes as f64 / (1u64 << 20) as f64;
+    if m >= 10.0 {
+        format!("{m:.0} MiB")
+    } else {
+        format!("{m:.1} MiB")
+    }
 }
 
 /// Runs `f` on the lent context.

@@ -3,7 +3,9 @@
 
 use mlua::{Lua, Table, Value as LuaValue};
 
-use super::{R, err, seat_arg, short, space_arg, text, with, with_mut, with_tables};
+use super::{
+    R, err, note_held, room_for, seat_arg, short, space_arg, text, with, with_mut, with_tables,
+};
 use crate::script::CallCtx;
 use crate::script::convert::{from_lua, to_lua};
 use crate::value::Value;
@@ -125,7 +127,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             v.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, v))
         }
     ));
-    reg!(lua, t, "set_prop", |_,
+    reg!(lua, t, "set_prop", |lua,
                               (p, key, value): (
         i64,
         String,
@@ -147,6 +149,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).remove(&key);
                 c.state.pieces[p].props_bytes = c.state.pieces[p].props_bytes.saturating_sub(old);
                 c.state.props_bytes = c.state.props_bytes.saturating_sub(old);
+                note_held(c);
             } else {
                 let new = entry(&key, &v);
                 let total = c.state.pieces[p].props_bytes.saturating_sub(old) + new;
@@ -169,9 +172,13 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
                         MAX_PROPS_SIZE >> 10
                     ));
                 }
+                if new > old {
+                    room_for(lua, c, new - old)?;
+                }
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).insert(key, v);
                 c.state.pieces[p].props_bytes = total;
                 c.state.props_bytes = all;
+                note_held(c);
             }
             Ok(())
         })

@@ -3,10 +3,10 @@
 
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 
-use super::{R, err, seat_arg, text, with, with_mut, with_tables};
+use super::{R, err, note_held, room_for, seat_arg, text, with, with_mut, with_tables};
 use crate::script::Access;
 use crate::script::convert::to_lua;
-use crate::state::{GameResult, LogEntry, Seen};
+use crate::state::{Footprint, GameResult, LogEntry, Seen};
 use crate::value::Value;
 
 /// The longest line `game.log` takes, in bytes, and the most lines a game's log may hold.
@@ -201,7 +201,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         .state
         .result
         .is_some())));
-    reg!(lua, t, "log", |_, (text, seat): (String, Option<i64>)| {
+    reg!(lua, t, "log", |lua, (text, seat): (String, Option<i64>)| {
         with_mut("log", |c| {
             if text.len() > MAX_LOG_LINE {
                 return err(format!(
@@ -217,12 +217,15 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
                 None => Seen::All,
             };
             let (turn, active) = (c.state.turn, c.state.active);
-            c.log.push(LogEntry {
+            let line = LogEntry {
                 turn,
                 seat: Some(active),
                 text,
                 seen,
-            });
+            };
+            room_for(lua, c, line.footprint())?;
+            c.log.push(line);
+            note_held(c);
             Ok(())
         })
     });

@@ -3,7 +3,7 @@
 
 use mlua::{Lua, Table, Value as LuaValue};
 
-use super::{R, err, seat_arg, short, with, with_mut, with_tables};
+use super::{R, err, note_held, room_for, seat_arg, short, with, with_mut, with_tables};
 use crate::script::convert::{from_lua, to_lua};
 use crate::script::{Access, CallCtx};
 use crate::state::{Seen, Var};
@@ -107,16 +107,16 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             },
         }
     }));
-    reg!(lua, t, "set", |_, (name, value): (String, LuaValue)| {
+    reg!(lua, t, "set", |lua, (name, value): (String, LuaValue)| {
         let v = from_lua(&value).map_err(|e| {
             mlua::Error::RuntimeError(format!("game.set(\"{}\"): {e}", short(&name)))
         })?;
         with_mut("set", |c| {
             let v = (v != Value::Nil).then_some(v);
-            store_var(c, "game.set", name, v, Seen::All)
+            store_var(lua, c, "game.set", name, v, Seen::All)
         })
     });
-    reg!(lua, t, "set_secret", |_,
+    reg!(lua, t, "set_secret", |lua,
                                 (name, value, seat): (
         String,
         LuaValue,
@@ -130,7 +130,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
                 Some(s) => Seen::Seat(s),
                 None => Seen::Nobody,
             };
-            store_var(c, "game.set_secret", name, Some(v), seen)
+            store_var(lua, c, "game.set_secret", name, Some(v), seen)
         })
     });
     Ok(())
@@ -195,22 +195,26 @@ fn two_forms(seat: LuaValue, value: Option<i64>, what: &str) -> R<(Option<i64>, 
 }
 
 /// Sets (or with None, removes) variable `name`, refusing to let all the variables together
-/// grow past [`MAX_VARS_SIZE`].
-fn store_var(c: &mut CallCtx, what: &str, name: String, v: Option<Value>, seen: Seen) -> R<()> {
+/// grow past [`MAX_VARS_SIZE`], or the game past its memory limit.
+fn store_var(
+    lua: &Lua,
+    c: &mut CallCtx,
+    what: &str,
+    name: String,
+    v: Option<Value>,
+    seen: Seen,
+) -> R<()> {
+    let old = c.state.vars.get(&name).map_or(0, |v| v.size);
     let Some(value) = v else {
-        if c.state.vars.contains_key(&name) {
+        if old > 0 || c.state.vars.contains_key(&name) {
             std::sync::Arc::make_mut(&mut c.state.vars).remove(&name);
+            c.state.vars_bytes = c.state.vars_bytes.saturating_sub(old);
+            note_held(c);
         }
         return Ok(());
     };
     let size = name.len() + value.footprint();
-    let others: usize = c
-        .state
-        .vars
-        .iter()
-        .filter(|(k, _)| **k != name)
-        .map(|(_, v)| v.size)
-        .sum();
+    let others = c.state.vars_bytes.saturating_sub(old);
     if others + size > MAX_VARS_SIZE {
         return err(format!(
             "{what}(\"{}\"): the game's variables would take {} KiB, more than the {} MiB they may hold in all",
@@ -219,6 +223,11 @@ fn store_var(c: &mut CallCtx, what: &str, name: String, v: Option<Value>, seen: 
             MAX_VARS_SIZE >> 20
         ));
     }
+    if size > old {
+        room_for(lua, c, size - old)?;
+    }
     std::sync::Arc::make_mut(&mut c.state.vars).insert(name, Var { value, seen, size });
+    c.state.vars_bytes = others + size;
+    note_held(c);
     Ok(())
 }

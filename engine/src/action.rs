@@ -1,0 +1,53 @@
+//! What an action string may be. Actions are invented by a mod's `actions` hook, written into
+//! replays and shown to people (as they are, where `describe` gives no label), so every
+//! action the hook offers must be one a replay file can hold: the same rules are checked
+//! where the hook offers an action ([`crate::script::Host::call_actions`]) and where a
+//! replay is read ([`crate::replay::Replay::check`]), so every game that can be played can
+//! be replayed.
+
+/// The longest action, in bytes.
+pub const MAX_BYTES: usize = 1_000;
+
+/// Why `action` cannot be an action, if it cannot: it is empty, longer than [`MAX_BYTES`], or
+/// holds a control character (a line break, a tab, an escape), which would break the one
+/// line an action takes in a menu, a transcript or a terminal.
+pub fn problem(action: &str) -> Option<String> {
+    if action.is_empty() {
+        return Some("is empty; an action needs at least one character".into());
+    }
+    if action.len() > MAX_BYTES {
+        return Some(format!(
+            "is {} bytes long; an action has at most {MAX_BYTES} bytes",
+            action.len()
+        ));
+    }
+    if let Some(c) = action.chars().find(|c| c.is_control()) {
+        let name = match c {
+            '\n' | '\r' => "a line break".to_string(),
+            '\t' => "a tab".to_string(),
+            c => format!("the control character U+{:04X}", c as u32),
+        };
+        return Some(format!(
+            "holds {name}; an action is one line of printable text"
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_are_one_short_line_of_text() {
+        assert_eq!(problem("move N 2"), None);
+        assert_eq!(problem("Pflücke 🌼"), None);
+        assert!(problem("").is_some_and(|p| p.contains("empty")));
+        assert!(problem(&"x".repeat(1001)).is_some_and(|p| p.contains("1001 bytes")));
+        assert_eq!(problem(&"x".repeat(1000)), None);
+        assert!(problem("a\nb").is_some_and(|p| p.contains("line break")));
+        assert!(problem("a\tb").is_some_and(|p| p.contains("tab")));
+        assert!(problem("a\u{1b}[2J").is_some_and(|p| p.contains("U+001B")));
+        assert!(problem("a\u{85}").is_some_and(|p| p.contains("U+0085")));
+    }
+}
