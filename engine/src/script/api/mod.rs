@@ -116,7 +116,10 @@ pub(super) fn held() -> usize {
 
 /// How the host ends the running call at a limit (so a `pcall` cannot go on past it), kept
 /// as the VM's app data: it gets the message and returns the error to raise.
-pub(super) struct Stopper(pub Box<dyn Fn(&Lua, String) -> mlua::Error>);
+pub(super) struct Stopper(pub Box<StopFn>);
+
+/// Makes the error that ends the running call, from its message.
+pub(super) type StopFn = dyn Fn(&Lua, String) -> mlua::Error;
 
 /// Refuses a change that would add `more` bytes to what the game holds outside the VM when
 /// that and the VM's memory together would pass the memory limit. The call ends there, as at
