@@ -111,6 +111,13 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         ));
         return Ok(0);
     }
+    // Outcomes mean little if the rules remember something between hook calls: the same
+    // seeds would play otherwise on a screen that asks for labels, or under a bot that looks
+    // ahead. Checked before the outcomes, as `validate` does.
+    if let Some(line) = crate::cmd_validate::call_order_problem(&def) {
+        io.say(line);
+        return Ok(1);
+    }
     let Some(snap) = read_snapshot(&located.folder)? else {
         io.note(format!(
             "{}: no accepted outcomes yet ({shown} does not exist); run `farebox test {} --accept` to record them",
