@@ -400,9 +400,7 @@ impl Studio {
     /// save and go on, to discard and go on (or to leave the game), or to cancel.
     fn leaving_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         let ctx = ui.ctx().clone();
-        if ctx.input(|i| i.viewport().close_requested())
-            && self.unsaved()
-            && self.leaving.is_none()
+        if ctx.input(|i| i.viewport().close_requested()) && self.unsaved() && self.leaving.is_none()
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.leaving = Some(Leave::Window);
