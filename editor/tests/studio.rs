@@ -1337,6 +1337,7 @@ fn every_copy_of_a_card_an_action_names_is_a_place_to_play_it() {
         offered: vec![],
         step: 0,
         undo_to: vec![None, None],
+        undo_what: vec![None, None],
     };
     let spots = spots_of(&format!("drive {id} acorn-square"), &snap);
     for index in 0..3 {
@@ -1345,4 +1346,172 @@ fn every_copy_of_a_card_an_action_names_is_a_place_to_play_it() {
             "copy {index} is not playable: {spots:?}"
         );
     }
+}
+
+/// Steps a few frames: a modal is laid out on the frame after it is asked for, and drawn on
+/// the next.
+fn settle(h: &mut H) {
+    for _ in 0..4 {
+        h.step();
+    }
+}
+
+/// An unsaved edit of a passenger's name, made as the spreadsheet makes it.
+fn edit_a_passenger(h: &mut H) {
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Edit(
+            farebox_editor::studio::edit::Edit::SetCardField {
+                deck: "passengers".into(),
+                card: "p02".into(),
+                field: "name".into(),
+                value: Some(farebox::content::raw::RawValue::String("Renamed".into())),
+            },
+        ));
+    h.step();
+    assert!(h.state().as_ref().unwrap().unsaved());
+}
+
+/// The last edit's label, if any.
+fn last_edit(s: &Studio) -> Option<String> {
+    let c = s.project.as_ref()?.content.as_ref()?;
+    c.editor.history().undo_label().map(str::to_string)
+}
+
+#[test]
+fn all_games_with_unsaved_edits_asks_and_cancel_keeps_them_and_discard_drops_them() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Decks & tables");
+    edit_a_passenger(&mut h);
+    h.get_by_label("All games").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("nsaved edits in decks/passengers.toml")
+            .is_some(),
+        "the question does not name what would be lost"
+    );
+    assert!(h.state().as_ref().unwrap().project.is_some());
+    h.get_by_label("Cancel").click();
+    settle(&mut h);
+    let s = h.state().as_ref().unwrap();
+    assert!(s.project.is_some() && s.unsaved() && !s.asking());
+    h.get_by_label("All games").click();
+    settle(&mut h);
+    h.get_by_label("Discard and go on").click();
+    settle(&mut h);
+    let s = h.state().as_ref().unwrap();
+    assert!(s.project.is_none() && !s.asking());
+    let text = std::fs::read_to_string(folder.join("decks/passengers.toml")).unwrap();
+    assert!(!text.contains("Renamed"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Starts a game of Curbside with seed 7 (bots paused) and takes the person's first action;
+/// returns the step before it.
+fn play_one_move(h: &mut H) -> usize {
+    until(h, "the new-game dialog", |s| s.play.in_dialog());
+    h.state_mut().as_mut().unwrap().play.set_seed(7);
+    h.get_by_label("Start the game").click();
+    until(h, "the person's actions", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    h.state_mut().as_mut().unwrap().play.paused = true;
+    let (label, before) = {
+        let snap = snap(h);
+        (snap.offered[0].label.clone(), snap.step)
+    };
+    h.get_by_label(&label).click();
+    until(h, "the move taken and undoable", |s| {
+        step_of(s) == Some(before + 1) && s.play.undo_label().is_ok()
+    });
+    before
+}
+
+#[test]
+fn fork_with_a_game_in_progress_asks_before_leaving_it() {
+    let (dir, _) = copy_of("curbside");
+    let file = dir.join("game.replay.json");
+    let code = farebox_editor::run(
+        vec![
+            "farebox".into(),
+            "record".into(),
+            "curbside".into(),
+            "--seed".into(),
+            "5".into(),
+            "--out".into(),
+            file.display().to_string(),
+        ],
+        &mut std::io::empty(),
+        &mut std::io::sink(),
+        &mut std::io::sink(),
+    );
+    assert_eq!(code, 0);
+    let mut h = studio("curbside".into());
+    let before = play_one_move(&mut h);
+    show_tab(&mut h, "Replay");
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .replay
+        .set_path(&file.display().to_string());
+    h.get_by_label("Open replay").click();
+    until(&mut h, "the replay", |s| {
+        s.replay.position().is_some_and(|(_, total)| total > 0)
+    });
+    h.get_by_label("Fork from here").click();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains(&format!("game in progress at action {}", before + 1))
+            .is_some()
+    );
+    h.get_by_label("Cancel").click();
+    settle(&mut h);
+    let s = h.state().as_ref().unwrap();
+    assert_eq!(s.tab, Tab::Replay);
+    assert_eq!(step_of(s), Some(before + 1));
+    h.get_by_label("Fork from here").click();
+    settle(&mut h);
+    h.get_by_label("Leave the game").click();
+    until(&mut h, "the fork's dialog", |s| {
+        s.tab == Tab::Play && s.play.in_dialog() && s.play.in_progress().is_none()
+    });
+    // The game was given up once: starting the fork does not ask again.
+    h.get_by_label("Start the game").click();
+    h.step();
+    assert!(!h.state().as_ref().unwrap().asking());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn ctrl_z_undoes_the_move_in_play_and_the_edit_in_decks_and_tables() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Decks & tables");
+    edit_a_passenger(&mut h);
+    let edit = last_edit(h.state().as_ref().unwrap()).expect("the edit in the history");
+    show_tab(&mut h, "Play");
+    let before = play_one_move(&mut h);
+    // The Edit menu names the move Undo takes back here.
+    h.get_by_label("Edit •").click();
+    settle(&mut h);
+    assert!(h.query_by_label_contains("Undo move: ").is_some());
+    h.key_press(egui::Key::Escape);
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    until(&mut h, "the move undone", |s| step_of(s) == Some(before));
+    let s = h.state().as_ref().unwrap();
+    assert_eq!(last_edit(s), Some(edit));
+    assert!(s.unsaved());
+    // In Decks & tables the same keys undo the edit, and leave the game alone.
+    show_tab(&mut h, "Decks & tables");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    until(&mut h, "the edit undone", |s| last_edit(s).is_none());
+    assert_eq!(step_of(h.state().as_ref().unwrap()), Some(before));
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -55,6 +55,15 @@ pub enum Command {
     Redo,
     /// Writes the edited files.
     Save,
+    /// Starts the game chosen in the Play tab's new-game dialog.
+    StartGame,
+    /// Undoes the viewing person's last move in the Play tab (where the game allows it).
+    UndoMove,
+    /// Carries out a command that closes the mod or replaces the game without asking
+    /// again: the person answered [`Leave`]'s question.
+    Confirmed(Box<Command>),
+    /// Drops the unsaved edits (the person chose to lose them).
+    Discard,
     /// Settles a file changed on disk while it had unsaved edits: keep the edits made here,
     /// or take the disk's version.
     Settle {
@@ -110,8 +119,46 @@ pub struct Studio {
     commands: Vec<Command>,
     /// The window title last set.
     title: String,
-    /// Closing was asked for with unsaved edits: the question is shown.
-    closing: bool,
+    /// Something would be lost: the question shown, and what waits for its answer.
+    leaving: Option<Leave>,
+}
+
+/// What waits while the Studio asks whether to lose unsaved edits or a game in progress.
+pub enum Leave {
+    /// The window is closing.
+    Window,
+    /// A command that closes the mod or replaces the game.
+    Then(Box<Command>),
+}
+
+/// What a command would throw away: the unsaved edits (their files), a game in progress
+/// (its step).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Loss {
+    pub edits: Vec<String>,
+    pub game: Option<usize>,
+}
+
+impl Loss {
+    pub fn is_empty(&self) -> bool {
+        self.edits.is_empty() && self.game.is_none()
+    }
+
+    /// One sentence naming what would be lost.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.edits.is_empty() {
+            parts.push(format!("unsaved edits in {}", self.edits.join(", ")));
+        }
+        if let Some(step) = self.game {
+            parts.push(format!("a game in progress at action {step}"));
+        }
+        let mut s = parts.join("; ");
+        if let Some(first) = s.get(..1) {
+            s = first.to_uppercase() + s.get(1..).unwrap_or("");
+        }
+        s
+    }
 }
 
 impl Studio {
@@ -141,7 +188,7 @@ impl Studio {
             board: board_edit::BoardEditor::default(),
             commands: Vec::new(),
             title: String::new(),
-            closing: false,
+            leaving: None,
         };
         if let Some(m) = open {
             s.apply(Command::Open(m));
@@ -177,18 +224,20 @@ impl Studio {
             },
         });
         self.conflicts_ui(ui, &mut out);
-        self.closing_ui(ui, &mut out);
+        self.leaving_ui(ui, &mut out);
         for c in out {
             self.apply(c);
         }
         self.set_title(ui.ctx());
     }
 
-    /// Ctrl+S saves; Ctrl+Z and Ctrl+Shift+Z (or Ctrl+Y) undo and redo edits, unless a text
-    /// field has the keyboard (it undoes its own typing).
+    /// Ctrl+S saves. Ctrl+Z acts on the tab shown: in Play it undoes the person's last move
+    /// (and Ctrl+Shift+Z does nothing: moves are not redone), in the editors it undoes and
+    /// Ctrl+Shift+Z (or Ctrl+Y) redoes edits; never while a text field has the keyboard
+    /// (it undoes its own typing).
     fn shortcuts(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         use egui::{Key, KeyboardShortcut, Modifiers};
-        if self.project.as_ref().is_none_or(|p| p.content.is_none()) {
+        if self.project.is_none() {
             return;
         }
         let ctx = ui.ctx().clone();
@@ -196,17 +245,21 @@ impl Studio {
         let redo = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
         let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
         let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-        if ctx.input_mut(|i| i.consume_shortcut(&save)) {
+        let editing = self.project.as_ref().is_some_and(|p| p.content.is_some());
+        if editing && ctx.input_mut(|i| i.consume_shortcut(&save)) {
             out.push(Command::Save);
         }
         if ctx.egui_wants_keyboard_input() {
             return;
         }
         // The longer shortcut first: Ctrl+Shift+Z also matches Ctrl+Z's keys.
-        if ctx.input_mut(|i| i.consume_shortcut(&redo) || i.consume_shortcut(&redo_y)) {
-            out.push(Command::Redo);
-        } else if ctx.input_mut(|i| i.consume_shortcut(&undo)) {
-            out.push(Command::Undo);
+        let redo = ctx.input_mut(|i| i.consume_shortcut(&redo) || i.consume_shortcut(&redo_y));
+        let undo = !redo && ctx.input_mut(|i| i.consume_shortcut(&undo));
+        match self.tab {
+            Tab::Play if undo => out.push(Command::UndoMove),
+            Tab::Board | Tab::Data if editing && redo => out.push(Command::Redo),
+            Tab::Board | Tab::Data if editing && undo => out.push(Command::Undo),
+            _ => {}
         }
     }
 
@@ -313,40 +366,101 @@ impl Studio {
         });
     }
 
-    /// Closing the window with unsaved edits asks first.
-    fn closing_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
+    /// What a command would throw away: closing the mod or opening another loses the
+    /// unsaved edits and the game in progress; forking or starting a new game loses the game.
+    pub fn at_risk(&self, c: &Command) -> Loss {
+        match c {
+            Command::Open(_) | Command::Close if self.project.is_some() => Loss {
+                edits: self.unsaved_files(),
+                game: self.play.in_progress(),
+            },
+            Command::Fork { .. } | Command::StartGame => Loss {
+                edits: Vec::new(),
+                game: self.play.in_progress(),
+            },
+            _ => Loss::default(),
+        }
+    }
+
+    /// The open mod's files with unsaved edits.
+    fn unsaved_files(&self) -> Vec<String> {
+        match self.project.as_ref().and_then(|p| p.content.as_ref()) {
+            Some(c) if c.unsaved() => c.editor.docs().dirty_files(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the question about losing work shows.
+    pub fn asking(&self) -> bool {
+        self.leaving.is_some()
+    }
+
+    /// Closing the window, closing the mod or replacing the game asks first when unsaved
+    /// edits or a game in progress would be lost: the question names them, and offers to
+    /// save and go on, to discard and go on (or to leave the game), or to cancel.
+    fn leaving_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         let ctx = ui.ctx().clone();
-        if ctx.input(|i| i.viewport().close_requested()) && self.unsaved() && !self.closing {
+        if ctx.input(|i| i.viewport().close_requested()) && self.unsaved() && self.leaving.is_none()
+        {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.closing = true;
+            self.leaving = Some(Leave::Window);
         }
-        if !self.closing {
+        let Some(leave) = &self.leaving else {
             return;
-        }
+        };
+        let window = matches!(leave, Leave::Window);
+        let loss = match leave {
+            Leave::Window => Loss {
+                edits: self.unsaved_files(),
+                game: None,
+            },
+            Leave::Then(c) => self.at_risk(c),
+        };
         let mut done = false;
-        egui::Modal::new(egui::Id::unique("farebox-closing")).show(&ctx, |ui| {
-            ui.heading("Unsaved edits");
-            ui.label("Some edits are not saved. Save them before closing?");
+        let mut go = None::<bool>;
+        egui::Modal::new(egui::Id::unique("farebox-leaving")).show(&ctx, |ui| {
+            ui.heading(if loss.edits.is_empty() {
+                "Leave the game?"
+            } else {
+                "Unsaved edits"
+            });
+            ui.label(format!("{}.", loss.describe()));
             ui.horizontal(|ui| {
-                if ui.button("Save and close").clicked() {
-                    out.push(Command::Save);
-                    done = true;
-                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-                }
-                if ui.button("Close without saving").clicked() {
-                    if let Some(c) = self.project.as_mut().and_then(|p| p.content.as_mut()) {
-                        c.discard();
+                let on = if window { "close" } else { "go on" };
+                if loss.edits.is_empty() {
+                    if ui.button("Leave the game").clicked() {
+                        go = Some(false);
                     }
-                    done = true;
-                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                } else {
+                    if ui.button(format!("Save and {on}")).clicked() {
+                        out.push(Command::Save);
+                        go = Some(true);
+                    }
+                    let discard = if window {
+                        "Close without saving".to_string()
+                    } else {
+                        "Discard and go on".to_string()
+                    };
+                    if ui.button(discard).clicked() {
+                        out.push(Command::Discard);
+                        go = Some(false);
+                    }
                 }
                 if ui.button("Cancel").clicked() {
                     done = true;
                 }
             });
         });
+        if go.is_some() {
+            done = true;
+            match self.leaving.take() {
+                Some(Leave::Window) => ctx.send_viewport_cmd(egui::ViewportCommand::Close),
+                Some(Leave::Then(c)) => out.push(Command::Confirmed(c)),
+                None => {}
+            }
+        }
         if done {
-            self.closing = false;
+            self.leaving = None;
         }
     }
 
@@ -389,10 +503,8 @@ impl Studio {
                     }
                 }
                 ui.separator();
-                if let Some(c) = &p.content {
-                    edit_menu(ui, c, out);
-                    ui.separator();
-                }
+                edit_menu(ui, self.tab, p.content.as_ref(), &self.play, out);
+                ui.separator();
                 if p.loading.is_some() {
                     ui.spinner();
                 }
@@ -408,7 +520,35 @@ impl Studio {
 
     /// Carries out one command.
     pub fn apply(&mut self, c: Command) {
+        if !self.at_risk(&c).is_empty() {
+            self.leaving = Some(Leave::Then(Box::new(c)));
+            return;
+        }
+        self.carry_out(c);
+    }
+
+    /// Carries out one command the person has agreed to (or that loses nothing).
+    fn carry_out(&mut self, c: Command) {
         match c {
+            Command::Confirmed(c) => {
+                // A save that failed keeps the edits: ask again rather than lose them.
+                if matches!(*c, Command::Open(_) | Command::Close) && self.unsaved() {
+                    self.leaving = Some(Leave::Then(c));
+                    return;
+                }
+                // The game was given up: later steps (a fork's dialog) do not ask again.
+                if matches!(*c, Command::Fork { .. } | Command::StartGame) {
+                    self.play.end_game();
+                }
+                self.carry_out(*c);
+            }
+            Command::Discard => {
+                if let Some(c) = self.content_mut() {
+                    c.discard();
+                }
+            }
+            Command::StartGame => self.play.start_chosen(),
+            Command::UndoMove => self.play.undo_move(),
             Command::Open(spec) => self.open(&spec),
             Command::Close => {
                 self.project = None;
@@ -675,41 +815,77 @@ impl Project {
     }
 }
 
-/// Undo and redo, each naming the step it takes back or makes again, and save.
-fn edit_menu(ui: &mut egui::Ui, c: &content::Content, out: &mut Vec<Command>) {
-    let history = c.editor.history();
-    let title = if c.unsaved() { "Edit •" } else { "Edit" };
-    ui.menu_button(title, |ui| {
-        let undo = history.undo_label().map(|l| format!("Undo: {l}"));
-        let redo = history.redo_label().map(|l| format!("Redo: {l}"));
-        let items = [
-            (undo, "Nothing to undo", "Ctrl+Z", Command::Undo),
-            (redo, "Nothing to redo", "Ctrl+Shift+Z", Command::Redo),
-            (
-                c.unsaved().then(|| "Save".to_string()),
-                "Save",
-                "Ctrl+S",
-                Command::Save,
+/// Undo and redo of the tab shown, each naming what it takes back or makes again (a move
+/// in Play, an edit in the editors) or why there is nothing, and save.
+fn edit_menu(
+    ui: &mut egui::Ui,
+    tab: Tab,
+    c: Option<&content::Content>,
+    play: &play::PlayPanel,
+    out: &mut Vec<Command>,
+) {
+    let unsaved = c.is_some_and(|c| c.unsaved());
+    let history = c.map(|c| c.editor.history());
+    let (undo, redo) = match tab {
+        Tab::Play => (
+            play.undo_label()
+                .map(|l| (format!("Undo move: {l}"), Command::UndoMove)),
+            Err("Moves are not redone: play the move again".to_string()),
+        ),
+        Tab::Board | Tab::Data => match history {
+            Some(h) => (
+                h.undo_label()
+                    .map(|l| (format!("Undo edit: {l}"), Command::Undo))
+                    .ok_or_else(|| "Nothing to undo: no edits yet".to_string()),
+                h.redo_label()
+                    .map(|l| (format!("Redo edit: {l}"), Command::Redo))
+                    .ok_or_else(|| "Nothing to redo".to_string()),
             ),
-        ];
-        for (i, (label, none, keys, command)) in items.into_iter().enumerate() {
+            None => (
+                Err("The mod's files are not open for editing".to_string()),
+                Err("Nothing to redo".to_string()),
+            ),
+        },
+        _ => {
+            let why = "Undo works in the Play tab (moves) and the editors (edits)".to_string();
+            (Err(why.clone()), Err(why))
+        }
+    };
+    let title = if unsaved { "Edit •" } else { "Edit" };
+    let hover = match &undo {
+        Ok((l, _)) => l.clone(),
+        Err(why) => why.clone(),
+    };
+    ui.menu_button(title, |ui| {
+        let save = if unsaved {
+            Ok(("Save".to_string(), Command::Save))
+        } else {
+            Err("Nothing to save".to_string())
+        };
+        for (i, (item, keys)) in [(undo, "Ctrl+Z"), (redo, "Ctrl+Shift+Z"), (save, "Ctrl+S")]
+            .into_iter()
+            .enumerate()
+        {
             if i == 2 {
                 ui.separator();
             }
-            let enabled = label.is_some();
-            let button =
-                egui::Button::new(label.unwrap_or_else(|| none.into())).shortcut_text(keys);
-            if ui.add_enabled(enabled, button).clicked() {
-                out.push(command);
-                ui.close();
+            match item {
+                Ok((label, command)) => {
+                    let button = egui::Button::new(label).shortcut_text(keys);
+                    if ui.add(button).clicked() {
+                        out.push(command);
+                        ui.close();
+                    }
+                }
+                Err(why) => {
+                    let button = egui::Button::new(why).shortcut_text(keys);
+                    ui.add_enabled(false, button);
+                }
             }
         }
     })
     .response
-    .on_hover_text(match history.undo_label() {
-        Some(l) => format!("Last edit: {l}"),
-        None => "No edits yet".into(),
-    });
+    .on_hover_text(hover);
 }
 
 fn start_load(p: &mut Project, ctx: &egui::Context, asked: Instant) {

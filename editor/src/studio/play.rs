@@ -67,6 +67,8 @@ pub struct PlayPanel {
     /// Clicks on actions wait for the pointer to move after the actions change (see
     /// [`Guard`]).
     guard: Guard,
+    /// The definition the new-game dialog was last drawn for (what Start plays).
+    dialog_def: Option<Arc<GameDef>>,
 }
 
 /// Keeps a click meant for the last list of actions from landing on the next one. After the
@@ -134,6 +136,7 @@ impl PlayPanel {
             saved: None,
             picked: None,
             guard: Guard::default(),
+            dialog_def: None,
         }
     }
 
@@ -189,6 +192,63 @@ impl PlayPanel {
         {
             *v = value.to_string();
         }
+    }
+
+    /// The step of a game in progress: started, not over, with at least one action taken.
+    pub fn in_progress(&self) -> Option<usize> {
+        let snap = self.snap.as_ref()?;
+        (self.worker.is_some() && snap.result.is_none() && snap.step > 0).then_some(snap.step)
+    }
+
+    /// Gives up the game in progress (the person agreed to leave it); the dialog stays.
+    pub fn end_game(&mut self) {
+        self.worker = None;
+        self.snap = None;
+        self.handoff = None;
+        self.rebased = None;
+        self.notice = None;
+        self.picked = None;
+    }
+
+    /// What the viewing person's undo would take back ("Yellow: Place a tile at 2,1"), or
+    /// why there is nothing to undo.
+    pub fn undo_label(&self) -> Result<String, String> {
+        match &self.snap {
+            Some(snap) => undo_of(snap).map(|(_, what)| what),
+            None => Err("No game in progress".into()),
+        }
+    }
+
+    /// Undoes the viewing person's last move, where the game allows it.
+    pub fn undo_move(&mut self) {
+        if let Some(Ok((to, _))) = self.snap.as_ref().map(undo_of)
+            && let Some(w) = &mut self.worker
+        {
+            w.send(Request::Undo(to));
+        }
+    }
+
+    /// Starts the game chosen in the new-game dialog.
+    pub fn start_chosen(&mut self) {
+        let Some(d) = &mut self.dialog else { return };
+        let Ok(seed) = d.seed.trim().parse::<u64>() else {
+            return;
+        };
+        let Some(def) = self.dialog_def.clone() else {
+            return;
+        };
+        let seats = d.seats.clone();
+        let (setup, history) = match d.fork.take() {
+            Some(f) => f,
+            None => {
+                let mut setup = Setup::new(d.seats.len() as u8, seed);
+                for (id, v) in &d.options {
+                    setup = setup.option(id, Value::Str(v.clone()));
+                }
+                (setup, vec![])
+            }
+        };
+        self.start(def, setup, seats, history);
     }
 
     /// Forgets the game (another mod opens, or the start screen shows).
@@ -387,7 +447,7 @@ impl PlayPanel {
             return;
         }
         if self.dialog.is_some() {
-            self.dialog_ui(ui, &def);
+            self.dialog_ui(ui, &def, out);
             return;
         }
         if let Some(r) = self.rebased.clone() {
@@ -408,7 +468,7 @@ impl PlayPanel {
         self.snap = Some(snap);
     }
 
-    fn dialog_ui(&mut self, ui: &mut egui::Ui, def: &Arc<GameDef>) {
+    fn dialog_ui(&mut self, ui: &mut egui::Ui, def: &Arc<GameDef>, out: &mut Vec<Command>) {
         let Some(d) = &mut self.dialog else { return };
         let fixed = d.fork.is_some();
         match &d.fork {
@@ -541,23 +601,13 @@ impl PlayPanel {
                 "The seed is a whole number, 0 or more.",
             );
         }
+        self.dialog_def = Some(def.clone());
         if ui
             .add_enabled(seed.is_ok(), egui::Button::new("Start the game"))
             .clicked()
-            && let Ok(seed) = seed
         {
-            let seats = d.seats.clone();
-            let (setup, history) = match d.fork.take() {
-                Some(f) => f,
-                None => {
-                    let mut setup = Setup::new(d.seats.len() as u8, seed);
-                    for (id, v) in &d.options {
-                        setup = setup.option(id, Value::Str(v.clone()));
-                    }
-                    (setup, vec![])
-                }
-            };
-            self.start(def.clone(), setup, seats, history);
+            // Through the app, which asks first when a game in progress would be lost.
+            out.push(Command::StartGame);
         }
         if self.snap.is_some() && ui.button("Back to the game in progress").clicked() {
             self.dialog = None;
@@ -792,20 +842,14 @@ impl PlayPanel {
         }
         // Undo is always there (greyed when there is nothing to undo), so it never pushes
         // the actions down when it becomes possible.
-        let undo_to = snap
-            .viewer
-            .and_then(|v| snap.undo_to.get(v as usize).copied().flatten());
-        let hint = undo_to.map_or(String::new(), |to| {
-            format!("Back to before your action {}", to + 1)
-        });
-        if ui
-            .add_enabled(undo_to.is_some(), egui::Button::new("Undo"))
-            .on_hover_text(hint)
-            .on_disabled_hover_text(
-                "Nothing to undo: no decision of yours since the last random draw or revealed card",
-            )
-            .clicked()
-            && let Some(to) = undo_to
+        let undo = undo_of(snap);
+        let r = ui.add_enabled(undo.is_ok(), egui::Button::new("Undo"));
+        let r = match &undo {
+            Ok((_, what)) => r.on_hover_text(format!("Undo move: {what} (Ctrl+Z)")),
+            Err(why) => r.on_disabled_hover_text(why),
+        };
+        if r.clicked()
+            && let Ok((to, _)) = undo
             && let Some(w) = &mut self.worker
         {
             w.send(Request::Undo(to));
@@ -850,6 +894,29 @@ impl PlayPanel {
         if let Some(s) = &self.saved {
             ui.add(egui::Label::new(egui::RichText::new(s).weak()).wrap());
         }
+    }
+}
+
+/// Where the viewing person's undo goes and what it takes back, or why it cannot.
+fn undo_of(snap: &Snapshot) -> Result<(usize, String), String> {
+    if snap.result.is_some() {
+        return Err("The game is over".into());
+    }
+    let Some(v) = snap.viewer else {
+        return Err("Only bots play: no move of a person to undo".into());
+    };
+    match snap.undo_to.get(v as usize).copied().flatten() {
+        Some(to) => {
+            let what = snap.undo_what.get(v as usize).cloned().flatten();
+            Ok((
+                to,
+                what.unwrap_or_else(|| format!("back to before action {}", to + 1)),
+            ))
+        }
+        None => Err(
+            "Nothing to undo: no decision of yours since the last random draw or revealed card"
+                .into(),
+        ),
     }
 }
 

@@ -63,6 +63,8 @@ pub struct Snapshot {
     pub step: usize,
     /// For each seat: the step its undo would go back to, if it may undo now.
     pub undo_to: Vec<Option<usize>>,
+    /// For each seat: the move its undo would take back, as "Seat: label".
+    pub undo_what: Vec<Option<String>>,
 }
 
 /// How a game in progress fared when its history was replayed on reloaded rules.
@@ -204,6 +206,8 @@ struct Playing {
     agents: BTreeMap<u8, Agent>,
     /// Per action taken: the seat that took it, and whether it may be undone past.
     taken: Vec<(u8, Barrier)>,
+    /// Per action taken by a person: how it read when it was offered ("Seat: label").
+    labels: Vec<Option<String>>,
     /// State hashes after each action (to tell whether a rebased game follows).
     hashes: Vec<String>,
 }
@@ -331,6 +335,7 @@ fn start(
         seats,
         agents,
         taken: Vec::new(),
+        labels: Vec::new(),
         hashes: Vec::new(),
     };
     for (i, a) in history.iter().enumerate() {
@@ -344,13 +349,21 @@ impl Playing {
     /// Applies the active seat's action, noting whether it can be undone past.
     fn step(&mut self, action: &str) -> Result<(), String> {
         let seat = self.game.active();
-        let rng_before = self.game.state().rng.clone();
         // Only people learn things an undo would let them take back.
         let people: Vec<u8> = (0..self.seats.len() as u8)
             .filter(|&s| self.seats[s as usize].is_person())
             .collect();
         let seen_before: Vec<(u8, BTreeMap<String, usize>)> =
             people.iter().map(|&s| (s, self.seen(s))).collect();
+        // A person's move is named as it was offered, for "Undo move: ..." later.
+        let label = people.contains(&seat).then(|| {
+            format!(
+                "{}: {}",
+                self.game.def().seat_name(seat as usize),
+                self.game.describe_path(action).join(" ")
+            )
+        });
+        let rng_before = self.game.state().rng.clone();
         self.game.apply(action).map_err(|e| e.to_string())?;
         let mut barrier = if self.game.state().rng != rng_before {
             Barrier::Fixed
@@ -367,6 +380,7 @@ impl Playing {
             }
         }
         self.taken.push((seat, barrier));
+        self.labels.push(label);
         self.hashes.push(self.game.state().hash());
         Ok(())
     }
@@ -450,6 +464,10 @@ impl Playing {
                     None
                 }
             })
+            .collect::<Vec<Option<usize>>>();
+        let undo_what = undo_to
+            .iter()
+            .map(|to| to.and_then(|i| self.labels.get(i).cloned().flatten()))
             .collect();
         Snapshot {
             def: self.game.def().clone(),
@@ -463,6 +481,7 @@ impl Playing {
             offered,
             step: self.game.history().len(),
             undo_to,
+            undo_what,
         }
     }
 }
@@ -492,6 +511,7 @@ fn rebase(p: &Playing, def: Arc<GameDef>) -> (Rebased, Option<Playing>) {
         seats: p.seats.clone(),
         agents,
         taken: Vec::new(),
+        labels: Vec::new(),
         hashes: Vec::new(),
     };
     let mut first_difference = None;
