@@ -300,6 +300,9 @@ pub struct Host {
     /// Why the running call was stopped (a limit reached), and the last line seen near the
     /// memory limit.
     stopped: Rc<Stopped>,
+    /// What the VM may hold during the running call: the memory limit less what the game
+    /// holds outside the VM (read by the interrupt; the API lowers it as that grows).
+    room: Rc<Cell<usize>>,
     limits: Limits,
     def: Arc<GameDef>,
     game: Table,
@@ -350,10 +353,13 @@ impl Host {
         let steps_left = Rc::new(Cell::new(limits.steps));
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         let stopped: Rc<Stopped> = Rc::default();
+        // What the VM may hold now: the limit, less what the game holds outside the VM.
+        let room = Rc::new(Cell::new(memory));
         {
             let steps = steps_left.clone();
             let deadline = deadline.clone();
             let stopped = stopped.clone();
+            let room = room.clone();
             lua.set_interrupt(move |lua| {
                 let left = steps.get();
                 if left == 0 {
@@ -376,7 +382,7 @@ impl Host {
                     let used = lua.used_memory();
                     // What the game holds outside the VM (its log, variables...) shares the
                     // limit.
-                    if used + api::held() > memory {
+                    if used > room.get() {
                         steps.set(0);
                         return Err(stopped.stop(format!(
                             "{}{}",
@@ -467,10 +473,14 @@ impl Host {
         {
             let steps = steps_left.clone();
             let stopped = stopped.clone();
-            lua.set_app_data(api::Stopper(Box::new(move |lua, message| {
-                steps.set(0);
-                stopped.stop(format!("{}{message}", where_now(lua)))
-            })));
+            lua.set_app_data(api::Guard {
+                limit: memory,
+                room: room.clone(),
+                stop: Box::new(move |lua, message| {
+                    steps.set(0);
+                    stopped.stop(format!("{}{message}", where_now(lua)))
+                }),
+            });
         }
         let game = prepare_globals(&lua, &def, charge, refused, limits.memory)
             .map_err(|e| fail(e.to_string()))?;
@@ -484,6 +494,7 @@ impl Host {
             steps_left,
             deadline,
             stopped,
+            room,
             limits,
             def: def.clone(),
             game,
@@ -930,7 +941,7 @@ impl Host {
         let (ctx, r) = self.call_hook::<LuaValue>("actions", ctx, Some(seat), None);
         let r = r.and_then(|v| match v {
             None => Ok(None),
-            Some(v) => returns::action_list(&v)
+            Some(v) => returns::action_list(&self.lua, v)
                 .map(Some)
                 .map_err(|m| self.hook_error("actions", m)),
         });
@@ -1174,15 +1185,17 @@ impl Host {
     fn lend<T>(&self, ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
         let memory = self.limits.memory;
         let held = ctx.held();
+        self.room.set(memory.saturating_sub(held));
         let lowered = held > memory / 16;
         if lowered {
             let hard = (memory + memory / 8).saturating_sub(held).max(1);
             let _ = self.lua.set_memory_limit(hard);
         }
-        let out = api::lend(ctx, memory, f);
+        let out = api::lend(ctx, f);
         if lowered {
             let _ = self.lua.set_memory_limit(memory + memory / 8);
         }
+        self.room.set(memory);
         out
     }
 

@@ -1,7 +1,7 @@
 //! What hooks and bots return, read in plain words: a value of the wrong shape is reported as
 //! a mod author would say it ("item 3 is a table"), never in the terms of the Luau binding.
 
-use mlua::Value as LuaValue;
+use mlua::{FromLua, Lua, Value as LuaValue};
 
 /// A Luau value as a sentence names it: "a table", "nothing (nil)", "`true`".
 pub fn what(v: &LuaValue) -> String {
@@ -32,43 +32,53 @@ pub fn shown(v: &LuaValue) -> String {
     }
 }
 
-/// The list the `actions` hook returned: a list of strings, each an action
-/// ([`crate::action::problem`] says what an action may be). The error says what was wrong,
-/// in words that make sense beside the hook's file and line.
-pub fn action_list(v: &LuaValue) -> Result<Vec<String>, String> {
+/// The list the `actions` hook returned: a list of strings (numbers are taken as their text,
+/// and the list ends at its first nil), each an action ([`crate::action::problem`] says what
+/// an action may be). The error says what was wrong, in words that make sense beside the
+/// hook's file and line.
+pub fn action_list(lua: &Lua, v: LuaValue) -> Result<Vec<String>, String> {
     const WANT: &str = "the actions hook must return a list of strings (the legal actions)";
-    let t = match v {
-        LuaValue::Table(t) => t,
-        other => return Err(format!("{WANT}; it returned {}", what(other))),
+    let LuaValue::Table(t) = &v else {
+        return Err(format!("{WANT}; it returned {}", what(&v)));
     };
-    let n = t.raw_len();
-    if n == 0 {
+    // mlua reads a list of strings straight off the stack; the items are looked at one by one
+    // only to say what is wrong with them.
+    let list = match Vec::<String>::from_lua(v.clone(), lua) {
+        Ok(list) => list,
+        Err(_) => return Err(wrong_item(t, WANT)),
+    };
+    if list.is_empty() && t.clone().pairs::<LuaValue, LuaValue>().next().is_some() {
         // An empty list is "no legal action"; a table with other keys is a mistake.
-        if t.clone().pairs::<LuaValue, LuaValue>().next().is_some() {
+        return Err(format!(
+            "{WANT}; it returned a table with no items 1, 2, 3... (a list is written {{ \"draw\", \"pass\" }})"
+        ));
+    }
+    for (i, a) in list.iter().enumerate() {
+        if let Some(why) = crate::action::problem(a) {
             return Err(format!(
-                "{WANT}; it returned a table with no items 1, 2, 3... (a list is written {{ \"draw\", \"pass\" }})"
+                "item {} of the actions list, `{}`, {why} (actions are kept in replays and shown to people)",
+                i + 1,
+                one_line(a, 60)
             ));
         }
-        return Ok(Vec::new());
     }
-    let mut out = Vec::with_capacity(n);
-    for i in 1..=n {
-        let item: LuaValue = t.raw_get(i).unwrap_or(LuaValue::Nil);
-        let LuaValue::String(s) = &item else {
-            return Err(format!("{WANT}; item {i} is {}", what(&item)));
-        };
-        let Ok(text) = s.to_str() else {
-            return Err(format!("{WANT}; item {i} is not UTF-8 text"));
-        };
-        if let Some(why) = crate::action::problem(&text) {
-            return Err(format!(
-                "item {i} of the actions list, `{}`, {why} (actions are kept in replays and shown to people)",
-                one_line(&text, 60)
-            ));
+    Ok(list)
+}
+
+/// What is wrong with the first item of `t` that is not an action's text.
+fn wrong_item(t: &mlua::Table, want: &str) -> String {
+    for (i, item) in t.clone().sequence_values::<LuaValue>().enumerate() {
+        let i = i + 1;
+        match item {
+            Ok(LuaValue::String(s)) if s.to_str().is_err() => {
+                return format!("{want}; item {i} is not UTF-8 text");
+            }
+            Ok(LuaValue::String(_) | LuaValue::Integer(_) | LuaValue::Number(_)) => {}
+            Ok(other) => return format!("{want}; item {i} is {}", what(&other)),
+            Err(_) => return format!("{want}; item {i} could not be read"),
         }
-        out.push(text.to_owned());
     }
-    Ok(out)
+    format!("{want}; it could not be read as one")
 }
 
 /// `text` cut to `max` characters (with its length in bytes when cut) and kept to one line:

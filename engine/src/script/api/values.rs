@@ -201,7 +201,7 @@ fn store_var(
         if old > 0 || c.state.vars.contains_key(&name) {
             std::sync::Arc::make_mut(&mut c.state.vars).remove(&name);
             c.state.vars_bytes = c.state.vars_bytes.saturating_sub(old);
-            note_held(c);
+            note_held(lua, c);
         }
         return Ok(());
     };
@@ -220,6 +220,8 @@ fn store_var(
     }
     std::sync::Arc::make_mut(&mut c.state.vars).insert(name, Var { value, seen, size });
     c.state.vars_bytes = others + size;
-    note_held(c);
+    if size < old {
+        note_held(lua, c);
+    }
     Ok(())
 }
