@@ -617,7 +617,7 @@ impl Host {
                 hook: "load".into(),
                 message: format!(
                     "the script must end with `return {{ ... hooks ... }}`, and it returned {}",
-                    other.type_name()
+                    returns::what(&other)
                 ),
             }),
             Err(e) => Err(self.error(e, "load")),
@@ -629,20 +629,22 @@ impl Host {
     fn take_hooks(&mut self, idx: usize, table: Table) -> Result<(), ScriptError> {
         let mut plain = vec![];
         let mut wraps = vec![];
-        for pair in table.pairs::<String, LuaValue>() {
-            let (name, value) = pair.map_err(|e| self.error(e, "load"))?;
+        for pair in table.pairs::<LuaValue, LuaValue>() {
+            let (key, value) = pair.map_err(|e| self.error(e, "load"))?;
+            let name = self.hook_key(idx, &key, "")?;
             if let Some(w) = WRAPS.iter().position(|k| *k == name) {
                 let LuaValue::Table(inner) = value else {
                     return Err(self.load_error(
                         idx,
                         format!(
                             "`{name}` must be a table of hooks ({name} = {{ apply = function(game, seat, action) ... end }}), not {}",
-                            value.type_name()
+                            returns::what(&value)
                         ),
                     ));
                 };
-                for pair in inner.pairs::<String, LuaValue>() {
-                    let (hook, value) = pair.map_err(|e| self.error(e, "load"))?;
+                for pair in inner.pairs::<LuaValue, LuaValue>() {
+                    let (key, value) = pair.map_err(|e| self.error(e, "load"))?;
+                    let hook = self.hook_key(idx, &key, &format!("{name}."))?;
                     let h = self.hook_named(idx, &hook, &format!("{name}."))?;
                     let f = self.hook_function(idx, &format!("{name}.{hook}"), value)?;
                     wraps.push((w, h, f));
@@ -669,6 +671,25 @@ impl Host {
         Ok(())
     }
 
+    /// The name a key of a script's table of hooks gives (within `prefix`, "before." say).
+    fn hook_key(&self, idx: usize, key: &LuaValue, prefix: &str) -> Result<String, ScriptError> {
+        match key {
+            LuaValue::String(s) => Ok(s.to_string_lossy()),
+            other => Err(self.load_error(
+                idx,
+                format!(
+                    "the table of hooks{} has a key that is {}; hooks are named by strings (apply = function(game, seat, action) ... end)",
+                    if prefix.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" in `{}`", prefix.trim_end_matches('.'))
+                    },
+                    returns::what(other)
+                ),
+            )),
+        }
+    }
+
     /// The index of hook `name` in [`HOOKS`], or an error with a suggestion.
     fn hook_named(&self, idx: usize, name: &str, prefix: &str) -> Result<usize, ScriptError> {
         hook_index(name).ok_or_else(|| {
@@ -693,7 +714,7 @@ impl Host {
                 idx,
                 format!(
                     "hook `{name}` must be a function, not {}",
-                    other.type_name()
+                    returns::what(&other)
                 ),
             )),
         }
@@ -1243,7 +1264,7 @@ impl Host {
             file: s.map_or(self.def.id.clone(), |s| s.display.clone()),
             line,
             hook: hook.to_string(),
-            message: shorten(message.trim()),
+            message: shorten(&returns::plain_message(message.trim())),
         }
     }
 }
@@ -1672,24 +1693,8 @@ fn bad_argument(e: &mlua::Error, line: Option<&str>) -> Option<String> {
     let mlua::Error::FromLuaConversionError { from, to, .. } = &**cause else {
         return None;
     };
-    let want = match to.as_str() {
-        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
-            "a whole number"
-        }
-        "f32" | "f64" => "a number",
-        "String" | "string" | "BorrowedStr" | "str" => "a string",
-        "bool" | "boolean" => "true or false",
-        "table" | "Table" => "a table",
-        "function" | "Function" => "a function",
-        _ => return None,
-    };
-    let got = match *from {
-        "number" | "integer" if want == "a whole number" => {
-            "a fraction or a number out of range".to_string()
-        }
-        "string" => "a string".to_string(),
-        other => other.to_string(),
-    };
+    let want = returns::wanted(to)?;
+    let got = returns::got(from, &want);
     let mut called: Vec<&str> = vec![];
     if let Some(line) = line {
         for (at, _) in line.match_indices("game.") {
@@ -1704,10 +1709,17 @@ fn bad_argument(e: &mlua::Error, line: Option<&str>) -> Option<String> {
             }
         }
     }
-    let of = match called.as_slice() {
-        [one] => format!("`{one}`"),
-        _ => "the `game` function called here".to_string(),
+    let (of, list) = match called.as_slice() {
+        [one] => (format!("`{one}`"), returns::takes_list(one, *pos)),
+        _ => ("the `game` function called here".to_string(), false),
     };
+    if list && !to.starts_with("Vec<") && want != "a table" {
+        // mlua names the item's type when an item of a list argument is wrong.
+        return Some(format!(
+            "argument {pos} of {of} must be a list of {}, and an item of it is {got}",
+            returns::plural(&want)
+        ));
+    }
     Some(format!("argument {pos} of {of} must be {want}, not {got}"))
 }
 

@@ -96,3 +96,144 @@ pub fn one_line(text: &str, max: usize) -> String {
     }
     out
 }
+
+/// What a parameter of the API's Rust type `to` asks for, in words ("a whole number", "a list
+/// of strings"); None for a type with no plain name.
+pub fn wanted(to: &str) -> Option<String> {
+    if let Some(inner) = to.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')) {
+        return wanted(inner);
+    }
+    if let Some(inner) = to.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')) {
+        return Some(format!("a list of {}", plural(&wanted(inner)?)));
+    }
+    Some(
+        match to {
+            "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
+                "a whole number"
+            }
+            "f32" | "f64" => "a number",
+            "String" | "string" | "BorrowedStr" | "str" => "a string",
+            "bool" | "boolean" => "true or false",
+            "table" | "Table" => "a table",
+            "function" | "Function" => "a function",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+/// "a whole number" -> "whole numbers", for "a list of ...".
+pub fn plural(want: &str) -> String {
+    match want {
+        "true or false" => "trues or falses".to_string(),
+        w => format!("{}s", w.strip_prefix("a ").unwrap_or(w)),
+    }
+}
+
+/// The Luau type name `from` (as the binding reports what it was given) in words, for "must
+/// be `want`, not ...".
+pub fn got(from: &str, want: &str) -> String {
+    match from {
+        "number" | "integer" if want == "a whole number" => "a fraction or a number out of range",
+        "integer" => "a whole number",
+        "number" => "a number",
+        "string" => "a string",
+        "table" => "a table",
+        "boolean" => "true or false",
+        "function" => "a function",
+        "thread" => "a coroutine",
+        "buffer" => "a buffer",
+        "vector" => "a vector",
+        "nil" => "nil",
+        other => other,
+    }
+    .to_string()
+}
+
+/// Whether parameter `pos` (from 1) of `game.f` (as `call` names it: "game.finish") is a
+/// list, as the API's documented signature says (`{number}`).
+pub fn takes_list(call: &str, pos: usize) -> bool {
+    let Some(name) = call.strip_prefix("game.") else {
+        return false;
+    };
+    let Some((_, sig, _)) = super::api::API.iter().find(|(n, _, _)| *n == name) else {
+        return false;
+    };
+    let params = sig
+        .strip_prefix('(')
+        .and_then(|s| s.split(") ->").next())
+        .unwrap_or("");
+    // Parameters are "name: type", split at the commas outside braces.
+    let mut depth = 0i32;
+    let mut index = 1;
+    let mut start = 0;
+    for (i, c) in params.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if index == pos {
+                    return is_list(&params[start..i]);
+                }
+                index += 1;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    index == pos && is_list(&params[start..])
+}
+
+fn is_list(param: &str) -> bool {
+    param
+        .split_once(':')
+        .is_some_and(|(_, t)| t.trim_start().starts_with('{') && !t.contains(':'))
+}
+
+/// An error message as a mod author should read it: without the place inside the engine's
+/// own Luau wrappers ("farebox:49: "), and with no memory address (an error raised with a
+/// table is shown by Luau as "table: 0x..."; an address differs from run to run and means
+/// nothing to a person).
+pub fn plain_message(message: &str) -> String {
+    let mut m = message;
+    while let Some(rest) = m.strip_prefix("farebox:") {
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        match rest[digits..].strip_prefix(": ") {
+            Some(after) if digits > 0 => m = after,
+            _ => break,
+        }
+    }
+    for kind in ["table", "function", "userdata", "thread", "buffer"] {
+        if let Some(addr) = m.strip_prefix(kind).and_then(|r| r.strip_prefix(": 0x"))
+            && !addr.is_empty()
+            && addr.chars().all(|c| c.is_ascii_hexdigit())
+        {
+            let a = if kind == "userdata" { "" } else { "a " };
+            return format!(
+                "an error was raised with {a}{kind} rather than a message (error(\"what went wrong\"))"
+            );
+        }
+    }
+    without_addresses(m)
+}
+
+/// `text` with every "0x" followed by six or more hex digits shown as "(an address)".
+fn without_addresses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("0x") {
+        let hex = rest[at + 2..]
+            .chars()
+            .take_while(char::is_ascii_hexdigit)
+            .count();
+        out.push_str(&rest[..at]);
+        if hex >= 6 {
+            out.push_str("(an address)");
+        } else {
+            out.push_str(&rest[at..at + 2 + hex]);
+        }
+        rest = &rest[at + 2 + hex..];
+    }
+    out.push_str(rest);
+    out
+}

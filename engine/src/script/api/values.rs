@@ -169,7 +169,7 @@ fn two_forms(seat: LuaValue, value: Option<i64>, what: &str) -> R<(Option<i64>, 
             || {
                 err(format!(
                     "{what}: the seat must be a whole number, not {}",
-                    s.type_name()
+                    crate::script::returns::what(s)
                 ))
             },
             |s| Ok((Some(s), v)),
@@ -178,7 +178,10 @@ fn two_forms(seat: LuaValue, value: Option<i64>, what: &str) -> R<(Option<i64>, 
             || {
                 err(format!(
                     "{what} must be a whole number, not {}",
-                    s.type_name()
+                    match s {
+                        LuaValue::Number(_) => "a fraction or a number out of range".to_string(),
+                        other => crate::script::returns::what(other),
+                    }
                 ))
             },
             |v| Ok((None, v)),
