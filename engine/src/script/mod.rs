@@ -585,7 +585,7 @@ impl Host {
             // that is the new one.
             Some(f) => {
                 f.set_environment(self.lua.globals())
-                    .map_err(|e| self.error(e, "load"))?;
+                    .map_err(|e| self.error_in(e, "load", Some(idx)))?;
                 f
             }
             None => {
@@ -598,7 +598,7 @@ impl Host {
                 let f = chunk
                     .set_name(format!("={}", s.display))
                     .into_function()
-                    .map_err(|e| self.error(e, "load"))?;
+                    .map_err(|e| self.error_in(e, "load", Some(idx)))?;
                 if let Some(slot) = self.chunks.borrow_mut().get_mut(idx) {
                     *slot = Some(f.clone());
                 }
@@ -620,7 +620,7 @@ impl Host {
                     returns::what(&other)
                 ),
             }),
-            Err(e) => Err(self.error(e, "load")),
+            Err(e) => Err(self.error_in(e, "load", Some(idx))),
         }
     }
 
