@@ -793,3 +793,43 @@ fn a_replay_of_other_mod_versions_does_not_verify() {
         r.err
     );
 }
+
+#[test]
+fn deep_nesting_and_huge_numbers_are_reported_where_they_are() {
+    let d = scratch("deep");
+    let deep = |line: &str| {
+        content_mod(
+            &d,
+            "pieces = \"pieces.toml\"",
+            &[(
+                "pieces.toml",
+                &format!("[[pieces]]\nid = \"a\"\nname = \"A\"\n\n{line}\n"),
+            )],
+        );
+        load_errors(&d)
+    };
+    for line in [
+        format!("props = {{ x = {}{} }}", "[".repeat(5000), "]".repeat(5000)),
+        format!("props = {}1{}", "{ a = ".repeat(3000), " }".repeat(3000)),
+        format!("props.{} = 1", vec!["a"; 3000].join(".")),
+        format!("[{}]", vec!["a"; 3000].join(".")),
+    ] {
+        let e = deep(&line);
+        assert!(e.contains("pieces.toml:5:"), "{}: {e}", &line[..40]);
+        assert!(!e.contains(":1:1:"), "{e}");
+    }
+    let e = deep(&format!("props.{} = 1", vec!["a"; 3000].join(".")));
+    assert!(e.contains("a key nested too deeply"), "{e}");
+    // A whole number past 64 bits is told as a number out of range, not in Rust's words.
+    let e = deep("count = 99999999999999999999");
+    assert!(
+        e.contains("pieces.toml:5:") && e.contains("99999999999999999999 is out of range"),
+        "{e}"
+    );
+    assert!(!e.contains("i128") && !e.contains("u128"), "{e}");
+    let e = deep("props = 5\ntags = \"x\"");
+    assert!(
+        e.contains("expected a table") && e.contains("expected a list"),
+        "{e}"
+    );
+}

@@ -21,6 +21,9 @@ pub fn problem(action: &str) -> Option<String> {
             action.len()
         ));
     }
+    if !may_hold_control(action.as_bytes()) {
+        return None;
+    }
     if let Some(c) = action.chars().find(|c| c.is_control()) {
         let name = match c {
             '\n' | '\r' => "a line break".to_string(),
@@ -32,6 +35,16 @@ pub fn problem(action: &str) -> Option<String> {
         ));
     }
     None
+}
+
+/// Whether `bytes` may hold a control character: a byte below 0x20, 0x7f, or 0xc2 (which
+/// starts U+0080 to U+009F, and a few printable characters). Every action offered passes
+/// here, so the bytes are looked at first, in a fold without an early exit, which the
+/// compiler turns into a few wide comparisons.
+fn may_hold_control(bytes: &[u8]) -> bool {
+    bytes.iter().fold(false, |seen, &b| {
+        seen | (b < 0x20) | (b == 0x7f) | (b == 0xc2)
+    })
 }
 
 #[cfg(test)]
@@ -49,5 +62,22 @@ mod tests {
         assert!(problem("a\tb").is_some_and(|p| p.contains("tab")));
         assert!(problem("a\u{1b}[2J").is_some_and(|p| p.contains("U+001B")));
         assert!(problem("a\u{85}").is_some_and(|p| p.contains("U+0085")));
+    }
+
+    #[test]
+    fn the_quick_look_misses_no_control_character() {
+        for len in 0..20 {
+            for at in 0..len {
+                for c in ['\0', '\n', '\u{1f}', '\u{7f}', '\u{80}', '\u{9f}'] {
+                    let mut s: Vec<char> = "é abcdefghijklmnopqrstu".chars().take(len).collect();
+                    s[at] = c;
+                    let s: String = s.into_iter().collect();
+                    assert!(may_hold_control(s.as_bytes()), "{s:?}");
+                    assert!(problem(&s).is_some(), "{s:?}");
+                }
+            }
+            let plain: String = "é abcdefghijklmnopqrstu~".chars().take(len).collect();
+            assert!(!may_hold_control(plain.as_bytes()), "{plain:?}");
+        }
     }
 }

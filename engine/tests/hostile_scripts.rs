@@ -656,3 +656,32 @@ fn actions_a_replay_could_not_hold_are_refused_where_they_are_offered() {
     );
     assert_eq!(g.legal_actions().unwrap()[0].len(), 1000);
 }
+
+#[test]
+fn a_memory_error_while_loading_names_the_script() {
+    // The second of two scripts makes one allocation far past the limit: the allocator
+    // refuses it, with no line to report, and the error must still name that script.
+    let manifest = support::MANIFEST.replace(
+        "scripts = [\"rules/r.luau\"]",
+        "scripts = [\"rules/r.luau\", \"rules/big.luau\"]",
+    );
+    let big = "local s = string.rep('x', 40 * 2^20)\nlocal t = s .. s\nreturn {}\n";
+    let def = Arc::new(support::mem_mod(
+        "probe",
+        &[
+            ("mod.toml", &manifest),
+            ("pieces.toml", support::PIECES),
+            ("rules/r.luau", "return {}\n"),
+            ("rules/big.luau", big),
+        ],
+    ));
+    let e = match Game::new(def, Setup::new(1, 1)) {
+        Ok(_) => panic!("loaded"),
+        Err(e) => e.to_string(),
+    };
+    assert!(e.contains("memory limit of 64 MiB exceeded"), "{e}");
+    assert!(
+        e.starts_with("probe/rules/big.luau"),
+        "names the script: {e}"
+    );
+}

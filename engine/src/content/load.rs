@@ -621,7 +621,18 @@ impl<'r> Reader<'r> {
                 }
             }
             for e in by_line.values().take(MAX_ERRORS_PER_FILE) {
-                let d = f.error(e.span().unwrap_or(0..0), e.message().trim().to_string());
+                let d = match (e.span(), e.message().trim()) {
+                    // The parser gives no place for a key path too deep to read: the line is
+                    // found here, so the error is not reported at the top of the file.
+                    (None, "recursion limit") => f.error(
+                        deep_key(&f.text).unwrap_or(0..0),
+                        format!(
+                            "a key nested too deeply: tables and dotted keys are read to {} levels",
+                            MAX_KEY_DEPTH - 1
+                        ),
+                    ),
+                    (span, m) => f.error(span.unwrap_or(0..0), m.to_string()),
+                };
                 self.diags.push(d);
             }
             return None;
@@ -929,6 +940,47 @@ fn meant_key(msg: &str) -> Option<String> {
     crate::diag::did_you_mean(wrong, expected).map(str::to_string)
 }
 
+/// The depth of key paths at which the TOML parser stops (its own limit).
+const MAX_KEY_DEPTH: usize = 80;
+
+/// Where the first key path of `text` that reaches [`MAX_KEY_DEPTH`] levels is: a table
+/// header (`[a.b.c]`) or a dotted key (`a.b.c = 1`), counted with the header it is under.
+/// Quoted parts are counted as one part; a line that is neither is skipped.
+fn deep_key(text: &str) -> Option<std::ops::Range<usize>> {
+    let parts = |path: &str| {
+        let mut n = 1;
+        let mut quote: Option<char> = None;
+        for c in path.chars() {
+            match (quote, c) {
+                (None, '"' | '\'') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                (None, '.') => n += 1,
+                _ => {}
+            }
+        }
+        n
+    };
+    let mut header = 0;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let t = line.trim();
+        let depth = if let Some(h) = t.strip_prefix("[[").or_else(|| t.strip_prefix('[')) {
+            header = parts(h.split(']').next().unwrap_or(""));
+            header
+        } else if let Some((key, _)) = t.split_once('=') {
+            header + parts(key)
+        } else {
+            continue;
+        };
+        if depth >= MAX_KEY_DEPTH {
+            return Some(start..start + line.trim_end().len());
+        }
+    }
+    None
+}
+
 /// How many problems one file reports before the rest are left for the next run.
 const MAX_ERRORS_PER_FILE: usize = 20;
 
@@ -1023,7 +1075,30 @@ pub fn friendly_toml_error(msg: &str) -> String {
             break;
         }
     }
-    msg
+    // A whole number past 64 bits reaches serde as a 128-bit one ("integer `N` as i128").
+    for wide in ["` as i128", "` as u128"] {
+        if let Some(at) = msg.find(wide)
+            && let Some(start) = msg[..at].rfind("integer `")
+        {
+            let number = &msg[start + 9..at];
+            let expected = msg[at + wide.len()..]
+                .strip_prefix(", expected ")
+                .filter(|e| !e.starts_with("any valid"))
+                .map_or(String::new(), |e| format!("; expected {e}"));
+            return format!(
+                "the number {number} is out of range: whole numbers run from -9223372036854775808 to 9223372036854775807{expected}"
+            );
+        }
+    }
+    if msg.ends_with("number overflowed") {
+        return "the number is too large".to_string();
+    }
+    msg.replace("invalid value: integer `", "wrong value: `")
+        .replace("floating point `", "a number with a fraction `")
+        .replace("expected a map", "expected a table")
+        .replace("expected a sequence", "expected a list")
+        .replace("wrong type: map,", "wrong type: a table,")
+        .replace("wrong type: sequence,", "wrong type: a list,")
 }
 
 /// Puts a card or row from patch file `f` in place of row `at`, or at the end.

@@ -115,7 +115,8 @@ fn convert(v: &LuaValue, depth: usize, budget: &mut Budget) -> Result<Value, Str
             let mut count = 0usize;
             let mut map = std::collections::BTreeMap::new();
             for pair in t.clone().pairs::<LuaValue, LuaValue>() {
-                let (k, x) = pair.map_err(|e| e.to_string())?;
+                let (k, x) =
+                    pair.map_err(|_| "a table in the value could not be read".to_string())?;
                 count += 1;
                 let key = match &k {
                     LuaValue::String(s) => {
@@ -130,7 +131,7 @@ fn convert(v: &LuaValue, depth: usize, budget: &mut Budget) -> Result<Value, Str
                     other => {
                         return Err(format!(
                             "table keys must be strings or numbers, not {}",
-                            other.type_name()
+                            super::returns::what(other)
                         ));
                     }
                 };
@@ -146,7 +147,12 @@ fn convert(v: &LuaValue, depth: usize, budget: &mut Budget) -> Result<Value, Str
                 Value::Map(map)
             }
         }
-        other => return Err(format!("the game state cannot hold {}", other.type_name())),
+        other => {
+            return Err(format!(
+                "the game state cannot hold {}",
+                super::returns::what(other)
+            ));
+        }
     })
 }
 

@@ -384,6 +384,9 @@ pub struct Host {
     /// Why the running call was stopped (a limit reached), and the last line seen near the
     /// memory limit.
     stopped: Rc<Stopped>,
+    /// What the VM may hold during the running call: the memory limit less what the game
+    /// holds outside the VM (read by the interrupt; the API lowers it as that grows).
+    room: Rc<Cell<usize>>,
     limits: Limits,
     def: Arc<GameDef>,
     game: Table,
@@ -445,10 +448,13 @@ impl Host {
         let steps_left = Rc::new(Cell::new(limits.steps));
         let deadline: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
         let stopped: Rc<Stopped> = Rc::default();
+        // What the VM may hold now: the limit, less what the game holds outside the VM.
+        let room = Rc::new(Cell::new(memory));
         {
             let steps = steps_left.clone();
             let deadline = deadline.clone();
             let stopped = stopped.clone();
+            let room = room.clone();
             lua.set_interrupt(move |lua| {
                 let left = steps.get();
                 if left == 0 {
@@ -471,7 +477,7 @@ impl Host {
                     let used = lua.used_memory();
                     // What the game holds outside the VM (its log, variables...) shares the
                     // limit.
-                    if used + api::held() > memory {
+                    if used > room.get() {
                         steps.set(0);
                         return Err(stopped.stop(
                             lua,
@@ -571,10 +577,14 @@ impl Host {
         {
             let steps = steps_left.clone();
             let stopped = stopped.clone();
-            lua.set_app_data(api::Stopper(Box::new(move |lua, message| {
-                steps.set(0);
-                stopped.stop(lua, format!("{}{message}", where_now(lua)))
-            })));
+            lua.set_app_data(api::Guard {
+                limit: memory,
+                room: room.clone(),
+                stop: Box::new(move |lua, message| {
+                    steps.set(0);
+                    stopped.stop(lua, format!("{}{message}", where_now(lua)))
+                }),
+            });
         }
         let game = prepare_globals(&lua, &def, charge, refused, limits.memory)
             .map_err(|e| fail(e.to_string()))?;
@@ -588,6 +598,7 @@ impl Host {
             steps_left,
             deadline,
             stopped,
+            room,
             limits,
             def: def.clone(),
             game,
@@ -686,7 +697,7 @@ impl Host {
             // that is the new one.
             Some(f) => {
                 f.set_environment(self.lua.globals())
-                    .map_err(|e| self.error(e, "load"))?;
+                    .map_err(|e| self.error_in(e, "load", Some(idx)))?;
                 f
             }
             None => {
@@ -699,7 +710,7 @@ impl Host {
                 let f = chunk
                     .set_name(format!("={}", s.display))
                     .into_function()
-                    .map_err(|e| self.error(e, "load"))?;
+                    .map_err(|e| self.error_in(e, "load", Some(idx)))?;
                 if let Some(slot) = self.chunks.borrow_mut().get_mut(idx) {
                     *slot = Some(f.clone());
                 }
@@ -718,11 +729,11 @@ impl Host {
                 hook: "load".into(),
                 message: format!(
                     "the script must end with `return {{ ... hooks ... }}`, and it returned {}",
-                    other.type_name()
+                    returns::what(&other)
                 ),
                 ..ScriptError::default()
             }),
-            Err(e) => Err(self.error(e, "load")),
+            Err(e) => Err(self.error_in(e, "load", Some(idx))),
         }
     }
 
@@ -731,20 +742,22 @@ impl Host {
     fn take_hooks(&mut self, idx: usize, table: Table) -> Result<(), ScriptError> {
         let mut plain = vec![];
         let mut wraps = vec![];
-        for pair in table.pairs::<String, LuaValue>() {
-            let (name, value) = pair.map_err(|e| self.error(e, "load"))?;
+        for pair in table.pairs::<LuaValue, LuaValue>() {
+            let (key, value) = pair.map_err(|e| self.error(e, "load"))?;
+            let name = self.hook_key(idx, &key, "")?;
             if let Some(w) = WRAPS.iter().position(|k| *k == name) {
                 let LuaValue::Table(inner) = value else {
                     return Err(self.load_error(
                         idx,
                         format!(
                             "`{name}` must be a table of hooks ({name} = {{ apply = function(game, seat, action) ... end }}), not {}",
-                            value.type_name()
+                            returns::what(&value)
                         ),
                     ));
                 };
-                for pair in inner.pairs::<String, LuaValue>() {
-                    let (hook, value) = pair.map_err(|e| self.error(e, "load"))?;
+                for pair in inner.pairs::<LuaValue, LuaValue>() {
+                    let (key, value) = pair.map_err(|e| self.error(e, "load"))?;
+                    let hook = self.hook_key(idx, &key, &format!("{name}."))?;
                     let h = self.hook_named(idx, &hook, &format!("{name}."))?;
                     let f = self.hook_function(idx, &format!("{name}.{hook}"), value)?;
                     wraps.push((w, h, f));
@@ -771,6 +784,25 @@ impl Host {
         Ok(())
     }
 
+    /// The name a key of a script's table of hooks gives (within `prefix`, "before." say).
+    fn hook_key(&self, idx: usize, key: &LuaValue, prefix: &str) -> Result<String, ScriptError> {
+        match key {
+            LuaValue::String(s) => Ok(s.to_string_lossy()),
+            other => Err(self.load_error(
+                idx,
+                format!(
+                    "the table of hooks{} has a key that is {}; hooks are named by strings (apply = function(game, seat, action) ... end)",
+                    if prefix.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" in `{}`", prefix.trim_end_matches('.'))
+                    },
+                    returns::what(other)
+                ),
+            )),
+        }
+    }
+
     /// The index of hook `name` in [`HOOKS`], or an error with a suggestion.
     fn hook_named(&self, idx: usize, name: &str, prefix: &str) -> Result<usize, ScriptError> {
         hook_index(name).ok_or_else(|| {
@@ -795,7 +827,7 @@ impl Host {
                 idx,
                 format!(
                     "hook `{name}` must be a function, not {}",
-                    other.type_name()
+                    returns::what(&other)
                 ),
             )),
         }
@@ -1097,7 +1129,7 @@ impl Host {
         let (ctx, r) = self.call_hook::<LuaValue>("actions", ctx, Some(seat), None);
         let r = r.and_then(|v| match v {
             None => Ok(None),
-            Some(v) => returns::action_list(&v)
+            Some(v) => returns::action_list(&self.lua, v)
                 .map(Some)
                 .map_err(|m| self.hook_error("actions", m)),
         });
@@ -1370,15 +1402,17 @@ impl Host {
     fn lend<T>(&self, ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
         let memory = self.limits.memory;
         let held = ctx.held();
+        self.room.set(memory.saturating_sub(held));
         let lowered = held > memory / 16;
         if lowered {
             let hard = (memory + memory / 8).saturating_sub(held).max(1);
             let _ = self.lua.set_memory_limit(hard);
         }
-        let out = api::lend(ctx, memory, f);
+        let out = api::lend(ctx, f);
         if lowered {
             let _ = self.lua.set_memory_limit(memory + memory / 8);
         }
+        self.room.set(memory);
         out
     }
 
@@ -1426,7 +1460,7 @@ impl Host {
             file: s.map_or(self.def.id.clone(), |s| s.display.clone()),
             line,
             hook: hook.to_string(),
-            message: shorten(message.trim()),
+            message: shorten(&returns::plain_message(message.trim())),
             context: Box::new(ErrorContext {
                 trace: self.trace_of(&e),
                 ..ErrorContext::default()
@@ -2186,24 +2220,8 @@ fn bad_argument(e: &mlua::Error, line: Option<&str>) -> Option<String> {
     let mlua::Error::FromLuaConversionError { from, to, .. } = &**cause else {
         return None;
     };
-    let want = match to.as_str() {
-        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
-            "a whole number"
-        }
-        "f32" | "f64" => "a number",
-        "String" | "string" | "BorrowedStr" | "str" => "a string",
-        "bool" | "boolean" => "true or false",
-        "table" | "Table" => "a table",
-        "function" | "Function" => "a function",
-        _ => return None,
-    };
-    let got = match *from {
-        "number" | "integer" if want == "a whole number" => {
-            "a fraction or a number out of range".to_string()
-        }
-        "string" => "a string".to_string(),
-        other => other.to_string(),
-    };
+    let want = returns::wanted(to)?;
+    let got = returns::got(from, &want);
     let mut called: Vec<&str> = vec![];
     if let Some(line) = line {
         for (at, _) in line.match_indices("game.") {
@@ -2218,10 +2236,17 @@ fn bad_argument(e: &mlua::Error, line: Option<&str>) -> Option<String> {
             }
         }
     }
-    let of = match called.as_slice() {
-        [one] => format!("`{one}`"),
-        _ => "the `game` function called here".to_string(),
+    let (of, list) = match called.as_slice() {
+        [one] => (format!("`{one}`"), returns::takes_list(one, *pos)),
+        _ => ("the `game` function called here".to_string(), false),
     };
+    if list && !to.starts_with("Vec<") && want != "a table" {
+        // mlua names the item's type when an item of a list argument is wrong.
+        return Some(format!(
+            "argument {pos} of {of} must be a list of {}, and an item of it is {got}",
+            returns::plural(&want)
+        ));
+    }
     Some(format!("argument {pos} of {of} must be {want}, not {got}"))
 }
 

@@ -1,7 +1,7 @@
 //! What hooks and bots return, read in plain words: a value of the wrong shape is reported as
 //! a mod author would say it ("item 3 is a table"), never in the terms of the Luau binding.
 
-use mlua::Value as LuaValue;
+use mlua::{FromLua, Lua, Value as LuaValue};
 
 /// A Luau value as a sentence names it: "a table", "nothing (nil)", "`true`".
 pub fn what(v: &LuaValue) -> String {
@@ -32,43 +32,53 @@ pub fn shown(v: &LuaValue) -> String {
     }
 }
 
-/// The list the `actions` hook returned: a list of strings, each an action
-/// ([`crate::action::problem`] says what an action may be). The error says what was wrong,
-/// in words that make sense beside the hook's file and line.
-pub fn action_list(v: &LuaValue) -> Result<Vec<String>, String> {
+/// The list the `actions` hook returned: a list of strings (numbers are taken as their text,
+/// and the list ends at its first nil), each an action ([`crate::action::problem`] says what
+/// an action may be). The error says what was wrong, in words that make sense beside the
+/// hook's file and line.
+pub fn action_list(lua: &Lua, v: LuaValue) -> Result<Vec<String>, String> {
     const WANT: &str = "the actions hook must return a list of strings (the legal actions)";
-    let t = match v {
-        LuaValue::Table(t) => t,
-        other => return Err(format!("{WANT}; it returned {}", what(other))),
+    let LuaValue::Table(t) = &v else {
+        return Err(format!("{WANT}; it returned {}", what(&v)));
     };
-    let n = t.raw_len();
-    if n == 0 {
+    // mlua reads a list of strings straight off the stack; the items are looked at one by one
+    // only to say what is wrong with them.
+    let list = match Vec::<String>::from_lua(v.clone(), lua) {
+        Ok(list) => list,
+        Err(_) => return Err(wrong_item(t, WANT)),
+    };
+    if list.is_empty() && t.clone().pairs::<LuaValue, LuaValue>().next().is_some() {
         // An empty list is "no legal action"; a table with other keys is a mistake.
-        if t.clone().pairs::<LuaValue, LuaValue>().next().is_some() {
+        return Err(format!(
+            "{WANT}; it returned a table with no items 1, 2, 3... (a list is written {{ \"draw\", \"pass\" }})"
+        ));
+    }
+    for (i, a) in list.iter().enumerate() {
+        if let Some(why) = crate::action::problem(a) {
             return Err(format!(
-                "{WANT}; it returned a table with no items 1, 2, 3... (a list is written {{ \"draw\", \"pass\" }})"
+                "item {} of the actions list, `{}`, {why} (actions are kept in replays and shown to people)",
+                i + 1,
+                one_line(a, 60)
             ));
         }
-        return Ok(Vec::new());
     }
-    let mut out = Vec::with_capacity(n);
-    for i in 1..=n {
-        let item: LuaValue = t.raw_get(i).unwrap_or(LuaValue::Nil);
-        let LuaValue::String(s) = &item else {
-            return Err(format!("{WANT}; item {i} is {}", what(&item)));
-        };
-        let Ok(text) = s.to_str() else {
-            return Err(format!("{WANT}; item {i} is not UTF-8 text"));
-        };
-        if let Some(why) = crate::action::problem(&text) {
-            return Err(format!(
-                "item {i} of the actions list, `{}`, {why} (actions are kept in replays and shown to people)",
-                one_line(&text, 60)
-            ));
+    Ok(list)
+}
+
+/// What is wrong with the first item of `t` that is not an action's text.
+fn wrong_item(t: &mlua::Table, want: &str) -> String {
+    for (i, item) in t.clone().sequence_values::<LuaValue>().enumerate() {
+        let i = i + 1;
+        match item {
+            Ok(LuaValue::String(s)) if s.to_str().is_err() => {
+                return format!("{want}; item {i} is not UTF-8 text");
+            }
+            Ok(LuaValue::String(_) | LuaValue::Integer(_) | LuaValue::Number(_)) => {}
+            Ok(other) => return format!("{want}; item {i} is {}", what(&other)),
+            Err(_) => return format!("{want}; item {i} could not be read"),
         }
-        out.push(text.to_owned());
     }
-    Ok(out)
+    format!("{want}; it could not be read as one")
 }
 
 /// `text` cut to `max` characters (with its length in bytes when cut) and kept to one line:
@@ -84,5 +94,146 @@ pub fn one_line(text: &str, max: usize) -> String {
             c => out.push(c),
         }
     }
+    out
+}
+
+/// What a parameter of the API's Rust type `to` asks for, in words ("a whole number", "a list
+/// of strings"); None for a type with no plain name.
+pub fn wanted(to: &str) -> Option<String> {
+    if let Some(inner) = to.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')) {
+        return wanted(inner);
+    }
+    if let Some(inner) = to.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')) {
+        return Some(format!("a list of {}", plural(&wanted(inner)?)));
+    }
+    Some(
+        match to {
+            "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
+                "a whole number"
+            }
+            "f32" | "f64" => "a number",
+            "String" | "string" | "BorrowedStr" | "str" => "a string",
+            "bool" | "boolean" => "true or false",
+            "table" | "Table" => "a table",
+            "function" | "Function" => "a function",
+            _ => return None,
+        }
+        .to_string(),
+    )
+}
+
+/// "a whole number" -> "whole numbers", for "a list of ...".
+pub fn plural(want: &str) -> String {
+    match want {
+        "true or false" => "trues or falses".to_string(),
+        w => format!("{}s", w.strip_prefix("a ").unwrap_or(w)),
+    }
+}
+
+/// The Luau type name `from` (as the binding reports what it was given) in words, for "must
+/// be `want`, not ...".
+pub fn got(from: &str, want: &str) -> String {
+    match from {
+        "number" | "integer" if want == "a whole number" => "a fraction or a number out of range",
+        "integer" => "a whole number",
+        "number" => "a number",
+        "string" => "a string",
+        "table" => "a table",
+        "boolean" => "true or false",
+        "function" => "a function",
+        "thread" => "a coroutine",
+        "buffer" => "a buffer",
+        "vector" => "a vector",
+        "nil" => "nil",
+        other => other,
+    }
+    .to_string()
+}
+
+/// Whether parameter `pos` (from 1) of `game.f` (as `call` names it: "game.finish") is a
+/// list, as the API's documented signature says (`{number}`).
+pub fn takes_list(call: &str, pos: usize) -> bool {
+    let Some(name) = call.strip_prefix("game.") else {
+        return false;
+    };
+    let Some((_, sig, _)) = super::api::API.iter().find(|(n, _, _)| *n == name) else {
+        return false;
+    };
+    let params = sig
+        .strip_prefix('(')
+        .and_then(|s| s.split(") ->").next())
+        .unwrap_or("");
+    // Parameters are "name: type", split at the commas outside braces.
+    let mut depth = 0i32;
+    let mut index = 1;
+    let mut start = 0;
+    for (i, c) in params.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if index == pos {
+                    return is_list(&params[start..i]);
+                }
+                index += 1;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    index == pos && is_list(&params[start..])
+}
+
+fn is_list(param: &str) -> bool {
+    param
+        .split_once(':')
+        .is_some_and(|(_, t)| t.trim_start().starts_with('{') && !t.contains(':'))
+}
+
+/// An error message as a mod author should read it: without the place inside the engine's
+/// own Luau wrappers ("farebox:49: "), and with no memory address (an error raised with a
+/// table is shown by Luau as "table: 0x..."; an address differs from run to run and means
+/// nothing to a person).
+pub fn plain_message(message: &str) -> String {
+    let mut m = message;
+    while let Some(rest) = m.strip_prefix("farebox:") {
+        let digits = rest.chars().take_while(char::is_ascii_digit).count();
+        match rest[digits..].strip_prefix(": ") {
+            Some(after) if digits > 0 => m = after,
+            _ => break,
+        }
+    }
+    for kind in ["table", "function", "userdata", "thread", "buffer"] {
+        if let Some(addr) = m.strip_prefix(kind).and_then(|r| r.strip_prefix(": 0x"))
+            && !addr.is_empty()
+            && addr.chars().all(|c| c.is_ascii_hexdigit())
+        {
+            let a = if kind == "userdata" { "" } else { "a " };
+            return format!(
+                "an error was raised with {a}{kind} rather than a message (error(\"what went wrong\"))"
+            );
+        }
+    }
+    without_addresses(m)
+}
+
+/// `text` with every "0x" followed by six or more hex digits shown as "(an address)".
+fn without_addresses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("0x") {
+        let hex = rest[at + 2..]
+            .chars()
+            .take_while(char::is_ascii_hexdigit)
+            .count();
+        out.push_str(&rest[..at]);
+        if hex >= 6 {
+            out.push_str("(an address)");
+        } else {
+            out.push_str(&rest[at..at + 2 + hex]);
+        }
+        rest = &rest[at + 2 + hex..];
+    }
+    out.push_str(rest);
     out
 }

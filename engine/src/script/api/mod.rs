@@ -89,34 +89,25 @@ thread_local! {
     /// back whatever was there before, so nesting would still be safe. A thread-local slot
     /// costs a few instructions per API call, where the VM's app data costs a hash lookup.
     static LENT: RefCell<Option<CallCtx>> = const { RefCell::new(None) };
-    /// What the lent game holds outside the VM ([`CallCtx::held`]), kept up to date by the
-    /// calls that make it grow, so the interrupt can add it to the VM's memory cheaply.
-    static HELD: Cell<usize> = const { Cell::new(0) };
-    /// The memory limit of the VM running the call, which the VM and [`HELD`] share.
-    static LIMIT: Cell<usize> = const { Cell::new(0) };
 }
 
-/// Lends `ctx` to the `game` API while `f` runs, and takes it back. `memory` is the limit the
-/// VM's memory and what the game holds outside it share.
-pub(super) fn lend<T>(ctx: CallCtx, memory: usize, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
-    let held = HELD.replace(ctx.held());
-    let limit = LIMIT.replace(memory);
+/// Lends `ctx` to the `game` API while `f` runs, and takes it back.
+pub(super) fn lend<T>(ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, T) {
     let before = LENT.with(|slot| slot.replace(Some(ctx)));
     let out = f();
     let ctx = LENT.with(|slot| slot.replace(before));
-    HELD.set(held);
-    LIMIT.set(limit);
     (ctx, out)
 }
 
-/// What the game lent to the running call holds outside the VM, in bytes.
-pub(super) fn held() -> usize {
-    HELD.get()
+/// The VM's memory limit as the API sees it, kept as the VM's app data by `Host::new`: what
+/// the game holds outside the VM ([`CallCtx::held`]) shares `limit` with the VM, so `room`
+/// (read by the interrupt) is what the VM may hold now, and `stop` ends the running call at
+/// the limit (so a `pcall` cannot go on past it), returning the error to raise.
+pub(super) struct Guard {
+    pub limit: usize,
+    pub room: std::rc::Rc<Cell<usize>>,
+    pub stop: Box<StopFn>,
 }
-
-/// How the host ends the running call at a limit (so a `pcall` cannot go on past it), kept
-/// as the VM's app data: it gets the message and returns the error to raise.
-pub(super) struct Stopper(pub Box<StopFn>);
 
 /// Makes the error that ends the running call, from its message.
 pub(super) type StopFn = dyn Fn(&Lua, String) -> mlua::Error;
@@ -124,23 +115,28 @@ pub(super) type StopFn = dyn Fn(&Lua, String) -> mlua::Error;
 /// Refuses a change that would add `more` bytes to what the game holds outside the VM when
 /// that and the VM's memory together would pass the memory limit. The call ends there, as at
 /// the VM's own limit (the VM's memory depends on when garbage is collected, so a script
-/// must not be able to catch this and go on).
+/// must not be able to catch this and go on). Once it returns, the caller makes the change.
 fn room_for(lua: &Lua, c: &CallCtx, more: usize) -> R<()> {
-    let limit = LIMIT.get();
+    let Some(guard) = lua.app_data_ref::<Guard>() else {
+        return Ok(());
+    };
     let used = lua.used_memory();
-    if limit == 0 || used + c.held() + more <= limit {
+    let held = c.held() + more;
+    if used + held <= guard.limit {
+        // The change is made next: the interrupt gives the VM that much less room.
+        guard.room.set(guard.limit - held);
         return Ok(());
     }
-    let message = over_limit_of(limit, used, Some(c), more);
-    Err(match lua.app_data_ref::<Stopper>() {
-        Some(stop) => (stop.0)(lua, message),
-        None => mlua::Error::RuntimeError(message),
-    })
+    let message = over_limit_of(guard.limit, used, Some(c), more);
+    Err((guard.stop)(lua, message))
 }
 
-/// Notes what the game holds outside the VM after a change (see [`HELD`]).
-fn note_held(c: &CallCtx) {
-    HELD.set(c.held());
+/// Tells the interrupt how much room the VM has left after what the game holds outside it
+/// shrank (see [`Guard`]; [`room_for`] does it for growth).
+fn note_held(lua: &Lua, c: &CallCtx) {
+    if let Some(guard) = lua.app_data_ref::<Guard>() {
+        guard.room.set(guard.limit.saturating_sub(c.held()));
+    }
 }
 
 /// "memory limit of 64 MiB exceeded", saying what holds the memory when the game holds much

@@ -149,7 +149,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).remove(&key);
                 c.state.pieces[p].props_bytes = c.state.pieces[p].props_bytes.saturating_sub(old);
                 c.state.props_bytes = c.state.props_bytes.saturating_sub(old);
-                note_held(c);
+                note_held(lua, c);
             } else {
                 let new = entry(&key, &v);
                 let total = c.state.pieces[p].props_bytes.saturating_sub(old) + new;
@@ -178,7 +178,9 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
                 std::sync::Arc::make_mut(&mut c.state.pieces[p].props).insert(key, v);
                 c.state.pieces[p].props_bytes = total;
                 c.state.props_bytes = all;
-                note_held(c);
+                if new < old {
+                    note_held(lua, c);
+                }
             }
             Ok(())
         })

@@ -3,7 +3,7 @@
 
 use mlua::{Lua, MultiValue, Table, Value as LuaValue};
 
-use super::{R, err, note_held, room_for, seat_arg, text, with, with_mut, with_tables};
+use super::{R, err, room_for, seat_arg, text, with, with_mut, with_tables};
 use crate::script::Access;
 use crate::script::convert::to_lua;
 use crate::state::{Footprint, GameResult, LogEntry, Seen};
@@ -225,7 +225,6 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             };
             room_for(lua, c, line.footprint())?;
             c.log.push(line);
-            note_held(c);
             Ok(())
         })
     });

@@ -177,7 +177,7 @@ fn two_forms(seat: LuaValue, value: Option<i64>, what: &str) -> R<(Option<i64>, 
             || {
                 err(format!(
                     "{what}: the seat must be a whole number, not {}",
-                    s.type_name()
+                    crate::script::returns::what(s)
                 ))
             },
             |s| Ok((Some(s), v)),
@@ -186,7 +186,10 @@ fn two_forms(seat: LuaValue, value: Option<i64>, what: &str) -> R<(Option<i64>, 
             || {
                 err(format!(
                     "{what} must be a whole number, not {}",
-                    s.type_name()
+                    match s {
+                        LuaValue::Number(_) => "a fraction or a number out of range".to_string(),
+                        other => crate::script::returns::what(other),
+                    }
                 ))
             },
             |v| Ok((None, v)),
@@ -209,7 +212,7 @@ fn store_var(
         if old > 0 || c.state.vars.contains_key(&name) {
             std::sync::Arc::make_mut(&mut c.state.vars).remove(&name);
             c.state.vars_bytes = c.state.vars_bytes.saturating_sub(old);
-            note_held(c);
+            note_held(lua, c);
         }
         return Ok(());
     };
@@ -228,6 +231,8 @@ fn store_var(
     }
     std::sync::Arc::make_mut(&mut c.state.vars).insert(name, Var { value, seen, size });
     c.state.vars_bytes = others + size;
-    note_held(c);
+    if size < old {
+        note_held(lua, c);
+    }
     Ok(())
 }
