@@ -1,5 +1,9 @@
 //! `farebox validate`: load content and compile scripts, print every problem.
 //!
+//! A mod with rules then plays a few short seeded games with random players, making both
+//! labels of every action offered, so a rule or a `describe` hook that fails only in play is
+//! found here and not by the first person to play.
+//!
 //! Arguments that are not mod folders (a plain file, a folder without `mod.toml`) are skipped
 //! with a note, so a shell glob such as `farebox validate mods/*` checks every mod in a folder
 //! that also holds a README.
@@ -7,17 +11,20 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use farebox::GameDef;
+use farebox::agent::play_labelled;
+use farebox::game::Setup;
 use farebox::script::{Host, Limits};
 
 use crate::cli::ValidateArgs;
-use crate::common::{Fail, Io, load_located, locate, plural};
+use crate::common::{Fail, Io, MAX_SHOWN, clean_line, load_located, locate, plural, shown};
 
 pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
     let mut all_ok = true;
     let mut validated = 0usize;
     for spec in &args.mods {
         if let Some(why) = not_a_mod(Path::new(spec)) {
-            io.note(format!("{spec}: skipped, {why}"));
+            io.note(format!("{}: skipped, {why}", shown(spec, MAX_SHOWN)));
             continue;
         }
         let l = locate(spec)?;
@@ -25,10 +32,17 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
         let errors = match load_located(&l) {
             Ok(def) => {
                 if def.playable() {
-                    match Host::new(Arc::new(def), Limits::default()) {
-                        Ok(_) => 0,
+                    let def = Arc::new(def);
+                    match Host::new(def.clone(), Limits::default()) {
+                        Ok(host) => match try_games(&def, host) {
+                            None => 0,
+                            Some(problem) => {
+                                io.say(clean_line(&problem));
+                                1
+                            }
+                        },
                         Err(e) => {
-                            io.say(&e);
+                            io.say(clean_line(&e.to_string()));
                             1
                         }
                     }
@@ -38,16 +52,20 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
             }
             Err(diags) => {
                 for d in diags.iter() {
-                    io.say(d);
+                    io.say(clean_line(&d.to_string()));
                 }
                 diags.len().max(1)
             }
         };
         if errors == 0 {
-            io.note(format!("{}: ok", l.name));
+            io.note(format!("{}: ok", shown(&l.name, MAX_SHOWN)));
         } else {
             all_ok = false;
-            io.note(format!("{}: {errors} {}", l.name, plural(errors, "error")));
+            io.note(format!(
+                "{}: {errors} {}",
+                shown(&l.name, MAX_SHOWN),
+                plural(errors, "error")
+            ));
         }
     }
     if validated == 0 {
@@ -73,4 +91,32 @@ fn not_a_mod(p: &Path) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// The games `validate` plays: (the most seats rather than the fewest, seed), each to at most
+/// [`TRY_CAP`] actions.
+const TRY_GAMES: [(bool, u64); 3] = [(false, 1), (false, 2), (true, 3)];
+const TRY_CAP: u32 = 300;
+
+/// Plays the few short games `validate` tries, with random players, making every label; the
+/// first problem, saying which game.
+fn try_games(def: &Arc<GameDef>, host: Host) -> Option<String> {
+    let (lo, hi) = def.players;
+    let mut vm = Some(host);
+    for (most, seed) in TRY_GAMES {
+        let seats = if most { hi } else { lo }.clamp(1, 16) as u8;
+        let o = play_labelled(
+            def,
+            Setup::new(seats, seed),
+            &["random".to_string()],
+            TRY_CAP,
+            &mut vm,
+        );
+        if let Some(e) = o.error {
+            return Some(format!(
+                "{e} (found in a trial game: {seats} random players, seed {seed})"
+            ));
+        }
+    }
+    None
 }
