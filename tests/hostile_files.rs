@@ -809,3 +809,33 @@ fn huge_or_broken_text_is_shown_cut_short_on_one_line() {
         r.out
     );
 }
+
+#[test]
+fn json_files_are_refused_in_plain_words() {
+    let d = scratch("json-words");
+    let game = new_game(&d, "dice");
+    let rep = d.join("r.json");
+    let r = farebox(&["record", &s(&game), "--out", &s(&rep)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    v["setup"]["seats"] = serde_json::json!(300);
+    std::fs::write(&rep, v.to_string()).unwrap();
+    let r = farebox(&["replay", &s(&rep), "--mod", &s(&game)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.err.contains("expected a whole number"), "{}", r.err);
+    assert!(!r.err.contains("u8"), "{}", r.err);
+    let r = farebox(&["test", &s(&game), "--accept", "--games", "3"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let snap = game.join("snapshots").join("outcomes.json");
+    let text = std::fs::read_to_string(&snap).unwrap();
+    std::fs::write(&snap, text.replacen("\"games\": 3", "\"games\": -3", 1)).unwrap();
+    let r = farebox(&["test", &s(&game)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.err.contains("expected a whole number, 0 or more"),
+        "{}",
+        r.err
+    );
+    assert!(!r.err.contains("u64"), "{}", r.err);
+}

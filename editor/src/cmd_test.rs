@@ -178,13 +178,23 @@ pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
             "{shown}:{}:{}: error: {}",
             e.line(),
             e.column(),
-            cut(&e.to_string(), 200)
+            cut(&plain_json_error(&e), 200)
         ))
     })?;
     snap.settings
         .check()
         .map_err(|e| Fail::Invalid(format!("{shown}: error: {e}")))?;
     Ok(Some(snap))
+}
+
+/// A JSON error in a mod author's words, without serde's " at line L column C" (the place
+/// is given in front).
+fn plain_json_error(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let msg = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(m, _)| m);
+    farebox::content::load::friendly_toml_error(msg)
 }
 
 /// Writes `snap` as the accepted outcomes of the mod in `folder` (atomically, in the format
