@@ -78,7 +78,7 @@ impl Labels {
                 z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
                 z ^= z >> 31;
-                z % u64::from(n.max(1)) == 0
+                z.is_multiple_of(u64::from(n.max(1)))
             }
         }
     }

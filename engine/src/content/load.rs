@@ -1039,14 +1039,12 @@ pub fn friendly_toml_error(msg: &str) -> String {
     if msg.ends_with("number overflowed") {
         return "the number is too large".to_string();
     }
-    let msg = msg
-        .replace("invalid value: integer `", "wrong value: `")
+    msg.replace("invalid value: integer `", "wrong value: `")
         .replace("floating point `", "a number with a fraction `")
         .replace("expected a map", "expected a table")
         .replace("expected a sequence", "expected a list")
         .replace("wrong type: map,", "wrong type: a table,")
-        .replace("wrong type: sequence,", "wrong type: a list,");
-    msg
+        .replace("wrong type: sequence,", "wrong type: a list,")
 }
 
 /// Puts a card or row from patch file `f` in place of row `at`, or at the end.
