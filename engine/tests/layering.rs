@@ -245,7 +245,7 @@ fn mistakes_in_the_hook_table_are_reported_at_load() {
         ("return { after = 3 }", "`after` must be a table of hooks"),
         (
             "return { after = { apply = 3 } }",
-            "hook `after.apply` must be a function, not integer",
+            "hook `after.apply` must be a function, not a number",
         ),
     ] {
         let m = mods(EXTRA, script);

@@ -253,7 +253,9 @@ return {
     }
     let e = g.apply("text").unwrap_err().to_string();
     assert!(
-        e.contains("r.luau:7: error: game.add_counter's amount must be a whole number, not table"),
+        e.contains(
+            "r.luau:7: error: game.add_counter's amount must be a whole number, not a table"
+        ),
         "{e}"
     );
 }
