@@ -1,7 +1,8 @@
 //! The bad-input corpus: every folder of `tests/bad/` is a small mod with something wrong in
 //! it (the first line of its `mod.toml` says what). Each must fail to load, to start its
-//! scripts, or to set up a game, and the diagnostics it gets are pinned by an insta snapshot,
-//! so a change to any message shows up in review.
+//! scripts, to set up a game, or in play: a few seeded games with random players, making
+//! both labels of every action offered, as `farebox validate` plays them. The diagnostics
+//! it gets are pinned by an insta snapshot, so a change to any message shows up in review.
 //!
 //! Paths in the snapshots start with `<repo>` instead of the checkout's absolute path.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -36,9 +37,12 @@ fn run_case(dir: &Path, case: &str) -> String {
                     let seats = u8::try_from(def.players.0).unwrap_or(u8::MAX);
                     match Game::new(def.clone(), Setup::new(seats, 1)) {
                         Err(e) => ("setup", format!("{e}\n")),
-                        Ok(_) => panic!(
-                            "bad case `{case}` loads, starts its scripts and sets up a game; it should fail"
-                        ),
+                        Ok(_) => match played(&def, seats) {
+                            Some(e) => ("play", format!("{e}\n")),
+                            None => panic!(
+                                "bad case `{case}` loads, starts its scripts, sets up a game and plays; it should fail"
+                            ),
+                        },
                     }
                 }
                 Ok(_) => panic!(
@@ -49,6 +53,22 @@ fn run_case(dir: &Path, case: &str) -> String {
     };
     let text = text.replace(&root().display().to_string(), "<repo>");
     format!("stage: {stage}\n{text}")
+}
+
+/// The first problem of a few seeded games with random players, every label made.
+fn played(def: &Arc<farebox::GameDef>, seats: u8) -> Option<String> {
+    let mut vm = None;
+    (1..=3).find_map(|seed| {
+        farebox::agent::play_labelled(
+            def,
+            Setup::new(seats, seed),
+            &["random".into()],
+            300,
+            &mut vm,
+        )
+        .error
+        .map(|e| format!("seed {seed}: {e}"))
+    })
 }
 
 /// The first line of the case's `mod.toml`: `# expect: ...`.
@@ -109,6 +129,9 @@ bad_cases! {
     deck_defined_twice => "deck-defined-twice",
     deck_several_syntax_errors => "deck-several-syntax-errors",
     deck_duplicate_card => "deck-duplicate-card",
+    describe_fails_for_spectators => "describe-fails-for-spectators",
+    describe_fails_late => "describe-fails-late",
+    actions_offers_a_line_break => "actions-offers-a-line-break",
     deck_ref_unknown_card => "deck-ref-unknown-card",
     deck_ref_unknown_deck => "deck-ref-unknown-deck",
     deck_value_not_in_choices => "deck-value-not-in-choices",

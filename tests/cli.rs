@@ -183,28 +183,6 @@ fn validate_runs_setup_and_finds_rules_that_remember_between_calls() {
 }
 
 #[test]
-fn validate_finds_a_describe_that_gives_no_label() {
-    let dir = scratch("nolabel").join("curbside");
-    copy_dir(&mod_dir("curbside"), &dir);
-    let rules = dir.join("rules/curbside.luau");
-    let text = std::fs::read_to_string(&rules).unwrap_or_default();
-    let at = text
-        .rfind("\nreturn {")
-        .expect("the rules end with their hooks");
-    let changed = format!(
-        "{}\nlocal hooks = {}\nlocal describe = hooks.describe\nhooks.describe = function(g, seat, action)\n\tif string.sub(action, 1, 4) == \"move\" then return nil end\n\treturn describe(g, seat, action)\nend\nreturn hooks\n",
-        &text[..at],
-        &text[at + "\nreturn ".len()..]
-    );
-    std::fs::write(&rules, changed).unwrap_or_else(|e| panic!("{e}"));
-    let r = farebox(&["validate", &s(&dir)]);
-    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
-    assert!(r.out.contains("curbside.luau:"), "{}", r.out);
-    assert!(r.out.contains("describe returned nothing"), "{}", r.out);
-    assert!(r.out.contains("with seed"), "{}", r.out);
-}
-
-#[test]
 fn unknown_mods_get_a_suggestion_and_exit_2() {
     let r = farebox(&["validate", "curbsid"]);
     assert_eq!(r.code, 2);

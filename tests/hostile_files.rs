@@ -833,3 +833,151 @@ fn deep_nesting_and_huge_numbers_are_reported_where_they_are() {
         "{e}"
     );
 }
+
+#[test]
+fn validate_and_test_make_every_label_of_seeded_games() {
+    // A describe hook that fails only for the public label (read as a spectator) of one
+    // action, once the meter has run: only playing finds it.
+    let d = scratch("labels");
+    let game = new_game(&d, "dice");
+    let g = s(&game);
+    let r = farebox(&["test", &g, "--accept", "--games", "20"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let r = farebox(&["validate", &g]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let rules = game.join("rules").join("dice.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let broken = text.replacen(
+        "\t\treturn \"Drop off the passenger (bank \"",
+        "\t\tif game.viewer() == nil and game.counter(\"meter\") > 4 then return nil end\n\t\treturn \"Drop off the passenger (bank \"",
+        1,
+    );
+    assert_ne!(broken, text);
+    std::fs::write(&rules, broken).unwrap();
+    let line = std::fs::read_to_string(&rules)
+        .unwrap()
+        .lines()
+        .position(|l| l.contains("describe = function"))
+        .unwrap()
+        + 1;
+    let r = farebox(&["validate", &g]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    for part in [
+        format!(
+            "rules/dice.luau:{line}: error: describe returned nothing (nil) for the action `drop off`"
+        ),
+        "in describe".to_string(),
+        "the label everyone else is shown (describe read as a spectator)".to_string(),
+        "offered to Seat ".to_string(),
+        "at action ".to_string(),
+        "trial game".to_string(),
+    ] {
+        assert!(r.out.contains(&part), "{part}: {}", r.out);
+    }
+    let r = farebox(&["test", &g]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.out.contains("errors: accepted 0, now "), "{}", r.out);
+    assert!(
+        r.out
+            .contains("describe returned nothing (nil) for the action `drop off`"),
+        "{}",
+        r.out
+    );
+}
+
+#[test]
+fn huge_or_broken_text_is_shown_cut_short_on_one_line() {
+    let d = scratch("shown");
+    let game = new_game(&d, "dice");
+    let g = s(&game);
+    let huge = "x".repeat(100_000);
+    // A 100 KB argument, as a mod, an option and a replay file.
+    for args in [
+        vec!["validate", huge.as_str()],
+        vec!["play", huge.as_str()],
+        vec!["sim", &g, "--option", huge.as_str()],
+        vec!["sim", &g, "--option", &format!("{huge}=1")],
+        vec!["replay", huge.as_str()],
+    ] {
+        let r = farebox(&args);
+        assert_ne!(r.code, 0, "{}", &args[0]);
+        let all = format!("{}{}", r.out, r.err);
+        assert!(all.len() < 2_000, "{}: {} bytes", args[0], all.len());
+        assert!(all.contains("(100000 bytes)"), "{}: {all}", args[0]);
+    }
+    // A path holding a line break: escaped, never a line of its own.
+    let odd = d.join("a\nerror: fake");
+    std::fs::create_dir_all(&odd).unwrap();
+    for args in [vec!["validate", &s(&odd)], vec!["test", &s(&odd)]] {
+        let r = farebox(&args);
+        let all = format!("{}{}", r.out, r.err);
+        assert!(
+            !all.lines().any(|l| l.starts_with("error: fake")),
+            "{}: {all}",
+            args[0]
+        );
+        assert!(all.contains("a\\nerror: fake"), "{}: {all}", args[0]);
+    }
+    // A mod in such a folder with a mistake: its diagnostics stay one line each.
+    let moved = d.join("b\nerror: fake");
+    std::fs::rename(&game, &moved).unwrap();
+    std::fs::write(moved.join("pieces.toml"), "[[counters]]\nid = 5\n").unwrap();
+    let r = farebox(&["validate", &s(&moved)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    let all = format!("{}{}", r.out, r.err);
+    assert!(!all.lines().any(|l| l.starts_with("error: fake")), "{all}");
+    assert!(all.contains("b\\nerror: fake/pieces.toml:2:"), "{all}");
+    std::fs::rename(&moved, &game).unwrap();
+    // A label of 100 KB in `farebox play`: cut short, with its length.
+    let game = new_game(&d, "labels");
+    let rules = game.join("rules").join("labels.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let text = text.replacen(
+        "describe = function(_g, _seat: number, action: string): string\n",
+        "describe = function(_g, _seat: number, action: string): string\n\t\tif action == \"drive\" then return string.rep(\"label\", 20000) .. \"\\nGame over\" end\n",
+        1,
+    );
+    assert!(text.contains("string.rep(\"label\""));
+    std::fs::write(&rules, text).unwrap();
+    let r = farebox_with_input(
+        &["play", &s(&game), "--seats", "human,random", "--seed", "1"],
+        "q\n",
+    );
+    assert!(r.out.contains("(100010 bytes)"), "{}{}", r.out, r.err);
+    assert!(r.out.len() < 20_000, "{} bytes", r.out.len());
+    assert!(
+        !r.out.lines().any(|l| l.starts_with("Game over")),
+        "{}",
+        r.out
+    );
+}
+
+#[test]
+fn json_files_are_refused_in_plain_words() {
+    let d = scratch("json-words");
+    let game = new_game(&d, "dice");
+    let rep = d.join("r.json");
+    let r = farebox(&["record", &s(&game), "--out", &s(&rep)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&rep).unwrap()).unwrap();
+    v["setup"]["seats"] = serde_json::json!(300);
+    std::fs::write(&rep, v.to_string()).unwrap();
+    let r = farebox(&["replay", &s(&rep), "--mod", &s(&game)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.err.contains("expected a whole number"), "{}", r.err);
+    assert!(!r.err.contains("u8"), "{}", r.err);
+    let r = farebox(&["test", &s(&game), "--accept", "--games", "3"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let snap = game.join("snapshots").join("outcomes.json");
+    let text = std::fs::read_to_string(&snap).unwrap();
+    std::fs::write(&snap, text.replacen("\"games\": 3", "\"games\": -3", 1)).unwrap();
+    let r = farebox(&["test", &s(&game)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.err.contains("expected a whole number, 0 or more"),
+        "{}",
+        r.err
+    );
+    assert!(!r.err.contains("u64"), "{}", r.err);
+}

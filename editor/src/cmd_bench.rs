@@ -63,7 +63,10 @@ pub fn run_load(rounds: u32, io: &mut Io) -> Result<i32, Fail> {
     let dir = mods_dir();
     let all = FolderResolver::new(&dir).all();
     if all.is_empty() {
-        return Err(Fail::Usage(format!("no mods found in {}", dir.display())));
+        return Err(Fail::Usage(format!(
+            "no mods found in {}",
+            crate::common::shown_path(&dir)
+        )));
     }
     let rounds = rounds.max(1);
     let mut per_mod = vec![0f64; all.len()];

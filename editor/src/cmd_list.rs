@@ -9,7 +9,10 @@ pub fn run(_args: ListArgs, io: &mut Io) -> Result<i32, Fail> {
     let dir = mods_dir();
     let all = FolderResolver::new(&dir).all();
     if all.is_empty() {
-        return Err(Fail::Usage(format!("no mods found in {}", dir.display())));
+        return Err(Fail::Usage(format!(
+            "no mods found in {}",
+            crate::common::shown_path(&dir)
+        )));
     }
     let mut rows = Vec::new();
     for (id, folder) in all {

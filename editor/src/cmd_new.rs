@@ -7,15 +7,15 @@ use std::path::{Path, PathBuf};
 use farebox::GameDef;
 
 use crate::cli::NewArgs;
-use crate::common::{Fail, Io, load_located, locate, schemas_dir};
+use crate::common::{Fail, Io, MAX_SHOWN, load_located, locate, schemas_dir, shown, shown_path};
 
 pub fn run(args: NewArgs, io: &mut Io) -> Result<i32, Fail> {
     let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
     let (folder, files) = create(&args.name, args.from.as_deref(), &dir)?;
     for rel in &files {
-        io.say(folder.join(rel).display());
+        io.say(shown_path(&folder.join(rel)));
     }
-    let shown = folder.display();
+    let shown = shown_path(&folder);
     io.note(format!(
         "created {shown}. Next: `farebox validate {shown}`, `farebox play {shown}`; the mod guide is mods/README.md"
     ));
@@ -32,7 +32,7 @@ pub fn create(name: &str, from: Option<&str>, dir: &Path) -> Result<(PathBuf, Ve
     if folder.exists() {
         return Err(Fail::Usage(format!(
             "{} already exists; pick another name or --dir (nothing was written)",
-            folder.display()
+            shown_path(&folder)
         )));
     }
     let files = match from {
@@ -41,7 +41,11 @@ pub fn create(name: &str, from: Option<&str>, dir: &Path) -> Result<(PathBuf, Ve
             let located = locate(spec)?;
             let base = load_located(&located).map_err(|d| {
                 Fail::Invalid(format!(
-                    "{spec} does not load, so a house rule cannot be built on it:\n{d}"
+                    "{} does not load, so a house rule cannot be built on it ({} {}; `farebox validate` lists them): {}",
+                    shown(spec, MAX_SHOWN),
+                    d.len(),
+                    crate::common::plural(d.len(), "problem"),
+                    d.iter().next().map(|d| d.to_string()).unwrap_or_default()
                 ))
             })?;
             house_rule_files(name, &base, &folder)
@@ -79,7 +83,7 @@ fn write_all(folder: &Path, files: &[(String, String)]) -> Result<(), Fail> {
     let parent = folder.parent().unwrap_or(Path::new("."));
     let tmp = parent.join(format!(".{name}.new-{}", std::process::id()));
     let fail = |what: &Path, e: std::io::Error| {
-        Fail::Usage(format!("cannot write {}: {e}", what.display()))
+        Fail::Usage(format!("cannot write {}: {e}", shown_path(what)))
     };
     let result = (|| {
         for (rel, text) in files {

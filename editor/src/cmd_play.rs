@@ -20,7 +20,10 @@ use farebox::content::GameDef;
 use farebox::game::{Game, View};
 
 use crate::cli::PlayArgs;
-use crate::common::{Fail, Io, clean_line, load_for_play, ordinal, setup, split_list};
+use crate::common::{Fail, Io, clean_line, cut, load_for_play, ordinal, setup, split_list};
+
+/// How many characters of a label (or of each part of a menu path) are shown.
+const MAX_LABEL: usize = 300;
 use crate::play_menu::{Chosen, Menu, Nav, level_lines};
 use crate::play_view::{self, Known};
 
@@ -199,7 +202,8 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 let mut paths = Vec::with_capacity(actions.len());
                 for a in &actions {
                     match game.try_describe_path(a) {
-                        Ok(p) => paths.push(p),
+                        // A huge label is cut short (with its length): it is shown in a menu.
+                        Ok(p) => paths.push(p.iter().map(|part| cut(part, MAX_LABEL)).collect()),
                         Err(e) => {
                             recap.flush(io);
                             return Err(Fail::Invalid(e.to_string()));
@@ -281,7 +285,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         // repeated to them: they just chose it).
         let label = if !human || humans >= 2 {
             match game.try_describe_public(&action) {
-                Ok(l) => Some(l),
+                Ok(l) => Some(cut(&l, MAX_LABEL)),
                 Err(e) => {
                     recap.flush(io);
                     return Err(Fail::Invalid(e.to_string()));

@@ -5,7 +5,9 @@ use farebox::game::Game;
 use farebox::replay::Recorder;
 
 use crate::cli::RecordArgs;
-use crate::common::{Fail, Io, load_for_play, result_line, seat_count, setup, split_list};
+use crate::common::{
+    Fail, Io, load_for_play, result_line, seat_count, setup, shown_path, split_list,
+};
 
 pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
     let def = load_for_play(&args.game, io)?;
@@ -48,7 +50,7 @@ pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
     }
     let replay = rec.finish(&game);
     farebox::source::write_atomic(&args.out, &replay.to_json())
-        .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", args.out.display())))?;
+        .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", shown_path(&args.out))))?;
     let result = game
         .result()
         .map_or(format!("stopped at the cap of {} actions", args.cap), |r| {
@@ -58,7 +60,7 @@ pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
         "recorded {} (seed {}): {actions} actions, {result} -> {}",
         def.id,
         args.seed,
-        args.out.display()
+        shown_path(&args.out)
     ));
     Ok(0)
 }

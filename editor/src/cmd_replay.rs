@@ -3,12 +3,16 @@
 use farebox::replay::{Replay, seat_transcript, verify};
 
 use crate::cli::ReplayArgs;
-use crate::common::{Fail, Io, clean_line, load_for_play, result_line};
+use crate::common::{Fail, Io, load_for_play, result_line, shown, shown_path};
+
+/// The longest line of a transcript shown whole: a log line (4,000 bytes at most) and what
+/// is put before it; a longer label is cut (see `shown`).
+const MAX_LINE: usize = 4_100;
 
 pub fn run(args: ReplayArgs, io: &mut Io) -> Result<i32, Fail> {
-    let shown = args.file.display();
+    let file = shown_path(&args.file);
     let text = farebox::source::read_bounded(&args.file, farebox::replay::MAX_REPLAY_BYTES)
-        .map_err(|e| Fail::Usage(format!("cannot read {shown}: {e}")))?;
+        .map_err(|e| Fail::Usage(format!("cannot read {file}: {e}")))?;
     let replay = Replay::from_json(&text).map_err(|e| {
         // "line:col: message" from JSON, or a plain message from the checks after it.
         let sep = if e.starts_with(|c: char| c.is_ascii_digit()) {
@@ -16,7 +20,7 @@ pub fn run(args: ReplayArgs, io: &mut Io) -> Result<i32, Fail> {
         } else {
             ": "
         };
-        Fail::Invalid(format!("{shown}{sep}{e}"))
+        Fail::Invalid(format!("{file}{sep}{e}"))
     })?;
     let spec = args.game.unwrap_or_else(|| replay.mod_id.clone());
     let def = load_for_play(&spec, io)?;
@@ -32,20 +36,21 @@ pub fn run(args: ReplayArgs, io: &mut Io) -> Result<i32, Fail> {
             Some(path) => {
                 let text = lines
                     .iter()
-                    .map(|l| clean_line(l).into_owned())
+                    .map(|l| shown(l, MAX_LINE))
                     .collect::<Vec<_>>()
                     .join("\n")
                     + "\n";
-                farebox::source::write_atomic(path, &text)
-                    .map_err(|e| Fail::Invalid(format!("cannot write {}: {e}", path.display())))?;
+                farebox::source::write_atomic(path, &text).map_err(|e| {
+                    Fail::Invalid(format!("cannot write {}: {e}", shown_path(path)))
+                })?;
                 io.say(format!(
                     "wrote the game as seat {seat} saw it to {}",
-                    path.display()
+                    shown_path(path)
                 ));
             }
             None => {
                 for l in lines {
-                    io.say(clean_line(&l).into_owned());
+                    io.say(shown(&l, MAX_LINE));
                 }
             }
         }

@@ -4,7 +4,7 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use farebox::agent::{Match, Outcome, play_many_profiled};
+use farebox::agent::{Checks, Labels, Match, Outcome, play_many_checking};
 use farebox::game::Setup;
 use farebox::script::Profile;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -74,7 +74,10 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         threads,
         &tick,
         &AtomicBool::new(false),
-        args.profile,
+        Checks {
+            labels: Labels::Never,
+            profile: args.profile,
+        },
         &mut |o| {
             for (name, stats) in &o.profile {
                 profile.entry(name.clone()).or_default().merge(stats);
@@ -175,8 +178,9 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
 /// Plays `count` games like `base` (seeded from its seed upward) a batch at a time, so the
 /// games asked for are never all made up front; error messages and endings are kept short.
 /// Starts no more games once `stop` is set, for a run that can be cancelled: the outcomes
-/// are then only those of the games played before it was. Keeps every outcome (the Studio
-/// draws distributions from them); [`play_each`] keeps none.
+/// are then only those of the games played before it was. The games are `test`'s, labels
+/// made as it makes them ([`crate::cmd_test::LABELS`]). Keeps every outcome (the Studio draws
+/// distributions from them); [`play_each`] keeps none.
 #[allow(clippy::too_many_arguments)]
 pub fn play_all_until(
     def: &std::sync::Arc<farebox::GameDef>,
@@ -198,14 +202,15 @@ pub fn play_all_until(
         threads,
         done,
         stop,
-        false,
+        crate::cmd_test::LABELS.into(),
         &mut |o| out.push(o),
     );
     out
 }
 
 /// [`play_all_until`] handing each outcome to `each`, in seed order, as its batch ends:
-/// only one batch of outcomes is held at a time.
+/// only one batch of outcomes is held at a time. `checks` picks the decisions at which the
+/// labels of every action offered are made too, and whether each game keeps a profile.
 #[allow(clippy::too_many_arguments)]
 pub fn play_each(
     def: &std::sync::Arc<farebox::GameDef>,
@@ -216,7 +221,7 @@ pub fn play_each(
     threads: usize,
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
-    profile: bool,
+    checks: Checks,
     each: &mut dyn FnMut(Outcome),
 ) {
     const BATCH: u64 = 4_096;
@@ -226,7 +231,7 @@ pub fn play_each(
         let mut batch_base = base.clone();
         batch_base.seed = base.seed.wrapping_add(first);
         let games = matches(&batch_base, n, agents);
-        for mut o in play_many_profiled(def, &games, cap, threads, done, stop, profile) {
+        for mut o in play_many_checking(def, &games, cap, threads, done, stop, checks) {
             if let Some(e) = &mut o.error {
                 *e = crate::common::cut(e, 500);
             }

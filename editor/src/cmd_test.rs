@@ -17,6 +17,12 @@ use crate::common::{
 };
 use farebox::source::{FsSource, ModSource};
 
+/// At which decisions the games `test` plays make the labels of every action offered (the
+/// acting seat's and the public one), so a `describe` hook that fails only in play is found:
+/// about one in four, which finds a hook that fails often at once, and costs about half as
+/// much again as the games alone (every decision would cost three times as much).
+pub const LABELS: farebox::agent::Labels = farebox::agent::Labels::OneIn(4);
+
 /// Where the accepted outcomes live, relative to the mod folder.
 pub const SNAPSHOT: &str = "snapshots/outcomes.json";
 
@@ -79,7 +85,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let located = locate(&args.game)?;
     let def = load_located_for_play(&located, &args.game, io)?;
     let path = located.folder.join(SNAPSHOT);
-    let shown = path.display();
+    let shown = crate::common::shown_path(&path);
     if args.accept {
         let bots = split_list(&args.bots, "--bots")?;
         if bots.is_empty() {
@@ -121,7 +127,8 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let Some(snap) = read_snapshot(&located.folder)? else {
         io.note(format!(
             "{}: no accepted outcomes yet ({shown} does not exist); run `farebox test {} --accept` to record them",
-            def.id, args.game
+            def.id,
+            crate::common::shown(&args.game, crate::common::MAX_SHOWN)
         ));
         return Ok(1);
     };
@@ -149,11 +156,11 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         def.id
     ));
     for d in &diffs {
-        io.say(format!("  {d}"));
+        io.say(format!("  {}", crate::common::clean_line(d)));
     }
     io.note(format!(
         "if the change is meant, accept the new outcomes: farebox test {} --accept (with the same settings)",
-        args.game
+        crate::common::shown(&args.game, crate::common::MAX_SHOWN)
     ));
     Ok(1)
 }
@@ -163,7 +170,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
 /// regular file, bounded in size), and its settings are held to the command line's limits.
 pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
     let path = folder.join(SNAPSHOT);
-    let shown = path.display();
+    let shown = crate::common::shown_path(&path);
     let text = match FsSource::new(folder).read(SNAPSHOT) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -178,13 +185,23 @@ pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
             "{shown}:{}:{}: error: {}",
             e.line(),
             e.column(),
-            cut(&e.to_string(), 200)
+            cut(&plain_json_error(&e), 200)
         ))
     })?;
     snap.settings
         .check()
         .map_err(|e| Fail::Invalid(format!("{shown}: error: {e}")))?;
     Ok(Some(snap))
+}
+
+/// A JSON error in a mod author's words, without serde's " at line L column C" (the place
+/// is given in front).
+fn plain_json_error(e: &serde_json::Error) -> String {
+    let msg = e.to_string();
+    let msg = msg
+        .rsplit_once(" at line ")
+        .map_or(msg.as_str(), |(m, _)| m);
+    farebox::content::load::friendly_toml_error(msg)
 }
 
 /// Writes `snap` as the accepted outcomes of the mod in `folder` (atomically, in the format
@@ -236,7 +253,7 @@ fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, F
         threads,
         &|| {},
         &AtomicBool::new(false),
-        false,
+        LABELS.into(),
         &mut |o| tally.add(&o),
     );
     Ok(tally.stats())

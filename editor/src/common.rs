@@ -67,6 +67,22 @@ fn clean_with(text: &str, keep_newline: bool) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// How many characters of an argument, a path or a label a line shows (see [`shown`]).
+pub const MAX_SHOWN: usize = 200;
+
+/// Text from the command line, a file name or a mod (an argument, a path, a label) made safe
+/// to show inside one line: cut to `max` characters, with its length in bytes when cut, and
+/// with line breaks and control characters escaped (see [`clean_line`]), so a huge argument
+/// or a path holding a line break is never printed whole or across lines.
+pub fn shown(text: &str, max: usize) -> String {
+    clean_line(&cut(text, max)).into_owned()
+}
+
+/// A path as [`shown`] shows it.
+pub fn shown_path(path: &Path) -> String {
+    shown(&path.display().to_string(), MAX_SHOWN)
+}
+
 /// `text` cut to `max` characters for an error message (`…` where cut), so an error never
 /// echoes a huge input back.
 pub fn cut(text: &str, max: usize) -> String {
@@ -180,7 +196,8 @@ pub fn locate(spec: &str) -> Result<Located, Fail> {
     if spec.contains('/') || as_path.is_dir() {
         if !as_path.join("mod.toml").is_file() {
             return Err(Fail::Usage(format!(
-                "`{spec}` is not a mod folder (it has no mod.toml)"
+                "`{}` is not a mod folder (it has no mod.toml)",
+                shown(spec, MAX_SHOWN)
             )));
         }
         let mut resolver = FolderResolver::new(&bundled);
@@ -203,7 +220,10 @@ pub fn locate(spec: &str) -> Result<Located, Fail> {
         None => {
             let ids: Vec<String> = resolver.all().into_iter().map(|(id, _)| id).collect();
             let hint = farebox::diag::suggestion(spec, ids.iter().map(String::as_str));
-            Err(Fail::Usage(format!("no mod `{spec}`{hint}")))
+            Err(Fail::Usage(format!(
+                "no mod `{}`{hint}",
+                shown(spec, MAX_SHOWN)
+            )))
         }
     }
 }
@@ -226,11 +246,11 @@ pub fn load_located_for_play(l: &Located, spec: &str, io: &mut Io) -> Result<Arc
         Ok(d) => Ok(Arc::new(d)),
         Err(diags) => {
             for d in diags.iter() {
-                io.note(d);
+                io.note(clean_line(&d.to_string()));
             }
             Err(Fail::Invalid(format!(
                 "{} does not load ({} {})",
-                l.name,
+                shown(&l.name, MAX_SHOWN),
                 diags.len(),
                 plural(diags.len(), "error")
             )))
@@ -241,8 +261,9 @@ pub fn load_located_for_play(l: &Located, spec: &str, io: &mut Io) -> Result<Arc
 /// The refusal for a mod that has content but no rule scripts.
 pub fn not_playable(def: &GameDef, spec: &str) -> Fail {
     Fail::Usage(format!(
-        "{} has no rule scripts yet, so it cannot be played; its content loads, and `farebox validate {spec}` checks it",
-        def.name
+        "{} has no rule scripts yet, so it cannot be played; its content loads, and `farebox validate {}` checks it",
+        def.name,
+        shown(spec, MAX_SHOWN)
     ))
 }
 
@@ -275,15 +296,17 @@ pub fn setup(def: &GameDef, seats: u8, seed: u64, options: &[String]) -> Result<
     for o in options {
         let Some((k, v)) = o.split_once('=') else {
             return Err(Fail::Usage(format!(
-                "option `{o}` should be written id=value"
+                "option `{}` should be written id=value",
+                shown(o, MAX_SHOWN)
             )));
         };
         let k = k.trim();
         if def.option(k).is_none() {
             let hint = farebox::diag::suggestion(k, def.options.iter().map(|o| o.id.as_str()));
             return Err(Fail::Usage(format!(
-                "{} has no option `{k}`{hint}",
-                def.name
+                "{} has no option `{}`{hint}",
+                def.name,
+                shown(k, MAX_SHOWN)
             )));
         }
         s = s.option(k, Value::Str(v.trim().to_string()));

@@ -63,7 +63,8 @@ pub fn run(
     match result {
         Ok(code) => code,
         Err(f) => {
-            io.note(format!("error: {}", f.message()));
+            // One line: a message may hold a path or a name with a line break in it.
+            io.note(format!("error: {}", common::clean_line(f.message())));
             f.code()
         }
     }

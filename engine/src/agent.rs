@@ -53,6 +53,62 @@ impl Agent {
     }
 }
 
+/// At which decisions of a simulated game the labels of every action offered are made (both
+/// of them: the acting seat's and the public one), so a `describe` hook that fails for some
+/// action is found before a person meets it. Labels only read, so the game is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Labels {
+    /// None (simulations that only want outcomes).
+    Never,
+    /// At every decision.
+    Always,
+    /// At about one decision in n, picked from the seed and the decision's number: the same
+    /// decisions of the same game whatever else is played, on any number of threads.
+    OneIn(u32),
+}
+
+impl Labels {
+    fn at(self, seed: u64, decision: u32) -> bool {
+        match self {
+            Labels::Never => false,
+            Labels::Always => true,
+            Labels::OneIn(n) => {
+                // splitmix64 of the seed and the decision.
+                let mut z = seed ^ u64::from(decision).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                z ^= z >> 31;
+                z.is_multiple_of(u64::from(n.max(1)))
+            }
+        }
+    }
+}
+
+/// What a simulated game does besides playing: make labels ([`Labels`]) and keep a profile of
+/// its hook and bot calls (`farebox sim --profile`). Neither changes the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checks {
+    pub labels: Labels,
+    pub profile: bool,
+}
+
+impl Checks {
+    /// Only play.
+    pub const NONE: Checks = Checks {
+        labels: Labels::Never,
+        profile: false,
+    };
+}
+
+impl From<Labels> for Checks {
+    fn from(labels: Labels) -> Checks {
+        Checks {
+            labels,
+            profile: false,
+        }
+    }
+}
+
 /// How one simulated game went.
 #[derive(Debug, Clone, Serialize)]
 pub struct Outcome {
@@ -64,7 +120,7 @@ pub struct Outcome {
     pub capped: bool,
     pub error: Option<String>,
     /// Calls, steps and time per hook and bot, when the run keeps a profile (see
-    /// [`play_many_profiled`]); empty otherwise.
+    /// [`Checks`]); empty otherwise.
     #[serde(skip)]
     pub profile: crate::script::Profile,
 }
@@ -84,18 +140,30 @@ pub fn play_reusing(
     cap: u32,
     vm: &mut Option<Host>,
 ) -> Outcome {
-    play_reusing_profiled(def, setup, agents, cap, vm, false)
+    play_game(def, setup, agents, cap, vm, Checks::NONE)
 }
 
-/// [`play_reusing`], keeping a profile of the game's hook and bot calls in the outcome when
-/// `profile` is set.
-pub fn play_reusing_profiled(
+/// [`play_reusing`] that also makes both labels of every action offered (the acting seat's
+/// and the public one, see [`Game::describe_path`] and [`Game::describe_public`]) at every
+/// decision ([`Labels::Always`]): a label that fails ends the game with an error that says
+/// which action, offered to whom, at which point of the game.
+pub fn play_labelled(
     def: &Arc<GameDef>,
     setup: Setup,
     agents: &[String],
     cap: u32,
     vm: &mut Option<Host>,
-    profile: bool,
+) -> Outcome {
+    play_game(def, setup, agents, cap, vm, Labels::Always.into())
+}
+
+fn play_game(
+    def: &Arc<GameDef>,
+    setup: Setup,
+    agents: &[String],
+    cap: u32,
+    vm: &mut Option<Host>,
+    checks: Checks,
 ) -> Outcome {
     let seed = setup.seed;
     let mut out = Outcome {
@@ -123,10 +191,10 @@ pub fn play_reusing_profiled(
     }
     let started = match vm.take() {
         Some(host) if Arc::ptr_eq(host.def(), def) => {
-            host.set_profiling(profile);
+            host.set_profiling(checks.profile);
             Game::with_host(setup, host)
         }
-        _ if profile => Game::with_profile(def.clone(), setup),
+        _ if checks.profile => Game::with_profile(def.clone(), setup),
         _ => Game::new(def.clone(), setup),
     };
     let mut game = match started {
@@ -136,7 +204,7 @@ pub fn play_reusing_profiled(
             return out;
         }
     };
-    let r = run(&mut game, &mut ags, cap, &mut out);
+    let r = run(&mut game, &mut ags, cap, &mut out, checks.labels);
     if let Err(e) = r {
         out.error = Some(e.to_string());
     }
@@ -178,19 +246,19 @@ pub fn play_many_until(
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
 ) -> Vec<Outcome> {
-    play_many_profiled(def, games, cap, threads, done, stop, false)
+    play_many_checking(def, games, cap, threads, done, stop, Checks::NONE)
 }
 
-/// [`play_many_until`], keeping a profile of each game's hook and bot calls in its outcome
-/// when `profile` is set (`farebox sim --profile`).
-pub fn play_many_profiled(
+/// [`play_many_until`], with the labels of the actions offered made at the decisions
+/// `checks.labels` picks, and each game's profile kept when `checks.profile` is set.
+pub fn play_many_checking(
     def: &Arc<GameDef>,
     games: &[Match],
     cap: u32,
     threads: usize,
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
-    profile: bool,
+    checks: Checks,
 ) -> Vec<Outcome> {
     let threads = threads.clamp(1, games.len().max(1));
     let mut out: Vec<(usize, Outcome)> = Vec::with_capacity(games.len());
@@ -204,14 +272,7 @@ pub fn play_many_profiled(
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let o = play_reusing_profiled(
-                            def,
-                            m.setup.clone(),
-                            &m.agents,
-                            cap,
-                            &mut vm,
-                            profile,
-                        );
+                        let o = play_game(def, m.setup.clone(), &m.agents, cap, &mut vm, checks);
                         mine.push((i, o));
                         done();
                     }
@@ -250,6 +311,7 @@ fn run(
     agents: &mut [Agent],
     cap: u32,
     out: &mut Outcome,
+    labels: Labels,
 ) -> Result<(), GameError> {
     while !game.is_over() {
         if out.actions >= cap {
@@ -263,6 +325,9 @@ fn run(
                 game.active() + 1
             )));
         }
+        if labels.at(out.seed, out.actions) {
+            check_labels(game, &actions, out.actions)?;
+        }
         let seat = game.active() as usize;
         let i = match agents.get_mut(seat) {
             Some(a) => a.choose(game, &actions)?,
@@ -271,6 +336,32 @@ fn run(
         let action = actions.get(i).cloned().unwrap_or_default();
         game.apply_legal(&action)?;
         out.actions += 1;
+    }
+    Ok(())
+}
+
+/// Makes both labels of every action in `actions` (offered at the game's action `taken` + 1),
+/// or says which one failed and where.
+fn check_labels(game: &mut Game, actions: &[String], taken: u32) -> Result<(), GameError> {
+    let seat = game.def().seat_name(game.active() as usize);
+    for a in actions {
+        let (whose, r) = match game.try_describe_path(a) {
+            Ok(_) => (
+                "everyone else is shown (describe read as a spectator)",
+                game.try_describe_public(a).map(|_| ()),
+            ),
+            Err(e) => (
+                "the acting seat is shown (describe read as that seat)",
+                Err(e),
+            ),
+        };
+        if let Err(e) = r {
+            return Err(GameError::Setup(format!(
+                "the label {whose} for `{}`, offered to {seat} at action {} of the game: {e}",
+                crate::content::load::cut(a, 100),
+                taken + 1
+            )));
+        }
     }
     Ok(())
 }

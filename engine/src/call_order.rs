@@ -153,51 +153,6 @@ pub fn check(def: &Arc<GameDef>, seats: u8, seeds: &[u64], cap: usize) -> Option
     None
 }
 
-/// Plays `seeds` games of `seats` seats with the random agent (at most `cap` actions each)
-/// and makes both labels of every action offered (the acting seat's and the public one, as
-/// screens show them): the first `describe` that fails or returns no label, with its file,
-/// line, action and seed. `farebox validate` and `farebox test` run it, so a broken label is
-/// found before a person meets it in `farebox play` or the Studio.
-pub fn check_labels(
-    def: &Arc<GameDef>,
-    seats: u8,
-    seeds: &[u64],
-    cap: usize,
-) -> Option<crate::script::ScriptError> {
-    if !def.playable() {
-        return None;
-    }
-    for &seed in seeds {
-        let Ok(mut game) = Game::new(def.clone(), Setup::new(seats, seed)) else {
-            continue;
-        };
-        let mut rng = Rng::new(seed, 4243);
-        let mut n = 0;
-        while !game.is_over() && n < cap {
-            let Ok(offered) = game.legal_actions() else {
-                break;
-            };
-            if offered.is_empty() {
-                break;
-            }
-            for a in &offered {
-                if let Err(e) = game.try_describe_path(a) {
-                    return Some(e);
-                }
-                if let Err(e) = game.try_describe_public(a) {
-                    return Some(e);
-                }
-            }
-            let action = &offered[rng.below(offered.len() as u32) as usize];
-            if game.apply_legal(action).is_err() {
-                break;
-            }
-            n += 1;
-        }
-    }
-    None
-}
-
 fn reference(def: &Arc<GameDef>, seats: u8, seed: u64, cap: usize) -> Option<Vec<Step>> {
     let mut game = Game::new(def.clone(), Setup::new(seats, seed)).ok()?;
     let mut rng = Rng::new(seed, 4242);

@@ -56,7 +56,10 @@ impl Replay {
                 "{}:{}: not a Farebox replay: {}",
                 e.line(),
                 e.column(),
-                crate::content::load::cut(&msg, MAX_ECHO)
+                crate::content::load::cut(
+                    &crate::content::load::friendly_toml_error(&msg),
+                    MAX_ECHO
+                )
             )
         })?;
         r.check()?;

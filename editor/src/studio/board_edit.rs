@@ -1514,7 +1514,7 @@ fn preview_piece(board: &mut Board, pieces: &[TrackPieceDef], id: &str) -> Strin
     }
     match board.attach_track(i, piece) {
         Ok(_) => format!("{}: {} lanes, {} rows", piece.name, piece.lanes, piece.rows),
-        Err(e) => format!("{} cannot be laid: {e:?}", piece.name),
+        Err(e) => format!("{} cannot be laid: {}", piece.name, e.word()),
     }
 }
 

@@ -1129,7 +1129,7 @@ impl Host {
         let (ctx, r) = self.call_hook::<LuaValue>("actions", ctx, Some(seat), None);
         let r = r.and_then(|v| match v {
             None => Ok(None),
-            Some(v) => returns::action_list(&self.lua, v)
+            Some(v) => returns::action_list(&v)
                 .map(Some)
                 .map_err(|m| self.hook_error("actions", m)),
         });

@@ -1,7 +1,7 @@
 //! What hooks and bots return, read in plain words: a value of the wrong shape is reported as
 //! a mod author would say it ("item 3 is a table"), never in the terms of the Luau binding.
 
-use mlua::{FromLua, Lua, Value as LuaValue};
+use mlua::Value as LuaValue;
 
 /// A Luau value as a sentence names it: "a table", "nothing (nil)", "`true`".
 pub fn what(v: &LuaValue) -> String {
@@ -36,17 +36,23 @@ pub fn shown(v: &LuaValue) -> String {
 /// and the list ends at its first nil), each an action ([`crate::action::problem`] says what
 /// an action may be). The error says what was wrong, in words that make sense beside the
 /// hook's file and line.
-pub fn action_list(lua: &Lua, v: LuaValue) -> Result<Vec<String>, String> {
+pub fn action_list(v: &LuaValue) -> Result<Vec<String>, String> {
     const WANT: &str = "the actions hook must return a list of strings (the legal actions)";
-    let LuaValue::Table(t) = &v else {
-        return Err(format!("{WANT}; it returned {}", what(&v)));
+    let LuaValue::Table(t) = v else {
+        return Err(format!("{WANT}; it returned {}", what(v)));
     };
-    // mlua reads a list of strings straight off the stack; the items are looked at one by one
-    // only to say what is wrong with them.
-    let list = match Vec::<String>::from_lua(v.clone(), lua) {
-        Ok(list) => list,
-        Err(_) => return Err(wrong_item(t, WANT)),
-    };
+    // mlua reads each string straight off the stack (`for_each_value` is what its own
+    // `Vec<String>` conversion uses; this hook runs at every decision); the items are looked
+    // at one by one only to say what is wrong with them.
+    let mut list = Vec::new();
+    if t.for_each_value::<String>(|s| {
+        list.push(s);
+        Ok(())
+    })
+    .is_err()
+    {
+        return Err(wrong_item(t, WANT));
+    }
     if list.is_empty() && t.clone().pairs::<LuaValue, LuaValue>().next().is_some() {
         // An empty list is "no legal action"; a table with other keys is a mistake.
         return Err(format!(

@@ -106,11 +106,11 @@ pub(super) fn lend<T>(ctx: CallCtx, f: impl FnOnce() -> T) -> (Option<CallCtx>, 
 pub(super) struct Guard {
     pub limit: usize,
     pub room: std::rc::Rc<Cell<usize>>,
-    pub stop: Box<StopFn>,
+    pub stop: Stop,
 }
 
-/// Makes the error that ends the running call, from its message.
-pub(super) type StopFn = dyn Fn(&Lua, String) -> mlua::Error;
+/// Ends the running call with a message: gives the error to raise.
+pub(super) type Stop = Box<dyn Fn(&Lua, String) -> mlua::Error>;
 
 /// Refuses a change that would add `more` bytes to what the game holds outside the VM when
 /// that and the VM's memory together would pass the memory limit. The call ends there, as at
