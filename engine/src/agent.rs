@@ -125,6 +125,21 @@ pub struct Outcome {
     pub profile: crate::script::Profile,
 }
 
+impl Outcome {
+    /// A game of this seed not played yet.
+    fn of(seed: u64) -> Outcome {
+        Outcome {
+            seed,
+            result: None,
+            actions: 0,
+            turns: 0,
+            capped: false,
+            error: None,
+            profile: Default::default(),
+        }
+    }
+}
+
 /// Plays one game to its end (or to `cap` actions) with one agent per seat.
 pub fn play(def: &Arc<GameDef>, setup: Setup, agents: &[String], cap: u32) -> Outcome {
     play_reusing(def, setup, agents, cap, &mut None)
@@ -166,15 +181,7 @@ fn play_game(
     checks: Checks,
 ) -> Outcome {
     let seed = setup.seed;
-    let mut out = Outcome {
-        seed,
-        result: None,
-        actions: 0,
-        turns: 0,
-        capped: false,
-        error: None,
-        profile: Default::default(),
-    };
+    let mut out = Outcome::of(seed);
     let mut ags = Vec::new();
     for seat in 0..setup.seats {
         let spec = agents
@@ -288,13 +295,8 @@ pub fn play_many_checking(
                         out.push((
                             i,
                             Outcome {
-                                seed: m.setup.seed,
-                                result: None,
-                                actions: 0,
-                                turns: 0,
-                                capped: false,
                                 error: Some("a simulation thread panicked".into()),
-                                profile: Default::default(),
+                                ..Outcome::of(m.setup.seed)
                             },
                         ));
                     }
@@ -356,10 +358,14 @@ fn check_labels(game: &mut Game, actions: &[String], taken: u32) -> Result<(), G
             ),
         };
         if let Err(e) = r {
+            // A script error already says where in the game it happened.
+            let when = match e.context.action {
+                Some(_) => String::new(),
+                None => format!(" at action {} of the game", taken + 1),
+            };
             return Err(GameError::Setup(format!(
-                "the label {whose} for `{}`, offered to {seat} at action {} of the game: {e}",
+                "the label {whose} for `{}`, offered to {seat}{when}: {e}",
                 crate::content::load::cut(a, 100),
-                taken + 1
             )));
         }
     }

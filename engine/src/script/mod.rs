@@ -1555,15 +1555,7 @@ fn shorten(m: &str) -> String {
 /// parts are refused, since people could not tell them apart. The error says what was wrong.
 fn menu_path(v: &LuaValue, action: &str) -> Result<Vec<String>, String> {
     const WANT: &str = "it must return a label: a string, or a list of strings (a menu path)";
-    let what = |v: &LuaValue| match v {
-        LuaValue::Nil => "nothing (nil)".to_string(),
-        LuaValue::Integer(_) | LuaValue::Number(_) => "a number".to_string(),
-        LuaValue::Boolean(b) => format!("`{b}`"),
-        LuaValue::String(_) => "a string".to_string(),
-        LuaValue::Table(_) => "a table".to_string(),
-        LuaValue::Function(_) => "a function".to_string(),
-        other => other.type_name().to_string(),
-    };
+    let what = returns::what;
     let text = |v: &LuaValue| -> Option<String> {
         match v {
             LuaValue::String(s) => Some(s.to_string_lossy()),
