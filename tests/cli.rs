@@ -1057,7 +1057,24 @@ fn new_makes_a_game_that_validates_and_plays() {
         "says what to do next: {}",
         r.err
     );
-    // The TOML files point at the repository's schemas, relative to themselves.
+    // The mod carries its own editor support: the schemas its TOML files point at (relative
+    // to themselves, so the folder can move), the Luau stubs luau-lsp is pointed at, and
+    // selene's and StyLua's settings.
+    for f in [
+        "types/farebox.d.luau",
+        "types/farebox.yml",
+        "selene.toml",
+        "stylua.toml",
+        ".vscode/settings.json",
+    ] {
+        assert!(folder.join(f).is_file(), "{f}");
+    }
+    let settings = std::fs::read_to_string(folder.join(".vscode/settings.json")).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    let stubs = settings["luau-lsp.types.definitionFiles"]["@farebox"]
+        .as_str()
+        .unwrap();
+    assert!(folder.join(stubs).is_file(), "{stubs}");
     let manifest = std::fs::read_to_string(folder.join("mod.toml")).unwrap();
     let line = manifest.lines().next().unwrap();
     let rel = line.strip_prefix("#:schema ").expect(line);

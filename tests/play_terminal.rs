@@ -414,7 +414,7 @@ scope = "global"
 initial = 0
 "#;
     let r = play(
-        &demo(&dir, counter, r#"game.set_counter("round", nil, 7)"#),
+        &demo(&dir, counter, r#"game.set_counter("round", 7)"#),
         "human",
         "q\n",
     );

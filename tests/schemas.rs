@@ -1,12 +1,12 @@
 //! The committed editor support files are in step with the engine: the JSON Schemas and Luau
-//! stubs in `schemas/`, the `#:schema` line of every bundled TOML file, and `.taplo.toml`.
+//! stubs and the selene standard library in `schemas/`, the `#:schema` line of every bundled TOML file, and `.taplo.toml`.
 //!
 //! `FAREBOX_BLESS=1 cargo test --test schemas` rewrites `schemas/` instead of failing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 
-use farebox::schema::{LUA_STUBS_FILE, json_schemas, lua_stubs};
+use farebox::schema::{LUA_STUBS_FILE, SELENE_STD_FILE, json_schemas, lua_stubs, selene_std};
 use farebox_suite::root;
 
 const STALE: &str = "schemas/ is stale: run `cargo run -p farebox-editor -- schema` (or FAREBOX_BLESS=1 cargo test --test schemas)";
@@ -33,6 +33,7 @@ fn committed_schemas_are_current() {
         .map(|(n, t)| (n.to_string(), t))
         .collect();
     expected.push((LUA_STUBS_FILE.to_string(), lua_stubs()));
+    expected.push((SELENE_STD_FILE.to_string(), selene_std()));
     let mut problems = Vec::new();
     for (name, text) in &expected {
         match std::fs::read_to_string(dir.join(name)) {

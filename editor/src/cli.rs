@@ -14,6 +14,11 @@ use clap::{Args, Parser, Subcommand};
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Show what scripts `print`, on standard error: one line each, headed by the game's
+    /// seed, the action, and the file and line that printed. Printing never changes a game;
+    /// without this flag it goes nowhere.
+    #[arg(long, global = true)]
+    pub debug: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use farebox::GameDef;
 
 use crate::cli::NewArgs;
-use crate::common::{Fail, Io, MAX_SHOWN, load_located, locate, schemas_dir, shown, shown_path};
+use crate::common::{Fail, Io, MAX_SHOWN, load_located, locate, shown, shown_path};
 
 pub fn run(args: NewArgs, io: &mut Io) -> Result<i32, Fail> {
     let dir = args.dir.unwrap_or_else(|| PathBuf::from("."));
@@ -36,7 +36,7 @@ pub fn create(name: &str, from: Option<&str>, dir: &Path) -> Result<(PathBuf, Ve
         )));
     }
     let files = match from {
-        None => game_files(name, &folder),
+        None => game_files(name),
         Some(spec) => {
             let located = locate(spec)?;
             let base = load_located(&located).map_err(|d| {
@@ -48,9 +48,11 @@ pub fn create(name: &str, from: Option<&str>, dir: &Path) -> Result<(PathBuf, Ve
                     d.iter().next().map(|d| d.to_string()).unwrap_or_default()
                 ))
             })?;
-            house_rule_files(name, &base, &folder)
+            house_rule_files(name, &base)
         }
     };
+    let mut files = files;
+    files.extend(support_files());
     write_all(&folder, &files)?;
     Ok((folder, files.into_iter().map(|(rel, _)| rel).collect()))
 }
@@ -101,53 +103,52 @@ fn write_all(folder: &Path, files: &[(String, String)]) -> Result<(), Fail> {
     result
 }
 
-/// The `#:schema` line for a file in `file_dir`, pointing at the repository's schemas when
-/// they can be found, so an editor checks the file as it is typed.
-fn schema_line(file_dir: &Path, schema: &str) -> String {
-    let dir = schemas_dir();
-    if !dir.join(schema).is_file() {
-        return String::new();
-    }
-    match (std::path::absolute(&dir), std::path::absolute(file_dir)) {
-        (Ok(to), Ok(from)) => {
-            let rel = relative(&normal(&from), &normal(&to.join(schema)));
-            format!("#:schema {}\n", rel.display())
-        }
-        _ => String::new(),
-    }
+/// The folder of a new mod that holds its editor support: the JSON Schemas, the Luau
+/// definitions and the selene standard library, copies of what `farebox schema` writes, so
+/// the mod's files are checked as they are typed wherever the mod is moved.
+const TYPES: &str = "types";
+
+/// The `#:schema` line for a file `depth` folders below the mod's own (0: mod.toml), pointing
+/// at the mod's own copy of the schema.
+fn schema_line(depth: usize, schema: &str) -> String {
+    format!("#:schema {}{TYPES}/{schema}\n", "../".repeat(depth))
 }
 
-/// `p` with `.` and `..` worked out, lexically.
-fn normal(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
+/// selene's settings for a mod: its standard library is the mod's copy of Farebox's.
+const SELENE_TOML: &str = "# selene (a Luau linter) for this mod's scripts: `selene rules`.\n\
+# types/farebox.yml, written by `farebox new` and `farebox schema --out types`, lists the\n\
+# `game` API and what the sandbox takes away.\n\
+std = \"types/farebox\"\n";
 
-/// The path from folder `from` to `to`, both absolute and normal.
-fn relative(from: &Path, to: &Path) -> PathBuf {
-    let a: Vec<_> = from.components().collect();
-    let b: Vec<_> = to.components().collect();
-    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    if common == 0 {
-        return to.to_path_buf();
-    }
-    let mut out = PathBuf::new();
-    for _ in common..a.len() {
-        out.push("..");
-    }
-    for c in &b[common..] {
-        out.push(c);
-    }
-    out
+/// StyLua's settings, the same as the bundled games'.
+pub const STYLUA_TOML: &str = include_str!("../../stylua.toml");
+
+/// Editor support for a new mod: the schemas, stubs and selene library under [`TYPES`],
+/// selene's and StyLua's settings, and luau-lsp's (as VS Code reads them) pointing at the
+/// stubs.
+fn support_files() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = farebox::schema::json_schemas()
+        .into_iter()
+        .map(|(name, text)| (format!("{TYPES}/{name}"), text))
+        .collect();
+    files.push((
+        format!("{TYPES}/{}", farebox::schema::LUA_STUBS_FILE),
+        farebox::schema::lua_stubs(),
+    ));
+    files.push((
+        format!("{TYPES}/{}", farebox::schema::SELENE_STD_FILE),
+        farebox::schema::selene_std(),
+    ));
+    files.push(("selene.toml".into(), SELENE_TOML.into()));
+    files.push(("stylua.toml".into(), STYLUA_TOML.into()));
+    files.push((
+        ".vscode/settings.json".into(),
+        format!(
+            "{{\n  \"luau-lsp.platform.type\": \"standard\",\n  \"luau-lsp.sourcemap.enabled\": false,\n  \"luau-lsp.types.roblox\": false,\n  \"luau-lsp.types.definitionFiles\": {{ \"@farebox\": \"{TYPES}/{}\" }},\n  \"luau-lsp.ignoreGlobs\": [\"{TYPES}/**\"],\n  \"evenBetterToml.schema.enabled\": true\n}}\n",
+            farebox::schema::LUA_STUBS_FILE
+        ),
+    ));
+    files
 }
 
 fn title(name: &str) -> String {
@@ -166,7 +167,7 @@ fn title(name: &str) -> String {
 
 /// A small, complete push-your-luck game: every part a game needs (options, constants,
 /// counters, the RNG, the log, an end) in a form worth copying.
-fn game_files(id: &str, folder: &Path) -> Vec<(String, String)> {
+fn game_files(id: &str) -> Vec<(String, String)> {
     let name = title(id);
     let manifest = format!(
         r#"{schema}# {name}: a Farebox game. `farebox validate` checks it; mods/README.md explains every key.
@@ -196,7 +197,7 @@ flat_tire = 1             # the roll that loses the trip's fare
 [content]
 pieces = "pieces.toml"
 "#,
-        schema = schema_line(folder, "mod.schema.json"),
+        schema = schema_line(0, "mod.schema.json"),
         engine = farebox::content::ENGINE_VERSION,
     );
     let pieces = format!(
@@ -214,11 +215,11 @@ name = "On the meter"
 scope = "global"
 min = 0
 "#,
-        schema_line(folder, "pieces.schema.json")
+        schema_line(0, "pieces.schema.json")
     );
     let rules = r#"--!strict
 -- The rules. Each hook is a function the engine calls; the `game` API is listed in
--- schemas/farebox.d.luau. Randomness comes only from game.roll (seeded: games replay exactly).
+-- types/farebox.d.luau. Randomness comes only from game.roll (seeded: games replay exactly).
 
 local C = data.constants
 
@@ -259,7 +260,9 @@ return {
 			end
 		elseif action == "drop off" then
 			local banked = game.add_counter("bank", seat, game.counter("meter"))
-			game.log(who .. " drops off the passenger and banks " .. game.counter("meter") .. " (" .. banked .. " in all)")
+			game.log(
+				who .. " drops off the passenger and banks " .. game.counter("meter") .. " (" .. banked .. " in all)"
+			)
 			game.set_counter("meter", 0)
 			if banked >= game.option("target") then
 				finish(seat)
@@ -292,7 +295,7 @@ return {
 
 /// A house rule for `base`: it depends on the game, wraps none of its hooks yet and patches
 /// nothing yet, with working examples (using the game's real ids) in comments.
-fn house_rule_files(id: &str, base: &GameDef, folder: &Path) -> Vec<(String, String)> {
+fn house_rule_files(id: &str, base: &GameDef) -> Vec<(String, String)> {
     let name = format!("{}: {}", base.name, title(id));
     let version = base
         .version
@@ -364,7 +367,7 @@ scripts = ["rules/{id}.luau"]
 [content]
 patches = ["patches/{id}.toml"]
 "#,
-        schema = schema_line(folder, "mod.schema.json"),
+        schema = schema_line(0, "mod.schema.json"),
         base_name = base.name,
         base_id = base.id,
         engine = farebox::content::ENGINE_VERSION,
@@ -380,7 +383,7 @@ patches = ["patches/{id}.toml"]
 # options = []
 
 {deck_example}"#,
-        schema = schema_line(&folder.join("patches"), "patch.schema.json"),
+        schema = schema_line(1, "patch.schema.json"),
         base_name = base.name,
     );
     let rules = format!(

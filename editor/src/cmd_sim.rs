@@ -260,6 +260,7 @@ pub fn profile_json(p: &Profile) -> serde_json::Value {
                 "steps_max": s.max_steps,
                 "ms_mean": s.nanos as f64 / calls / 1e6,
                 "ms_max": s.max_nanos as f64 / 1e6,
+                "api_calls_mean": s.api_calls as f64 / calls,
             }),
         );
     }
@@ -272,20 +273,21 @@ pub fn profile_lines(p: &Profile, budget: u64) -> Vec<String> {
     let mut rows: Vec<_> = p.iter().collect();
     rows.sort_by(|a, b| b.1.max_steps.cmp(&a.1.max_steps).then(a.0.cmp(b.0)));
     let mut out = vec![format!(
-        "{:<24}{:>10}{:>12}{:>12}{:>8}{:>10}{:>10}",
-        "profile", "calls", "steps mean", "steps max", "budget", "ms mean", "ms max"
+        "{:<24}{:>10}{:>12}{:>12}{:>8}{:>10}{:>10}{:>10}",
+        "profile", "calls", "steps mean", "steps max", "budget", "ms mean", "ms max", "api mean"
     )];
     for (name, s) in rows {
         let calls = s.calls.max(1) as f64;
         out.push(format!(
-            "{:<24}{:>10}{:>12.0}{:>12}{:>7.1}%{:>10.3}{:>10.2}",
+            "{:<24}{:>10}{:>12.0}{:>12}{:>7.1}%{:>10.3}{:>10.2}{:>10.1}",
             crate::common::cut(name, 24),
             s.calls,
             s.steps as f64 / calls,
             s.max_steps,
             s.max_steps as f64 * 100.0 / budget.max(1) as f64,
             s.nanos as f64 / calls / 1e6,
-            s.max_nanos as f64 / 1e6
+            s.max_nanos as f64 / 1e6,
+            s.api_calls as f64 / calls
         ));
     }
     out

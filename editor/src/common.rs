@@ -354,3 +354,20 @@ pub fn result_line(def: &GameDef, r: &GameResult) -> String {
         .collect();
     format!("{}: {}", parts.join(", "), r.reason)
 }
+
+/// Writes a line a script printed to standard error, for `--debug`: "[debug seed 5, action
+/// 12, rules/main.luau:40 in score] text", each line of a text of several headed alike, control
+/// characters escaped. Written whole, so lines from games on several threads do not mix.
+pub fn print_debug_line(line: farebox::script::debug::DebugLine) {
+    use std::io::Write as _;
+    let heading = line.heading();
+    let head = clean_line(&heading);
+    let mut out = String::new();
+    for part in line.text.split('\n') {
+        out.push_str(&format!(
+            "[debug {head}] {}\n",
+            clean_line(&part.replace('\t', "  "))
+        ));
+    }
+    let _ = std::io::stderr().lock().write_all(out.as_bytes());
+}

@@ -56,6 +56,9 @@ pub fn run(
             };
         }
     };
+    if parsed.debug {
+        farebox::script::debug::listen(Some(std::sync::Arc::new(common::print_debug_line)));
+    }
     let result = match parsed.command {
         None => studio(None, None),
         Some(c) => dispatch(c, &mut io),

@@ -90,6 +90,8 @@ pub struct Game {
     /// What the snapshots of a bot's standing tries hold (see `State::bytes_apart_from`),
     /// counted against the memory limit with the rest of the game.
     standing: usize,
+    /// Whether the `setup` hook is running (for the lines scripts print).
+    setting_up: bool,
 }
 
 /// A point to come back to (see `Game::mark`).
@@ -168,9 +170,13 @@ impl Game {
             setup,
             spare: None,
             standing: 0,
+            setting_up: false,
         };
         let snapshot = game.state.clone();
-        if let Err(e) = game.run_rules("setup", None, None) {
+        game.setting_up = true;
+        let r = game.run_rules("setup", None, None);
+        game.setting_up = false;
+        if let Err(e) = r {
             game.state = snapshot;
             return Err(game.at(e, 0).into());
         }
@@ -386,6 +392,12 @@ impl Game {
     }
 
     fn ctx(&mut self, access: Access, bot_rng: Rng) -> CallCtx {
+        let action = if self.setting_up {
+            0
+        } else {
+            self.next_action()
+        };
+        self.host.debug_at(self.setup.seed, action);
         let stand_in = self
             .spare
             .take()
@@ -601,6 +613,19 @@ impl Game {
         r
     }
 
+    /// Runs Luau against the game with the rules' right to read everything and no right to
+    /// change anything, for a console: `code` is an expression ("game.counter('gas', 1)") or
+    /// statements that `return` what to show. Returns what it gives, written as `print`
+    /// writes values; the game is exactly as it was after, whatever the code did.
+    pub fn inspect(&mut self, code: &str) -> Result<String, ScriptError> {
+        let mark = self.mark();
+        let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 4));
+        let (ctx, r) = self.host.inspect(ctx, code);
+        self.restore(ctx);
+        self.rewind(mark);
+        r
+    }
+
     /// Makes this game one `seat` could imagine, for lookahead: the cards hidden from it
     /// dealt again and the generator seeded anew (both from `seed`), the secret variables it
     /// may not read taken out, then the rules' `imagine(game, seat)` hook, if they give one,
@@ -752,6 +777,7 @@ impl Game {
             setup: self.setup.clone(),
             spare: None,
             standing: 0,
+            setting_up: false,
         };
         copy.imagine(seat, seed)?;
         Ok(copy)
@@ -774,6 +800,7 @@ impl Game {
             setup: self.setup.clone(),
             spare: None,
             standing: 0,
+            setting_up: false,
         };
         redeal_hidden(&copy.def, &mut copy.state, seat, seed);
         copy.imagine_secrets(seat)?;

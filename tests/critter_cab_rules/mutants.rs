@@ -72,7 +72,7 @@ pub const MUTANTS: &[Mutant] = &[
         "CC-S3",
         RULES,
         "\t\tgame.set(\"_phase\", \"skipped\")\n",
-        "\t\tgame.set(\"_phase\", \"skipped\")\n\t\tif game.option(\"limit\") == \"clock\" then game.add_counter(\"clock\", nil, C.clock_turn_minutes) end\n",
+        "\t\tgame.set(\"_phase\", \"skipped\")\n\t\tif game.option(\"limit\") == \"clock\" then game.add_counter(\"clock\", C.clock_turn_minutes) end\n",
         "a turn sat out runs the clock"
     ),
     m!(

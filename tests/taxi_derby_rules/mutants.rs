@@ -105,8 +105,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "TD-T1",
         RULES,
-        "game.add_counter(\"moved\", nil, 1)",
-        "game.add_counter(\"moved\", nil, 0)",
+        "game.add_counter(\"moved\", 1)",
+        "game.add_counter(\"moved\", 0)",
         "moves are not counted"
     ),
     m!(
@@ -544,7 +544,7 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "TD-B4",
         RULES,
-        "if not (place == 3 and tied > 2) then",
+        "if not (rank == 3 and tied > 2) then",
         "if true then",
         "three tied for third share it"
     ),

@@ -332,8 +332,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "WR-R8",
         RULES,
-        "game.add_counter(\"rating\", nil, -1)",
-        "game.add_counter(\"rating\", nil, 0)",
+        "game.add_counter(\"rating\", -1)",
+        "game.add_counter(\"rating\", 0)",
         "broken stars cost nothing"
     ),
     m!(
@@ -353,8 +353,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "WR-R9",
         RULES,
-        ".. \")\", d)",
-        ".. \")\")",
+        ".. \")\",\n\t\td\n\t)",
+        ".. \")\"\n\t)",
         "everyone hears where the ride waits"
     ),
     m!(

@@ -8,6 +8,7 @@
 
 pub mod board_edit;
 pub mod board_view;
+pub mod console;
 pub mod content;
 pub mod edit;
 pub mod files;
@@ -82,6 +83,8 @@ pub enum Tab {
     /// Decks and tables as spreadsheets.
     Data,
     Diagnostics,
+    /// Luau against the game shown, and what scripts print.
+    Console,
 }
 
 /// The open mod: where it lives, the last version that loaded, and what is wrong with the
@@ -116,6 +119,7 @@ pub struct Studio {
     pub replay: replay_view::ReplayPanel,
     pub sheets: sheets::Sheets,
     pub board: board_edit::BoardEditor,
+    pub console: console::Console,
     commands: Vec<Command>,
     /// The window title last set.
     title: String,
@@ -186,6 +190,7 @@ impl Studio {
             replay: replay_view::ReplayPanel::new(ctx),
             sheets: sheets::Sheets::default(),
             board: board_edit::BoardEditor::default(),
+            console: console::Console::new(ctx),
             commands: Vec::new(),
             title: String::new(),
             leaving: None,
@@ -221,6 +226,9 @@ impl Studio {
                     }
                 },
                 Tab::Diagnostics => diagnostics_ui(ui, p, &mut out),
+                Tab::Console => self
+                    .console
+                    .ui(ui, self.play.snapshot(), self.replay.snapshot()),
             },
         });
         self.conflicts_ui(ui, &mut out);
@@ -497,6 +505,7 @@ impl Studio {
                             format!("Diagnostics ({})", p.diagnostics.len())
                         },
                     ),
+                    (Tab::Console, "Console".to_string()),
                 ] {
                     if ui.selectable_label(self.tab == tab, label).clicked() {
                         out.push(Command::Show(tab));

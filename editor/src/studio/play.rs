@@ -275,8 +275,11 @@ impl PlayPanel {
 
     /// The mod was reloaded: a game in progress is replayed on the new rules.
     pub fn rebase(&mut self, def: Arc<GameDef>) {
+        // A game still starting (its first snapshot not back yet) is a game in progress too:
+        // the worker takes the rebase after the start.
+        let starting = self.snap.is_none() && self.worker.is_some();
         if let Some(w) = &mut self.worker
-            && self.snap.is_some()
+            && (self.snap.is_some() || starting)
         {
             w.send(Request::Rebase { def: def.clone() });
         }
@@ -288,7 +291,7 @@ impl PlayPanel {
         }
         if !def.playable() {
             self.content = content_view(&def);
-        } else if self.snap.is_none() && self.dialog.is_none() {
+        } else if self.snap.is_none() && self.dialog.is_none() && !starting {
             self.dialog = Some(new_game(&def));
             self.content = None;
         }

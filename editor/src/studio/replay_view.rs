@@ -50,6 +50,11 @@ impl ReplayPanel {
         }
     }
 
+    /// The step shown, once it is built.
+    pub fn snapshot(&self) -> Option<&Snapshot> {
+        self.snap.as_ref()
+    }
+
     /// Sets the file name field (as typing it would).
     pub fn set_path(&mut self, path: &str) {
         self.path = path.to_string();

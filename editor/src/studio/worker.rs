@@ -59,8 +59,9 @@ pub struct Snapshot {
     pub result: Option<GameResult>,
     /// The actions of the seat to act, when that seat is the viewer (empty otherwise).
     pub offered: Vec<Offered>,
-    /// Actions taken so far.
+    /// Actions taken so far, and what they were (the console rebuilds the game from them).
     pub step: usize,
+    pub history: Vec<String>,
     /// For each seat: the step its undo would go back to, if it may undo now.
     pub undo_to: Vec<Option<usize>>,
     /// For each seat: the move its undo would take back, as "Seat: label".
@@ -480,6 +481,7 @@ impl Playing {
             result: self.game.result().cloned(),
             offered,
             step: self.game.history().len(),
+            history: self.game.history().to_vec(),
             undo_to,
             undo_what,
         }

@@ -16,6 +16,7 @@
 
 pub mod api;
 mod convert;
+pub mod debug;
 mod returns;
 
 use std::cell::{Cell, RefCell};
@@ -87,11 +88,14 @@ pub struct CallStats {
     /// from run to run; the steps do not.
     pub nanos: u64,
     pub max_nanos: u64,
+    /// Calls of the `game` API made during it (for a bot, its tries' hooks included).
+    pub api_calls: u64,
 }
 
 impl CallStats {
-    fn add(&mut self, steps: u64, nanos: u64) {
+    fn add(&mut self, steps: u64, nanos: u64, api_calls: u64) {
         self.calls += 1;
+        self.api_calls += api_calls;
         self.steps += steps;
         self.max_steps = self.max_steps.max(steps);
         self.nanos += nanos;
@@ -101,6 +105,7 @@ impl CallStats {
     /// Adds another run's figures.
     pub fn merge(&mut self, o: &CallStats) {
         self.calls += o.calls;
+        self.api_calls += o.api_calls;
         self.steps += o.steps;
         self.max_steps = self.max_steps.max(o.max_steps);
         self.nanos += o.nanos;
@@ -401,8 +406,11 @@ pub struct Host {
     /// Steps used by every call this VM has finished, so a bot's tries can be charged the
     /// steps their rules took.
     spent: Cell<u64>,
-    call_started: Cell<Option<Instant>>,
-    bot_started: Cell<Option<Instant>>,
+    /// When the running call and bot started, and how many API calls had been made then.
+    call_started: Cell<Option<(Instant, u64)>>,
+    bot_started: Cell<Option<(Instant, u64)>>,
+    /// Whether a debug sink is set (see [`Host::set_debug`]).
+    debugging: Cell<bool>,
 }
 
 fn hook_index(name: &str) -> Option<usize> {
@@ -609,7 +617,12 @@ impl Host {
             spent: Cell::new(0),
             call_started: Cell::new(None),
             bot_started: Cell::new(None),
+            debugging: Cell::new(false),
         };
+        // Set before the scripts run, so what they print as they load is heard too.
+        if let Some(sink) = debug::listener() {
+            host.set_debug(Some(sink));
+        }
         host.scripts = def.scripts.clone();
         host.scripts
             .extend(def.bots.iter().map(|b| b.script.clone()));
@@ -886,7 +899,7 @@ impl Host {
         let now = Instant::now();
         self.deadline.set(Some(now + self.limits.time));
         if self.profiling.get() {
-            self.call_started.set(Some(now));
+            self.call_started.set(Some((now, api::calls_made())));
         }
     }
 
@@ -904,15 +917,16 @@ impl Host {
         }
     }
 
-    fn record(&self, name: &str, started: Instant) {
+    fn record(&self, name: &str, (started, api_before): (Instant, u64)) {
         let used = self.limits.steps.saturating_sub(self.steps_left.get());
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        let api = api::calls_made().wrapping_sub(api_before);
         if let Some(p) = self.profile.borrow_mut().as_mut() {
             match p.get_mut(name) {
-                Some(stats) => stats.add(used, nanos),
+                Some(stats) => stats.add(used, nanos, api),
                 None => {
                     let mut stats = CallStats::default();
-                    stats.add(used, nanos);
+                    stats.add(used, nanos, api);
                     p.insert(name.to_string(), stats);
                 }
             }
@@ -939,6 +953,26 @@ impl Host {
             .as_mut()
             .map(std::mem::take)
             .unwrap_or_default()
+    }
+
+    /// Sends what scripts `print` to `sink` from now on (None: nowhere, the default). Set it
+    /// before [`crate::game::Game::with_host`] to hear the scripts as they load and set up.
+    pub fn set_debug(&self, sink: Option<debug::DebugSink>) {
+        self.debugging.set(sink.is_some());
+        if let Some(mut slot) = self.lua.app_data_mut::<debug::Slot>() {
+            slot.sink = sink;
+        }
+    }
+
+    /// Where in a game the calls to come are, for the lines they print: the game's seed and
+    /// the number of the action (0 in setup). Costs nothing when nobody listens.
+    pub fn debug_at(&self, seed: u64, action: usize) {
+        if self.debugging.get()
+            && let Some(mut slot) = self.lua.app_data_mut::<debug::Slot>()
+        {
+            slot.seed = Some(seed);
+            slot.action = Some(action);
+        }
     }
 
     /// A call that reached a limit failed, even when a `pcall` caught the error and the script
@@ -1167,6 +1201,46 @@ impl Host {
         (ctx, r)
     }
 
+    /// Runs a snippet for a console with the rights `ctx` gives: first as an expression
+    /// (`return <code>`), and when that does not compile, as statements. What it returns is
+    /// written as `print` writes values (several separated by tabs; "nil" for nothing).
+    pub fn inspect(&self, ctx: CallCtx, code: &str) -> (CallCtx, Result<String, ScriptError>) {
+        let load = |src: &str| {
+            self.lua
+                .load(src)
+                .set_mode(ChunkMode::Text)
+                .set_name("=console")
+                .into_function()
+        };
+        let func = match load(&format!("return {code}")).or_else(|_| load(code)) {
+            Ok(f) => f,
+            Err(e) => return (ctx, Err(self.console_error(e))),
+        };
+        let (ctx, r) = self.call::<_, MultiValue>("console", &func, ctx, ());
+        let r = r
+            .map(|values| debug::show(&values))
+            .map_err(|e| self.console_error(e));
+        (ctx, r)
+    }
+
+    /// An error of code typed into a console: in a script's function it points there, else
+    /// at the console's own line.
+    fn console_error(&self, e: mlua::Error) -> ScriptError {
+        let mut se = self.error(e, "console");
+        if se.line == 0 {
+            se.mod_id = self.def.id.clone();
+            se.file = "console".into();
+            if let Some(rest) = se.message.strip_prefix("console:")
+                && let Some((n, msg)) = rest.split_once(": ")
+                && let Ok(line) = n.parse()
+            {
+                se.line = line;
+                se.message = msg.to_string();
+            }
+        }
+        se
+    }
+
     /// Starts a bot's `choose` on `actions`, as a coroutine: it runs until it chooses (see
     /// [`BotStep::Chose`]) or stops to try an action or take one back; the engine then does
     /// that and calls [`Host::resume_bot`]. The step budget and time limit cover the bot's
@@ -1221,7 +1295,8 @@ impl Host {
         });
         self.arm();
         if self.profiling.get() {
-            self.bot_started.set(Some(Instant::now()));
+            self.bot_started
+                .set(Some((Instant::now(), api::calls_made())));
         }
         self.resume_with(ctx, (self.game.clone(), seat as i64 + 1, list))
     }
@@ -1635,11 +1710,12 @@ fn prepare_globals(
         "gcinfo",
         "debug",
         "newproxy",
-        // A script writing to standard output could fake the command line's own lines.
-        "print",
     ] {
         g.raw_set(name, LuaValue::Nil)?;
     }
+    // `print` writes to the debug channel, never to standard output (where it could fake the
+    // command line's own lines); see `debug`.
+    debug::install(lua, &g)?;
     let game = api::register(lua)?;
     // Lookahead for bots: `game.try` and `game.undo` stop the bot's `choose` (a coroutine)
     // and hand the request to the engine, which applies or takes back the action and resumes

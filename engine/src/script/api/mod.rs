@@ -23,7 +23,7 @@ use std::cell::{Cell, RefCell};
 
 use mlua::{Lua, Table, Value as LuaValue};
 
-use super::CallCtx;
+use super::{Access, CallCtx};
 
 macro_rules! reg {
     ($lua:expr, $t:expr, $name:literal, $f:expr) => {
@@ -89,6 +89,17 @@ thread_local! {
     /// back whatever was there before, so nesting would still be safe. A thread-local slot
     /// costs a few instructions per API call, where the VM's app data costs a hash lookup.
     static LENT: RefCell<Option<CallCtx>> = const { RefCell::new(None) };
+}
+
+thread_local! {
+    /// Calls of the `game` API made on this thread, for profiles (see [`calls_made`]).
+    static CALLS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many calls of the `game` API this thread has made; a profile takes the difference
+/// over a hook call.
+pub(super) fn calls_made() -> u64 {
+    CALLS.with(Cell::get)
 }
 
 /// Lends `ctx` to the `game` API while `f` runs, and takes it back.
@@ -189,6 +200,7 @@ fn mib(bytes: usize) -> String {
 
 /// Runs `f` on the lent context.
 fn with<T>(f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
+    CALLS.with(|c| c.set(c.get().wrapping_add(1)));
     LENT.with(|slot| match slot.try_borrow_mut() {
         Ok(mut lent) => match lent.as_mut() {
             Some(ctx) => f(ctx),
@@ -233,8 +245,12 @@ fn text(lua: &Lua, s: Option<String>) -> R<LuaValue> {
 fn with_mut<T>(name: &str, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
     with(|ctx| {
         if ctx.access.read_only() {
+            let who = match ctx.access {
+                Access::ReadOnly => "the score hook and the console only read",
+                _ => "bots and the actions and describe hooks only read",
+            };
             return err(format!(
-                "game.{name} changes the game; it cannot be used here (bots and the actions hook only read)"
+                "game.{name} changes the game; it cannot be used here ({who})"
             ));
         }
         f(ctx)

@@ -21,13 +21,13 @@ pub const API: &[(&str, &str, &str)] = &[
     ),
     (
         "set_counter",
-        "(id: string, seat: number?, value: number) -> number",
-        "Set a counter, kept within its min and max; returns the value set.",
+        "((id: string, value: number) -> number) & ((id: string, seat: number, value: number) -> number)",
+        "Set a counter, kept within its min and max; returns the value set. A global counter takes (id, value), a seat counter (id, seat, value).",
     ),
     (
         "add_counter",
-        "(id: string, seat: number?, delta: number) -> number",
-        "Add to a counter, kept within its min and max; returns the new value.",
+        "((id: string, delta: number) -> number) & ((id: string, seat: number, delta: number) -> number)",
+        "Add to a counter, kept within its min and max; returns the new value. A global counter takes (id, delta), a seat counter (id, seat, delta).",
     ),
     (
         "get",
