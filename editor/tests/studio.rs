@@ -1515,3 +1515,104 @@ fn ctrl_z_undoes_the_move_in_play_and_the_edit_in_decks_and_tables() {
     assert_eq!(step_of(h.state().as_ref().unwrap()), Some(before));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_status_line_names_the_file_that_changed_and_what_it_did() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded and watched", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| p.def.is_some() && p.watching())
+    });
+    let rules = folder.join("rules/critter-cab.luau");
+    let good = std::fs::read_to_string(&rules).unwrap();
+    std::fs::write(&rules, good.replacen("return {", "return = {", 1)).unwrap();
+    until(&mut h, "the script's problem", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    let status = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .project
+        .as_ref()
+        .unwrap()
+        .status
+        .clone();
+    assert!(
+        status.starts_with("rules/critter-cab.luau changed: 1 problem"),
+        "{status}"
+    );
+    assert!(
+        h.query_by_label_contains("rules/critter-cab.luau changed: 1 problem")
+            .is_some()
+    );
+    std::fs::write(&rules, &good).unwrap();
+    until(&mut h, "the fix", |s| {
+        s.project.as_ref().is_some_and(|p| p.diagnostics.is_empty())
+    });
+    let status = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .project
+        .as_ref()
+        .unwrap()
+        .status
+        .clone();
+    assert!(
+        status.starts_with("rules/critter-cab.luau changed: reloaded, no problems"),
+        "{status}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_game_that_cannot_start_says_why_and_goes_back_to_the_new_game_dialog() {
+    // Setup fails only with three players: the mod loads (its check sets up the fewest).
+    let (dir, folder) = copy_of("critter-cab");
+    let rules = folder.join("rules/critter-cab.luau");
+    let good = std::fs::read_to_string(&rules).unwrap();
+    let failing = good.replacen(
+        "\tsetup = function(_g)",
+        "\tsetup = function(_g)\n\t\tif game.seats() == 3 then error(\"three cabs do not fit\") end",
+        1,
+    );
+    assert_ne!(failing, good);
+    std::fs::write(&rules, &failing).unwrap();
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(5);
+        play.set_players(3);
+    }
+    // The dialog lays the third seat out first.
+    h.step();
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the dialog again, with the reason", |s| {
+        s.play.in_dialog() && s.play.error().is_some()
+    });
+    let e = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .play
+        .error()
+        .unwrap()
+        .to_string();
+    assert!(e.starts_with("The game could not start"), "{e}");
+    assert!(e.contains("three cabs do not fit"), "{e}");
+    assert!(e.contains("critter-cab.luau:1037"), "{e}");
+    assert!(h.query_by_label_contains("three cabs do not fit").is_some());
+    assert!(h.query_by_label_contains("Starting the game").is_none());
+    // The dialog kept the choices: two players start.
+    h.state_mut().as_mut().unwrap().play.set_players(2);
+    h.step();
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the game", |s| s.play.snapshot().is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -23,6 +23,7 @@ use crate::play_menu::{Entry, Menu, Target};
 const SIDE_W: f32 = 330.0;
 
 /// The choices of the new-game dialog.
+#[derive(Clone)]
 struct NewGame {
     seats: Vec<SeatKind>,
     options: Vec<(String, String)>,
@@ -69,6 +70,9 @@ pub struct PlayPanel {
     guard: Guard,
     /// The definition the new-game dialog was last drawn for (what Start plays).
     dialog_def: Option<Arc<GameDef>>,
+    /// The dialog's choices of the game being started, until its first snapshot comes: a
+    /// game that cannot start goes back to them, with the reason.
+    starting: Option<NewGame>,
 }
 
 /// Keeps a click meant for the last list of actions from landing on the next one. After the
@@ -137,6 +141,7 @@ impl PlayPanel {
             picked: None,
             guard: Guard::default(),
             dialog_def: None,
+            starting: None,
         }
     }
 
@@ -176,6 +181,19 @@ impl PlayPanel {
                 }
             }
         }
+    }
+
+    /// Sets the dialog's number of players (as its slider would), bots in the new seats.
+    pub fn set_players(&mut self, n: usize) {
+        if let Some(d) = &mut self.dialog {
+            d.seats.resize(n, SeatKind::Bot("random".into()));
+        }
+    }
+
+    /// The message shown above the game or the dialog (why a game could not start, what
+    /// failed), if any.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
     }
 
     /// Sets who plays a seat in the dialog (as choosing it would).
@@ -237,6 +255,7 @@ impl PlayPanel {
         let Some(def) = self.dialog_def.clone() else {
             return;
         };
+        let chosen = d.clone();
         let seats = d.seats.clone();
         let (setup, history) = match d.fork.take() {
             Some(f) => f,
@@ -249,6 +268,7 @@ impl PlayPanel {
             }
         };
         self.start(def, setup, seats, history);
+        self.starting = Some(chosen);
     }
 
     /// Forgets the game (another mod opens, or the start screen shows).
@@ -346,9 +366,22 @@ impl PlayPanel {
 
     fn poll(&mut self) {
         let Some(w) = &mut self.worker else { return };
-        for r in w.poll() {
+        let replies = w.poll();
+        let gone = w.gone();
+        for r in replies {
             match r {
-                Reply::Snapshot(s) => self.snap = Some(*s),
+                Reply::Snapshot(s) => {
+                    self.snap = Some(*s);
+                    self.starting = None;
+                }
+                // A game that cannot start says why and goes back to the dialog, its
+                // choices kept, instead of waiting for a game that will never come.
+                Reply::Failed(e) if self.snap.is_none() && self.starting.is_some() => {
+                    self.error = Some(format!("The game could not start: {e}"));
+                    self.dialog = self.starting.take();
+                    self.worker = None;
+                    return;
+                }
                 Reply::Failed(e) => self.error = Some(e),
                 // A game that follows the new rules simply goes on under them; only a game
                 // that no longer fits asks what to do.
@@ -358,6 +391,21 @@ impl PlayPanel {
                 }
                 Reply::Rebased(r) => self.rebased = Some(r),
                 Reply::Saved(p) => self.saved = Some(format!("Saved to {}", p.display())),
+            }
+        }
+        if gone {
+            // The thread ended: without a game it never started; with one, it stopped.
+            if self.error.is_none() {
+                self.error = Some("The game's thread stopped without saying why.".into());
+            }
+            self.worker = None;
+            if self.snap.is_none() {
+                if let Some(e) = &mut self.error
+                    && !e.starts_with("The game could not start")
+                {
+                    *e = format!("The game could not start: {e}");
+                }
+                self.dialog = self.starting.take().or_else(|| self.dialog.take());
             }
         }
     }
@@ -455,6 +503,11 @@ impl PlayPanel {
         }
         if let Some(seat) = self.handoff {
             self.handoff_ui(ui, seat);
+            return;
+        }
+        if self.snap.is_none() && self.worker.is_none() {
+            // No game and nothing starting one: choose a game.
+            self.dialog = Some(new_game(&def));
             return;
         }
         let Some(snap) = self.snap.take() else {

@@ -153,6 +153,8 @@ pub struct Worker {
     rx: Receiver<Reply>,
     /// Requests sent and not yet worked through (the thread counts them down).
     pending: Arc<AtomicUsize>,
+    /// The thread ended without being asked to (it could not start, or it failed).
+    gone: bool,
 }
 
 impl Worker {
@@ -169,16 +171,40 @@ impl Worker {
             .spawn(move || {
                 let mut w = Work::default();
                 while let Ok(req) = req_rx.recv() {
-                    for reply in w.handle(req) {
+                    // A failure inside the engine ends this thread, but says why first; the
+                    // app sees the thread gone and goes back to where a game is chosen.
+                    let replies =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| w.handle(req)));
+                    let failed = replies.is_err();
+                    let replies = replies.unwrap_or_else(|e| {
+                        let why = e
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| e.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "an internal error".into());
+                        vec![Reply::Failed(format!(
+                            "the game's thread failed: {}",
+                            crate::common::shown(&why, 300)
+                        ))]
+                    });
+                    for reply in replies {
                         if reply_tx.send(reply).is_err() {
                             return;
                         }
                     }
                     left.fetch_sub(1, Ordering::Release);
                     wake();
+                    if failed {
+                        return;
+                    }
                 }
             });
-        Worker { tx, rx, pending }
+        Worker {
+            tx,
+            rx,
+            pending,
+            gone: false,
+        }
     }
 
     pub fn send(&mut self, req: Request) {
@@ -190,12 +216,28 @@ impl Worker {
 
     /// Whether a request is still being worked on.
     pub fn busy(&self) -> bool {
-        self.pending.load(Ordering::Acquire) > 0
+        !self.gone && self.pending.load(Ordering::Acquire) > 0
+    }
+
+    /// Whether the thread has ended: nothing sent to it will be answered.
+    pub fn gone(&self) -> bool {
+        self.gone
     }
 
     /// The replies that have arrived.
     pub fn poll(&mut self) -> Vec<Reply> {
-        self.rx.try_iter().collect()
+        let mut out = Vec::new();
+        loop {
+            match self.rx.try_recv() {
+                Ok(r) => out.push(r),
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.gone = true;
+                    break;
+                }
+            }
+        }
+        out
     }
 }
 
