@@ -1616,3 +1616,170 @@ fn a_game_that_cannot_start_says_why_and_goes_back_to_the_new_game_dialog() {
     until(&mut h, "the game", |s| s.play.snapshot().is_some());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Opens the Decks & tables tab on one deck.
+fn open_deck(h: &mut H, deck: &str) {
+    h.get_by_label("Decks & tables").click();
+    settle(h);
+    h.get_by_label_contains(&format!("{deck} (")).click();
+    settle(h);
+}
+
+#[test]
+fn the_spreadsheet_holds_still_adds_a_card_in_view_and_commits_numbers_on_enter() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    open_deck(&mut h, "passengers");
+    let first_row = |h: &H| {
+        h.query_all_by_value("Squirrel Courier")
+            .next()
+            .expect("the first card's name")
+            .rect()
+    };
+    let header = |h: &H| h.get_by_label("fare").rect();
+    let (row0, head0) = (first_row(&h), header(&h));
+    // A problem appears: the grid does not move.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Edit(
+            farebox_editor::studio::edit::Edit::SetCardField {
+                deck: "passengers".into(),
+                card: "otter-swim-team".into(),
+                field: "fare".into(),
+                value: Some(farebox::content::raw::RawValue::String("lots".into())),
+            },
+        ));
+    until(&mut h, "the problem found", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    settle(&mut h);
+    assert!(h.query_by_label_contains("(row 2)").is_some());
+    assert_eq!(first_row(&h), row0, "a problem moved the rows");
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Undo);
+    until(&mut h, "valid again", |s| {
+        s.project.as_ref().is_some_and(|p| p.diagnostics.is_empty())
+    });
+    settle(&mut h);
+    // Saved: the message comes in its strip, and the grid does not move.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Save);
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("Nothing to save").is_some()
+            || h.query_by_label_contains("Saved").is_some()
+    );
+    assert_eq!(first_row(&h), row0, "a message moved the rows");
+    // The rows scroll under the header, which stays.
+    for _ in 0..10 {
+        h.get_by_label("fare").scroll_down();
+        h.step();
+    }
+    settle(&mut h);
+    assert!(
+        h.query_all_by_value("Squirrel Courier")
+            .next()
+            .is_none_or(|n| n.rect().min.y < head0.max.y),
+        "the rows did not scroll"
+    );
+    assert_eq!(header(&h), head0, "the header scrolled away");
+    // Add a card: the new row is scrolled into view, its required fields empty (not 0).
+    h.get_by_label("Add a card").click();
+    settle(&mut h);
+    let id_cell = h
+        .query_all_by_value("passengers-new-1")
+        .next()
+        .expect("the new card's id")
+        .rect();
+    assert!(
+        id_cell.min.y > head0.max.y && id_cell.max.y < 900.0,
+        "the new row is not in view: {id_cell:?}"
+    );
+    let same_row: Vec<String> = h
+        .query_all_by_role(egui::accesskit::Role::TextInput)
+        .filter(|n| (n.rect().center().y - id_cell.center().y).abs() < 4.0)
+        .filter_map(|n| n.value())
+        .collect();
+    assert!(!same_row.iter().any(|v| v == "0"), "{same_row:?}");
+    until(&mut h, "the missing fields reported", |s| {
+        s.project.as_ref().is_some_and(|p| {
+            p.diagnostics
+                .iter()
+                .any(|d| d.message.contains("passengers"))
+        })
+    });
+    // A number typed into a cell is written on Enter.
+    let fare_cells: Vec<egui::Rect> = h
+        .query_all_by_role(egui::accesskit::Role::TextInput)
+        .filter(|n| (n.rect().center().y - id_cell.center().y).abs() < 4.0)
+        .filter(|n| n.value().as_deref() == Some(""))
+        .map(|n| n.rect())
+        .collect();
+    let fare_x = header(&h).center().x;
+    let fare = fare_cells
+        .iter()
+        .find(|r| r.min.x <= fare_x && fare_x <= r.max.x)
+        .copied()
+        .expect("the new card's fare cell");
+    h.hover_at(fare.center());
+    h.event(egui::Event::PointerButton {
+        pos: fare.center(),
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.event(egui::Event::PointerButton {
+        pos: fare.center(),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    h.event(egui::Event::Text("3".into()));
+    h.step();
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    let fare_of_new = |s: &Studio| {
+        let c = s.project.as_ref()?.content.as_ref()?;
+        let d = c.catalog.deck("passengers")?;
+        let (_, e) = d.cards.iter().find(|(i, _)| i == "passengers-new-1")?;
+        e.value.get("fare").and_then(|v| v.as_integer())
+    };
+    assert_eq!(fare_of_new(h.state().as_ref().unwrap()), Some(3));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn each_deck_keeps_its_own_filter_and_an_empty_result_says_no_matches() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    open_deck(&mut h, "passengers");
+    h.get_by_label("Filter").click();
+    h.step();
+    h.get_by_label("Filter").type_text("zebra");
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("No matches for “zebra”")
+            .is_some()
+    );
+    assert!(h.query_all_by_value("Squirrel Courier").next().is_none());
+    // Another deck has its own filter, empty.
+    h.get_by_label_contains("taxis (").click();
+    settle(&mut h);
+    assert_eq!(h.get_by_label("Filter").value().as_deref(), Some(""));
+    assert!(h.query_by_label_contains("No matches").is_none());
+    // Back: the passengers' filter is still there.
+    h.get_by_label_contains("passengers (").click();
+    settle(&mut h);
+    assert_eq!(h.get_by_label("Filter").value().as_deref(), Some("zebra"));
+    let _ = std::fs::remove_dir_all(dir);
+}
