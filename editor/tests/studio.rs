@@ -2176,3 +2176,19 @@ fn a_replay_of_a_game_with_hidden_information_warns_that_it_shows_every_seat() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn dicey_curves_seats_are_shown_by_the_name_and_colour_of_their_cars() {
+    let mut h = started("dicey-curves", 5);
+    assert!(h.query_by_label_contains("Seat 1").is_none());
+    let s = h.state().as_ref().unwrap();
+    let snap = s.play.snapshot().unwrap();
+    assert_eq!(snap.def.seat_name(0), "Red");
+    assert_eq!(snap.def.seat_name(1), "Blue");
+    assert_eq!(
+        farebox_editor::studio::board_view::seat_color(&snap.def, 0),
+        farebox_editor::studio::board_view::name_color("red").unwrap()
+    );
+    h.step();
+    assert!(h.query_by_label("Showing what Red may see").is_some());
+}

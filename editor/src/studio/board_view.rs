@@ -514,7 +514,7 @@ pub fn seat_color(def: &GameDef, seat: u8) -> egui::Color32 {
 }
 
 /// The colour a name says, if one of its words is a colour ("Yellow", "red", "Sky Blue").
-pub(crate) fn name_color(name: &str) -> Option<Color32> {
+pub fn name_color(name: &str) -> Option<Color32> {
     name.split(|c: char| !c.is_alphanumeric())
         .rev()
         .find_map(|w| color_word(&w.to_lowercase()))

@@ -1261,6 +1261,8 @@ fn log_ui(ui: &mut egui::Ui, snap: &Snapshot) {
             groups.push(&snap.log[start..]);
             let mut shown = 0;
             for g in groups.iter().rev() {
+                // Lines written before any action (setup) stand alone, not indented.
+                let headed = g.first().is_some_and(|l| l.seat.is_some());
                 for l in g.iter() {
                     match l.seat {
                         Some(seat) => {
@@ -1272,10 +1274,13 @@ fn log_ui(ui: &mut egui::Ui, snap: &Snapshot) {
                                 .wrap(),
                             );
                         }
-                        None => {
+                        None if headed => {
                             ui.indent("log-line", |ui| {
                                 ui.add(egui::Label::new(&l.text).wrap());
                             });
+                        }
+                        None => {
+                            ui.add(egui::Label::new(&l.text).wrap());
                         }
                     }
                 }

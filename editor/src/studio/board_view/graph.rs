@@ -425,10 +425,7 @@ fn names(
         .map(|i| super::space_label(scene, i as u32))
         .collect();
     // A shortened name is written only where it names one space alone.
-    let heads: Vec<Option<String>> = full
-        .iter()
-        .map(|n| short_forms(n).get(1).cloned())
-        .collect();
+    let heads: Vec<Option<String>> = full.iter().map(|n| short_form(n)).collect();
     let unique_head = |i: usize| -> Option<String> {
         let h = heads.get(i).cloned().flatten()?;
         let again = heads
@@ -526,14 +523,15 @@ fn names(
             !taken.iter().any(|t| t.intersects(r)) && !blocked.iter().any(|&(_, b)| b.intersects(r))
         };
         let gap = reach.get(i).copied().unwrap_or(place.r) + 2.0;
-        let at_side = |side: Align2, size: Vec2| {
-            let d = gap * std::f32::consts::FRAC_1_SQRT_2;
+        let at_side = |side: Align2, size: Vec2, far: f32| {
+            let g = gap * far;
+            let d = g * std::f32::consts::FRAC_1_SQRT_2;
             let at = place.c
                 + match side {
-                    Align2::CENTER_TOP => Vec2::new(0.0, gap),
-                    Align2::CENTER_BOTTOM => Vec2::new(0.0, -gap),
-                    Align2::LEFT_CENTER => Vec2::new(gap, 0.0),
-                    Align2::RIGHT_CENTER => Vec2::new(-gap, 0.0),
+                    Align2::CENTER_TOP => Vec2::new(0.0, g),
+                    Align2::CENTER_BOTTOM => Vec2::new(0.0, -g),
+                    Align2::LEFT_CENTER => Vec2::new(g, 0.0),
+                    Align2::RIGHT_CENTER => Vec2::new(-g, 0.0),
                     Align2::LEFT_TOP => Vec2::new(d, d),
                     Align2::RIGHT_TOP => Vec2::new(-d, d),
                     Align2::LEFT_BOTTOM => Vec2::new(d, -d),
@@ -541,25 +539,58 @@ fn names(
                 };
             inside(side.anchor_size(at, size).expand(1.5), view)
         };
+        // A place the person may act on may have its name further out, joined to it by a
+        // line, when nothing next to it is free.
+        let rings: &[f32] = if act {
+            &[1.0, 1.9, 2.8, 3.8, 5.0]
+        } else {
+            &[1.0]
+        };
         let mut spot = None;
         'found: for form in &forms {
             let galley = p.layout_no_wrap(form.clone(), FontId::proportional(size), INK);
-            for &side in sides {
-                let r = at_side(side, galley.size());
-                if free(r) {
-                    spot = Some((r, galley, form.clone()));
-                    break 'found;
+            for &far in rings {
+                for &side in sides {
+                    let r = at_side(side, galley.size(), far);
+                    if free(r) {
+                        spot = Some((r, galley, form.clone(), far > 1.0));
+                        break 'found;
+                    }
                 }
             }
         }
         if spot.is_none() && act {
-            // A place the person may act on is named even where nothing is free.
+            // Named even where nothing is free at all: where it covers least.
             let galley = p.layout_no_wrap(name.clone(), FontId::proportional(size), INK);
-            let r = at_side(Align2::CENTER_TOP, galley.size());
-            spot = Some((r, galley, name.clone()));
+            let covered = |r: Rect| -> f32 {
+                let area = |o: Rect| {
+                    let i = r.intersect(o);
+                    if i.is_positive() { i.area() } else { 0.0 }
+                };
+                // Another name hidden costs more than a symbol partly covered.
+                taken.iter().map(|t| area(*t) * 4.0).sum::<f32>()
+                    + blocked.iter().map(|(_, b)| area(*b)).sum::<f32>()
+            };
+            let best = rings
+                .iter()
+                .flat_map(|&far| sides.iter().map(move |&side| (far, side)))
+                .map(|(far, side)| {
+                    let r = at_side(side, galley.size(), far);
+                    (covered(r), r, far)
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((_, r, far)) = best {
+                spot = Some((r, galley, name.clone(), far > 1.0));
+            }
         }
-        if let Some((r, galley, form)) = spot {
+        if let Some((r, galley, form, leader)) = spot {
             taken.push(r);
+            if leader {
+                let to = r.clamp(place.c);
+                let from = place.c + (to - place.c).normalized() * place.r;
+                p.line_segment([from, to], Stroke::new(2.5, Color32::from_black_alpha(160)));
+                p.line_segment([from, to], Stroke::new(1.2, super::ACTION));
+            }
             p.rect_filled(
                 r,
                 3.0,
@@ -572,34 +603,12 @@ fn names(
     named
 }
 
-/// A name and its shorter forms, longest first: the part before a comma or parenthesis
-/// ("Anchor Street Rank, stop A" -> "Anchor Street Rank"); a name with no such part, its
-/// first word ("Thistledown Station" -> "Thistledown"), where a first word alone still
-/// names the place.
-fn short_forms(name: &str) -> Vec<String> {
-    let mut out = vec![name.to_string()];
-    let head = name
-        .split([',', '(', ':'])
-        .next()
-        .unwrap_or(name)
-        .trim()
-        .to_string();
-    if head != name.trim() {
-        if !head.is_empty() {
-            out.push(head);
-        }
-        return out;
-    }
-    let word = name
-        .split_whitespace()
-        .next()
-        .unwrap_or(name)
-        .trim_end_matches([',', ':', ';', '.'])
-        .to_string();
-    if !word.is_empty() && word != name {
-        out.push(word);
-    }
-    out
+/// A name's shorter form: the part before a comma or parenthesis ("Anchor Street Rank,
+/// stop A" -> "Anchor Street Rank"). A name without one has none: its first word alone
+/// ("Gull" for "Gull Lane Taxi Rank") would be a cut name, not a name.
+fn short_form(name: &str) -> Option<String> {
+    let head = name.split([',', '(', ':']).next().unwrap_or(name).trim();
+    (head != name.trim() && !head.is_empty()).then(|| head.to_string())
 }
 
 /// `r` moved the least to lie inside `view` (its left or top edge kept when it is larger).
