@@ -1642,6 +1642,12 @@ fn the_spreadsheet_holds_still_adds_a_card_in_view_and_commits_numbers_on_enter(
     };
     let header = |h: &H| h.get_by_label("fare").rect();
     let (row0, head0) = (first_row(&h), header(&h));
+    // Each column's header stands over its cells.
+    let name_head = h.get_by_label("name").rect();
+    assert!(
+        (name_head.min.x - row0.min.x).abs() < 12.0,
+        "the header `name` is at {name_head:?}, its cells at {row0:?}"
+    );
     // A problem appears: the grid does not move.
     h.state_mut()
         .as_mut()

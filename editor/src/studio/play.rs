@@ -1139,7 +1139,7 @@ fn visual_order(offered: &[Offered]) -> Vec<usize> {
 
 /// Each seat's last move where it changed the board, for the board to mark in the seat's
 /// colour.
-fn move_marks(snap: &Snapshot) -> Vec<board_view::MoveMark> {
+pub(crate) fn move_marks(snap: &Snapshot) -> Vec<board_view::MoveMark> {
     snap.last_moves()
         .into_iter()
         .flatten()

@@ -122,6 +122,10 @@ impl ReplayPanel {
         self.listed_step = None;
         // Replies still on their way from the last replay's worker go with it.
         self.worker = None;
+        if path.trim().is_empty() {
+            self.error = Some("Type the path of a replay file, or find one with Browse…".into());
+            return;
+        }
         let text = match farebox::source::read_bounded(std::path::Path::new(path), MAX_REPLAY) {
             Ok(t) => t,
             Err(e) => {
@@ -337,7 +341,12 @@ impl ReplayPanel {
         self.list_ui(ui, &def);
         match &self.snap {
             Some(s) => {
-                let scene = Scene::plain(&s.def, &s.board, &s.view, None);
+                // Each seat's last turn up to this step, marked as in the Play tab.
+                let moved = super::play::move_marks(s);
+                let scene = Scene {
+                    moved: &moved,
+                    ..Scene::plain(&s.def, &s.board, &s.view, None)
+                };
                 egui::Panel::right("replay-zones")
                     .resizable(true)
                     .default_size(300.0)

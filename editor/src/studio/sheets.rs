@@ -41,7 +41,7 @@ const STRIP_H: f32 = 66.0;
 /// The height of a row of the grid.
 const ROW_H: f32 = 26.0;
 /// The width of the first column (the row's number, copy and delete).
-const ACTIONS_W: f32 = 132.0;
+const ACTIONS_W: f32 = 160.0;
 
 #[derive(Default)]
 pub struct Sheets {
@@ -432,50 +432,60 @@ impl Sheets {
     ) {
         let w = ui.available_width();
         let red = ui.visuals().error_fg_color;
-        ui.allocate_ui_with_layout(
-            egui::vec2(w, STRIP_H),
-            egui::Layout::top_down(egui::Align::Min),
-            |ui| {
-                ui.set_min_size(egui::vec2(w, STRIP_H));
-                egui::ScrollArea::vertical()
-                    .id_salt(("sheet-strip", rel))
-                    .max_height(STRIP_H)
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        if let Some(m) = &c.message {
-                            ui.colored_label(ui.visuals().warn_fg_color, m);
-                        }
-                        if let Some((row, key, why)) = &self.cell_error {
-                            ui.colored_label(red, format!("{row} {key}: {why}"));
-                        }
-                        if problems_here.is_empty() {
-                            if c.message.is_none() && self.cell_error.is_none() {
-                                ui.weak(format!("No problems in {rel}."));
+        let frame = egui::Frame::new()
+            .fill(ui.visuals().faint_bg_color)
+            .corner_radius(4.0)
+            .inner_margin(egui::Margin::symmetric(6, 3));
+        let w = w - 12.0;
+        frame.show(ui, |ui| {
+            ui.allocate_ui_with_layout(
+                egui::vec2(w, STRIP_H),
+                egui::Layout::top_down(egui::Align::Min),
+                |ui| {
+                    ui.set_min_size(egui::vec2(w, STRIP_H));
+                    egui::ScrollArea::vertical()
+                        .id_salt(("sheet-strip", rel))
+                        .max_height(STRIP_H)
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if let Some(m) = &c.message {
+                                ui.colored_label(ui.visuals().warn_fg_color, m);
                             }
-                            return;
-                        }
-                        ui.colored_label(
-                            red,
-                            format!(
-                                "{} {} in {rel}; the last good version keeps playing:",
-                                problems_here.len(),
-                                crate::common::plural(problems_here.len(), "problem")
-                            ),
-                        );
-                        for d in problems_here {
-                            let row = (!key_col.is_empty())
-                                .then(|| {
-                                    rows.iter().position(|(id, _)| {
-                                        c.problems_of(rel, key_col, id).contains(d)
+                            if let Some((row, key, why)) = &self.cell_error {
+                                ui.colored_label(red, format!("{row} {key}: {why}"));
+                            }
+                            if problems_here.is_empty() {
+                                if c.message.is_none() && self.cell_error.is_none() {
+                                    ui.weak(format!("No problems in {rel}."));
+                                }
+                                return;
+                            }
+                            ui.colored_label(
+                                red,
+                                format!(
+                                    "{} {} in {rel}; the last good version keeps playing:",
+                                    problems_here.len(),
+                                    crate::common::plural(problems_here.len(), "problem")
+                                ),
+                            );
+                            for d in problems_here {
+                                let row = (!key_col.is_empty())
+                                    .then(|| {
+                                        rows.iter().position(|(id, _)| {
+                                            c.problems_of(rel, key_col, id).contains(d)
+                                        })
                                     })
-                                })
-                                .flatten()
-                                .map_or(String::new(), |i| format!(" (row {})", i + 1));
-                            ui.colored_label(red, format!("  line {}{row}: {}", d.line, d.message));
-                        }
-                    });
-            },
-        );
+                                    .flatten()
+                                    .map_or(String::new(), |i| format!(" (row {})", i + 1));
+                                ui.colored_label(
+                                    red,
+                                    format!("  line {}{row}: {}", d.line, d.message),
+                                );
+                            }
+                        });
+                },
+            );
+        });
     }
 
     /// The header row: each column's name, clicked to sort.
@@ -492,8 +502,18 @@ impl Sheets {
                 if col.required {
                     text = text.underline();
                 }
+                // Left-aligned over the cells, which start at the left of their column.
                 let r = ui
-                    .add_sized([*w, ROW_H], egui::Button::new(text).frame(false).truncate())
+                    .allocate_ui_with_layout(
+                        egui::vec2(*w, ROW_H),
+                        egui::Layout::left_to_right(egui::Align::Center),
+                        |ui| {
+                            ui.set_min_size(egui::vec2(*w, ROW_H));
+                            ui.set_max_width(*w);
+                            ui.add(egui::Button::new(text).frame(false).truncate())
+                        },
+                    )
+                    .inner
                     .on_hover_text(match (col.hint.is_empty(), col.required) {
                         (true, false) => "Click to sort".to_string(),
                         (true, true) => "Required. Click to sort".to_string(),
@@ -901,6 +921,15 @@ fn field_col(f: &FieldDef) -> Column {
         required: f.required && f.default.is_none(),
         default: f.default.as_ref().map(|v| match v {
             farebox::value::Value::Str(s) => s.clone(),
+            farebox::value::Value::List(items) if items.is_empty() => "none".to_string(),
+            farebox::value::Value::List(items) => items
+                .iter()
+                .map(|i| match i {
+                    farebox::value::Value::Str(s) => s.clone(),
+                    i => i.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
             v => v.to_string(),
         }),
     }

@@ -432,7 +432,7 @@ fn names(
             .iter()
             .enumerate()
             .any(|(j, o)| j != i && o.as_ref() == Some(&h))
-            || full.iter().any(|n| *n == h);
+            || full.contains(&h);
         (!again).then_some(h)
     };
     // What a name must not cover: the other features' symbols and the pieces.
