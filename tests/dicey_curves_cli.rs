@@ -88,7 +88,7 @@ fn a_person_lines_up_and_races_against_the_bot() {
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("lines up"), "{}", r.out);
     assert!(r.out.contains("Move with"), "{}", r.out);
-    assert!(r.out.contains("* Seat 1 moves "), "{}", r.out);
+    assert!(r.out.contains("* Red moves "), "{}", r.out);
     assert!(r.out.contains("rolls "), "{}", r.out);
     assert!(r.out.contains("dice = "), "{}", r.out);
 }

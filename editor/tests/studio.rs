@@ -1339,6 +1339,9 @@ fn every_copy_of_a_card_an_action_names_is_a_place_to_play_it() {
         history: vec![],
         undo_to: vec![None, None],
         undo_what: vec![None, None],
+        moves: vec![],
+        log: vec![],
+        secret: false,
     };
     let spots = spots_of(&format!("drive {id} acorn-square"), &snap);
     for index in 0..3 {
@@ -1597,4 +1600,689 @@ fn the_console_reads_the_game_in_play_and_the_printed_panel_shows_what_scripts_p
     );
     assert!(h.query_all_by_label_contains(&heading).count() >= 1);
     let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_status_line_names_the_file_that_changed_and_what_it_did() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded and watched", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| p.def.is_some() && p.watching())
+    });
+    let rules = folder.join("rules/critter-cab.luau");
+    let good = std::fs::read_to_string(&rules).unwrap();
+    std::fs::write(&rules, good.replacen("return {", "return = {", 1)).unwrap();
+    until(&mut h, "the script's problem", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    let status = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .project
+        .as_ref()
+        .unwrap()
+        .status
+        .clone();
+    assert!(
+        status.starts_with("rules/critter-cab.luau changed: 1 problem"),
+        "{status}"
+    );
+    assert!(
+        h.query_by_label_contains("rules/critter-cab.luau changed: 1 problem")
+            .is_some()
+    );
+    std::fs::write(&rules, &good).unwrap();
+    until(&mut h, "the fix", |s| {
+        s.project.as_ref().is_some_and(|p| p.diagnostics.is_empty())
+    });
+    let status = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .project
+        .as_ref()
+        .unwrap()
+        .status
+        .clone();
+    assert!(
+        status.starts_with("rules/critter-cab.luau changed: reloaded, no problems"),
+        "{status}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_game_that_cannot_start_says_why_and_goes_back_to_the_new_game_dialog() {
+    // Setup fails only with three players: the mod loads (its check sets up the fewest).
+    let (dir, folder) = copy_of("critter-cab");
+    let rules = folder.join("rules/critter-cab.luau");
+    let good = std::fs::read_to_string(&rules).unwrap();
+    let failing = good.replacen(
+        "\tsetup = function(_g)",
+        "\tsetup = function(_g)\n\t\tif game.seats() == 3 then error(\"three cabs do not fit\") end",
+        1,
+    );
+    assert_ne!(failing, good);
+    std::fs::write(&rules, &failing).unwrap();
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(5);
+        play.set_players(3);
+    }
+    // The dialog lays the third seat out first.
+    h.step();
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the dialog again, with the reason", |s| {
+        s.play.in_dialog() && s.play.error().is_some()
+    });
+    let e = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .play
+        .error()
+        .unwrap()
+        .to_string();
+    assert!(e.starts_with("The game could not start"), "{e}");
+    assert!(e.contains("three cabs do not fit"), "{e}");
+    let line = failing
+        .lines()
+        .position(|l| l.contains("three cabs do not fit"))
+        .unwrap()
+        + 1;
+    assert!(e.contains(&format!("critter-cab.luau:{line}")), "{e}");
+    assert!(h.query_by_label_contains("three cabs do not fit").is_some());
+    assert!(h.query_by_label_contains("Starting the game").is_none());
+    // The dialog kept the choices: two players start.
+    h.state_mut().as_mut().unwrap().play.set_players(2);
+    h.step();
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the game", |s| s.play.snapshot().is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Opens the Decks & tables tab on one deck.
+fn open_deck(h: &mut H, deck: &str) {
+    h.get_by_label("Decks & tables").click();
+    settle(h);
+    h.get_by_label_contains(&format!("{deck} (")).click();
+    settle(h);
+}
+
+#[test]
+fn the_spreadsheet_holds_still_adds_a_card_in_view_and_commits_numbers_on_enter() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    open_deck(&mut h, "passengers");
+    let first_row = |h: &H| {
+        h.query_all_by_value("Squirrel Courier")
+            .next()
+            .expect("the first card's name")
+            .rect()
+    };
+    let header = |h: &H| h.get_by_label("fare").rect();
+    let (row0, head0) = (first_row(&h), header(&h));
+    // Each column's header stands over its cells.
+    let name_head = h.get_by_label("name").rect();
+    assert!(
+        (name_head.min.x - row0.min.x).abs() < 12.0,
+        "the header `name` is at {name_head:?}, its cells at {row0:?}"
+    );
+    // A problem appears: the grid does not move.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Edit(
+            farebox_editor::studio::edit::Edit::SetCardField {
+                deck: "passengers".into(),
+                card: "otter-swim-team".into(),
+                field: "fare".into(),
+                value: Some(farebox::content::raw::RawValue::String("lots".into())),
+            },
+        ));
+    until(&mut h, "the problem found", |s| {
+        s.project
+            .as_ref()
+            .is_some_and(|p| !p.diagnostics.is_empty())
+    });
+    settle(&mut h);
+    assert!(h.query_by_label_contains("(row 2)").is_some());
+    assert_eq!(first_row(&h), row0, "a problem moved the rows");
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Undo);
+    until(&mut h, "valid again", |s| {
+        s.project.as_ref().is_some_and(|p| p.diagnostics.is_empty())
+    });
+    settle(&mut h);
+    // Saved: the message comes in its strip, and the grid does not move.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Save);
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("Nothing to save").is_some()
+            || h.query_by_label_contains("Saved").is_some()
+    );
+    assert_eq!(first_row(&h), row0, "a message moved the rows");
+    // The rows scroll under the header, which stays.
+    for _ in 0..10 {
+        h.get_by_label("fare").scroll_down();
+        h.step();
+    }
+    settle(&mut h);
+    assert!(
+        h.query_all_by_value("Squirrel Courier")
+            .next()
+            .is_none_or(|n| n.rect().min.y < head0.max.y),
+        "the rows did not scroll"
+    );
+    assert_eq!(header(&h), head0, "the header scrolled away");
+    // Add a card: the new row is scrolled into view, its required fields empty (not 0).
+    h.get_by_label("Add a card").click();
+    settle(&mut h);
+    let id_cell = h
+        .query_all_by_value("passengers-new-1")
+        .next()
+        .expect("the new card's id")
+        .rect();
+    assert!(
+        id_cell.min.y > head0.max.y && id_cell.max.y < 900.0,
+        "the new row is not in view: {id_cell:?}"
+    );
+    let same_row: Vec<String> = h
+        .query_all_by_role(egui::accesskit::Role::TextInput)
+        .filter(|n| (n.rect().center().y - id_cell.center().y).abs() < 4.0)
+        .filter_map(|n| n.value())
+        .collect();
+    assert!(!same_row.iter().any(|v| v == "0"), "{same_row:?}");
+    until(&mut h, "the missing fields reported", |s| {
+        s.project.as_ref().is_some_and(|p| {
+            p.diagnostics
+                .iter()
+                .any(|d| d.message.contains("passengers"))
+        })
+    });
+    // A number typed into a cell is written on Enter.
+    let fare_cells: Vec<egui::Rect> = h
+        .query_all_by_role(egui::accesskit::Role::TextInput)
+        .filter(|n| (n.rect().center().y - id_cell.center().y).abs() < 4.0)
+        .filter(|n| n.value().as_deref() == Some(""))
+        .map(|n| n.rect())
+        .collect();
+    let fare_x = header(&h).center().x;
+    let fare = fare_cells
+        .iter()
+        .find(|r| r.min.x <= fare_x && fare_x <= r.max.x)
+        .copied()
+        .expect("the new card's fare cell");
+    h.hover_at(fare.center());
+    h.event(egui::Event::PointerButton {
+        pos: fare.center(),
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.event(egui::Event::PointerButton {
+        pos: fare.center(),
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.step();
+    h.event(egui::Event::Text("3".into()));
+    h.step();
+    h.key_press(egui::Key::Enter);
+    settle(&mut h);
+    let fare_of_new = |s: &Studio| {
+        let c = s.project.as_ref()?.content.as_ref()?;
+        let d = c.catalog.deck("passengers")?;
+        let (_, e) = d.cards.iter().find(|(i, _)| i == "passengers-new-1")?;
+        e.value.get("fare").and_then(|v| v.as_integer())
+    };
+    assert_eq!(fare_of_new(h.state().as_ref().unwrap()), Some(3));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn each_deck_keeps_its_own_filter_and_an_empty_result_says_no_matches() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    open_deck(&mut h, "passengers");
+    h.get_by_label("Filter").click();
+    h.step();
+    h.get_by_label("Filter").type_text("zebra");
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("No matches for “zebra”")
+            .is_some()
+    );
+    assert!(h.query_all_by_value("Squirrel Courier").next().is_none());
+    // Another deck has its own filter, empty.
+    h.get_by_label_contains("taxis (").click();
+    settle(&mut h);
+    assert_eq!(h.get_by_label("Filter").value().as_deref(), Some(""));
+    assert!(h.query_by_label_contains("No matches").is_none());
+    // Back: the passengers' filter is still there.
+    h.get_by_label_contains("passengers (").click();
+    settle(&mut h);
+    assert_eq!(h.get_by_label("Filter").value().as_deref(), Some("zebra"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A game of `id` started with a person in the first seat and the mod's bot in the others,
+/// shown once the person has actions.
+fn started(id: &str, seed: u64) -> H {
+    let mut h = studio(id.into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.state_mut().as_mut().unwrap().play.set_seed(seed);
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the person's actions", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    settle(&mut h);
+    h
+}
+
+/// Checks that every space the offered actions name is written on the board, by the name
+/// the board gives it, and that the action's label says that name.
+fn every_named_space_is_labelled(h: &H, game: &str) -> usize {
+    let s = h.state().as_ref().unwrap();
+    let snap = s.play.snapshot().unwrap();
+    let named = s.play.named_on_board();
+    let mut checked = 0;
+    for o in &snap.offered {
+        for spot in farebox_editor::studio::play::spots_of(&o.action, snap) {
+            let farebox_editor::studio::board_view::Spot::Space(sp) = spot else {
+                continue;
+            };
+            let name = farebox_editor::studio::board_view::board_space_name(&snap.board, sp);
+            assert!(
+                named.iter().any(|(n, text)| *n == sp && *text == name),
+                "{game}: `{}` names {name}, which the board does not write (it writes {:?})",
+                o.label,
+                named.iter().filter(|(n, _)| *n == sp).collect::<Vec<_>>()
+            );
+            assert!(
+                o.label.contains(&name),
+                "{game}: the board calls it {name}, and the action says `{}`",
+                o.label
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_space_an_action_names_is_written_on_the_board_by_the_name_the_action_uses() {
+    // Taxi Derby: the start spaces; Curbside: the cells a tile may go on.
+    for (game, seed) in [("taxi-derby", 3), ("curbside", 4)] {
+        let h = started(game, seed);
+        assert!(every_named_space_is_labelled(&h, game) > 0, "{game}");
+    }
+    // Critter Cab: after the start, drives to road spaces that share a name ("Fernway 2").
+    let mut h = started("critter-cab", 5);
+    let first = snap(&h).offered[0].path.last().unwrap().clone();
+    h.get_by_label(&first).click();
+    until_long(&mut h, "the drives", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.offered.iter().any(|o| o.label.starts_with("Drive")))
+    });
+    settle(&mut h);
+    let n = every_named_space_is_labelled(&h, "critter-cab");
+    assert!(n > 10, "only {n} spaces checked");
+}
+
+#[test]
+fn hovering_an_action_lights_its_spaces_and_a_space_names_itself_and_its_actions() {
+    let mut h = started("taxi-derby", 3);
+    let (label, spots) = {
+        let snap = snap(&h);
+        let o = &snap.offered[0];
+        (
+            o.label.clone(),
+            farebox_editor::studio::play::spots_of(&o.action, snap),
+        )
+    };
+    assert!(h.state().as_ref().unwrap().play.lit().is_empty());
+    // The list shows the action's last part ("at Orange Depot, front").
+    let shown = label.trim_start_matches("Start ").to_string();
+    h.get_by_label(&shown).hover();
+    settle(&mut h);
+    assert_eq!(h.state().as_ref().unwrap().play.lit(), spots.as_slice());
+    // A space's tooltip names it and lists what may be done there.
+    let space = shown.trim_start_matches("at ").to_string();
+    h.get_by_role_and_label(egui::accesskit::Role::Button, &space)
+        .hover();
+    for _ in 0..40 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        h.query_by_label_contains("You can:").is_some(),
+        "no list of actions in the space's tooltip"
+    );
+    assert!(h.query_by_label(&format!("• {label}")).is_some());
+}
+
+#[test]
+fn each_seats_last_move_is_marked_and_the_log_says_what_every_seat_did() {
+    let mut h = started("curbside", 7);
+    let before = snap(&h).step;
+    // The person places a tile, chosen with the arrow keys and taken with Enter…
+    let mut keyed = String::new();
+    for _ in 0..snap(&h).offered.len() {
+        h.key_press(egui::Key::ArrowDown);
+        h.step();
+        keyed = h
+            .state()
+            .as_ref()
+            .unwrap()
+            .play
+            .keyed_action()
+            .map(|o| o.label.clone())
+            .expect("an action chosen with the keys");
+        if keyed.starts_with("Place") {
+            break;
+        }
+    }
+    assert!(keyed.starts_with("Place"), "{keyed}");
+    h.key_press(egui::Key::Enter);
+    until(&mut h, "the action taken", |s| step_of(s) > Some(before));
+    settle(&mut h);
+    // …ends the turn, and the bot plays its turn.
+    until(&mut h, "the end of the turn offered", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.offered.iter().any(|o| o.label == "End your turn"))
+    });
+    settle(&mut h);
+    h.get_by_label("End your turn").click();
+    until_long(&mut h, "the bot's turn played", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.moves.iter().any(|m| m.seat == 1) && !snap.offered.is_empty())
+    });
+    settle(&mut h);
+    let snap = snap(&h);
+    assert_eq!(
+        snap.moves[before].label, keyed,
+        "Enter took the chosen action"
+    );
+    let last = snap.last_moves();
+    for (seat, m) in last.iter().enumerate() {
+        let m = m
+            .as_ref()
+            .unwrap_or_else(|| panic!("seat {seat} has no last move"));
+        assert!(
+            !m.spaces.is_empty(),
+            "seat {seat}'s last move marks nothing"
+        );
+    }
+    // The log has a line for each of the bot's actions, under its name.
+    let red = snap.def.seat_name(1);
+    let bot_lines = snap
+        .log
+        .iter()
+        .filter(|l| l.seat == Some(1) && l.text.starts_with(&format!("{red}: ")))
+        .count();
+    assert_eq!(bot_lines, snap.moves.iter().filter(|m| m.seat == 1).count());
+    assert!(h.query_all_by_label_contains(&format!("{red}: ")).count() >= bot_lines);
+    // The legend names each seat's last move.
+    if h.query_by_label_contains("you can act here").is_none() {
+        h.get_by_label("Legend").click();
+        settle(&mut h);
+    }
+    assert!(
+        h.query_by_label_contains(&format!("{red}'s last move"))
+            .is_some()
+    );
+}
+
+/// A two-seat game that ends at once, together: won or lost as the action says.
+fn cooperative_mod() -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!(
+        "farebox-studio-coop-{}-{}",
+        std::process::id(),
+        rand_tag()
+    ));
+    let folder = dir.join("coop");
+    std::fs::create_dir_all(folder.join("rules")).unwrap();
+    std::fs::write(
+        folder.join("mod.toml"),
+        format!(
+            "id = \"coop\"\nname = \"Coop\"\nversion = \"0.1.0\"\nengine = \"{}\"\nplayers = {{ min = 2, max = 2 }}\nscripts = [\"rules/coop.luau\"]\n",
+            farebox::content::ENGINE_VERSION
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("rules/coop.luau"),
+        "return {\n\tsetup = function(_g) end,\n\tactions = function(_g, _seat: number): { string }\n\t\treturn { \"win\", \"lose\" }\n\tend,\n\tapply = function(_g, _seat: number, action: string)\n\t\tgame.finish_together(action == \"win\", 3, \"The ride was found\")\n\tend,\n}\n",
+    )
+    .unwrap();
+    (dir, folder)
+}
+
+#[test]
+fn a_cooperative_ending_reads_as_one_result_for_the_table() {
+    for (action, heading) in [
+        ("win", "Game over: everyone wins"),
+        ("lose", "Game over: everyone loses"),
+    ] {
+        let (dir, folder) = cooperative_mod();
+        let mut h = studio(folder.display().to_string());
+        until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+        h.get_by_label("Start the game").click();
+        until(&mut h, "the actions", |s| {
+            s.play
+                .snapshot()
+                .is_some_and(|snap| !snap.offered.is_empty())
+        });
+        settle(&mut h);
+        h.get_by_label(action).click();
+        until(&mut h, "the end", |s| {
+            s.play.snapshot().is_some_and(|snap| snap.result.is_some())
+        });
+        settle(&mut h);
+        assert!(h.query_by_label(heading).is_some(), "no `{heading}`");
+        assert!(h.query_by_label("1st").is_none());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// A seeded game of `id` recorded to a file in a fresh folder.
+fn recorded(id: &str, seed: u64) -> (PathBuf, PathBuf) {
+    let (dir, _) = copy_of(id);
+    let file = dir.join("game.replay.json");
+    let code = farebox_editor::run(
+        vec![
+            "farebox".into(),
+            "record".into(),
+            id.into(),
+            "--seed".into(),
+            seed.to_string(),
+            "--out".into(),
+            file.display().to_string(),
+        ],
+        &mut std::io::empty(),
+        &mut std::io::sink(),
+        &mut std::io::sink(),
+    );
+    assert_eq!(code, 0);
+    (dir, file)
+}
+
+fn open_replay(h: &mut H, file: &Path) {
+    h.state_mut().as_mut().unwrap().tab = Tab::Replay;
+    h.step();
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .replay
+        .set_path(&file.display().to_string());
+    h.get_by_label("Open replay").click();
+    h.step();
+}
+
+#[test]
+fn a_replay_reads_in_public_labels_and_its_list_of_actions_jumps_to_a_step() {
+    let (dir, file) = recorded("curbside", 5);
+    let replay =
+        farebox::replay::Replay::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let mut h = studio("curbside".into());
+    loaded(&mut h);
+    open_replay(&mut h, &file);
+    until(&mut h, "the labels and the last position", |s| {
+        s.replay.labels().is_some()
+            && s.replay
+                .position()
+                .is_some_and(|(at, total)| s.replay.showing() == Some(total) && at == total)
+    });
+    let labels = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .replay
+        .labels()
+        .unwrap()
+        .to_vec();
+    assert_eq!(labels.len(), replay.steps.len());
+    let total = labels.len();
+    // The caption says the last action in its public words, not its id.
+    let (seat, said) = &labels[total - 1];
+    let seat_name = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .project
+        .as_ref()
+        .unwrap()
+        .def
+        .as_ref()
+        .unwrap()
+        .seat_name(*seat as usize);
+    assert_ne!(said, &replay.steps[total - 1].action);
+    assert!(
+        h.query_by_label(&format!("Action {total}: {seat_name} — {said}"))
+            .is_some()
+    );
+    for st in &replay.steps {
+        assert!(
+            h.query_by_label_contains(&format!("— {}", st.action))
+                .is_none(),
+            "a caption shows the action id {}",
+            st.action
+        );
+    }
+    // Clicking the third action in the list goes to the position after it.
+    let (s3, l3) = &labels[2];
+    let n3 = h
+        .state()
+        .as_ref()
+        .unwrap()
+        .project
+        .as_ref()
+        .unwrap()
+        .def
+        .as_ref()
+        .unwrap()
+        .seat_name(*s3 as usize);
+    h.get_by_label(&format!("3. {n3}: {l3}")).scroll_to_me();
+    settle(&mut h);
+    h.get_by_label(&format!("3. {n3}: {l3}")).click();
+    until(&mut h, "the third position", |s| {
+        s.replay.position() == Some((3, total)) && s.replay.showing() == Some(3)
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_replay_that_does_not_match_the_mod_says_why_and_shows_no_board() {
+    let (dir, file) = recorded("curbside", 5);
+    let mut h = studio("curbside".into());
+    loaded(&mut h);
+    open_replay(&mut h, &file);
+    until(&mut h, "the replay drawn", |s| s.replay.showing().is_some());
+    // The same game with an action the rules refuse.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut r = farebox::replay::Replay::from_json(&text).unwrap();
+    r.steps[2].action = "fly to the moon".into();
+    let bad = dir.join("bad.replay.json");
+    std::fs::write(&bad, r.to_json()).unwrap();
+    open_replay(&mut h, &bad);
+    until(&mut h, "the reason", |s| {
+        s.replay
+            .error()
+            .is_some_and(|e| e.contains("does not match"))
+    });
+    settle(&mut h);
+    let s = h.state().as_ref().unwrap();
+    assert_eq!(s.replay.showing(), None, "a board is still drawn");
+    assert!(s.replay.position().is_none());
+    assert!(h.query_by_label("1,1").is_none());
+    assert!(
+        h.query_by_label_contains("does not match the open mod")
+            .is_some()
+    );
+    // A replay of another game: the reason, and the last replay's board is gone too.
+    open_replay(&mut h, &file);
+    until(&mut h, "the good replay again", |s| {
+        s.replay.showing().is_some()
+    });
+    let (dir2, other) = recorded("critter-cab", 2);
+    open_replay(&mut h, &other);
+    settle(&mut h);
+    let s = h.state().as_ref().unwrap();
+    assert!(s.replay.error().is_some_and(|e| e.contains("critter-cab")));
+    assert_eq!(s.replay.showing(), None);
+    assert!(h.query_by_label("1,1").is_none());
+    let _ = std::fs::remove_dir_all(dir);
+    let _ = std::fs::remove_dir_all(dir2);
+}
+
+#[test]
+fn a_replay_of_a_game_with_hidden_information_warns_that_it_shows_every_seat() {
+    let (dir, file) = recorded("critter-cab", 2);
+    let mut h = studio("critter-cab".into());
+    loaded(&mut h);
+    open_replay(&mut h, &file);
+    until(&mut h, "the replay drawn", |s| s.replay.showing().is_some());
+    assert!(h.state().as_ref().unwrap().replay.warns_hidden());
+    assert!(
+        h.query_by_label_contains("This game has hidden information")
+            .is_some()
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn dicey_curves_seats_are_shown_by_the_name_and_colour_of_their_cars() {
+    let mut h = started("dicey-curves", 5);
+    assert!(h.query_by_label_contains("Seat 1").is_none());
+    let s = h.state().as_ref().unwrap();
+    let snap = s.play.snapshot().unwrap();
+    assert_eq!(snap.def.seat_name(0), "Red");
+    assert_eq!(snap.def.seat_name(1), "Blue");
+    assert_eq!(
+        farebox_editor::studio::board_view::seat_color(&snap.def, 0),
+        farebox_editor::studio::board_view::name_color("red").unwrap()
+    );
+    h.step();
+    assert!(h.query_by_label("Showing what Red may see").is_some());
 }

@@ -513,6 +513,9 @@ impl BoardEditor {
             view: &built.view,
             actionable: &[],
             banner: banner.as_deref(),
+            lit: &[],
+            moved: &[],
+            offers: &[],
         };
         let marked = board_rel
             .map(|rel| marked_spaces(c, rel, &built))

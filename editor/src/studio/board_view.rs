@@ -51,6 +51,42 @@ pub struct Scene<'a> {
     pub actionable: &'a [Spot],
     /// A banner shown over the board, e.g. "Content only: this game's rules are not written yet".
     pub banner: Option<&'a str>,
+    /// Spots of the action under the pointer or chosen with the keyboard: marked brighter.
+    pub lit: &'a [Spot],
+    /// Each seat's last move, marked on the board in the seat's colour.
+    pub moved: &'a [MoveMark],
+    /// The labels of the actions at each spot, for the spot's tooltip.
+    pub offers: &'a [(Spot, String)],
+}
+
+/// Where a seat's last move changed the board, marked in its colour.
+#[derive(Debug, Clone)]
+pub struct MoveMark {
+    pub color: Color32,
+    /// "Red's last move: Place a Straightaway at 3,4".
+    pub what: String,
+    pub spaces: Vec<u32>,
+}
+
+impl<'a> Scene<'a> {
+    /// A scene with nothing to act on, lit or marked.
+    pub fn plain(
+        def: &'a GameDef,
+        board: &'a Board,
+        view: &'a View,
+        banner: Option<&'a str>,
+    ) -> Scene<'a> {
+        Scene {
+            def,
+            board,
+            view,
+            actionable: &[],
+            banner,
+            lit: &[],
+            moved: &[],
+            offers: &[],
+        }
+    }
 }
 
 /// Pan and zoom of one board view (drag to pan, wheel / pinch to zoom around the pointer,
@@ -74,10 +110,12 @@ pub struct Camera {
 }
 
 /// What happened on the table this frame.
-#[derive(Default, Debug, Clone, Copy)]
+#[derive(Default, Debug, Clone)]
 pub struct BoardResponse {
     pub clicked: Option<Spot>,
     pub hovered: Option<Spot>,
+    /// The spaces whose names are written on the board, with the name written.
+    pub named: Vec<(u32, String)>,
 }
 
 /// Text smaller than this (in screen points) is not drawn.
@@ -149,6 +187,8 @@ pub(crate) struct Drawn {
     pub legend: Vec<(Sym, String)>,
     /// A line written in the middle of the table (e.g. no track laid yet).
     pub note: Option<String>,
+    /// The spaces whose names were written, with the name written.
+    pub named: Vec<(u32, String)>,
 }
 
 /// Adds a legend line once.
@@ -172,6 +212,7 @@ pub(crate) struct Table {
     extent: Rect,
     legend: Vec<(Sym, String)>,
     note: Option<String>,
+    named: Vec<(u32, String)>,
 }
 
 impl Table {
@@ -223,6 +264,7 @@ fn lay_table(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene, editing: boo
         extent,
         legend: drawn.legend,
         note: drawn.note,
+        named: drawn.named,
     }
 }
 
@@ -288,11 +330,13 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         extent,
         legend,
         note,
+        named,
     } = table;
     let drawn = Drawn {
         places,
         legend: vec![],
         note,
+        named,
     };
     let mut legend = legend;
 
@@ -308,9 +352,11 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         let label = space_label(scene, s);
         r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
         // Boards of spaces mark the spots themselves, under the spaces' names (see
-        // `graph::draw`); here only the one under the pointer is marked again, brighter.
-        if r.hovered() || !graph::marks_actionable(scene) {
-            highlight(&painter, place, r.hovered());
+        // `graph::draw`); here only the one under the pointer, or of the action under the
+        // pointer, is marked again, brighter.
+        let hot = r.hovered() || scene.lit.contains(spot);
+        if hot || !graph::marks_actionable(scene) {
+            highlight(&painter, place, hot);
         }
         if r.clicked() {
             clicked = Some(*spot);
@@ -321,6 +367,18 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
     }
     if scene.actionable.iter().any(|s| matches!(s, Spot::Space(_))) {
         note_legend(&mut legend, Sym::Actionable, "you can act here: click");
+    }
+
+    // Each seat's last move, under the pieces.
+    for m in scene.moved {
+        for &s in &m.spaces {
+            if let Some(place) = drawn.places.get(s as usize).copied().flatten() {
+                marks::moved(&painter, place, m.color);
+            }
+        }
+        if !m.spaces.is_empty() {
+            note_legend(&mut legend, Sym::Moved(m.color), &m.what);
+        }
     }
 
     let tokens = draw_pieces(&painter, scene, &drawn.places, &mut legend);
@@ -363,6 +421,7 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
             }
             if let Some(Spot::Space(s)) = hovered {
                 space_tooltip(ui, scene, s);
+                offers_tooltip(ui, scene, Spot::Space(s));
             }
         });
     }
@@ -383,7 +442,33 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
     }
     legend.sort_by_key(|(sym, _)| sym.group());
     overlay(ui, camera, rect, extent, &legend);
-    BoardResponse { clicked, hovered }
+    BoardResponse {
+        clicked,
+        hovered,
+        named: drawn.named,
+    }
+}
+
+/// The actions a person may take at a spot, under its tooltip.
+fn offers_tooltip(ui: &mut egui::Ui, scene: &Scene, spot: Spot) {
+    let here: Vec<&str> = scene
+        .offers
+        .iter()
+        .filter(|(s, _)| *s == spot)
+        .map(|(_, l)| l.as_str())
+        .collect();
+    if here.is_empty() {
+        return;
+    }
+    ui.separator();
+    ui.label(egui::RichText::new("You can:").strong());
+    const SHOWN: usize = 8;
+    for l in here.iter().take(SHOWN) {
+        ui.label(format!("• {l}"));
+    }
+    if here.len() > SHOWN {
+        ui.weak(format!("and {} more", here.len() - SHOWN));
+    }
 }
 
 /// Draws the zones (hands, decks, discard piles, face-up rows) as rows of cards, and the
@@ -429,7 +514,7 @@ pub fn seat_color(def: &GameDef, seat: u8) -> egui::Color32 {
 }
 
 /// The colour a name says, if one of its words is a colour ("Yellow", "red", "Sky Blue").
-pub(crate) fn name_color(name: &str) -> Option<Color32> {
+pub fn name_color(name: &str) -> Option<Color32> {
     name.split(|c: char| !c.is_alphanumeric())
         .rev()
         .find_map(|w| color_word(&w.to_lowercase()))
@@ -624,15 +709,41 @@ pub(crate) fn highlight(p: &Painter, place: Place, hot: bool) {
     }
 }
 
-/// The label a space's widget carries: "x,y" for a grid cell, else its name (or its id).
+/// The label a space's widget carries and the board writes: "x,y" for a grid cell, else its
+/// name (or its id). Spaces that share a name are told apart as rules tell them apart in
+/// their labels: by the number their id ends with ("Fernway 2" for `fernway-2`), else by
+/// their id.
 pub(crate) fn space_label(scene: &Scene, s: u32) -> String {
-    if let Some((x, y)) = scene.board.xy(s) {
+    board_space_name(scene.board, s)
+}
+
+/// [`space_label`] from the board alone.
+pub fn board_space_name(board: &Board, s: u32) -> String {
+    if let Some((x, y)) = board.xy(s) {
         return format!("{x},{y}");
     }
-    match scene.board.graph.spaces.get(s as usize) {
-        Some(sp) if !sp.name.is_empty() => sp.name.clone(),
-        Some(sp) => sp.id.clone(),
-        None => format!("space {s}"),
+    let spaces = &board.graph.spaces;
+    let Some(sp) = spaces.get(s as usize) else {
+        return format!("space {s}");
+    };
+    if sp.name.is_empty() {
+        return sp.id.clone();
+    }
+    let shared = spaces
+        .iter()
+        .enumerate()
+        .any(|(i, o)| i != s as usize && o.name == sp.name);
+    if !shared {
+        return sp.name.clone();
+    }
+    let number = sp
+        .id
+        .rsplit_once('-')
+        .map(|(_, n)| n)
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    match number {
+        Some(n) => format!("{} {n}", sp.name),
+        None => format!("{} ({})", sp.name, sp.id),
     }
 }
 

@@ -107,6 +107,9 @@ pub struct Project {
     pub last_reload: Option<Duration>,
     /// The content being edited, once an editor was opened.
     pub content: Option<content::Content>,
+    /// The files whose change on disk started the load or check under way, as the status
+    /// line names them ("rules/main.luau", "decks/fares.toml and 2 other files").
+    changed: Option<String>,
 }
 
 pub struct Studio {
@@ -613,6 +616,7 @@ impl Studio {
             }
             Command::Reload => {
                 if let Some(p) = &mut self.project {
+                    p.changed = None;
                     start_load(p, &self.ctx, Instant::now());
                 }
             }
@@ -652,6 +656,7 @@ impl Studio {
             reloads: 0,
             last_reload: None,
             content: None,
+            changed: None,
         };
         start_load(&mut p, &self.ctx, Instant::now());
         self.play.close();
@@ -685,9 +690,10 @@ impl Studio {
         let Some(p) = &mut self.project else {
             return;
         };
-        if let Some(w) = &p.watcher
-            && !w.changed().is_empty()
-        {
+        let paths = p.watcher.as_ref().map(Watcher::changed).unwrap_or_default();
+        if !paths.is_empty() {
+            let folders = p.watcher.as_ref().map(|w| w.folders.clone());
+            p.changed = Some(changed_files(&paths, &folders.unwrap_or_default()));
             match &mut p.content {
                 // The editor reads the changed files (unless they have unsaved edits) and
                 // its check makes the new version live: scripts come from disk either way.
@@ -705,11 +711,17 @@ impl Studio {
             match done.result {
                 Ok(def) => {
                     p.diagnostics.clear();
-                    p.status = format!(
-                        "Edit checked in {} ms, live {} ms after it",
-                        done.took.as_millis(),
-                        done.since_edit.as_millis()
-                    );
+                    p.status = match p.changed.take() {
+                        Some(files) => format!(
+                            "{files} changed: reloaded, no problems (live {} ms after the change)",
+                            done.since_edit.as_millis()
+                        ),
+                        None => format!(
+                            "Edit checked in {} ms, live {} ms after it",
+                            done.took.as_millis(),
+                            done.since_edit.as_millis()
+                        ),
+                    };
                     p.def = Some(def.clone());
                     p.reloads += 1;
                     if let Some(t) = target(p) {
@@ -720,11 +732,16 @@ impl Studio {
                 }
                 Err(diags) => {
                     p.diagnostics = diags.0;
-                    p.status = format!(
-                        "The edited content has {} {}: the last good version keeps running",
-                        p.diagnostics.len(),
-                        crate::common::plural(p.diagnostics.len(), "error")
-                    );
+                    let n = p.diagnostics.len();
+                    let problems = format!("{n} {}", crate::common::plural(n, "problem"));
+                    p.status = match p.changed.take() {
+                        Some(files) => format!(
+                            "{files} changed: {problems}; the last good version keeps running"
+                        ),
+                        None => format!(
+                            "The edited content has {problems}: the last good version keeps running"
+                        ),
+                    };
                 }
             }
         }
@@ -761,14 +778,20 @@ impl Studio {
                 let replaced = p.def.is_some();
                 p.def = Some(def.clone());
                 let live = loaded.asked.elapsed();
+                let files = p.changed.take();
                 p.status = if replaced {
                     p.reloads += 1;
                     p.last_reload = Some(live);
-                    format!(
-                        "Reloaded: loaded and checked in {} ms, live {} ms after the change",
-                        loaded.took.as_millis(),
-                        live.as_millis()
-                    )
+                    match files {
+                        Some(files) => format!(
+                            "{files} changed: reloaded, no problems (live {} ms after the change)",
+                            live.as_millis()
+                        ),
+                        None => format!(
+                            "Reloaded: loaded and checked in {} ms, no problems",
+                            loaded.took.as_millis(),
+                        ),
+                    }
                 } else {
                     format!("Loaded in {} ms", loaded.took.as_millis())
                 };
@@ -795,12 +818,18 @@ impl Studio {
             }
             Err(diags) => {
                 p.diagnostics = diags.0;
+                let n = p.diagnostics.len();
+                let problems = format!("{n} {}", crate::common::plural(n, "problem"));
+                let files = p.changed.take();
                 p.status = if p.def.is_some() {
-                    format!(
-                        "The files have {} {}: the last good version keeps running",
-                        p.diagnostics.len(),
-                        crate::common::plural(p.diagnostics.len(), "error")
-                    )
+                    match files {
+                        Some(files) => format!(
+                            "{files} changed: {problems}; the last good version keeps running"
+                        ),
+                        None => format!(
+                            "The files have {problems}: the last good version keeps running"
+                        ),
+                    }
                 } else {
                     format!(
                         "{} does not load: {} {}",
@@ -895,6 +924,34 @@ fn edit_menu(
     })
     .response
     .on_hover_text(hover);
+}
+
+/// The changed files as the status line names them: relative to the watched folder that
+/// holds them, the first by name and the rest counted.
+fn changed_files(paths: &[PathBuf], folders: &[PathBuf]) -> String {
+    let rel = |p: &PathBuf| {
+        folders
+            .iter()
+            .find_map(|f| {
+                p.strip_prefix(f)
+                    .ok()
+                    .or_else(|| p.strip_prefix(f.canonicalize().ok()?).ok())
+                    .map(|r| r.display().to_string())
+            })
+            .unwrap_or_else(|| p.display().to_string())
+    };
+    let mut names: Vec<String> = paths.iter().map(rel).collect();
+    names.sort();
+    names.dedup();
+    let shown = crate::common::shown(names.first().map_or("A file", String::as_str), 80);
+    match names.len() {
+        0 | 1 => shown,
+        n => format!(
+            "{shown} and {} other {}",
+            n - 1,
+            crate::common::plural(n - 1, "file")
+        ),
+    }
 }
 
 fn start_load(p: &mut Project, ctx: &egui::Context, asked: Instant) {

@@ -23,6 +23,7 @@ use crate::play_menu::{Entry, Menu, Target};
 const SIDE_W: f32 = 330.0;
 
 /// The choices of the new-game dialog.
+#[derive(Clone)]
 struct NewGame {
     seats: Vec<SeatKind>,
     options: Vec<(String, String)>,
@@ -69,6 +70,19 @@ pub struct PlayPanel {
     guard: Guard,
     /// The definition the new-game dialog was last drawn for (what Start plays).
     dialog_def: Option<Arc<GameDef>>,
+    /// The dialog's choices of the game being started, until its first snapshot comes: a
+    /// game that cannot start goes back to them, with the reason.
+    starting: Option<NewGame>,
+    /// The actions under the pointer in the list this frame (one, or a group's): their
+    /// spots are lit on the board.
+    pointed: Vec<usize>,
+    /// The action chosen with the arrow keys (an index into the offered actions), and the
+    /// step it was chosen at (a new step forgets it).
+    keyed: Option<(usize, usize)>,
+    /// The spaces the board wrote names for, last frame.
+    named: Vec<(u32, String)>,
+    /// The spots lit last frame (of the action under the pointer or chosen with the keys).
+    lit: Vec<Spot>,
 }
 
 /// Keeps a click meant for the last list of actions from landing on the next one. After the
@@ -137,6 +151,11 @@ impl PlayPanel {
             picked: None,
             guard: Guard::default(),
             dialog_def: None,
+            starting: None,
+            pointed: Vec::new(),
+            keyed: None,
+            named: Vec::new(),
+            lit: Vec::new(),
         }
     }
 
@@ -176,6 +195,37 @@ impl PlayPanel {
                 }
             }
         }
+    }
+
+    /// Sets the dialog's number of players (as its slider would), bots in the new seats.
+    pub fn set_players(&mut self, n: usize) {
+        if let Some(d) = &mut self.dialog {
+            d.seats.resize(n, SeatKind::Bot("random".into()));
+        }
+    }
+
+    /// The spaces whose names the board wrote last frame, with the name written.
+    pub fn named_on_board(&self) -> &[(u32, String)] {
+        &self.named
+    }
+
+    /// The spots lit on the board last frame: those of the action under the pointer in the
+    /// list, or chosen with the keys.
+    pub fn lit(&self) -> &[Spot] {
+        &self.lit
+    }
+
+    /// The action chosen with the arrow keys, if any.
+    pub fn keyed_action(&self) -> Option<&Offered> {
+        let (i, step) = self.keyed?;
+        let snap = self.snap.as_ref()?;
+        (snap.step == step).then(|| snap.offered.get(i)).flatten()
+    }
+
+    /// The message shown above the game or the dialog (why a game could not start, what
+    /// failed), if any.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
     }
 
     /// Sets who plays a seat in the dialog (as choosing it would).
@@ -237,6 +287,7 @@ impl PlayPanel {
         let Some(def) = self.dialog_def.clone() else {
             return;
         };
+        let chosen = d.clone();
         let seats = d.seats.clone();
         let (setup, history) = match d.fork.take() {
             Some(f) => f,
@@ -249,6 +300,7 @@ impl PlayPanel {
             }
         };
         self.start(def, setup, seats, history);
+        self.starting = Some(chosen);
     }
 
     /// Forgets the game (another mod opens, or the start screen shows).
@@ -349,9 +401,22 @@ impl PlayPanel {
 
     fn poll(&mut self) {
         let Some(w) = &mut self.worker else { return };
-        for r in w.poll() {
+        let replies = w.poll();
+        let gone = w.gone();
+        for r in replies {
             match r {
-                Reply::Snapshot(s) => self.snap = Some(*s),
+                Reply::Snapshot(s) => {
+                    self.snap = Some(*s);
+                    self.starting = None;
+                }
+                // A game that cannot start says why and goes back to the dialog, its
+                // choices kept, instead of waiting for a game that will never come.
+                Reply::Failed(e) if self.snap.is_none() && self.starting.is_some() => {
+                    self.error = Some(format!("The game could not start: {e}"));
+                    self.dialog = self.starting.take();
+                    self.worker = None;
+                    return;
+                }
                 Reply::Failed(e) => self.error = Some(e),
                 // A game that follows the new rules simply goes on under them; only a game
                 // that no longer fits asks what to do.
@@ -361,6 +426,21 @@ impl PlayPanel {
                 }
                 Reply::Rebased(r) => self.rebased = Some(r),
                 Reply::Saved(p) => self.saved = Some(format!("Saved to {}", p.display())),
+            }
+        }
+        if gone {
+            // The thread ended: without a game it never started; with one, it stopped.
+            if self.error.is_none() {
+                self.error = Some("The game's thread stopped without saying why.".into());
+            }
+            self.worker = None;
+            if self.snap.is_none() {
+                if let Some(e) = &mut self.error
+                    && !e.starts_with("The game could not start")
+                {
+                    *e = format!("The game could not start: {e}");
+                }
+                self.dialog = self.starting.take().or_else(|| self.dialog.take());
             }
         }
     }
@@ -438,15 +518,8 @@ impl PlayPanel {
         };
         if let Some(c) = &self.content {
             let banner = "Content only: this game's rules are not written yet";
-            table_ui(
-                ui,
-                &mut self.camera,
-                &c.def,
-                &c.state.board,
-                &c.view,
-                &[],
-                Some(banner),
-            );
+            let scene = Scene::plain(&c.def, &c.state.board, &c.view, Some(banner));
+            table_ui(ui, &mut self.camera, &scene);
             return;
         }
         if self.dialog.is_some() {
@@ -458,6 +531,11 @@ impl PlayPanel {
         }
         if let Some(seat) = self.handoff {
             self.handoff_ui(ui, seat);
+            return;
+        }
+        if self.snap.is_none() && self.worker.is_none() {
+            // No game and nothing starting one: choose a game.
+            self.dialog = Some(new_game(&def));
             return;
         }
         let Some(snap) = self.snap.take() else {
@@ -685,6 +763,8 @@ impl PlayPanel {
         let def = snap.def.clone();
         let mut act: Option<String> = None;
         let armed = self.guard.update(ui.ctx(), snap);
+        self.keys(ui.ctx(), snap, &mut act);
+        self.pointed.clear();
         // The side panel keeps the width it was given (or dragged to): its contents wrap
         // inside it and never widen it, so the board beside it does not shift.
         egui::Panel::left("play-side")
@@ -702,20 +782,44 @@ impl PlayPanel {
                 self.side_ui(&mut inner, snap, &mut act, armed);
                 ui.advance_cursor_after_rect(rect);
             });
-        let actionable: Vec<Spot> = snap
+        let offers: Vec<(Spot, String)> = snap
             .offered
             .iter()
+            .flat_map(|o| {
+                spots_of(&o.action, snap)
+                    .into_iter()
+                    .map(|s| (s, o.label.clone()))
+            })
+            .collect();
+        let mut actionable: Vec<Spot> = offers.iter().map(|(s, _)| *s).collect();
+        actionable.dedup();
+        // The action under the pointer, or chosen with the keys: its spots are lit.
+        let keyed = self
+            .keyed
+            .filter(|(_, at)| *at == snap.step)
+            .map(|(i, _)| i);
+        let lit: Vec<Spot> = self
+            .pointed
+            .iter()
+            .copied()
+            .chain(keyed)
+            .filter_map(|i| snap.offered.get(i))
             .flat_map(|o| spots_of(&o.action, snap))
             .collect();
-        let r = table_ui(
-            ui,
-            &mut self.camera,
-            &def,
-            &snap.board,
-            &snap.view,
-            &actionable,
-            None,
-        );
+        let moved = move_marks(snap);
+        let scene = Scene {
+            def: &def,
+            board: &snap.board,
+            view: &snap.view,
+            actionable: &actionable,
+            banner: None,
+            lit: &lit,
+            moved: &moved,
+            offers: &offers,
+        };
+        let r = table_ui(ui, &mut self.camera, &scene);
+        self.named = r.named.clone();
+        self.lit = lit.clone();
         if let Some(spot) = r.clicked.filter(|_| armed) {
             let here: Vec<&Offered> = snap
                 .offered
@@ -755,6 +859,48 @@ impl PlayPanel {
         }
     }
 
+    /// Choosing an action from the keyboard (unless a text field has it): the arrow keys
+    /// move through the actions in the order the list shows them, Enter takes the one
+    /// chosen, Escape forgets it.
+    fn keys(&mut self, ctx: &egui::Context, snap: &Snapshot, act: &mut Option<String>) {
+        use egui::{Key, Modifiers};
+        if snap.offered.is_empty() || ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let order = visual_order(&snap.offered);
+        let at = self
+            .keyed
+            .filter(|(_, step)| *step == snap.step)
+            .and_then(|(i, _)| order.iter().position(|&o| o == i));
+        let (down, up, enter, escape) = ctx.input_mut(|i| {
+            (
+                i.consume_key(Modifiers::NONE, Key::ArrowDown),
+                i.consume_key(Modifiers::NONE, Key::ArrowUp),
+                i.consume_key(Modifiers::NONE, Key::Enter),
+                i.consume_key(Modifiers::NONE, Key::Escape),
+            )
+        });
+        let n = order.len();
+        let next = match (down, up, at) {
+            (true, _, None) => Some(0),
+            (true, _, Some(k)) => Some((k + 1) % n),
+            (_, true, None) => Some(n - 1),
+            (_, true, Some(k)) => Some((k + n - 1) % n),
+            _ => at,
+        };
+        self.keyed = next
+            .and_then(|k| order.get(k))
+            .map(|&i| (i, snap.step))
+            .filter(|_| !escape);
+        if enter
+            && let Some((i, _)) = self.keyed
+            && let Some(o) = snap.offered.get(i)
+        {
+            *act = Some(o.action.clone());
+            self.keyed = None;
+        }
+    }
+
     /// The side panel: the game's state line and controls at the top, always the same rows
     /// so the list of actions under them starts at the same place after every action; the
     /// actions in a scroll area of their own; then saving and the log, which stays after
@@ -778,7 +924,12 @@ impl PlayPanel {
         }
         ui.separator();
         if let Some(r) = &snap.result {
-            ui.heading("Game over");
+            // A cooperative ending is one result for the whole table.
+            match r.together {
+                Some(true) => ui.heading("Game over: everyone wins"),
+                Some(false) => ui.heading("Game over: everyone loses"),
+                None => ui.heading("Game over"),
+            };
             ui.add(egui::Label::new(&r.reason).wrap());
             let mut order: Vec<usize> = (0..r.places.len()).collect();
             order.sort_by_key(|&i| r.places.get(i).copied().unwrap_or(u32::MAX));
@@ -789,9 +940,13 @@ impl PlayPanel {
             };
             egui::Grid::new("places").show(ui, |ui| {
                 for i in order {
-                    ui.label(crate::common::ordinal(
-                        r.places.get(i).copied().unwrap_or(0),
-                    ));
+                    match r.together {
+                        Some(true) => ui.label("won"),
+                        Some(false) => ui.label("lost"),
+                        None => ui.label(crate::common::ordinal(
+                            r.places.get(i).copied().unwrap_or(0),
+                        )),
+                    };
                     ui.colored_label(board_view::seat_color(def, i as u8), def.seat_name(i));
                     ui.label(score(r.scores.get(i).copied().unwrap_or(0)));
                     ui.end_row();
@@ -868,9 +1023,16 @@ impl PlayPanel {
                 if snap.offered.is_empty() {
                     ui.weak(format!("Waiting for {}…", name(active)));
                 } else {
-                    actions_ui(ui, &snap.offered, act, armed);
+                    let keyed = self
+                        .keyed
+                        .filter(|(_, at)| *at == snap.step)
+                        .map(|(i, _)| i);
+                    self.pointed = actions_ui(ui, &snap.offered, act, armed, keyed);
                 }
             });
+        if !snap.offered.is_empty() {
+            ui.weak("↑ ↓ choose an action, Enter takes it");
+        }
         ui.separator();
         self.save_ui(ui);
         log_ui(ui, snap);
@@ -928,10 +1090,16 @@ fn undo_of(snap: &Snapshot) -> Result<(usize, String), String> {
 /// with how many actions it holds ("Drive (47)", inside it "with Clear Road (4 spaces)
 /// (12)"), a group of one folded into its entry. Labels wrap to the panel's width. A click
 /// counts only when `armed` (see [`Guard`]).
-fn actions_ui(ui: &mut egui::Ui, offered: &[Offered], act: &mut Option<String>, armed: bool) {
-    let paths: Vec<Vec<String>> = offered.iter().map(|o| o.path.clone()).collect();
-    let actions: Vec<String> = offered.iter().map(|o| o.action.clone()).collect();
-    let menu = Menu::new(&paths, &actions);
+/// Returns the actions under the pointer (an action, or all of a group's); `keyed`, the
+/// action chosen with the keys, is shown selected, its group open.
+fn actions_ui(
+    ui: &mut egui::Ui,
+    offered: &[Offered],
+    act: &mut Option<String>,
+    armed: bool,
+    keyed: Option<usize>,
+) -> Vec<usize> {
+    let menu = menu_of(offered);
     let top = menu.entries(0);
     let groups_on_top = top
         .iter()
@@ -941,8 +1109,53 @@ fn actions_ui(ui: &mut egui::Ui, offered: &[Offered], act: &mut Option<String>, 
         offered,
         act,
         armed,
+        keyed,
+        pointed: Vec::new(),
     };
     menu_level(ui, &menu, &top, &[], groups_on_top <= 2, &mut pick);
+    pick.pointed
+}
+
+fn menu_of(offered: &[Offered]) -> Menu {
+    let paths: Vec<Vec<String>> = offered.iter().map(|o| o.path.clone()).collect();
+    let actions: Vec<String> = offered.iter().map(|o| o.action.clone()).collect();
+    Menu::new(&paths, &actions)
+}
+
+/// The actions of a menu group, in the order the list shows them.
+fn actions_in(menu: &Menu, group: usize, out: &mut Vec<usize>) {
+    for e in menu.entries(group) {
+        match e.target {
+            Target::Action(i) => out.push(i),
+            Target::Group(g, _) => actions_in(menu, g, out),
+        }
+    }
+}
+
+/// Every offered action, in the order the list shows them (the arrow keys follow it).
+fn visual_order(offered: &[Offered]) -> Vec<usize> {
+    let mut out = Vec::new();
+    actions_in(&menu_of(offered), 0, &mut out);
+    out
+}
+
+/// Each seat's last move where it changed the board, for the board to mark in the seat's
+/// colour.
+pub(crate) fn move_marks(snap: &Snapshot) -> Vec<board_view::MoveMark> {
+    snap.last_moves()
+        .into_iter()
+        .flatten()
+        .filter(|m| !m.spaces.is_empty())
+        .map(|m| board_view::MoveMark {
+            color: board_view::seat_color(&snap.def, m.seat),
+            what: format!(
+                "{}'s last move: {}",
+                snap.def.seat_name(m.seat as usize),
+                crate::common::shown(&m.label, 120)
+            ),
+            spaces: m.spaces,
+        })
+        .collect()
 }
 
 /// What a click in the action menu chooses from, and where the choice goes.
@@ -950,6 +1163,9 @@ struct Pick<'a> {
     offered: &'a [Offered],
     act: &'a mut Option<String>,
     armed: bool,
+    keyed: Option<usize>,
+    /// The actions under the pointer.
+    pointed: Vec<usize>,
 }
 
 /// One level of the action menu; `open_groups`: its groups start open whatever their size.
@@ -967,12 +1183,19 @@ fn menu_level(
                 let Some(o) = pick.offered.get(i) else {
                     continue;
                 };
-                let r = ui.add(egui::Button::new(&e.label).wrap());
+                let chosen = pick.keyed == Some(i);
+                let r = ui.add(egui::Button::new(&e.label).wrap().selected(chosen));
+                if chosen {
+                    r.scroll_to_me(None);
+                }
                 let r = if e.label == o.label {
                     r
                 } else {
                     r.on_hover_text(&o.label)
                 };
+                if r.hovered() {
+                    pick.pointed = vec![i];
+                }
                 if r.clicked() && pick.armed {
                     *pick.act = Some(o.action.clone());
                 }
@@ -980,13 +1203,24 @@ fn menu_level(
             Target::Group(g, n) => {
                 let mut here = path.to_vec();
                 here.push(&e.label);
-                egui::CollapsingHeader::new(wrapped(ui, format!("{} ({n})", e.label)))
+                let mut inside = Vec::new();
+                actions_in(menu, g, &mut inside);
+                let keyed_inside = pick.keyed.is_some_and(|k| inside.contains(&k));
+                let header = egui::CollapsingHeader::new(wrapped(ui, format!("{} ({n})", e.label)))
                     .id_salt(("play-action-group", &here))
-                    .default_open(open_groups || n <= 8)
-                    .show(ui, |ui| {
-                        let inner = menu.entries(g);
-                        menu_level(ui, menu, &inner, &here, false, pick);
-                    });
+                    .default_open(open_groups || n <= 8);
+                let header = if keyed_inside {
+                    header.open(Some(true))
+                } else {
+                    header
+                };
+                let r = header.show(ui, |ui| {
+                    let inner = menu.entries(g);
+                    menu_level(ui, menu, &inner, &here, false, pick);
+                });
+                if r.header_response.hovered() {
+                    pick.pointed = inside;
+                }
             }
         }
     }
@@ -1007,7 +1241,9 @@ fn wrapped(ui: &egui::Ui, text: String) -> egui::WidgetText {
 }
 
 /// The log, newest first, in a scroll area of its own filling the rest of the panel; it
-/// stays once the game is over.
+/// stays once the game is over. Each action's line ("Red: Place a tile at 3,4", in the
+/// seat's colour, its own words for the viewer's moves and the public ones for everyone
+/// else's) comes with the lines the rules wrote as it was applied, under it.
 fn log_ui(ui: &mut egui::Ui, snap: &Snapshot) {
     ui.separator();
     ui.strong("Log");
@@ -1015,8 +1251,45 @@ fn log_ui(ui: &mut egui::Ui, snap: &Snapshot) {
         .id_salt("play-log")
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            for line in snap.view.log.iter().rev().take(200) {
-                ui.add(egui::Label::new(line).wrap());
+            // Newest first, each action still above what it wrote.
+            let mut groups: Vec<&[super::worker::LogLine]> = Vec::new();
+            let mut start = 0;
+            for (i, l) in snap.log.iter().enumerate() {
+                if l.seat.is_some() && i > start {
+                    groups.push(&snap.log[start..i]);
+                    start = i;
+                }
+            }
+            groups.push(&snap.log[start..]);
+            let mut shown = 0;
+            for g in groups.iter().rev() {
+                // Lines written before any action (setup) stand alone, not indented.
+                let headed = g.first().is_some_and(|l| l.seat.is_some());
+                for l in g.iter() {
+                    match l.seat {
+                        Some(seat) => {
+                            let color = board_view::seat_color(&snap.def, seat);
+                            ui.add(
+                                egui::Label::new(
+                                    egui::RichText::new(&l.text).color(color).strong(),
+                                )
+                                .wrap(),
+                            );
+                        }
+                        None if headed => {
+                            ui.indent("log-line", |ui| {
+                                ui.add(egui::Label::new(&l.text).wrap());
+                            });
+                        }
+                        None => {
+                            ui.add(egui::Label::new(&l.text).wrap());
+                        }
+                    }
+                }
+                shown += g.len();
+                if shown > 300 {
+                    break;
+                }
             }
         });
 }
@@ -1077,38 +1350,24 @@ pub fn score_unit(def: &GameDef, view: &View, scores: &[i64]) -> Option<String> 
 }
 
 /// The board with the zones beside it (or the zones alone, for a game without a board).
-fn table_ui(
-    ui: &mut egui::Ui,
-    camera: &mut Camera,
-    def: &GameDef,
-    board: &farebox::board::Board,
-    view: &View,
-    actionable: &[Spot],
-    banner: Option<&str>,
-) -> board_view::BoardResponse {
-    let scene = Scene {
-        def,
-        board,
-        view,
-        actionable,
-        banner,
-    };
+fn table_ui(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> board_view::BoardResponse {
     let mut out = board_view::BoardResponse::default();
-    if board.kind != "none" {
+    if scene.board.kind != "none" {
         egui::Panel::right("play-zones")
             .resizable(true)
             .default_size(300.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    let r = board_view::zones_ui(ui, &scene);
+                    let r = board_view::zones_ui(ui, scene);
                     out.clicked = out.clicked.or(r.clicked);
                 });
             });
     }
     egui::CentralPanel::default().show(ui, |ui| {
-        let r = board_view::show(ui, camera, &scene);
+        let r = board_view::show(ui, camera, scene);
         out.clicked = out.clicked.or(r.clicked);
         out.hovered = r.hovered;
+        out.named = r.named;
     });
     out
 }

@@ -2,12 +2,18 @@
 //! each state as any seat (or a spectator) saw it, and fork a new game from any step.
 //!
 //! Each position is rebuilt on the game worker from the replay's setup and its first actions,
-//! which replays exactly; the UI thread only reads the file.
+//! which replays exactly; the UI thread only reads the file. When a replay opens, the worker
+//! first plays it through once as a spectator, for the public label of every action (the
+//! captions and the list of actions use them, never the actions' own strings), and a thread
+//! checks it against the open mod (`farebox replay`'s check): a replay that does not match
+//! says why and shows no board.
 
 use std::sync::Arc;
+use std::sync::mpsc::Receiver;
 
 use farebox::GameDef;
-use farebox::replay::Replay;
+use farebox::content::def::Visibility;
+use farebox::replay::{Mismatch, Replay};
 
 use super::board_view::{self, Camera, Scene};
 use super::worker::{Reply, Request, SeatKind, Snapshot, Worker};
@@ -19,6 +25,17 @@ pub struct ReplayPanel {
     replay: Option<Replay>,
     /// The replay was recorded on other content than the open mod's.
     other_content: bool,
+    /// Every action's seat and public label, once the worker has played the replay through.
+    labels: Option<Vec<(u8, String)>>,
+    /// The next snapshot the worker sends is the whole replay's, for the labels.
+    labels_coming: bool,
+    /// The check of the replay against the open mod, under way.
+    checking: Option<Receiver<Result<(), String>>>,
+    /// The game has something some seat may not see (cards, secrets): the replay can show
+    /// every seat's.
+    hidden: bool,
+    /// The step the list of actions last scrolled to.
+    listed_step: Option<usize>,
     step: usize,
     shown_step: Option<(usize, Option<u8>)>,
     viewer: Option<u8>,
@@ -39,6 +56,11 @@ impl ReplayPanel {
             path: String::new(),
             replay: None,
             other_content: false,
+            labels: None,
+            labels_coming: false,
+            checking: None,
+            hidden: false,
+            listed_step: None,
             step: 0,
             shown_step: None,
             viewer: None,
@@ -70,9 +92,45 @@ impl ReplayPanel {
         self.snap.as_ref().map(|s| s.step)
     }
 
-    /// Reads a replay file of the open mod.
-    pub fn open(&mut self, path: &str, def: &GameDef) {
+    /// The public label of every action of the open replay, once worked out.
+    pub fn labels(&self) -> Option<&[(u8, String)]> {
+        self.labels.as_deref()
+    }
+
+    /// Whether the warning that the replay can show every seat's hidden information shows.
+    pub fn warns_hidden(&self) -> bool {
+        self.replay.is_some() && self.hidden
+    }
+
+    /// The error shown, if any.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Moves the scrubber (as the list of actions or the slider would).
+    pub fn go_to(&mut self, step: usize) {
+        if let Some(r) = &self.replay {
+            self.step = step.min(r.steps.len());
+        }
+    }
+
+    /// Reads a replay file of the open mod. Whatever was open before is gone, even when the
+    /// new file cannot be shown: a replay that does not fit never shows another's board.
+    pub fn open(&mut self, path: &str, def: &Arc<GameDef>) {
         self.error = None;
+        self.replay = None;
+        self.snap = None;
+        self.labels = None;
+        self.labels_coming = false;
+        self.checking = None;
+        self.shown_step = None;
+        self.listed_step = None;
+        // Replies still on their way from the last replay's worker go with it.
+        self.worker = None;
+        if path.trim().is_empty() {
+            self.error = Some("Type the path of a replay file, or find one with Browse…".into());
+            return;
+        }
         let text = match farebox::source::read_bounded(std::path::Path::new(path), MAX_REPLAY) {
             Ok(t) => t,
             Err(e) => {
@@ -90,12 +148,63 @@ impl ReplayPanel {
                     return;
                 }
                 self.other_content = r.content_hash != def.content_hash;
+                self.hidden = def.zones.iter().any(|z| z.visibility != Visibility::Public);
                 self.step = r.steps.len();
+                // The check runs on a thread: a long replay takes a while to re-run.
+                let (tx, rx) = std::sync::mpsc::channel();
+                let (d, replay, wake) = (def.clone(), r.clone(), super::waker(&self.ctx));
+                let _ = std::thread::Builder::new()
+                    .name("farebox-replay-check".into())
+                    .spawn(move || {
+                        let checked = match farebox::replay::verify(&d, &replay) {
+                            Ok(_) => Ok(()),
+                            // Other content is said as a warning; the replay is still shown.
+                            Err(Mismatch::Content { .. }) => Ok(()),
+                            Err(e) => Err(e.to_string()),
+                        };
+                        let _ = tx.send(checked);
+                        wake();
+                    });
+                self.checking = Some(rx);
                 self.replay = Some(r);
-                self.shown_step = None;
-                self.snap = None;
             }
             Err(e) => self.error = Some(format!("{path}: {e}")),
+        }
+    }
+
+    /// Picks up the check and the worker's answers.
+    fn poll(&mut self) {
+        if let Some(rx) = &self.checking
+            && let Ok(checked) = rx.try_recv()
+        {
+            self.checking = None;
+            if let Err(e) = checked {
+                // The replay does not fit the mod: the reason, and no board.
+                self.error = Some(format!("This replay does not match the open mod: {e}"));
+                self.replay = None;
+                self.snap = None;
+                self.worker = None;
+                self.labels = None;
+            }
+        }
+        let Some(w) = &mut self.worker else { return };
+        for reply in w.poll() {
+            match reply {
+                Reply::Snapshot(s) if self.labels_coming => {
+                    self.labels_coming = false;
+                    self.labels = Some(s.moves.iter().map(|m| (m.seat, m.label.clone())).collect());
+                    self.hidden |= s.secret;
+                }
+                Reply::Snapshot(s) => self.snap = Some(*s),
+                Reply::Failed(e) => {
+                    // No board for a position that could not be rebuilt: the last one drawn
+                    // was another step's.
+                    self.labels_coming = false;
+                    self.snap = None;
+                    self.error = Some(e);
+                }
+                _ => {}
+            }
         }
     }
 
@@ -104,6 +213,7 @@ impl ReplayPanel {
             ui.label("The mod has not loaded.");
             return;
         };
+        self.poll();
         ui.horizontal(|ui| {
             let l = ui.label("Replay file:");
             ui.add(
@@ -149,6 +259,12 @@ impl ReplayPanel {
             ui.colored_label(
                 ui.visuals().warn_fg_color,
                 "This replay was recorded on other content than the mod as it is now: it may go astray.",
+            );
+        }
+        if self.hidden {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "This game has hidden information (cards in hand, secrets). A replay can show every seat's: choose a seat's view only if everyone may see it, e.g. after the game.",
             );
         }
         let total = r.steps.len();
@@ -208,32 +324,33 @@ impl ReplayPanel {
                 });
             }
         });
-        if let Some(s) = self.step.checked_sub(1).and_then(|i| r.steps.get(i)) {
-            ui.label(format!(
-                "Action {}: {} — {}",
-                self.step,
-                def.seat_name(s.seat as usize),
-                s.action
-            ));
-        }
-        self.show_position(def.clone());
-        if let Some(w) = &mut self.worker {
-            for reply in w.poll() {
-                match reply {
-                    Reply::Snapshot(s) => self.snap = Some(*s),
-                    Reply::Failed(e) => self.error = Some(e),
-                    _ => {}
-                }
+        // The caption: who did what, in the words everyone was told.
+        let caption = match self.step.checked_sub(1) {
+            None => "The start, before any action".to_string(),
+            Some(i) => {
+                let seat = r.steps.get(i).map_or(0, |s| s.seat);
+                let said = self
+                    .labels
+                    .as_ref()
+                    .and_then(|l| l.get(i))
+                    .map_or("…", |(_, l)| l.as_str());
+                format!(
+                    "Action {}: {} — {said}",
+                    self.step,
+                    def.seat_name(seat as usize)
+                )
             }
-        }
+        };
+        ui.add(egui::Label::new(egui::RichText::new(caption).strong()).wrap());
+        self.show_position(def.clone());
+        self.list_ui(ui, &def);
         match &self.snap {
             Some(s) => {
+                // Each seat's last turn up to this step, marked as in the Play tab.
+                let moved = super::play::move_marks(s);
                 let scene = Scene {
-                    def: &s.def,
-                    board: &s.board,
-                    view: &s.view,
-                    actionable: &[],
-                    banner: None,
+                    moved: &moved,
+                    ..Scene::plain(&s.def, &s.board, &s.view, None)
                 };
                 egui::Panel::right("replay-zones")
                     .resizable(true)
@@ -247,9 +364,60 @@ impl ReplayPanel {
                     board_view::show(ui, &mut self.camera, &scene);
                 });
             }
-            None => {
+            None if self.error.is_none() => {
                 ui.spinner();
             }
+            None => {}
+        }
+    }
+
+    /// Every action of the replay in a list, by seat and public label; clicking one goes to
+    /// the position right after it.
+    fn list_ui(&mut self, ui: &mut egui::Ui, def: &GameDef) {
+        let Some(r) = &self.replay else { return };
+        let step = self.step;
+        let mut go = None;
+        let scroll = self.listed_step != Some(step);
+        egui::Panel::left("replay-actions")
+            .resizable(true)
+            .default_size(300.0)
+            .show(ui, |ui| {
+                ui.strong("Actions");
+                egui::ScrollArea::vertical()
+                    .id_salt("replay-action-list")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        let r0 = ui.selectable_label(step == 0, "0. The start");
+                        if r0.clicked() {
+                            go = Some(0);
+                        }
+                        for (i, st) in r.steps.iter().enumerate() {
+                            let label = self
+                                .labels
+                                .as_ref()
+                                .and_then(|l| l.get(i))
+                                .map_or("…", |(_, l)| l.as_str());
+                            let text = egui::RichText::new(format!(
+                                "{}. {}: {label}",
+                                i + 1,
+                                def.seat_name(st.seat as usize)
+                            ))
+                            .color(board_view::seat_color(def, st.seat));
+                            let on = step == i + 1;
+                            let b = ui.add(egui::Button::selectable(on, text).wrap());
+                            if on && scroll {
+                                b.scroll_to_me(Some(egui::Align::Center));
+                            }
+                            if b.clicked() {
+                                go = Some(i + 1);
+                            }
+                        }
+                    });
+            });
+        self.listed_step = Some(step);
+        if let Some(g) = go {
+            self.step = g;
+            self.listed_step = Some(g);
         }
     }
 
@@ -260,9 +428,21 @@ impl ReplayPanel {
             return;
         }
         self.shown_step = Some((self.step, self.viewer));
+        let new_worker = self.worker.is_none();
         let w = self
             .worker
             .get_or_insert_with(|| Worker::spawn(super::waker(&self.ctx)));
+        if new_worker {
+            // First the whole replay as a spectator: every action's public label.
+            w.send(Request::Viewer(None));
+            w.send(Request::Start {
+                def: def.clone(),
+                setup: r.setup.clone(),
+                seats: vec![SeatKind::Person; r.setup.seats as usize],
+                history: r.steps.iter().map(|s| s.action.clone()).collect(),
+            });
+            self.labels_coming = true;
+        }
         w.send(Request::Viewer(self.viewer));
         w.send(Request::Start {
             def,

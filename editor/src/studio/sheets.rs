@@ -29,12 +29,31 @@ struct Column {
     /// For references: what they name (`tiles`, `deck:x`...).
     to: Option<String>,
     hint: String,
+    /// A card or row must give it (and it has no default).
+    required: bool,
+    /// What an absent value means, as the cell shows it greyed.
+    default: Option<String>,
 }
+
+/// The strip of messages above a sheet's grid (what a save did, the problems): always this
+/// tall, so the grid under it never moves when a message comes or goes.
+const STRIP_H: f32 = 66.0;
+/// The height of a row of the grid.
+const ROW_H: f32 = 26.0;
+/// The width of the first column (the row's number, copy and delete).
+const ACTIONS_W: f32 = 160.0;
 
 #[derive(Default)]
 pub struct Sheets {
     pub sheet: Option<Sheet>,
-    filter: String,
+    /// Each deck's and table's own filter text, by sheet.
+    filters: std::collections::HashMap<String, String>,
+    /// A row just added, to scroll into view once it is drawn.
+    reveal: Option<String>,
+    /// The row added last in this sheet: it stays in sight whatever the filter says.
+    added: Option<String>,
+    /// A cell whose typed text could not be written: (row id, column, why).
+    cell_error: Option<(String, String, String)>,
     /// Sort by this column, ascending or not.
     sort: Option<(String, bool)>,
     /// The card or row picked for the preview and its problems.
@@ -60,7 +79,10 @@ impl Sheets {
                 .or_else(|| c.catalog.tables.first().map(|t| Sheet::Table(t.id.clone())));
         }
         egui::CentralPanel::default().show(ui, |ui| {
-            if let Some(m) = &c.message {
+            // Decks and tables show the message in their strip, where it moves nothing.
+            if matches!(self.sheet, Some(Sheet::Items(_)) | None)
+                && let Some(m) = &c.message
+            {
                 ui.colored_label(ui.visuals().warn_fg_color, m);
             }
             match self.sheet.clone() {
@@ -137,23 +159,38 @@ impl Sheets {
             self.picked = None;
             self.sort = None;
             self.typing = None;
+            self.reveal = None;
+            self.added = None;
+            self.cell_error = None;
         }
     }
 
-    fn toolbar(&mut self, ui: &mut egui::Ui, add: &str) -> bool {
+    /// Shows a sheet (as clicking it in the list would).
+    pub fn show_sheet(&mut self, s: Sheet) {
+        self.pick(s);
+    }
+
+    /// The filter text of a deck (`deck:id`) or table (`table:id`).
+    pub fn filter_of(&self, sheet: &str) -> &str {
+        self.filters.get(sheet).map_or("", String::as_str)
+    }
+
+    fn toolbar(&mut self, ui: &mut egui::Ui, add: &str, sheet: &str) -> bool {
         let mut clicked = false;
+        let filter = self.filters.entry(sheet.to_string()).or_default();
         ui.horizontal(|ui| {
             clicked = ui.button(add).clicked();
             ui.separator();
             let l = ui.label("Filter");
             ui.add(
-                egui::TextEdit::singleline(&mut self.filter)
+                egui::TextEdit::singleline(filter)
+                    .id_salt(("sheet-filter", sheet))
                     .hint_text("any text in the row")
                     .desired_width(220.0),
             )
             .labelled_by(l.id);
-            if !self.filter.is_empty() && ui.small_button("Clear").clicked() {
-                self.filter.clear();
+            if !filter.is_empty() && ui.small_button("Clear").clicked() {
+                filter.clear();
             }
         });
         clicked
@@ -195,7 +232,10 @@ impl Sheets {
                 }
             }
         }
-        if self.toolbar(ui, "Add a card") {
+        let sheet = SheetRef::Deck(d.id.clone());
+        if self.toolbar(ui, "Add a card", &sheet.id()) {
+            // An id and a name; the deck's required fields without a default are left for
+            // the author to fill, marked in their cells.
             let id = fresh_id(d.cards.iter().map(|(i, _)| i.as_str()), &d.id);
             out.push(Command::Edit(Edit::AddCard {
                 deck: d.id.clone(),
@@ -204,19 +244,35 @@ impl Sheets {
                     ("name".into(), RawValue::String("New card".into())),
                 ],
             }));
-            self.picked = Some(id);
+            self.picked = Some(id.clone());
+            self.reveal = Some(id.clone());
+            self.added = Some(id);
         }
         let rows: Vec<(String, &Entry)> = d.cards.iter().map(|(i, e)| (i.clone(), e)).collect();
         let rel = d.origin.file.clone();
-        let sheet = SheetRef::Deck(d.id.clone());
+        // The preview of the picked card in a panel of its own under the grid, always there,
+        // so the grid keeps its height when a card is picked.
+        egui::Panel::bottom(("sheet-preview", &d.id))
+            .exact_size(150.0)
+            .show(ui, |ui| {
+                ui.strong("Preview");
+                match (&self.picked, deck_def) {
+                    (Some(id), Some(x)) => match x.cards.iter().find(|k| &k.id == id) {
+                        Some(card) => {
+                            egui::ScrollArea::vertical()
+                                .id_salt("sheet-preview-scroll")
+                                .show(ui, |ui| card_preview(ui, card));
+                        }
+                        None => {
+                            ui.weak(format!("{id} is not in the last version that loaded."));
+                        }
+                    },
+                    _ => {
+                        ui.weak("Click a row's number to preview its card.");
+                    }
+                }
+            });
         self.grid_ui(ui, def, c, &sheet, &rel, &cols, rows, out);
-        if let (Some(id), Some(x)) = (&self.picked, deck_def)
-            && let Some(card) = x.cards.iter().find(|k| &k.id == id)
-        {
-            ui.separator();
-            ui.strong("Preview");
-            card_preview(ui, card);
-        }
     }
 
     fn table_ui(
@@ -248,7 +304,8 @@ impl Sheets {
             }
         }
         let key = t.key.clone();
-        if self.toolbar(ui, "Add a row") {
+        let sheet = SheetRef::Table(t.id.clone(), key.clone());
+        if self.toolbar(ui, "Add a row", &sheet.id()) {
             let row = match &key {
                 Some(k) => {
                     let next = t
@@ -264,6 +321,11 @@ impl Sheets {
                     .map(|c| vec![(c.key.clone(), default_of(c.kind))])
                     .unwrap_or_default(),
             };
+            self.reveal = match &key {
+                Some(_) => row.first().map(|(_, v)| show(v)),
+                None => Some(format!("#{}", t.rows.len() + 1)),
+            };
+            self.added = self.reveal.clone();
             out.push(Command::Edit(Edit::AddRow {
                 table: t.id.clone(),
                 row,
@@ -277,10 +339,12 @@ impl Sheets {
             .map(|(i, (k, e))| (k.as_ref().map_or_else(|| format!("#{}", i + 1), show), e))
             .collect();
         let rel = t.origin.file.clone();
-        let sheet = SheetRef::Table(t.id.clone(), key.clone());
         self.grid_ui(ui, def, c, &sheet, &rel, &cols, rows, out);
     }
 
+    /// The grid of a sheet: a strip of messages that never changes height, a header row
+    /// that stays while the rows scroll under it, columns of fixed widths (by their type),
+    /// and horizontal scrolling when they are wider than the panel.
     #[allow(clippy::too_many_arguments)]
     fn grid_ui(
         &mut self,
@@ -294,10 +358,13 @@ impl Sheets {
         out: &mut Vec<Command>,
     ) {
         let key_col = sheet.key();
-        let needle = self.filter.trim().to_lowercase();
+        let needle = self.filter_of(&sheet.id()).trim().to_lowercase();
         if !needle.is_empty() {
+            // A row just added stays in sight whatever the filter.
+            let added = self.added.clone();
             rows.retain(|(id, e)| {
-                id.to_lowercase().contains(&needle)
+                Some(id) == added.as_ref()
+                    || id.to_lowercase().contains(&needle)
                     || e.value.to_string().to_lowercase().contains(&needle)
             });
         }
@@ -307,100 +374,248 @@ impl Sheets {
                 if *up { o } else { o.reverse() }
             });
         }
-        // Every problem in this sheet's file, each with the row it is in; the row's number
-        // turns red and the cell it names is outlined.
         let problems_here = c.problems_in(rel);
-        if !problems_here.is_empty() {
-            let red = ui.visuals().error_fg_color;
-            ui.colored_label(
-                red,
-                format!(
-                    "{} {} in {rel}; the last good version keeps playing:",
-                    problems_here.len(),
-                    crate::common::plural(problems_here.len(), "problem")
-                ),
-            );
-            for d in &problems_here {
-                let row = (!key_col.is_empty())
-                    .then(|| {
-                        rows.iter()
-                            .position(|(id, _)| c.problems_of(rel, key_col, id).contains(d))
-                    })
-                    .flatten()
-                    .map_or(String::new(), |i| format!(" (row {})", i + 1));
-                ui.colored_label(red, format!("  line {}{row}: {}", d.line, d.message));
-            }
-        }
-        egui::ScrollArea::both()
-            .auto_shrink([false, true])
-            .max_height(ui.available_height() * 0.7)
+        self.strip_ui(ui, c, rel, key_col, &rows, &problems_here);
+        let widths: Vec<f32> = cols.iter().map(|col| col_width(col, key_col)).collect();
+        let sx = ui.spacing().item_spacing.x;
+        let total = ACTIONS_W + widths.iter().map(|w| w + sx).sum::<f32>();
+        egui::ScrollArea::horizontal()
+            .id_salt(("sheet-h", sheet.id()))
+            .auto_shrink([false, false])
             .show(ui, |ui| {
-                egui::Grid::new(("sheet", sheet.id()))
-                    .striped(true)
-                    .spacing([10.0, 4.0])
-                    .show(ui, |ui| {
-                        ui.label("");
-                        for col in cols {
-                            let arrow = match &self.sort {
-                                Some((k, true)) if *k == col.key => " ▲",
-                                Some((k, false)) if *k == col.key => " ▼",
-                                _ => "",
-                            };
-                            let r = ui
-                                .add(
-                                    egui::Button::new(
-                                        egui::RichText::new(format!("{}{arrow}", col.key)).strong(),
-                                    )
-                                    .frame(false),
-                                )
-                                .on_hover_text(if col.hint.is_empty() {
-                                    "Click to sort".to_string()
+                ui.set_min_width(total);
+                ui.vertical(|ui| {
+                    self.header_ui(ui, cols, &widths);
+                    ui.separator();
+                    egui::ScrollArea::vertical()
+                        .id_salt(("sheet-v", sheet.id()))
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if rows.is_empty() {
+                                if needle.is_empty() {
+                                    ui.weak("No rows yet.");
                                 } else {
-                                    format!("{}. Click to sort", col.hint)
-                                });
-                            if r.clicked() {
-                                self.sort = match &self.sort {
-                                    Some((k, true)) if *k == col.key => {
-                                        Some((col.key.clone(), false))
-                                    }
-                                    Some((k, false)) if *k == col.key => None,
-                                    _ => Some((col.key.clone(), true)),
-                                };
-                            }
-                        }
-                        ui.end_row();
-                        for (n, (id, e)) in rows.iter().enumerate() {
-                            let problems = if key_col.is_empty() {
-                                Vec::new()
-                            } else {
-                                c.problems_of(rel, key_col, id)
-                            };
-                            self.row_actions(ui, sheet, (n + 1, id, e), !problems.is_empty(), out);
-                            for col in cols {
-                                let bad: Vec<&&farebox::Diagnostic> = problems
-                                    .iter()
-                                    .filter(|d| mentions(&d.message, &col.key))
-                                    .collect();
-                                let r = self.cell_ui(ui, def, sheet, id, e, col, out);
-                                if !bad.is_empty() {
-                                    ui.painter().rect_stroke(
-                                        r.rect.expand(2.0),
-                                        2.0,
-                                        egui::Stroke::new(1.5, ui.visuals().error_fg_color),
-                                        egui::StrokeKind::Outside,
-                                    );
-                                    r.on_hover_text(
-                                        bad.iter()
-                                            .map(|d| d.message.clone())
-                                            .collect::<Vec<_>>()
-                                            .join("\n"),
-                                    );
+                                    ui.label(format!(
+                                        "No matches for “{}”.",
+                                        crate::common::shown(&needle, 60)
+                                    ));
                                 }
                             }
-                            ui.end_row();
-                        }
-                    });
+                            for (n, (id, e)) in rows.iter().enumerate() {
+                                self.row_ui(
+                                    ui,
+                                    def,
+                                    c,
+                                    (sheet, rel),
+                                    (n, id, e),
+                                    cols,
+                                    &widths,
+                                    total,
+                                    out,
+                                );
+                            }
+                        });
+                });
             });
+    }
+
+    /// The messages above the grid, in a strip of fixed height: what the last save or edit
+    /// said, then every problem in this sheet's file with its line and row.
+    fn strip_ui(
+        &self,
+        ui: &mut egui::Ui,
+        c: &Content,
+        rel: &str,
+        key_col: &str,
+        rows: &[(String, &Entry)],
+        problems_here: &[&farebox::Diagnostic],
+    ) {
+        let w = ui.available_width();
+        let red = ui.visuals().error_fg_color;
+        let frame = egui::Frame::new()
+            .fill(ui.visuals().faint_bg_color)
+            .corner_radius(4.0)
+            .inner_margin(egui::Margin::symmetric(6, 3));
+        let w = w - 12.0;
+        frame.show(ui, |ui| {
+            ui.allocate_ui_with_layout(
+                egui::vec2(w, STRIP_H),
+                egui::Layout::top_down(egui::Align::Min),
+                |ui| {
+                    ui.set_min_size(egui::vec2(w, STRIP_H));
+                    egui::ScrollArea::vertical()
+                        .id_salt(("sheet-strip", rel))
+                        .max_height(STRIP_H)
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if let Some(m) = &c.message {
+                                ui.colored_label(ui.visuals().warn_fg_color, m);
+                            }
+                            if let Some((row, key, why)) = &self.cell_error {
+                                ui.colored_label(red, format!("{row} {key}: {why}"));
+                            }
+                            if problems_here.is_empty() {
+                                if c.message.is_none() && self.cell_error.is_none() {
+                                    ui.weak(format!("No problems in {rel}."));
+                                }
+                                return;
+                            }
+                            ui.colored_label(
+                                red,
+                                format!(
+                                    "{} {} in {rel}; the last good version keeps playing:",
+                                    problems_here.len(),
+                                    crate::common::plural(problems_here.len(), "problem")
+                                ),
+                            );
+                            for d in problems_here {
+                                let row = (!key_col.is_empty())
+                                    .then(|| {
+                                        rows.iter().position(|(id, _)| {
+                                            c.problems_of(rel, key_col, id).contains(d)
+                                        })
+                                    })
+                                    .flatten()
+                                    .map_or(String::new(), |i| format!(" (row {})", i + 1));
+                                ui.colored_label(
+                                    red,
+                                    format!("  line {}{row}: {}", d.line, d.message),
+                                );
+                            }
+                        });
+                },
+            );
+        });
+    }
+
+    /// The header row: each column's name, clicked to sort.
+    fn header_ui(&mut self, ui: &mut egui::Ui, cols: &[Column], widths: &[f32]) {
+        ui.horizontal(|ui| {
+            ui.add_sized([ACTIONS_W, ROW_H], egui::Label::new(""));
+            for (col, w) in cols.iter().zip(widths) {
+                let arrow = match &self.sort {
+                    Some((k, true)) if *k == col.key => " ▲",
+                    Some((k, false)) if *k == col.key => " ▼",
+                    _ => "",
+                };
+                let mut text = egui::RichText::new(format!("{}{arrow}", col.key)).strong();
+                if col.required {
+                    text = text.underline();
+                }
+                // Left-aligned over the cells, which start at the left of their column.
+                let r = ui
+                    .allocate_ui_with_layout(
+                        egui::vec2(*w, ROW_H),
+                        egui::Layout::left_to_right(egui::Align::Center),
+                        |ui| {
+                            ui.set_min_size(egui::vec2(*w, ROW_H));
+                            ui.set_max_width(*w);
+                            ui.add(egui::Button::new(text).frame(false).truncate())
+                        },
+                    )
+                    .inner
+                    .on_hover_text(match (col.hint.is_empty(), col.required) {
+                        (true, false) => "Click to sort".to_string(),
+                        (true, true) => "Required. Click to sort".to_string(),
+                        (false, false) => format!("{}. Click to sort", col.hint),
+                        (false, true) => format!("{}. Required. Click to sort", col.hint),
+                    });
+                if r.clicked() {
+                    self.sort = match &self.sort {
+                        Some((k, true)) if *k == col.key => Some((col.key.clone(), false)),
+                        Some((k, false)) if *k == col.key => None,
+                        _ => Some((col.key.clone(), true)),
+                    };
+                }
+            }
+        });
+    }
+
+    /// One row: its number and buttons, then a cell per column at the column's width.
+    #[allow(clippy::too_many_arguments)]
+    fn row_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        def: Option<&GameDef>,
+        c: &Content,
+        (sheet, rel): (&SheetRef, &str),
+        (n, id, e): (usize, &String, &&Entry),
+        cols: &[Column],
+        widths: &[f32],
+        total: f32,
+        out: &mut Vec<Command>,
+    ) {
+        let key_col = sheet.key();
+        let problems = if key_col.is_empty() {
+            Vec::new()
+        } else {
+            c.problems_of(rel, key_col, id)
+        };
+        let stripe = ui.painter().add(egui::Shape::Noop);
+        let r = ui.horizontal(|ui| {
+            ui.allocate_ui_with_layout(
+                egui::vec2(ACTIONS_W, ROW_H),
+                egui::Layout::left_to_right(egui::Align::Center),
+                |ui| {
+                    ui.set_min_size(egui::vec2(ACTIONS_W, ROW_H));
+                    self.row_actions(ui, sheet, (n + 1, id, e), !problems.is_empty(), out);
+                },
+            );
+            for (col, w) in cols.iter().zip(widths) {
+                let bad: Vec<String> = problems
+                    .iter()
+                    .filter(|d| mentions(&d.message, &col.key))
+                    .map(|d| d.message.clone())
+                    .collect();
+                let missing = col.required && e.value.get(&col.key).is_none();
+                let typed_wrong = self
+                    .cell_error
+                    .as_ref()
+                    .filter(|(r, k, _)| r == id && *k == col.key)
+                    .map(|(_, _, why)| why.clone());
+                let cell = ui
+                    .allocate_ui_with_layout(
+                        egui::vec2(*w, ROW_H),
+                        egui::Layout::left_to_right(egui::Align::Center),
+                        |ui| {
+                            ui.set_min_size(egui::vec2(*w, ROW_H));
+                            ui.set_max_width(*w);
+                            self.cell_ui(ui, def, sheet, id, e, col, *w, out)
+                        },
+                    )
+                    .inner;
+                let mut why = bad;
+                if missing {
+                    why.push(format!(
+                        "`{}` is required: this row does not give it",
+                        col.key
+                    ));
+                }
+                why.extend(typed_wrong);
+                if !why.is_empty() {
+                    ui.painter().rect_stroke(
+                        cell.rect.expand(2.0),
+                        2.0,
+                        egui::Stroke::new(1.5, ui.visuals().error_fg_color),
+                        egui::StrokeKind::Outside,
+                    );
+                    cell.on_hover_text(why.join("\n"));
+                }
+            }
+        });
+        let rect = egui::Rect::from_min_size(r.response.rect.min, egui::vec2(total, ROW_H));
+        if n % 2 == 1 {
+            ui.painter().set(
+                stripe,
+                egui::Shape::rect_filled(rect, 0.0, ui.visuals().faint_bg_color),
+            );
+        }
+        if self.reveal.as_deref() == Some(id.as_str()) {
+            // Scrolled to its start, so the row's number and first cells are in sight.
+            let start = egui::Rect::from_min_size(rect.min, egui::vec2(ACTIONS_W, ROW_H));
+            ui.scroll_to_rect(start, Some(egui::Align::Center));
+            self.reveal = None;
+        }
     }
 
     fn row_actions(
@@ -443,6 +658,9 @@ impl Sheets {
         });
     }
 
+    /// One cell, `w` wide, with a widget by the column's type. Numbers and lists are typed
+    /// and written on Enter (or when the cell is left); an absent value shows what it means
+    /// (the default, greyed) or that it is required, never a made-up 0.
     #[allow(clippy::too_many_arguments)]
     fn cell_ui(
         &mut self,
@@ -452,38 +670,35 @@ impl Sheets {
         id: &str,
         e: &Entry,
         col: &Column,
+        w: f32,
         out: &mut Vec<Command>,
     ) -> egui::Response {
         let now = e.value.get(&col.key).cloned();
-        let label = format!("{id} {}", col.key);
         let set = |v: Option<RawValue>, out: &mut Vec<Command>| {
             if v != now {
                 out.push(Command::Edit(sheet.set(id, &col.key, v)));
             }
         };
+        let hint = if col.required {
+            "required".to_string()
+        } else {
+            col.default.clone().unwrap_or_default()
+        };
+        let field_w = (w - 6.0).max(30.0);
         match col.kind {
-            FieldType::Int => {
-                // An absent count is one copy.
-                let absent = if col.key == "count" { 1 } else { 0 };
-                let mut n = now
-                    .as_ref()
-                    .and_then(RawValue::as_integer)
-                    .unwrap_or(absent);
-                let r = ui.add(egui::DragValue::new(&mut n).speed(0.1));
-                let r = r.on_hover_text(&label);
-                if r.changed() {
-                    set(Some(RawValue::Integer(n)), out);
-                }
-                r
-            }
-            FieldType::Number => {
-                let mut n = now
-                    .as_ref()
-                    .and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
-                    .unwrap_or(0.0);
-                let r = ui.add(egui::DragValue::new(&mut n).speed(0.1));
-                if r.changed() {
-                    set(Some(RawValue::Float(n)), out);
+            FieldType::Int | FieldType::Number => {
+                let shown = now.as_ref().map(show).unwrap_or_default();
+                let (r, done) = self.buffered(ui, id, &col.key, shown, field_w, &hint);
+                if let Some(text) = done {
+                    match parse_number(&text, col.kind) {
+                        Ok(v) => {
+                            self.cell_error = None;
+                            set(v, out);
+                        }
+                        Err(why) => {
+                            self.cell_error = Some((id.to_string(), col.key.clone(), why));
+                        }
+                    }
                 }
                 r
             }
@@ -499,8 +714,14 @@ impl Sheets {
                 let shown = now.as_ref().map(show).unwrap_or_default();
                 let mut chosen = None;
                 let r = egui::ComboBox::from_id_salt(("cell", id, &col.key))
+                    .width(field_w - 8.0)
+                    .truncate()
                     .selected_text(if shown.is_empty() {
-                        "—".into()
+                        if hint.is_empty() {
+                            "—".to_string()
+                        } else {
+                            format!("— {hint}")
+                        }
                     } else {
                         shown.clone()
                     })
@@ -528,7 +749,7 @@ impl Sheets {
             }
             FieldType::Ints | FieldType::Strings | FieldType::Refs => {
                 let shown = now.as_ref().map(list_text).unwrap_or_default();
-                let (r, done) = self.buffered(ui, id, &col.key, shown, 140.0);
+                let (r, done) = self.buffered(ui, id, &col.key, shown, field_w, &hint);
                 if let Some(text) = done {
                     set(parse_list(&text, col.kind), out);
                 }
@@ -538,7 +759,7 @@ impl Sheets {
             // under the cursor, so it is written when the cell is left.
             FieldType::String if col.key == sheet.key() => {
                 let shown = now.as_ref().map(show).unwrap_or_default();
-                let (r, done) = self.buffered(ui, id, &col.key, shown, 130.0);
+                let (r, done) = self.buffered(ui, id, &col.key, shown, field_w, &hint);
                 if let Some(text) = done {
                     set(Some(RawValue::String(text)), out);
                 }
@@ -546,9 +767,12 @@ impl Sheets {
             }
             FieldType::String => {
                 let mut text = now.as_ref().map(show).unwrap_or_default();
-                let wide = col.key == "text" || col.key == "description";
-                let width = if wide { 300.0 } else { 130.0 };
-                let r = ui.add_sized([width, 20.0], egui::TextEdit::singleline(&mut text));
+                let r = ui.add(
+                    egui::TextEdit::singleline(&mut text)
+                        .id_salt(("cell", id, &col.key))
+                        .hint_text(hint)
+                        .desired_width(field_w),
+                );
                 if r.changed() {
                     set((!text.is_empty()).then_some(RawValue::String(text)), out);
                 }
@@ -562,7 +786,8 @@ impl Sheets {
 }
 
 impl Sheets {
-    /// A text cell whose value is written only when the cell is left: what was typed, then.
+    /// A text cell whose value is written only on Enter or when the cell is left: what was
+    /// typed, then. `hint` shows greyed while the cell is empty.
     fn buffered(
         &mut self,
         ui: &mut egui::Ui,
@@ -570,13 +795,19 @@ impl Sheets {
         key: &str,
         shown: String,
         width: f32,
+        hint: &str,
     ) -> (egui::Response, Option<String>) {
         let typing = matches!(&self.typing, Some((r, k, _)) if r == id && k == key);
         let mut text = match (&self.typing, typing) {
             (Some(t), true) => t.2.clone(),
             _ => shown,
         };
-        let r = ui.add_sized([width, 20.0], egui::TextEdit::singleline(&mut text));
+        let r = ui.add(
+            egui::TextEdit::singleline(&mut text)
+                .id_salt(("cell", id, key))
+                .hint_text(hint)
+                .desired_width(width),
+        );
         if r.changed() {
             self.typing = Some((id.to_string(), key.to_string(), text.clone()));
         }
@@ -676,6 +907,8 @@ fn col(key: &str, kind: FieldType, hint: &str) -> Column {
         kind,
         to: None,
         hint: hint.to_string(),
+        required: key == "id",
+        default: (key == "count").then(|| "1".to_string()),
     }
 }
 
@@ -685,6 +918,54 @@ fn field_col(f: &FieldDef) -> Column {
         kind: f.kind,
         to: f.to.clone(),
         hint: f.description.clone(),
+        required: f.required && f.default.is_none(),
+        default: f.default.as_ref().map(|v| match v {
+            farebox::value::Value::Str(s) => s.clone(),
+            farebox::value::Value::List(items) if items.is_empty() => "none".to_string(),
+            farebox::value::Value::List(items) => items
+                .iter()
+                .map(|i| match i {
+                    farebox::value::Value::Str(s) => s.clone(),
+                    i => i.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            v => v.to_string(),
+        }),
+    }
+}
+
+/// How wide a column is: by its type, so the grid does not change shape as values do.
+fn col_width(c: &Column, key_col: &str) -> f32 {
+    match c.kind {
+        FieldType::Bool => 56.0,
+        FieldType::Int | FieldType::Number => 76.0,
+        FieldType::Ref => 150.0,
+        FieldType::Ints | FieldType::Strings | FieldType::Refs => 170.0,
+        FieldType::String if c.key == "text" || c.key == "description" => 300.0,
+        FieldType::String if c.key == key_col => 150.0,
+        FieldType::String => 160.0,
+    }
+}
+
+/// A number typed into a cell: empty takes the key out (its default applies); anything else
+/// must be a number of the column's kind.
+fn parse_number(text: &str, kind: FieldType) -> Result<Option<RawValue>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    match kind {
+        FieldType::Int => t
+            .parse::<i64>()
+            .map(|n| Some(RawValue::Integer(n)))
+            .map_err(|_| format!("“{}” is not a whole number", crate::common::shown(t, 40))),
+        _ => t
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(|f| Some(RawValue::Float(f)))
+            .ok_or_else(|| format!("“{}” is not a number", crate::common::shown(t, 40))),
     }
 }
 

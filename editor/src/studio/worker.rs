@@ -66,6 +66,61 @@ pub struct Snapshot {
     pub undo_to: Vec<Option<usize>>,
     /// For each seat: the move its undo would take back, as "Seat: label".
     pub undo_what: Vec<Option<String>>,
+    /// Every action taken so far, as the viewer may read it (see [`Move`]).
+    pub moves: Vec<Move>,
+    /// The log as the viewer may read it: each action's line ("Red: Place a tile at 3,4"),
+    /// then the lines the rules wrote as it was applied.
+    pub log: Vec<LogLine>,
+    /// Something in the game is hidden from a spectator now (cards, secrets).
+    pub secret: bool,
+}
+
+/// An action taken, as the viewer may read it: its own label for the viewer's own moves,
+/// the public label for everyone else's, and the board spaces where the move changed what
+/// everyone sees (pieces that left or arrived, tiles laid). Never the action's own string,
+/// which may name what the viewer may not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Move {
+    pub seat: u8,
+    pub label: String,
+    pub spaces: Vec<u32>,
+}
+
+/// A line of the log: an action's own line (`seat` is who took it), or a line the rules
+/// wrote (`seat` is None).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    pub seat: Option<u8>,
+    pub text: String,
+}
+
+impl Snapshot {
+    /// Each seat's last turn, if it took one: its actions in a row up to its last one, as
+    /// one move (their labels joined, every space any of them changed).
+    pub fn last_moves(&self) -> Vec<Option<Move>> {
+        (0..self.seats.len())
+            .map(|s| {
+                let last = self.moves.iter().rposition(|m| m.seat as usize == s)?;
+                let first = self.moves[..=last]
+                    .iter()
+                    .rposition(|m| m.seat as usize != s)
+                    .map_or(0, |i| i + 1);
+                let turn = &self.moves[first..=last];
+                let mut spaces: Vec<u32> = turn.iter().flat_map(|m| m.spaces.clone()).collect();
+                spaces.sort_unstable();
+                spaces.dedup();
+                Some(Move {
+                    seat: s as u8,
+                    label: turn
+                        .iter()
+                        .map(|m| m.label.as_str())
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    spaces,
+                })
+            })
+            .collect()
+    }
 }
 
 /// How a game in progress fared when its history was replayed on reloaded rules.
@@ -154,6 +209,8 @@ pub struct Worker {
     rx: Receiver<Reply>,
     /// Requests sent and not yet worked through (the thread counts them down).
     pending: Arc<AtomicUsize>,
+    /// The thread ended without being asked to (it could not start, or it failed).
+    gone: bool,
 }
 
 impl Worker {
@@ -170,16 +227,40 @@ impl Worker {
             .spawn(move || {
                 let mut w = Work::default();
                 while let Ok(req) = req_rx.recv() {
-                    for reply in w.handle(req) {
+                    // A failure inside the engine ends this thread, but says why first; the
+                    // app sees the thread gone and goes back to where a game is chosen.
+                    let replies =
+                        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| w.handle(req)));
+                    let failed = replies.is_err();
+                    let replies = replies.unwrap_or_else(|e| {
+                        let why = e
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| e.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "an internal error".into());
+                        vec![Reply::Failed(format!(
+                            "the game's thread failed: {}",
+                            crate::common::shown(&why, 300)
+                        ))]
+                    });
+                    for reply in replies {
                         if reply_tx.send(reply).is_err() {
                             return;
                         }
                     }
                     left.fetch_sub(1, Ordering::Release);
                     wake();
+                    if failed {
+                        return;
+                    }
                 }
             });
-        Worker { tx, rx, pending }
+        Worker {
+            tx,
+            rx,
+            pending,
+            gone: false,
+        }
     }
 
     pub fn send(&mut self, req: Request) {
@@ -191,12 +272,28 @@ impl Worker {
 
     /// Whether a request is still being worked on.
     pub fn busy(&self) -> bool {
-        self.pending.load(Ordering::Acquire) > 0
+        !self.gone && self.pending.load(Ordering::Acquire) > 0
+    }
+
+    /// Whether the thread has ended: nothing sent to it will be answered.
+    pub fn gone(&self) -> bool {
+        self.gone
     }
 
     /// The replies that have arrived.
     pub fn poll(&mut self) -> Vec<Reply> {
-        self.rx.try_iter().collect()
+        let mut out = Vec::new();
+        loop {
+            match self.rx.try_recv() {
+                Ok(r) => out.push(r),
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    self.gone = true;
+                    break;
+                }
+            }
+        }
+        out
     }
 }
 
@@ -211,6 +308,14 @@ struct Playing {
     labels: Vec<Option<String>>,
     /// State hashes after each action (to tell whether a rebased game follows).
     hashes: Vec<String>,
+    /// Per action: its public label, its own label (for a person's seat), the spaces where
+    /// it changed what everyone sees, and how long the game's log was after it.
+    public: Vec<String>,
+    own: Vec<Option<String>>,
+    touched: Vec<Vec<u32>>,
+    log_at: Vec<usize>,
+    /// How long the log was after setup.
+    log_start: usize,
 }
 
 #[derive(Default)]
@@ -331,14 +436,7 @@ fn start(
         }
     }
     let game = Game::new(def, setup).map_err(|e| e.to_string())?;
-    let mut p = Playing {
-        game,
-        seats,
-        agents,
-        taken: Vec::new(),
-        labels: Vec::new(),
-        hashes: Vec::new(),
-    };
+    let mut p = Playing::new(game, seats, agents);
     for (i, a) in history.iter().enumerate() {
         p.step(a)
             .map_err(|e| format!("action {} (`{a}`) of the history: {e}", i + 1))?;
@@ -346,7 +444,75 @@ fn start(
     Ok(p)
 }
 
+/// Where the pieces stand and which tiles lie on the grid: what a move changes that
+/// everyone sees.
+struct Places {
+    pieces: Vec<Option<u32>>,
+    tiles: Vec<(
+        Option<farebox::board::Placed>,
+        Option<farebox::board::Placed>,
+    )>,
+}
+
+impl Places {
+    fn of(g: &Game) -> Places {
+        let s = g.state();
+        Places {
+            pieces: s.pieces.iter().map(|p| p.at).collect(),
+            tiles: s.board.grid.as_ref().map_or_else(Vec::new, |g| {
+                g.tiles
+                    .iter()
+                    .copied()
+                    .zip(g.blockers.iter().copied())
+                    .collect()
+            }),
+        }
+    }
+
+    /// The spaces where `after` differs from `self`: a piece's old and new space, a cell
+    /// whose tiles changed.
+    fn changed(&self, after: &Places) -> Vec<u32> {
+        let mut out = Vec::new();
+        let n = self.pieces.len().max(after.pieces.len());
+        for k in 0..n {
+            let (a, b) = (
+                self.pieces.get(k).copied().flatten(),
+                after.pieces.get(k).copied().flatten(),
+            );
+            if a != b {
+                out.extend(a);
+                out.extend(b);
+            }
+        }
+        for (i, (a, b)) in self.tiles.iter().zip(&after.tiles).enumerate() {
+            if a != b {
+                out.push(i as u32);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}
+
 impl Playing {
+    fn new(game: Game, seats: Vec<SeatKind>, agents: BTreeMap<u8, Agent>) -> Playing {
+        let log_start = game.log().len();
+        Playing {
+            game,
+            seats,
+            agents,
+            taken: Vec::new(),
+            labels: Vec::new(),
+            hashes: Vec::new(),
+            public: Vec::new(),
+            own: Vec::new(),
+            touched: Vec::new(),
+            log_at: Vec::new(),
+            log_start,
+        }
+    }
+
     /// Applies the active seat's action, noting whether it can be undone past.
     fn step(&mut self, action: &str) -> Result<(), String> {
         let seat = self.game.active();
@@ -357,15 +523,21 @@ impl Playing {
         let seen_before: Vec<(u8, BTreeMap<String, usize>)> =
             people.iter().map(|&s| (s, self.seen(s))).collect();
         // A person's move is named as it was offered, for "Undo move: ..." later.
-        let label = people.contains(&seat).then(|| {
-            format!(
-                "{}: {}",
-                self.game.def().seat_name(seat as usize),
-                self.game.describe_path(action).join(" ")
-            )
-        });
+        let own = people
+            .contains(&seat)
+            .then(|| self.game.describe_path(action).join(" "));
+        let label = own
+            .as_ref()
+            .map(|l| format!("{}: {l}", self.game.def().seat_name(seat as usize)));
+        // What everyone else is told, for the log and the move marks.
+        let public = self.game.describe_public(action);
+        let before = Places::of(&self.game);
         let rng_before = self.game.state().rng.clone();
         self.game.apply(action).map_err(|e| e.to_string())?;
+        self.touched.push(before.changed(&Places::of(&self.game)));
+        self.public.push(public);
+        self.own.push(own);
+        self.log_at.push(self.game.log().len());
         let mut barrier = if self.game.state().rng != rng_before {
             Barrier::Fixed
         } else {
@@ -470,7 +642,18 @@ impl Playing {
             .iter()
             .map(|to| to.and_then(|i| self.labels.get(i).cloned().flatten()))
             .collect();
+        let (moves, log) = self.moves_and_log(viewer);
+        let state = self.game.state();
+        let def = self.game.def();
+        let secret = state.vars.values().any(|v| !v.seen.by(None))
+            || state
+                .zones
+                .iter()
+                .any(|z| farebox::game::visible_cards(def, z, None) < z.cards.len());
         Snapshot {
+            moves,
+            log,
+            secret,
             def: self.game.def().clone(),
             setup: self.game.setup().clone(),
             seats: self.seats.clone(),
@@ -485,6 +668,48 @@ impl Playing {
             undo_to,
             undo_what,
         }
+    }
+}
+
+impl Playing {
+    /// Every action taken as `viewer` may read it, and the log with each action's line
+    /// before the lines the rules wrote while applying it.
+    fn moves_and_log(&self, viewer: Option<u8>) -> (Vec<Move>, Vec<LogLine>) {
+        let def = self.game.def();
+        let entries = self.game.log();
+        let lines = |from: usize, to: usize, out: &mut Vec<LogLine>| {
+            for e in entries.get(from..to.min(entries.len())).unwrap_or_default() {
+                if e.seen.by(viewer) {
+                    out.push(LogLine {
+                        seat: None,
+                        text: e.text.clone(),
+                    });
+                }
+            }
+        };
+        let mut moves = Vec::with_capacity(self.taken.len());
+        let mut log = Vec::new();
+        lines(0, self.log_start, &mut log);
+        let mut from = self.log_start;
+        for (i, &(seat, _)) in self.taken.iter().enumerate() {
+            let label = match self.own.get(i) {
+                Some(Some(own)) if viewer == Some(seat) => own.clone(),
+                _ => self.public.get(i).cloned().unwrap_or_default(),
+            };
+            log.push(LogLine {
+                seat: Some(seat),
+                text: format!("{}: {label}", def.seat_name(seat as usize)),
+            });
+            let to = self.log_at.get(i).copied().unwrap_or(from);
+            lines(from, to, &mut log);
+            from = to;
+            moves.push(Move {
+                seat,
+                label,
+                spaces: self.touched.get(i).cloned().unwrap_or_default(),
+            });
+        }
+        (moves, log)
     }
 }
 
@@ -508,14 +733,7 @@ fn rebase(p: &Playing, def: Arc<GameDef>) -> (Rebased, Option<Playing>) {
             return (Rebased::NoStart { why: e.to_string() }, None);
         }
     };
-    let mut q = Playing {
-        game,
-        seats: p.seats.clone(),
-        agents,
-        taken: Vec::new(),
-        labels: Vec::new(),
-        hashes: Vec::new(),
-    };
+    let mut q = Playing::new(game, p.seats.clone(), agents);
     let mut first_difference = None;
     for (i, a) in p.game.history().iter().enumerate() {
         if let Err(why) = q.step(a) {

@@ -130,6 +130,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
                 places: vec![],
                 legend,
                 note: None,
+                named: vec![],
             };
         };
         for (sq, si) in section_squares(scene) {
@@ -358,11 +359,12 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             super::highlight(p, *place, false);
         }
     }
-    names(p, scene, &places, rn, sections);
+    let named = names(p, scene, &places, rn, sections);
     Drawn {
         places,
         legend,
         note: None,
+        named,
     }
 }
 
@@ -378,24 +380,61 @@ const FEATURE_TEXT: f32 = 9.5;
 
 /// Writes the spaces' names, most telling first, each where it overlaps no name already
 /// written, no other feature's symbol and no piece, and always inside the view (a name
-/// that would run off an edge is shifted in).
+/// that would run off an edge is shifted in). Returns the spaces named, with the name.
 ///
-/// Which spaces are always named: the features, i.e. spaces with tags (the board draws
-/// them larger, with their symbol: a taxi stand, a store, a chance space, a perch...), since
-/// those are the places people look for and tell apart by name (Critter Cab's eight stands
-/// look alike). A feature's name is never left out for being small: zoomed out it is
-/// written at [`FEATURE_TEXT`], below its space, else above, right or left of it, and when
-/// none of those is free, shortened (to what comes before a comma or parenthesis, "Anchor
-/// Street Rank", or to its first word, "Thistledown"). Only when even the shortest form has
-/// nowhere free to go is it left out, so a crowded board does not turn into overlapping
-/// text. Plain road spaces (no tags) are named only when the board is
-/// zoomed in far enough to write them at a readable size, below the space, where free.
-fn names(p: &Painter, scene: &Scene, places: &[Option<Place>], rn: f32, sections: bool) {
+/// Every space a person may act on is named first, by the name the actions use
+/// ([`super::space_label`]: a name several spaces share gets the number its id ends
+/// with, as the rules say "Fernway 2"), in full, never shortened, at the least feature
+/// size; when no side of it is free its name is written all the same.
+///
+/// Then the features, i.e. spaces with tags (the board draws them larger, with their
+/// symbol: a taxi stand, a store, a chance space, a perch...), since those are the places
+/// people look for and tell apart by name (Critter Cab's eight stands look alike). A
+/// feature's name is never left out for being small: zoomed out it is written at
+/// [`FEATURE_TEXT`], below its space, else above, right or left of it, and when none of
+/// those is free, shortened to what comes before a comma or parenthesis ("Anchor Street
+/// Rank, stop A" -> "Anchor Street Rank") if no other space's name shortens to the same
+/// words or is written so. Only when even that has nowhere free to go is it left out (its
+/// tooltip names it), so a crowded board does not turn into overlapping text. Plain road
+/// spaces (no tags) are named only when the board is zoomed in far enough to write them at
+/// a readable size, below the space, where free.
+fn names(
+    p: &Painter,
+    scene: &Scene,
+    places: &[Option<Place>],
+    rn: f32,
+    sections: bool,
+) -> Vec<(u32, String)> {
     let spaces = &scene.board.graph.spaces;
     let view = p.clip_rect().shrink(2.0);
     let base = (rn * 0.9).min(14.0);
+    let acting: Vec<usize> = scene
+        .actionable
+        .iter()
+        .filter_map(|spot| match spot {
+            super::Spot::Space(s) => Some(*s as usize),
+            super::Spot::Card { .. } => None,
+        })
+        .collect();
     let mut order: Vec<usize> = (0..spaces.len()).collect();
-    order.sort_by_key(|&i| spaces.get(i).map_or(usize::MAX, |s| rank(&s.tags)));
+    order.sort_by_key(|&i| {
+        let first = if acting.contains(&i) { 0 } else { 1 };
+        (first, spaces.get(i).map_or(usize::MAX, |s| rank(&s.tags)))
+    });
+    let full: Vec<String> = (0..spaces.len())
+        .map(|i| super::space_label(scene, i as u32))
+        .collect();
+    // A shortened name is written only where it names one space alone.
+    let heads: Vec<Option<String>> = full.iter().map(|n| short_form(n)).collect();
+    let unique_head = |i: usize| -> Option<String> {
+        let h = heads.get(i).cloned().flatten()?;
+        let again = heads
+            .iter()
+            .enumerate()
+            .any(|(j, o)| j != i && o.as_ref() == Some(&h))
+            || full.contains(&h);
+        (!again).then_some(h)
+    };
     // What a name must not cover: the other features' symbols and the pieces.
     let mut blocked: Vec<(usize, Rect)> = spaces
         .iter()
@@ -407,14 +446,9 @@ fn names(p: &Painter, scene: &Scene, places: &[Option<Place>], rn: f32, sections
         })
         .collect();
     // A space a person may act on stays in sight (its mark's rim may go under a name).
-    for spot in scene.actionable {
-        if let super::Spot::Space(s) = *spot
-            && let Some(Some(pl)) = places.get(s as usize)
-        {
-            blocked.push((
-                s as usize,
-                Rect::from_center_size(pl.c, Vec2::splat(pl.r * 1.6)),
-            ));
+    for &s in &acting {
+        if let Some(Some(pl)) = places.get(s) {
+            blocked.push((s, Rect::from_center_size(pl.c, Vec2::splat(pl.r * 1.6))));
         }
     }
     // A space with pieces on it: how far out they reach (its own name goes beyond them).
@@ -440,28 +474,40 @@ fn names(p: &Painter, scene: &Scene, places: &[Option<Place>], rn: f32, sections
         }
     }
     let mut taken: Vec<Rect> = Vec::new();
+    let mut named = Vec::new();
     for i in order {
-        let (Some(sp), Some(Some(place))) = (spaces.get(i), places.get(i)) else {
+        let (Some(sp), Some(Some(place)), Some(name)) = (spaces.get(i), places.get(i), full.get(i))
+        else {
             continue;
         };
         if !view.contains(place.c) {
             continue;
         }
-        let name = if sp.name.is_empty() { &sp.id } else { &sp.name };
+        let act = acting.contains(&i);
         let featured = !sp.tags.is_empty();
-        let size = if featured {
+        let size = if act || featured {
             base.max(FEATURE_TEXT)
         } else if base < super::MIN_TEXT || (sections && rn < 30.0) {
             continue;
         } else {
             base
         };
-        let forms = if featured {
-            short_forms(name)
-        } else {
-            vec![name.clone()]
-        };
-        let sides: &[Align2] = if featured {
+        let mut forms = vec![name.clone()];
+        if featured && !act {
+            forms.extend(unique_head(i));
+        }
+        let sides: &[Align2] = if act {
+            &[
+                Align2::CENTER_TOP,
+                Align2::CENTER_BOTTOM,
+                Align2::LEFT_CENTER,
+                Align2::RIGHT_CENTER,
+                Align2::LEFT_TOP,
+                Align2::RIGHT_TOP,
+                Align2::LEFT_BOTTOM,
+                Align2::RIGHT_BOTTOM,
+            ]
+        } else if featured {
             &[
                 Align2::CENTER_TOP,
                 Align2::CENTER_BOTTOM,
@@ -476,64 +522,93 @@ fn names(p: &Painter, scene: &Scene, places: &[Option<Place>], rn: f32, sections
         let free = |r: Rect| {
             !taken.iter().any(|t| t.intersects(r)) && !blocked.iter().any(|&(_, b)| b.intersects(r))
         };
+        let gap = reach.get(i).copied().unwrap_or(place.r) + 2.0;
+        let at_side = |side: Align2, size: Vec2, far: f32| {
+            let g = gap * far;
+            let d = g * std::f32::consts::FRAC_1_SQRT_2;
+            let at = place.c
+                + match side {
+                    Align2::CENTER_TOP => Vec2::new(0.0, g),
+                    Align2::CENTER_BOTTOM => Vec2::new(0.0, -g),
+                    Align2::LEFT_CENTER => Vec2::new(g, 0.0),
+                    Align2::RIGHT_CENTER => Vec2::new(-g, 0.0),
+                    Align2::LEFT_TOP => Vec2::new(d, d),
+                    Align2::RIGHT_TOP => Vec2::new(-d, d),
+                    Align2::LEFT_BOTTOM => Vec2::new(d, -d),
+                    _ => Vec2::new(-d, -d),
+                };
+            inside(side.anchor_size(at, size).expand(1.5), view)
+        };
+        // A place the person may act on may have its name further out, joined to it by a
+        // line, when nothing next to it is free.
+        let rings: &[f32] = if act {
+            &[1.0, 1.9, 2.8, 3.8, 5.0]
+        } else {
+            &[1.0]
+        };
+        let mut spot = None;
         'found: for form in &forms {
-            {
-                let galley = p.layout_no_wrap(form.clone(), FontId::proportional(size), INK);
+            let galley = p.layout_no_wrap(form.clone(), FontId::proportional(size), INK);
+            for &far in rings {
                 for &side in sides {
-                    let gap = reach.get(i).copied().unwrap_or(place.r) + 2.0;
-                    let at = place.c
-                        + match side {
-                            Align2::CENTER_TOP => Vec2::new(0.0, gap),
-                            Align2::CENTER_BOTTOM => Vec2::new(0.0, -gap),
-                            Align2::LEFT_CENTER => Vec2::new(gap, 0.0),
-                            _ => Vec2::new(-gap, 0.0),
-                        };
-                    let r = inside(side.anchor_size(at, galley.size()).expand(1.5), view);
-                    if !free(r) {
-                        continue;
+                    let r = at_side(side, galley.size(), far);
+                    if free(r) {
+                        spot = Some((r, galley, form.clone(), far > 1.0));
+                        break 'found;
                     }
-                    taken.push(r);
-                    p.rect_filled(
-                        r,
-                        3.0,
-                        Color32::from_rgba_unmultiplied(0xf5, 0xf0, 0xe0, 225),
-                    );
-                    p.galley(r.min + Vec2::splat(1.5), galley, INK);
-                    break 'found;
                 }
             }
         }
+        if spot.is_none() && act {
+            // Named even where nothing is free at all: where it covers least.
+            let galley = p.layout_no_wrap(name.clone(), FontId::proportional(size), INK);
+            let covered = |r: Rect| -> f32 {
+                let area = |o: Rect| {
+                    let i = r.intersect(o);
+                    if i.is_positive() { i.area() } else { 0.0 }
+                };
+                // Another name hidden costs more than a symbol partly covered.
+                taken.iter().map(|t| area(*t) * 4.0).sum::<f32>()
+                    + blocked.iter().map(|(_, b)| area(*b)).sum::<f32>()
+            };
+            let best = rings
+                .iter()
+                .flat_map(|&far| sides.iter().map(move |&side| (far, side)))
+                .map(|(far, side)| {
+                    let r = at_side(side, galley.size(), far);
+                    (covered(r), r, far)
+                })
+                .min_by(|a, b| a.0.total_cmp(&b.0));
+            if let Some((_, r, far)) = best {
+                spot = Some((r, galley, name.clone(), far > 1.0));
+            }
+        }
+        if let Some((r, galley, form, leader)) = spot {
+            taken.push(r);
+            if leader {
+                let to = r.clamp(place.c);
+                let from = place.c + (to - place.c).normalized() * place.r;
+                p.line_segment([from, to], Stroke::new(2.5, Color32::from_black_alpha(160)));
+                p.line_segment([from, to], Stroke::new(1.2, super::ACTION));
+            }
+            p.rect_filled(
+                r,
+                3.0,
+                Color32::from_rgba_unmultiplied(0xf5, 0xf0, 0xe0, 225),
+            );
+            p.galley(r.min + Vec2::splat(1.5), galley, INK);
+            named.push((i as u32, form));
+        }
     }
+    named
 }
 
-/// A name and its shorter forms, longest first: the part before a comma or parenthesis
-/// ("Anchor Street Rank, stop A" -> "Anchor Street Rank"); a name with no such part, its
-/// first word ("Thistledown Station" -> "Thistledown"), where a first word alone still
-/// names the place.
-fn short_forms(name: &str) -> Vec<String> {
-    let mut out = vec![name.to_string()];
-    let head = name
-        .split([',', '(', ':'])
-        .next()
-        .unwrap_or(name)
-        .trim()
-        .to_string();
-    if head != name.trim() {
-        if !head.is_empty() {
-            out.push(head);
-        }
-        return out;
-    }
-    let word = name
-        .split_whitespace()
-        .next()
-        .unwrap_or(name)
-        .trim_end_matches([',', ':', ';', '.'])
-        .to_string();
-    if !word.is_empty() && word != name {
-        out.push(word);
-    }
-    out
+/// A name's shorter form: the part before a comma or parenthesis ("Anchor Street Rank,
+/// stop A" -> "Anchor Street Rank"). A name without one has none: its first word alone
+/// ("Gull" for "Gull Lane Taxi Rank") would be a cut name, not a name.
+fn short_form(name: &str) -> Option<String> {
+    let head = name.split([',', '(', ':']).next().unwrap_or(name).trim();
+    (head != name.trim() && !head.is_empty()).then(|| head.to_string())
 }
 
 /// `r` moved the least to lie inside `view` (its left or top edge kept when it is larger).

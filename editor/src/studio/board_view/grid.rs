@@ -7,11 +7,11 @@
 //! sign, a road with a single open side ends in a crater, and a blocker (a pothole, a cone)
 //! sits over its cell and darkens it. Cells without a tile are darker, with a dashed edge.
 
-use eframe::egui::{self, Align2, Color32, Painter, Pos2, Rect, Shape, Stroke, Vec2};
+use eframe::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Vec2};
 use farebox::content::def::{Side, TileDef};
 
 use super::marks::{self, ASPHALT, PAPER, Sym};
-use super::{Drawn, INK, Place, Scene, Xf, note_legend, prop_color, seat_color, text};
+use super::{Drawn, INK, MIN_TEXT, Place, Scene, Xf, note_legend, prop_color, seat_color, text};
 
 /// Room left of and above the grid for the column and row numbers.
 const RULER: f32 = 0.45;
@@ -107,6 +107,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
     let s = xf.scale;
     let mut legend = Vec::new();
     let mut places = vec![None; scene.board.graph.spaces.len()];
+    let mut named = Vec::new();
     // Column numbers above, row numbers on the left: the dice read x then y.
     let ruler = (s * 0.3).min(18.0);
     for x in 1..=w {
@@ -206,19 +207,32 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             Color32::from_gray(200)
         };
         let inset = if start { s * 0.1 } else { s * 0.05 };
-        text(
-            p,
-            rect.min + Vec2::new(inset, inset * 0.7),
-            Align2::LEFT_TOP,
-            &format!("{x},{y}"),
-            s * 0.12,
-            ink,
-        );
+        let name = format!("{x},{y}");
+        let corner = rect.min + Vec2::new(inset, inset * 0.7);
+        let acting = scene.actionable.contains(&super::Spot::Space(cell));
+        if text(p, corner, Align2::LEFT_TOP, &name, s * 0.12, ink).is_some() {
+            named.push((cell, name));
+        } else if acting {
+            // A cell a person may act on is named even when names are too small to draw:
+            // at the least size, on a plate.
+            let galley = p.layout_no_wrap(name.clone(), FontId::proportional(MIN_TEXT), INK);
+            let r = Align2::LEFT_TOP
+                .anchor_size(rect.min + Vec2::splat(2.0), galley.size())
+                .expand(1.5);
+            p.rect_filled(
+                r,
+                3.0,
+                Color32::from_rgba_unmultiplied(0xf5, 0xf0, 0xe0, 225),
+            );
+            p.galley(r.min + Vec2::splat(1.5), galley, INK);
+            named.push((cell, name));
+        }
     }
     Drawn {
         places,
         legend,
         note: None,
+        named,
     }
 }
 

@@ -63,6 +63,8 @@ pub enum Sym {
     TableEdge,
     TrackEnd,
     Actionable,
+    /// A seat's last move, in its colour.
+    Moved(Color32),
 }
 
 impl Sym {
@@ -70,7 +72,7 @@ impl Sym {
     /// its places, and the pieces last.
     pub fn group(&self) -> u8 {
         match self {
-            Sym::Actionable => 0,
+            Sym::Actionable | Sym::Moved(_) => 0,
             Sym::Token(..) => 4,
             Sym::Start(_) => 3,
             Sym::Pothole | Sym::Cone | Sym::Closed => 2,
@@ -196,6 +198,10 @@ pub fn paint_sym(p: &Painter, r: Rect, sym: &Sym) {
             ));
         }
         Sym::TrackEnd => track_end(p, c, -Vec2::Y, h),
+        Sym::Moved(color) => {
+            p.circle_stroke(c, h * 0.8, Stroke::new(3.0, *color));
+            p.circle_stroke(c, h * 0.8 + 2.0, Stroke::new(1.0, Color32::BLACK));
+        }
         Sym::Actionable => {
             p.rect_filled(r.shrink(1.0), 3.0, ACTION.gamma_multiply(0.25));
             p.rect_stroke(
@@ -642,4 +648,29 @@ pub fn track_end(p: &Painter, c: Pos2, dir: Vec2, r: f32) {
         pts,
         Stroke::new((r * 0.15).clamp(1.0, 3.0), Color32::from_gray(220)),
     ));
+}
+
+/// The mark of a space where a seat's last move changed the board: a ring in the seat's
+/// colour round it (a square on a grid cell), edged in black so it reads on any ground.
+pub fn moved(p: &Painter, place: super::Place, color: Color32) {
+    let w = (place.r * 0.12).clamp(2.5, 5.0);
+    if place.square {
+        let r = place.rect().shrink(w * 0.5 + 1.0);
+        p.rect_stroke(
+            r,
+            3.0,
+            Stroke::new(w + 2.0, Color32::BLACK),
+            StrokeKind::Inside,
+        );
+        p.rect_stroke(
+            r.shrink(1.0),
+            3.0,
+            Stroke::new(w, color),
+            StrokeKind::Inside,
+        );
+    } else {
+        let r = place.r + w + 4.0;
+        p.circle_stroke(place.c, r, Stroke::new(w + 2.0, Color32::BLACK));
+        p.circle_stroke(place.c, r, Stroke::new(w, color));
+    }
 }

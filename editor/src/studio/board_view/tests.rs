@@ -57,6 +57,9 @@ fn sized_harness<'a>(
             view: t.view,
             actionable: t.actionable,
             banner: Some("Content only: this game's rules are not written yet"),
+            lit: &[],
+            moved: &[],
+            offers: &[],
         };
         let r = if board {
             show(ui, &mut camera, &scene)
@@ -281,6 +284,9 @@ fn scene_of<'a>(def: &'a GameDef, state: &'a State, view: &'a View) -> Scene<'a>
         view,
         actionable: &[],
         banner: None,
+        lit: &[],
+        moved: &[],
+        offers: &[],
     }
 }
 

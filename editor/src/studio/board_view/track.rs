@@ -117,6 +117,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             places,
             legend,
             note: None,
+            named: vec![],
         };
     };
     if track.laid.is_empty() {
@@ -125,6 +126,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             places,
             legend,
             note: Some(note.into()),
+            named: vec![],
         };
     }
     let pt = |(x, y): (f64, f64)| xf.p(x, y);
@@ -282,6 +284,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         places,
         legend,
         note: None,
+        named: vec![],
     }
 }
 
