@@ -7,7 +7,9 @@ use std::process::Command;
 
 /// A copy of a bundled mod in a fresh temporary folder.
 fn copy_of(id: &str) -> (PathBuf, PathBuf) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods").join(id);
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../mods")
+        .join(id);
     let dir = std::env::temp_dir().join(format!("farebox-debug-{}-{id}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let dest = dir.join(id);
@@ -68,7 +70,11 @@ fn debug_prints_what_scripts_print_and_changes_nothing() {
             1,
         );
     assert_eq!(loud.matches("print(").count(), 2, "the hooks moved");
-    let setup_line = loud.lines().position(|l| l.contains("\"setting up\"")).unwrap() + 1;
+    let setup_line = loud
+        .lines()
+        .position(|l| l.contains("\"setting up\""))
+        .unwrap()
+        + 1;
     std::fs::write(&rules, loud).unwrap();
 
     let (quiet_code, quiet_err) = record(&folder, &dir.join("quiet.json"), false);

@@ -160,7 +160,11 @@ impl Search {
             }
             let seat = copy.active();
             let acts = if depth == 0 {
-                tree.nodes[0].children.iter().map(|c| c.action.clone()).collect()
+                tree.nodes[0]
+                    .children
+                    .iter()
+                    .map(|c| c.action.clone())
+                    .collect()
             } else {
                 match copy.legal_actions() {
                     Ok(a) if !a.is_empty() => a,
@@ -244,7 +248,11 @@ pub fn values(game: &mut Game) -> Vec<f64> {
                     .fold(f64::NEG_INFINITY, f64::max);
                 0.5 + 0.5 * (s - best) / (s.abs() + best.abs() + 1.0)
             };
-            let v = if v.is_finite() { v.clamp(0.0, 1.0) } else { 0.5 };
+            let v = if v.is_finite() {
+                v.clamp(0.0, 1.0)
+            } else {
+                0.5
+            };
             0.1 + 0.8 * v
         })
         .collect()
@@ -360,8 +368,7 @@ impl Tree {
         for &c in &here {
             let ch = &node.children[c];
             let visits = f64::from(ch.visits);
-            let ucb = ch.reward / visits
-                + EXPLORE * (f64::from(ch.available).ln() / visits).sqrt();
+            let ucb = ch.reward / visits + EXPLORE * (f64::from(ch.available).ln() / visits).sqrt();
             if ucb > best.0 {
                 best = (ucb, c);
             }
@@ -414,10 +421,7 @@ mod tests {
     fn places_become_shares_of_the_others_beaten() {
         assert_eq!(placed(&result(vec![1, 2], None), 2), vec![1.0, 0.0]);
         assert_eq!(placed(&result(vec![1, 1], None), 2), vec![0.5, 0.5]);
-        assert_eq!(
-            placed(&result(vec![2, 1, 3], None), 3),
-            vec![0.5, 1.0, 0.0]
-        );
+        assert_eq!(placed(&result(vec![2, 1, 3], None), 3), vec![0.5, 1.0, 0.0]);
         assert_eq!(placed(&result(vec![1, 1], Some(true)), 2), vec![1.0, 1.0]);
         assert_eq!(placed(&result(vec![2, 2], Some(false)), 2), vec![0.0, 0.0]);
     }

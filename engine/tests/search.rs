@@ -127,7 +127,12 @@ fn search_finds_the_winning_move() {
 #[test]
 fn search_specs_are_checked() {
     let def = twenty_one();
-    for bad in ["search:0", "search:x", "search:5:nobody", "search:5:random:7"] {
+    for bad in [
+        "search:0",
+        "search:x",
+        "search:5:nobody",
+        "search:5:random:7",
+    ] {
         assert!(Agent::from_spec(bad, &def, 1, 0).is_err(), "{bad}");
     }
     for good in ["search", "search:5", "search:5:random"] {
