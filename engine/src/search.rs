@@ -100,7 +100,7 @@ impl Search {
         Ok(Search {
             playouts,
             policy,
-            seed: mix(seed, 0x5ea7_c4 + u64::from(seat)),
+            seed: mix(seed, 0x005e_a7c4 + u64::from(seat)),
         })
     }
 
