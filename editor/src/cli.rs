@@ -105,7 +105,8 @@ pub struct PlayArgs {
     /// The mod to play: a bundled id or a folder path.
     #[arg(value_name = "MOD")]
     pub game: String,
-    /// One entry per seat, comma separated: `human`, `random`, or one of the mod's bot ids
+    /// One entry per seat, comma separated: `human`, `random`, one of the mod's bot ids, or
+    /// the built-in search bot `search` / `search:N` (N playouts a decision, default 200)
     /// (default: you against the mod's first bot, or the random agent if it has none).
     #[arg(long)]
     pub seats: Option<String>,
@@ -131,7 +132,8 @@ pub struct SimArgs {
     /// Number of seats (default: the number of --bots given, at least the mod's minimum).
     #[arg(long)]
     pub players: Option<u8>,
-    /// Agents per seat, comma separated (`random` or a bot id); the last one repeats.
+    /// Agents per seat, comma separated (`random`, a bot id, or the built-in search bot
+    /// `search` / `search:N`, N playouts a decision, default 200); the last one repeats.
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Worker threads (default: the number of CPUs; at most 256).
@@ -170,7 +172,8 @@ pub struct RecordArgs {
     /// Number of seats (default: the number of --bots given, at least the mod's minimum).
     #[arg(long)]
     pub players: Option<u8>,
-    /// Agents per seat, comma separated (`random` or a bot id); the last one repeats.
+    /// Agents per seat, comma separated (`random`, a bot id, or the built-in search bot
+    /// `search` / `search:N`, N playouts a decision, default 200); the last one repeats.
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Stop the game after this many actions (at most 1,000,000).

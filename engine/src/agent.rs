@@ -1,4 +1,5 @@
-//! Agents choose actions: the random agent, and the scripted bots a mod ships.
+//! Agents choose actions: the random agent, the scripted bots a mod ships, and the built-in
+//! search bot ([`crate::search`]) that plays any mod.
 //!
 //! Each agent has its own generator, seeded from the game seed and its seat, so a seeded
 //! simulation is repeatable without agents drawing from the game's own random numbers.
@@ -12,6 +13,7 @@ use crate::content::GameDef;
 use crate::game::{Game, GameError, Setup};
 use crate::rng::Rng;
 use crate::script::Host;
+use crate::search::Search;
 use crate::state::GameResult;
 
 #[derive(Debug, Clone)]
@@ -20,10 +22,15 @@ pub enum Agent {
     Random(Rng),
     /// A bot script of the mod, by id.
     Bot { id: String, rng: Rng },
+    /// The built-in search bot (`search`, `search:N`, `search:N:POLICY`).
+    Search(Search),
 }
 
 impl Agent {
-    /// `spec` is `random` or the id of one of the mod's bots.
+    /// `spec` is `random`, the id of one of the mod's bots, or the search bot: `search`
+    /// ([`crate::search::DEFAULT_PLAYOUTS`] playouts a decision), `search:N` (N playouts) or
+    /// `search:N:POLICY` (playouts by `random` or the bot POLICY instead of the mod's first
+    /// bot). A bot of the mod called `search` is taken before the built-in one.
     pub fn from_spec(spec: &str, def: &GameDef, seed: u64, seat: u8) -> Result<Agent, String> {
         let rng = Rng::new(seed, 1000 + seat as u64);
         if spec == "random" {
@@ -35,7 +42,10 @@ impl Agent {
                 rng,
             });
         }
-        let mut names: Vec<&str> = vec!["random"];
+        if spec == "search" || spec.starts_with("search:") {
+            return Search::from_spec(spec, def, seed, seat).map(Agent::Search);
+        }
+        let mut names: Vec<&str> = vec!["random", "search"];
         names.extend(def.bots.iter().map(|b| b.id.as_str()));
         Err(format!(
             "no agent `{spec}` for {}: use {}{}",
@@ -49,6 +59,7 @@ impl Agent {
         match self {
             Agent::Random(rng) => Ok(rng.below(actions.len() as u32) as usize),
             Agent::Bot { id, rng } => Ok(game.bot_choose(id, actions, rng)?),
+            Agent::Search(s) => s.choose(game, actions),
         }
     }
 }

@@ -760,9 +760,28 @@ impl Game {
     /// dropped, and the copy's random generator is seeded anew, so nothing in the copy tells
     /// what the seat may not know. The copy has a VM of its own and can be played on.
     pub fn determinized(&self, seat: u8, seed: u64) -> Result<Game, GameError> {
+        self.determinized_on(seat, seed, None)
+    }
+
+    /// [`Game::determinized`] on `host`, a VM an earlier copy of this game's mod gave back
+    /// ([`Game::into_host`]), when it is one of this mod (a new VM otherwise). The VM is not
+    /// reset: its rule scripts keep the top-level locals they had (the same as a real game
+    /// keeps between hooks; see "scripts keep nothing between calls" in ARCHITECTURE.md), and
+    /// it has only ever run imagined games of this seat, so it holds nothing hidden from it.
+    /// A new VM costs about 1.8 ms, which a search bot pays once a decision this way instead
+    /// of once a playout.
+    pub fn determinized_on(
+        &self,
+        seat: u8,
+        seed: u64,
+        host: Option<Host>,
+    ) -> Result<Game, GameError> {
         let state = Box::new((*self.state).clone());
         let viewer = Some(seat);
-        let host = Host::new(self.def.clone(), self.host.limits())?;
+        let host = match host {
+            Some(h) if Arc::ptr_eq(h.def(), &self.def) => h,
+            _ => Host::new(self.def.clone(), self.host.limits())?,
+        };
         let mut copy = Game {
             def: self.def.clone(),
             host,

@@ -4,7 +4,7 @@
 //! tables, pieces, options) and Luau rule scripts. This crate is everything but the user
 //! interface: it loads and validates mods ([`content`]), builds boards ([`board`]), owns the
 //! game state ([`state`]), runs rule scripts in a sandbox ([`script`]), plays games through an
-//! action model ([`game`]), provides agents ([`agent`]), and records and verifies replays
+//! action model ([`game`]), provides agents ([`agent`], the search bot in [`search`]), and records and verifies replays
 //! ([`replay`]).
 //!
 //! The flow for a caller:
@@ -31,6 +31,7 @@ pub mod replay;
 pub mod rng;
 pub mod schema;
 pub mod script;
+pub mod search;
 pub mod source;
 pub mod state;
 pub mod value;

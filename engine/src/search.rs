@@ -1,0 +1,438 @@
+//! The built-in search bot: information-set Monte Carlo tree search for any mod, with no code.
+//!
+//! `search:N` runs N iterations (playouts) per decision of single-observer information-set
+//! MCTS (Cowling, Powley and Whitehouse 2012). Each iteration:
+//!
+//! 1. takes a fresh determinization of the real game for the bot's seat
+//!    ([`Game::determinized_on`]: the cards hidden from it redealt, its hidden variables
+//!    imagined by the rules, the generator reseeded), so it reads nothing its seat may not see;
+//! 2. walks the tree, which is keyed by action strings and shared by all determinizations:
+//!    at each node it takes the actions legal in this determinization, counts each child
+//!    that is among them as available, expands one untried action if there is one, else picks
+//!    the child of best UCB1 (`mean + C * sqrt(ln(available) / visits)`, C = [`EXPLORE`]) for
+//!    the seat that acts there;
+//! 3. plays on with the mod's first scripted bot (or the random agent, or the policy the spec
+//!    names) until the game ends or [`DEPTH`] actions have been taken from the root;
+//! 4. evaluates the end (see [`values`]) for every seat and adds each seat's value to the
+//!    children that seat chose on the way.
+//!
+//! The action chosen is the root child visited most (ties: better mean, then earlier in the
+//! list). Every random number comes from the agent's seed, the decision's number (the
+//! actions taken so far) and the iteration's number, never from the clock or an address, so
+//! the same game, seed and budget give the same choice on any machine and any thread count.
+//! Work is bounded by the budget: at most N x [`DEPTH`] actions a decision, each rules call in
+//! a copy under the engine's step budget and memory limit, one VM at a time (made once a
+//! decision and reused by every determinization), and a tree of at most N + 1 nodes.
+
+use crate::content::GameDef;
+use crate::game::{Game, GameError};
+use crate::rng::Rng;
+use crate::script::Host;
+use crate::state::GameResult;
+
+/// Playouts per decision of a bare `search`.
+pub const DEFAULT_PLAYOUTS: u32 = 200;
+/// The most playouts a spec may ask for.
+pub const MAX_PLAYOUTS: u32 = 100_000;
+/// Actions a playout takes from the root (tree and policy together) before it is cut and
+/// evaluated by the scores.
+pub const DEPTH: u32 = 24;
+/// UCB1's exploration constant, for values in [0, 1].
+pub const EXPLORE: f64 = 0.7;
+
+/// How a playout picks the actions past the tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Policy {
+    Random,
+    /// A bot script of the mod, by id.
+    Bot(String),
+}
+
+/// The search bot of one seat.
+#[derive(Debug, Clone)]
+pub struct Search {
+    playouts: u32,
+    policy: Policy,
+    seed: u64,
+}
+
+impl Search {
+    /// `spec` is `search`, `search:N`, or `search:N:POLICY` where POLICY is `random` or a bot
+    /// id of the mod. Without a policy, the mod's first bot plays out, or the random agent
+    /// when it has none.
+    pub fn from_spec(spec: &str, def: &GameDef, seed: u64, seat: u8) -> Result<Search, String> {
+        let mut parts = spec.split(':');
+        let _ = parts.next();
+        let playouts = match parts.next() {
+            None => DEFAULT_PLAYOUTS,
+            Some(n) => match n.parse::<u32>() {
+                Ok(n) if (1..=MAX_PLAYOUTS).contains(&n) => n,
+                _ => {
+                    return Err(format!(
+                        "`search:{n}`: the playouts per decision must be a number from 1 to {MAX_PLAYOUTS}"
+                    ));
+                }
+            },
+        };
+        let policy = match parts.next() {
+            None => match def.bots.first() {
+                Some(b) => Policy::Bot(b.id.clone()),
+                None => Policy::Random,
+            },
+            Some("random") => Policy::Random,
+            Some(id) if def.bot(id).is_some() => Policy::Bot(id.to_string()),
+            Some(id) => {
+                let mut names = vec!["random"];
+                names.extend(def.bots.iter().map(|b| b.id.as_str()));
+                return Err(format!(
+                    "`search:{playouts}:{id}`: no playout policy `{id}` for {}: use {}{}",
+                    def.name,
+                    names.join(", "),
+                    crate::diag::suggestion(id, names.iter().copied())
+                ));
+            }
+        };
+        if parts.next().is_some() {
+            return Err(format!(
+                "`{spec}`: write search, search:N or search:N:POLICY"
+            ));
+        }
+        Ok(Search {
+            playouts,
+            policy,
+            seed: mix(seed, 0x005e_a7c4 + u64::from(seat)),
+        })
+    }
+
+    pub fn playouts(&self) -> u32 {
+        self.playouts
+    }
+
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Picks one of `actions` (the legal actions of the seat to act in `game`); returns its
+    /// index. `game` is only read through determinizations for the acting seat.
+    pub fn choose(&self, game: &Game, actions: &[String]) -> Result<usize, GameError> {
+        if actions.len() <= 1 {
+            return Ok(0);
+        }
+        let seat = game.active();
+        let decision = game.history().len() as u64;
+        let mut tree = Tree::new(actions);
+        let mut vm: Option<Host> = None;
+        let mut failed: Option<GameError> = None;
+        let mut done = 0;
+        for i in 0..self.playouts {
+            let seed = mix(mix(self.seed, decision), u64::from(i));
+            let copy = match game.determinized_on(seat, seed, vm.take()) {
+                Ok(c) => c,
+                Err(e) => {
+                    failed.get_or_insert(e);
+                    continue;
+                }
+            };
+            let mut rng = Rng::new(seed, 7);
+            let (copy, ok) = self.iterate(copy, &mut tree, &mut rng);
+            done += 1;
+            // A VM whose call reached a limit is not used again.
+            if ok {
+                vm = Some(copy.into_host());
+            }
+        }
+        match (done, failed) {
+            (0, Some(e)) => Err(e),
+            _ => Ok(tree.best()),
+        }
+    }
+
+    /// One iteration on `copy`: down the tree, then the policy, then back up with the values.
+    /// Returns the copy, and false when a rules or bot call failed in it (the iteration still
+    /// counts, with the position reached).
+    fn iterate(&self, mut copy: Game, tree: &mut Tree, rng: &mut Rng) -> (Game, bool) {
+        let mut path: Vec<(usize, usize, u8)> = Vec::new();
+        let mut node = Some(0);
+        let mut ok = true;
+        for depth in 0..DEPTH {
+            if copy.is_over() {
+                break;
+            }
+            let seat = copy.active();
+            let acts = if depth == 0 {
+                tree.nodes[0]
+                    .children
+                    .iter()
+                    .map(|c| c.action.clone())
+                    .collect()
+            } else {
+                match copy.legal_actions() {
+                    Ok(a) if !a.is_empty() => a,
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                }
+            };
+            let pick = match node {
+                Some(n) => {
+                    let (c, fresh) = tree.select(n, &acts, rng);
+                    path.push((n, c, seat));
+                    let action = &tree.nodes[n].children[c].action;
+                    let i = acts.iter().position(|a| a == action).unwrap_or(0);
+                    node = if fresh {
+                        None
+                    } else {
+                        Some(tree.child_node(n, c))
+                    };
+                    i
+                }
+                None => match &self.policy {
+                    Policy::Random => rng.below(acts.len() as u32) as usize,
+                    Policy::Bot(id) => match copy.bot_choose(id, &acts, rng) {
+                        Ok(i) if i < acts.len() => i,
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    },
+                },
+            };
+            if copy.apply_legal(&acts[pick]).is_err() {
+                ok = false;
+                break;
+            }
+        }
+        let v = values(&mut copy);
+        for (n, c, seat) in path {
+            let child = &mut tree.nodes[n].children[c];
+            child.visits += 1;
+            child.reward += v.get(seat as usize).copied().unwrap_or(0.5);
+        }
+        (copy, ok)
+    }
+}
+
+/// Each seat's value of a game reached by a playout, in [0, 1]:
+///
+/// - a finished game: the seat's share of the others it placed ahead of (ties count half):
+///   1 for the winner of two seats, 0 for the loser, 0.5 for a tie; a cooperative ending
+///   gives every seat 1 (won together) or 0 (lost together);
+/// - a game cut at [`DEPTH`]: from the rules' `score` hook (higher is better), the seat's
+///   lead over the best other seat relative to their sizes, `0.5 + 0.5 * (s - b) / (|s| + |b|
+///   + 1)`, squeezed into [0.1, 0.9] so a finished win weighs more than a lead; with one seat,
+///   or a cooperative game whose seats share a score, `s / (|s| + 1)` the same way; 0.5 for
+///   every seat when the mod has no `score` hook or it fails.
+pub fn values(game: &mut Game) -> Vec<f64> {
+    let seats = game.state().seats as usize;
+    if let Some(r) = game.result() {
+        return placed(r, seats);
+    }
+    let scores: Option<Vec<f64>> = (0..seats).map(|s| game.score(s as u8)).collect();
+    let Some(scores) = scores else {
+        return vec![0.5; seats];
+    };
+    let shared = scores.windows(2).all(|w| w[0] == w[1]);
+    scores
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| {
+            let v = if seats == 1 || shared {
+                0.5 + 0.5 * s / (s.abs() + 1.0)
+            } else {
+                let best = scores
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, &b)| b)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                0.5 + 0.5 * (s - best) / (s.abs() + best.abs() + 1.0)
+            };
+            let v = if v.is_finite() {
+                v.clamp(0.0, 1.0)
+            } else {
+                0.5
+            };
+            0.1 + 0.8 * v
+        })
+        .collect()
+}
+
+fn placed(r: &GameResult, seats: usize) -> Vec<f64> {
+    match r.together {
+        Some(true) => return vec![1.0; seats],
+        Some(false) => return vec![0.0; seats],
+        None => {}
+    }
+    (0..seats)
+        .map(|i| {
+            let Some(&p) = r.places.get(i) else {
+                return 0.5;
+            };
+            if seats < 2 {
+                return if p == 1 { 1.0 } else { 0.0 };
+            }
+            let ahead: f64 = r
+                .places
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, &q)| match q.cmp(&p) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                })
+                .sum();
+            ahead / (seats - 1) as f64
+        })
+        .collect()
+}
+
+/// splitmix64 of two numbers: the seeds of decisions and iterations.
+fn mix(a: u64, b: u64) -> u64 {
+    let mut z = a ^ b.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The search tree: nodes in an arena, the root first.
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+#[derive(Default)]
+struct Node {
+    children: Vec<Child>,
+}
+
+struct Child {
+    action: String,
+    visits: u32,
+    /// Times it was among the legal actions when its node was passed.
+    available: u32,
+    /// The sum of the values of the seat that chose it.
+    reward: f64,
+    node: Option<usize>,
+}
+
+impl Child {
+    fn new(action: String) -> Child {
+        Child {
+            action,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+            node: None,
+        }
+    }
+}
+
+impl Tree {
+    /// A tree whose root offers `actions` (the real game's, the same in every
+    /// determinization: the `actions` hook reads through the seat's view).
+    fn new(actions: &[String]) -> Tree {
+        Tree {
+            nodes: vec![Node {
+                children: actions.iter().cloned().map(Child::new).collect(),
+            }],
+        }
+    }
+
+    /// At node `n`, with `acts` legal: the child to take, and whether it is new (never
+    /// visited: the tree grows by it and the policy takes over after it).
+    fn select(&mut self, n: usize, acts: &[String], rng: &mut Rng) -> (usize, bool) {
+        let node = &mut self.nodes[n];
+        let mut untried = Vec::new();
+        let mut here = Vec::with_capacity(acts.len());
+        for a in acts {
+            let c = match node.children.iter().position(|c| &c.action == a) {
+                Some(c) => c,
+                None => {
+                    node.children.push(Child::new(a.clone()));
+                    node.children.len() - 1
+                }
+            };
+            node.children[c].available += 1;
+            if node.children[c].visits == 0 {
+                untried.push(c);
+            }
+            here.push(c);
+        }
+        if !untried.is_empty() {
+            let c = untried[rng.below(untried.len() as u32) as usize];
+            return (c, true);
+        }
+        let mut best = (f64::NEG_INFINITY, 0);
+        for &c in &here {
+            let ch = &node.children[c];
+            let visits = f64::from(ch.visits);
+            let ucb = ch.reward / visits + EXPLORE * (f64::from(ch.available).ln() / visits).sqrt();
+            if ucb > best.0 {
+                best = (ucb, c);
+            }
+        }
+        (best.1, false)
+    }
+
+    /// The node under child `c` of node `n`, made on first use.
+    fn child_node(&mut self, n: usize, c: usize) -> usize {
+        if let Some(m) = self.nodes[n].children[c].node {
+            return m;
+        }
+        self.nodes.push(Node::default());
+        let m = self.nodes.len() - 1;
+        self.nodes[n].children[c].node = Some(m);
+        m
+    }
+
+    /// The root child visited most; ties by better mean, then by order.
+    fn best(&self) -> usize {
+        let mut best = (0, f64::NEG_INFINITY, 0);
+        for (i, c) in self.nodes[0].children.iter().enumerate() {
+            let mean = if c.visits > 0 {
+                c.reward / f64::from(c.visits)
+            } else {
+                0.0
+            };
+            if c.visits > best.0 || (c.visits == best.0 && mean > best.1) {
+                best = (c.visits, mean, i);
+            }
+        }
+        best.2
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(places: Vec<u32>, together: Option<bool>) -> GameResult {
+        GameResult {
+            scores: vec![0; places.len()],
+            places,
+            reason: String::new(),
+            together,
+        }
+    }
+
+    #[test]
+    fn places_become_shares_of_the_others_beaten() {
+        assert_eq!(placed(&result(vec![1, 2], None), 2), vec![1.0, 0.0]);
+        assert_eq!(placed(&result(vec![1, 1], None), 2), vec![0.5, 0.5]);
+        assert_eq!(placed(&result(vec![2, 1, 3], None), 3), vec![0.5, 1.0, 0.0]);
+        assert_eq!(placed(&result(vec![1, 1], Some(true)), 2), vec![1.0, 1.0]);
+        assert_eq!(placed(&result(vec![2, 2], Some(false)), 2), vec![0.0, 0.0]);
+    }
+
+    #[test]
+    fn the_most_visited_root_child_is_chosen() {
+        let acts: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let mut t = Tree::new(&acts);
+        t.nodes[0].children[1].visits = 5;
+        t.nodes[0].children[2].visits = 5;
+        t.nodes[0].children[2].reward = 4.0;
+        assert_eq!(t.best(), 2);
+    }
+}
