@@ -627,17 +627,20 @@ impl Sheets {
         out: &mut Vec<Command>,
     ) {
         ui.horizontal(|ui| {
-            // The row's number: click it to preview the card; red when the row has a problem.
+            // The row's number: click it to preview the card; red when the row has a problem
+            // (on the picked row's highlight, marked "!" in the highlight's own text colour,
+            // since red on it does not read).
+            let picked = self.picked.as_deref() == Some(id);
             let mut mark = egui::RichText::new(format!("{n:>3}")).monospace();
-            if bad {
+            if bad && picked {
+                mark = egui::RichText::new(format!("!{n:>3}")).monospace().strong();
+            } else if bad {
                 mark = mark.color(ui.visuals().error_fg_color).strong();
             }
-            let r = ui
-                .selectable_label(self.picked.as_deref() == Some(id), mark)
-                .on_hover_text(format!(
-                    "{id}: {}. Click to preview.",
-                    origin_text(&e.origin)
-                ));
+            let r = ui.selectable_label(picked, mark).on_hover_text(format!(
+                "{id}: {}. Click to preview.",
+                origin_text(&e.origin)
+            ));
             if r.clicked() {
                 self.picked = Some(id.to_string());
             }
