@@ -328,7 +328,7 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
     let snap = crate::cmd_test::Snapshot {
         mod_version: t.def.version.clone(),
         settings: panel.settings.clone(),
-        outcomes: crate::cmd_sim::Stats::of(few.players, &outcomes),
+        outcomes: crate::cmd_sim::Stats::of(&t.def, few.players, &outcomes),
     };
     crate::cmd_test::write_snapshot(&copy.folder, &snap)
         .unwrap_or_else(|f| panic!("{}", f.message()));
@@ -426,7 +426,7 @@ fn the_final_figures_are_a_full_run_s() {
     );
     assert_eq!(
         side.stats,
-        crate::cmd_sim::Stats::of(settings.players, &full)
+        crate::cmd_sim::Stats::of(&side.def, settings.players, &full)
     );
     assert_eq!(h.state().figures().map(|f| (f.1, f.2)), Some((90, false)));
 }
