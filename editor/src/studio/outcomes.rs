@@ -170,6 +170,20 @@ impl Outcomes {
         Some((&now.def, r.games(), r.provisional))
     }
 
+    /// Per card id, its win rate in the figures on show and in the accepted outcomes, for
+    /// the Decks & tables tab.
+    pub fn card_column(&self) -> std::collections::BTreeMap<String, String> {
+        let now = self
+            .shown()
+            .and_then(|r| r.now.as_ref().ok())
+            .map(|s| &s.stats.figures);
+        let accepted = match &self.snapshot {
+            Ok(Some(s)) => Some(&s.outcomes.figures),
+            _ => None,
+        };
+        content::card_column(now, accepted)
+    }
+
     /// The run's provisional figures while it goes on, else the last complete run's.
     fn shown(&self) -> Option<&run::Report> {
         self.provisional.as_ref().or(self.last.as_ref())

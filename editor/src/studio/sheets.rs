@@ -42,6 +42,9 @@ pub struct Sheets {
     /// A list cell being typed into: (row id, column, text), written when it loses focus.
     typing: Option<(String, String, String)>,
     hooks: super::items::HookOrigins,
+    /// Per card id, its win rate in the outcomes run now and in the accepted ones, shown as
+    /// the last column of every deck (set by the Studio each frame; empty when none).
+    pub outcomes: std::collections::BTreeMap<String, String>,
 }
 
 impl Sheets {
@@ -368,6 +371,12 @@ impl Sheets {
                                 };
                             }
                         }
+                        let outcomes = matches!(sheet, SheetRef::Deck(_)) && !self.outcomes.is_empty();
+                        if outcomes {
+                            ui.strong("win rate (outcomes)").on_hover_text(
+                                "How often a seat that played the card (else held it) won, in the Outcomes tab's run and in the accepted outcomes",
+                            );
+                        }
                         ui.end_row();
                         for (n, (id, e)) in rows.iter().enumerate() {
                             let problems = if key_col.is_empty() {
@@ -396,6 +405,9 @@ impl Sheets {
                                             .join("\n"),
                                     );
                                 }
+                            }
+                            if outcomes {
+                                ui.label(self.outcomes.get(id).map_or("—", String::as_str));
                             }
                             ui.end_row();
                         }
