@@ -99,13 +99,10 @@ fn each_house_rule_changes_what_it_is_meant_to() {
         );
         let def = load(house);
         let figs = figures(&def, &g.outcomes, &h.outcomes);
-        let f = figs
-            .iter()
-            .find(|f| f.name == *figure)
-            .unwrap_or_else(|| {
-                let names: Vec<&str> = figs.iter().map(|f| f.name.as_str()).take(20).collect();
-                panic!("{house}: no figure `{figure}` among {names:?}")
-            });
+        let f = figs.iter().find(|f| f.name == *figure).unwrap_or_else(|| {
+            let names: Vec<&str> = figs.iter().map(|f| f.name.as_str()).take(20).collect();
+            panic!("{house}: no figure `{figure}` among {names:?}")
+        });
         assert_eq!(
             verdict(f, h.settings.games.min(g.settings.games)),
             Verdict::Changed,

@@ -635,7 +635,10 @@ pub fn rate_text(rate: Option<f64>, interval: Option<[f64; 2]>) -> String {
 pub fn figure_lines(def: &farebox::GameDef, st: &Stats) -> Vec<String> {
     let f = &st.figures;
     let mut out = Vec::new();
-    out.push("(win rates: ties for first count as a win for each tied seat; 95% intervals in brackets)".to_string());
+    out.push(
+        "(win rates: ties for first count as a win for each tied seat; 95% intervals in brackets)"
+            .to_string(),
+    );
     if f.first_mover_games > 0 {
         out.push(format!(
             "first mover wins {} of {} games",
@@ -653,9 +656,8 @@ pub fn figure_lines(def: &farebox::GameDef, st: &Stats) -> Vec<String> {
     }
     if let (Some(counter), Some(m)) = (&f.score_counter, f.lead_changes_mean) {
         let [lo, hi] = f.lead_changes_interval.unwrap_or([m, m]);
-        let mut line = format!(
-            "lead on `{counter}`: changes {m:.2} times a game ({lo:.2}-{hi:.2})"
-        );
+        let mut line =
+            format!("lead on `{counter}`: changes {m:.2} times a game ({lo:.2}-{hi:.2})");
         if let Some(at) = f.winner_took_lead_at {
             let [lo, hi] = f.winner_took_lead_at_interval.unwrap_or([at, at]);
             line.push_str(&format!(
@@ -704,27 +706,26 @@ pub fn figure_lines(def: &farebox::GameDef, st: &Stats) -> Vec<String> {
 
 /// One item's figures on a line.
 pub fn content_line(key: &str, c: &ContentFigure) -> String {
-    let (how, games, rate, interval, other, other_interval) = if c.win_rate_played.is_some()
-        && c.win_rate_not_played.is_some()
-    {
-        (
-            "played",
-            c.games_played,
-            c.win_rate_played,
-            c.win_rate_played_interval,
-            c.win_rate_not_played,
-            c.win_rate_not_played_interval,
-        )
-    } else {
-        (
-            "held",
-            c.games_held,
-            c.win_rate_held,
-            c.win_rate_held_interval,
-            c.win_rate_not_held,
-            c.win_rate_not_held_interval,
-        )
-    };
+    let (how, games, rate, interval, other, other_interval) =
+        if c.win_rate_played.is_some() && c.win_rate_not_played.is_some() {
+            (
+                "played",
+                c.games_played,
+                c.win_rate_played,
+                c.win_rate_played_interval,
+                c.win_rate_not_played,
+                c.win_rate_not_played_interval,
+            )
+        } else {
+            (
+                "held",
+                c.games_held,
+                c.win_rate_held,
+                c.win_rate_held_interval,
+                c.win_rate_not_held,
+                c.win_rate_not_held_interval,
+            )
+        };
     format!(
         "{:<24} {:+5.1} pts  {how} in {games} games: wins {} against {}",
         crate::common::cut(key, 24),

@@ -81,8 +81,7 @@ impl Figure {
 pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
     let mut out = Vec::new();
     let mut share = |name: String, ka: usize, na: usize, kb: usize, nb: usize| {
-        if let (Some(ia), Some(ib)) = (wilson(ka as u64, na as u64), wilson(kb as u64, nb as u64))
-        {
+        if let (Some(ia), Some(ib)) = (wilson(ka as u64, na as u64), wilson(kb as u64, nb as u64)) {
             out.push(Figure {
                 name,
                 rate: true,
@@ -101,7 +100,13 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
         b.games,
     );
     share("games capped".into(), a.capped, a.games, b.capped, b.games);
-    share("games with errors".into(), a.errors, a.games, b.errors, b.games);
+    share(
+        "games with errors".into(),
+        a.errors,
+        a.games,
+        b.errors,
+        b.games,
+    );
     let seats = a.win_rate.len().min(b.win_rate.len());
     for s in 0..seats {
         let wins = |st: &Stats| (st.win_rate[s] * st.finished as f64).round() as usize;
@@ -170,7 +175,10 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
         );
     }
     let (fa, fb) = (&a.figures, &b.figures);
-    let mut interval = |name: String, rate: bool, x: (Option<f64>, Option<[f64; 2]>), y: (Option<f64>, Option<[f64; 2]>)| {
+    let mut interval = |name: String,
+                        rate: bool,
+                        x: (Option<f64>, Option<[f64; 2]>),
+                        y: (Option<f64>, Option<[f64; 2]>)| {
         if let ((Some(va), Some(ia)), (Some(vb), Some(ib))) = (x, y) {
             out.push(Figure {
                 name,
@@ -220,7 +228,9 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
             let Some(cb) = mb.get(key) else { continue };
             let pairs: [(&str, fn(&ContentFigure) -> (Option<f64>, Option<[f64; 2]>)); 2] = [
                 ("held", |c| (c.win_rate_held, c.win_rate_held_interval)),
-                ("played", |c| (c.win_rate_played, c.win_rate_played_interval)),
+                ("played", |c| {
+                    (c.win_rate_played, c.win_rate_played_interval)
+                }),
             ];
             for (how, f) in pairs {
                 interval(
@@ -291,7 +301,10 @@ mod tests {
 
     #[test]
     fn changed_only_beyond_the_intervals() {
-        assert_eq!(verdict(&fig(0.5, [0.4, 0.6], 0.5, [0.4, 0.6]), 100), Verdict::Same);
+        assert_eq!(
+            verdict(&fig(0.5, [0.4, 0.6], 0.5, [0.4, 0.6]), 100),
+            Verdict::Same
+        );
         assert_eq!(
             verdict(&fig(0.5, [0.45, 0.55], 0.7, [0.65, 0.75]), 100),
             Verdict::Changed

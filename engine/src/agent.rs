@@ -133,10 +133,7 @@ impl Forbid {
     /// Whether `seat` may not choose `action`.
     pub fn forbids(&self, seat: usize, action: &str) -> bool {
         self.seat.is_none_or(|s| usize::from(s) == seat)
-            && self
-                .ids
-                .iter()
-                .any(|id| crate::figures::names(action, id))
+            && self.ids.iter().any(|id| crate::figures::names(action, id))
     }
 }
 
@@ -213,7 +210,15 @@ pub fn play_labelled(
     cap: u32,
     vm: &mut Option<Host>,
 ) -> Outcome {
-    play_game(def, setup, agents, cap, vm, Labels::Always.into(), &Forbid::NONE)
+    play_game(
+        def,
+        setup,
+        agents,
+        cap,
+        vm,
+        Labels::Always.into(),
+        &Forbid::NONE,
+    )
 }
 
 fn play_game(
@@ -257,9 +262,7 @@ fn play_game(
             return out;
         }
     };
-    let mut tracker = checks
-        .figures
-        .then(|| Tracker::new(def, game.state()));
+    let mut tracker = checks.figures.then(|| Tracker::new(def, game.state()));
     let r = run(
         &mut game,
         &mut ags,
@@ -425,12 +428,7 @@ fn run(
             &actions
         } else {
             allowed.clear();
-            allowed.extend(
-                actions
-                    .iter()
-                    .filter(|a| !forbid.forbids(seat, a))
-                    .cloned(),
-            );
+            allowed.extend(actions.iter().filter(|a| !forbid.forbids(seat, a)).cloned());
             if allowed.is_empty() {
                 out.forced += 1;
                 &actions

@@ -637,10 +637,7 @@ impl Tally {
                 seats_played: c.seats_played,
                 win_rate_played: rate(c.wins_played, c.seats_played),
                 win_rate_played_interval: wilson(c.wins_played, c.seats_played),
-                win_rate_not_played: rate(
-                    other_wins(c.wins_played),
-                    other_seats(c.seats_played),
-                ),
+                win_rate_not_played: rate(other_wins(c.wins_played), other_seats(c.seats_played)),
                 win_rate_not_played_interval: wilson(
                     other_wins(c.wins_played),
                     other_seats(c.seats_played),
@@ -710,7 +707,10 @@ mod tests {
     fn spread_takes_nearest_ranks() {
         let counts: BTreeMap<u32, u64> = (1..=10).map(|v| (v, 1)).collect();
         let s = spread(&counts).unwrap();
-        assert_eq!((s.min, s.p10, s.median, s.p90, s.max), (1.0, 1.0, 5.0, 9.0, 10.0));
+        assert_eq!(
+            (s.min, s.p10, s.median, s.p90, s.max),
+            (1.0, 1.0, 5.0, 9.0, 10.0)
+        );
     }
 
     #[test]

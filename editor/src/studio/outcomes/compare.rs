@@ -283,7 +283,10 @@ pub fn rows(
         .flat_map(|s| s.figures.stats.keys())
         .collect();
     for name in stat_names {
-        let (label, short) = (format!("Mean {name} (the rules' figure)"), format!("mean {name}"));
+        let (label, short) = (
+            format!("Mean {name} (the rules' figure)"),
+            format!("mean {name}"),
+        );
         out.push(
             row(&label, &short, Mean, "", 3, &|s| {
                 s.figures.stats.get(name).map(|f| f.mean)
@@ -291,7 +294,11 @@ pub fn rows(
             .intervals(|k| Some(sides[k]?.figures.stats.get(name)?.interval)),
         );
     }
-    if sides.iter().flatten().any(|s| s.figures.lead_changes_mean.is_some()) {
+    if sides
+        .iter()
+        .flatten()
+        .any(|s| s.figures.lead_changes_mean.is_some())
+    {
         out.push(
             row("Lead changes a game", "lead changes", Mean, "", 4, &|s| {
                 s.figures.lead_changes_mean

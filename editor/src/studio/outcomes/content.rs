@@ -41,7 +41,11 @@ struct Line<'a> {
 
 fn lines<'a>(now: &'a Figures, accepted: Option<&'a Figures>) -> Vec<Line<'a>> {
     let mut out = Vec::new();
-    let groups: [(&'static str, &BTreeMap<String, ContentFigure>, Option<&BTreeMap<_, _>>); 4] = [
+    let groups: [(
+        &'static str,
+        &BTreeMap<String, ContentFigure>,
+        Option<&BTreeMap<_, _>>,
+    ); 4] = [
         ("card", &now.cards, accepted.map(|a| &a.cards)),
         ("tile", &now.tiles, accepted.map(|a| &a.tiles)),
         ("piece", &now.pieces, accepted.map(|a| &a.pieces)),
@@ -70,12 +74,9 @@ fn lines<'a>(now: &'a Figures, accepted: Option<&'a Figures>) -> Vec<Line<'a>> {
 /// "61.0% (55.2-66.5)".
 fn rate(r: Option<f64>, i: Option<[f64; 2]>) -> String {
     match (r, i) {
-        (Some(r), Some([lo, hi])) => format!(
-            "{:.1}% ({:.1}-{:.1})",
-            r * 100.0,
-            lo * 100.0,
-            hi * 100.0
-        ),
+        (Some(r), Some([lo, hi])) => {
+            format!("{:.1}% ({:.1}-{:.1})", r * 100.0, lo * 100.0, hi * 100.0)
+        }
         (Some(r), None) => format!("{:.1}%", r * 100.0),
         _ => "—".into(),
     }

@@ -162,9 +162,12 @@ pub fn plots(
         .enumerate()
         .map(|(seat, r)| {
             let x = seat as f64;
-            Line::new("Accepted", vec![[x - 0.42, r * 100.0], [x + 0.42, r * 100.0]])
-                .color(ACCEPTED)
-                .width(3.0)
+            Line::new(
+                "Accepted",
+                vec![[x - 0.42, r * 100.0], [x + 0.42, r * 100.0]],
+            )
+            .color(ACCEPTED)
+            .width(3.0)
         })
         .collect();
     seat_plot("outcomes-win-rate", &seats, "% of finished games won")
@@ -308,7 +311,11 @@ fn histogram(
         .include_y(0.0)
         .show(ui, |p| {
             charts.into_iter().for_each(|c| p.bar_chart(c));
-            p.vline(VLine::new(format!("{own} mean"), mean).color(NOW).width(1.5));
+            p.vline(
+                VLine::new(format!("{own} mean"), mean)
+                    .color(NOW)
+                    .width(1.5),
+            );
             if let Some(a) = accepted {
                 p.vline(VLine::new("Accepted mean", a).color(ACCEPTED).width(2.5));
             }

@@ -143,7 +143,11 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             store_var(lua, c, "game.set_secret", name, Some(v), seen)
         })
     });
-    reg!(lua, t, "stat", |_, (name, value): (mlua::LuaString, LuaValue)| {
+    reg!(lua, t, "stat", |_,
+                          (name, value): (
+        mlua::LuaString,
+        LuaValue
+    )| {
         with(|c| {
             if c.access != Access::Rules {
                 return err(
