@@ -47,7 +47,7 @@ pub enum Command {
     /// win_rate (per seat: share of finished games where the seat placed 1st, ties count for
     /// each), actions_mean, actions_sd, turns_mean, turns_sd (over games without errors),
     /// score_mean, score_sd (per seat, over finished games), endings (each reason a finished
-    /// game ended for, with its count), seconds, games_per_second, seed, players, bots. Standard deviations are sample deviations (0 for fewer than 2 games).
+    /// game ended for, with its count), seconds, games_per_second, seed, players, bots, forbid (the --forbid ids), forced (decisions where every action was forbidden, when not 0). Standard deviations are sample deviations (0 for fewer than 2 games).
     /// Also (unless --no-figures): win_rate_interval, failed_games (seed and action of the
     /// first errored or capped games), first_mover_win_rate (with _interval and
     /// first_mover_games), turns_spread and actions_spread (min, p10, median, p90, max),

@@ -226,7 +226,7 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
     ] {
         for (key, ca) in ma {
             let Some(cb) = mb.get(key) else { continue };
-            let pairs: [(&str, fn(&ContentFigure) -> (Option<f64>, Option<[f64; 2]>)); 2] = [
+            let pairs: [(&str, RateOf); 2] = [
                 ("held", |c| (c.win_rate_held, c.win_rate_held_interval)),
                 ("played", |c| {
                     (c.win_rate_played, c.win_rate_played_interval)
@@ -244,6 +244,9 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
     }
     out
 }
+
+/// A rate and its interval, read from a content figure.
+type RateOf = fn(&ContentFigure) -> (Option<f64>, Option<[f64; 2]>);
 
 /// What a comparison came to: the changed figures and the open ones (with the games that
 /// would settle each), each as a line for people.

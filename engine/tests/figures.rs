@@ -152,7 +152,7 @@ fn forbidden_actions_are_never_chosen() {
             seat: None,
         },
     );
-    assert!(!figs.cards.get("card-a").is_some_and(|c| c.games_played > 0));
+    assert!(figs.cards.get("card-a").is_none_or(|c| c.games_played == 0));
     assert_eq!(forced, 0);
     // Forbidden to seat 2 only: seat 1 still plays it.
     let (figs, _) = figures(

@@ -20,13 +20,24 @@ pub enum SortBy {
     Effect,
 }
 
-/// The table's own state: its sort and the kind of content shown.
-#[derive(Debug, Clone, Default)]
+/// The table's own state: its sort and filter.
+#[derive(Debug, Clone)]
 pub struct Table {
     pub sort: SortBy,
     /// Largest first (the default for figures), else smallest first.
     pub descending: bool,
     pub filter: String,
+}
+
+impl Default for Table {
+    /// The largest effects first.
+    fn default() -> Table {
+        Table {
+            sort: SortBy::Effect,
+            descending: true,
+            filter: String::new(),
+        }
+    }
 }
 
 /// One row: what it is and its figures now and (where accepted) then.
@@ -135,9 +146,10 @@ pub fn table_ui(
                 .num_columns(9)
                 .show(ui, |ui| {
                     let mut head = |ui: &mut Ui, text: &str, by: SortBy, hint: &str| {
+                        // Plain arrows: every font the Studio may fall back on has them.
                         let arrow = match (t.sort == by, t.descending) {
-                            (true, true) => " ▼",
-                            (true, false) => " ▲",
+                            (true, true) => " v",
+                            (true, false) => " ^",
                             _ => "",
                         };
                         let r = ui

@@ -519,3 +519,51 @@ fn accept_is_refused_while_figures_are_provisional() {
     h.step();
     until_done(&mut h);
 }
+
+/// The figures per card, tile, piece and option come as a table whose rows offer restricted
+/// play; a run without one card forbids it to the bots, says so, and cannot be accepted.
+#[test]
+fn the_content_table_runs_the_games_without_a_card() {
+    let copy = Copy::of("critter-cab", "without");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(12);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+    shows(&h, "Cards, tiles, pieces and options");
+    shows(&h, "A tie for first counts as a win for each tied seat");
+    let stats = match &h.state().last {
+        Some(super::run::Report { now: Ok(side), .. }) => side.stats.clone(),
+        _ => panic!("the run has no result"),
+    };
+    assert!(!stats.figures.cards.is_empty(), "no figures per card");
+    // The table is sorted by the size of the effect: its first "Without it" is that card's.
+    let first = stats
+        .figures
+        .cards
+        .iter()
+        .chain(&stats.figures.tiles)
+        .chain(&stats.figures.pieces)
+        .chain(&stats.figures.options)
+        .filter_map(|(k, c)| Some((k.clone(), c.effect()?.abs())))
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(k, _)| k)
+        .unwrap_or_else(|| panic!("no effect to sort by"));
+    h.query_all_by_label("Without it")
+        .next()
+        .unwrap_or_else(|| panic!("no Without it button"))
+        .click();
+    h.step();
+    until_done(&mut h);
+    let forbidden = &h.state().settings.forbid;
+    assert_eq!(forbidden.len(), 1);
+    assert!(first.ends_with(&forbidden[0]), "{first} vs {forbidden:?}");
+    shows(&h, &format!("Without {}", forbidden[0]));
+    assert!(
+        h.state().acceptable().is_none(),
+        "restricted play was acceptable"
+    );
+}
