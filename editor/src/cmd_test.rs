@@ -206,6 +206,9 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     for d in &cmp.changed {
         io.say(format!("  {}", crate::common::clean_line(d)));
     }
+    for e in &now.error_messages {
+        io.say(format!("  error: {}", crate::common::clean_line(e)));
+    }
     if !cmp.open.is_empty() {
         io.say(format!(
             "  and {} more {} moved but not beyond chance",

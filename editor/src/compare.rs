@@ -262,14 +262,18 @@ pub struct Comparison {
 /// there were none count as a change however few.
 pub fn compare(def: &farebox::GameDef, accepted: &Stats, now: &Stats, games: u64) -> Comparison {
     let mut c = Comparison::default();
-    if (accepted.errors == 0) != (now.errors == 0) {
+    let errors_appear = (accepted.errors == 0) != (now.errors == 0);
+    if errors_appear {
         c.changed.push(format!(
-            "games with errors: accepted {}, now {}",
+            "errors: accepted {}, now {}",
             accepted.errors, now.errors
         ));
     }
     let figs = figures(def, accepted, now);
-    for f in &figs {
+    for f in figs
+        .iter()
+        .filter(|f| !(errors_appear && f.name == "games with errors"))
+    {
         match verdict(f, games) {
             Verdict::Same => {}
             Verdict::Changed => c.changed.push(f.describe()),
