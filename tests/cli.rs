@@ -1277,11 +1277,18 @@ fn test_shows_what_a_change_does_and_accept_records_it() {
     let r = farebox(&["test", &s(&copy)]);
     assert_eq!(r.code, 1, "{}{}", r.out, r.err);
     assert!(
-        r.out.contains("outcomes differ from the accepted ones"),
+        r.out
+            .contains("outcomes changed from the accepted ones beyond their 95% intervals"),
         "{}",
         r.out
     );
-    assert!(r.out.contains("\n  actions_mean: accepted "), "{}", r.out);
+    // Each changed figure with its interval on both sides.
+    assert!(
+        r.out
+            .contains("\n  stat deliveries: accepted 3.94 (3.69-4.19), now "),
+        "{}",
+        r.out
+    );
     assert!(r.err.contains("--accept"), "says how to accept: {}", r.err);
     // Settings belong to --accept; a test replays the snapshot's own.
     assert_eq!(farebox(&["test", &s(&copy), "--games", "5"]).code, 2);
@@ -1298,6 +1305,8 @@ fn test_shows_what_a_change_does_and_accept_records_it() {
     let r = farebox(&["test", &s(&copy)]);
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("40 games (seeds 7..46"), "{}", r.out);
+    // Accepted by the mod's own bot when none is named.
+    assert!(r.out.contains("bots dispatcher)"), "{}", r.out);
     // Without a snapshot there is nothing to compare with.
     std::fs::remove_file(copy.join("snapshots/outcomes.json")).unwrap();
     let r = farebox(&["test", &s(&copy)]);
@@ -1368,4 +1377,92 @@ fn replay_gives_the_game_as_one_seat_saw_it() {
     let r = farebox(&["replay", &file.to_string_lossy(), "--seat", "3"]);
     assert_eq!(r.code, 1, "{}{}", r.out, r.err);
     assert!(r.out.contains("no seat 3"), "{}", r.out);
+}
+
+#[test]
+fn sim_gives_figures_per_card_and_forbids_what_it_is_told() {
+    let r = farebox(&[
+        "sim",
+        "critter-cab",
+        "--games",
+        "30",
+        "--bots",
+        "cabbie",
+        "--json",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let one: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    for key in [
+        "first_mover_win_rate",
+        "turns_spread",
+        "lead_changes_mean",
+        "stats",
+    ] {
+        assert!(!one[key].is_null(), "no {key}: {}", r.out);
+    }
+    let cards = one["cards"].as_object().expect("a cards object");
+    let (id, card) = cards
+        .iter()
+        .find(|(_, c)| c["games_played"].as_u64() > Some(0))
+        .expect("a card played");
+    for key in [
+        "games_held",
+        "win_rate_held",
+        "games_played",
+        "win_rate_played",
+    ] {
+        assert!(card.get(key).is_some(), "{id} has no {key}");
+    }
+    assert!(one["stats"]["winning_margin"]["games"].as_u64() == Some(30));
+    // The same figures on two threads.
+    let r2 = farebox(&[
+        "sim",
+        "critter-cab",
+        "--games",
+        "30",
+        "--bots",
+        "cabbie",
+        "--json",
+        "--threads",
+        "2",
+    ]);
+    let two: serde_json::Value = serde_json::from_str(&r2.out).unwrap();
+    for key in [
+        "cards",
+        "pieces",
+        "options",
+        "stats",
+        "first_mover_win_rate",
+        "win_rate",
+    ] {
+        assert_eq!(one[key], two[key], "{key} differs between 1 and 2 threads");
+    }
+    // Forbidding the card the bots played: nobody plays it any more.
+    let r = farebox(&[
+        "sim",
+        "critter-cab",
+        "--games",
+        "30",
+        "--bots",
+        "cabbie",
+        "--json",
+        "--forbid",
+        id,
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let without: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let played = without["cards"][id.as_str()]["games_played"]
+        .as_u64()
+        .unwrap_or(0);
+    assert_eq!(played, 0, "{id} was still played");
+    // An id the mod does not have is refused, with the nearest names.
+    let r = farebox(&["sim", "critter-cab", "--games", "3", "--forbid", "move-66"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+    assert!(
+        r.err.contains("--forbid move-66") && r.err.contains("did you mean"),
+        "{}",
+        r.err
+    );
 }

@@ -52,7 +52,16 @@ pub enum Command {
     /// win_rate (per seat: share of finished games where the seat placed 1st, ties count for
     /// each), actions_mean, actions_sd, turns_mean, turns_sd (over games without errors),
     /// score_mean, score_sd (per seat, over finished games), endings (each reason a finished
-    /// game ended for, with its count), seconds, games_per_second, seed, players, bots. Standard deviations are sample deviations (0 for fewer than 2 games).
+    /// game ended for, with its count), seconds, games_per_second, seed, players, bots, forbid (the --forbid ids), forced (decisions where every action was forbidden, when not 0). Standard deviations are sample deviations (0 for fewer than 2 games).
+    /// Also (unless --no-figures): win_rate_interval, failed_games (seed and action of the
+    /// first errored or capped games), first_mover_win_rate (with _interval and
+    /// first_mover_games), turns_spread and actions_spread (min, p10, median, p90, max),
+    /// score_counter, lead_changes_mean, winner_took_lead_at, stats (each `game.stat`:
+    /// games, mean, sd, interval), and cards, tiles, pieces, options: objects keyed by id
+    /// whose entries hold games_held, win_rate_held, games_played, win_rate_played (each rate
+    /// with an _interval, and the same for the seats that did not). Intervals are 95%:
+    /// Wilson's score interval for rates, mean ± 1.96 sd/√n for means. The authoring guide
+    /// (mods/README.md, "Outcomes") describes every key.
     Sim(SimArgs),
     /// Play one game with bots and save it as a replay file.
     Record(RecordArgs),
@@ -63,9 +72,12 @@ pub enum Command {
     /// Play a mod's seeded games again and compare the outcomes with the accepted ones.
     ///
     /// The accepted outcomes (win rate per seat, game length, scores, errors) and the settings
-    /// they were made with are kept in the mod folder, in snapshots/outcomes.json. Exits 0 when
-    /// the outcomes match, 1 when they differ (each changed figure is shown) or none were
-    /// accepted yet. --accept plays the games and records their outcomes instead.
+    /// they were made with are kept in the mod folder, in snapshots/outcomes.json. A figure
+    /// counts as changed only when its 95% interval and the accepted one's do not overlap;
+    /// a figure that moved less is shown as open, with how many more games would settle it.
+    /// Exits 0 when no figure changed, 1 when one did (each is shown) or none were accepted
+    /// yet. --accept plays the games and records their outcomes instead (by default with the
+    /// mod's own bot in every seat).
     Test(TestArgs),
     /// Start a new mod: a small complete game to grow from, or with --from a house rule for a game.
     ///
@@ -152,6 +164,23 @@ pub struct SimArgs {
     /// average and at worst (`profile` in the JSON).
     #[arg(long)]
     pub profile: bool,
+    /// Restricted play: the bots never choose an action that names ID (a card, tile, piece
+    /// or option value id; repeatable). Where every action offered names one, the bot
+    /// chooses among them all and the run counts it (`forced`).
+    #[arg(long, value_name = "ID")]
+    pub forbid: Vec<String>,
+    /// Forbid the --forbid ids (or, with --rank, each card) to this seat only (1-based).
+    #[arg(long, value_name = "SEAT", value_parser = clap::value_parser!(u8).range(1..))]
+    pub forbid_seat: Option<u8>,
+    /// Rank the cards of DECK by what each is worth: the games are played once as they are
+    /// and once per card with that card forbidden to one seat (--forbid-seat, default 1),
+    /// and the cards are listed by how much that seat's win rate drops without them.
+    #[arg(long, value_name = "DECK", conflicts_with = "forbid")]
+    pub rank: Option<String>,
+    /// Leave out the figures per card, tile, piece and option and the game-wide figures
+    /// (first mover, lead changes, `game.stat`): only the per-seat figures.
+    #[arg(long)]
+    pub no_figures: bool,
 }
 
 impl SimArgs {
@@ -221,9 +250,10 @@ pub struct TestArgs {
     /// Number of seats (with --accept; default: the number of --bots, at least the minimum).
     #[arg(long, requires = "accept")]
     pub players: Option<u8>,
-    /// Agents per seat, comma separated (with --accept).
-    #[arg(long, default_value = "random", requires = "accept")]
-    pub bots: String,
+    /// Agents per seat, comma separated (with --accept; default: the mod's first bot in every
+    /// seat, or `random` when it has none).
+    #[arg(long, requires = "accept")]
+    pub bots: Option<String>,
     /// Safety cap on actions per game (with --accept; at most 1,000,000).
     #[arg(long, default_value_t = 5000, requires = "accept", value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_CAP as i64))]
     pub cap: u32,

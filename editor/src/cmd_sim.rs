@@ -4,7 +4,8 @@ use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use farebox::agent::{Checks, Labels, Match, Outcome, play_many_checking};
+use farebox::agent::{Checks, Forbid, Labels, Match, Outcome, play_many_forbidding};
+use farebox::figures::{ContentFigure, Figures};
 use farebox::game::Setup;
 use farebox::script::Profile;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -38,6 +39,10 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     for (i, b) in bots.iter().enumerate() {
         farebox::agent::Agent::from_spec(b, &def, 0, i as u8).map_err(Fail::Usage)?;
     }
+    let forbid = forbid_of(&def, &args.forbid, args.forbid_seat, seats)?;
+    if let Some(deck) = &args.rank {
+        return crate::cmd_rank::run(&def, &args, &base, &bots, deck, io);
+    }
     let threads = args
         .threads
         .map_or_else(
@@ -63,7 +68,7 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     let tick = || bar.inc(1);
     // Each game is added to the figures as it comes back, so a run of a million games holds
     // the figures, not a million outcomes.
-    let mut tally = Tally::new(seats);
+    let mut tally = Tally::new(&def, seats);
     let mut profile = Profile::new();
     play_each(
         &def,
@@ -77,7 +82,9 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         Checks {
             labels: Labels::Never,
             profile: args.profile,
+            figures: !args.no_figures,
         },
+        &forbid,
         &mut |o| {
             for (name, stats) in &o.profile {
                 profile.entry(name.clone()).or_default().merge(stats);
@@ -105,6 +112,7 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
                 ("seed", json!(args.seed)),
                 ("players", json!(seats)),
                 ("bots", json!(bots)),
+                ("forbid", json!(forbid.ids)),
             ] {
                 o.insert(k.into(), x);
             }
@@ -129,6 +137,26 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         for e in &st.error_messages {
             io.say(format!("  error: {e}"));
         }
+        for f in st.failed_games.iter().filter(|f| f.capped).take(3) {
+            io.say(format!(
+                "  capped: seed {} at action {} (`farebox record {} --seed {}` replays it)",
+                f.seed,
+                f.action,
+                crate::common::shown(&args.game, crate::common::MAX_SHOWN),
+                f.seed
+            ));
+        }
+        if !forbid.ids.is_empty() {
+            io.say(format!(
+                "forbidden {}{}: every action offered was forbidden at {} {}, so the bot chose among them all",
+                forbid.ids.join(", "),
+                forbid
+                    .seat
+                    .map_or(String::new(), |s| format!(" to {}", def.seat_name(s.into()))),
+                st.forced,
+                crate::common::plural(st.forced as usize, "decision")
+            ));
+        }
         io.say(format!(
             "actions   mean {:.1}  sd {:.1}",
             st.actions_mean, st.actions_sd
@@ -149,6 +177,11 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
                 def.seat_name(seat),
                 w * 100.0
             ));
+        }
+        if !args.no_figures {
+            for line in figure_lines(&def, &st) {
+                io.say(line);
+            }
         }
         if !st.endings.is_empty() {
             let mut endings: Vec<(&String, &usize)> = st.endings.iter().collect();
@@ -191,6 +224,7 @@ pub fn play_all_until(
     threads: usize,
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
+    forbid: &Forbid,
 ) -> Vec<Outcome> {
     let mut out = Vec::new();
     play_each(
@@ -202,7 +236,11 @@ pub fn play_all_until(
         threads,
         done,
         stop,
-        crate::cmd_test::LABELS.into(),
+        Checks {
+            figures: true,
+            ..crate::cmd_test::LABELS.into()
+        },
+        forbid,
         &mut |o| out.push(o),
     );
     out
@@ -222,6 +260,7 @@ pub fn play_each(
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
     checks: Checks,
+    forbid: &Forbid,
     each: &mut dyn FnMut(Outcome),
 ) {
     const BATCH: u64 = 4_096;
@@ -231,7 +270,7 @@ pub fn play_each(
         let mut batch_base = base.clone();
         batch_base.seed = base.seed.wrapping_add(first);
         let games = matches(&batch_base, n, agents);
-        for mut o in play_many_checking(def, &games, cap, threads, done, stop, checks) {
+        for mut o in play_many_forbidding(def, &games, cap, threads, done, stop, checks, forbid) {
             if let Some(e) = &mut o.error {
                 *e = crate::common::cut(e, 500);
             }
@@ -329,11 +368,42 @@ pub struct Stats {
     /// How the finished games ended: each reason the rules gave, with how many games gave it.
     #[serde(default)]
     pub endings: std::collections::BTreeMap<String, usize>,
+    /// Per seat: the 95% interval of its win rate (Wilson's score interval).
+    #[serde(default)]
+    pub win_rate_interval: Vec<[f64; 2]>,
+    /// The first errored and capped games, with the seed and the action each stopped at.
+    #[serde(default)]
+    pub failed_games: Vec<FailedGame>,
+    /// Decisions at which every action offered was forbidden (restricted play only).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub forced: u64,
+    /// The figures per card, tile, piece and option, and of the game as a whole.
+    #[serde(flatten)]
+    pub figures: Figures,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A game of a run that ended in an error or at the action cap: enough to play it again
+/// (`farebox record MOD --seed S`) and find the action.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct FailedGame {
+    pub seed: u64,
+    /// The action it stopped at: the failing action, counted from 1 (0: its setup), or the
+    /// cap.
+    pub action: u32,
+    /// Stopped at the cap rather than by an error.
+    pub capped: bool,
+}
+
+/// How many failed games the figures keep.
+pub const MAX_FAILED: usize = 20;
+
 impl Stats {
-    pub fn of(seats: u8, outcomes: &[Outcome]) -> Stats {
-        let mut tally = Tally::new(seats);
+    pub fn of(def: &farebox::GameDef, seats: u8, outcomes: &[Outcome]) -> Stats {
+        let mut tally = Tally::new(def, seats);
         for o in outcomes {
             tally.add(o);
         }
@@ -396,12 +466,18 @@ pub struct Tally {
     turns: Spread,
     scores: Vec<Spread>,
     endings: std::collections::BTreeMap<String, usize>,
+    failed: Vec<FailedGame>,
+    forced: u64,
+    figures: farebox::figures::Tally,
 }
 
 impl Tally {
-    pub fn new(seats: u8) -> Tally {
+    pub fn new(def: &farebox::GameDef, seats: u8) -> Tally {
         let n = seats as usize;
         Tally {
+            failed: Vec::new(),
+            forced: 0,
+            figures: farebox::figures::Tally::new(def),
             games: 0,
             finished: 0,
             capped: 0,
@@ -419,6 +495,16 @@ impl Tally {
     pub fn add(&mut self, o: &Outcome) {
         self.games += 1;
         self.capped += usize::from(o.capped);
+        self.forced += u64::from(o.forced);
+        if let Some(action) = o.stopped_at
+            && self.failed.len() < MAX_FAILED
+        {
+            self.failed.push(FailedGame {
+                seed: o.seed,
+                action,
+                capped: o.capped && o.error.is_none(),
+            });
+        }
         match &o.error {
             Some(e) => {
                 self.errors += 1;
@@ -433,11 +519,17 @@ impl Tally {
             None => {
                 self.actions.add(o.actions as f64);
                 self.turns.add(o.turns as f64);
+                if o.trace.is_some() {
+                    self.figures.add_length(o.turns, o.actions);
+                }
             }
         }
         let Some(r) = &o.result else {
             return;
         };
+        if let Some(t) = &o.trace {
+            self.figures.add(t, r, o.actions);
+        }
         self.finished += 1;
         let reason = crate::common::cut(&r.reason, MAX_REASON);
         let key = if self.endings.contains_key(&reason) || self.endings.len() < MAX_ENDINGS {
@@ -484,6 +576,163 @@ impl Tally {
             score_mean: scores.iter().map(|s| s.0).collect(),
             score_sd: scores.iter().map(|s| s.1).collect(),
             endings: self.endings.clone(),
+            win_rate_interval: self
+                .wins
+                .iter()
+                .map(|w| farebox::figures::wilson(*w, self.finished as u64).unwrap_or([0.0, 0.0]))
+                .collect(),
+            failed_games: self.failed.clone(),
+            forced: self.forced,
+            figures: self.figures.figures(),
         }
     }
+}
+
+/// The `--forbid` ids as restricted play, each checked against the content: an id nothing
+/// is called is refused with the names nearest to it.
+pub fn forbid_of(
+    def: &farebox::GameDef,
+    ids: &[String],
+    seat: Option<u8>,
+    seats: u8,
+) -> Result<Forbid, Fail> {
+    let catalog = def.catalog();
+    for id in ids {
+        if !catalog.knows(id) {
+            let near = farebox::diag::suggestion(id, catalog.ids());
+            return Err(Fail::Usage(format!(
+                "--forbid {}: {} has no card, tile, piece or option value of that id{near}",
+                crate::common::shown(id, 60),
+                def.name
+            )));
+        }
+    }
+    if let Some(s) = seat
+        && (s == 0 || s > seats)
+    {
+        return Err(Fail::Usage(format!(
+            "--forbid-seat {s}: the game has seats 1 to {seats}"
+        )));
+    }
+    Ok(Forbid {
+        ids: ids.to_vec(),
+        seat: seat.map(|s| s - 1),
+    })
+}
+
+/// "52.3% (48.1-56.4%)".
+pub fn rate_text(rate: Option<f64>, interval: Option<[f64; 2]>) -> String {
+    match (rate, interval) {
+        (Some(r), Some([lo, hi])) => {
+            format!("{:.1}% ({:.1}-{:.1}%)", r * 100.0, lo * 100.0, hi * 100.0)
+        }
+        (Some(r), None) => format!("{:.1}%", r * 100.0),
+        _ => "-".into(),
+    }
+}
+
+/// The figures about the game as a whole and its content, for people: the first mover, the
+/// spread of lengths, the lead, the rules' own figures, and per deck (and for tiles, pieces
+/// and options) the items whose players won most and least often against the others.
+pub fn figure_lines(def: &farebox::GameDef, st: &Stats) -> Vec<String> {
+    let f = &st.figures;
+    let mut out = Vec::new();
+    out.push(
+        "(win rates: ties for first count as a win for each tied seat; 95% intervals in brackets)"
+            .to_string(),
+    );
+    if f.first_mover_games > 0 {
+        out.push(format!(
+            "first mover wins {} of {} games",
+            rate_text(f.first_mover_win_rate, f.first_mover_win_rate_interval),
+            f.first_mover_games
+        ));
+    }
+    for (what, s) in [("turns", &f.turns_spread), ("actions", &f.actions_spread)] {
+        if let Some(s) = s {
+            out.push(format!(
+                "length in {what}: shortest {}, 10% under {}, median {}, 90% under {}, longest {}",
+                s.min, s.p10, s.median, s.p90, s.max
+            ));
+        }
+    }
+    if let (Some(counter), Some(m)) = (&f.score_counter, f.lead_changes_mean) {
+        let [lo, hi] = f.lead_changes_interval.unwrap_or([m, m]);
+        let mut line =
+            format!("lead on `{counter}`: changes {m:.2} times a game ({lo:.2}-{hi:.2})");
+        if let Some(at) = f.winner_took_lead_at {
+            let [lo, hi] = f.winner_took_lead_at_interval.unwrap_or([at, at]);
+            line.push_str(&format!(
+                "; in {} games the winner led alone to the end, taking the lead for good {:.0}% of the way in ({:.0}-{:.0}%)",
+                f.winner_led_for_good_games,
+                at * 100.0,
+                lo * 100.0,
+                hi * 100.0
+            ));
+        }
+        out.push(line);
+    }
+    for (name, s) in &f.stats {
+        out.push(format!(
+            "stat {name}: mean {:.3} ({:.3}-{:.3}), sd {:.3}, in {} games",
+            s.mean, s.interval[0], s.interval[1], s.sd, s.games
+        ));
+    }
+    let mut groups: Vec<(String, Vec<(&String, &ContentFigure)>)> = Vec::new();
+    for d in &def.decks {
+        let cards = f.cards.iter().filter(|(_, c)| c.group == d.id).collect();
+        groups.push((format!("deck {}", d.id), cards));
+    }
+    groups.push(("tiles".into(), f.tiles.iter().collect()));
+    groups.push(("pieces".into(), f.pieces.iter().collect()));
+    groups.push(("options".into(), f.options.iter().collect()));
+    for (title, mut items) in groups {
+        items.retain(|(_, c)| c.effect().is_some());
+        if items.is_empty() {
+            continue;
+        }
+        items.sort_by(|a, b| {
+            let (x, y) = (a.1.effect().unwrap_or(0.0), b.1.effect().unwrap_or(0.0));
+            y.abs().total_cmp(&x.abs()).then(a.0.cmp(b.0))
+        });
+        out.push(format!(
+            "{title}: largest effects on win rate (of {}; the seats that played it, else held it, against the rest)",
+            items.len()
+        ));
+        for (key, c) in items.iter().take(5) {
+            out.push(format!("  {}", content_line(key, c)));
+        }
+    }
+    out
+}
+
+/// One item's figures on a line.
+pub fn content_line(key: &str, c: &ContentFigure) -> String {
+    let (how, games, rate, interval, other, other_interval) =
+        if c.win_rate_played.is_some() && c.win_rate_not_played.is_some() {
+            (
+                "played",
+                c.games_played,
+                c.win_rate_played,
+                c.win_rate_played_interval,
+                c.win_rate_not_played,
+                c.win_rate_not_played_interval,
+            )
+        } else {
+            (
+                "held",
+                c.games_held,
+                c.win_rate_held,
+                c.win_rate_held_interval,
+                c.win_rate_not_held,
+                c.win_rate_not_held_interval,
+            )
+        };
+    format!(
+        "{:<24} {:+5.1} pts  {how} in {games} games: wins {} against {}",
+        crate::common::cut(key, 24),
+        c.effect().unwrap_or(0.0) * 100.0,
+        rate_text(rate, interval),
+        rate_text(other, other_interval)
+    )
 }

@@ -2,6 +2,9 @@
 //! outcomes accepted earlier (`snapshots/outcomes.json` in the mod folder). The same mod,
 //! settings and seeds give the same games, so any difference comes from a change to the mod
 //! (or to the engine): a rule tweak that shifts win rates shows up here before players see it.
+//! Figures are compared by their 95% intervals ([`crate::compare`]): a figure changed only
+//! when the intervals do not overlap. The accepted outcomes record the agents that played
+//! them (`settings.bots`); accepting defaults to the mod's own bot in every seat.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -23,6 +26,17 @@ use farebox::source::{FsSource, ModSource};
 /// much again as the games alone (every decision would cost three times as much).
 pub const LABELS: farebox::agent::Labels = farebox::agent::Labels::OneIn(4);
 
+/// How many open figures `test` lists (those the fewest more games would settle first).
+const OPEN_SHOWN: usize = 10;
+
+/// The agent outcomes are accepted with when none is named: the mod's first bot, else the
+/// random agent.
+pub fn own_bot(def: &farebox::GameDef) -> String {
+    def.bots
+        .first()
+        .map_or_else(|| "random".to_string(), |b| b.id.clone())
+}
+
 /// Where the accepted outcomes live, relative to the mod folder.
 pub const SNAPSHOT: &str = "snapshots/outcomes.json";
 
@@ -37,6 +51,9 @@ pub struct Settings {
     pub cap: u32,
     #[serde(default)]
     pub options: Vec<String>,
+    /// Restricted play (`farebox sim --forbid`): ids the agents never choose an action of.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forbid: Vec<String>,
 }
 
 impl Settings {
@@ -67,6 +84,9 @@ impl Settings {
         if self.options.len() > 1_000 || self.options.iter().any(|o| o.len() > 1_000) {
             return Err("settings.options is too long".into());
         }
+        if self.forbid.len() > 1_000 || self.forbid.iter().any(|o| o.len() > 1_000) {
+            return Err("settings.forbid is too long".into());
+        }
         Ok(())
     }
 }
@@ -87,7 +107,10 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let path = located.folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     if args.accept {
-        let bots = split_list(&args.bots, "--bots")?;
+        let bots = match &args.bots {
+            Some(b) => split_list(b, "--bots")?,
+            None => vec![own_bot(&def)],
+        };
         if bots.is_empty() {
             return Err(Fail::Usage("--bots needs at least one agent".into()));
         }
@@ -101,6 +124,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             bots,
             cap: args.cap,
             options: args.options.clone(),
+            forbid: Vec::new(),
         };
         let outcomes = play(&def, &settings)?;
         let snap = Snapshot {
@@ -133,7 +157,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         return Ok(1);
     };
     let now = play(&def, &snap.settings)?;
-    let diffs = differences(&snap.outcomes, &now);
+    let cmp = crate::compare::compare(&def, &snap.outcomes, &now, snap.settings.games);
     let s = &snap.settings;
     let what = format!(
         "{} {} (seeds {}..{}, {} players, bots {})",
@@ -144,19 +168,53 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         s.players,
         s.bots.join(",")
     );
-    if diffs.is_empty() {
-        io.say(format!(
-            "{}: outcomes match the accepted ones, {what}",
-            def.id
+    if cmp.one_sided > 0 {
+        io.note(format!(
+            "{}: {} figures per card, tile, piece or option are on one side only (outcomes accepted before they were kept?); accept again to compare them",
+            def.id, cmp.one_sided
         ));
+    }
+    if cmp.changed.is_empty() {
+        if cmp.open.is_empty() {
+            io.say(format!(
+                "{}: outcomes match the accepted ones, {what}",
+                def.id
+            ));
+        } else {
+            io.say(format!(
+                "{}: outcomes match the accepted ones within their 95% intervals, {what}; {} {} moved but not beyond chance:",
+                def.id,
+                cmp.open.len(),
+                plural(cmp.open.len(), "figure")
+            ));
+            for (line, more) in cmp.open.iter().take(OPEN_SHOWN) {
+                io.say(format!(
+                    "  {} (about {more} more games would settle it)",
+                    crate::common::clean_line(line)
+                ));
+            }
+            if cmp.open.len() > OPEN_SHOWN {
+                io.say(format!("  and {} more", cmp.open.len() - OPEN_SHOWN));
+            }
+        }
         return Ok(0);
     }
     io.say(format!(
-        "{}: outcomes differ from the accepted ones, {what}:",
+        "{}: outcomes changed from the accepted ones beyond their 95% intervals, {what}:",
         def.id
     ));
-    for d in &diffs {
+    for d in &cmp.changed {
         io.say(format!("  {}", crate::common::clean_line(d)));
+    }
+    for e in &now.error_messages {
+        io.say(format!("  error: {}", crate::common::clean_line(e)));
+    }
+    if !cmp.open.is_empty() {
+        io.say(format!(
+            "  and {} more {} moved but not beyond chance",
+            cmp.open.len(),
+            plural(cmp.open.len(), "figure")
+        ));
     }
     io.note(format!(
         "if the change is meant, accept the new outcomes: farebox test {} --accept (with the same settings)",
@@ -229,8 +287,9 @@ pub fn play_games(
     stop: &AtomicBool,
 ) -> Result<Vec<Outcome>, Fail> {
     let base = setup(def, s.players, s.seed, &s.options)?;
+    let forbid = forbid_of(def, s)?;
     Ok(crate::cmd_sim::play_all_until(
-        def, &base, s.games, &s.bots, s.cap, threads, done, stop,
+        def, &base, s.games, &s.bots, s.cap, threads, done, stop, &forbid,
     ))
 }
 
@@ -243,7 +302,8 @@ fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, F
         );
     // Each game goes into the figures as it comes back (see `cmd_sim::Tally`).
     let base = setup(def, s.players, s.seed, &s.options)?;
-    let mut tally = crate::cmd_sim::Tally::new(s.players);
+    let forbid = forbid_of(def, s)?;
+    let mut tally = crate::cmd_sim::Tally::new(def, s.players);
     crate::cmd_sim::play_each(
         def,
         &base,
@@ -253,39 +313,17 @@ fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, F
         threads,
         &|| {},
         &AtomicBool::new(false),
-        LABELS.into(),
+        farebox::agent::Checks {
+            figures: true,
+            ..LABELS.into()
+        },
+        &forbid,
         &mut |o| tally.add(&o),
     );
     Ok(tally.stats())
 }
 
-/// Each figure that changed, as "name: accepted A, now B". Numbers are compared to a
-/// billionth (the snapshot's decimal text need not round-trip every last bit).
-pub fn differences(old: &Stats, new: &Stats) -> Vec<String> {
-    let (Ok(a), Ok(b)) = (serde_json::to_value(old), serde_json::to_value(new)) else {
-        return vec!["the outcomes could not be compared".into()];
-    };
-    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
-        return vec!["the outcomes could not be compared".into()];
-    };
-    a.iter()
-        .filter_map(|(k, va)| {
-            let vb = b.get(k).unwrap_or(&serde_json::Value::Null);
-            (!same(va, vb)).then(|| format!("{k}: accepted {va}, now {vb}"))
-        })
-        .collect()
-}
-
-fn same(a: &serde_json::Value, b: &serde_json::Value) -> bool {
-    use serde_json::Value as V;
-    match (a, b) {
-        (V::Number(x), V::Number(y)) => match (x.as_f64(), y.as_f64()) {
-            (Some(x), Some(y)) => (x - y).abs() <= 1e-9 * x.abs().max(1.0),
-            _ => x == y,
-        },
-        (V::Array(x), V::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-        }
-        _ => a == b,
-    }
+/// The restricted play of `s` (every seat), its ids checked against the content.
+fn forbid_of(def: &farebox::GameDef, s: &Settings) -> Result<farebox::agent::Forbid, Fail> {
+    crate::cmd_sim::forbid_of(def, &s.forbid, None, s.players)
 }

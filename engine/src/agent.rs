@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use serde::Serialize;
 
 use crate::content::GameDef;
+use crate::figures::{Trace, Tracker};
 use crate::game::{Game, GameError, Setup};
 use crate::rng::Rng;
 use crate::script::Host;
@@ -95,12 +96,15 @@ impl Labels {
     }
 }
 
-/// What a simulated game does besides playing: make labels ([`Labels`]) and keep a profile of
-/// its hook and bot calls (`farebox sim --profile`). Neither changes the game.
+/// What a simulated game does besides playing: make labels ([`Labels`]), keep a profile of
+/// its hook and bot calls (`farebox sim --profile`) and follow what it shows about the
+/// content ([`crate::figures`]). None of them changes the game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Checks {
     pub labels: Labels,
     pub profile: bool,
+    /// Keep a [`Trace`] of the game in its outcome.
+    pub figures: bool,
 }
 
 impl Checks {
@@ -108,6 +112,7 @@ impl Checks {
     pub const NONE: Checks = Checks {
         labels: Labels::Never,
         profile: false,
+        figures: false,
     };
 }
 
@@ -115,8 +120,31 @@ impl From<Labels> for Checks {
     fn from(labels: Labels) -> Checks {
         Checks {
             labels,
-            profile: false,
+            ..Checks::NONE
         }
+    }
+}
+
+/// Restricted play: the ids whose actions the agents may not choose (an action names an id
+/// when one of its space-separated words is the id), for every seat or for one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Forbid {
+    pub ids: Vec<String>,
+    /// The only seat (0-based) the ids are forbidden to; None: every seat.
+    pub seat: Option<u8>,
+}
+
+impl Forbid {
+    /// Nothing forbidden.
+    pub const NONE: Forbid = Forbid {
+        ids: Vec::new(),
+        seat: None,
+    };
+
+    /// Whether `seat` may not choose `action`.
+    pub fn forbids(&self, seat: usize, action: &str) -> bool {
+        self.seat.is_none_or(|s| usize::from(s) == seat)
+            && self.ids.iter().any(|id| crate::figures::names(action, id))
     }
 }
 
@@ -130,10 +158,20 @@ pub struct Outcome {
     /// The game passed the safety cap on actions and was stopped.
     pub capped: bool,
     pub error: Option<String>,
+    /// For a game that failed or was capped: the number of the action it stopped at (the
+    /// action that failed, counted from 1; 0 for its setup; the cap for a capped game), so
+    /// the game can be replayed to that point from its seed.
+    pub stopped_at: Option<u32>,
+    /// Decisions at which every action offered was forbidden (`farebox sim --forbid`), so
+    /// the bot chose among all of them.
+    pub forced: u32,
     /// Calls, steps and time per hook and bot, when the run keeps a profile (see
     /// [`Checks`]); empty otherwise.
     #[serde(skip)]
     pub profile: crate::script::Profile,
+    /// What the game showed about its content, when the run follows it (see [`Checks`]).
+    #[serde(skip)]
+    pub trace: Option<Box<Trace>>,
 }
 
 impl Outcome {
@@ -146,7 +184,10 @@ impl Outcome {
             turns: 0,
             capped: false,
             error: None,
+            stopped_at: None,
+            forced: 0,
             profile: Default::default(),
+            trace: None,
         }
     }
 }
@@ -166,7 +207,7 @@ pub fn play_reusing(
     cap: u32,
     vm: &mut Option<Host>,
 ) -> Outcome {
-    play_game(def, setup, agents, cap, vm, Checks::NONE)
+    play_game(def, setup, agents, cap, vm, Checks::NONE, &Forbid::NONE)
 }
 
 /// [`play_reusing`] that also makes both labels of every action offered (the acting seat's
@@ -180,7 +221,15 @@ pub fn play_labelled(
     cap: u32,
     vm: &mut Option<Host>,
 ) -> Outcome {
-    play_game(def, setup, agents, cap, vm, Labels::Always.into())
+    play_game(
+        def,
+        setup,
+        agents,
+        cap,
+        vm,
+        Labels::Always.into(),
+        &Forbid::NONE,
+    )
 }
 
 fn play_game(
@@ -190,6 +239,7 @@ fn play_game(
     cap: u32,
     vm: &mut Option<Host>,
     checks: Checks,
+    forbid: &Forbid,
 ) -> Outcome {
     let seed = setup.seed;
     let mut out = Outcome::of(seed);
@@ -219,15 +269,29 @@ fn play_game(
         Ok(g) => g,
         Err(e) => {
             out.error = Some(e.to_string());
+            out.stopped_at = Some(0);
             return out;
         }
     };
-    let r = run(&mut game, &mut ags, cap, &mut out, checks.labels);
+    let mut tracker = checks.figures.then(|| Tracker::new(def, game.state()));
+    let r = run(
+        &mut game,
+        &mut ags,
+        cap,
+        &mut out,
+        checks.labels,
+        forbid,
+        tracker.as_mut(),
+    );
     if let Err(e) = r {
         out.error = Some(e.to_string());
+        out.stopped_at = Some(out.actions + 1);
+    } else if out.capped {
+        out.stopped_at = Some(out.actions);
     }
     out.turns = game.state().turn;
     out.result = game.result().cloned();
+    out.trace = tracker.map(|t| Box::new(t.finish(game.state())));
     out.profile = game.host().take_profile();
     *vm = Some(game.into_host());
     out
@@ -278,6 +342,24 @@ pub fn play_many_checking(
     stop: &AtomicBool,
     checks: Checks,
 ) -> Vec<Outcome> {
+    play_many_forbidding(def, games, cap, threads, done, stop, checks, &Forbid::NONE)
+}
+
+/// [`play_many_checking`] with every action `forbid` forbids taken out of what the agents
+/// may choose. At a decision
+/// where that leaves nothing, the agent chooses among all the actions offered (the rules
+/// must go on) and the outcome counts it ([`Outcome::forced`]).
+#[allow(clippy::too_many_arguments)]
+pub fn play_many_forbidding(
+    def: &Arc<GameDef>,
+    games: &[Match],
+    cap: u32,
+    threads: usize,
+    done: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+    checks: Checks,
+    forbid: &Forbid,
+) -> Vec<Outcome> {
     let threads = threads.clamp(1, games.len().max(1));
     let mut out: Vec<(usize, Outcome)> = Vec::with_capacity(games.len());
     std::thread::scope(|s| {
@@ -290,7 +372,15 @@ pub fn play_many_checking(
                         if stop.load(Ordering::Relaxed) {
                             break;
                         }
-                        let o = play_game(def, m.setup.clone(), &m.agents, cap, &mut vm, checks);
+                        let o = play_game(
+                            def,
+                            m.setup.clone(),
+                            &m.agents,
+                            cap,
+                            &mut vm,
+                            checks,
+                            forbid,
+                        );
                         mine.push((i, o));
                         done();
                     }
@@ -325,7 +415,10 @@ fn run(
     cap: u32,
     out: &mut Outcome,
     labels: Labels,
+    forbid: &Forbid,
+    mut tracker: Option<&mut Tracker>,
 ) -> Result<(), GameError> {
+    let mut allowed = Vec::new();
     while !game.is_over() {
         if out.actions >= cap {
             out.capped = true;
@@ -342,13 +435,28 @@ fn run(
             check_labels(game, &actions, out.actions)?;
         }
         let seat = game.active() as usize;
+        let offered = if forbid.ids.is_empty() {
+            &actions
+        } else {
+            allowed.clear();
+            allowed.extend(actions.iter().filter(|a| !forbid.forbids(seat, a)).cloned());
+            if allowed.is_empty() {
+                out.forced += 1;
+                &actions
+            } else {
+                &allowed
+            }
+        };
         let i = match agents.get_mut(seat) {
-            Some(a) => a.choose(game, &actions)?,
+            Some(a) => a.choose(game, offered)?,
             None => 0,
         };
-        let action = actions.get(i).cloned().unwrap_or_default();
+        let action = offered.get(i).cloned().unwrap_or_default();
         game.apply_legal(&action)?;
         out.actions += 1;
+        if let Some(t) = tracker.as_deref_mut() {
+            t.after(seat as u8, &action, out.actions, game.state());
+        }
     }
     Ok(())
 }

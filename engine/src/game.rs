@@ -344,6 +344,7 @@ pub fn initial_state(def: &GameDef, setup: &Setup) -> Result<State, GameError> {
         props_bytes: 0,
         unknown: None,
         vars_bytes: 0,
+        stats: Arc::default(),
     })
 }
 

@@ -142,6 +142,12 @@ pub struct State {
     /// in a real game.
     #[serde(skip)]
     pub unknown: Option<Arc<Unknown>>,
+    /// The figures the rules recorded with `game.stat` (name -> value, at most
+    /// [`crate::script::api::MAX_STATS`]). Read only after the game, by outcome runs; no view, log
+    /// or label shows them, and they are not part of the hash (they change nothing that
+    /// follows). Shared with snapshots until one changes.
+    #[serde(skip)]
+    pub stats: Arc<BTreeMap<String, f64>>,
 }
 
 /// The secrets taken out of a game imagined for `seat` (see [`State::unknown`]).
@@ -179,6 +185,7 @@ impl State {
             props_bytes: 0,
             unknown: None,
             vars_bytes: 0,
+            stats: Arc::default(),
         }
     }
 

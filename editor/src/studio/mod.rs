@@ -222,7 +222,10 @@ impl Studio {
                 Tab::Outcomes => self.outcomes.ui(ui),
                 Tab::Replay => self.replay.ui(ui, p, &mut out),
                 Tab::Data | Tab::Board => match &p.content {
-                    Some(c) if self.tab == Tab::Data => self.sheets.ui(ui, p, c, &mut out),
+                    Some(c) if self.tab == Tab::Data => {
+                        self.sheets.outcomes = self.outcomes.card_column();
+                        self.sheets.ui(ui, p, c, &mut out)
+                    }
                     Some(c) => self.board.ui(ui, p, c, &mut out),
                     None => {
                         ui.label("The mod's files could not be opened for editing.");

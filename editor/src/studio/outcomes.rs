@@ -10,6 +10,7 @@
 //! already compared with the accepted ones; only the finished run can be accepted.
 
 mod compare;
+pub mod content;
 mod figures;
 mod run;
 
@@ -20,7 +21,7 @@ use std::time::Duration;
 use egui::Ui;
 use farebox::GameDef;
 
-use crate::cmd_test::{SNAPSHOT, Settings, Snapshot, differences, read_snapshot, write_snapshot};
+use crate::cmd_test::{SNAPSHOT, Settings, Snapshot, read_snapshot, write_snapshot};
 use crate::common::{MAX_AGENTS, MAX_CAP, MAX_GAMES, plural};
 
 /// A mod to play: its name as shown, what loaded, and the folder its snapshot lives in.
@@ -47,6 +48,8 @@ pub struct Outcomes {
     /// What the last action came to ("Cancelled after…", "Accepted…"), and whether it failed.
     note: Option<(String, bool)>,
     ctx: Option<egui::Context>,
+    /// The table of figures per card, tile, piece and option.
+    table: content::Table,
 }
 
 /// What the grid and the summary lines show, worked out when the result or the snapshot
@@ -78,6 +81,7 @@ impl Outcomes {
                 bots: vec!["random".into()],
                 cap: 5000,
                 options: Vec::new(),
+                forbid: Vec::new(),
             },
             snapshot: Ok(None),
             running: None,
@@ -86,6 +90,7 @@ impl Outcomes {
             view: View::default(),
             note: None,
             ctx: None,
+            table: content::Table::default(),
         }
     }
 
@@ -163,6 +168,20 @@ impl Outcomes {
         let r = self.shown()?;
         let now = r.now.as_ref().ok()?;
         Some((&now.def, r.games(), r.provisional))
+    }
+
+    /// Per card id, its win rate in the figures on show and in the accepted outcomes, for
+    /// the Decks & tables tab.
+    pub fn card_column(&self) -> std::collections::BTreeMap<String, String> {
+        let now = self
+            .shown()
+            .and_then(|r| r.now.as_ref().ok())
+            .map(|s| &s.stats.figures);
+        let accepted = match &self.snapshot {
+            Ok(Some(s)) => Some(&s.outcomes.figures),
+            _ => None,
+        };
+        content::card_column(now, accepted)
     }
 
     /// The run's provisional figures while it goes on, else the last complete run's.
@@ -335,10 +354,24 @@ impl Outcomes {
         }
     }
 
-    fn result_ui(&self, ui: &mut Ui, def: &Arc<GameDef>) {
-        let Some(f) = self.shown() else {
-            return;
-        };
+    fn result_ui(&mut self, ui: &mut Ui, def: &Arc<GameDef>) {
+        let mut table = std::mem::take(&mut self.table);
+        let forbid = self.figures_ui(ui, def, &mut table);
+        self.table = table;
+        if let Some(id) = forbid {
+            self.settings.forbid = vec![id];
+            self.start();
+        }
+    }
+
+    /// The figures of the run on show; returns an id the person asked to run without.
+    fn figures_ui(
+        &self,
+        ui: &mut Ui,
+        def: &Arc<GameDef>,
+        table: &mut content::Table,
+    ) -> Option<String> {
+        let f = self.shown()?;
         ui.separator();
         let now = match &f.now {
             Ok(s) => s,
@@ -347,7 +380,7 @@ impl Outcomes {
                     ui.visuals().error_fg_color,
                     format!("The games could not run: {e}"),
                 );
-                return;
+                return None;
             }
         };
         if f.provisional {
@@ -384,20 +417,44 @@ impl Outcomes {
             (Ok(Some(s)), true) => Some(s.outcomes.win_rate.as_slice()),
             _ => None,
         };
-        figures::plots(ui, f, now, accepted);
+        let accepted_stats = match (&self.snapshot, self.view.comparable) {
+            (Ok(Some(s)), true) => Some(&s.outcomes),
+            _ => None,
+        };
+        figures::plots(ui, f, now, accepted, accepted_stats);
+        ui.heading("Cards, tiles, pieces and options");
+        ui.weak(
+            "Per piece of content: the games in which a seat held it (a card in its hand or zones, its own piece, the game's option value) or played it (one of its actions named it), and how often those seats won against the others. Sorted by the size of the effect; \"Without it\" plays the same games with it forbidden to the bots.",
+        );
+        let forbid = content::table_ui(
+            ui,
+            table,
+            &now.stats.figures,
+            accepted_stats.map(|s| &s.figures),
+            self.running.is_none(),
+        );
         for side in std::iter::once(now).chain(base) {
-            if side.stats.errors > 0 {
+            if side.stats.errors > 0 || side.stats.capped > 0 {
                 ui.heading(format!(
-                    "Errors in {} ({} {})",
-                    side.name,
-                    side.stats.errors,
-                    plural(side.stats.errors, "game")
+                    "Errors and capped games in {} ({} with errors, {} capped)",
+                    side.name, side.stats.errors, side.stats.capped,
                 ));
                 for m in &side.stats.error_messages {
                     ui.colored_label(ui.visuals().error_fg_color, m);
                 }
+                for g in &side.stats.failed_games {
+                    ui.label(format!(
+                        "Seed {}: {} at action {} (record it with `farebox record {} --seed {}` to replay it)",
+                        g.seed,
+                        if g.capped { "stopped at the cap" } else { "error" },
+                        g.action,
+                        side.def.id,
+                        g.seed
+                    ));
+                }
             }
         }
+        forbid
     }
 
     /// Starts a run with the panel's settings, unless they cannot be played.
@@ -459,7 +516,9 @@ impl Outcomes {
         let now = f.now.as_ref().ok()?;
         let current = Arc::ptr_eq(&now.def, &t.def);
         let complete = !f.cancelled && !f.provisional;
-        (self.running.is_none() && complete && current).then_some((t, f, now))
+        // Restricted play is a question asked of the mod, not its outcomes.
+        let unrestricted = f.settings.forbid.is_empty();
+        (self.running.is_none() && complete && current && unrestricted).then_some((t, f, now))
     }
 
     /// Writes the last run's outcomes as the accepted ones, as `farebox test --accept` does.
@@ -528,22 +587,31 @@ impl Outcomes {
             (Ok(None), _, _) => "No accepted outcomes to compare with yet.".to_string(),
             (Ok(Some(_)), None, _) => "The accepted outcomes were made with other settings: run with the snapshot's settings to compare.".to_string(),
             (Ok(Some(_)), Some(_), Some(so_far)) => {
-                match compare::summary(&rows, games, |r| r.accepted, |r| r.now) {
+                match compare::summary(&rows, games, compare::Side::Accepted, compare::Side::Now) {
                     Some(line) => format!("{so_far}, changed from the accepted outcomes: {line}."),
                     None => format!("{so_far}, no figure differs from the accepted outcomes by more than chance."),
                 }
             }
             (Ok(Some(s)), Some(_), None) => {
-                let passes = differences(&s.outcomes, &now.stats).is_empty();
-                match compare::summary(&rows, games, |r| r.accepted, |r| r.now) {
-                    Some(line) => format!("Changed from the accepted outcomes: {line}. `farebox test` fails until the new outcomes are accepted."),
-                    None if passes => "Same as the accepted outcomes: `farebox test` passes.".to_string(),
-                    None => "Slight differences from the accepted outcomes, all within the tolerance; `farebox test` fails until they are accepted.".to_string(),
+                let cmp = crate::compare::compare(&now.def, &s.outcomes, &now.stats, f.settings.games);
+                let open = match cmp.open.first() {
+                    Some((_, more)) => format!(
+                        " {} {} moved within chance; about {more} more games would settle the nearest.",
+                        cmp.open.len(),
+                        plural(cmp.open.len(), "figure")
+                    ),
+                    None => String::new(),
+                };
+                match compare::summary(&rows, games, compare::Side::Accepted, compare::Side::Now) {
+                    Some(line) => format!("Changed beyond chance from the accepted outcomes: {line}. `farebox test` fails until the new outcomes are accepted."),
+                    None if cmp.changed.is_empty() && cmp.open.is_empty() => "Same as the accepted outcomes: `farebox test` passes.".to_string(),
+                    None if cmp.changed.is_empty() => format!("No figure changed beyond its 95% interval: `farebox test` passes.{open}"),
+                    None => format!("{} {} per card, tile, piece or option changed beyond chance (see Content below); `farebox test` fails until the new outcomes are accepted.{open}", cmp.changed.len(), plural(cmp.changed.len(), "figure")),
                 }
             }
         };
         let base_summary = base.map(|b| {
-            let line = compare::summary(&rows, games, |r| r.base, |r| r.now);
+            let line = compare::summary(&rows, games, compare::Side::Base, compare::Side::Now);
             match (line, &so_far) {
                 (Some(line), None) => format!("Against {}: {line}.", b.name),
                 (Some(line), Some(_)) => format!("So far, against {}: {line}.", b.name),
@@ -554,6 +622,14 @@ impl Outcomes {
                 ),
             }
         });
+        let summary = if f.settings.forbid.is_empty() {
+            summary
+        } else {
+            format!(
+                "Without {} (forbidden to the bots): {summary}",
+                f.settings.forbid.join(", ")
+            )
+        };
         View {
             rows,
             comparable: snap.is_some(),
@@ -670,6 +746,20 @@ fn settings_ui(ui: &mut Ui, s: &mut Settings, def: &GameDef) {
                 ui.label(s.options.join(", "));
                 ui.end_row();
             }
+            if !s.forbid.is_empty() {
+                ui.label("Forbidden to the bots");
+                ui.horizontal(|ui| {
+                    ui.label(s.forbid.join(", "));
+                    if ui
+                        .small_button("Allow again")
+                        .on_hover_text("Play without restrictions")
+                        .clicked()
+                    {
+                        s.forbid.clear();
+                    }
+                });
+                ui.end_row();
+            }
         });
 }
 
@@ -685,6 +775,7 @@ fn defaults(def: &GameDef) -> Settings {
         bots: vec![agent.to_string(); players as usize],
         cap: 5000,
         options: Vec::new(),
+        forbid: Vec::new(),
     }
 }
 
@@ -702,7 +793,9 @@ fn per_seat(s: &Settings) -> Settings {
     Settings { bots, ..s.clone() }
 }
 
-/// Whether `a` and `b` play the same games (a short list of agents repeats its last).
+/// Whether `a` and `b` play the same games (a short list of agents repeats its last), but
+/// for restricted play: a run with an id forbidden compares with the accepted outcomes, and
+/// the difference is what the id is worth.
 fn same_settings(a: &Settings, b: &Settings) -> bool {
     a.games == b.games
         && a.seed == b.seed

@@ -42,6 +42,8 @@ const STRIP_H: f32 = 66.0;
 const ROW_H: f32 = 26.0;
 /// The width of the first column (the row's number, copy and delete).
 const ACTIONS_W: f32 = 160.0;
+/// The width of a deck's win-rate column (see `Sheets::outcomes`).
+const OUTCOMES_W: f32 = 170.0;
 
 #[derive(Default)]
 pub struct Sheets {
@@ -61,6 +63,9 @@ pub struct Sheets {
     /// A list cell being typed into: (row id, column, text), written when it loses focus.
     typing: Option<(String, String, String)>,
     hooks: super::items::HookOrigins,
+    /// Per card id, its win rate in the outcomes run now and in the accepted ones, shown as
+    /// the last column of every deck (set by the Studio each frame; empty when none).
+    pub outcomes: std::collections::BTreeMap<String, String>,
 }
 
 impl Sheets {
@@ -378,14 +383,18 @@ impl Sheets {
         self.strip_ui(ui, c, rel, key_col, &rows, &problems_here);
         let widths: Vec<f32> = cols.iter().map(|col| col_width(col, key_col)).collect();
         let sx = ui.spacing().item_spacing.x;
-        let total = ACTIONS_W + widths.iter().map(|w| w + sx).sum::<f32>();
+        // A deck's cards' win rates, once an outcomes run has them.
+        let outcomes = matches!(sheet, SheetRef::Deck(_)) && !self.outcomes.is_empty();
+        let total = ACTIONS_W
+            + widths.iter().map(|w| w + sx).sum::<f32>()
+            + if outcomes { OUTCOMES_W + sx } else { 0.0 };
         egui::ScrollArea::horizontal()
             .id_salt(("sheet-h", sheet.id()))
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 ui.set_min_width(total);
                 ui.vertical(|ui| {
-                    self.header_ui(ui, cols, &widths);
+                    self.header_ui(ui, cols, &widths, outcomes);
                     ui.separator();
                     egui::ScrollArea::vertical()
                         .id_salt(("sheet-v", sheet.id()))
@@ -489,7 +498,7 @@ impl Sheets {
     }
 
     /// The header row: each column's name, clicked to sort.
-    fn header_ui(&mut self, ui: &mut egui::Ui, cols: &[Column], widths: &[f32]) {
+    fn header_ui(&mut self, ui: &mut egui::Ui, cols: &[Column], widths: &[f32], outcomes: bool) {
         ui.horizontal(|ui| {
             ui.add_sized([ACTIONS_W, ROW_H], egui::Label::new(""));
             for (col, w) in cols.iter().zip(widths) {
@@ -527,6 +536,15 @@ impl Sheets {
                         _ => Some((col.key.clone(), true)),
                     };
                 }
+            }
+            if outcomes {
+                ui.add_sized(
+                    [OUTCOMES_W, ROW_H],
+                    egui::Label::new(egui::RichText::new("win rate (outcomes)").strong()),
+                )
+                .on_hover_text(
+                    "How often a seat that played the card (else held it) won, in the Outcomes tab's run and in the accepted outcomes",
+                );
             }
         });
     }
@@ -601,6 +619,12 @@ impl Sheets {
                     );
                     cell.on_hover_text(why.join("\n"));
                 }
+            }
+            if matches!(sheet, SheetRef::Deck(_)) && !self.outcomes.is_empty() {
+                ui.add_sized(
+                    [OUTCOMES_W, ROW_H],
+                    egui::Label::new(self.outcomes.get(id.as_str()).map_or("—", String::as_str)),
+                );
             }
         });
         let rect = egui::Rect::from_min_size(r.response.rect.min, egui::vec2(total, ROW_H));

@@ -37,6 +37,8 @@ pub struct GameDef {
     /// blake3 of every file read, in load order: replays name the exact content they ran on.
     pub content_hash: String,
     pub(crate) index: Index,
+    /// The content as outcome figures follow it, made when first asked for.
+    pub(crate) catalog: std::sync::OnceLock<std::sync::Arc<crate::figures::Catalog>>,
 }
 
 /// Name -> index lookups, built once by the loader.
@@ -79,6 +81,16 @@ impl GameDef {
     }
     pub fn bot(&self, id: &str) -> Option<&BotDef> {
         self.bots.iter().find(|b| b.id == id)
+    }
+    /// Every card, tile kind, piece kind and option value, as outcome figures follow them.
+    pub fn catalog(&self) -> std::sync::Arc<crate::figures::Catalog> {
+        self.catalog
+            .get_or_init(|| std::sync::Arc::new(crate::figures::Catalog::of(self)))
+            .clone()
+    }
+    /// The counter that holds each seat's score during play, if the mod names one.
+    pub fn score_counter(&self) -> Option<usize> {
+        self.counters.iter().position(|c| c.score)
     }
     /// Whether the mod has rule scripts, i.e. can be played.
     pub fn playable(&self) -> bool {
@@ -448,6 +460,8 @@ pub struct CounterDef {
     pub max: Option<i64>,
     /// An option and the value under which this counter matters (`applies_when`).
     pub applies_when: Option<(String, Value)>,
+    /// The score during play (`score = true`; a seat counter, at most one per game).
+    pub score: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -733,6 +733,11 @@ pub struct RawCounter {
     /// This counter matters only while an option has a given value (as an option's
     /// `applies_when`); views leave it out otherwise.
     pub applies_when: Option<Sp<RawAppliesWhen>>,
+    /// This seat counter is the game's score as it stands during play: outcome runs follow
+    /// it to count how often the lead changed and how early the winner took it for good. At
+    /// most one counter of a game says so.
+    #[serde(default)]
+    pub score: Sp<bool>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]

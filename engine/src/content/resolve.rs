@@ -264,12 +264,30 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         .map(|(i, t)| (t.id.clone(), i))
         .collect();
 
+    let mut score_counter: Option<&str> = None;
     let counters: Vec<CounterDef> = merged
         .counters
         .iter()
         .map(|c| {
             let r = &c.item;
             cx.check_id(c.file, &r.id, "counter");
+            if *r.score.get() {
+                if r.scope != Scope::Seat {
+                    cx.err(
+                        c.file,
+                        r.score.span(),
+                        "only a seat counter can be the score (`scope = \"seat\"`)",
+                    );
+                }
+                match score_counter {
+                    Some(first) => cx.err(
+                        c.file,
+                        r.score.span(),
+                        format!("counter `{first}` is already the score; a game has one score counter"),
+                    ),
+                    None => score_counter = Some(r.id.get()),
+                }
+            }
             if let Some(o) = &r.initial_option {
                 check_option_ref(&mut cx, &merged, &options, c.file, o, OptionType::Int);
             }
@@ -314,6 +332,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                     let w = w.get();
                     (w.option.get().clone(), Value::from_toml(w.is.get()))
                 }),
+                score: *r.score.get(),
             }
         })
         .collect();
@@ -556,6 +575,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         bots,
         content_hash: files.hash(),
         index,
+        catalog: Default::default(),
     })
 }
 

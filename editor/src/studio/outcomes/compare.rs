@@ -1,5 +1,10 @@
 //! The figures of a run side by side with the accepted ones (and the base game's): one row
 //! per figure, how much each changed, and a one-line summary of what changed most.
+//!
+//! Win rates and means carry their 95% intervals (Wilson's for a rate, `mean ± 1.96·sd/√n`
+//! for a mean), and such a figure counts as changed only when its intervals on the two
+//! sides do not overlap, as `farebox test` decides ([`crate::compare`]); the others (counts
+//! of games) keep a tolerance.
 
 use farebox::GameDef;
 
@@ -28,7 +33,9 @@ pub enum Change {
     /// Beyond the tolerance, but provisional figures could be that far off by chance alone
     /// (over the few games played so far).
     Chance,
-    /// Beyond the tolerance.
+    /// Moved, but within the 95% intervals: about this many more games would settle it.
+    Open(u64),
+    /// Beyond the tolerance, or beyond the 95% intervals.
     Changed,
 }
 
@@ -48,12 +55,63 @@ pub struct Row {
     /// For provisional figures, how far `now` could be off by chance over the games played
     /// so far (its standard error, from their own spread); 0 for final figures.
     pub noise: f64,
+    /// The 95% intervals of the accepted, new and base figures, where the figure has them.
+    pub intervals: [Option<[f64; 2]>; 3],
+}
+
+/// Which side of a row.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Side {
+    Accepted = 0,
+    Now = 1,
+    Base = 2,
 }
 
 impl Row {
     fn noise(mut self, noise: f64) -> Row {
         self.noise = noise;
         self
+    }
+
+    fn intervals(mut self, f: impl Fn(usize) -> Option<[f64; 2]>) -> Row {
+        self.intervals = [f(0), f(1), f(2)];
+        self
+    }
+
+    pub fn value(&self, side: Side) -> Option<f64> {
+        match side {
+            Side::Accepted => self.accepted,
+            Side::Now => self.now,
+            Side::Base => self.base,
+        }
+    }
+
+    pub fn interval(&self, side: Side) -> Option<[f64; 2]> {
+        self.intervals[side as usize]
+    }
+
+    /// How the figure moved from `from` to `to` (None when a side lacks it), over runs of
+    /// `games` games: by the intervals where both sides have them.
+    pub fn change(&self, from: Side, to: Side, games: f64) -> Option<Change> {
+        let (kind, a, b) = (self.kind?, self.value(from)?, self.value(to)?);
+        Some(match (self.interval(from), self.interval(to)) {
+            (Some(ia), Some(ib)) => {
+                let f = crate::compare::Figure {
+                    name: String::new(),
+                    rate: kind == Kind::Rate,
+                    accepted: a,
+                    accepted_interval: ia,
+                    now: b,
+                    now_interval: ib,
+                };
+                match crate::compare::verdict(&f, games.max(1.0) as u64) {
+                    crate::compare::Verdict::Same => Change::Same,
+                    crate::compare::Verdict::Open { more_games } => Change::Open(more_games),
+                    crate::compare::Verdict::Changed => Change::Changed,
+                }
+            }
+            _ => change(kind, a, b, games, self.noise),
+        })
     }
 }
 
@@ -73,15 +131,6 @@ fn share_noise(p: f64, n: usize) -> f64 {
 /// The standard error of a mean of `n` values whose standard deviation is `sd`.
 fn mean_noise(sd: f64, n: usize) -> f64 {
     if n == 0 { 0.0 } else { sd / (n as f64).sqrt() }
-}
-
-/// The standard error of a standard deviation `sd` of `n` values (about normal ones).
-fn sd_noise(sd: f64, n: usize) -> f64 {
-    if n < 2 {
-        0.0
-    } else {
-        sd / (2.0 * (n - 1) as f64).sqrt()
-    }
 }
 
 /// The rows for the figures of `now`, with the accepted ones and the base game's beside them
@@ -110,6 +159,7 @@ pub fn rows(
             unit,
             rank,
             noise: 0.0,
+            intervals: [None; 3],
         }
     };
     // How far a figure of `now` could be off by chance (provisional figures only).
@@ -157,10 +207,30 @@ pub fn rows(
     for (i, name) in seats.iter().enumerate() {
         let (label, short) = (format!("Win rate: {name}"), format!("{name} win rate"));
         out.push(
-            row(&label, &short, Rate, "", 0, &|s| s.win_rate.get(i).copied()).noise(share_se(
-                &|s| s.win_rate.get(i).copied().unwrap_or(0.0),
-                &|s| s.finished,
-            )),
+            row(&label, &short, Rate, "", 0, &|s| s.win_rate.get(i).copied())
+                .noise(share_se(
+                    &|s| s.win_rate.get(i).copied().unwrap_or(0.0),
+                    &|s| s.finished,
+                ))
+                .intervals(|k| {
+                    let s = sides[k]?;
+                    let wins = (s.win_rate.get(i)? * s.finished as f64).round() as u64;
+                    farebox::figures::wilson(wins, s.finished as u64)
+                }),
+        );
+    }
+    {
+        let f = |s: &Stats| s.figures.first_mover_win_rate;
+        out.push(
+            row(
+                "Win rate of the seat that moved first",
+                "first mover win rate",
+                Rate,
+                "",
+                0,
+                &f,
+            )
+            .intervals(|k| sides[k]?.figures.first_mover_win_rate_interval),
         );
     }
     out.push(
@@ -172,18 +242,11 @@ pub fn rows(
             1,
             &|s| Some(s.turns_mean),
         )
-        .noise(noise(&|s| mean_noise(s.turns_sd, clean(s)))),
-    );
-    out.push(
-        row(
-            "Length in turns: sd",
-            "sd of length",
-            Mean,
-            " turns",
-            5,
-            &|s| Some(s.turns_sd),
-        )
-        .noise(noise(&|s| sd_noise(s.turns_sd, clean(s)))),
+        .noise(noise(&|s| mean_noise(s.turns_sd, clean(s))))
+        .intervals(|k| {
+            let s = sides[k]?;
+            farebox::figures::mean_interval(s.turns_mean, s.turns_sd, clean(s) as u64)
+        }),
     );
     out.push(
         row(
@@ -194,18 +257,11 @@ pub fn rows(
             1,
             &|s| Some(s.actions_mean),
         )
-        .noise(noise(&|s| mean_noise(s.actions_sd, clean(s)))),
-    );
-    out.push(
-        row(
-            "Length in actions: sd",
-            "sd of length",
-            Mean,
-            " actions",
-            5,
-            &|s| Some(s.actions_sd),
-        )
-        .noise(noise(&|s| sd_noise(s.actions_sd, clean(s)))),
+        .noise(noise(&|s| mean_noise(s.actions_sd, clean(s))))
+        .intervals(|k| {
+            let s = sides[k]?;
+            farebox::figures::mean_interval(s.actions_mean, s.actions_sd, clean(s) as u64)
+        }),
     );
     for (i, name) in seats.iter().enumerate() {
         let (label, short) = (format!("Mean score: {name}"), format!("{name} mean score"));
@@ -214,12 +270,51 @@ pub fn rows(
             row(&label, &short, Mean, "", 3, &|s| {
                 s.score_mean.get(i).copied()
             })
-            .noise(noise(&|s| mean_noise(sd(s), s.finished))),
+            .noise(noise(&|s| mean_noise(sd(s), s.finished)))
+            .intervals(|k| {
+                let s = sides[k]?;
+                farebox::figures::mean_interval(*s.score_mean.get(i)?, sd(s), s.finished as u64)
+            }),
         );
-        let (label, short) = (format!("Score sd: {name}"), format!("{name} score sd"));
+    }
+    let stat_names: std::collections::BTreeSet<&String> = sides
+        .iter()
+        .flatten()
+        .flat_map(|s| s.figures.stats.keys())
+        .collect();
+    for name in stat_names {
+        let (label, short) = (
+            format!("Mean {name} (the rules' figure)"),
+            format!("mean {name}"),
+        );
         out.push(
-            row(&label, &short, Mean, "", 5, &|s| s.score_sd.get(i).copied())
-                .noise(noise(&|s| sd_noise(sd(s), s.finished))),
+            row(&label, &short, Mean, "", 3, &|s| {
+                s.figures.stats.get(name).map(|f| f.mean)
+            })
+            .intervals(|k| Some(sides[k]?.figures.stats.get(name)?.interval)),
+        );
+    }
+    if sides
+        .iter()
+        .flatten()
+        .any(|s| s.figures.lead_changes_mean.is_some())
+    {
+        out.push(
+            row("Lead changes a game", "lead changes", Mean, "", 4, &|s| {
+                s.figures.lead_changes_mean
+            })
+            .intervals(|k| sides[k]?.figures.lead_changes_interval),
+        );
+        out.push(
+            row(
+                "How far in the winner took the lead for good",
+                "winner's lead taken",
+                Rate,
+                "",
+                4,
+                &|s| s.figures.winner_took_lead_at,
+            )
+            .intervals(|k| sides[k]?.figures.winner_took_lead_at_interval),
         );
     }
     // The endings, commonest first (now, else in whichever side has them).
@@ -245,6 +340,7 @@ pub fn rows(
             unit: "",
             rank: 9,
             noise: 0.0,
+            intervals: [None; 3],
         });
     }
     for r in reasons {
@@ -313,17 +409,12 @@ pub fn delta(kind: Kind, a: f64, b: f64) -> String {
 /// "Red win rate 26.0% -> 31.0%, mean length 14.0 -> 19.2 turns". Win rates and errors come
 /// first, then lengths, scores and endings, each by how far it moved. None when nothing moved
 /// beyond the tolerance.
-pub fn summary(
-    rows: &[Row],
-    games: f64,
-    from: impl Fn(&Row) -> Option<f64>,
-    to: impl Fn(&Row) -> Option<f64>,
-) -> Option<String> {
+pub fn summary(rows: &[Row], games: f64, from: Side, to: Side) -> Option<String> {
     let mut moved: Vec<(u8, f64, String)> = rows
         .iter()
         .filter_map(|r| {
-            let (kind, a, b) = (r.kind?, from(r)?, to(r)?);
-            if change(kind, a, b, games, r.noise) != Change::Changed {
+            let (kind, a, b) = (r.kind?, r.value(from)?, r.value(to)?);
+            if r.change(from, to, games) != Some(Change::Changed) {
                 return None;
             }
             let (shown_a, shown_b, size) = match kind {

@@ -2,9 +2,9 @@
 //! beside them) and the plots: win rate per seat, the spread of game lengths, scores per seat.
 
 use egui::{Color32, RichText, Ui};
-use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Plot};
+use egui_plot::{Bar, BarChart, BoxElem, BoxPlot, BoxSpread, Legend, Line, Plot, VLine};
 
-use super::compare::{self, Change, Row};
+use super::compare::{self, Change, Row, Side as Of};
 use super::run::{Histogram, Report, Side};
 
 const NOW: Color32 = Color32::from_rgb(80, 150, 230);
@@ -39,9 +39,20 @@ pub fn grid(
                 ui.strong(format!("Base: {name}"));
             }
             ui.end_row();
-            let cell = |ui: &mut Ui, kind, x: Option<f64>| match x {
-                Some(x) => ui.label(compare::show(kind, x, games)),
-                None => ui.weak("—"),
+            // A figure with its 95% interval where it has one.
+            let cell = |ui: &mut Ui, kind, r: &Row, of: Of| match (r.value(of), r.interval(of)) {
+                (Some(x), Some([lo, hi])) => ui
+                    .label(format!(
+                        "{}  ({} to {})",
+                        compare::show(kind, x, games),
+                        compare::show(kind, lo, games),
+                        compare::show(kind, hi, games)
+                    ))
+                    .on_hover_text(
+                        "In brackets, the 95% interval: where the figure of endlessly many such games would lie, 19 times in 20",
+                    ),
+                (Some(x), None) => ui.label(compare::show(kind, x, games)),
+                (None, _) => ui.weak("—"),
             };
             for r in rows {
                 let Some(kind) = r.kind else {
@@ -51,13 +62,18 @@ pub fn grid(
                 };
                 ui.label(&r.label);
                 if comparable {
-                    cell(ui, kind, r.accepted);
+                    cell(ui, kind, r, Of::Accepted);
                 }
-                cell(ui, kind, r.now);
+                cell(ui, kind, r, Of::Now);
                 if comparable {
                     match (r.accepted, r.now) {
-                        (Some(a), Some(n)) => match compare::change(kind, a, n, games, r.noise) {
+                        (Some(a), Some(n)) => match r.change(Of::Accepted, Of::Now, games).unwrap_or(Change::Same) {
                             Change::Same => ui.weak("same"),
+                            Change::Open(more) => ui
+                                .label(format!("{}  within chance", compare::delta(kind, a, n)))
+                                .on_hover_text(format!(
+                                    "The 95% intervals overlap, so this may be chance: about {more} more games would settle it"
+                                )),
                             Change::Slight => {
                                 ui.label(format!("{}  slight", compare::delta(kind, a, n)))
                             }
@@ -78,7 +94,7 @@ pub fn grid(
                     };
                 }
                 if base.is_some() {
-                    cell(ui, kind, r.base);
+                    cell(ui, kind, r, Of::Base);
                 }
                 ui.end_row();
             }
@@ -90,9 +106,16 @@ fn now_label(provisional: bool) -> &'static str {
     if provisional { "So far" } else { "Now" }
 }
 
-/// The plots of a run; `accepted` win rates are drawn beside the new ones when the run is
-/// comparable with the snapshot.
-pub fn plots(ui: &mut Ui, f: &Report, now: &Side, accepted: Option<&[f64]>) {
+/// The plots of a run, with the accepted figures drawn over them when the run is comparable
+/// with the snapshot: the win rates as dark marks over each seat's bar (the run's own 95%
+/// interval as a whisker), the mean lengths as vertical lines, the mean scores as marks.
+pub fn plots(
+    ui: &mut Ui,
+    f: &Report,
+    now: &Side,
+    accepted: Option<&[f64]>,
+    accepted_stats: Option<&crate::cmd_sim::Stats>,
+) {
     let base = f.base.as_ref().and_then(|b| b.as_ref().ok());
     let own = now_label(f.provisional);
     let seats: Vec<String> = (0..f.settings.players as usize)
@@ -101,33 +124,64 @@ pub fn plots(ui: &mut Ui, f: &Report, now: &Side, accepted: Option<&[f64]>) {
     let base_label = base.map(|b| format!("Base: {}", b.name));
 
     ui.heading("Win rate per seat");
-    let mut series: Vec<(&str, Color32, &[f64])> = Vec::new();
-    if let Some(a) = accepted {
-        series.push(("Accepted", ACCEPTED, a));
-    }
-    series.push((own, NOW, &now.stats.win_rate));
+    ui.weak("A tie for first counts as a win for each tied seat, so the win rates can add up to more than 100%.");
+    let mut series: Vec<(&str, Color32, &[f64])> = vec![(own, NOW, &now.stats.win_rate)];
     if let (Some(b), Some(label)) = (base, &base_label) {
         series.push((label, BASE, &b.stats.win_rate));
     }
     let width = 0.8 / series.len() as f64;
+    let offset = |k: usize| (k as f64 - (series.len() - 1) as f64 / 2.0) * width;
     let charts: Vec<BarChart> = series
         .iter()
         .enumerate()
         .map(|(k, (name, colour, rates))| {
-            let offset = (k as f64 - (series.len() - 1) as f64 / 2.0) * width;
             let bars = rates
                 .iter()
                 .enumerate()
-                .map(|(seat, r)| Bar::new(seat as f64 + offset, r * 100.0).width(width * 0.9))
+                .map(|(seat, r)| Bar::new(seat as f64 + offset(k), r * 100.0).width(width * 0.9))
                 .collect();
             BarChart::new(*name, bars).color(*colour)
         })
         .collect();
-    seat_plot("outcomes-win-rate", &seats, "% of finished games")
+    // The run's own intervals, as whiskers over its bars.
+    let whiskers: Vec<Line> = now
+        .stats
+        .win_rate_interval
+        .iter()
+        .enumerate()
+        .map(|(seat, [lo, hi])| {
+            let x = seat as f64 + offset(0);
+            Line::new("95% interval", vec![[x, lo * 100.0], [x, hi * 100.0]])
+                .color(ui.visuals().text_color())
+                .width(1.5)
+        })
+        .collect();
+    let marks: Vec<Line> = accepted
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .map(|(seat, r)| {
+            let x = seat as f64;
+            Line::new(
+                "Accepted",
+                vec![[x - 0.42, r * 100.0], [x + 0.42, r * 100.0]],
+            )
+            .color(ACCEPTED)
+            .width(3.0)
+        })
+        .collect();
+    seat_plot("outcomes-win-rate", &seats, "% of finished games won")
         .include_y(100.0)
-        .show(ui, |p| charts.into_iter().for_each(|c| p.bar_chart(c)));
+        .show(ui, |p| {
+            charts.into_iter().for_each(|c| p.bar_chart(c));
+            whiskers.into_iter().for_each(|l| p.line(l));
+            marks.into_iter().for_each(|l| p.line(l));
+        });
 
     ui.heading("Game length");
+    let means = |s: &crate::cmd_sim::Stats| (s.turns_mean, s.actions_mean);
+    let acc = accepted_stats.map(means);
+    let mine = means(&now.stats);
     ui.columns(2, |cols| {
         if let [left, right] = cols {
             histogram(
@@ -137,6 +191,7 @@ pub fn plots(ui: &mut Ui, f: &Report, now: &Side, accepted: Option<&[f64]>) {
                 &f.turns,
                 own,
                 base_label.as_deref(),
+                (mine.0, acc.map(|a| a.0)),
             );
             histogram(
                 right,
@@ -145,6 +200,7 @@ pub fn plots(ui: &mut Ui, f: &Report, now: &Side, accepted: Option<&[f64]>) {
                 &f.actions,
                 own,
                 base_label.as_deref(),
+                (mine.1, acc.map(|a| a.1)),
             );
         }
     });
@@ -175,8 +231,21 @@ pub fn plots(ui: &mut Ui, f: &Report, now: &Side, accepted: Option<&[f64]>) {
             BoxPlot::new(*name, elems).color(*colour)
         })
         .collect();
-    seat_plot("outcomes-scores", &seats, "score")
-        .show(ui, |p| plots.into_iter().for_each(|b| p.box_plot(b)));
+    let score_marks: Vec<Line> = accepted_stats
+        .map_or(&[][..], |a| a.score_mean.as_slice())
+        .iter()
+        .enumerate()
+        .map(|(seat, m)| {
+            let x = seat as f64;
+            Line::new("Accepted mean", vec![[x - 0.42, *m], [x + 0.42, *m]])
+                .color(ACCEPTED)
+                .width(3.0)
+        })
+        .collect();
+    seat_plot("outcomes-scores", &seats, "score at the end").show(ui, |p| {
+        plots.into_iter().for_each(|b| p.box_plot(b));
+        score_marks.into_iter().for_each(|l| p.line(l));
+    });
 }
 
 /// A plot with one place per seat along the bottom, named after the seats; it neither pans
@@ -191,6 +260,7 @@ fn seat_plot<'a>(id: &'a str, seats: &[String], y: &'a str) -> Plot<'a> {
             }
             names.get(i as usize).cloned().unwrap_or_default()
         })
+        .x_axis_label("seat")
         .y_axis_label(y)
         .include_y(0.0)
         .include_x(-0.5)
@@ -215,6 +285,7 @@ fn histogram(
     hists: &[Histogram],
     own: &str,
     base: Option<&str>,
+    (mean, accepted): (f64, Option<f64>),
 ) {
     ui.label(format!("Games by length in {unit}"));
     let names = std::iter::once((own, NOW)).chain(base.map(|b| (b, BASE)));
@@ -238,5 +309,15 @@ fn histogram(
         .x_axis_label(unit)
         .y_axis_label("games")
         .include_y(0.0)
-        .show(ui, |p| charts.into_iter().for_each(|c| p.bar_chart(c)));
+        .show(ui, |p| {
+            charts.into_iter().for_each(|c| p.bar_chart(c));
+            p.vline(
+                VLine::new(format!("{own} mean"), mean)
+                    .color(NOW)
+                    .width(1.5),
+            );
+            if let Some(a) = accepted {
+                p.vline(VLine::new("Accepted mean", a).color(ACCEPTED).width(2.5));
+            }
+        });
 }

@@ -343,7 +343,7 @@ fn round_up(n: u64, threads: u64) -> u64 {
 
 /// A side's figures over its games so far.
 fn side(name: String, def: Arc<GameDef>, outcomes: Vec<Outcome>, settings: &Settings) -> Side {
-    let stats = Stats::of(settings.players, &outcomes);
+    let stats = Stats::of(&def, settings.players, &outcomes);
     let scores = score_spreads(settings.players, &outcomes);
     Side {
         name,

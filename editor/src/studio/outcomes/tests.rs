@@ -126,7 +126,10 @@ fn a_run_shows_its_figures_and_accepting_makes_farebox_test_pass() {
         .unwrap_or_else(|f| panic!("{}", f.message()))
         .unwrap_or_else(|| panic!("no snapshot was written"));
     assert_eq!(snap.settings.games, 20);
-    assert_eq!(snap.outcomes, stats);
+    // What was written is the run's figures, as JSON reads them back.
+    let read_back: crate::cmd_sim::Stats =
+        serde_json::from_str(&serde_json::to_string(&stats).unwrap()).unwrap();
+    assert_eq!(snap.outcomes, read_back);
     // Now the run compares with what it accepted.
     shows(&h, "Same as the accepted outcomes");
 
@@ -328,7 +331,7 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
     let snap = crate::cmd_test::Snapshot {
         mod_version: t.def.version.clone(),
         settings: panel.settings.clone(),
-        outcomes: crate::cmd_sim::Stats::of(few.players, &outcomes),
+        outcomes: crate::cmd_sim::Stats::of(&t.def, few.players, &outcomes),
     };
     crate::cmd_test::write_snapshot(&copy.folder, &snap)
         .unwrap_or_else(|f| panic!("{}", f.message()));
@@ -426,7 +429,7 @@ fn the_final_figures_are_a_full_run_s() {
     );
     assert_eq!(
         side.stats,
-        crate::cmd_sim::Stats::of(settings.players, &full)
+        crate::cmd_sim::Stats::of(&side.def, settings.players, &full)
     );
     assert_eq!(h.state().figures().map(|f| (f.1, f.2)), Some((90, false)));
 }
@@ -518,4 +521,55 @@ fn accept_is_refused_while_figures_are_provisional() {
     h.get_by_label("Cancel").click();
     h.step();
     until_done(&mut h);
+}
+
+/// The figures per card, tile, piece and option come as a table whose rows offer restricted
+/// play; a run without one card forbids it to the bots, says so, and cannot be accepted.
+#[test]
+fn the_content_table_runs_the_games_without_a_card() {
+    let copy = Copy::of("critter-cab", "without");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(12);
+    // Tall and wide enough that the whole table is on screen, where its buttons take clicks.
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1800.0, 6000.0))
+        .build_ui_state(|ui, panel: &mut Outcomes| panel.ui(ui), panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+    shows(&h, "Cards, tiles, pieces and options");
+    shows(&h, "A tie for first counts as a win for each tied seat");
+    let stats = match &h.state().last {
+        Some(super::run::Report { now: Ok(side), .. }) => side.stats.clone(),
+        _ => panic!("the run has no result"),
+    };
+    assert!(!stats.figures.cards.is_empty(), "no figures per card");
+    // The table is sorted by the size of the effect: its first "Without it" is that card's.
+    let first = stats
+        .figures
+        .cards
+        .iter()
+        .chain(&stats.figures.tiles)
+        .chain(&stats.figures.pieces)
+        .chain(&stats.figures.options)
+        .filter_map(|(k, c)| Some((k.clone(), c.effect()?.abs())))
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+        .map(|(k, _)| k)
+        .unwrap_or_else(|| panic!("no effect to sort by"));
+    h.query_all_by_label("Without it")
+        .next()
+        .unwrap_or_else(|| panic!("no Without it button"))
+        .click();
+    h.step();
+    until_done(&mut h);
+    let forbidden = &h.state().settings.forbid;
+    assert_eq!(forbidden.len(), 1);
+    assert!(first.ends_with(&forbidden[0]), "{first} vs {forbidden:?}");
+    shows(&h, &format!("Without {}", forbidden[0]));
+    assert!(
+        h.state().acceptable().is_none(),
+        "restricted play was acceptable"
+    );
 }

@@ -40,7 +40,7 @@ mod values;
 pub(super) use board::LayerCache;
 pub use pieces::MAX_PROPS_SIZE;
 pub use turn::{MAX_LOG_LINE, MAX_LOG_LINES, check_lookahead, math_random};
-pub use values::MAX_VARS_SIZE;
+pub use values::{MAX_STAT_NAME, MAX_STATS, MAX_VARS_SIZE};
 
 /// (name, Luau signature, what it does)
 type Entry = (&'static str, &'static str, &'static str);

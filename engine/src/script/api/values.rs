@@ -1,5 +1,5 @@
 //! Counters and variables: `game.counter`, `game.set_counter`, `game.add_counter`,
-//! `game.get`, `game.set` and `game.set_secret`.
+//! `game.get`, `game.set` and `game.set_secret`; and the game's own figures, `game.stat`.
 
 use mlua::{Lua, Table, Value as LuaValue};
 
@@ -11,6 +11,11 @@ use crate::value::Value;
 
 /// How much the game's variables may hold in all (as [`Value::footprint`] counts).
 pub const MAX_VARS_SIZE: usize = 16 << 20;
+
+/// The most figures `game.stat` keeps for one game, and the longest name it takes (bytes):
+/// what a game's figures hold stays small however a script calls it.
+pub const MAX_STATS: usize = 32;
+pub const MAX_STAT_NAME: usize = 64;
 
 /// (name, Luau signature, what it does), in the order the stubs list them.
 pub const API: &[(&str, &str, &str)] = &[
@@ -43,6 +48,11 @@ pub const API: &[(&str, &str, &str)] = &[
         "set_secret",
         "(name: string, value: any, seat: number?) -> ()",
         "Set a variable only `seat` may see (nobody, without a seat).",
+    ),
+    (
+        "stat",
+        "(name: string, value: number?) -> number?",
+        "Rules only: record a figure of this game for outcome runs (`farebox sim`, `farebox test`, the Studio), which summarise each over the games played; the last value set counts. Without a value, the value set so far (nil if none). Names are 1 to 64 letters, digits, `-` or `_`; at most 32 per game. No seat's view shows them.",
     ),
 ];
 
@@ -133,7 +143,66 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             store_var(lua, c, "game.set_secret", name, Some(v), seen)
         })
     });
+    reg!(lua, t, "stat", |_,
+                          (name, value): (
+        mlua::LuaString,
+        LuaValue
+    )| {
+        with(|c| {
+            if c.access != Access::Rules {
+                return err(
+                    "game.stat is for the rules only (bots, the actions, describe and score hooks cannot record figures)",
+                );
+            }
+            let name = stat_name(&name)?;
+            let value = match value {
+                LuaValue::Nil => return Ok(c.state.stats.get(&name).copied()),
+                LuaValue::Integer(i) => i as f64,
+                LuaValue::Number(n) if n.is_finite() => n,
+                LuaValue::Number(n) => {
+                    return err(format!(
+                        "game.stat(\"{name}\"): the value must be a finite number, not {n}"
+                    ));
+                }
+                other => {
+                    return err(format!(
+                        "game.stat(\"{name}\"): the value must be a number, not {}",
+                        crate::script::returns::what(&other)
+                    ));
+                }
+            };
+            if !c.state.stats.contains_key(&name) && c.state.stats.len() >= MAX_STATS {
+                return err(format!(
+                    "game.stat(\"{name}\"): a game records at most {MAX_STATS} figures, and this one has them all already"
+                ));
+            }
+            std::sync::Arc::make_mut(&mut c.state.stats).insert(name, value);
+            Ok(Some(value))
+        })
+    });
     Ok(())
+}
+
+/// A `game.stat` name, checked before it is copied out of the VM: 1 to [`MAX_STAT_NAME`]
+/// bytes of letters, digits, `-` and `_`.
+fn stat_name(name: &mlua::LuaString) -> R<String> {
+    let bytes = name.as_bytes();
+    if bytes.is_empty() || bytes.len() > MAX_STAT_NAME {
+        return err(format!(
+            "game.stat: a figure's name is 1 to {MAX_STAT_NAME} characters, not {}",
+            bytes.len()
+        ));
+    }
+    if !bytes
+        .iter()
+        .all(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
+    {
+        return err(format!(
+            "game.stat(\"{}\"): a figure's name uses letters, digits, `-` and `_` only",
+            short(&String::from_utf8_lossy(&bytes[..]))
+        ));
+    }
+    Ok(String::from_utf8_lossy(&bytes[..]).into_owned())
 }
 
 fn counter_slot(ctx: &CallCtx, id: &str, seat: Option<i64>) -> R<(usize, usize)> {

@@ -1,0 +1,154 @@
+//! `farebox sim MOD --rank DECK`: what each card of a deck is worth, from restricted play.
+//! The run's games are played as they are, then again once per card of the deck with that
+//! card forbidden to one seat (`--forbid-seat`, default the first): the drop in that seat's
+//! win rate is what the card is worth to it. A card whose removal raises the win rate is a
+//! trap; one whose removal costs a lot may dominate the game.
+//!
+//! The same seeds are played every time, so the runs differ only where the forbidden card
+//! changed a decision. The interval of a difference is the 95% Wald interval of the
+//! difference of two independent proportions, `±1.96·√(p₀q₀/n₀ + p₁q₁/n₁)`: wider than
+//! it need be for paired games, so on the safe side.
+
+use std::sync::atomic::AtomicBool;
+
+use farebox::agent::{Checks, Forbid, Labels};
+use farebox::game::Setup;
+use serde_json::json;
+
+use crate::cli::SimArgs;
+use crate::cmd_sim::{Stats, Tally, play_each};
+use crate::common::{Fail, Io};
+
+/// What forbidding one card did.
+struct Ranked {
+    card: String,
+    name: String,
+    /// The seat's win rate without the card.
+    without: f64,
+    /// How much the seat's win rate dropped without it, and the interval of that.
+    worth: f64,
+    half: f64,
+    forced: u64,
+}
+
+pub fn run(
+    def: &std::sync::Arc<farebox::GameDef>,
+    args: &SimArgs,
+    base: &Setup,
+    bots: &[String],
+    deck: &str,
+    io: &mut Io,
+) -> Result<i32, Fail> {
+    let Some(d) = def.deck(deck).and_then(|i| def.decks.get(i)) else {
+        let hint = farebox::diag::suggestion(deck, def.decks.iter().map(|d| d.id.as_str()));
+        return Err(Fail::Usage(format!(
+            "--rank {}: {} has no deck of that id{hint}",
+            crate::common::shown(deck, 60),
+            def.name
+        )));
+    };
+    let seats = base.seats;
+    let seat = args.forbid_seat.unwrap_or(1);
+    if seat == 0 || seat > seats {
+        return Err(Fail::Usage(format!(
+            "--forbid-seat {seat}: the game has seats 1 to {seats}"
+        )));
+    }
+    let seat = seat - 1;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, crate::common::MAX_THREADS as usize);
+    let threads = args.threads.map_or(threads, usize::from);
+    let play = |forbid: &Forbid| -> Stats {
+        let mut tally = Tally::new(def, seats);
+        play_each(
+            def,
+            base,
+            args.games,
+            bots,
+            args.cap,
+            threads,
+            &|| {},
+            &AtomicBool::new(false),
+            Checks {
+                labels: Labels::Never,
+                profile: false,
+                figures: false,
+            },
+            forbid,
+            &mut |o| tally.add(&o),
+        );
+        tally.stats()
+    };
+    let rate = |s: &Stats| s.win_rate.get(seat as usize).copied().unwrap_or(0.0);
+    let all = play(&Forbid::NONE);
+    let (p0, n0) = (rate(&all), all.finished.max(1) as f64);
+    let mut ranked = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for c in &d.cards {
+        if !seen.insert(c.id.as_str()) {
+            continue;
+        }
+        let st = play(&Forbid {
+            ids: vec![c.id.clone()],
+            seat: Some(seat),
+        });
+        let (p1, n1) = (rate(&st), st.finished.max(1) as f64);
+        ranked.push(Ranked {
+            card: c.id.clone(),
+            name: c.name.clone(),
+            without: p1,
+            worth: p0 - p1,
+            half: farebox::figures::Z95 * (p0 * (1.0 - p0) / n0 + p1 * (1.0 - p1) / n1).sqrt(),
+            forced: st.forced,
+        });
+    }
+    ranked.sort_by(|a, b| b.worth.total_cmp(&a.worth).then(a.card.cmp(&b.card)));
+    let who = def.seat_name(seat as usize);
+    if args.json {
+        io.say(json!({
+            "deck": d.id,
+            "seat": seat + 1,
+            "games": args.games,
+            "seed": args.seed,
+            "bots": bots,
+            "win_rate": p0,
+            "errors": all.errors,
+            "cards": ranked.iter().map(|r| json!({
+                "card": r.card,
+                "name": r.name,
+                "win_rate_without": r.without,
+                "worth": r.worth,
+                "worth_interval": [r.worth - r.half, r.worth + r.half],
+                "forced": r.forced,
+            })).collect::<Vec<_>>(),
+        }));
+    } else {
+        io.say(format!(
+            "{}: the cards of deck {} ranked by what each is worth to {who} ({} games each, bots {}); {who} wins {:.1}% with every card",
+            def.name,
+            d.id,
+            args.games,
+            bots.join(","),
+            p0 * 100.0
+        ));
+        io.say("worth = how much the win rate drops when that seat may never play the card (negative: the card is a trap); 95% interval in brackets".to_string());
+        for r in &ranked {
+            let forced = if r.forced > 0 {
+                format!(", forced {} times", r.forced)
+            } else {
+                String::new()
+            };
+            io.say(format!(
+                "  {:<24} {:+6.1} pts ({:+.1} to {:+.1})  without it {:.1}%{forced}  {}",
+                crate::common::cut(&r.card, 24),
+                r.worth * 100.0,
+                (r.worth - r.half) * 100.0,
+                (r.worth + r.half) * 100.0,
+                r.without * 100.0,
+                crate::common::clean_line(&r.name)
+            ));
+        }
+    }
+    Ok(if all.errors == 0 { 0 } else { 1 })
+}

@@ -1,0 +1,260 @@
+//! The figures of a run per card, tile kind, piece kind and option value, as a sortable
+//! table: in how many games a seat held it or played it, how often those seats won against
+//! the rest (with 95% intervals), and the same figure in the accepted outcomes. A row offers
+//! restricted play ("Without it"): the run again with every action that names it forbidden.
+//! Also the column the Decks & tables tab shows beside each card.
+
+use std::collections::BTreeMap;
+
+use egui::{RichText, Ui};
+use farebox::figures::{ContentFigure, Figures};
+
+/// What the table is sorted by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SortBy {
+    Kind,
+    Id,
+    Held,
+    Played,
+    #[default]
+    Effect,
+}
+
+/// The table's own state: its sort and filter.
+#[derive(Debug, Clone)]
+pub struct Table {
+    pub sort: SortBy,
+    /// Largest first (the default for figures), else smallest first.
+    pub descending: bool,
+    pub filter: String,
+}
+
+impl Default for Table {
+    /// The largest effects first.
+    fn default() -> Table {
+        Table {
+            sort: SortBy::Effect,
+            descending: true,
+            filter: String::new(),
+        }
+    }
+}
+
+/// One row: what it is and its figures now and (where accepted) then.
+struct Line<'a> {
+    kind: &'static str,
+    key: &'a str,
+    /// The id actions name it by (what "Without it" forbids).
+    id: String,
+    now: &'a ContentFigure,
+    accepted: Option<&'a ContentFigure>,
+}
+
+fn lines<'a>(now: &'a Figures, accepted: Option<&'a Figures>) -> Vec<Line<'a>> {
+    let mut out = Vec::new();
+    let groups: [(
+        &'static str,
+        &BTreeMap<String, ContentFigure>,
+        Option<&BTreeMap<_, _>>,
+    ); 4] = [
+        ("card", &now.cards, accepted.map(|a| &a.cards)),
+        ("tile", &now.tiles, accepted.map(|a| &a.tiles)),
+        ("piece", &now.pieces, accepted.map(|a| &a.pieces)),
+        ("option", &now.options, accepted.map(|a| &a.options)),
+    ];
+    for (kind, map, old) in groups {
+        for (key, f) in map {
+            // A card shared by two decks is keyed `deck/card`; an option value `option=value`.
+            let id = match kind {
+                "option" => key.split_once('=').map_or(key.as_str(), |(_, v)| v),
+                _ => key.rsplit_once('/').map_or(key.as_str(), |(_, c)| c),
+            }
+            .to_string();
+            out.push(Line {
+                kind,
+                key,
+                id,
+                now: f,
+                accepted: old.and_then(|m| m.get(key)),
+            });
+        }
+    }
+    out
+}
+
+/// "61.0% (55.2-66.5)".
+fn rate(r: Option<f64>, i: Option<[f64; 2]>) -> String {
+    match (r, i) {
+        (Some(r), Some([lo, hi])) => {
+            format!("{:.1}% ({:.1}-{:.1})", r * 100.0, lo * 100.0, hi * 100.0)
+        }
+        (Some(r), None) => format!("{:.1}%", r * 100.0),
+        _ => "—".into(),
+    }
+}
+
+fn effect(f: Option<&ContentFigure>) -> String {
+    match f.and_then(ContentFigure::effect) {
+        Some(e) => format!("{:+.1} pts", e * 100.0),
+        None => "—".into(),
+    }
+}
+
+/// Draws the table; returns the id the person asked to forbid ("Without it"), if any.
+pub fn table_ui(
+    ui: &mut Ui,
+    t: &mut Table,
+    now: &Figures,
+    accepted: Option<&Figures>,
+    can_forbid: bool,
+) -> Option<String> {
+    let mut rows = lines(now, accepted);
+    if rows.is_empty() {
+        ui.weak("No card, tile, piece or option was held or played in these games.");
+        return None;
+    }
+    ui.horizontal(|ui| {
+        let l = ui.label("Filter");
+        ui.add(egui::TextEdit::singleline(&mut t.filter).desired_width(160.0))
+            .labelled_by(l.id);
+    });
+    let needle = t.filter.trim().to_lowercase();
+    if !needle.is_empty() {
+        rows.retain(|r| {
+            r.key.to_lowercase().contains(&needle) || r.now.name.to_lowercase().contains(&needle)
+        });
+    }
+    let key = |r: &Line| match t.sort {
+        SortBy::Held => r.now.games_held as f64,
+        SortBy::Played => r.now.games_played as f64,
+        _ => r.now.effect().map_or(f64::NEG_INFINITY, f64::abs),
+    };
+    rows.sort_by(|a, b| {
+        let o = match t.sort {
+            SortBy::Kind => a.kind.cmp(b.kind).then(a.key.cmp(b.key)),
+            SortBy::Id => a.key.cmp(b.key),
+            _ => key(a).total_cmp(&key(b)).then(b.key.cmp(a.key)),
+        };
+        if t.descending { o.reverse() } else { o }
+    });
+    let mut forbid = None;
+    egui::ScrollArea::horizontal()
+        .id_salt("outcomes-content-scroll")
+        .show(ui, |ui| {
+            egui::Grid::new("outcomes-content")
+                .striped(true)
+                .num_columns(9)
+                .show(ui, |ui| {
+                    let mut head = |ui: &mut Ui, text: &str, by: SortBy, hint: &str| {
+                        // Plain arrows: every font the Studio may fall back on has them.
+                        let arrow = match (t.sort == by, t.descending) {
+                            (true, true) => " v",
+                            (true, false) => " ^",
+                            _ => "",
+                        };
+                        let r = ui
+                            .add(
+                                egui::Button::new(RichText::new(format!("{text}{arrow}")).strong())
+                                    .frame(false),
+                            )
+                            .on_hover_text(format!("{hint}. Click to sort"));
+                        if r.clicked() {
+                            if t.sort == by {
+                                t.descending = !t.descending;
+                            } else {
+                                t.sort = by;
+                                t.descending = !matches!(by, SortBy::Kind | SortBy::Id);
+                            }
+                        }
+                    };
+                    head(ui, "Kind", SortBy::Kind, "Card, tile, piece or option value");
+                    head(ui, "Id", SortBy::Id, "The id actions name it by");
+                    ui.strong("Name");
+                    head(ui, "Held in", SortBy::Held, "Games in which a seat held it");
+                    ui.strong("Win rate when held (95%)").on_hover_text(
+                        "How often the seats that held it won; in brackets, the 95% interval",
+                    );
+                    head(
+                        ui,
+                        "Played in",
+                        SortBy::Played,
+                        "Games in which an action of a seat named it",
+                    );
+                    ui.strong("Win rate when played (95%)").on_hover_text(
+                        "How often the seats that played it won; against them, the seats that did not",
+                    );
+                    head(
+                        ui,
+                        "Effect",
+                        SortBy::Effect,
+                        "How many points more often a seat that played it (else held it) won than one that did not; sorted by size",
+                    );
+                    ui.strong("Accepted effect");
+                    ui.label("");
+                    ui.end_row();
+                    for r in &rows {
+                        ui.label(r.kind);
+                        ui.label(r.key);
+                        ui.label(crate::common::cut(&r.now.name, 40));
+                        ui.label(r.now.games_held.to_string());
+                        ui.label(rate(r.now.win_rate_held, r.now.win_rate_held_interval))
+                            .on_hover_text(format!(
+                                "Seats that did not hold it: {}",
+                                rate(r.now.win_rate_not_held, r.now.win_rate_not_held_interval)
+                            ));
+                        ui.label(r.now.games_played.to_string());
+                        ui.label(rate(r.now.win_rate_played, r.now.win_rate_played_interval))
+                            .on_hover_text(format!(
+                                "Seats that did not play it: {}",
+                                rate(
+                                    r.now.win_rate_not_played,
+                                    r.now.win_rate_not_played_interval
+                                )
+                            ));
+                        ui.label(effect(Some(r.now)));
+                        ui.label(effect(r.accepted));
+                        if ui
+                            .add_enabled(can_forbid, egui::Button::new("Without it").small())
+                            .on_hover_text(format!(
+                                "Run again with every action that names `{}` forbidden to the bots: the change in the figures is what it is worth",
+                                r.id
+                            ))
+                            .clicked()
+                        {
+                            forbid = Some(r.id.clone());
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+    forbid
+}
+
+/// For the Decks & tables tab: per card id, its win rate when played now and in the
+/// accepted outcomes ("61.0% (accepted 58.2%)").
+pub fn card_column(now: Option<&Figures>, accepted: Option<&Figures>) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let short = |c: &ContentFigure| {
+        c.win_rate_played
+            .or(c.win_rate_held)
+            .map(|r| format!("{:.1}%", r * 100.0))
+    };
+    let keys: std::collections::BTreeSet<&String> = now
+        .into_iter()
+        .chain(accepted)
+        .flat_map(|f| f.cards.keys())
+        .collect();
+    for key in keys {
+        let n = now.and_then(|f| f.cards.get(key)).and_then(short);
+        let a = accepted.and_then(|f| f.cards.get(key)).and_then(short);
+        let text = match (n, a) {
+            (Some(n), Some(a)) => format!("{n} (accepted {a})"),
+            (Some(n), None) => n,
+            (None, Some(a)) => format!("— (accepted {a})"),
+            (None, None) => continue,
+        };
+        let card = key.rsplit_once('/').map_or(key.as_str(), |(_, c)| c);
+        out.insert(card.to_string(), text);
+    }
+    out
+}

@@ -1,0 +1,721 @@
+//! What seeded games show about a mod's content: for every card, tile kind, piece kind and
+//! option value, in how many games a seat held it and played it, and how often those seats
+//! won against the others; for the game as a whole, how often the seat that moved first won,
+//! how long games ran, how the lead changed hands (when a counter is marked `score = true`)
+//! and the figures the rules recorded with `game.stat`.
+//!
+//! A [`Tracker`] follows one game as it is played and leaves a [`Trace`] in the game's
+//! outcome; a [`Tally`] adds traces up in seed order into [`Figures`]. Everything is worked
+//! out from integer counts added in seed order, so the figures are the same on any number of
+//! threads. The figures are made after the game, from the full state: nothing here is ever
+//! shown to a seat during play.
+//!
+//! Intervals are 95% intervals: Wilson's score interval for a win rate (it stays inside 0..1
+//! and behaves for small counts and rates near 0 or 1, where the textbook `p ± 1.96·se` does
+//! not), and `mean ± 1.96·sd/√n` for a mean.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::content::GameDef;
+use crate::state::{GameResult, State};
+
+/// The z value of a 95% interval.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wilson's score interval for `k` successes out of `n`, at 95%: (low, high). None for n = 0.
+pub fn wilson(k: u64, n: u64) -> Option<[f64; 2]> {
+    if n == 0 {
+        return None;
+    }
+    let (n, p, z) = (n as f64, k as f64 / n as f64, Z95);
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).max(0.0).sqrt() / denom;
+    Some([(centre - half).max(0.0), (centre + half).min(1.0)])
+}
+
+/// The 95% interval of a mean of `n` values whose sample standard deviation is `sd`.
+pub fn mean_interval(mean: f64, sd: f64, n: u64) -> Option<[f64; 2]> {
+    if n == 0 {
+        return None;
+    }
+    let half = if n < 2 {
+        0.0
+    } else {
+        Z95 * sd / (n as f64).sqrt()
+    };
+    Some([mean - half, mean + half])
+}
+
+/// What a piece of content is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    Card,
+    Tile,
+    Piece,
+    OptionValue,
+}
+
+/// One piece of content the figures follow.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub kind: ItemKind,
+    /// The id actions name it by (a card's, tile's or piece's id; an option's choice id, or
+    /// `true`/`false` for a yes/no option).
+    pub id: String,
+    /// The key of its figures: the id, or `deck/card` when two decks share a card id, and
+    /// `option=value` for an option value.
+    pub key: String,
+    /// The deck of a card, the option of an option value; empty otherwise.
+    pub group: String,
+    pub name: String,
+}
+
+/// The content of a mod as the figures see it: every item, and which word of an action
+/// names which items. Made once per mod ([`GameDef::catalog`]).
+#[derive(Debug, Default)]
+pub struct Catalog {
+    pub items: Vec<Item>,
+    /// Item index of each deck's first card.
+    deck_start: Vec<u32>,
+    piece_start: u32,
+    /// Per option of the mod: its id and its values' items ((value, item) pairs).
+    options: Vec<(String, Vec<(crate::value::Value, u32)>)>,
+    /// An action's word -> the items it names (a card id may be in several decks).
+    words: HashMap<String, Vec<u32>>,
+}
+
+impl Catalog {
+    pub fn of(def: &GameDef) -> Catalog {
+        let mut c = Catalog::default();
+        let mut card_ids: HashMap<&str, u32> = HashMap::new();
+        for d in &def.decks {
+            for card in &d.cards {
+                *card_ids.entry(card.id.as_str()).or_default() += 1;
+            }
+        }
+        for d in &def.decks {
+            c.deck_start.push(c.items.len() as u32);
+            for card in &d.cards {
+                let shared = card_ids.get(card.id.as_str()).is_some_and(|n| *n > 1);
+                c.push(Item {
+                    kind: ItemKind::Card,
+                    id: card.id.clone(),
+                    key: if shared {
+                        format!("{}/{}", d.id, card.id)
+                    } else {
+                        card.id.clone()
+                    },
+                    group: d.id.clone(),
+                    name: card.name.clone(),
+                });
+            }
+        }
+        for t in &def.tiles {
+            c.push(Item {
+                kind: ItemKind::Tile,
+                id: t.id.clone(),
+                key: t.id.clone(),
+                group: String::new(),
+                name: t.name.clone(),
+            });
+        }
+        c.piece_start = c.items.len() as u32;
+        for p in &def.pieces {
+            c.push(Item {
+                kind: ItemKind::Piece,
+                id: p.id.clone(),
+                key: p.id.clone(),
+                group: String::new(),
+                name: p.name.clone(),
+            });
+        }
+        use crate::content::def::OptionType;
+        use crate::value::Value;
+        for o in &def.options {
+            let values: Vec<(Value, String, String)> = match o.kind {
+                OptionType::Choice => o
+                    .choices
+                    .iter()
+                    .map(|(id, label)| (Value::Str(id.clone()), id.clone(), label.clone()))
+                    .collect(),
+                OptionType::Bool => [true, false]
+                    .iter()
+                    .map(|b| (Value::Bool(*b), b.to_string(), format!("{}: {b}", o.label)))
+                    .collect(),
+                // A number option has no list of values to follow.
+                OptionType::Int => Vec::new(),
+            };
+            let mut list = Vec::new();
+            for (v, id, name) in values {
+                list.push((v, c.items.len() as u32));
+                c.push(Item {
+                    kind: ItemKind::OptionValue,
+                    key: format!("{}={id}", o.id),
+                    id,
+                    group: o.id.clone(),
+                    name,
+                });
+            }
+            c.options.push((o.id.clone(), list));
+        }
+        c
+    }
+
+    fn push(&mut self, item: Item) {
+        let i = self.items.len() as u32;
+        // Yes/no values are not words an action names content by.
+        if !(item.kind == ItemKind::OptionValue && (item.id == "true" || item.id == "false")) {
+            self.words.entry(item.id.clone()).or_default().push(i);
+        }
+        self.items.push(item);
+    }
+
+    /// The items named by a word of an action.
+    pub fn named_by(&self, word: &str) -> &[u32] {
+        self.words.get(word).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `id` names something the figures follow (for `--forbid`), and the ids there
+    /// are, for "did you mean".
+    pub fn knows(&self, id: &str) -> bool {
+        self.words.contains_key(id)
+    }
+
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.words.keys().map(String::as_str)
+    }
+
+    fn words(&self) -> usize {
+        self.items.len().div_ceil(64).max(1)
+    }
+}
+
+/// Whether `action` names `id` (one of its space-separated words is `id`).
+pub fn names(action: &str, id: &str) -> bool {
+    action.split_ascii_whitespace().any(|w| w == id)
+}
+
+/// A set of items, one bit each.
+type Bits = Vec<u64>;
+
+fn set(bits: &mut Bits, i: u32) {
+    if let Some(w) = bits.get_mut(i as usize / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
+
+fn each(bits: &Bits) -> impl Iterator<Item = u32> + '_ {
+    bits.iter().enumerate().flat_map(|(w, &word)| {
+        (0..64u32)
+            .filter(move |b| word & (1 << b) != 0)
+            .map(move |b| w as u32 * 64 + b)
+    })
+}
+
+/// What one game showed, for the figures: kept in its outcome.
+#[derive(Debug, Clone, Default)]
+pub struct Trace {
+    /// The seat that took the game's first action.
+    pub first_mover: Option<u8>,
+    /// Per seat, the items it held at some point (cards in its zones, its pieces, the
+    /// game's option values).
+    held: Vec<Bits>,
+    /// Per seat, the items an action it took named.
+    played: Vec<Bits>,
+    /// Times the sole leader on the score counter changed to another seat.
+    pub lead_changes: u32,
+    /// The sole leader on the score counter at the end, and the number of actions taken
+    /// when it last became the sole leader (0: from the start).
+    pub leader_since: Option<(u8, u32)>,
+    /// The figures the rules recorded with `game.stat`.
+    pub stats: BTreeMap<String, f64>,
+}
+
+/// Follows one game as it is played.
+pub struct Tracker {
+    catalog: std::sync::Arc<Catalog>,
+    score: Option<usize>,
+    trace: Trace,
+    /// The sole leader now (None while seats tie at the top), and the last seat that led
+    /// alone.
+    leader: Option<u8>,
+    last_sole: Option<u8>,
+}
+
+impl Tracker {
+    /// Starts following a game of `def` whose state after setup is `state`.
+    pub fn new(def: &GameDef, state: &State) -> Tracker {
+        let catalog = def.catalog();
+        let seats = state.seats as usize;
+        let words = catalog.words();
+        let mut t = Tracker {
+            score: def.score_counter(),
+            trace: Trace {
+                held: vec![vec![0; words]; seats],
+                played: vec![vec![0; words]; seats],
+                ..Trace::default()
+            },
+            catalog,
+            leader: None,
+            last_sole: None,
+        };
+        // The game's option values are held by every seat.
+        for (id, values) in &t.catalog.options {
+            let Some(v) = state.options.get(id) else {
+                continue;
+            };
+            for (value, item) in values {
+                if value == v {
+                    for bits in &mut t.trace.held {
+                        set(bits, *item);
+                    }
+                }
+            }
+        }
+        t.look(state);
+        t.leader = t.sole_leader(state);
+        t.last_sole = t.leader;
+        t.trace.leader_since = t.leader.map(|s| (s, 0));
+        t
+    }
+
+    /// After `seat` took `action`, the `taken`-th action of the game, leaving `state`.
+    pub fn after(&mut self, seat: u8, action: &str, taken: u32, state: &State) {
+        if self.trace.first_mover.is_none() {
+            self.trace.first_mover = Some(seat);
+        }
+        if let Some(bits) = self.trace.played.get_mut(seat as usize) {
+            for w in action.split_ascii_whitespace() {
+                for &i in self.catalog.named_by(w) {
+                    set(bits, i);
+                }
+            }
+        }
+        self.look(state);
+        let now = self.sole_leader(state);
+        if now != self.leader {
+            match now {
+                Some(s) => {
+                    if self.last_sole.is_some_and(|l| l != s) {
+                        self.trace.lead_changes += 1;
+                    }
+                    self.last_sole = Some(s);
+                    self.trace.leader_since = Some((s, taken));
+                }
+                // A tie at the top: whoever leads alone next takes the lead from there.
+                None => self.trace.leader_since = None,
+            }
+            self.leader = now;
+        }
+    }
+
+    /// The trace, with the figures the rules recorded by the end of the game.
+    pub fn finish(mut self, state: &State) -> Trace {
+        self.trace.stats = (*state.stats).clone();
+        self.trace
+    }
+
+    /// Marks what every seat holds now: the cards in its zones and its pieces.
+    fn look(&mut self, state: &State) {
+        for z in &state.zones {
+            let Some(seat) = z.owner else { continue };
+            let Some(bits) = self.trace.held.get_mut(seat as usize) else {
+                continue;
+            };
+            for c in &z.cards {
+                if let Some(start) = self.catalog.deck_start.get(c.deck as usize) {
+                    set(bits, start + u32::from(c.card));
+                }
+            }
+        }
+        for p in &state.pieces {
+            let Some(seat) = p.owner else { continue };
+            if let Some(bits) = self.trace.held.get_mut(seat as usize) {
+                set(bits, self.catalog.piece_start + u32::from(p.def));
+            }
+        }
+    }
+
+    /// The seat alone at the top of the score counter, if the mod names one.
+    fn sole_leader(&self, state: &State) -> Option<u8> {
+        let values = state.counters.get(self.score?)?;
+        let top = *values.iter().max()?;
+        let mut at_top = values.iter().enumerate().filter(|(_, v)| **v == top);
+        let (seat, _) = at_top.next()?;
+        at_top.next().is_none().then_some(seat as u8)
+    }
+}
+
+/// Figures of one piece of content over a run's finished games. Win rates are shares of
+/// seat-games: each seat of each finished game counts once, and a tie for first counts as a
+/// win for each tied seat.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContentFigure {
+    /// The deck of a card, the option of an option value; empty otherwise.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub group: String,
+    #[serde(default)]
+    pub name: String,
+    /// Games in which some seat held it, and the seats (over all games) that held it.
+    pub games_held: u64,
+    pub seats_held: u64,
+    /// How often the seats that held it won, and the others.
+    pub win_rate_held: Option<f64>,
+    pub win_rate_held_interval: Option<[f64; 2]>,
+    pub win_rate_not_held: Option<f64>,
+    pub win_rate_not_held_interval: Option<[f64; 2]>,
+    /// Games in which an action of some seat named it, and the seats that did.
+    pub games_played: u64,
+    pub seats_played: u64,
+    pub win_rate_played: Option<f64>,
+    pub win_rate_played_interval: Option<[f64; 2]>,
+    pub win_rate_not_played: Option<f64>,
+    pub win_rate_not_played_interval: Option<[f64; 2]>,
+}
+
+impl ContentFigure {
+    /// How much more often a seat that played it won than one that did not (else held it):
+    /// the number the Studio and the deck ranking sort by. None when there is nothing to set
+    /// against.
+    pub fn effect(&self) -> Option<f64> {
+        match (self.win_rate_played, self.win_rate_not_played) {
+            (Some(a), Some(b)) => Some(a - b),
+            _ => match (self.win_rate_held, self.win_rate_not_held) {
+                (Some(a), Some(b)) => Some(a - b),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// A figure the rules recorded with `game.stat`, over the finished games that recorded it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct StatFigure {
+    pub games: u64,
+    pub mean: f64,
+    pub sd: f64,
+    pub interval: [f64; 2],
+}
+
+/// Lowest, 10th percentile, median, 90th percentile and highest.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Spread5 {
+    pub min: f64,
+    pub p10: f64,
+    pub median: f64,
+    pub p90: f64,
+    pub max: f64,
+}
+
+/// The figures of a run about its content and the game as a whole (see the module).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Figures {
+    /// Finished games whose first mover is known, and how often that seat won.
+    pub first_mover_games: u64,
+    pub first_mover_win_rate: Option<f64>,
+    pub first_mover_win_rate_interval: Option<[f64; 2]>,
+    /// Game lengths over the games that ended without an error.
+    pub turns_spread: Option<Spread5>,
+    pub actions_spread: Option<Spread5>,
+    /// The counter marked `score = true`, if any, and what it showed over finished games.
+    pub score_counter: Option<String>,
+    pub lead_changes_mean: Option<f64>,
+    pub lead_changes_interval: Option<[f64; 2]>,
+    /// Finished games whose winner was alone in the lead from some point to the end, and
+    /// how far into those games (a share of their actions, 0 = from the start) it took
+    /// that lead for good, on average.
+    pub winner_led_for_good_games: u64,
+    pub winner_took_lead_at: Option<f64>,
+    pub winner_took_lead_at_interval: Option<[f64; 2]>,
+    /// Per `game.stat` name.
+    pub stats: BTreeMap<String, StatFigure>,
+    /// Per card (keyed by id, or `deck/card` where two decks share an id), tile kind, piece
+    /// kind and option value (`option=value`). Items never held nor played are left out.
+    pub cards: BTreeMap<String, ContentFigure>,
+    pub tiles: BTreeMap<String, ContentFigure>,
+    pub pieces: BTreeMap<String, ContentFigure>,
+    pub options: BTreeMap<String, ContentFigure>,
+}
+
+/// Counts for one item.
+#[derive(Debug, Clone, Default)]
+struct Counts {
+    games_held: u64,
+    seats_held: u64,
+    wins_held: u64,
+    games_played: u64,
+    seats_played: u64,
+    wins_played: u64,
+}
+
+/// Mean and spread gathered one value at a time (Welford's method).
+#[derive(Debug, Clone, Default)]
+struct Welford {
+    n: u64,
+    mean: f64,
+    m2: f64,
+}
+
+impl Welford {
+    fn add(&mut self, x: f64) {
+        self.n += 1;
+        let d = x - self.mean;
+        self.mean += d / self.n as f64;
+        self.m2 += d * (x - self.mean);
+    }
+    fn sd(&self) -> f64 {
+        if self.n < 2 {
+            0.0
+        } else {
+            (self.m2.max(0.0) / (self.n - 1) as f64).sqrt()
+        }
+    }
+    fn mean(&self) -> Option<f64> {
+        (self.n > 0).then_some(self.mean)
+    }
+    fn interval(&self) -> Option<[f64; 2]> {
+        mean_interval(self.mean, self.sd(), self.n)
+    }
+}
+
+/// Adds up the traces of a run's games, in seed order. What it holds grows with the
+/// content and the distinct game lengths, not with the number of games.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    catalog: Option<std::sync::Arc<Catalog>>,
+    score_counter: Option<String>,
+    counts: Vec<Counts>,
+    seat_games: u64,
+    seat_wins: u64,
+    first_games: u64,
+    first_wins: u64,
+    turns: BTreeMap<u32, u64>,
+    actions: BTreeMap<u32, u64>,
+    lead_changes: Welford,
+    took_lead: Welford,
+    stats: BTreeMap<String, Welford>,
+}
+
+/// The most `game.stat` names a run summarises (a mod whose every game records other names
+/// cannot make the figures grow with the games).
+pub const MAX_RUN_STATS: usize = 100;
+
+impl Tally {
+    pub fn new(def: &GameDef) -> Tally {
+        let catalog = def.catalog();
+        Tally {
+            counts: vec![Counts::default(); catalog.items.len()],
+            catalog: Some(catalog),
+            score_counter: def.score_counter().map(|i| def.counters[i].id.clone()),
+            ..Tally::default()
+        }
+    }
+
+    /// Adds the length of a game that ended without an error.
+    pub fn add_length(&mut self, turns: u32, actions: u32) {
+        *self.turns.entry(turns).or_default() += 1;
+        *self.actions.entry(actions).or_default() += 1;
+    }
+
+    /// Adds a finished game's trace, `actions` long.
+    pub fn add(&mut self, t: &Trace, r: &GameResult, actions: u32) {
+        let winners = r.winners();
+        let won = |s: usize| winners.contains(&s);
+        let seats = t.held.len();
+        self.seat_games += seats as u64;
+        self.seat_wins += (0..seats).filter(|s| won(*s)).count() as u64;
+        if let Some(f) = t.first_mover {
+            self.first_games += 1;
+            self.first_wins += u64::from(won(f as usize));
+        }
+        for (seat, (held, played)) in t.held.iter().zip(&t.played).enumerate() {
+            let w = u64::from(won(seat));
+            for i in each(held) {
+                if let Some(c) = self.counts.get_mut(i as usize) {
+                    c.seats_held += 1;
+                    c.wins_held += w;
+                }
+            }
+            for i in each(played) {
+                if let Some(c) = self.counts.get_mut(i as usize) {
+                    c.seats_played += 1;
+                    c.wins_played += w;
+                }
+            }
+        }
+        let any = |sets: &[Bits]| -> Bits {
+            let mut out = sets.first().cloned().unwrap_or_default();
+            for s in sets.iter().skip(1) {
+                for (o, x) in out.iter_mut().zip(s) {
+                    *o |= x;
+                }
+            }
+            out
+        };
+        for i in each(&any(&t.held)) {
+            if let Some(c) = self.counts.get_mut(i as usize) {
+                c.games_held += 1;
+            }
+        }
+        for i in each(&any(&t.played)) {
+            if let Some(c) = self.counts.get_mut(i as usize) {
+                c.games_played += 1;
+            }
+        }
+        if self.score_counter.is_some() {
+            self.lead_changes.add(f64::from(t.lead_changes));
+            if let (Some((leader, since)), [winner]) = (t.leader_since, winners.as_slice())
+                && usize::from(leader) == *winner
+            {
+                self.took_lead
+                    .add(f64::from(since) / f64::from(actions.max(1)));
+            }
+        }
+        for (name, v) in &t.stats {
+            if self.stats.contains_key(name) || self.stats.len() < MAX_RUN_STATS {
+                self.stats.entry(name.clone()).or_default().add(*v);
+            }
+        }
+    }
+
+    pub fn figures(&self) -> Figures {
+        let mut f = Figures {
+            first_mover_games: self.first_games,
+            first_mover_win_rate: rate(self.first_wins, self.first_games),
+            first_mover_win_rate_interval: wilson(self.first_wins, self.first_games),
+            turns_spread: spread(&self.turns),
+            actions_spread: spread(&self.actions),
+            score_counter: self.score_counter.clone(),
+            lead_changes_mean: self.lead_changes.mean(),
+            lead_changes_interval: self.lead_changes.interval(),
+            winner_led_for_good_games: self.took_lead.n,
+            winner_took_lead_at: self.took_lead.mean(),
+            winner_took_lead_at_interval: self.took_lead.interval(),
+            stats: self
+                .stats
+                .iter()
+                .map(|(k, w)| {
+                    (
+                        k.clone(),
+                        StatFigure {
+                            games: w.n,
+                            mean: w.mean,
+                            sd: w.sd(),
+                            interval: w.interval().unwrap_or([w.mean, w.mean]),
+                        },
+                    )
+                })
+                .collect(),
+            ..Figures::default()
+        };
+        let Some(catalog) = &self.catalog else {
+            return f;
+        };
+        for (item, c) in catalog.items.iter().zip(&self.counts) {
+            if c.games_held == 0 && c.games_played == 0 {
+                continue;
+            }
+            let other_seats = |n: u64| self.seat_games.saturating_sub(n);
+            let other_wins = |w: u64| self.seat_wins.saturating_sub(w);
+            let fig = ContentFigure {
+                group: item.group.clone(),
+                name: item.name.clone(),
+                games_held: c.games_held,
+                seats_held: c.seats_held,
+                win_rate_held: rate(c.wins_held, c.seats_held),
+                win_rate_held_interval: wilson(c.wins_held, c.seats_held),
+                win_rate_not_held: rate(other_wins(c.wins_held), other_seats(c.seats_held)),
+                win_rate_not_held_interval: wilson(
+                    other_wins(c.wins_held),
+                    other_seats(c.seats_held),
+                ),
+                games_played: c.games_played,
+                seats_played: c.seats_played,
+                win_rate_played: rate(c.wins_played, c.seats_played),
+                win_rate_played_interval: wilson(c.wins_played, c.seats_played),
+                win_rate_not_played: rate(other_wins(c.wins_played), other_seats(c.seats_played)),
+                win_rate_not_played_interval: wilson(
+                    other_wins(c.wins_played),
+                    other_seats(c.seats_played),
+                ),
+            };
+            let map = match item.kind {
+                ItemKind::Card => &mut f.cards,
+                ItemKind::Tile => &mut f.tiles,
+                ItemKind::Piece => &mut f.pieces,
+                ItemKind::OptionValue => &mut f.options,
+            };
+            map.insert(item.key.clone(), fig);
+        }
+        f
+    }
+}
+
+fn rate(k: u64, n: u64) -> Option<f64> {
+    (n > 0).then(|| k as f64 / n as f64)
+}
+
+/// The five-number spread of a distribution of counts (value -> how many).
+fn spread(counts: &BTreeMap<u32, u64>) -> Option<Spread5> {
+    let n: u64 = counts.values().sum();
+    if n == 0 {
+        return None;
+    }
+    // The value at rank ceil(q·n) (the nearest-rank percentile).
+    let at = |q: f64| {
+        let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
+        let mut seen = 0;
+        for (v, c) in counts {
+            seen += c;
+            if seen >= rank {
+                return f64::from(*v);
+            }
+        }
+        0.0
+    };
+    Some(Spread5 {
+        min: f64::from(*counts.keys().next()?),
+        p10: at(0.1),
+        median: at(0.5),
+        p90: at(0.9),
+        max: f64::from(*counts.keys().next_back()?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_the_published_values() {
+        // Newcombe (1998), table I: 81 of 263 -> 0.2553 to 0.3662.
+        let [lo, hi] = wilson(81, 263).unwrap();
+        assert!((lo - 0.2553).abs() < 5e-4, "{lo}");
+        assert!((hi - 0.3662).abs() < 5e-4, "{hi}");
+        // 0 of 10 stays at 0 below and is not empty above.
+        let [lo, hi] = wilson(0, 10).unwrap();
+        assert_eq!(lo, 0.0);
+        assert!((hi - 0.2775).abs() < 5e-4, "{hi}");
+        assert_eq!(wilson(0, 0), None);
+    }
+
+    #[test]
+    fn spread_takes_nearest_ranks() {
+        let counts: BTreeMap<u32, u64> = (1..=10).map(|v| (v, 1)).collect();
+        let s = spread(&counts).unwrap();
+        assert_eq!(
+            (s.min, s.p10, s.median, s.p90, s.max),
+            (1.0, 1.0, 5.0, 9.0, 10.0)
+        );
+    }
+
+    #[test]
+    fn names_are_whole_words() {
+        assert!(names("play cs-t6 0 1,2", "cs-t6"));
+        assert!(!names("play cs-t66 0 1,2", "cs-t6"));
+    }
+}

@@ -1,0 +1,136 @@
+//! The accepted outcomes of the bundled mods are played by the mods' own bots, and each
+//! house rule's differ from its base game's, beyond the 95% intervals, on a figure the house
+//! rule is meant to change; where the house rule adds an action, a figure it records shows
+//! the bots take it.
+
+use farebox_editor::cmd_sim::Stats;
+use farebox_editor::cmd_test::{Snapshot, read_snapshot};
+use farebox_editor::compare::{Verdict, figures, verdict};
+use farebox_suite::{load, mod_dir};
+
+fn snapshot(id: &str) -> Snapshot {
+    read_snapshot(&mod_dir(id))
+        .unwrap_or_else(|f| panic!("{id}: {}", f.message()))
+        .unwrap_or_else(|| panic!("{id} has no accepted outcomes"))
+}
+
+const BUNDLED: &[&str] = &[
+    "curbside",
+    "curbside-gas-station",
+    "critter-cab",
+    "critter-cab-no-sitting-out",
+    "dicey-curves",
+    "dicey-curves-sunday-drive",
+    "taxi-derby",
+    "taxi-derby-learners-permit",
+    "wheres-my-ride",
+    "wheres-my-ride-show-dont-tell",
+];
+
+#[test]
+fn accepted_outcomes_are_played_by_the_mods_own_bots() {
+    for id in BUNDLED {
+        let def = load(id);
+        let s = snapshot(id);
+        for b in &s.settings.bots {
+            assert!(
+                def.bot(b).is_some(),
+                "{id}: its accepted outcomes are played by `{b}`, not one of its own bots"
+            );
+        }
+        // The figures per piece of content are there to compare.
+        assert!(
+            !s.outcomes.figures.cards.is_empty(),
+            "{id}: the accepted outcomes have no figures per card"
+        );
+        assert!(s.outcomes.figures.first_mover_win_rate.is_some(), "{id}");
+    }
+}
+
+/// (house rule, its game, the figure it is meant to change, the figure of its own it records
+/// when the bots play the action it adds).
+const CHANGES: &[(&str, &str, &str, Option<&str>)] = &[
+    // Tanks start lower, and a fill-up takes the turn: shorter games.
+    (
+        "curbside-gas-station",
+        "curbside",
+        "mean length in turns",
+        Some("refuels"),
+    ),
+    // Nobody sits a turn out, and the game is a round shorter.
+    (
+        "critter-cab-no-sitting-out",
+        "critter-cab",
+        "mean length in turns",
+        None,
+    ),
+    // The sprint is the default and there are no hairpins.
+    (
+        "dicey-curves-sunday-drive",
+        "dicey-curves",
+        "mean length in turns",
+        None,
+    ),
+    // Three empty stacks end the game instead of four.
+    (
+        "taxi-derby-learners-permit",
+        "taxi-derby",
+        "mean length in turns",
+        Some("waved_on"),
+    ),
+    // A Driver with nothing true to say draws afresh, and the app is more patient: the
+    // Riders find their ride more often.
+    (
+        "wheres-my-ride-show-dont-tell",
+        "wheres-my-ride",
+        "Alex win rate",
+        Some("fresh_hands"),
+    ),
+];
+
+#[test]
+fn each_house_rule_changes_what_it_is_meant_to() {
+    for (house, game, figure, own) in CHANGES {
+        let (h, g) = (snapshot(house), snapshot(game));
+        assert_eq!(
+            (h.settings.players, &h.settings.bots),
+            (g.settings.players, &g.settings.bots),
+            "{house} and {game} are compared with the same seats and bots"
+        );
+        let def = load(house);
+        let figs = figures(&def, &g.outcomes, &h.outcomes);
+        let f = figs.iter().find(|f| f.name == *figure).unwrap_or_else(|| {
+            let names: Vec<&str> = figs.iter().map(|f| f.name.as_str()).take(20).collect();
+            panic!("{house}: no figure `{figure}` among {names:?}")
+        });
+        assert_eq!(
+            verdict(f, h.settings.games.min(g.settings.games)),
+            Verdict::Changed,
+            "{house} does not change {figure} beyond chance: {}",
+            f.describe()
+        );
+        if let Some(stat) = own {
+            let recorded = h.outcomes.figures.stats.get(*stat);
+            assert!(
+                recorded.is_some_and(|s| s.games > 0 && s.mean > 0.0),
+                "{house}: the bots never take the action it adds (no `{stat}` recorded)"
+            );
+            assert!(
+                !g.outcomes.figures.stats.contains_key(*stat),
+                "{game} records `{stat}` without the house rule"
+            );
+        }
+    }
+}
+
+#[test]
+fn old_accepted_outcomes_still_load() {
+    // A snapshot as `farebox test --accept` wrote it before the figures per content: no
+    // figures, which read as empty, and compare with nothing.
+    let old = r#"{"games":2,"finished":2,"capped":0,"errors":0,"error_messages":[],
+        "win_rate":[0.5,0.5],"actions_mean":10.0,"actions_sd":1.0,"turns_mean":5.0,
+        "turns_sd":0.5,"score_mean":[1.0,1.0],"score_sd":[0.0,0.0],"endings":{"done":2}}"#;
+    let s: Stats = serde_json::from_str(old).unwrap();
+    assert!(s.figures.cards.is_empty());
+    assert!(s.win_rate_interval.is_empty());
+}
