@@ -144,7 +144,12 @@ fn answer_on(kept: &mut Option<(Position, Game)>, ask: Ask) -> Result<String, St
     });
     if !reusable {
         *kept = None;
-        let game = Game::new(want.def.clone(), want.setup.clone()).map_err(|e| e.to_string())?;
+        // Rebuilding replays the game's hooks: what they print was heard when the game was
+        // played, so the rebuilt game is kept quiet.
+        let host = farebox::script::Host::new(want.def.clone(), farebox::script::Limits::default())
+            .map_err(|e| e.to_string())?;
+        host.set_debug(None);
+        let game = Game::with_host(want.setup.clone(), host).map_err(|e| e.to_string())?;
         *kept = Some((
             Position {
                 history: vec![],
