@@ -293,6 +293,41 @@ pub fn play_games(
     ))
 }
 
+/// The game of the run `s` with seed `seed`, played again exactly as the run played it, as a
+/// replay: up to the action that failed (not taken) or the cap, with the run's outcome of
+/// it. The Studio shows a run's failed game this way.
+pub fn failed_game(
+    def: &std::sync::Arc<farebox::GameDef>,
+    s: &Settings,
+    seed: u64,
+) -> Result<(farebox::replay::Replay, Outcome), Fail> {
+    let mut one = setup(def, s.players, s.seed, &s.options)?;
+    one.seed = seed;
+    let forbid = forbid_of(def, s)?;
+    let (out, actions) = farebox::agent::play_keeping_actions(
+        def,
+        one.clone(),
+        &s.bots,
+        s.cap,
+        farebox::agent::Checks {
+            figures: true,
+            ..LABELS.into()
+        },
+        &forbid,
+    );
+    let mut game =
+        farebox::game::Game::new(def.clone(), one).map_err(|e| Fail::Invalid(e.to_string()))?;
+    let mut rec = farebox::replay::Recorder::new(&game);
+    for a in &actions {
+        let seat = game.active();
+        game.apply_legal(a).map_err(|e| {
+            Fail::Invalid(format!("the game went elsewhere when played again: {e}"))
+        })?;
+        rec.step(seat, a, &game);
+    }
+    Ok((rec.finish(&game), out))
+}
+
 fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, Fail> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())

@@ -2289,3 +2289,51 @@ fn dicey_curves_seats_are_shown_by_the_name_and_colour_of_their_cars() {
     h.step();
     assert!(h.query_by_label("Showing what Red may see").is_some());
 }
+
+#[test]
+fn a_failed_game_of_an_outcome_run_opens_in_the_replay_tab_just_before_its_failing_action() {
+    let (dir, folder) = copy_of("curbside");
+    let rules = folder.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let failing = text.replacen(
+        "\tapply = function(_g, seat: number, action: string)\n",
+        "\tapply = function(_g, seat: number, action: string)\n\t\tif game.get(\"_applied\") == 4 then error(\"boom at five\") end\n\t\tgame.set(\"_applied\", (game.get(\"_applied\") or 0) + 1)\n",
+        1,
+    );
+    assert_ne!(failing, text);
+    std::fs::write(&rules, failing).unwrap();
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Outcomes");
+    {
+        let o = &mut h.state_mut().as_mut().unwrap().outcomes;
+        o.set_games(3);
+        o.rerun();
+    }
+    until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
+    settle(&mut h);
+    // The list of failed games is below the figures: scrolled into view, then clicked.
+    h.get_all_by_label("Show in Replay")
+        .next()
+        .expect("a failed game to show")
+        .scroll_to_me();
+    settle(&mut h);
+    h.get_all_by_label("Show in Replay")
+        .next()
+        .expect("a failed game to show")
+        .click();
+    until_long(&mut h, "the failed game in the Replay tab", |s| {
+        s.tab == Tab::Replay && s.replay.failure().is_some() && s.replay.position().is_some()
+    });
+    let s = h.state().as_ref().unwrap();
+    // Four actions were taken; the fifth failed, and the board shows the game before it.
+    assert_eq!(s.replay.position(), Some((4, 4)));
+    let why = s.replay.failure().unwrap();
+    assert!(
+        why.contains("action 5 failed") && why.contains("boom at five"),
+        "{why}"
+    );
+    settle(&mut h);
+    assert!(h.query_by_label_contains("boom at five").is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}

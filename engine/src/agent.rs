@@ -241,6 +241,45 @@ fn play_game(
     checks: Checks,
     forbid: &Forbid,
 ) -> Outcome {
+    play_game_keeping(def, setup, agents, cap, vm, checks, forbid, None)
+}
+
+/// Plays one game as a run of `farebox sim` or an outcome run does (the same agents, cap and
+/// restricted play, so the same game), and gives back the actions taken too: up to the one
+/// that failed, or to the cap. The Studio shows a run's failed game this way.
+pub fn play_keeping_actions(
+    def: &Arc<GameDef>,
+    setup: Setup,
+    agents: &[String],
+    cap: u32,
+    checks: Checks,
+    forbid: &Forbid,
+) -> (Outcome, Vec<String>) {
+    let mut actions = Vec::new();
+    let out = play_game_keeping(
+        def,
+        setup,
+        agents,
+        cap,
+        &mut None,
+        checks,
+        forbid,
+        Some(&mut actions),
+    );
+    (out, actions)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn play_game_keeping(
+    def: &Arc<GameDef>,
+    setup: Setup,
+    agents: &[String],
+    cap: u32,
+    vm: &mut Option<Host>,
+    checks: Checks,
+    forbid: &Forbid,
+    keep: Option<&mut Vec<String>>,
+) -> Outcome {
     let seed = setup.seed;
     let mut out = Outcome::of(seed);
     let mut ags = Vec::new();
@@ -293,6 +332,9 @@ fn play_game(
     out.result = game.result().cloned();
     out.trace = tracker.map(|t| Box::new(t.finish(game.state())));
     out.profile = game.host().take_profile();
+    if let Some(k) = keep {
+        *k = game.history().to_vec();
+    }
     *vm = Some(game.into_host());
     out
 }

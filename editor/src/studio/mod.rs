@@ -237,6 +237,10 @@ impl Studio {
                     .ui(ui, self.play.snapshot(), self.replay.snapshot()),
             },
         });
+        if let Some((def, settings, seed)) = self.outcomes.open_failed.take() {
+            self.replay.open_failed(&def, settings, seed);
+            self.tab = Tab::Replay;
+        }
         self.conflicts_ui(ui, &mut out);
         self.leaving_ui(ui, &mut out);
         for c in out {

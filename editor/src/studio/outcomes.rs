@@ -50,6 +50,10 @@ pub struct Outcomes {
     ctx: Option<egui::Context>,
     /// The table of figures per card, tile, piece and option.
     table: content::Table,
+    /// A failed or capped game the person asked to see in the Replay tab: the mod, the run's
+    /// settings and the game's seed. The Studio takes it after the frame.
+    pub open_failed: Option<(Arc<GameDef>, Settings, u64)>,
+    failed_pick: std::cell::Cell<Option<(usize, u64)>>,
 }
 
 /// What the grid and the summary lines show, worked out when the result or the snapshot
@@ -91,6 +95,8 @@ impl Outcomes {
             note: None,
             ctx: None,
             table: content::Table::default(),
+            open_failed: None,
+            failed_pick: std::cell::Cell::new(None),
         }
     }
 
@@ -358,6 +364,18 @@ impl Outcomes {
         let mut table = std::mem::take(&mut self.table);
         let forbid = self.figures_ui(ui, def, &mut table);
         self.table = table;
+        if let Some((side, seed)) = self.failed_pick.take()
+            && let Some(f) = self.shown()
+        {
+            let side = if side == 0 {
+                f.now.as_ref().ok()
+            } else {
+                f.base.as_ref().and_then(|b| b.as_ref().ok())
+            };
+            if let Some(side) = side {
+                self.open_failed = Some((side.def.clone(), f.settings.clone(), seed));
+            }
+        }
         if let Some(id) = forbid {
             self.settings.forbid = vec![id];
             self.start();
@@ -433,7 +451,7 @@ impl Outcomes {
             accepted_stats.map(|s| &s.figures),
             self.running.is_none(),
         );
-        for side in std::iter::once(now).chain(base) {
+        for (k, side) in std::iter::once(now).chain(base).enumerate() {
             if side.stats.errors > 0 || side.stats.capped > 0 {
                 ui.heading(format!(
                     "Errors and capped games in {} ({} with errors, {} capped)",
@@ -443,14 +461,23 @@ impl Outcomes {
                     ui.colored_label(ui.visuals().error_fg_color, m);
                 }
                 for g in &side.stats.failed_games {
-                    ui.label(format!(
-                        "Seed {}: {} at action {} (record it with `farebox record {} --seed {}` to replay it)",
-                        g.seed,
-                        if g.capped { "stopped at the cap" } else { "error" },
-                        g.action,
-                        side.def.id,
-                        g.seed
-                    ));
+                    ui.horizontal_wrapped(|ui| {
+                        if ui
+                            .button("Show in Replay")
+                            .on_hover_text(
+                                "Play this game again as the run played it and show it in the Replay tab, just before it stopped",
+                            )
+                            .clicked()
+                        {
+                            self.failed_pick.set(Some((k, g.seed)));
+                        }
+                        ui.label(format!(
+                            "Seed {}: {} at action {}",
+                            g.seed,
+                            if g.capped { "stopped at the cap" } else { "error" },
+                            g.action,
+                        ));
+                    });
                 }
             }
         }

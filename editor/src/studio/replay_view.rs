@@ -44,7 +44,14 @@ pub struct ReplayPanel {
     camera: Camera,
     error: Option<String>,
     browser: Option<super::files::Browser>,
+    /// A failed game of an outcome run being played again to show it, and, once shown, what
+    /// went wrong at its last step.
+    rebuilding: Option<(Arc<GameDef>, Receiver<Rebuilt>)>,
+    failure: Option<String>,
 }
+
+/// A failed game played again: its replay and what went wrong, or why it could not be.
+type Rebuilt = Result<(Replay, String), String>;
 
 /// Replays larger than this are refused.
 const MAX_REPLAY: u64 = 16 << 20;
@@ -69,6 +76,8 @@ impl ReplayPanel {
             camera: Camera::default(),
             error: None,
             browser: None,
+            rebuilding: None,
+            failure: None,
         }
     }
 
@@ -117,16 +126,7 @@ impl ReplayPanel {
     /// Reads a replay file of the open mod. Whatever was open before is gone, even when the
     /// new file cannot be shown: a replay that does not fit never shows another's board.
     pub fn open(&mut self, path: &str, def: &Arc<GameDef>) {
-        self.error = None;
-        self.replay = None;
-        self.snap = None;
-        self.labels = None;
-        self.labels_coming = false;
-        self.checking = None;
-        self.shown_step = None;
-        self.listed_step = None;
-        // Replies still on their way from the last replay's worker go with it.
-        self.worker = None;
+        self.clear();
         if path.trim().is_empty() {
             self.error = Some("Type the path of a replay file, or find one with Browse…".into());
             return;
@@ -147,33 +147,114 @@ impl ReplayPanel {
                     ));
                     return;
                 }
-                self.other_content = r.content_hash != def.content_hash;
-                self.hidden = def.zones.iter().any(|z| z.visibility != Visibility::Public);
-                self.step = r.steps.len();
-                // The check runs on a thread: a long replay takes a while to re-run.
-                let (tx, rx) = std::sync::mpsc::channel();
-                let (d, replay, wake) = (def.clone(), r.clone(), super::waker(&self.ctx));
-                let _ = std::thread::Builder::new()
-                    .name("farebox-replay-check".into())
-                    .spawn(move || {
-                        let checked = match farebox::replay::verify(&d, &replay) {
-                            Ok(_) => Ok(()),
-                            // Other content is said as a warning; the replay is still shown.
-                            Err(Mismatch::Content { .. }) => Ok(()),
-                            Err(e) => Err(e.to_string()),
-                        };
-                        let _ = tx.send(checked);
-                        wake();
-                    });
-                self.checking = Some(rx);
-                self.replay = Some(r);
+                self.show(r, def);
             }
             Err(e) => self.error = Some(format!("{path}: {e}")),
         }
     }
 
+    /// Plays again, on a thread, the game with `seed` of an outcome run with `settings` that
+    /// failed or reached the cap, exactly as the run played it, and shows it at its last step
+    /// before the stop, with what went wrong there.
+    pub fn open_failed(
+        &mut self,
+        def: &Arc<GameDef>,
+        settings: crate::cmd_test::Settings,
+        seed: u64,
+    ) {
+        self.clear();
+        self.path.clear();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (d, wake) = (def.clone(), super::waker(&self.ctx));
+        let _ = std::thread::Builder::new()
+            .name("farebox-replay-failed".into())
+            .spawn(move || {
+                let r = crate::cmd_test::failed_game(&d, &settings, seed)
+                    .map(|(replay, out)| {
+                        let next = replay.steps.len() + 1;
+                        let why = match (&out.error, out.capped) {
+                            (Some(e), _) => format!(
+                                "Seed {seed}: action {next} failed (the board shows the game just before it): {e}"
+                            ),
+                            (None, true) => format!(
+                                "Seed {seed}: the game reached the run's cap of {} actions without ending",
+                                settings.cap
+                            ),
+                            (None, false) => format!(
+                                "Seed {seed}: played again, the game ended without a failure"
+                            ),
+                        };
+                        (replay, why)
+                    })
+                    .map_err(|f| f.message().to_string());
+                let _ = tx.send(r);
+                wake();
+            });
+        self.rebuilding = Some((def.clone(), rx));
+    }
+
+    /// What a failed game showed when it stopped (None for a replay file).
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
+    /// Forgets the replay shown, and what was under way for it.
+    fn clear(&mut self) {
+        self.error = None;
+        self.failure = None;
+        self.rebuilding = None;
+        self.replay = None;
+        self.snap = None;
+        self.labels = None;
+        self.labels_coming = false;
+        self.checking = None;
+        self.shown_step = None;
+        self.listed_step = None;
+        // Replies still on their way from the last replay's worker go with it.
+        self.worker = None;
+    }
+
+    /// Shows `r`, a replay of the open mod, at its end, and checks it against the mod.
+    fn show(&mut self, r: Replay, def: &Arc<GameDef>) {
+        self.other_content = r.content_hash != def.content_hash;
+        self.hidden = def.zones.iter().any(|z| z.visibility != Visibility::Public);
+        self.step = r.steps.len();
+        // The check runs on a thread: a long replay takes a while to re-run.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (d, replay, wake) = (def.clone(), r.clone(), super::waker(&self.ctx));
+        let _ = std::thread::Builder::new()
+            .name("farebox-replay-check".into())
+            .spawn(move || {
+                let checked = match farebox::replay::verify(&d, &replay) {
+                    Ok(_) => Ok(()),
+                    // Other content is said as a warning; the replay is still shown.
+                    Err(Mismatch::Content { .. }) => Ok(()),
+                    Err(e) => Err(e.to_string()),
+                };
+                let _ = tx.send(checked);
+                wake();
+            });
+        self.checking = Some(rx);
+        self.replay = Some(r);
+    }
+
     /// Picks up the check and the worker's answers.
     fn poll(&mut self) {
+        if let Some((def, rx)) = &self.rebuilding
+            && let Ok(r) = rx.try_recv()
+        {
+            let def = def.clone();
+            self.rebuilding = None;
+            match r {
+                Ok((replay, why)) => {
+                    self.show(replay, &def);
+                    self.failure = Some(why);
+                }
+                Err(e) => {
+                    self.error = Some(format!("The failed game could not be played again: {e}"))
+                }
+            }
+        }
         if let Some(rx) = &self.checking
             && let Ok(checked) = rx.try_recv()
         {
@@ -250,6 +331,16 @@ impl ReplayPanel {
         }
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+        if self.rebuilding.is_some() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Playing the failed game again…");
+            });
+            return;
+        }
+        if let Some(f) = &self.failure {
+            ui.colored_label(ui.visuals().error_fg_color, f);
         }
         let Some(r) = &self.replay else {
             ui.weak("Save a game from the Play tab, or record one with `farebox record`, then open it here.");
