@@ -207,7 +207,16 @@ pub fn play_reusing(
     cap: u32,
     vm: &mut Option<Host>,
 ) -> Outcome {
-    play_game(def, setup, agents, cap, vm, Checks::NONE, &Forbid::NONE)
+    play_game(
+        def,
+        setup,
+        agents,
+        cap,
+        vm,
+        Checks::NONE,
+        &Forbid::NONE,
+        None,
+    )
 }
 
 /// [`play_reusing`] that also makes both labels of every action offered (the acting seat's
@@ -229,19 +238,8 @@ pub fn play_labelled(
         vm,
         Labels::Always.into(),
         &Forbid::NONE,
+        None,
     )
-}
-
-fn play_game(
-    def: &Arc<GameDef>,
-    setup: Setup,
-    agents: &[String],
-    cap: u32,
-    vm: &mut Option<Host>,
-    checks: Checks,
-    forbid: &Forbid,
-) -> Outcome {
-    play_game_keeping(def, setup, agents, cap, vm, checks, forbid, None)
 }
 
 /// Plays one game as a run of `farebox sim` or an outcome run does (the same agents, cap and
@@ -256,7 +254,7 @@ pub fn play_keeping_actions(
     forbid: &Forbid,
 ) -> (Outcome, Vec<String>) {
     let mut actions = Vec::new();
-    let out = play_game_keeping(
+    let out = play_game(
         def,
         setup,
         agents,
@@ -269,8 +267,10 @@ pub fn play_keeping_actions(
     (out, actions)
 }
 
+/// One game with `agents`, on the VM in `vm` when it fits (left there after); `keep`, when
+/// given, gets the actions taken.
 #[allow(clippy::too_many_arguments)]
-fn play_game_keeping(
+fn play_game(
     def: &Arc<GameDef>,
     setup: Setup,
     agents: &[String],
@@ -422,6 +422,7 @@ pub fn play_many_forbidding(
                             &mut vm,
                             checks,
                             forbid,
+                            None,
                         );
                         mine.push((i, o));
                         done();
