@@ -213,7 +213,8 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
 /// Starts no more games once `stop` is set, for a run that can be cancelled: the outcomes
 /// are then only those of the games played before it was. The games are `test`'s, labels
 /// made as it makes them ([`crate::cmd_test::LABELS`]). Keeps every outcome (the Studio draws
-/// distributions from them); [`play_each`] keeps none.
+/// distributions from them); [`play_each`] keeps none. With `profile` each outcome holds its
+/// game's profile of hook and bot calls.
 #[allow(clippy::too_many_arguments)]
 pub fn play_all_until(
     def: &std::sync::Arc<farebox::GameDef>,
@@ -225,6 +226,7 @@ pub fn play_all_until(
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
     forbid: &Forbid,
+    profile: bool,
 ) -> Vec<Outcome> {
     let mut out = Vec::new();
     play_each(
@@ -238,6 +240,7 @@ pub fn play_all_until(
         stop,
         Checks {
             figures: true,
+            profile,
             ..crate::cmd_test::LABELS.into()
         },
         forbid,

@@ -285,11 +285,12 @@ pub fn play_games(
     threads: usize,
     done: &(dyn Fn() + Sync),
     stop: &AtomicBool,
+    profile: bool,
 ) -> Result<Vec<Outcome>, Fail> {
     let base = setup(def, s.players, s.seed, &s.options)?;
     let forbid = forbid_of(def, s)?;
     Ok(crate::cmd_sim::play_all_until(
-        def, &base, s.games, &s.bots, s.cap, threads, done, stop, &forbid,
+        def, &base, s.games, &s.bots, s.cap, threads, done, stop, &forbid, profile,
     ))
 }
 

@@ -451,6 +451,17 @@ impl Outcomes {
             accepted_stats.map(|s| &s.figures),
             self.running.is_none(),
         );
+        ui.heading("Script profile");
+        ui.weak(
+            "What the rules' hooks and the bots cost in these games: how often each ran, its Luau steps (the same on every machine) and its time (this machine's). A call that uses up its step budget stops the game with an error.",
+        );
+        let budget = farebox::script::Limits::default().steps;
+        for side in std::iter::once(now).chain(base) {
+            if base.is_some() {
+                ui.strong(&side.name);
+            }
+            figures::profile(ui, side, budget);
+        }
         for (k, side) in std::iter::once(now).chain(base).enumerate() {
             if side.stats.errors > 0 || side.stats.capped > 0 {
                 ui.heading(format!(

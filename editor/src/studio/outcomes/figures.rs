@@ -321,3 +321,52 @@ fn histogram(
             }
         });
 }
+
+/// The script profile of a run: one row per hook and bot, the one with the heaviest single
+/// call first, with its calls, steps of the step budget (mean and most in one call, and that
+/// call's share of the budget), time and calls of the `game` API per call. Steps count the
+/// same on every machine; times are measured and vary.
+pub fn profile(ui: &mut Ui, side: &Side, budget: u64) {
+    if side.profile.is_empty() {
+        ui.weak("No script ran in these games.");
+        return;
+    }
+    let mut rows: Vec<_> = side.profile.iter().collect();
+    rows.sort_by(|a, b| b.1.max_steps.cmp(&a.1.max_steps).then(a.0.cmp(b.0)));
+    egui::Grid::new(("outcomes-profile", side.name.as_str()))
+        .striped(true)
+        .num_columns(8)
+        .show(ui, |ui| {
+            for (head, tip) in [
+                ("Hook or bot", "A rule hook (setup, actions, apply…) or a bot's decide"),
+                ("Calls", "How many times it ran, over every game of the run"),
+                ("Steps per call", "Luau steps on average: the same on every machine"),
+                ("Most steps", "The heaviest single call"),
+                ("Of the budget", "The heaviest call's share of the step budget one call may use"),
+                ("ms per call", "Time on average, measured on this machine"),
+                ("Most ms", "The slowest single call, measured on this machine"),
+                ("API calls", "Calls of the game API per call, on average"),
+            ] {
+                ui.strong(head).on_hover_text(tip);
+            }
+            ui.end_row();
+            for (name, s) in rows {
+                let calls = s.calls.max(1) as f64;
+                let share = s.max_steps as f64 * 100.0 / budget.max(1) as f64;
+                ui.label(name);
+                ui.label(s.calls.to_string());
+                ui.label(format!("{:.0}", s.steps as f64 / calls));
+                ui.label(s.max_steps.to_string());
+                if share >= 50.0 {
+                    ui.colored_label(ui.visuals().warn_fg_color, format!("{share:.1}%"))
+                        .on_hover_text("Near the limit: a heavier game may stop this call");
+                } else {
+                    ui.label(format!("{share:.1}%"));
+                }
+                ui.label(format!("{:.3}", s.nanos as f64 / calls / 1e6));
+                ui.label(format!("{:.2}", s.max_nanos as f64 / 1e6));
+                ui.label(format!("{:.1}", s.api_calls as f64 / calls));
+                ui.end_row();
+            }
+        });
+}

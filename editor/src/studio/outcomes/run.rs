@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use farebox::GameDef;
 use farebox::agent::{Agent, Outcome};
+use farebox::script::Profile;
 
 use crate::cmd_sim::Stats;
 use crate::cmd_test::{Settings, play_games};
@@ -42,6 +43,8 @@ pub struct Side {
     /// Per seat: lowest, lower quartile, median, upper quartile and highest score of the
     /// finished games, for the box plots (None for a seat without any).
     pub scores: Vec<Option<[f64; 5]>>,
+    /// Calls, steps, time and API calls of each hook and bot over the games played.
+    pub profile: Profile,
 }
 
 /// The bars of a histogram: (middle of the bin, games in it), all bins `width` wide.
@@ -240,6 +243,8 @@ struct Played {
     name: String,
     def: Arc<GameDef>,
     outcomes: Vec<Outcome>,
+    /// The hooks' and bots' calls over every game played, taken out of each outcome.
+    profile: Profile,
 }
 
 /// Plays the run batch by batch, handing `provisional` the figures after each batch but the
@@ -271,6 +276,7 @@ fn play(
                 name,
                 def,
                 outcomes: Vec::new(),
+                profile: Profile::new(),
             }),
         })
         .collect();
@@ -287,8 +293,15 @@ fn play(
         let t = Instant::now();
         for side in &mut sides {
             let Ok(p) = side else { continue };
-            match play_games(&p.def, &part, threads as usize, &tick, stop) {
-                Ok(o) => p.outcomes.extend(o),
+            match play_games(&p.def, &part, threads as usize, &tick, stop, true) {
+                Ok(mut o) => {
+                    for g in &mut o {
+                        for (name, calls) in std::mem::take(&mut g.profile) {
+                            p.profile.entry(name).or_default().merge(&calls);
+                        }
+                    }
+                    p.outcomes.extend(o)
+                }
                 Err(f) => {
                     done.fetch_add(games - next, Ordering::Relaxed);
                     *side = Err(f.message().to_string());
@@ -306,6 +319,7 @@ fn play(
                 p.name.clone(),
                 p.def.clone(),
                 p.outcomes.clone(),
+                p.profile.clone(),
                 &settings,
             )),
             Err(e) => Err(e.clone()),
@@ -332,7 +346,7 @@ fn play(
             .any(|s| s.as_ref().is_ok_and(|p| (p.outcomes.len() as u64) < games));
     let sides = sides
         .into_iter()
-        .map(|s| s.map(|p| side(p.name, p.def, p.outcomes, &settings)));
+        .map(|s| s.map(|p| side(p.name, p.def, p.outcomes, p.profile, &settings)));
     report(&settings, sides, false, cancelled, played, total, started)
 }
 
@@ -342,7 +356,13 @@ fn round_up(n: u64, threads: u64) -> u64 {
 }
 
 /// A side's figures over its games so far.
-fn side(name: String, def: Arc<GameDef>, outcomes: Vec<Outcome>, settings: &Settings) -> Side {
+fn side(
+    name: String,
+    def: Arc<GameDef>,
+    outcomes: Vec<Outcome>,
+    profile: Profile,
+    settings: &Settings,
+) -> Side {
     let stats = Stats::of(&def, settings.players, &outcomes);
     let scores = score_spreads(settings.players, &outcomes);
     Side {
@@ -351,6 +371,7 @@ fn side(name: String, def: Arc<GameDef>, outcomes: Vec<Outcome>, settings: &Sett
         outcomes,
         stats,
         scores,
+        profile,
     }
 }
 

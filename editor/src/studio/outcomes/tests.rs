@@ -326,7 +326,7 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
     let t = copy.target();
     let mut few = panel.settings.clone();
     few.games = 8;
-    let outcomes = crate::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false))
+    let outcomes = crate::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false), false)
         .unwrap_or_else(|f| panic!("{}", f.message()));
     let snap = crate::cmd_test::Snapshot {
         mod_version: t.def.version.clone(),
@@ -418,7 +418,7 @@ fn the_final_figures_are_a_full_run_s() {
         panic!("the run failed");
     };
     let full =
-        crate::cmd_test::play_games(&side.def, &settings, 1, &|| {}, &AtomicBool::new(false))
+        crate::cmd_test::play_games(&side.def, &settings, 1, &|| {}, &AtomicBool::new(false), false)
             .unwrap_or_else(|f| panic!("{}", f.message()));
     let json = |o: &[farebox::agent::Outcome]| serde_json::to_string(o).unwrap_or_default();
     assert_eq!(side.outcomes.len(), 90);
@@ -572,4 +572,42 @@ fn the_content_table_runs_the_games_without_a_card() {
         h.state().acceptable().is_none(),
         "restricted play was acceptable"
     );
+}
+
+#[test]
+fn a_run_shows_the_script_profile_of_every_hook_and_bot() {
+    let copy = Copy::of("curbside", "profile");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(8);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+
+    h.get_by_label("Script profile");
+    h.get_by_label("Steps per call");
+    let profile = match &h.state().last {
+        Some(super::run::Report { now: Ok(side), .. }) => side.profile.clone(),
+        _ => panic!("the run has no result"),
+    };
+    // Every hook the rules ran and the bot that played are listed by name, with their calls.
+    for name in ["setup", "actions", "apply"] {
+        let calls = profile
+            .iter()
+            .find(|(k, _)| k.as_str() == name || k.ends_with(&format!(" {name}")))
+            .map(|(_, s)| s.calls)
+            .unwrap_or_else(|| panic!("no {name} in the profile: {:?}", profile.keys()));
+        assert!(calls > 0, "{name} has no calls");
+        let row = profile
+            .keys()
+            .find(|k| k.as_str() == name || k.ends_with(&format!(" {name}")))
+            .unwrap();
+        h.get_by_label(row.as_str());
+    }
+    // Setup runs once per game; the steps are the same however fast the machine.
+    let setup = profile.iter().find(|(k, _)| k.contains("setup")).unwrap().1;
+    assert_eq!(setup.calls, 8, "one setup per game");
+    assert!(profile.keys().any(|k| k.contains("bot")), "no bot in {:?}", profile.keys());
 }
