@@ -1949,6 +1949,35 @@ fn every_space_an_action_names_is_written_on_the_board_by_the_name_the_action_us
     settle(&mut h);
     let n = every_named_space_is_labelled(&h, "critter-cab");
     assert!(n > 10, "only {n} spaces checked");
+    // Dicey Curves: a track space is named by its card ("Starting Grid (card 1)"), its lane and
+    // its row, as the rules' actions name it; the board writes the card on a plate beside it.
+    let h = started("dicey-curves", 3);
+    let s = h.state().as_ref().unwrap();
+    let snap = s.play.snapshot().unwrap();
+    let named = s.play.named_on_board();
+    let mut checked = 0;
+    for o in &snap.offered {
+        for spot in farebox_editor::studio::play::spots_of(&o.action, snap) {
+            let farebox_editor::studio::board_view::Spot::Space(sp) = spot else {
+                continue;
+            };
+            let name = farebox_editor::studio::board_view::board_space_name(&snap.board, sp);
+            assert!(
+                o.label.contains(&name),
+                "the board calls it {name}, and the action says `{}`",
+                o.label
+            );
+            let (card, _) = name.split_once("), ").expect("a card in the name");
+            let (card_name, number) = card.split_once(" (card ").expect("a card number");
+            let plate = format!("card {number} · {card_name}");
+            assert!(
+                named.iter().any(|(_, text)| *text == plate),
+                "no plate says {plate:?}: {named:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} spaces checked");
 }
 
 #[test]

@@ -909,14 +909,7 @@ impl Board {
                 }
                 graph.add_space(Space {
                     id: format!("t{n}-l{lane}-r{row}"),
-                    name: format!(
-                        "{} (piece {}), {}, row {} of {}",
-                        piece.name,
-                        n + 1,
-                        lane_word(lane, piece.lanes),
-                        row + 1,
-                        piece.rows
-                    ),
+                    name: track_space_name(piece, n, lane, row),
                     x: sx,
                     y: sy,
                     tags,
@@ -1357,6 +1350,45 @@ fn meeting(ends: &[(f64, f64, Side, u32)]) -> Vec<(usize, usize)> {
 
 /// A lane as a driver heading down the track names it: left and right (and middle), or by
 /// number on a wider piece.
+/// A track space's name, as people and rules say it: the card's name and place in the track,
+/// the lane, then the row: "at the 3-dice gate" for the last row of a lane with a gate, rows
+/// counted from the front on the starting grid ("front row", "2nd row from the front"), else
+/// "row 1 of 2" from the card's entry.
+fn track_space_name(piece: &TrackPieceDef, n: usize, lane: u32, row: u32) -> String {
+    let gate = piece
+        .gates
+        .iter()
+        .find(|(lanes, _)| lanes.contains(&lane))
+        .map(|(_, size)| *size)
+        .filter(|_| row + 1 == piece.rows);
+    let row = match (gate, piece.role) {
+        (Some(size), _) => format!("at the {size}-dice gate"),
+        (None, TrackRole::Start) => match piece.rows.saturating_sub(row) {
+            0 | 1 => "front row".into(),
+            back => format!("{} row from the front", ordinal(back)),
+        },
+        (None, _) => format!("row {} of {}", row + 1, piece.rows),
+    };
+    format!(
+        "{} (card {}), {}, {row}",
+        piece.name,
+        n + 1,
+        lane_word(lane, piece.lanes)
+    )
+}
+
+/// 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 fn lane_word(lane: u32, lanes: u32) -> String {
     match (lanes, lane) {
         (2, 0) | (3, 0) => "left lane".into(),

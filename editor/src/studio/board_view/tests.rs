@@ -200,7 +200,7 @@ fn a_laid_track_is_drawn_and_its_spaces_clicked() {
     };
     let mut h = harness(tb, &out, true);
     h.run();
-    h.get_by_label("Gentle Left (piece 3), right lane, row 1 of 2")
+    h.get_by_label("Gentle Left (card 3), right lane, row 1 of 2")
         .click();
     h.run();
     assert_eq!(clicked(&out), Some(Spot::Space(target)));

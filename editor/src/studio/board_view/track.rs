@@ -9,7 +9,7 @@
 //! dashed, and a hollow arrow shows where the next card will go. Cards taken off the table
 //! (removed behind the pack) are not drawn, and their spaces cannot be clicked.
 
-use eframe::egui::{self, Align2, Color32, Painter, Pos2, Rect, Shape, Stroke, Vec2};
+use eframe::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Shape, Stroke, Vec2};
 use farebox::board::{CardShape, LANE_WIDTH, LaidPiece};
 use farebox::content::def::{BoardDef, TrackPieceDef, TrackRole};
 
@@ -131,7 +131,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
     }
     let pt = |(x, y): (f64, f64)| xf.p(x, y);
     let line_w = (xf.len(0.015)).clamp(1.0, 3.0);
-    for (n, laid) in on_table(&track.laid) {
+    for (_, laid) in on_table(&track.laid) {
         let Some(d) = piece_def(scene, laid) else {
             continue;
         };
@@ -210,19 +210,10 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             }
             TrackRole::Normal => {}
         }
-        // The card's number along the track, beside its entry.
-        let num_at = pt(g.at(0.12, -hw - 0.1));
-        super::text(
-            p,
-            num_at,
-            Align2::CENTER_CENTER,
-            &(n + 1).to_string(),
-            xf.len(0.08),
-            Color32::from_gray(200),
-        );
     }
-    // Gates over everything, so the next card never hides them.
-    for (_, laid) in on_table(&track.laid) {
+    // Gates and the cards' names over everything, so the next card never hides them.
+    let (mut plates, mut named) = (Vec::new(), Vec::new());
+    for (n, laid) in on_table(&track.laid) {
         let Some(d) = piece_def(scene, laid) else {
             continue;
         };
@@ -267,6 +258,9 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
                 );
             }
         }
+        // The card's number and name, as actions name it ("Starting Grid (card 1)"), on a
+        // plate beside the middle of the card, on the outside of a curve.
+        card_plate(p, xf, (&g, laid), n, &d.name, &mut plates, &mut named);
     }
     let finished = track
         .laid
@@ -284,7 +278,59 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         places,
         legend,
         note: None,
-        named: vec![],
+        named,
+    }
+}
+
+/// Writes "card N · name" beside a laid card, on the outside of its curve (a straight card
+/// takes the side its number's parity gives, so neighbours alternate). A plate that would
+/// overlap one already written tries the other side, then the number alone; one that fits
+/// nowhere is left out (the space's tooltip still names the card). `taken` holds the plates
+/// written so far; `named` gets the card's first space and the text written.
+fn card_plate(
+    p: &Painter,
+    xf: Xf,
+    (g, laid): (&Geo, &LaidPiece),
+    n: usize,
+    name: &str,
+    taken: &mut Vec<Rect>,
+    named: &mut Vec<(u32, String)>,
+) {
+    let size = xf.len(0.11).min(15.0);
+    if size < super::MIN_TEXT * 0.6 {
+        return;
+    }
+    let size = size.max(super::MIN_TEXT);
+    // A card that turns right has its outside on the left (a negative offset).
+    let turn = g.angle(1.0) - g.angle(0.0);
+    let first = if turn > 1e-6 {
+        -1.0
+    } else if turn < -1e-6 || n % 2 == 1 {
+        1.0
+    } else {
+        -1.0
+    };
+    let full = format!("card {} · {name}", n + 1);
+    let short = (n + 1).to_string();
+    for (text, side) in [
+        (&full, first),
+        (&full, -first),
+        (&short, first),
+        (&short, -first),
+    ] {
+        let (x, y) = g.at(0.5, side * (g.half_width() + 0.16));
+        let galley = p.layout_no_wrap(text.clone(), FontId::proportional(size), Color32::WHITE);
+        let r = Align2::CENTER_CENTER
+            .anchor_size(xf.p(x, y), galley.size())
+            .expand2(Vec2::new(8.0, 4.0));
+        if taken.iter().any(|t| t.intersects(r)) {
+            continue;
+        }
+        p.rect_filled(r, 6.0, Color32::from_black_alpha(190));
+        p.galley(r.min + Vec2::new(8.0, 4.0), galley, Color32::WHITE);
+        taken.push(r);
+        named.push((laid.first_space, text.clone()));
+        return;
     }
 }
 

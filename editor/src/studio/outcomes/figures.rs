@@ -338,13 +338,25 @@ pub fn profile(ui: &mut Ui, side: &Side, budget: u64) {
         .num_columns(8)
         .show(ui, |ui| {
             for (head, tip) in [
-                ("Hook or bot", "A rule hook (setup, actions, apply…) or a bot's decide"),
+                (
+                    "Hook or bot",
+                    "A rule hook (setup, actions, apply…) or a bot's decide",
+                ),
                 ("Calls", "How many times it ran, over every game of the run"),
-                ("Steps per call", "Luau steps on average: the same on every machine"),
+                (
+                    "Steps per call",
+                    "Luau steps on average: the same on every machine",
+                ),
                 ("Most steps", "The heaviest single call"),
-                ("Of the budget", "The heaviest call's share of the step budget one call may use"),
+                (
+                    "Of the budget",
+                    "The heaviest call's share of the step budget one call may use",
+                ),
                 ("ms per call", "Time on average, measured on this machine"),
-                ("Most ms", "The slowest single call, measured on this machine"),
+                (
+                    "Most ms",
+                    "The slowest single call, measured on this machine",
+                ),
                 ("API calls", "Calls of the game API per call, on average"),
             ] {
                 ui.strong(head).on_hover_text(tip);

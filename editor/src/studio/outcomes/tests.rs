@@ -326,8 +326,9 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
     let t = copy.target();
     let mut few = panel.settings.clone();
     few.games = 8;
-    let outcomes = crate::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false), false)
-        .unwrap_or_else(|f| panic!("{}", f.message()));
+    let outcomes =
+        crate::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false), false)
+            .unwrap_or_else(|f| panic!("{}", f.message()));
     let snap = crate::cmd_test::Snapshot {
         mod_version: t.def.version.clone(),
         settings: panel.settings.clone(),
@@ -417,9 +418,15 @@ fn the_final_figures_are_a_full_run_s() {
     let Ok(side) = &last.now else {
         panic!("the run failed");
     };
-    let full =
-        crate::cmd_test::play_games(&side.def, &settings, 1, &|| {}, &AtomicBool::new(false), false)
-            .unwrap_or_else(|f| panic!("{}", f.message()));
+    let full = crate::cmd_test::play_games(
+        &side.def,
+        &settings,
+        1,
+        &|| {},
+        &AtomicBool::new(false),
+        false,
+    )
+    .unwrap_or_else(|f| panic!("{}", f.message()));
     let json = |o: &[farebox::agent::Outcome]| serde_json::to_string(o).unwrap_or_default();
     assert_eq!(side.outcomes.len(), 90);
     assert_eq!(
@@ -609,5 +616,9 @@ fn a_run_shows_the_script_profile_of_every_hook_and_bot() {
     // Setup runs once per game; the steps are the same however fast the machine.
     let setup = profile.iter().find(|(k, _)| k.contains("setup")).unwrap().1;
     assert_eq!(setup.calls, 8, "one setup per game");
-    assert!(profile.keys().any(|k| k.contains("bot")), "no bot in {:?}", profile.keys());
+    assert!(
+        profile.keys().any(|k| k.contains("bot")),
+        "no bot in {:?}",
+        profile.keys()
+    );
 }
