@@ -348,6 +348,40 @@ fn s7_starting_hands(def: &Arc<GameDef>) {
         cones_dealt > 0,
         "no seed dealt a cone; the check shows nothing"
     );
+    // A hand is its owner's secret: the owner sees its five cards, every other seat (and a
+    // spectator) only how many there are.
+    let g = game_on(def, 3, 5);
+    for owner in 0..3u8 {
+        for viewer in [Some(0u8), Some(1), Some(2), None] {
+            let view = g.view(viewer);
+            let hand = view
+                .zones
+                .iter()
+                .find(|z| z.id == "hand" && z.owner == Some(owner))
+                .expect("a hand per seat");
+            assert_eq!(hand.count, 5);
+            let shown = if viewer == Some(owner) { 5 } else { 0 };
+            assert_eq!(
+                hand.cards.len(),
+                shown,
+                "seat {owner}'s hand as {viewer:?} sees it: {:?}",
+                hand.cards
+            );
+        }
+    }
+    // The tile deck and the passenger cards are face down to everyone.
+    for viewer in [Some(0u8), Some(1), Some(2), None] {
+        let view = g.view(viewer);
+        for id in ["deck", "dispatch", "supply"] {
+            let z = view.zones.iter().find(|z| z.id == id).expect(id);
+            assert!(z.count > 0 || id == "supply", "{id} is empty");
+            assert!(
+                z.cards.is_empty(),
+                "{viewer:?} sees the {id}: {:?}",
+                z.cards
+            );
+        }
+    }
 }
 
 fn s8_r7_ten_passenger_cards(def: &Arc<GameDef>) {
@@ -777,10 +811,18 @@ fn a1_draw_a_tile(def: &Arc<GameDef>) {
         v,
         Value::List(vec![(n + 1).into(), "cs-t8".into(), 2.into()])
     );
+    // The last tile of the deck is drawn like any other ...
     ev(
         &mut g,
-        "local d = game.zone('deck') while game.count(d) > 0 do game.move_card(d, game.zone('used')) end",
+        "local d = game.zone('deck') while game.count(d) > 1 do game.move_card(d, game.zone('used')) end",
     );
+    assert!(
+        has(&mut g, "draw"),
+        "one tile left in the deck may be drawn"
+    );
+    act(&mut g, "draw");
+    assert_eq!(int(ev(&mut g, "return game.count(game.zone('deck'))")), 0);
+    // ... and then there is nothing to draw.
     assert!(!has(&mut g, "draw"));
 }
 
@@ -883,10 +925,17 @@ fn a4_r2_r1_turn_your_own_tile(def: &Arc<GameDef>) {
     );
     ev(&mut g, "road(1, 1, 'cs-t4', 0)");
     assert!(has(&mut g, "rotate 1"));
+    let left = int(ev(&mut g, "return game.counter('actions')"));
     act(&mut g, "rotate 1");
     assert_eq!(
         ev(&mut g, "local _, r = game.tile_at(at(1, 1)) return r"),
         Value::Int(1)
+    );
+    // A turn of the tile is one of the turn's actions (CS-A0).
+    assert_eq!(
+        int(ev(&mut g, "return game.counter('actions')")),
+        left - 1,
+        "a rotation costs one action"
     );
     // Seat 2 drives onto the same cell (CS-R1) ...
     ev(

@@ -574,4 +574,63 @@ pub const MUTANTS: &[Mutant] = &[
         "if false then",
         "no warning before a drive that ends the game"
     ),
+    // ---- The kinds of break a careful author makes (a condition's "and" read as "or", a
+    // tie-break turned round, a limit one step off, one form of a move charged and another
+    // not, the last card treated apart, a secret made public).
+    m!(
+        "CS-A3",
+        RULES,
+        "if tiles[c] and not blockers[c] and not taxis[c] and not waiting[c] and not dests[c] then",
+        "if tiles[c] and not blockers[c] and not taxis[c] or not waiting[c] and not dests[c] then",
+        "\"and\" read as \"or\": a tile under a taxi may be removed"
+    ),
+    m!(
+        "CS-T12",
+        RULES,
+        "if not taxis[c] and not waiting[c] and not dests[c] and not blockers[c] then",
+        "if not taxis[c] and not waiting[c] or not dests[c] and not blockers[c] then",
+        "\"and\" read as \"or\": a pothole under a taxi"
+    ),
+    m!(
+        "CS-E2",
+        RULES,
+        "game.counter(\"gas\", s), -closeness(s) }",
+        "game.counter(\"gas\", s), closeness(s) }",
+        "the farther driver wins the last tie-break"
+    ),
+    m!(
+        "CS-A2",
+        RULES,
+        "game.approach(here, left - 1, gas, stops)",
+        "game.approach(here, left - 1, gas + 1, stops)",
+        "a placement reached with one gas more than the tank holds"
+    ),
+    m!(
+        "CS-A4",
+        RULES,
+        "local COSTS_ACTION = { draw = true, move = true, rotate = true,",
+        "local COSTS_ACTION = { draw = true, move = true, rotate = false,",
+        "a rotation costs no action"
+    ),
+    m!(
+        "CS-A1",
+        RULES,
+        "if game.count(zone(\"deck\")) > 0 then\n\t\ttable.insert(acts, \"draw\")",
+        "if game.count(zone(\"deck\")) > 1 then\n\t\ttable.insert(acts, \"draw\")",
+        "the deck's last tile is never drawn"
+    ),
+    m!(
+        "CS-S7",
+        "pieces.toml",
+        "per_seat = true\nvisibility = \"owner\"",
+        "per_seat = true\nvisibility = \"public\"",
+        "the hands are public"
+    ),
+    m!(
+        "CS-S7",
+        "pieces.toml",
+        "id = \"dispatch\"\nname = \"Passenger cards\"\nvisibility = \"hidden\"",
+        "id = \"dispatch\"\nname = \"Passenger cards\"\nvisibility = \"public\"",
+        "the passenger cards face up"
+    ),
 ];
