@@ -17,6 +17,7 @@
 pub mod api;
 mod convert;
 pub mod debug;
+mod fast_interrupt;
 mod returns;
 
 use std::cell::{Cell, RefCell};
@@ -411,6 +412,8 @@ pub struct Host {
     bot_started: Cell<Option<(Instant, u64)>>,
     /// Whether a debug sink is set (see [`Host::set_debug`]).
     debugging: Cell<bool>,
+    /// Keeps this VM on the interrupt's fast path (see [`fast_interrupt`]).
+    _fast: Option<fast_interrupt::Armed>,
 }
 
 fn hook_index(name: &str) -> Option<usize> {
@@ -596,6 +599,7 @@ impl Host {
         }
         let game = prepare_globals(&lua, &def, charge, refused, limits.memory)
             .map_err(|e| fail(e.to_string()))?;
+        let fast = fast_interrupt::arm(&lua, steps_left.clone());
         let mut host = Host {
             lua,
             scripts: vec![],
@@ -618,6 +622,7 @@ impl Host {
             call_started: Cell::new(None),
             bot_started: Cell::new(None),
             debugging: Cell::new(false),
+            _fast: fast,
         };
         // Set before the scripts run, so what they print as they load is heard too.
         if let Some(sink) = debug::listener() {

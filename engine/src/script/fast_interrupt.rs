@@ -1,0 +1,203 @@
+//! The interrupt's fast path: the one module of the engine with unsafe code.
+//!
+//! Luau calls the VM's interrupt at every function call and loop back edge, about 200 times
+//! per Curbside decision. mlua's interrupt procedure finds the closure through the state,
+//! clones a reference-counted pointer to it and runs it inside its error-catching wrapper:
+//! some 130 instructions before the closure counts one step. Three calls in four the closure
+//! does nothing but count (it checks memory at every fourth step, the clock at every 1024th
+//! and stops the call at zero), so this module puts a procedure of its own in front of
+//! mlua's: it counts those steps itself, in the same counter, and hands every other call to
+//! mlua's procedure unchanged. The steps counted, and where a limit stops a script, are
+//! exactly what they were; only the cost changes.
+//!
+//! A VM is found by its main state's address in a per-thread list that [`arm`] fills and
+//! dropping its [`Armed`] empties. A VM not in the list (one used on another thread than the
+//! one that armed it) always takes mlua's path, which is correct, only slower.
+#![allow(unsafe_code)]
+
+use std::cell::{Cell, RefCell};
+use std::ffi::c_int;
+use std::rc::Rc;
+use std::sync::OnceLock;
+
+use mlua::{Lua, ffi};
+
+type Proc = unsafe extern "C-unwind" fn(*mut ffi::lua_State, c_int);
+
+/// mlua's interrupt procedure. It is one function for every VM (it finds each VM's closure
+/// through the state), so it is kept once.
+static SLOW: OnceLock<Proc> = OnceLock::new();
+
+thread_local! {
+    /// The VMs armed on this thread: main state address and step counter.
+    static ARMED: RefCell<Vec<(usize, Rc<Cell<u64>>)>> = const { RefCell::new(Vec::new()) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Steps the fast path counted on this thread, so tests see it at work.
+    static FAST_STEPS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Keeps a VM in the fast path's list; dropping it takes the VM out.
+pub(super) struct Armed {
+    main: usize,
+}
+
+impl Drop for Armed {
+    fn drop(&mut self) {
+        let _ = ARMED.try_with(|a| {
+            if let Ok(mut a) = a.try_borrow_mut() {
+                a.retain(|(m, _)| *m != self.main);
+            }
+        });
+    }
+}
+
+/// Puts the fast path in front of the interrupt mlua's `set_interrupt` installed on `lua`,
+/// counting down `steps` (the counter that interrupt's closure counts down). Without an
+/// interrupt set, or with one that is not mlua's, nothing changes and None comes back.
+pub(super) fn arm(lua: &Lua, steps: Rc<Cell<u64>>) -> Option<Armed> {
+    let state = lua.exec_raw_lua(|raw| raw.state());
+    // SAFETY: `state` belongs to `lua`, which is alive for this call; `lua_mainthread` only
+    // reads it, and `lua_callbacks` returns the main state's callback block, which lives as
+    // long as the VM. Nothing runs Lua while the block is read and written here (this
+    // thread holds the VM, and a VM is not shared between threads).
+    let main = unsafe {
+        let main = ffi::lua_mainthread(state);
+        let callbacks = ffi::lua_callbacks(main);
+        let current: Proc = (*callbacks).interrupt?;
+        let fast: Proc = fast;
+        // Compared as addresses: the procedures are told apart by where they are.
+        if current as usize != fast as usize {
+            if *SLOW.get_or_init(|| current) as usize != current as usize {
+                // Some other procedure than mlua's: leave it alone.
+                return None;
+            }
+            (*callbacks).interrupt = Some(fast);
+        }
+        main as usize
+    };
+    ARMED.with(|a| {
+        let mut a = a.borrow_mut();
+        a.retain(|(m, _)| *m != main);
+        a.push((main, steps));
+    });
+    Some(Armed { main })
+}
+
+/// Counts a step when mlua's closure would only count it; otherwise runs mlua's procedure.
+unsafe extern "C-unwind" fn fast(state: *mut ffi::lua_State, gc: c_int) {
+    // gc >= 0 is a garbage-collection interrupt, which mlua's procedure ignores.
+    if gc < 0 {
+        // SAFETY: Luau passes the running thread's live state to its interrupt.
+        let main = unsafe { ffi::lua_mainthread(state) } as usize;
+        let counted = ARMED.with(|a| {
+            let Ok(a) = a.try_borrow() else {
+                return false;
+            };
+            let Some((_, steps)) = a.iter().find(|(m, _)| *m == main) else {
+                return false;
+            };
+            let left = steps.get();
+            // The closure's own logic at these values: no limit reached, no memory or clock
+            // check due (those come at multiples of 4), one step counted.
+            if left != 0 && !left.is_multiple_of(4) {
+                steps.set(left - 1);
+                #[cfg(test)]
+                FAST_STEPS.with(|n| n.set(n.get() + 1));
+                true
+            } else {
+                false
+            }
+        });
+        if counted {
+            return;
+        }
+    }
+    if let Some(&slow) = SLOW.get() {
+        // SAFETY: `slow` is mlua's interrupt procedure, read from a VM's callback block in
+        // `arm`, valid for the whole program; it is called with the arguments Luau gave, as
+        // Luau would have called it.
+        unsafe { slow(state, gc) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mlua::VmState;
+
+    /// A VM whose interrupt counts down `steps` the way the engine's does (a limit at 0, a
+    /// check at every fourth step, noted in `checks`).
+    fn vm(steps: &Rc<Cell<u64>>, checks: &Rc<Cell<u64>>) -> Lua {
+        let lua = Lua::new();
+        let (s, c) = (steps.clone(), checks.clone());
+        lua.set_interrupt(move |_| {
+            let left = s.get();
+            if left == 0 {
+                return Err(mlua::Error::RuntimeError("out of steps".into()));
+            }
+            s.set(left - 1);
+            if left.is_multiple_of(4) {
+                c.set(c.get() + 1);
+            }
+            Ok(VmState::Continue)
+        });
+        lua
+    }
+
+    const LOOP: &str = "local n = 0 for i = 1, 1000 do n += i end return n";
+
+    #[test]
+    fn the_fast_path_counts_exactly_the_steps_and_checks_of_mlua_s() {
+        let run = |fast: bool, budget: u64| {
+            let (steps, checks) = (Rc::new(Cell::new(budget)), Rc::new(Cell::new(0)));
+            let lua = vm(&steps, &checks);
+            let armed = fast.then(|| arm(&lua, steps.clone()).expect("armed"));
+            let r = lua.load(LOOP).eval::<i64>().map_err(|e| e.to_string());
+            drop(armed);
+            (r, steps.get(), checks.get())
+        };
+        // Plenty of budget: the same sum, the same steps left, the same checks made.
+        let slow = run(false, 100_000);
+        assert_eq!(slow.0, Ok(500_500));
+        let used = 100_000 - slow.1;
+        assert!(used > 900, "the loop counted {used} steps");
+        let before = FAST_STEPS.with(Cell::get);
+        assert_eq!(run(true, 100_000), slow);
+        // Every step counted at a value off the multiples of 4 went the fast way.
+        let fast = FAST_STEPS.with(Cell::get) - before;
+        let off = (100_000 - used + 1..=100_000)
+            .filter(|l| l % 4 != 0)
+            .count() as u64;
+        assert_eq!(fast, off, "{fast} of {used} steps counted fast");
+        // A budget that runs out mid-loop: stopped at the same step, with the same error.
+        for budget in [1, 2, 3, 4, 5, 97, 500] {
+            let (slow, fast) = (run(false, budget), run(true, budget));
+            assert!(slow.0.is_err(), "budget {budget}");
+            assert_eq!(fast, slow, "budget {budget}");
+        }
+    }
+
+    #[test]
+    fn a_disarmed_vm_takes_mlua_s_path_and_two_vms_keep_their_own_counts() {
+        let (a_steps, a_checks) = (Rc::new(Cell::new(50_000)), Rc::new(Cell::new(0)));
+        let (b_steps, b_checks) = (Rc::new(Cell::new(50_000)), Rc::new(Cell::new(0)));
+        let a = vm(&a_steps, &a_checks);
+        let b = vm(&b_steps, &b_checks);
+        let _a_armed = arm(&a, a_steps.clone()).expect("armed");
+        let b_armed = arm(&b, b_steps.clone()).expect("armed");
+        a.load(LOOP).exec().unwrap();
+        let used_a = 50_000 - a_steps.get();
+        assert_eq!(b_steps.get(), 50_000, "running a counted in b");
+        b.load(LOOP).exec().unwrap();
+        assert_eq!(50_000 - b_steps.get(), used_a);
+        // Taken out of the list, b still counts every step, through mlua's procedure.
+        drop(b_armed);
+        b_steps.set(50_000);
+        b.load(LOOP).exec().unwrap();
+        assert_eq!(50_000 - b_steps.get(), used_a);
+        assert_eq!(b_checks.get(), 2 * a_checks.get());
+    }
+}
