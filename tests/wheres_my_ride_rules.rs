@@ -537,7 +537,7 @@ fn r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts(def: &Arc<GameDe
     ev(
         &mut g,
         "texts(2, { 'arctic-air-con', 'pine-trees' }) texts(3, { 'taco-line', 'moths' })
-         hand({ 'emoji-moon', 'emoji-tree', 'emoji-thumbs-up', 'emoji-coin', 'emoji-pill' })",
+         hand({ 'emoji-moon', 'emoji-tree', 'emoji-thumbs-up', 'emoji-money-bag', 'emoji-pill' })",
     );
     act(&mut g, "send arctic-air-con");
     act(&mut g, "send taco-line");
@@ -556,7 +556,7 @@ fn r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts(def: &Arc<GameDe
     );
     // Now done is allowed, and so is every other token: all of them, if the Driver likes.
     assert!(legal(&mut g).contains(&"done".to_string()));
-    for token in ["emoji-moon", "emoji-tree", "emoji-coin", "emoji-pill"] {
+    for token in ["emoji-moon", "emoji-tree", "emoji-money-bag", "emoji-pill"] {
         act(&mut g, &format!("place {token} arctic-air-con"));
     }
     assert_eq!(legal(&mut g), ["done"]);
@@ -876,7 +876,7 @@ fn b1_the_driver_bot_points_at_the_answer(def: &Arc<GameDef>) {
         &mut g,
         &format!(
             "{AQUARIUM_AMONG_OTHERS}
-             hand({{ 'emoji-moon', 'emoji-briefcase', 'emoji-paw-prints', 'emoji-gem', 'emoji-coin' }})"
+             hand({{ 'emoji-moon', 'emoji-briefcase', 'emoji-paw-prints', 'emoji-gem-stone', 'emoji-money-bag' }})"
         ),
     );
     send_all(&mut g);
@@ -904,7 +904,7 @@ fn b1_the_rider_bot_texts_and_guesses(def: &Arc<GameDef>) {
     // outdoors or about nature, so the tree scores for none)...
     ev(
         &mut g,
-        "hand({ 'emoji-tree', 'emoji-briefcase', 'emoji-paw-prints', 'emoji-gem', 'emoji-coin' })",
+        "hand({ 'emoji-tree', 'emoji-briefcase', 'emoji-paw-prints', 'emoji-gem-stone', 'emoji-money-bag' })",
     );
     act(&mut g, "place emoji-tree arctic-air-con");
     act(&mut g, "done");
@@ -934,7 +934,7 @@ fn b1_the_rider_bot_texts_and_guesses(def: &Arc<GameDef>) {
             &mut g,
             &format!(
                 "{AQUARIUM_AMONG_OTHERS} texts(2, {{ '{text}', 'moths' }})
-                 hand({{ '{token}', 'emoji-gem', 'emoji-coin' }})"
+                 hand({{ '{token}', 'emoji-gem-stone', 'emoji-money-bag' }})"
             ),
         );
         act(&mut g, &format!("send {text}"));
