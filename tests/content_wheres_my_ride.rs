@@ -284,7 +284,10 @@ fn wr_s3_every_emoji_means_something() {
         }
     }
     for t in &place {
-        assert!(suggested.get(t).copied().unwrap_or(0) >= 2, "`{t}`: {suggested:?}");
+        assert!(
+            suggested.get(t).copied().unwrap_or(0) >= 2,
+            "`{t}`: {suggested:?}"
+        );
     }
     assert!(
         meta.iter().all(|t| suggested.contains_key(t)),
