@@ -673,12 +673,19 @@ fn wheres_my_ride_secrets_by_meaning_stay_hidden() {
     }
 }
 
+/// A leaky copy: what it leaks, the file changed, and the edits (find, replace).
+type LeakyCopy = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
 #[test]
 fn the_secret_search_finds_each_kind_of_leak() {
     // Deliberately leaky copies of Where's My Ride?, each making one secret public in a way
     // nothing marks as secret any more: the search above must find every one.
     const RULES: &str = "rules/wheres-my-ride.luau";
-    let leaks: [(&str, &str, &[(&str, &str)]); 7] = [
+    let leaks: [LeakyCopy; 7] = [
         (
             "the Driver's screen is a public variable",
             RULES,
