@@ -228,39 +228,124 @@ fn wr_s3_every_text_has_one_to_three_place_tags() {
     }
 }
 
+/// The rows of tables/meanings.toml: each reading an emoji can have, with the tags it suggests.
+fn meanings() -> BTreeMap<&'static str, Vec<&'static str>> {
+    table("meanings")
+        .rows
+        .iter()
+        .map(|r| (text(&r["meaning"]), list(&r["suggests"])))
+        .collect()
+}
+
 #[test]
 fn wr_s3_every_emoji_means_something() {
-    // WR-S3: the Driver's only words (WR-R4, WR-R9).
+    // WR-S3: the Driver's only words (WR-R4, WR-R9). A token has two or three readings,
+    // rows of the meanings table, which the table sees beside it; a reading is never a clue
+    // tag, word for word, so matching words is no way to read an emoji (DESIGN.md, "What an
+    // emoji means").
     let place = tags("place");
     let meta = tags("meta");
+    let readings = meanings();
     let emojis = &deck("emojis").cards;
-    let mut said: BTreeSet<&str> = BTreeSet::new();
+    let mut used: BTreeMap<&str, usize> = BTreeMap::new();
     for e in emojis {
-        let meanings = list(field(e, "meanings"));
-        assert!((1..=2).contains(&meanings.len()), "{}: {meanings:?}", e.id);
-        for m in &meanings {
-            assert!(place.contains(m) || meta.contains(m), "{}: `{m}`", e.id);
+        let ms = list(field(e, "meanings"));
+        assert!((2..=3).contains(&ms.len()), "{}: {ms:?}", e.id);
+        for m in &ms {
+            assert!(readings.contains_key(m), "{}: `{m}`", e.id);
+            *used.entry(m).or_default() += 1;
         }
-        said.extend(meanings);
     }
-    // Every place tag and every verdict can be said with some token.
+    for (m, suggests) in &readings {
+        assert!(
+            !place.contains(m) && !meta.contains(m),
+            "the reading `{m}` is a clue tag"
+        );
+        assert!(used.contains_key(m), "no token reads `{m}`");
+        // A verdict alone, or two or three place tags: never a pointer to one tag.
+        let verdicts = suggests.iter().filter(|t| meta.contains(*t)).count();
+        if verdicts > 0 {
+            assert_eq!(suggests.len(), 1, "{m}: {suggests:?}");
+        } else {
+            assert!((2..=3).contains(&suggests.len()), "{m}: {suggests:?}");
+            assert!(suggests.iter().all(|t| place.contains(t)), "{m}");
+        }
+    }
+    // Some readings are shared by two tokens, so tokens overlap as well as places.
     assert!(
-        place.is_subset(&said),
-        "unsaid: {:?}",
-        place.difference(&said)
+        used.values().filter(|n| **n > 1).count() >= 4,
+        "shared readings: {used:?}"
     );
+    // Every place tag is suggested by at least two readings, and every verdict by some token.
+    let mut suggested: BTreeMap<&str, usize> = BTreeMap::new();
+    for suggests in readings.values() {
+        for t in suggests {
+            *suggested.entry(t).or_default() += 1;
+        }
+    }
+    for t in &place {
+        assert!(
+            suggested.get(t).copied().unwrap_or(0) >= 2,
+            "`{t}`: {suggested:?}"
+        );
+    }
     assert!(
-        meta.is_subset(&said),
-        "unsaid: {:?}",
-        meta.difference(&said)
+        meta.iter().all(|t| suggested.contains_key(t)),
+        "{suggested:?}"
     );
-    let count = |m: &str| {
+    // Two tokens can say yes, two no (a Thumbs Up and a Bullseye; a Thumbs Down and a No Entry).
+    let count = |verdict: &str| {
         emojis
             .iter()
-            .filter(|e| list(field(e, "meanings")).contains(&m))
+            .filter(|e| {
+                list(field(e, "meanings"))
+                    .iter()
+                    .any(|m| readings[m] == [verdict])
+            })
             .count()
     };
     assert_eq!((count("yes"), count("no")), (2, 2));
+}
+
+#[test]
+fn wr_s3_every_reading_fits_several_places() {
+    // WR-S3: no reading picks out one location: the tags it suggests are on several of them.
+    let readings = meanings();
+    let locations = &deck("locations").cards;
+    for (m, suggests) in &readings {
+        if suggests.len() == 1 {
+            continue; // a verdict: it grades a text, not a place
+        }
+        let fits = locations
+            .iter()
+            .filter(|l| l.tags.iter().any(|t| suggests.contains(&t.as_str())))
+            .count();
+        assert!(fits >= 8, "`{m}` fits only {fits} locations");
+    }
+}
+
+#[test]
+fn wr_s3_emoji_ids_match_their_names() {
+    // An id is `emoji-` and the words of the name after the glyph, lower case and hyphened, so
+    // that a token is known by its id in actions and by its name on the table alike.
+    for e in &deck("emojis").cards {
+        let glyph = text(field(e, "glyph"));
+        let words = e
+            .name
+            .strip_prefix(glyph)
+            .unwrap_or_else(|| panic!("{}: the name does not start with the glyph", e.id))
+            .trim();
+        let id = format!("emoji-{}", words.to_lowercase().replace(' ', "-"));
+        // A long name may be shortened to its last word ("Crescent Moon": emoji-moon).
+        let last = words.rsplit(' ').next().unwrap_or(words).to_lowercase();
+        let first = words.split(' ').next().unwrap_or(words).to_lowercase();
+        assert!(
+            e.id == id || e.id == format!("emoji-{last}") || e.id == format!("emoji-{first}"),
+            "{} is called {}",
+            e.id,
+            e.name
+        );
+    }
 }
 
 #[test]

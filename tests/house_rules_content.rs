@@ -383,12 +383,24 @@ fn show_dont_tell_leaves_the_driver_only_place_emojis() {
     let meta_keys: Vec<Value> = meta.iter().map(|t| Value::from(t.as_str())).collect();
     assert_rest_of_table_unchanged(&base, &hr, "tags", &meta_keys);
 
-    // ...and so are the tokens that carried them. Every place tag still has a token.
+    // ...and so are the tokens that carried them (a token that can be read as a verdict), with
+    // the readings only those tokens had; the rest of the readings are the game's. Every place
+    // tag is still suggested by a reading of a token left.
+    let suggests = |d: &GameDef, m: &str| -> Vec<String> {
+        list(&row(d.table_def("meanings"), m).unwrap_or_else(|| panic!("no reading {m}"))["suggests"])
+            .iter()
+            .map(|t| t.to_string())
+            .collect()
+    };
     let verdicts: Vec<&CardDef> = base
         .deck_def("emojis")
         .cards
         .iter()
-        .filter(|c| list(field(c, "meanings")).iter().any(|m| meta.contains(*m)))
+        .filter(|c| {
+            list(field(c, "meanings"))
+                .iter()
+                .any(|m| suggests(&base, m).iter().any(|t| meta.contains(t)))
+        })
         .collect();
     assert_eq!(verdicts.len(), 7);
     for v in &verdicts {
@@ -399,13 +411,27 @@ fn show_dont_tell_leaves_the_driver_only_place_emojis() {
         left.size(),
         base.deck_def("emojis").size() - verdicts.iter().map(|c| c.count).sum::<u32>()
     );
-    let meanings: BTreeSet<String> = left
+    let readings: BTreeSet<String> = left
         .cards
         .iter()
         .flat_map(|c| list(field(c, "meanings")))
         .map(str::to_string)
         .collect();
-    assert_eq!(meanings, place, "only place meanings, and all of them");
+    let gone: Vec<Value> = base
+        .table_def("meanings")
+        .rows
+        .iter()
+        .map(|r| text(&r["meaning"]))
+        .filter(|m| !readings.contains(*m))
+        .map(Value::from)
+        .collect();
+    for m in &gone {
+        assert!(row(hr.table_def("meanings"), text(m)).is_none(), "{m:?}");
+    }
+    assert_eq!(hr.table_def("meanings").rows.len(), readings.len());
+    assert_rest_of_table_unchanged(&base, &hr, "meanings", &gone);
+    let said: BTreeSet<String> = readings.iter().flat_map(|m| suggests(&hr, m)).collect();
+    assert_eq!(said, place, "only place readings, and every place tag");
     let verdict_ids: Vec<&str> = verdicts.iter().map(|c| c.id.as_str()).collect();
     assert_rest_of_deck_unchanged(&base, &hr, "emojis", &verdict_ids);
 

@@ -4,7 +4,9 @@
 //! shown for the action — is searched for the ids, names and texts of the cards hidden from
 //! it and the values of the variables hidden from it. A name counts only while nothing the seat
 //! may see carries it too (a Straightaway in a rival's hand is no secret while another lies on
-//! the board). A deliberately leaky copy of Curbside checks that the search finds a leak.
+//! the board). A deliberately leaky copy of Curbside checks that the search finds a leak. The
+//! last section names Where's My Ride?'s secrets by meaning (the pickup spot by id, name and
+//! tags; what lies face down or in a hand), so that a secret made public is still found.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
@@ -490,5 +492,281 @@ fn wheres_my_ride_hides_texts_and_tokens_under_every_option() {
                 "{id}: {find} -> {replace}"
             );
         }
+    }
+}
+
+// ---- Where's My Ride?: its secrets by what they mean ----------------------------------------
+//
+// The searches above look for the words of hidden cards and the values of variables marked
+// secret; a secret that a rules change makes public (a variable set with `game.set`, a line
+// logged to everyone) is no longer marked, so they cannot see it go. Here the game's secrets
+// are named by meaning, whatever holds them:
+//
+// - the pickup spot (the Driver's answer): its location id, its name and its tags as the
+//   Driver's screen lists them (in the card's order or sorted). Until the Riders guess it, no
+//   Rider is shown any of them, in its view (variables, pieces, counters: the zones list all
+//   nine places alike and are checked below), in a log line it may read (the setup's lines
+//   included) or in the label it is shown for an action;
+// - what lies face down or in a hand: the location deck, the text deck, the discarded texts,
+//   the emoji bag, the rating stack, the Driver's emojis, and every other seat's drawn and
+//   chosen texts. No seat's view shows a card of them.
+
+/// Zones whose cards nobody sees, and per-seat zones whose cards only their owner sees.
+const WMR_FACE_DOWN: [&str; 5] = [
+    "location-deck",
+    "text-deck",
+    "text-discard",
+    "emoji-bag",
+    "rating-stack",
+];
+const WMR_HANDS: [&str; 3] = ["driver-emojis", "text-hand", "text-chosen"];
+
+/// The ways the pickup spot can be written: id, name, tags (card order and sorted).
+fn wmr_answer_words(g: &mut Game) -> Vec<String> {
+    let answer = wmr_answer(g);
+    let (name, tags, sorted) = match g
+        .eval(&format!(
+            "local c = data.decks.locations.cards['{answer}']
+             local s = table.clone(c.tags)
+             table.sort(s)
+             return {{ c.name, table.concat(c.tags, ', '), table.concat(s, ', ') }}"
+        ))
+        .unwrap()
+    {
+        Value::List(l) => {
+            let w: Vec<String> = l
+                .into_iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect();
+            (w[0].clone(), w[1].clone(), w[2].clone())
+        }
+        other => panic!("no location: {other:?}"),
+    };
+    vec![answer, name, tags, sorted]
+}
+
+/// What `seat` is shown of a secret in its view, if anything: a card of a face-down zone or
+/// of another seat's hand, or (for a Rider) one of `answer`'s words outside the zones.
+fn wmr_view_leak(g: &Game, seat: u8, driver: u8, answer: &[String]) -> Option<String> {
+    let mut view = g.view(Some(seat));
+    view.log.clear();
+    for z in &view.zones {
+        let hidden = WMR_FACE_DOWN.contains(&z.id.as_str())
+            || (WMR_HANDS.contains(&z.id.as_str()) && z.owner != Some(seat));
+        if hidden && !z.cards.is_empty() {
+            return Some(format!(
+                "the cards of {} ({:?}): {:?}",
+                z.id, z.owner, z.cards
+            ));
+        }
+    }
+    if seat == driver {
+        return None;
+    }
+    view.zones.clear();
+    let shown = serde_json::to_string(&view).unwrap();
+    answer
+        .iter()
+        .find(|w| shown.contains(w.as_str()))
+        .map(|w| format!("the pickup spot, `{w}`, in its view: {shown}"))
+}
+
+/// Plays one game of `def` with `bots` and returns the first secret a seat is shown.
+fn wmr_secret_leak(
+    def: &Arc<GameDef>,
+    bots: &[&str],
+    seed: u64,
+    options: &[(&str, Value)],
+) -> Option<String> {
+    let seats = bots.len() as u8;
+    let mut g = Game::new(def.clone(), wmr_setup(seats, seed, options)).unwrap();
+    let answer = wmr_answer_words(&mut g);
+    let driver = match g.eval("return game.get('_driver')").unwrap() {
+        Value::Int(d) => (d - 1) as u8,
+        other => panic!("no driver: {other:?}"),
+    };
+    let mut agents: Vec<Agent> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| Agent::from_spec(b, def, seed, i as u8).unwrap())
+        .collect();
+    let named = |text: &str| answer.iter().find(|w| text.contains(w.as_str())).cloned();
+    // The setup: every line a Rider may read, and its view.
+    for s in 0..seats {
+        if let Some(leak) = wmr_view_leak(&g, s, driver, &answer) {
+            return Some(format!(
+                "seed {seed}, at setup: seat {} is shown {leak}",
+                s + 1
+            ));
+        }
+        if s == driver {
+            continue;
+        }
+        for e in g.log().iter().filter(|e| e.seen.by(Some(s))) {
+            if let Some(w) = named(&e.text) {
+                return Some(format!(
+                    "seed {seed}, at setup: seat {} reads `{w}` in: {}",
+                    s + 1,
+                    e.text
+                ));
+            }
+        }
+    }
+    let mut step = 0;
+    while !g.is_over() && step < 600 {
+        let actions = g.legal_actions().unwrap();
+        let i = agents[g.active() as usize]
+            .choose(&mut g, &actions)
+            .unwrap();
+        let action = actions[i].clone();
+        // The right guess names the pickup spot to everyone, and ends the game.
+        let found = action == format!("guess {}", answer[0]);
+        let labels: Vec<String> = (0..seats)
+            .map(|s| g.describe_for(&action, Some(s)))
+            .collect();
+        let told = g.log().len();
+        g.apply_legal(&action).unwrap();
+        step += 1;
+        for s in 0..seats {
+            if let Some(leak) = wmr_view_leak(&g, s, driver, &answer)
+                && !found
+            {
+                return Some(format!(
+                    "seed {seed}, action {step} ({action}): seat {} is shown {leak}",
+                    s + 1
+                ));
+            }
+            if s == driver || found {
+                continue;
+            }
+            let lines = g.log()[told..]
+                .iter()
+                .filter(|e| e.seen.by(Some(s)))
+                .map(|e| e.text.as_str())
+                .chain([labels[s as usize].as_str()]);
+            for line in lines {
+                if let Some(w) = named(line) {
+                    return Some(format!(
+                        "seed {seed}, action {step} ({action}): seat {} is told `{w}` in: {line}",
+                        s + 1
+                    ));
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn wheres_my_ride_secrets_by_meaning_stay_hidden() {
+    // WR-R9, WR-S4, WR-S5, WR-R2: the game and its house rule, at every table the answer
+    // swap plays, bots and random agents.
+    for id in ["wheres-my-ride", "wheres-my-ride-show-dont-tell"] {
+        let def = Arc::new(farebox_suite::load(id));
+        for (bots, options) in wmr_tables() {
+            for seed in 0..4 {
+                if let Some(leak) = wmr_secret_leak(&def, &bots, seed, &options) {
+                    panic!("{id}, {} seats {options:?}: {leak}", bots.len());
+                }
+            }
+        }
+    }
+}
+
+/// A leaky copy: what it leaks, the file changed, and the edits (find, replace).
+type LeakyCopy = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+#[test]
+fn the_secret_search_finds_each_kind_of_leak() {
+    // Deliberately leaky copies of Where's My Ride?, each making one secret public in a way
+    // nothing marks as secret any more: the search above must find every one.
+    const RULES: &str = "rules/wheres-my-ride.luau";
+    let leaks: [LeakyCopy; 7] = [
+        (
+            "the Driver's screen is a public variable",
+            RULES,
+            &[(
+                "game.set_secret(\"pickup spot\", spot.name .. \": \" .. table.concat(spot.tags, \", \"), d)",
+                "game.set(\"pickup spot\", spot.name .. \": \" .. table.concat(spot.tags, \", \"))",
+            )],
+        ),
+        (
+            "the answer is a public variable",
+            RULES,
+            &[(
+                "game.set_secret(\"_answer\", answer, d)",
+                "game.set(\"_answer\", answer)",
+            )],
+        ),
+        (
+            "the Driver's setup line is logged to everyone",
+            RULES,
+            &[(".. \")\",\n\t\td\n\t)", ".. \")\"\n\t)")],
+        ),
+        (
+            "the answer is written into a public log line",
+            RULES,
+            &[(
+                "game.log(game.seat_name(seat) .. \" is done, \" .. how",
+                "game.log(game.seat_name(seat) .. \" is done (\" .. LOCATIONS[game.get(\"_answer\")].name .. \"), \" .. how",
+            )],
+        ),
+        (
+            // A label cannot read the secret for a seat that may not (game.get answers nil),
+            // so the leaky rules keep the answer's tags where labels can reach them.
+            "the answer's tags are written into the label everyone is shown",
+            RULES,
+            &[
+                (
+                    "local ZONES: { [string]: number } = {}",
+                    "local ZONES: { [string]: number } = {}\nlocal KEPT = { tags = {} }",
+                ),
+                (
+                    "game.set_secret(\"_answer\", answer, d)",
+                    "game.set_secret(\"_answer\", answer, d)\n\tKEPT.tags = LOCATIONS[answer].tags",
+                ),
+                (
+                    "return { \"Puts \" .. emoji_said(token) .. \" on \" .. sender .. \"'s text\" }",
+                    "return { \"Puts \" .. emoji_said(token) .. \" on \" .. sender .. \"'s text (\" .. table.concat(KEPT.tags, \", \") .. \")\" }",
+                ),
+            ],
+        ),
+        (
+            "the Driver's emojis lie face up",
+            "pieces.toml",
+            &[(
+                "name = \"Emojis behind the screen\"\nper_seat = true\nvisibility = \"owner\"",
+                "name = \"Emojis behind the screen\"\nper_seat = true\nvisibility = \"public\"",
+            )],
+        ),
+        (
+            "the rating stack lies face up",
+            "pieces.toml",
+            &[(
+                "id = \"rating-stack\"\nname = \"Rating tiles\"\nvisibility = \"hidden\"",
+                "id = \"rating-stack\"\nname = \"Rating tiles\"\nvisibility = \"public\"",
+            )],
+        ),
+    ];
+    for (what, file, edits) in leaks {
+        let mut mods = farebox_suite::bundled_in_memory();
+        let src = mods.0.get_mut("wheres-my-ride").unwrap();
+        let text = src.files.get_mut(file).unwrap();
+        for (find, replace) in edits {
+            assert_eq!(text.matches(find).count(), 1, "{what}: {find}");
+            *text = text.replacen(find, replace, 1);
+        }
+        let src = src.clone();
+        let def = Arc::new(content::load_mod(&src, &mods).unwrap());
+        let found = (0..4).find_map(|seed| wmr_secret_leak(&def, &["regular"; 4], seed, &[]));
+        assert!(found.is_some(), "{what}: not found");
+        eprintln!(
+            "{what}: {}",
+            found.unwrap().chars().take(200).collect::<String>()
+        );
     }
 }

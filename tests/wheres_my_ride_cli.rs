@@ -144,13 +144,19 @@ fn a_person_drives_for_bots_and_sees_how_each_emoji_fits() {
     );
     // The menu groups placements by emoji, and says how each fits.
     assert!(
-        r.out.contains("Put 🎯 Bullseye (yes)… (2 choices)"),
+        r.out
+            .contains("Put 🎯 Bullseye (spot on, a game)… (2 choices)"),
         "{}",
         r.out
     );
-    assert!(r.out.contains(&format!("with {spot}]")), "{}", r.out);
     assert!(
-        r.out.contains("Alex puts 🎯 Bullseye (yes) on"),
+        r.out
+            .contains(&format!("[{spot}: spot on, the text shares ")),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.out.contains("Alex puts 🎯 Bullseye (spot on, a game) on"),
         "{}",
         r.out
     );

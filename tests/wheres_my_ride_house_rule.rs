@@ -83,16 +83,42 @@ fn offers_done(g: &mut Game) -> bool {
     g.legal_actions().unwrap().iter().any(|a| a == "done")
 }
 
+/// The tokens of the house rule's bag with a reading that suggests something the Aquarium is
+/// (indoor, water, animals, kids, learning), by tables/meanings.toml: the House (under a roof),
+/// the Speak-No-Evil Monkey (hush: learning), the Airplane (far away: water), the Water Wave,
+/// the Soccer Ball (a game: kids), the Pill (care), the Books, the Baby (family), the Paw
+/// Prints and the Stone Head (history: learning).
+const TRUE_OF_THE_AQUARIUM: [&str; 10] = [
+    "emoji-house",
+    "emoji-speak-no-evil",
+    "emoji-airplane",
+    "emoji-water-wave",
+    "emoji-soccer-ball",
+    "emoji-pill",
+    "emoji-books",
+    "emoji-baby",
+    "emoji-paw-prints",
+    "emoji-stone-head",
+];
+
 /// Whether a token means something the Aquarium is.
 fn true_of_the_aquarium(token: &str) -> bool {
-    [
-        "emoji-house",
-        "emoji-wave",
-        "emoji-paw-prints",
-        "emoji-teddy-bear",
-        "emoji-books",
-    ]
-    .contains(&token)
+    TRUE_OF_THE_AQUARIUM.contains(&token)
+}
+
+/// Takes every token true of the Aquarium out of the bag.
+fn no_true_token_in_the_bag(g: &mut Game) {
+    let list: Vec<String> = TRUE_OF_THE_AQUARIUM
+        .iter()
+        .map(|t| format!("'{t}'"))
+        .collect();
+    ev(
+        g,
+        &format!(
+            "for _, t in {{ {} }} do fetch(t, z('text-discard')) end",
+            list.join(", ")
+        ),
+    );
 }
 
 /// Log lines seat `seat` (from 1) may read.
@@ -108,8 +134,8 @@ fn told(g: &Game, seat: u8) -> String {
 const NOTHING_TRUE: [&str; 5] = [
     "emoji-moon",
     "emoji-briefcase",
-    "emoji-gem",
-    "emoji-coin",
+    "emoji-gem-stone",
+    "emoji-money-bag",
     "emoji-burger",
 ];
 
@@ -144,12 +170,7 @@ fn a_driver_with_nothing_true_draws_afresh_behind_the_screen() {
 fn still_nothing_true_the_driver_may_place_nothing() {
     let mut g = game("wheres-my-ride-show-dont-tell", &NOTHING_TRUE);
     // Every true token is out of the bag.
-    ev(
-        &mut g,
-        "for _, t in { 'emoji-house', 'emoji-wave', 'emoji-paw-prints', 'emoji-teddy-bear', 'emoji-books' } do
-           fetch(t, z('text-discard'))
-         end",
-    );
+    no_true_token_in_the_bag(&mut g);
     texts_sent(&mut g);
     let hand = cards(&mut g, "driver-emojis");
     assert_ne!(hand, NOTHING_TRUE);
@@ -181,7 +202,7 @@ fn a_driver_with_something_true_keeps_the_hand_and_must_place() {
         "emoji-moon",
         "emoji-briefcase",
         "emoji-paw-prints",
-        "emoji-coin",
+        "emoji-money-bag",
         "emoji-burger",
     ];
     let mut g = game("wheres-my-ride-show-dont-tell", &hand);
@@ -194,12 +215,7 @@ fn a_driver_with_something_true_keeps_the_hand_and_must_place() {
 #[test]
 fn the_fresh_hand_comes_once_a_round() {
     let mut g = game("wheres-my-ride-show-dont-tell", &NOTHING_TRUE);
-    ev(
-        &mut g,
-        "for _, t in { 'emoji-house', 'emoji-wave', 'emoji-paw-prints', 'emoji-teddy-bear', 'emoji-books' } do
-           fetch(t, z('text-discard'))
-         end",
-    );
+    no_true_token_in_the_bag(&mut g);
     texts_sent(&mut g);
     let once = told(&g, 1).matches("Nothing behind").count();
     assert_eq!(once, 1);
@@ -227,7 +243,9 @@ fn only_place_emojis_are_in_the_bag() {
         "local n = 0
          for _, e in data.decks.emojis.list do
            for _, m in e.meanings do
-             if data.tables.tags.by_key[m].group ~= 'place' then n += 1 end
+             for _, t in data.tables.meanings.by_key[m].suggests do
+               if data.tables.tags.by_key[t].group ~= 'place' then n += 1 end
+             end
            end
          end
          return n",

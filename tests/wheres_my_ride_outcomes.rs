@@ -38,8 +38,8 @@ fn statistics_over_1000_seeded_games() {
 }
 
 /// Games the Riders won of 500 seeded games (seeds from 5,000 on), with the App Regular
-/// driving and `riders` in every other seat.
-fn riders_win(id: &str, seats: u8, riders: &str, options: &[(&str, Value)]) -> u32 {
+/// driving and `riders` in every other seat, and how many of those were won in round one.
+fn riders_win(id: &str, seats: u8, riders: &str, options: &[(&str, Value)]) -> (u32, u32) {
     let def = def(id);
     let games: Vec<Match> = (0..500u64)
         .map(|i| {
@@ -52,45 +52,62 @@ fn riders_win(id: &str, seats: u8, riders: &str, options: &[(&str, Value)]) -> u
             Match { setup, agents }
         })
         .collect();
-    let mut won = 0;
+    let (mut won, mut first) = (0, 0);
     for o in agent::play_many(&def, &games, 5000, outcomes::threads(), &|| {}) {
         assert!(o.error.is_none(), "seed {}: {:?}", o.seed, o.error);
         let r = o
             .result
             .unwrap_or_else(|| panic!("seed {} did not end", o.seed));
         assert!(r.together.is_some(), "{r:?}");
-        won += u32::from(r.together == Some(true));
+        if r.together == Some(true) {
+            won += 1;
+            first += u32::from(o.turns == 1);
+        }
     }
-    won
+    (won, first)
 }
 
-/// (bot Riders' wins, random Riders' wins) of 500, the App Regular driving both times.
-fn margin(id: &str, seats: u8, options: &[(&str, Value)]) -> (u32, u32) {
-    let bots = riders_win(id, seats, "regular", options);
-    let random = riders_win(id, seats, "random", options);
+/// (bot Riders' wins, their wins in round one, random Riders' wins) of 500, the App Regular
+/// driving both times.
+fn margin(id: &str, seats: u8, options: &[(&str, Value)]) -> (u32, u32, u32) {
+    let (bots, first) = riders_win(id, seats, "regular", options);
+    let (random, random_first) = riders_win(id, seats, "random", options);
     eprintln!(
-        "{id}, {seats} seats {options:?}: bot Riders won {bots} of 500, random Riders {random}"
+        "{id}, {seats} seats {options:?}: bot Riders won {bots} of 500 ({first} in round one), random Riders {random} ({random_first} in round one)"
     );
-    (bots, random)
+    (bots, first, random)
 }
 
 #[test]
 fn the_bots_find_their_ride_far_more_often_than_random_riders() {
     // WR-B1: the Rider bots read the Driver bot's emojis; random Riders send any text and
-    // guess any place (or wait) at random.
+    // guess any place (or wait) at random, which is about as good as guessing blind. The
+    // emojis take reading (DESIGN.md): the bots win clearly more often than blind guessers,
+    // but not every game, and never at once: at four seats 55-75% of games (the designed
+    // range), and fewer than 15% of the rides they find are found in round one.
     for (seats, options) in [
         (4u8, vec![]),
         (2, vec![]),
         (6, vec![("triple-text", Value::Bool(true))]),
         (5, vec![("difficulty", Value::Str("harder".into()))]),
     ] {
-        let (bots, random) = margin("wheres-my-ride", seats, &options);
+        let (bots, first, random) = margin("wheres-my-ride", seats, &options);
+        if options.is_empty() && seats == 4 {
+            assert!(
+                (275..=375).contains(&bots),
+                "{seats} seats: the bots won {bots} of 500, outside 55-75%"
+            );
+        }
         assert!(
-            bots >= 400,
-            "{seats} seats {options:?}: the bots won only {bots} of 500"
+            (250..=400).contains(&bots),
+            "{seats} seats {options:?}: the bots won {bots} of 500"
         );
         assert!(
-            bots >= random + 150,
+            first * 100 < bots * 15,
+            "{seats} seats {options:?}: {first} of {bots} rides found in round one"
+        );
+        assert!(
+            bots >= random + 50,
             "{seats} seats {options:?}: bots {bots}, random Riders {random}, of 500"
         );
     }
@@ -98,10 +115,11 @@ fn the_bots_find_their_ride_far_more_often_than_random_riders() {
 
 #[test]
 fn the_bots_play_show_dont_tell_as_well() {
-    let (bots, random) = margin("wheres-my-ride-show-dont-tell", 4, &[]);
-    assert!(bots >= 425, "the bots won only {bots} of 500");
+    let (bots, first, random) = margin("wheres-my-ride-show-dont-tell", 4, &[]);
+    assert!((275..=400).contains(&bots), "the bots won {bots} of 500");
+    assert!(first * 100 < bots * 15, "{first} of {bots} in round one");
     assert!(
-        bots >= random + 150,
+        bots >= random + 40,
         "bots {bots}, random Riders {random}, of 500"
     );
 }

@@ -314,7 +314,8 @@ fn s3_the_decks_and_the_clue_tags(def: &Arc<GameDef>) {
     assert!(drawn.len() >= 6, "the same texts: {drawn:?}");
     assert!(tokens.len() >= 6, "the same emojis: {tokens:?}");
     // Every card speaks the clue vocabulary the bots read: locations and texts carry place
-    // tags, emojis mean rows of the tag table.
+    // tags; an emoji has two or more readings, rows of the meanings table (none of them a tag
+    // word for word), each suggesting rows of the tag table.
     let bad = ev(
         &mut g,
         r#"
@@ -328,8 +329,15 @@ fn s3_the_decks_and_the_clue_tags(def: &Arc<GameDef>) {
             end
           end
         end
+        local M = data.tables.meanings.by_key
         for _, e in data.decks.emojis.list do
-          for _, m in e.meanings do if not T[m] then table.insert(bad, e.id .. ": " .. m) end end
+          if #e.meanings < 2 then table.insert(bad, e.id .. " has one reading") end
+          for _, m in e.meanings do
+            if T[m] then table.insert(bad, e.id .. ": the reading " .. m .. " is a tag") end
+            if not M[m] then table.insert(bad, e.id .. ": " .. m) else
+              for _, t in M[m].suggests do if not T[t] then table.insert(bad, m .. ": " .. t) end end
+            end
+          end
         end
         return bad
     "#,
@@ -365,8 +373,25 @@ fn s5_nine_places_one_of_them_the_answer(def: &Arc<GameDef>) {
             .unwrap_or_else(|| panic!("the answer {a} is not on the table: {places:?}"));
         positions.insert(at);
         answers.insert(a.clone());
-        // Face up for everyone; which one it is, only the Driver reads.
+        let name = text(ev(
+            &mut g,
+            &format!("return data.decks.locations.cards['{a}'].name"),
+        ));
+        // Face up for everyone; which one it is, only the Driver reads: no variable a Rider
+        // may read names it (the Driver's screen, `pickup spot`, does).
         for seat in 1..=4 {
+            let view = g.view(Some(seat - 1));
+            let named: Vec<&String> = view
+                .vars
+                .iter()
+                .filter(|(_, v)| format!("{v:?}").contains(&name))
+                .map(|(k, _)| k)
+                .collect();
+            if seat == 1 {
+                assert_eq!(named, [&"pickup spot".to_string()], "the Driver's screen");
+            } else {
+                assert!(named.is_empty(), "seat {seat} reads {name} in {named:?}");
+            }
             let (shown, n) = seen(&g, seat, "candidates", None);
             assert_eq!((shown.clone(), n), (places.clone(), 9));
             let view = g.view(Some(seat - 1));
@@ -491,6 +516,50 @@ fn r2_texters_draw_two_and_keep_one_unseen(def: &Arc<GameDef>) {
             .any(|l| l.contains("shuffled into a new one")),
         "told"
     );
+    // While the deck lasts, the discarded texts stay discarded: after two rounds, four lie
+    // face down and 8 of 160 have been drawn.
+    let mut g = game_on(def, 4, 4);
+    checks_only(&mut g);
+    waiting_round(&mut g);
+    assert_eq!(count(&mut g, "text-discard", None), 2);
+    assert_eq!(count(&mut g, "text-deck", None), 152);
+    waiting_round(&mut g);
+    assert_eq!(count(&mut g, "text-discard", None), 4);
+    assert_eq!(count(&mut g, "text-deck", None), 148);
+    // The last card of the deck is drawn like any other, and only then are the discards
+    // shuffled into a new deck: the first texter of the next round (Dana) gets it. The new deck
+    // is shuffled, not the discards in the order they lay (or its reverse).
+    for seed in [4, 5, 6] {
+        let mut g = game_on(def, 4, seed);
+        checks_only(&mut g);
+        send_all(&mut g);
+        place_one_and_finish(&mut g);
+        let last = text(ev(
+            &mut g,
+            "empty(z('text-deck'), z('text-discard'))
+             return game.move_card(z('text-discard'), z('text-deck'))",
+        ));
+        let discards = cards(&mut g, "text-discard", None);
+        assert!(discards.len() > 100);
+        act(&mut g, "wait");
+        let dana = cards(&mut g, "text-hand", Some(4));
+        assert!(
+            dana.contains(&last),
+            "seed {seed}: Dana draws {dana:?}, not {last}"
+        );
+        let drawn: Vec<String> = [dana, cards(&mut g, "text-hand", Some(2))].concat();
+        let left: Vec<String> = discards
+            .into_iter()
+            .filter(|c| !drawn.contains(c))
+            .collect();
+        let deck = cards(&mut g, "text-deck", None);
+        let reversed: Vec<String> = left.iter().rev().cloned().collect();
+        assert_eq!(deck.len(), left.len());
+        assert!(
+            deck != left && deck != reversed,
+            "seed {seed}: the new deck is not shuffled"
+        );
+    }
 }
 
 fn r3_kept_texts_are_turned_up_together(def: &Arc<GameDef>) {
@@ -537,7 +606,7 @@ fn r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts(def: &Arc<GameDe
     ev(
         &mut g,
         "texts(2, { 'arctic-air-con', 'pine-trees' }) texts(3, { 'taco-line', 'moths' })
-         hand({ 'emoji-moon', 'emoji-tree', 'emoji-thumbs-up', 'emoji-coin', 'emoji-pill' })",
+         hand({ 'emoji-moon', 'emoji-tree', 'emoji-thumbs-up', 'emoji-money-bag', 'emoji-pill' })",
     );
     act(&mut g, "send arctic-air-con");
     act(&mut g, "send taco-line");
@@ -556,14 +625,18 @@ fn r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts(def: &Arc<GameDe
     );
     // Now done is allowed, and so is every other token: all of them, if the Driver likes.
     assert!(legal(&mut g).contains(&"done".to_string()));
-    for token in ["emoji-moon", "emoji-tree", "emoji-coin", "emoji-pill"] {
+    for token in ["emoji-moon", "emoji-tree", "emoji-money-bag", "emoji-pill"] {
         act(&mut g, &format!("place {token} arctic-air-con"));
     }
     assert_eq!(legal(&mut g), ["done"]);
     act(&mut g, "done");
     act(&mut g, "wait");
-    // Next round: only the new texts take emojis.
+    // Next round: at least one emoji again before done, and only on the new texts.
     send_all(&mut g);
+    assert!(
+        !legal(&mut g).contains(&"done".to_string()),
+        "last round's emojis count for this one"
+    );
     let now = strings(var(&mut g, "_round_texts"));
     assert_eq!(now.len(), 2);
     for a in offered(&mut g, "place ") {
@@ -593,6 +666,16 @@ fn r5_the_driver_refills_and_everything_stays_in_view(def: &Arc<GameDef>) {
         assert_eq!(seen(&g, seat, "played-texts", None).0.len(), 4);
         assert_eq!(seen(&g, seat, "placed-emojis", None).0.len(), 3);
     }
+    // The last token in the bag is drawn like any other.
+    send_all(&mut g);
+    ev(
+        &mut g,
+        "while game.count(z('emoji-bag')) > 1 do game.move_card(z('emoji-bag'), z('text-discard')) end",
+    );
+    place_one_and_finish(&mut g);
+    assert_eq!(count(&mut g, "driver-emojis", Some(1)), 5);
+    assert_eq!(count(&mut g, "emoji-bag", None), 0);
+    act(&mut g, "wait");
     // An empty bag: the Driver keeps what is left; no tokens at all: done at once.
     send_all(&mut g);
     ev(&mut g, "empty(z('emoji-bag'), z('text-discard'))");
@@ -867,63 +950,137 @@ const AQUARIUM_AMONG_OTHERS: &str =
   'aquarium', 'office-tower', 'steakhouse', 'fitness-gym', 'train-station' }, 'aquarium')";
 
 fn b1_the_driver_bot_points_at_the_answer(def: &Arc<GameDef>) {
-    // WR-B1: of the emojis it holds, the Driver bot puts down the one that sets the pickup
-    // spot apart (the paw prints: no other place is about animals), and no more, since nothing
-    // else it holds tells the Aquarium from the rest; the Rider bot then guesses it.
+    // WR-B1: of the emojis it holds, the Driver bot puts down one clue a round that helps the
+    // pickup spot without giving it away: the paw prints (creatures) would point at the
+    // Aquarium alone, the only place here about animals, so in round one it puts down the
+    // House (home comforts: the Aquarium is indoors and full of kids), which fits four other
+    // places as well, and is done. The Rider bot, seeing five places level, waits.
     let mut g = game_on(def, 4, 12);
     checks_only(&mut g);
     ev(
         &mut g,
         &format!(
             "{AQUARIUM_AMONG_OTHERS}
-             hand({{ 'emoji-moon', 'emoji-briefcase', 'emoji-paw-prints', 'emoji-gem', 'emoji-coin' }})"
+             hand({{ 'emoji-moon', 'emoji-paw-prints', 'emoji-house', 'emoji-gem-stone', 'emoji-money-bag' }})"
         ),
     );
     send_all(&mut g);
     let first = bot_choice(&mut g, 1);
-    assert!(first.starts_with("place emoji-paw-prints "), "{first}");
+    assert!(first.starts_with("place emoji-house "), "{first}");
     act(&mut g, &first);
     assert_eq!(bot_choice(&mut g, 1), "done");
     act(&mut g, "done");
-    assert_eq!(bot_choice(&mut g, 2), "guess aquarium");
+    assert_eq!(bot_choice(&mut g, 2), "wait");
+    // Whole games of bots: one emoji a round, never more, and never a find in round one (the
+    // one clue of round one always fits some other place as well as the pickup spot).
+    let mut found = 0;
+    for seed in 0..12u64 {
+        let mut g = game_on(def, 4, 100 + seed);
+        let mut agents: Vec<Agent> = (0..4)
+            .map(|s| Agent::from_spec("regular", def, seed, s).unwrap())
+            .collect();
+        let mut placed = 0;
+        while !g.is_over() {
+            let actions = legal(&mut g);
+            let i = agents[g.active() as usize]
+                .choose(&mut g, &actions)
+                .unwrap();
+            let action = actions[i].clone();
+            if action.starts_with("send ") {
+                placed = 0;
+            }
+            if action.starts_with("place ") {
+                placed += 1;
+                assert_eq!(
+                    placed,
+                    1,
+                    "seed {seed}: a second emoji in round {}",
+                    round(&mut g)
+                );
+            }
+            if action.starts_with("guess ") && round(&mut g) == 1 {
+                assert_ne!(
+                    action,
+                    format!("guess {}", answer(&mut g)),
+                    "seed {seed}: found in round one"
+                );
+            }
+            act(&mut g, &action);
+        }
+        found += usize::from(g.result().unwrap().together == Some(true));
+    }
+    assert!(found >= 5, "found {found} of 12");
 }
 
 fn b1_the_rider_bot_texts_and_guesses(def: &Arc<GameDef>) {
     // WR-B1: a texter sends the text whose hints cover closest to half the places (indoor is
-    // on eight of these nine, the pine trees' outdoors and nature on none)...
+    // on eight of these nine, nature on none), whichever it drew first...
+    for order in [
+        "'arctic-air-con', 'pine-trees'",
+        "'pine-trees', 'arctic-air-con'",
+    ] {
+        let mut g = game_on(def, 4, 13);
+        ev(
+            &mut g,
+            &format!("{AQUARIUM_AMONG_OTHERS} texts(2, {{ {order} }})"),
+        );
+        assert_eq!(bot_choice(&mut g, 2), "send arctic-air-con", "{order}");
+    }
+    // ...and of two as good (a taco line is on four places, honking on five), the first.
+    for (order, first) in [
+        ("'taco-line', 'just-honk'", "taco-line"),
+        ("'just-honk', 'taco-line'", "just-honk"),
+    ] {
+        let mut g = game_on(def, 4, 13);
+        ev(
+            &mut g,
+            &format!("{AQUARIUM_AMONG_OTHERS} texts(2, {{ {order} }})"),
+        );
+        assert_eq!(bot_choice(&mut g, 2), format!("send {first}"), "{order}");
+    }
     let mut g = game_on(def, 4, 13);
     checks_only(&mut g);
     ev(
         &mut g,
         &format!("{AQUARIUM_AMONG_OTHERS} texts(2, {{ 'pine-trees', 'arctic-air-con' }})"),
     );
-    assert_eq!(bot_choice(&mut g, 2), "send arctic-air-con");
     act(&mut g, "send arctic-air-con");
     send_all(&mut g);
-    // ...the spokesperson does not guess while nothing stands out (none of these places is
-    // outdoors or about nature, so the tree scores for none)...
+    // ...the spokesperson does not guess while nothing stands out: the moon (after dark:
+    // night, party, drink; sleep: night, quiet, health) scores 6 for the Hospital Entrance
+    // and for the Steakhouse alike...
     ev(
         &mut g,
-        "hand({ 'emoji-tree', 'emoji-briefcase', 'emoji-paw-prints', 'emoji-gem', 'emoji-coin' })",
+        "hand({ 'emoji-moon', 'emoji-briefcase', 'emoji-paw-prints', 'emoji-gem-stone', 'emoji-money-bag' })",
     );
-    act(&mut g, "place emoji-tree arctic-air-con");
+    act(&mut g, "place emoji-moon arctic-air-con");
     act(&mut g, "done");
     assert_eq!(bot_choice(&mut g, 2), "wait");
     // ...but does when the tiles run low (two left): the top place, the first of those tied.
     ev(&mut g, "tiles({ 'check', 'check' })");
-    assert_eq!(bot_choice(&mut g, 2), "guess bowling-alley");
-    // A place ahead of all others by two points is guessed with tiles to spare.
+    assert_eq!(bot_choice(&mut g, 2), "guess hospital-entrance");
+    // With three tiles left it still waits.
+    ev(&mut g, "tiles({ 'check', 'check', 'check' })");
+    assert_eq!(bot_choice(&mut g, 2), "wait");
+    // A place ahead of all others is guessed with tiles to spare: the money bag (money:
+    // fancy, work, shopping) adds 4 to the Steakhouse, 2 to the Hospital Entrance.
     ev(&mut g, "tiles({ 'check', 'check', 'check', 'check' })");
     act(&mut g, "wait");
     send_all(&mut g);
-    let paws = offered(&mut g, "place emoji-paw-prints ")[0].clone();
-    act(&mut g, &paws);
+    ev(
+        &mut g,
+        "hand({ 'emoji-briefcase', 'emoji-paw-prints', 'emoji-gem-stone', 'emoji-money-bag' })",
+    );
+    let bag = offered(&mut g, "place emoji-money-bag ")[0].clone();
+    act(&mut g, &bag);
     act(&mut g, "done");
     assert_eq!(active(&g), 3);
-    assert_eq!(bot_choice(&mut g, 3), "guess aquarium");
-    // Verdicts: a thumbs-up on a text about fish behind glass points at the Aquarium (it
-    // shares all three hints, the other indoor places one); a thumbs-down on being indoors
-    // points at the one place here that is not.
+    assert_eq!(bot_choice(&mut g, 3), "guess steakhouse");
+    // Verdicts: a thumbs-up (right track, or good times) on a text about fish behind glass
+    // points at the Aquarium (it shares all three hints: 9 points, the next 5); a thumbs-down
+    // (wrong way, or dull: work, quiet, learning) on being indoors at the one place here that
+    // is not, by a single point (2, the Art Museum and the Office Tower 1): a lead of one is
+    // enough.
     for (text, token, place) in [
         ("sofa-fish", "emoji-thumbs-up", "aquarium"),
         ("arctic-air-con", "emoji-thumbs-down", "hospital-entrance"),
@@ -934,7 +1091,7 @@ fn b1_the_rider_bot_texts_and_guesses(def: &Arc<GameDef>) {
             &mut g,
             &format!(
                 "{AQUARIUM_AMONG_OTHERS} texts(2, {{ '{text}', 'moths' }})
-                 hand({{ '{token}', 'emoji-gem', 'emoji-coin' }})"
+                 hand({{ '{token}', 'emoji-gem-stone', 'emoji-money-bag' }})"
             ),
         );
         act(&mut g, &format!("send {text}"));
@@ -969,13 +1126,18 @@ fn wins(def: &Arc<GameDef>, games: u64, riders: &str) -> usize {
 }
 
 fn b1_bots_beat_random_riders(def: &Arc<GameDef>) {
-    // WR-B1: clearly better than Riders who pick at random (tests/wheres_my_ride_outcomes.rs
-    // measures it over 500 games; 150 are enough to catch a broken bot).
+    // WR-B1: clearly better than Riders who pick at random, and within the designed 55-75%
+    // (DESIGN.md: the emojis take reading, so the bots do not find every ride);
+    // tests/wheres_my_ride_outcomes.rs measures it over 500 games; 150 are enough to catch a
+    // broken bot.
     let bots = wins(def, 150, "regular");
     let random = wins(def, 150, "random");
-    assert!(bots >= 112, "the bots won {bots} of 150");
     assert!(
-        bots >= random + 30,
+        (83..=113).contains(&bots),
+        "the bots won {bots} of 150 (random Riders {random})"
+    );
+    assert!(
+        bots >= random + 12,
         "bots {bots}, random Riders {random}, of 150"
     );
 }

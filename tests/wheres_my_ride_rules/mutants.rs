@@ -418,8 +418,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "WR-B1",
         BOT,
-        "if l > best then",
-        "if l < best then",
+        "if l > best[kind] then",
+        "if l < best[kind] then",
         "the Driver bot ignores how a placement reads"
     ),
     m!(
@@ -456,5 +456,118 @@ pub const MUTANTS: &[Mutant] = &[
         "score += row.weight * shared",
         "score -= row.weight * shared",
         "the bots read yes as no"
+    ),
+    // ---- the kinds of break a careful author makes (issue: rule tests that catch what slips)
+    m!(
+        "WR-R2",
+        RULES,
+        "\t\tgame.shuffle(deck)\n\t\tgame.log(\"The text deck is empty",
+        "\t\tgame.log(\"The text deck is empty",
+        "a rebuilt text deck is left unshuffled"
+    ),
+    m!(
+        "WR-R2",
+        RULES,
+        "if game.count(deck) == 0 and game.count(zone(\"text-discard\")) > 0 then",
+        "if game.count(deck) == 0 or game.count(zone(\"text-discard\")) > 0 then",
+        "and read as or: the discards go back into the deck while it still has cards"
+    ),
+    m!(
+        "WR-R2",
+        RULES,
+        "if game.count(deck) == 0 and game.count(zone(\"text-discard\")) > 0 then",
+        "if game.count(deck) <= 1 and game.count(zone(\"text-discard\")) > 0 then",
+        "the last text of the deck is shuffled away instead of drawn"
+    ),
+    m!(
+        "WR-R4",
+        RULES,
+        "\tgame.set(\"_placed_round\", 0)\n",
+        "\n",
+        "the at-least-one emoji is counted over the game, not per round"
+    ),
+    m!(
+        "WR-R5",
+        RULES,
+        "while game.count(hand) < C.emoji_hand do",
+        "while game.count(hand) < C.emoji_hand and game.count(zone(\"emoji-bag\")) > 1 do",
+        "the last token in the bag is never drawn"
+    ),
+    m!(
+        "WR-R5",
+        RULES,
+        "while game.count(hand) < C.emoji_hand do",
+        "while game.count(hand) <= C.emoji_hand do",
+        "a limit checked one step late: the Driver refills to six"
+    ),
+    m!(
+        "WR-R6",
+        RULES,
+        "if game.get(\"_guesses\") >= C.max_guesses_per_round or #live_candidates() == 0 then",
+        "if game.get(\"_guesses\") > C.max_guesses_per_round or #live_candidates() == 0 then",
+        "a limit checked one step late: a second guess in the round"
+    ),
+    m!(
+        "WR-R7",
+        RULES,
+        "\tturn_tiles(C.tiles_revealed_wrong_guess)\n",
+        "\n",
+        "a wrong guess costs nothing where waiting costs a tile"
+    ),
+    m!(
+        "WR-R9",
+        RULES,
+        "game.set_secret(\"pickup spot\", spot.name .. \": \" .. table.concat(spot.tags, \", \"), d)",
+        "game.set(\"pickup spot\", spot.name .. \": \" .. table.concat(spot.tags, \", \"))",
+        "the Driver's screen is a public variable"
+    ),
+    m!(
+        "WR-B1",
+        BOT,
+        "if top == nil or score[loc] > score[top] then",
+        "if top == nil or score[loc] >= score[top] then",
+        "a tie-break reversed: the spokesperson bot backs the last of the places level"
+    ),
+    m!(
+        "WR-B1",
+        BOT,
+        "if off < best then",
+        "if off <= best then",
+        "a tie-break reversed: the texter bot sends the last of two texts as good"
+    ),
+    m!(
+        "WR-B1",
+        BOT,
+        "best_i, best = i, off",
+        "best_i, best = i, best + off",
+        "a best-so-far that adds up: the texter bot sends its last text"
+    ),
+    m!(
+        "WR-B1",
+        BOT,
+        "second = math.max(second, score[loc])",
+        "second = second + score[loc]",
+        "a best-so-far that adds up: the spokesperson bot sees a lead that is not there"
+    ),
+    m!(
+        "WR-B1",
+        BOT,
+        "local kind = if shared and extra[answer] > 0 then 1",
+        "local kind = if shared or extra[answer] > 0 then 1",
+        "and read as or: the Driver bot gives the answer away"
+    ),
+    m!(
+        "WR-B1",
+        BOT,
+        "if done_at and (game.get(\"_placed_round\") or 0) >= C.bot_emojis_per_round then",
+        "if done_at and (game.get(\"_placed_round\") or 0) > C.bot_emojis_per_round then",
+        "a limit checked one step late: the Driver bot places two emojis a round"
+    ),
+    m!(
+        "WR-B1",
+        BOT,
+        "or left <= C.bot_guess_when_tiles_left",
+        "or left < C.bot_guess_when_tiles_left",
+        "a limit checked one step late: the spokesperson bot waits with two tiles left"
     ),
 ];
