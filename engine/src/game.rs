@@ -17,9 +17,11 @@ use serde::Serialize;
 
 use crate::board::Board;
 use crate::content::GameDef;
-use crate::content::def::{OptionType, Scope, Visibility};
+use crate::content::def::{OptionType, Scope};
 use crate::rng::Rng;
 use crate::script::{Access, BotStep, CallCtx, Host, Limits, ScriptError};
+/// Re-exported here, where views are made, for the code that asks what a seat may see.
+pub use crate::state::visible_cards;
 use crate::state::{CardRef, Counted, GameResult, LogEntry, PieceState, Seen, State, ZoneState};
 use crate::value::Value;
 
@@ -585,10 +587,10 @@ impl Game {
         if self.is_over() {
             return Err(GameError::Over);
         }
-        if self.history.len() >= crate::replay::MAX_STEPS {
+        if self.history.len() >= MAX_ACTIONS {
             return Err(GameError::Setup(format!(
                 "the game has taken {} actions, the most a replay holds, and cannot go on",
-                crate::replay::MAX_STEPS
+                MAX_ACTIONS
             )));
         }
         let mark = self.mark();
@@ -917,18 +919,6 @@ pub fn view_of(def: &GameDef, s: &State, log: &[LogEntry], seat: Option<u8>) -> 
     }
 }
 
-/// How many cards of a zone, counted from the top, `seat` may see (None: a spectator): all of a
-/// public zone, all of an owner-only zone to its owner, the top card of a `top` zone, none of
-/// a hidden one.
-pub fn visible_cards(def: &GameDef, zone: &ZoneState, seat: Option<u8>) -> usize {
-    match def.zones.get(zone.def as usize).map(|d| d.visibility) {
-        Some(Visibility::Public) => zone.cards.len(),
-        Some(Visibility::Owner) if zone.owner.is_some() && zone.owner == seat => zone.cards.len(),
-        Some(Visibility::Top) => zone.cards.len().min(1),
-        _ => 0,
-    }
-}
-
 /// An action that appears more than once in a list, if any. Lists are a few dozen at most, so
 /// comparing pairs (most differ in length) costs less than hashing every action.
 fn repeated(actions: &[String]) -> Option<&str> {
@@ -941,6 +931,9 @@ fn repeated(actions: &[String]) -> Option<&str> {
 
 /// (road tile, blocker) on a grid cell, as (tile id, quarter turns).
 pub type CellView = (Option<(String, u8)>, Option<(String, u8)>);
+
+/// The most actions a game may take (and so a replay hold).
+pub const MAX_ACTIONS: usize = 1_000_000;
 
 /// A seat's view of the game. Views, logs and replays shown to a seat are built from this.
 #[derive(Debug, Clone, Serialize)]

@@ -197,8 +197,8 @@ impl Replay {
 pub const MAX_ECHO: usize = 200;
 /// The most seats a replay may have (as the content allows).
 pub const MAX_SEATS: u8 = 16;
-/// The most actions a replay may hold.
-pub const MAX_STEPS: usize = 1_000_000;
+/// The most actions a replay may hold: as many as a game may take.
+pub const MAX_STEPS: usize = crate::game::MAX_ACTIONS;
 /// The longest action a replay may hold, in bytes (as the `actions` hook may offer).
 pub const MAX_ACTION_CHARS: usize = crate::action::MAX_BYTES;
 /// The largest replay file read.

@@ -328,3 +328,19 @@ impl<T: Footprint> FromIterator<T> for Counted<T> {
         out
     }
 }
+
+/// How many cards of a zone, counted from the top, `seat` may see (None: a spectator): all of a
+/// public zone, all of an owner-only zone to its owner, the top card of a `top` zone, none of
+/// a hidden one.
+pub fn visible_cards(def: &crate::content::GameDef, zone: &ZoneState, seat: Option<u8>) -> usize {
+    match def.zones.get(zone.def as usize).map(|d| d.visibility) {
+        Some(crate::content::def::Visibility::Public) => zone.cards.len(),
+        Some(crate::content::def::Visibility::Owner)
+            if zone.owner.is_some() && zone.owner == seat =>
+        {
+            zone.cards.len()
+        }
+        Some(crate::content::def::Visibility::Top) => zone.cards.len().min(1),
+        _ => 0,
+    }
+}
