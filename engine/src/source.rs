@@ -8,6 +8,19 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
+/// Finds the mods a mod depends on, by id.
+pub trait ModResolver {
+    fn find(&self, id: &str) -> Option<Box<dyn ModSource>>;
+}
+
+/// A resolver that knows no mods (for mods without dependencies).
+pub struct NoDependencies;
+impl ModResolver for NoDependencies {
+    fn find(&self, _id: &str) -> Option<Box<dyn ModSource>> {
+        None
+    }
+}
+
 /// Read access to one mod's files.
 pub trait ModSource: Send + Sync {
     /// The text of a file, by path relative to the mod folder (already checked).
@@ -239,7 +252,7 @@ impl ModSource for MemSource {
 #[derive(Default, Clone)]
 pub struct MemMods(pub BTreeMap<String, MemSource>);
 
-impl crate::content::ModResolver for MemMods {
+impl ModResolver for MemMods {
     fn find(&self, id: &str) -> Option<Box<dyn ModSource>> {
         self.0
             .get(id)
@@ -290,7 +303,7 @@ impl FolderResolver {
     }
 }
 
-impl crate::content::ModResolver for FolderResolver {
+impl ModResolver for FolderResolver {
     fn find(&self, id: &str) -> Option<Box<dyn ModSource>> {
         self.folder(id)
             .map(|p| Box::new(FsSource::new(p)) as Box<dyn ModSource>)

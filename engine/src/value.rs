@@ -77,6 +77,13 @@ impl Value {
     }
 
     /// Converts a TOML value (dates become strings).
+    /// A table of TOML values (a space's or a card's `props`) as values.
+    pub fn map_from_toml(p: &BTreeMap<String, toml::Value>) -> BTreeMap<String, Value> {
+        p.iter()
+            .map(|(k, v)| (k.clone(), Value::from_toml(v)))
+            .collect()
+    }
+
     pub fn from_toml(v: &toml::Value) -> Value {
         match v {
             toml::Value::String(s) => Value::Str(s.clone()),

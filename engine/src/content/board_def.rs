@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use super::def::*;
 use super::load::{At, Files};
 use super::raw::{self, BoardKind, Sp};
-use super::resolve::props;
 use crate::board::{MAX_COORDINATE, MAX_EDGE_COST, MAX_TRACK_TABLE};
 use crate::diag::{Diagnostics, suggestion};
+use crate::value::Value;
 
 pub struct BoardCtx<'a> {
     pub files: &'a Files,
@@ -230,7 +230,7 @@ fn grid(
             y,
             id: c.id.as_ref().map(|i| i.get().clone()),
             tags: c.tags.clone(),
-            props: props(&c.props),
+            props: Value::map_from_toml(&c.props),
             tile,
         });
     }
@@ -324,7 +324,7 @@ fn graph(
             x,
             y,
             tags: s.tags.clone(),
-            props: props(&s.props),
+            props: Value::map_from_toml(&s.props),
         });
     }
     let find = |cx: &mut BoardCtx, id: &Sp<String>| -> Option<usize> {
@@ -619,7 +619,7 @@ fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String
             turn,
             gates,
             tags: p.tags.clone(),
-            props: super::resolve::props(&p.props),
+            props: Value::map_from_toml(&p.props),
         });
     }
     let mut start_heading = 0;

@@ -37,8 +37,10 @@ pub struct GameDef {
     /// blake3 of every file read, in load order: replays name the exact content they ran on.
     pub content_hash: String,
     pub(crate) index: Index,
-    /// The content as outcome figures follow it, made when first asked for.
-    pub(crate) catalog: std::sync::OnceLock<std::sync::Arc<crate::figures::Catalog>>,
+    /// The content as outcome figures follow it ([`GameDef::catalog`]), made when first asked
+    /// for. Held as `Any` so that the definition, which the catalog is made from, does not
+    /// name it.
+    pub(crate) catalog: std::sync::OnceLock<std::sync::Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 /// Name -> index lookups, built once by the loader.
@@ -81,12 +83,6 @@ impl GameDef {
     }
     pub fn bot(&self, id: &str) -> Option<&BotDef> {
         self.bots.iter().find(|b| b.id == id)
-    }
-    /// Every card, tile kind, piece kind and option value, as outcome figures follow them.
-    pub fn catalog(&self) -> std::sync::Arc<crate::figures::Catalog> {
-        self.catalog
-            .get_or_init(|| std::sync::Arc::new(crate::figures::Catalog::of(self)))
-            .clone()
     }
     /// The counter that holds each seat's score during play, if the mod names one.
     pub fn score_counter(&self) -> Option<usize> {

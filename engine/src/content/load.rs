@@ -12,20 +12,7 @@ use serde::de::DeserializeOwned;
 use super::raw::*;
 use super::version::{version_numbers, version_satisfies};
 use crate::diag::{Diagnostic, Diagnostics, SourceText, suggestion};
-use crate::source::{ModSource, check_rel_path};
-
-/// Finds the mods a mod depends on, by id.
-pub trait ModResolver {
-    fn find(&self, id: &str) -> Option<Box<dyn ModSource>>;
-}
-
-/// A resolver that knows no mods (for mods without dependencies).
-pub struct NoDependencies;
-impl ModResolver for NoDependencies {
-    fn find(&self, _id: &str) -> Option<Box<dyn ModSource>> {
-        None
-    }
-}
+use crate::source::{ModResolver, ModSource, check_rel_path};
 
 /// How many bytes of files a mod and its dependencies may have read in all.
 pub const MAX_TOTAL_BYTES: u64 = 64 << 20;
@@ -42,53 +29,8 @@ pub const MAX_RECORDS: usize = 50_000;
 pub const MAX_VALUES: usize = 500_000;
 // Tile kinds are numbered in 16 bits on the board; the budget of records keeps them fewer.
 const _: () = assert!(MAX_RECORDS < u16::MAX as usize);
-/// How long a diagnostic message may be; longer ones (a huge key echoed back) are cut.
-pub const MAX_MESSAGE_CHARS: usize = 300;
-
-/// `text` cut to at most `max` characters, with `…` where it was cut.
-pub fn cut(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(max) {
-        None => std::borrow::Cow::Borrowed(text),
-        Some((i, _)) => std::borrow::Cow::Owned(format!("{}… ({} bytes)", &text[..i], text.len())),
-    }
-}
-
-/// The engine version mods declare in `engine = "MAJOR.MINOR"`.
-pub const ENGINE_VERSION: &str = "0.1";
-
-/// All files read so far; items point into it by index for their diagnostics.
-#[derive(Default)]
-pub struct Files {
-    pub files: Vec<SourceText>,
-    hasher: blake3::Hasher,
-}
-
-impl Files {
-    pub fn error(
-        &self,
-        file: usize,
-        span: std::ops::Range<usize>,
-        msg: impl Into<String>,
-    ) -> Diagnostic {
-        let msg = msg.into();
-        let msg = match cut(&msg, MAX_MESSAGE_CHARS) {
-            std::borrow::Cow::Borrowed(_) => msg,
-            std::borrow::Cow::Owned(c) => c,
-        };
-        match self.files.get(file) {
-            Some(f) => f.error(span, msg),
-            None => Diagnostic {
-                path: String::new(),
-                line: 0,
-                col: 0,
-                message: msg,
-            },
-        }
-    }
-    pub fn hash(&self) -> String {
-        self.hasher.finalize().to_hex()[..16].to_string()
-    }
-}
+pub use super::files::{Files, MAX_MESSAGE_CHARS, cut};
+pub use super::version::ENGINE_VERSION;
 
 /// One item with the file it came from.
 pub struct At<T> {

@@ -5,7 +5,9 @@
 //! [`board_def`] check everything and build the definition.
 
 pub mod board_def;
+pub mod catalog;
 pub mod def;
+pub mod files;
 pub mod load;
 pub mod raw;
 pub mod resolve;
@@ -13,8 +15,9 @@ pub mod version;
 
 use crate::diag::Diagnostics;
 use crate::source::ModSource;
+pub use crate::source::{ModResolver, NoDependencies};
 pub use def::GameDef;
-pub use load::{ENGINE_VERSION, ModResolver, NoDependencies};
+pub use version::ENGINE_VERSION;
 
 /// Loads and validates a mod with its dependencies. Content only: scripts are compiled when a
 /// game is made (see [`crate::check_mod`] for both at once).

@@ -193,7 +193,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 per_seat: r.per_seat,
                 count: r.count,
                 tags: r.tags.clone(),
-                props: props(&r.props),
+                props: Value::map_from_toml(&r.props),
             }
         })
         .collect();
@@ -589,12 +589,6 @@ fn script_def(s: &RawScript) -> ScriptDef {
     }
 }
 
-pub fn props(p: &BTreeMap<String, RawValue>) -> BTreeMap<String, Value> {
-    p.iter()
-        .map(|(k, v)| (k.clone(), Value::from_toml(v)))
-        .collect()
-}
-
 fn resolve_options(cx: &mut Ctx, raw: &[At<raw::RawOption>]) -> Vec<OptionDef> {
     cx.unique("option", raw.iter().map(|o| (o.file, &o.item.id)));
     let defs: Vec<OptionDef> = raw
@@ -808,7 +802,7 @@ fn resolve_tile(cx: &mut Ctx, t: &At<raw::RawTile>) -> TileDef {
         rotatable: r.rotatable,
         blocks: r.blocks,
         tags: r.tags.clone(),
-        props: props(&r.props),
+        props: Value::map_from_toml(&r.props),
     }
 }
 

@@ -3,9 +3,12 @@
 //! whole numbers joined by dots; anything else is reported where it is written, with what a
 //! version looks like, and a mod (or a dependency) for another engine is refused.
 
-use super::load::{ENGINE_VERSION, Files};
+use super::files::Files;
 use super::raw::{RawManifest, Sp};
 use crate::diag::Diagnostic;
+
+/// The engine version mods declare in `engine = "MAJOR.MINOR"`.
+pub const ENGINE_VERSION: &str = "0.1";
 
 /// The problems with the versions of manifest `m`, read from file `mf`.
 pub fn check(files: &Files, mf: usize, m: &RawManifest) -> Vec<Diagnostic> {
