@@ -16,8 +16,8 @@ use farebox::game::Setup;
 use serde_json::json;
 
 use crate::cli::SimArgs;
-use crate::cmd_sim::{Stats, Tally, play_each};
 use crate::common::{Fail, Io};
+use crate::runs::{Stats, Tally, play_each};
 
 /// What forbidding one card did.
 struct Ranked {

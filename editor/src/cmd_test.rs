@@ -13,18 +13,14 @@ use farebox::agent::{Agent, Outcome};
 use serde::{Deserialize, Serialize};
 
 use crate::cli::TestArgs;
-use crate::cmd_sim::Stats;
 use crate::common::{
     Fail, Io, MAX_AGENTS, MAX_CAP, MAX_GAMES, cut, load_located_for_play, locate, plural,
     seat_count, setup, split_list,
 };
+use crate::runs::Stats;
 use farebox::source::{FsSource, ModSource};
 
-/// At which decisions the games `test` plays make the labels of every action offered (the
-/// acting seat's and the public one), so a `describe` hook that fails only in play is found:
-/// about one in four, which finds a hook that fails often at once, and costs about half as
-/// much again as the games alone (every decision would cost three times as much).
-pub const LABELS: farebox::agent::Labels = farebox::agent::Labels::OneIn(4);
+pub use crate::runs::LABELS;
 
 /// How many open figures `test` lists (those the fewest more games would settle first).
 const OPEN_SHOWN: usize = 10;
@@ -289,7 +285,7 @@ pub fn play_games(
 ) -> Result<Vec<Outcome>, Fail> {
     let base = setup(def, s.players, s.seed, &s.options)?;
     let forbid = forbid_of(def, s)?;
-    Ok(crate::cmd_sim::play_all_until(
+    Ok(crate::runs::play_all_until(
         def, &base, s.games, &s.bots, s.cap, threads, done, stop, &forbid, profile,
     ))
 }
@@ -336,11 +332,11 @@ fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, F
             1,
             (s.games.max(1) as usize).min(crate::common::MAX_THREADS as usize),
         );
-    // Each game goes into the figures as it comes back (see `cmd_sim::Tally`).
+    // Each game goes into the figures as it comes back (see `runs::Tally`).
     let base = setup(def, s.players, s.seed, &s.options)?;
     let forbid = forbid_of(def, s)?;
-    let mut tally = crate::cmd_sim::Tally::new(def, s.players);
-    crate::cmd_sim::play_each(
+    let mut tally = crate::runs::Tally::new(def, s.players);
+    crate::runs::play_each(
         def,
         &base,
         s.games,
@@ -361,5 +357,5 @@ fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, F
 
 /// The restricted play of `s` (every seat), its ids checked against the content.
 fn forbid_of(def: &farebox::GameDef, s: &Settings) -> Result<farebox::agent::Forbid, Fail> {
-    crate::cmd_sim::forbid_of(def, &s.forbid, None, s.players)
+    crate::runs::forbid_of(def, &s.forbid, None, s.players)
 }

@@ -12,7 +12,7 @@
 
 use farebox::figures::{ContentFigure, mean_interval, wilson};
 
-use crate::cmd_sim::Stats;
+use crate::runs::Stats;
 
 /// One figure on both sides.
 #[derive(Debug, Clone, PartialEq)]

@@ -25,6 +25,7 @@ pub mod compare;
 pub mod play_board;
 pub mod play_menu;
 pub mod play_view;
+pub mod runs;
 pub mod studio;
 
 pub use common::{Fail, Io};
