@@ -1251,6 +1251,30 @@ fn p6_abilities(def: &Arc<GameDef>) {
     );
     assert_eq!(g.active(), 0, "Overdrive: a second action is left");
 
+    // An ability is unlocked "for the rest of the game": a downgrade that takes one of the
+    // two Turbo tokens leaves Overdrive's limit of 5 (the +$1 tier follows the tokens).
+    let mut g = ticketed(
+        def,
+        "upgrades(1, {'turbo', 'turbo'}) wait('stack-1-a', 'dot-pennywhistle')",
+        "exhaust-violation",
+        None,
+    );
+    assert_eq!(cards(&mut g, "z('upgrades', 1)"), ["turbo"], "one Turbo lost");
+    assert_eq!(g.active(), 1);
+    act(&mut g, "end");
+    settle(&mut g);
+    assert_eq!(g.active(), 0, "Orange's next turn");
+    drive(&mut g, 4);
+    arrive(&mut g, 1, "hb-h1-2", "hb-h1-1");
+    assert_eq!(moved(&mut g), 5);
+    act(&mut g, "pickup dot-pennywhistle");
+    assert_eq!(
+        phase(&mut g),
+        "drive",
+        "Overdrive outlasts the lost token: five spaces are not speeding"
+    );
+    assert_eq!(g.active(), 0, "Overdrive kept: a second action is left");
+
     let mut g = started(def, 2);
     ev(&mut g, "upgrades(1, {'wifi', 'wifi'}) money(1, 20)");
     drive(&mut g, 6);

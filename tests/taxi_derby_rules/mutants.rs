@@ -409,9 +409,16 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "TD-P6",
         RULES,
-        "return upgrades(seat)[ABILITY[ability].kind] >= C.tier2_tokens",
-        "return upgrades(seat)[ABILITY[ability].kind] >= C.tier3_tokens",
+        "return upgrades(seat)[kind] >= C.tier2_tokens or unlocked(seat, kind)",
+        "return upgrades(seat)[kind] >= C.tier3_tokens or unlocked(seat, kind)",
         "abilities need three tokens"
+    ),
+    m!(
+        "TD-P6",
+        RULES,
+        "note_unlocked(seat) -- TD-P6: an ability once unlocked stays",
+        "-- forgotten",
+        "a downgrade below two tokens takes the ability away"
     ),
     m!(
         "TD-P6",
