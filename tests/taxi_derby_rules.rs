@@ -1749,3 +1749,63 @@ fn the_chase_and_ticket_choices_are_labelled() {
     assert!(g.describe("impound").starts_with("Be impounded instead"));
     assert_eq!(g.describe_public("impound"), "Chooses to be impounded");
 }
+
+#[test]
+fn the_patrol_menu_keeps_one_order() {
+    // Every patrol lists "leave the car" first, then the spaces by how far the car goes,
+    // nearest first (board order within a distance), so the menu reads the same every turn.
+    let def = shipped();
+    for (seed, park) in [(7, "oq-v2-2"), (8, "hb-h1-2"), (9, "mt-v2-2")] {
+        let mut g = started_seed(&def, 2, seed);
+        ev(&mut g, &format!("park('{park}')"));
+        drive(&mut g, 1);
+        act(&mut g, "end");
+        let list = acts(&mut g);
+        assert!(list.iter().all(|a| a.starts_with("patrol ")), "{list:?}");
+        assert_eq!(list[0], format!("patrol {park}"), "seed {seed}: leave it first");
+        let far: Vec<i64> = list
+            .iter()
+            .map(|a| distance(&mut g, park, &a["patrol ".len()..]))
+            .collect();
+        assert!(
+            far.windows(2).all(|w| w[0] <= w[1]),
+            "seed {seed}: by distance: {far:?}"
+        );
+        let index: Vec<i64> = list
+            .iter()
+            .map(|a| num(&mut g, &format!("return sp('{}')", &a["patrol ".len()..])))
+            .collect();
+        for i in 1..list.len() {
+            if far[i] == far[i - 1] {
+                assert!(index[i - 1] < index[i], "seed {seed}: board order within a distance");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_ticket_that_cancels_the_last_action_says_so() {
+    // A precinct ticket (or an impound) before the chosen last action: the log says that the
+    // action does not happen.
+    let def = shipped();
+    for ticket in ["license-check", "thirty-over"] {
+        let mut g = started(&def, 2);
+        ev(
+            &mut g,
+            &format!("money(1, 1) wait('stack-1-a', 'dot-pennywhistle') top_ticket('{ticket}')"),
+        );
+        drive(&mut g, 5);
+        arrive(&mut g, 1, "hb-h1-2", "hb-h1-1");
+        ev(&mut g, "game.move_piece(car(), game.where_is(taxi(1)))");
+        let from = g.log().len();
+        act(&mut g, "pickup dot-pennywhistle");
+        assert!(cards(&mut g, "z('cab', 1)").is_empty(), "{ticket}: no pick-up");
+        let log = log_from(&g, from);
+        assert!(
+            log.iter()
+                .any(|l| l.contains("cannot pick up") && l.contains("Dot Pennywhistle")),
+            "{ticket}: {log:?}"
+        );
+        assert_eq!(g.active(), 1, "{ticket}: the turn is over");
+    }
+}
