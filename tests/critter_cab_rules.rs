@@ -1449,3 +1449,17 @@ fn no_action_is_listed_twice_and_games_end() {
     }
     assert!(checked > 1000);
 }
+
+#[test]
+fn a_passenger_listing_names_only_the_destination_that_applies() {
+    // CC-T6: a card taken on one of its own stands goes only to the other one, so every
+    // listing of it (the Wrong Cab! label, the cab's load) names that one alone.
+    let def = shipped();
+    let mut g = chance_game(&def, &["wrong-cab"], &[]);
+    ev(&mut g, "game.set('_pickup', { ['raccoon-band'] = 'hootwood-lookout' })");
+    let label = g.describe("swap raccoon-band");
+    assert!(label.contains("Thistledown Station"), "{label}");
+    assert!(!label.contains("Hootwood Lookout"), "{label}");
+    let public = g.describe_public("swap raccoon-band");
+    assert!(!public.contains("Hootwood Lookout"), "{public}");
+}
