@@ -674,6 +674,16 @@ fn t6_buying_upgrades(def: &Arc<GameDef>) {
     act(&mut g, "go hb-h2-3");
     act(&mut g, "go hb-h2-4");
     assert!(!has(&mut g, "buy wifi"), "one token per store per turn");
+    // The allowance is per store: another store still sells in the same turn.
+    let mut g = shop("", 5);
+    ev(&mut g, "stock('store-admiral', {'luxury'})");
+    act(&mut g, "buy turbo");
+    arrive(&mut g, 1, "hb-h3-2", "hb-h3-3");
+    assert!(
+        has(&mut g, "buy luxury"),
+        "a second store in the same turn: {:?}",
+        acts(&mut g)
+    );
     let mut g = shop("'dot-pennywhistle'", 5);
     assert!(
         !acts(&mut g).iter().any(|a| a.starts_with("buy")),
@@ -783,6 +793,29 @@ fn t8_seven_spaces_without_a_ticket(def: &Arc<GameDef>) {
         }
     }
     assert!(free > 0 && caught > 0, "{free} free, {caught} caught");
+    // The cube keeps the best turn: after a 7, a free 8 puts it at 8 (not 15), and a later
+    // free 7 leaves it there.
+    let mut checked = 0;
+    for seed in 0..20 {
+        let mut g = started_seed(def, 2, seed);
+        ev(&mut g, "game.set_counter('furthest-turn', 1, 7)");
+        drive(&mut g, 8);
+        ev(
+            &mut g,
+            "local s = farthest(game.where_is(taxi(1))) game.move_piece(car(), s)",
+        );
+        act(&mut g, "end");
+        settle(&mut g);
+        if cards(&mut g, "z('issued-tickets', 1)").is_empty() {
+            assert_eq!(
+                num(&mut g, "return game.counter('furthest-turn', 1)"),
+                8,
+                "seed {seed}: the best turn, not the sum"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no free turn of 8");
     let mut g = started(def, 2);
     drive(&mut g, 6);
     ev(
@@ -976,6 +1009,15 @@ fn k1_fines_the_precinct_and_downgrades(def: &Arc<GameDef>) {
     assert_eq!(cards(&mut g, "z('upgrades', 1)"), ["turbo"]);
     assert_eq!(cards(&mut g, "z('issued-tickets', 1)"), ["parts-seized"]);
     assert_eq!(g.active(), 1);
+}
+
+fn k1_the_last_ticket_of_the_deck(def: &Arc<GameDef>) {
+    // TD-K1: the last card of the ticket deck is issued like any other; only an empty deck
+    // waves the taxi on.
+    let mut g = ticketed(def, "money(1, 5) empty(z('ticket-deck'))", "rolling-stop", None);
+    assert_eq!(cards(&mut g, "z('issued-tickets', 1)"), ["rolling-stop"]);
+    assert_eq!(money(&mut g, 1), 3, "the last card's $2 fine");
+    assert_eq!(num(&mut g, "return game.count(z('ticket-deck'))"), 0);
 }
 
 fn k2_a_paid_ticket_keeps_passengers_and_the_last_action(def: &Arc<GameDef>) {
@@ -1593,6 +1635,7 @@ pub const CHECKS: &[RuleCheck] = &[
     check!(["TD-C2"], c2_pursuit_is_the_roll_times_the_spaces_over),
     check!(["TD-C3"], c3_a_car_that_reaches_the_taxi_gives_a_ticket),
     check!(["TD-K1"], k1_fines_the_precinct_and_downgrades),
+    check!(["TD-K1"], k1_the_last_ticket_of_the_deck),
     check!(
         ["TD-K2"],
         k2_a_paid_ticket_keeps_passengers_and_the_last_action
@@ -1650,6 +1693,7 @@ mod shipped_rules {
         c2_pursuit_is_the_roll_times_the_spaces_over,
         c3_a_car_that_reaches_the_taxi_gives_a_ticket,
         k1_fines_the_precinct_and_downgrades,
+        k1_the_last_ticket_of_the_deck,
         k2_a_paid_ticket_keeps_passengers_and_the_last_action,
         k3_impounded_when_the_ticket_cannot_be_paid,
         p1_passenger_types_and_vips,

@@ -654,4 +654,50 @@ pub const MUTANTS: &[Mutant] = &[
         "first = 9\nsecond = 6",
         "the furthest turn pays $9"
     ),
+    // ---- kinds of break that slipped past rule tests elsewhere (issue "The five games play
+    // well", section 6): a tie-break reversed, a limit one step late, a per-place allowance
+    // applied to the whole turn, a best-so-far that adds up, "and" read as "or", the last
+    // card of a deck handled differently.
+    m!(
+        "TD-E3",
+        RULES,
+        "if mo > ms or (mo == ms and tickets(o) < tickets(s)) then",
+        "if mo > ms or (mo == ms and tickets(o) > tickets(s)) then",
+        "the money tie-break reversed: more tickets wins"
+    ),
+    m!(
+        "TD-T1",
+        RULES,
+        "return game.counter(\"moved\") > speed_limit(seat)",
+        "return game.counter(\"moved\") > speed_limit(seat) + 1",
+        "the limit checked one space late"
+    ),
+    m!(
+        "TD-T6",
+        RULES,
+        "if z == p.zone then",
+        "if true then",
+        "one token a turn in all, not one per store"
+    ),
+    m!(
+        "TD-T8",
+        RULES,
+        "game.set_counter(\"furthest-turn\", seat, moved)",
+        "game.add_counter(\"furthest-turn\", seat, moved)",
+        "the furthest turn adds up instead of keeping the best"
+    ),
+    m!(
+        "TD-T8",
+        RULES,
+        "if moved >= C.speeding_track_threshold and not game.get(\"_ticketed\") then",
+        "if moved >= C.speeding_track_threshold or not game.get(\"_ticketed\") then",
+        "a long turn or a ticket-free one moves the cube"
+    ),
+    m!(
+        "TD-K1",
+        RULES,
+        "local card = game.move_card(zone(\"ticket-deck\"), zone(\"issued-tickets\", seat))\n\tif not card then",
+        "local card = game.move_card(zone(\"ticket-deck\"), zone(\"issued-tickets\", seat))\n\tif not card or game.count(zone(\"ticket-deck\")) == 0 then",
+        "the last ticket of the deck is never issued"
+    ),
 ];
