@@ -325,6 +325,19 @@ fn s3_e1_the_table_clock(def: &Arc<GameDef>) {
     );
     ev(&mut g, "no_chance()");
     assert_eq!(play_out(&mut g, 400), [12, 12, 12]);
+    // The limit is met exactly: at 36 minutes the 12th round (36 turns) is the last.
+    let mut g = game_with(
+        def,
+        3,
+        5,
+        &[
+            ("limit", Value::Str("clock".into())),
+            ("clock-minutes", Value::Int(36)),
+        ],
+    );
+    ev(&mut g, "no_chance()");
+    assert_eq!(play_out(&mut g, 400), [12, 12, 12], "36 minutes exactly");
+    assert_eq!(int(ev(&mut g, "return game.counter('clock')")), 36);
 }
 
 fn s3_a_turn_sat_out_costs_no_clock_time(def: &Arc<GameDef>) {
@@ -947,6 +960,12 @@ fn t8_green_wave(def: &Arc<GameDef>) {
     assert_eq!(cab_at(&mut g, 1), "fernway-3");
     assert_eq!(g.active(), 1);
     assert_eq!(count(&mut g, "movement-hand", Some(1)), 3);
+    // One Green Wave a turn, even with two in hand.
+    let mut g = chance_game(def, &["green-wave", "green-wave"], &[]);
+    ev(&mut g, "no_chance()");
+    assert_eq!(count(&mut g, "kept-chance", Some(1)), 2);
+    act(&mut g, "wave");
+    assert!(!has(&mut g, "wave"), "a second Green Wave in the same turn");
     // Without the card there is no second drive.
     let mut g = chance_game(def, &[], &[]);
     ev(&mut g, "no_chance()");
@@ -1100,7 +1119,16 @@ fn t9_empty_decks_are_rebuilt_from_their_discards(def: &Arc<GameDef>) {
         "empty(z('movement-deck'), z('movement-discard')) no_chance() fetch('coin-under-the-seat', z('chance-discard'))",
     );
     let discards = count(&mut g, "movement-discard", None);
+    let mut unshuffled = cards(&mut g, "movement-discard", None);
+    unshuffled.reverse(); // dealt top first, the unshuffled pile would come out reversed
     act(&mut g, "drive move-1 pebble-crossroads");
+    // The rebuilt deck is shuffled: its order is neither the pile's nor the pile's reversed.
+    let rebuilt = cards(&mut g, "movement-deck", None);
+    let n = rebuilt.len();
+    assert!(n > 20, "{n}");
+    assert_ne!(rebuilt[..], unshuffled[..n], "the rebuilt deck was not shuffled");
+    unshuffled.reverse();
+    assert_ne!(rebuilt[..], unshuffled[..n], "the rebuilt deck was not shuffled");
     assert_eq!(
         count(&mut g, "movement-hand", Some(1)),
         3,
