@@ -1126,9 +1126,17 @@ fn t9_empty_decks_are_rebuilt_from_their_discards(def: &Arc<GameDef>) {
     let rebuilt = cards(&mut g, "movement-deck", None);
     let n = rebuilt.len();
     assert!(n > 20, "{n}");
-    assert_ne!(rebuilt[..], unshuffled[..n], "the rebuilt deck was not shuffled");
+    assert_ne!(
+        rebuilt[..],
+        unshuffled[..n],
+        "the rebuilt deck was not shuffled"
+    );
     unshuffled.reverse();
-    assert_ne!(rebuilt[..], unshuffled[..n], "the rebuilt deck was not shuffled");
+    assert_ne!(
+        rebuilt[..],
+        unshuffled[..n],
+        "the rebuilt deck was not shuffled"
+    );
     assert_eq!(
         count(&mut g, "movement-hand", Some(1)),
         3,
@@ -1484,7 +1492,10 @@ fn a_passenger_listing_names_only_the_destination_that_applies() {
     // listing of it (the Wrong Cab! label, the cab's load) names that one alone.
     let def = shipped();
     let mut g = chance_game(&def, &["wrong-cab"], &[]);
-    ev(&mut g, "game.set('_pickup', { ['raccoon-band'] = 'hootwood-lookout' })");
+    ev(
+        &mut g,
+        "game.set('_pickup', { ['raccoon-band'] = 'hootwood-lookout' })",
+    );
     let label = g.describe("swap raccoon-band");
     assert!(label.contains("Thistledown Station"), "{label}");
     assert!(!label.contains("Hootwood Lookout"), "{label}");

@@ -170,7 +170,11 @@ fn a_careful_delivery_earns_a_tip() {
     act(&mut g, "drop silas-grange");
     stay(&mut g);
     assert_eq!(money(&mut g), 2 + 3 + 2);
-    assert!(g.log().iter().any(|e| e.text.contains("2 passengers tip $2")));
+    assert!(
+        g.log()
+            .iter()
+            .any(|e| e.text.contains("2 passengers tip $2"))
+    );
     assert_eq!(g.active(), 1);
 }
 

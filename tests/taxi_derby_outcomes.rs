@@ -60,7 +60,9 @@ fn two_fare_planners_take_calculated_risks() {
             .collect();
         while !g.is_over() && g.history().len() < 5000 {
             let acts = g.legal_actions().unwrap();
-            let i = agents[usize::from(g.active())].choose(&mut g, &acts).unwrap();
+            let i = agents[usize::from(g.active())]
+                .choose(&mut g, &acts)
+                .unwrap();
             g.apply_legal(&acts[i]).unwrap();
         }
         assert!(g.is_over(), "seed {seed} did not end");

@@ -1014,7 +1014,12 @@ fn k1_fines_the_precinct_and_downgrades(def: &Arc<GameDef>) {
 fn k1_the_last_ticket_of_the_deck(def: &Arc<GameDef>) {
     // TD-K1: the last card of the ticket deck is issued like any other; only an empty deck
     // waves the taxi on.
-    let mut g = ticketed(def, "money(1, 5) empty(z('ticket-deck'))", "rolling-stop", None);
+    let mut g = ticketed(
+        def,
+        "money(1, 5) empty(z('ticket-deck'))",
+        "rolling-stop",
+        None,
+    );
     assert_eq!(cards(&mut g, "z('issued-tickets', 1)"), ["rolling-stop"]);
     assert_eq!(money(&mut g, 1), 3, "the last card's $2 fine");
     assert_eq!(num(&mut g, "return game.count(z('ticket-deck'))"), 0);
@@ -1301,7 +1306,11 @@ fn p6_abilities(def: &Arc<GameDef>) {
         "exhaust-violation",
         None,
     );
-    assert_eq!(cards(&mut g, "z('upgrades', 1)"), ["turbo"], "one Turbo lost");
+    assert_eq!(
+        cards(&mut g, "z('upgrades', 1)"),
+        ["turbo"],
+        "one Turbo lost"
+    );
     assert_eq!(g.active(), 1);
     act(&mut g, "end");
     settle(&mut g);
@@ -1806,7 +1815,11 @@ fn the_patrol_menu_keeps_one_order() {
         act(&mut g, "end");
         let list = acts(&mut g);
         assert!(list.iter().all(|a| a.starts_with("patrol ")), "{list:?}");
-        assert_eq!(list[0], format!("patrol {park}"), "seed {seed}: leave it first");
+        assert_eq!(
+            list[0],
+            format!("patrol {park}"),
+            "seed {seed}: leave it first"
+        );
         let far: Vec<i64> = list
             .iter()
             .map(|a| distance(&mut g, park, &a["patrol ".len()..]))
@@ -1821,7 +1834,10 @@ fn the_patrol_menu_keeps_one_order() {
             .collect();
         for i in 1..list.len() {
             if far[i] == far[i - 1] {
-                assert!(index[i - 1] < index[i], "seed {seed}: board order within a distance");
+                assert!(
+                    index[i - 1] < index[i],
+                    "seed {seed}: board order within a distance"
+                );
             }
         }
     }
@@ -1843,7 +1859,10 @@ fn a_ticket_that_cancels_the_last_action_says_so() {
         ev(&mut g, "game.move_piece(car(), game.where_is(taxi(1)))");
         let from = g.log().len();
         act(&mut g, "pickup dot-pennywhistle");
-        assert!(cards(&mut g, "z('cab', 1)").is_empty(), "{ticket}: no pick-up");
+        assert!(
+            cards(&mut g, "z('cab', 1)").is_empty(),
+            "{ticket}: no pick-up"
+        );
         let log = log_from(&g, from);
         assert!(
             log.iter()
