@@ -401,8 +401,8 @@ fn s4_the_board(def: &Arc<GameDef>) {
 // ---- taxis ------------------------------------------------------------------------------
 
 fn x1_the_river_taxi_takes_the_river(def: &Arc<GameDef>) {
-    // CC-X1: the River taxi may use river and stream lanes (Reed Landing to Otter Wharf is
-    // one lane), and carries 4.
+    // CC-X1: the River taxi may use river and stream lanes (Reed Landing to Heron Pier and to
+    // Willow Landing are lanes), and carries 4.
     let mut g = drive_game(
         def,
         "river-taxi",
@@ -416,7 +416,6 @@ fn x1_the_river_taxi_takes_the_river(def: &Arc<GameDef>) {
             "heron-pier",
             "high-street-2",
             "minnow-ford",
-            "otter-wharf",
             "willow-landing"
         ])
     );
