@@ -543,7 +543,7 @@ fn x3_the_limousine_earns_vip_tips(def: &Arc<GameDef>) {
 }
 
 fn x4_the_flying_taxi_takes_flight_paths(def: &Arc<GameDef>) {
-    // CC-X4: the Flying taxi may fly the flight paths (Hootwood Lookout to the Bell Tower).
+    // CC-X4: the Flying taxi may fly the flight paths (Hootwood Lookout to Clover Road).
     let mut g = drive_game(
         def,
         "flying-taxi",
@@ -553,7 +553,7 @@ fn x4_the_flying_taxi_takes_flight_paths(def: &Arc<GameDef>) {
     );
     assert_eq!(
         drive_ends(&mut g, "drive", "move-1"),
-        set(&["bell-tower", "bramble-way-1", "fernway-1"])
+        set(&["bramble-way-1", "clover-road-1", "fernway-1"])
     );
 }
 
