@@ -75,6 +75,14 @@ fn no_sitting_out_finishes_the_round_with_empty_taxis_driving() {
             .any(|e| e.text.contains("this round is the last")),
         "told"
     );
+    // The empty taxi's turn is marked in the log like any other turn.
+    assert!(
+        g.log()
+            .iter()
+            .any(|e| e.text == "Fox's turn: no passenger left to draw, so the taxi drives empty"),
+        "{:?}",
+        g.log().iter().map(|e| e.text.clone()).collect::<Vec<_>>()
+    );
     let a = acts
         .iter()
         .find(|a| a.starts_with("drive"))

@@ -325,6 +325,19 @@ fn s3_e1_the_table_clock(def: &Arc<GameDef>) {
     );
     ev(&mut g, "no_chance()");
     assert_eq!(play_out(&mut g, 400), [12, 12, 12]);
+    // The limit is met exactly: at 36 minutes the 12th round (36 turns) is the last.
+    let mut g = game_with(
+        def,
+        3,
+        5,
+        &[
+            ("limit", Value::Str("clock".into())),
+            ("clock-minutes", Value::Int(36)),
+        ],
+    );
+    ev(&mut g, "no_chance()");
+    assert_eq!(play_out(&mut g, 400), [12, 12, 12], "36 minutes exactly");
+    assert_eq!(int(ev(&mut g, "return game.counter('clock')")), 36);
 }
 
 fn s3_a_turn_sat_out_costs_no_clock_time(def: &Arc<GameDef>) {
@@ -388,8 +401,8 @@ fn s4_the_board(def: &Arc<GameDef>) {
 // ---- taxis ------------------------------------------------------------------------------
 
 fn x1_the_river_taxi_takes_the_river(def: &Arc<GameDef>) {
-    // CC-X1: the River taxi may use river and stream lanes (Reed Landing to Otter Wharf is
-    // one lane), and carries 4.
+    // CC-X1: the River taxi may use river and stream lanes (Reed Landing to Heron Pier and to
+    // Willow Landing are lanes), and carries 4.
     let mut g = drive_game(
         def,
         "river-taxi",
@@ -403,7 +416,6 @@ fn x1_the_river_taxi_takes_the_river(def: &Arc<GameDef>) {
             "heron-pier",
             "high-street-2",
             "minnow-ford",
-            "otter-wharf",
             "willow-landing"
         ])
     );
@@ -531,7 +543,7 @@ fn x3_the_limousine_earns_vip_tips(def: &Arc<GameDef>) {
 }
 
 fn x4_the_flying_taxi_takes_flight_paths(def: &Arc<GameDef>) {
-    // CC-X4: the Flying taxi may fly the flight paths (Hootwood Lookout to the Bell Tower).
+    // CC-X4: the Flying taxi may fly the flight paths (Hootwood Lookout to Clover Road).
     let mut g = drive_game(
         def,
         "flying-taxi",
@@ -541,7 +553,7 @@ fn x4_the_flying_taxi_takes_flight_paths(def: &Arc<GameDef>) {
     );
     assert_eq!(
         drive_ends(&mut g, "drive", "move-1"),
-        set(&["bell-tower", "bramble-way-1", "fernway-1"])
+        set(&["bramble-way-1", "clover-road-1", "fernway-1"])
     );
 }
 
@@ -947,6 +959,12 @@ fn t8_green_wave(def: &Arc<GameDef>) {
     assert_eq!(cab_at(&mut g, 1), "fernway-3");
     assert_eq!(g.active(), 1);
     assert_eq!(count(&mut g, "movement-hand", Some(1)), 3);
+    // One Green Wave a turn, even with two in hand.
+    let mut g = chance_game(def, &["green-wave", "green-wave"], &[]);
+    ev(&mut g, "no_chance()");
+    assert_eq!(count(&mut g, "kept-chance", Some(1)), 2);
+    act(&mut g, "wave");
+    assert!(!has(&mut g, "wave"), "a second Green Wave in the same turn");
     // Without the card there is no second drive.
     let mut g = chance_game(def, &[], &[]);
     ev(&mut g, "no_chance()");
@@ -1100,7 +1118,24 @@ fn t9_empty_decks_are_rebuilt_from_their_discards(def: &Arc<GameDef>) {
         "empty(z('movement-deck'), z('movement-discard')) no_chance() fetch('coin-under-the-seat', z('chance-discard'))",
     );
     let discards = count(&mut g, "movement-discard", None);
+    let mut unshuffled = cards(&mut g, "movement-discard", None);
+    unshuffled.reverse(); // dealt top first, the unshuffled pile would come out reversed
     act(&mut g, "drive move-1 pebble-crossroads");
+    // The rebuilt deck is shuffled: its order is neither the pile's nor the pile's reversed.
+    let rebuilt = cards(&mut g, "movement-deck", None);
+    let n = rebuilt.len();
+    assert!(n > 20, "{n}");
+    assert_ne!(
+        rebuilt[..],
+        unshuffled[..n],
+        "the rebuilt deck was not shuffled"
+    );
+    unshuffled.reverse();
+    assert_ne!(
+        rebuilt[..],
+        unshuffled[..n],
+        "the rebuilt deck was not shuffled"
+    );
     assert_eq!(
         count(&mut g, "movement-hand", Some(1)),
         3,
@@ -1448,4 +1483,21 @@ fn no_action_is_listed_twice_and_games_end() {
         assert!(g.is_over(), "seed {seed}");
     }
     assert!(checked > 1000);
+}
+
+#[test]
+fn a_passenger_listing_names_only_the_destination_that_applies() {
+    // CC-T6: a card taken on one of its own stands goes only to the other one, so every
+    // listing of it (the Wrong Cab! label, the cab's load) names that one alone.
+    let def = shipped();
+    let mut g = chance_game(&def, &["wrong-cab"], &[]);
+    ev(
+        &mut g,
+        "game.set('_pickup', { ['raccoon-band'] = 'hootwood-lookout' })",
+    );
+    let label = g.describe("swap raccoon-band");
+    assert!(label.contains("Thistledown Station"), "{label}");
+    assert!(!label.contains("Hootwood Lookout"), "{label}");
+    let public = g.describe_public("swap raccoon-band");
+    assert!(!public.contains("Hootwood Lookout"), "{public}");
 }

@@ -126,7 +126,11 @@ fn assert_frame_unchanged(base: &GameDef, hr: &GameDef, options: &[&str], consta
 fn learners_permit_makes_taxi_derby_short_and_forgiving() {
     let base = load("taxi-derby");
     let hr = load("taxi-derby-learners-permit");
-    assert_frame_unchanged(&base, &hr, &["end-stacks"], &[]);
+    assert_frame_unchanged(&base, &hr, &["end-stacks"], &["careful_tip"]);
+    // The careful tip: none in the printed game, $1 a passenger here (paid by Taxi Derby's
+    // rules as a careful turn ends).
+    assert_eq!(base.constant("careful_tip"), &Value::Int(0));
+    assert_eq!(hr.constant("careful_tip"), &Value::Int(1));
 
     // The option replaced by id: three empty stacks end the game by default, and the end
     // trigger table has a row for that choice.

@@ -1,6 +1,6 @@
 //! Learner's Permit, the house rule for Taxi Derby: besides its content changes (checked in
 //! `house_rules_content.rs`), it wraps Taxi Derby's hooks. A delivery on a turn within the
-//! speed limit earns a tip (`after.apply`), and a taxi at a stop whose passenger needs an
+//! speed limit earns a tip (Taxi Derby's `careful_tip`, set here), and a taxi at a stop whose passenger needs an
 //! upgrade it lacks may wave that passenger on (`after.actions`, `before.apply`,
 //! `before.describe`, `after.on_turn_start`). The bots still play it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -90,9 +90,23 @@ fn the_house_rule_runs_its_own_script_after_the_games() {
     assert!(scripts[1].ends_with("permit.luau"), "{scripts:?}");
 }
 
+/// Leaves the patrol car where it is (the patrol that comes before the turn ends).
+fn stay(g: &mut Game) {
+    let car = strings(
+        g,
+        "return { game.space_info(game.where_is(game.pieces('patrol-car')[1])).id }",
+    );
+    act(g, &format!("patrol {}", car[0]));
+}
+
+fn tipped(g: &Game) -> bool {
+    g.log().iter().any(|e| e.text.contains(" tip"))
+}
+
 #[test]
 fn a_careful_delivery_earns_a_tip() {
-    // Within the limit: the fare and a $1 tip.
+    // A delivery on a turn that ends within the limit: the fare, and a $1 tip as the turn
+    // ends (not at the drop-off, while the turn may still go over the limit).
     let mut g = started();
     ev(
         &mut g,
@@ -100,25 +114,49 @@ fn a_careful_delivery_earns_a_tip() {
     );
     act(&mut g, "go hb-h3-1");
     act(&mut g, "drop dot-pennywhistle");
+    assert_eq!(money(&mut g), 2, "no tip yet: the turn goes on");
+    assert!(!tipped(&g));
+    act(&mut g, "end");
+    stay(&mut g);
+    assert_eq!(g.active(), 1);
     assert_eq!(money(&mut g), 2 + 1);
     assert!(g.log().iter().any(|e| e.text.contains("tips $1")));
-    // After speeding: the fare only (any fine aside, which the car on the far side avoids).
+
+    // Delivered first, then the turn goes over the limit: no tip.
     let mut g = started();
     ev(
         &mut g,
-        "game.set_counter('money', 1, 0) aboard(1, {'dot-pennywhistle'})",
+        "game.set_counter('money', 1, 0) aboard(1, {'dot-pennywhistle'}) put(1, 'hb-h3-2')",
     );
-    drive(&mut g, 5);
-    ev(&mut g, "put(1, 'hb-h3-2')");
     act(&mut g, "go hb-h3-1");
-    let before_tickets = strings(&mut g, "return game.cards(z('issued-tickets', 1))").len();
     act(&mut g, "drop dot-pennywhistle");
+    drive(&mut g, 4);
+    let before_tickets = strings(&mut g, "return game.cards(z('issued-tickets', 1))").len();
+    act(&mut g, "end");
+    if has(&mut g, "keep") {
+        act(&mut g, "keep");
+    }
     let tickets = strings(&mut g, "return game.cards(z('issued-tickets', 1))").len();
     if tickets == before_tickets {
-        assert_eq!(money(&mut g), 2, "no tip after speeding");
+        assert_eq!(money(&mut g), 2, "no tip: the turn ended speeding");
     }
-    assert!(!g.log().iter().any(|e| e.text.contains("tips $")));
-    // The second action waits for the patrol car and is still tipped.
+    assert!(!tipped(&g), "no tip after speeding");
+
+    // Overdrive: five spaces are within this taxi's limit, so the delivery tips.
+    let mut g = started();
+    ev(
+        &mut g,
+        "game.set_counter('money', 1, 0) upgrades(1, {'turbo', 'turbo'}) aboard(1, {'dot-pennywhistle'})",
+    );
+    drive(&mut g, 4);
+    ev(&mut g, "put(1, 'hb-h3-2')");
+    act(&mut g, "go hb-h3-1");
+    act(&mut g, "drop dot-pennywhistle");
+    act(&mut g, "end");
+    stay(&mut g);
+    assert_eq!(money(&mut g), 2 + 1, "Overdrive's limit of 5");
+
+    // Two deliveries on one careful turn: the second waits for the patrol car; both tip.
     let mut g = started();
     ev(
         &mut g,
@@ -130,12 +168,13 @@ fn a_careful_delivery_earns_a_tip() {
     act(&mut g, "go hb-h3-1");
     ev(&mut g, "aboard(1, {'adaeze-obi', 'silas-grange'})");
     act(&mut g, "drop silas-grange");
-    let car = strings(
-        &mut g,
-        "return { game.space_info(game.where_is(game.pieces('patrol-car')[1])).id }",
+    stay(&mut g);
+    assert_eq!(money(&mut g), 2 + 3 + 2);
+    assert!(
+        g.log()
+            .iter()
+            .any(|e| e.text.contains("2 passengers tip $2"))
     );
-    act(&mut g, &format!("patrol {}", car[0]));
-    assert_eq!(money(&mut g), (2 + 1) + (3 + 1));
     assert_eq!(g.active(), 1);
 }
 

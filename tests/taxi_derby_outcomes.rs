@@ -41,3 +41,42 @@ fn the_fare_planner_beats_the_random_agent_clearly() {
     assert!(random_wins <= 5, "the random agent won {random_wins} games");
     assert!(margin / 500 >= 100, "mean margin ${}", margin / 500);
 }
+
+#[test]
+fn two_fare_planners_take_calculated_risks() {
+    // The Fare Planner speeds where a ticket is a fair risk for what the step gains, so games
+    // between two of them meet tickets (and with them downgrades, impounds and a Cleanest
+    // Record that is not always shared): at least one ticket a game on average.
+    use farebox::agent::Agent;
+    use farebox::game::{Game, Setup};
+    let def = def();
+    let games = 60u64;
+    let mut tickets = 0;
+    let mut ticketed_games = 0;
+    for seed in 0..games {
+        let mut g = Game::new(def.clone(), Setup::new(2, 500 + seed)).unwrap();
+        let mut agents: Vec<Agent> = (0..2u8)
+            .map(|s| Agent::from_spec("fare-planner", &def, 500 + seed, s).unwrap())
+            .collect();
+        while !g.is_over() && g.history().len() < 5000 {
+            let acts = g.legal_actions().unwrap();
+            let i = agents[usize::from(g.active())]
+                .choose(&mut g, &acts)
+                .unwrap();
+            g.apply_legal(&acts[i]).unwrap();
+        }
+        assert!(g.is_over(), "seed {seed} did not end");
+        let n = g
+            .eval("return game.count(game.zone('issued-tickets', 1)) + game.count(game.zone('issued-tickets', 2))")
+            .unwrap()
+            .as_int()
+            .unwrap();
+        tickets += n;
+        ticketed_games += u64::from(n > 0);
+    }
+    eprintln!("{tickets} tickets in {games} games; {ticketed_games} games with a ticket");
+    assert!(
+        tickets >= games as i64,
+        "only {tickets} tickets in {games} games between two Fare Planners"
+    );
+}

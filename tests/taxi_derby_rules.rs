@@ -674,6 +674,16 @@ fn t6_buying_upgrades(def: &Arc<GameDef>) {
     act(&mut g, "go hb-h2-3");
     act(&mut g, "go hb-h2-4");
     assert!(!has(&mut g, "buy wifi"), "one token per store per turn");
+    // The allowance is per store: another store still sells in the same turn.
+    let mut g = shop("", 5);
+    ev(&mut g, "stock('store-admiral', {'luxury'})");
+    act(&mut g, "buy turbo");
+    arrive(&mut g, 1, "hb-h3-2", "hb-h3-3");
+    assert!(
+        has(&mut g, "buy luxury"),
+        "a second store in the same turn: {:?}",
+        acts(&mut g)
+    );
     let mut g = shop("'dot-pennywhistle'", 5);
     assert!(
         !acts(&mut g).iter().any(|a| a.starts_with("buy")),
@@ -783,6 +793,29 @@ fn t8_seven_spaces_without_a_ticket(def: &Arc<GameDef>) {
         }
     }
     assert!(free > 0 && caught > 0, "{free} free, {caught} caught");
+    // The cube keeps the best turn: after a 7, a free 8 puts it at 8 (not 15), and a later
+    // free 7 leaves it there.
+    let mut checked = 0;
+    for seed in 0..20 {
+        let mut g = started_seed(def, 2, seed);
+        ev(&mut g, "game.set_counter('furthest-turn', 1, 7)");
+        drive(&mut g, 8);
+        ev(
+            &mut g,
+            "local s = farthest(game.where_is(taxi(1))) game.move_piece(car(), s)",
+        );
+        act(&mut g, "end");
+        settle(&mut g);
+        if cards(&mut g, "z('issued-tickets', 1)").is_empty() {
+            assert_eq!(
+                num(&mut g, "return game.counter('furthest-turn', 1)"),
+                8,
+                "seed {seed}: the best turn, not the sum"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no free turn of 8");
     let mut g = started(def, 2);
     drive(&mut g, 6);
     ev(
@@ -976,6 +1009,20 @@ fn k1_fines_the_precinct_and_downgrades(def: &Arc<GameDef>) {
     assert_eq!(cards(&mut g, "z('upgrades', 1)"), ["turbo"]);
     assert_eq!(cards(&mut g, "z('issued-tickets', 1)"), ["parts-seized"]);
     assert_eq!(g.active(), 1);
+}
+
+fn k1_the_last_ticket_of_the_deck(def: &Arc<GameDef>) {
+    // TD-K1: the last card of the ticket deck is issued like any other; only an empty deck
+    // waves the taxi on.
+    let mut g = ticketed(
+        def,
+        "money(1, 5) empty(z('ticket-deck'))",
+        "rolling-stop",
+        None,
+    );
+    assert_eq!(cards(&mut g, "z('issued-tickets', 1)"), ["rolling-stop"]);
+    assert_eq!(money(&mut g, 1), 3, "the last card's $2 fine");
+    assert_eq!(num(&mut g, "return game.count(z('ticket-deck'))"), 0);
 }
 
 fn k2_a_paid_ticket_keeps_passengers_and_the_last_action(def: &Arc<GameDef>) {
@@ -1250,6 +1297,34 @@ fn p6_abilities(def: &Arc<GameDef>) {
         "Overdrive: five spaces are not speeding"
     );
     assert_eq!(g.active(), 0, "Overdrive: a second action is left");
+
+    // An ability is unlocked "for the rest of the game": a downgrade that takes one of the
+    // two Turbo tokens leaves Overdrive's limit of 5 (the +$1 tier follows the tokens).
+    let mut g = ticketed(
+        def,
+        "upgrades(1, {'turbo', 'turbo'}) wait('stack-1-a', 'dot-pennywhistle')",
+        "exhaust-violation",
+        None,
+    );
+    assert_eq!(
+        cards(&mut g, "z('upgrades', 1)"),
+        ["turbo"],
+        "one Turbo lost"
+    );
+    assert_eq!(g.active(), 1);
+    act(&mut g, "end");
+    settle(&mut g);
+    assert_eq!(g.active(), 0, "Orange's next turn");
+    drive(&mut g, 4);
+    arrive(&mut g, 1, "hb-h1-2", "hb-h1-1");
+    assert_eq!(moved(&mut g), 5);
+    act(&mut g, "pickup dot-pennywhistle");
+    assert_eq!(
+        phase(&mut g),
+        "drive",
+        "Overdrive outlasts the lost token: five spaces are not speeding"
+    );
+    assert_eq!(g.active(), 0, "Overdrive kept: a second action is left");
 
     let mut g = started(def, 2);
     ev(&mut g, "upgrades(1, {'wifi', 'wifi'}) money(1, 20)");
@@ -1569,6 +1644,7 @@ pub const CHECKS: &[RuleCheck] = &[
     check!(["TD-C2"], c2_pursuit_is_the_roll_times_the_spaces_over),
     check!(["TD-C3"], c3_a_car_that_reaches_the_taxi_gives_a_ticket),
     check!(["TD-K1"], k1_fines_the_precinct_and_downgrades),
+    check!(["TD-K1"], k1_the_last_ticket_of_the_deck),
     check!(
         ["TD-K2"],
         k2_a_paid_ticket_keeps_passengers_and_the_last_action
@@ -1626,6 +1702,7 @@ mod shipped_rules {
         c2_pursuit_is_the_roll_times_the_spaces_over,
         c3_a_car_that_reaches_the_taxi_gives_a_ticket,
         k1_fines_the_precinct_and_downgrades,
+        k1_the_last_ticket_of_the_deck,
         k2_a_paid_ticket_keeps_passengers_and_the_last_action,
         k3_impounded_when_the_ticket_cannot_be_paid,
         p1_passenger_types_and_vips,
@@ -1724,4 +1801,74 @@ fn the_chase_and_ticket_choices_are_labelled() {
     assert_eq!(g.describe("lose stereo"), "Give up a Stereo for the ticket");
     assert!(g.describe("impound").starts_with("Be impounded instead"));
     assert_eq!(g.describe_public("impound"), "Chooses to be impounded");
+}
+
+#[test]
+fn the_patrol_menu_keeps_one_order() {
+    // Every patrol lists "leave the car" first, then the spaces by how far the car goes,
+    // nearest first (board order within a distance), so the menu reads the same every turn.
+    let def = shipped();
+    for (seed, park) in [(7, "oq-v2-2"), (8, "hb-h1-2"), (9, "mt-v2-2")] {
+        let mut g = started_seed(&def, 2, seed);
+        ev(&mut g, &format!("park('{park}')"));
+        drive(&mut g, 1);
+        act(&mut g, "end");
+        let list = acts(&mut g);
+        assert!(list.iter().all(|a| a.starts_with("patrol ")), "{list:?}");
+        assert_eq!(
+            list[0],
+            format!("patrol {park}"),
+            "seed {seed}: leave it first"
+        );
+        let far: Vec<i64> = list
+            .iter()
+            .map(|a| distance(&mut g, park, &a["patrol ".len()..]))
+            .collect();
+        assert!(
+            far.windows(2).all(|w| w[0] <= w[1]),
+            "seed {seed}: by distance: {far:?}"
+        );
+        let index: Vec<i64> = list
+            .iter()
+            .map(|a| num(&mut g, &format!("return sp('{}')", &a["patrol ".len()..])))
+            .collect();
+        for i in 1..list.len() {
+            if far[i] == far[i - 1] {
+                assert!(
+                    index[i - 1] < index[i],
+                    "seed {seed}: board order within a distance"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_ticket_that_cancels_the_last_action_says_so() {
+    // A precinct ticket (or an impound) before the chosen last action: the log says that the
+    // action does not happen.
+    let def = shipped();
+    for ticket in ["license-check", "thirty-over"] {
+        let mut g = started(&def, 2);
+        ev(
+            &mut g,
+            &format!("money(1, 1) wait('stack-1-a', 'dot-pennywhistle') top_ticket('{ticket}')"),
+        );
+        drive(&mut g, 5);
+        arrive(&mut g, 1, "hb-h1-2", "hb-h1-1");
+        ev(&mut g, "game.move_piece(car(), game.where_is(taxi(1)))");
+        let from = g.log().len();
+        act(&mut g, "pickup dot-pennywhistle");
+        assert!(
+            cards(&mut g, "z('cab', 1)").is_empty(),
+            "{ticket}: no pick-up"
+        );
+        let log = log_from(&g, from);
+        assert!(
+            log.iter()
+                .any(|l| l.contains("cannot pick up") && l.contains("Dot Pennywhistle")),
+            "{ticket}: {log:?}"
+        );
+        assert_eq!(g.active(), 1, "{ticket}: the turn is over");
+    }
 }

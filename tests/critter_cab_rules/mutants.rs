@@ -393,4 +393,36 @@ pub const MUTANTS: &[Mutant] = &[
         "\t\tscores[s] = -game.counter(\"coins\", s)",
         "fewest coins wins"
     ),
+    // ---- kinds of break that slipped past rule tests elsewhere (issue "The five games play
+    // well", section 6): a rebuilt deck left unshuffled, a limit checked one step late, a
+    // per-turn allowance that is not kept to, something that costs in one form and not in
+    // another.
+    m!(
+        "CC-T9",
+        RULES,
+        "\t\tgame.shuffle(d)\n",
+        "",
+        "a rebuilt deck left unshuffled"
+    ),
+    m!(
+        "CC-S3",
+        RULES,
+        "if game.counter(\"clock\") >= minutes then",
+        "if game.counter(\"clock\") > minutes then",
+        "the table clock checked one minute late"
+    ),
+    m!(
+        "CC-T8",
+        RULES,
+        "if kept(seat, \"double-move\") and not game.get(\"_waved\") then",
+        "if kept(seat, \"double-move\") then",
+        "two Green Waves in one turn"
+    ),
+    m!(
+        "CC-T8",
+        RULES,
+        "\t\tgame.take_card(zone(\"movement-hand\", seat), card, zone(\"in-play\"))\n\t\tlocal how",
+        "\t\tif kind == \"drive\" then\n\t\t\tgame.take_card(zone(\"movement-hand\", seat), card, zone(\"in-play\"))\n\t\tend\n\t\tlocal how",
+        "a movement card played with the Handbrake stays in hand"
+    ),
 ];

@@ -409,9 +409,16 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "TD-P6",
         RULES,
-        "return upgrades(seat)[ABILITY[ability].kind] >= C.tier2_tokens",
-        "return upgrades(seat)[ABILITY[ability].kind] >= C.tier3_tokens",
+        "return upgrades(seat)[kind] >= C.tier2_tokens or unlocked(seat, kind)",
+        "return upgrades(seat)[kind] >= C.tier3_tokens or unlocked(seat, kind)",
         "abilities need three tokens"
+    ),
+    m!(
+        "TD-P6",
+        RULES,
+        "note_unlocked(seat) -- TD-P6: an ability once unlocked stays",
+        "-- forgotten",
+        "a downgrade below two tokens takes the ability away"
     ),
     m!(
         "TD-P6",
@@ -646,5 +653,51 @@ pub const MUTANTS: &[Mutant] = &[
         "first = 10\nsecond = 6",
         "first = 9\nsecond = 6",
         "the furthest turn pays $9"
+    ),
+    // ---- kinds of break that slipped past rule tests elsewhere (issue "The five games play
+    // well", section 6): a tie-break reversed, a limit one step late, a per-place allowance
+    // applied to the whole turn, a best-so-far that adds up, "and" read as "or", the last
+    // card of a deck handled differently.
+    m!(
+        "TD-E3",
+        RULES,
+        "if mo > ms or (mo == ms and tickets(o) < tickets(s)) then",
+        "if mo > ms or (mo == ms and tickets(o) > tickets(s)) then",
+        "the money tie-break reversed: more tickets wins"
+    ),
+    m!(
+        "TD-T1",
+        RULES,
+        "return game.counter(\"moved\") > speed_limit(seat)",
+        "return game.counter(\"moved\") > speed_limit(seat) + 1",
+        "the limit checked one space late"
+    ),
+    m!(
+        "TD-T6",
+        RULES,
+        "if z == p.zone then",
+        "if true then",
+        "one token a turn in all, not one per store"
+    ),
+    m!(
+        "TD-T8",
+        RULES,
+        "game.set_counter(\"furthest-turn\", seat, moved)",
+        "game.add_counter(\"furthest-turn\", seat, moved)",
+        "the furthest turn adds up instead of keeping the best"
+    ),
+    m!(
+        "TD-T8",
+        RULES,
+        "if moved >= C.speeding_track_threshold and not game.get(\"_ticketed\") then",
+        "if moved >= C.speeding_track_threshold or not game.get(\"_ticketed\") then",
+        "a long turn or a ticket-free one moves the cube"
+    ),
+    m!(
+        "TD-K1",
+        RULES,
+        "local card = game.move_card(zone(\"ticket-deck\"), zone(\"issued-tickets\", seat))\n\tif not card then",
+        "local card = game.move_card(zone(\"ticket-deck\"), zone(\"issued-tickets\", seat))\n\tif not card or game.count(zone(\"ticket-deck\")) == 0 then",
+        "the last ticket of the deck is never issued"
     ),
 ];
