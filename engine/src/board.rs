@@ -936,6 +936,8 @@ impl Board {
                 .find(|(ls, _)| ls.contains(&lane))
                 .map(|(_, s)| *s)
         };
+        // Which gate a lane runs into: two gates of the same size are still two gates.
+        let gate_index = |lane: u32| piece.gates.iter().position(|(ls, _)| ls.contains(&lane));
         for lane in 0..piece.lanes {
             for row in 0..piece.rows {
                 if row + 1 < piece.rows {
@@ -948,10 +950,11 @@ impl Board {
                     });
                 }
                 if lane + 1 < piece.lanes {
-                    // No sideways step across the line between two different gates.
+                    // No sideways step across the solid line between two gates (DC-T8), even
+                    // two of the same size, nor between a gated lane and an open one.
                     let walled = row + 1 == piece.rows
-                        && gate_at(lane).is_some()
-                        && gate_at(lane) != gate_at(lane + 1);
+                        && (gate_index(lane).is_some() || gate_index(lane + 1).is_some())
+                        && gate_index(lane) != gate_index(lane + 1);
                     if !walled {
                         graph.add_edge(Edge {
                             from: sp(lane, row),

@@ -391,6 +391,47 @@ fn luau_lays_reads_and_removes_the_track() {
     );
 }
 
+/// DC-T8: "no sideways move across the solid line between gates". Two separate gates are
+/// two gates even when they ask for the same number of dice: the Wide Sweeper's two outside
+/// 2-dice gates have a solid line between them, as its 3-dice inside gate has from the middle
+/// lane; the Finish's one gate across all three lanes has none. Away from the gate row every
+/// lane change stays open.
+#[test]
+fn a_solid_line_stands_between_any_two_gates() {
+    let mut g = api_game();
+    eval(
+        &mut g,
+        "game.start_track{x = -6, y = 0, heading = 90, clearance = 0.1}
+         game.attach_track('start-grid'); game.attach_track('straight-3-long')",
+    );
+    // The sweepers: lanes 0 / 1 / 2 each behind their own gate (3-2-2 on the left one, 2-2-3
+    // on the right one). Spaces are numbered lane by lane, two rows each.
+    for piece in ["sweeper-left", "sweeper-right"] {
+        eval(
+            &mut g,
+            &format!(
+                "local first = game.attach_track('{piece}')
+                 local function side(a, b)
+                   return table.find(game.neighbors(a), b) ~= nil and table.find(game.neighbors(b), a) ~= nil
+                 end
+                 -- row 1 (no gate): every lane change is open
+                 assert(side(first, first + 2), '{piece}: lanes 0-1 in row 1')
+                 assert(side(first + 2, first + 4), '{piece}: lanes 1-2 in row 1')
+                 -- row 2, in front of the gates: a solid line between every two gates
+                 assert(not side(first + 1, first + 3), '{piece}: a line between lanes 0 and 1 at the gates')
+                 assert(not side(first + 3, first + 5), '{piece}: a line between lanes 1 and 2 at the gates')"
+            ),
+        );
+    }
+    // The Finish: one gate over every lane, so no line at all.
+    eval(
+        &mut g,
+        "local first = game.attach_track('finish-line')
+         assert(table.find(game.neighbors(first + 1), first + 3), 'finish: lanes 0-1 at the flag')
+         assert(table.find(game.neighbors(first + 3), first + 5), 'finish: lanes 1-2 at the flag')",
+    );
+}
+
 #[test]
 fn luau_track_calls_refuse_bad_arguments_in_plain_words() {
     let mut g = api_game();
