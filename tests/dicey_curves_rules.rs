@@ -27,6 +27,8 @@ use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "dicey_curves_rules/mutants.rs"]
 mod dicey_curves_mutants;
+#[path = "dicey_curves_rules/secrets.rs"]
+mod secrets;
 
 fn shipped() -> Arc<GameDef> {
     rule_kit::shipped("dicey-curves")
@@ -229,12 +231,20 @@ fn s1_two_cars_each_up_to_four_players_one_from_five(def: &Arc<GameDef>) {
 }
 
 fn s2_two_chips_each_from_a_supply_of_32(def: &Arc<GameDef>) {
-    for n in [2u8, 5, 8] {
-        let mut g = game_with(def, n, 3, &[]);
+    // Two chips each from the supply of 32; DESIGN.md (DC-S6): every seat after the starter,
+    // in turn order, takes 2 more (4, the cap), so only the starter holds 2.
+    for (n, seed) in [(2u8, 3u64), (2, 4), (3, 5), (5, 3), (8, 3)] {
+        let mut g = game_with(def, n, seed, &[]);
+        let first = int(var(&mut g, "_first_seat"));
         for seat in 1..=n as i64 {
-            assert_eq!(chips(&mut g, seat), 2, "{n} players, seat {seat}");
+            let expect = if seat == first { 2 } else { 4 };
+            assert_eq!(
+                chips(&mut g, seat),
+                expect,
+                "{n} players, seat {seat} (seat {first} starts)"
+            );
         }
-        assert_eq!(supply(&mut g), 32 - 2 * n as i64, "{n} players");
+        assert_eq!(supply(&mut g), 32 - 2 - 4 * (n as i64 - 1), "{n} players");
     }
 }
 
@@ -288,6 +298,11 @@ fn s4_finish_back_in_at_its_depth(def: &Arc<GameDef>) {
         strings(ev(&mut g, "return game.cards(z('track-deck'))"))
     };
     assert_ne!(order(1), order(2));
+}
+
+/// DC-S4: the shuffled deck lies face down (see `dicey_curves_rules/secrets.rs`).
+fn s4_the_track_deck_stays_face_down(def: &Arc<GameDef>) {
+    secrets::track_deck_stays_face_down(def);
 }
 
 fn s5_start_wide_straight_and_two_cards(def: &Arc<GameDef>) {
@@ -574,6 +589,25 @@ fn t8_gates_stop_cars_and_need_the_exact_combo(def: &Arc<GameDef>) {
     assert!(
         across.iter().all(|s| s.starts_with(&format!("t{}-", hl))),
         "{across:?}"
+    );
+    // Two gates of the same size side by side are still two gates with a solid line between
+    // them: the Wide Sweeper Left's middle and right lanes both have a 2-dice gate.
+    let (mut g, _) = open_road(def, &[1, 1, 5, 3, 3]);
+    let sw = lay(&mut g, &["sweeper-left", "long-straight"]);
+    put(&mut g, "red", &at(sw, 1, 1));
+    act(&mut g, "use 5");
+    assert_eq!(
+        ends(&mut g, "move", "red"),
+        set(&[]),
+        "a single slides across the line between two 2-dice gates"
+    );
+    act(&mut g, "back");
+    act(&mut g, "use 1-1");
+    let across = ends(&mut g, "move", "red");
+    assert!(!across.is_empty());
+    assert!(
+        across.iter().all(|s| s.starts_with(&format!("t{}-", sw))),
+        "a pair at a 2-dice gate crosses it and nothing else: {across:?}"
     );
     // A car that reaches a gate with steps left stops there: on the Finish, whose one gate
     // spans every lane, a trio from the left lane stops at the line in the first two lanes.
@@ -961,6 +995,11 @@ pub const CHECKS: &[RuleCheck] = &[
         check: s4_finish_back_in_at_its_depth,
     },
     RuleCheck {
+        rules: &["DC-S4"],
+        name: "s4_the_track_deck_stays_face_down",
+        check: s4_the_track_deck_stays_face_down,
+    },
+    RuleCheck {
         rules: &["DC-S5"],
         name: "s5_start_wide_straight_and_two_cards",
         check: s5_start_wide_straight_and_two_cards,
@@ -1092,6 +1131,7 @@ mod shipped_rules {
         s2_two_chips_each_from_a_supply_of_32,
         s3_thirty_six_track_cards_one_start_one_finish,
         s4_finish_back_in_at_its_depth,
+        s4_the_track_deck_stays_face_down,
         s5_start_wide_straight_and_two_cards,
         s6_nine_grid_spaces_filled_in_snake_order,
         t1_a_card_each_turn_and_misfits_leave,
