@@ -53,8 +53,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-S3",
         DECK,
-        "piece = \"straight-2-long\"\ncount = 7",
         "piece = \"straight-2-long\"\ncount = 8",
+        "piece = \"straight-2-long\"\ncount = 9",
         "37 cards"
     ),
     m!(
@@ -117,8 +117,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-T1",
         RULES,
-        "lay(card, finish and C.finish_never_discarded)",
-        "lay(card, true)",
+        "\t\tif fits or (finish and C.finish_never_discarded) then\n\t\t\tok, why = lay(card, finish and C.finish_never_discarded)",
+        "\t\tif true then\n\t\t\tok, why = lay(card, true)",
         "cards that do not fit are laid anyway"
     ),
     m!(
@@ -496,7 +496,7 @@ pub const MUTANTS: &[Mutant] = &[
         "the sweeper's two outside gates are one, with no line between"
     ),
     m!(
-        "DC-S6",
+        "DC-S2",
         MOD,
         "extra_chips_by_turn_order = [0, 2, 2, 2, 2, 2, 2, 2]",
         "extra_chips_by_turn_order = [2, 0, 2, 2, 2, 2, 2, 2]",
