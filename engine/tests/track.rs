@@ -233,7 +233,10 @@ fn every_default_game_lays_its_finish() {
             (mean - promise).abs() <= 1.0,
             "{depth}: {mean:.2} cards on average, not about {promise}"
         );
-        assert!(discarded <= 2.0, "{depth}: {discarded:.2} cards discarded on average");
+        assert!(
+            discarded <= 2.0,
+            "{depth}: {discarded:.2} cards discarded on average"
+        );
     }
 }
 
@@ -293,7 +296,8 @@ fn track_length_by_table_size_and_finish_depth() {
     for (depth, mut by_area) in rate {
         by_area.sort_by(|a, b| a.0.total_cmp(&b.0));
         assert!(
-            by_area.windows(2).all(|w| w[0].1 <= w[1].1) && by_area[0].1 < by_area[by_area.len() - 1].1,
+            by_area.windows(2).all(|w| w[0].1 <= w[1].1)
+                && by_area[0].1 < by_area[by_area.len() - 1].1,
             "{depth}: the Finish fits in {by_area:?} (area, share) of games"
         );
     }

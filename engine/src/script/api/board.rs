@@ -487,7 +487,11 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             }
         }
     ));
-    reg!(lua, t, "track_fits", |_, (id, opts): (String, Option<Table>)| with(|c| {
+    reg!(lua, t, "track_fits", |_,
+                                (id, opts): (
+        String,
+        Option<Table>
+    )| with(|c| {
         let (_, piece) = track_piece(c, &id, "track_fits")?;
         let mut then: Vec<TrackPieceDef> = Vec::new();
         if let Some(o) = &opts {
