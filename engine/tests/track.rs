@@ -429,6 +429,43 @@ fn luau_lays_reads_and_removes_the_track() {
     );
 }
 
+/// DC-T1 (DESIGN.md): `game.track_fits(piece, {followed_by = ...})` says "dead-end" for a
+/// piece that fits but would leave room for none of the pieces listed after it, and changes
+/// nothing.
+#[test]
+fn a_dead_end_is_seen_one_piece_ahead() {
+    let mut g = api_game();
+    // The track runs toward the right edge of an 8-wide table (x = 4): after the Start and the
+    // wide straight its end is at x = 2.7, so a long straight fits (to 3.7) but leaves 0.3.
+    eval(
+        &mut g,
+        "game.set_track_table(8, 12)
+         game.start_track{x = 0.7, y = 0, heading = 90}
+         game.attach_track('start-grid'); game.attach_track('straight-3-long')",
+    );
+    let state = g.state().hash();
+    eval(
+        &mut g,
+        "local all = { 'straight-2-long', 'straight-2-short', 'gentle-left', 'gentle-right', 'hard-left', 'hard-right' }
+         assert(game.track_fits('straight-2-long') == true)
+         local ok, why = game.track_fits('straight-2-long', { followed_by = all })
+         assert(ok == false and why == 'dead-end', tostring(ok) .. ' ' .. tostring(why))
+         assert(game.track_fits('straight-2-long', { followed_by = {} }) == true)
+         -- a hard left turns away from the edge: the road goes on after it
+         assert(game.track_fits('hard-left', { followed_by = all }) == true)
+         -- a piece that does not fit itself says why, as without followed_by
+         game.attach_track('straight-2-long')
+         local ok2, why2 = game.track_fits('straight-2-long', { followed_by = all })
+         assert(ok2 == false and why2 == 'off-table', tostring(why2))",
+    );
+    assert_eq!(g.state().board.track.as_ref().unwrap().laid.len(), 3);
+    assert_ne!(
+        g.state().hash(),
+        state,
+        "the one attach_track call laid a piece"
+    );
+}
+
 /// DC-T8: "no sideways move across the solid line between gates". Two separate gates are
 /// two gates even when they ask for the same number of dice: the Wide Sweeper's two outside
 /// 2-dice gates have a solid line between them, as its 3-dice inside gate has from the middle
@@ -511,6 +548,22 @@ fn luau_track_calls_refuse_bad_arguments_in_plain_words() {
             "game.track_fits: no track piece `nope`",
         ),
         ("game.remove_track(1)", "no track piece has been laid yet"),
+        (
+            "game.track_fits('start-grid', {followed_by = 3})",
+            "game.track_fits: followed_by is a list of track piece ids, not integer",
+        ),
+        (
+            "game.track_fits('start-grid', {followed_by = {1}})",
+            "game.track_fits: followed_by lists track piece ids, not integer",
+        ),
+        (
+            "game.track_fits('start-grid', {followed_by = {'nope'}})",
+            "game.track_fits: no track piece `nope`",
+        ),
+        (
+            "game.track_fits('start-grid', {folowed_by = {}})",
+            "unknown option `folowed_by` (the options are followed_by)",
+        ),
     ] {
         let e = eval_err(&mut g, code);
         assert!(e.contains(says), "{code}: {e}");
