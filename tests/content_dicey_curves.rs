@@ -134,6 +134,16 @@ fn control_chips() {
     assert_eq!(chips.scope, Scope::Seat);
     assert_eq!(chips.initial, 2);
     assert_eq!(int_constant("starting_chips"), 2);
+    // DESIGN.md (DC-S6): every seat after the starter takes 2 more, the starter none.
+    assert_eq!(
+        constant("extra_chips_by_turn_order"),
+        &Value::List(
+            [0, 2, 2, 2, 2, 2, 2, 2]
+                .into_iter()
+                .map(Value::Int)
+                .collect()
+        )
+    );
     let supply = &d.counters[d.counter("chip-supply").unwrap()];
     assert_eq!(supply.scope, Scope::Global);
     assert_eq!(supply.initial, 32);
@@ -331,14 +341,14 @@ fn curves_turn_45_or_90_and_have_gates_of_2_to_5() {
 
 #[test]
 fn designed_track_mix() {
-    // DC-S3 (designed default, DESIGN.md): 1 start, 1 finish, 16 straights, 10 gentle and
-    // 8 hard curves, left and right exactly balanced so the track wanders instead of spiralling.
+    // DC-S3 (designed default, DESIGN.md): 1 start, 1 finish, 18 straights, 10 gentle and
+    // 6 hard curves, left and right exactly balanced so the track wanders instead of spiralling.
     assert_eq!(
         count_where(|p| p.role == TrackRole::Normal && p.turn == 0),
-        16
+        18
     );
     assert_eq!(count_where(|p| p.turn.abs() == 45), 10);
-    assert_eq!(count_where(|p| p.turn.abs() == 90), 8);
+    assert_eq!(count_where(|p| p.turn.abs() == 90), 6);
     let net: i64 = deck()
         .cards
         .iter()
@@ -435,12 +445,15 @@ fn table_size_option() {
     let standard = t.lookup(&Value::Str("standard".into())).unwrap();
     assert_eq!(num_cell(standard, "width"), track().table_width);
     assert_eq!(num_cell(standard, "height"), track().table_height);
-    // DC-T1, DC-E1: the Finish is always laid; a new card must keep this gap (in card
-    // lengths) from every card but the one it joins; the Start runs along the long side.
+    // DC-T1, DC-E1: the Finish is always laid, a card that leaves no room for any card after
+    // it does not fit; a new card must keep this gap (in card lengths) from every card but the
+    // one it joins; the Start runs along the long side, 0.3 of the width in (DESIGN.md).
     assert_eq!(constant("finish_never_discarded"), &Value::Bool(true));
+    assert_eq!(constant("dead_end_does_not_fit"), &Value::Bool(true));
     assert_eq!(track().clearance, 0.1);
     assert_eq!(track().start_heading, 2, "90 degrees, in 45-degree steps");
-    assert_eq!(track().start_from_back, 0.2);
+    assert_eq!(track().start_from_back, 0.3);
+    assert_eq!((track().table_width, track().table_height), (32.0, 28.0));
     assert!(d.zone("off-track").is_some());
 }
 

@@ -27,6 +27,8 @@ use farebox_suite::rule_mutants::{self, RuleCheck};
 
 #[path = "dicey_curves_rules/mutants.rs"]
 mod dicey_curves_mutants;
+#[path = "dicey_curves_rules/secrets.rs"]
+mod secrets;
 
 fn shipped() -> Arc<GameDef> {
     rule_kit::shipped("dicey-curves")
@@ -229,12 +231,20 @@ fn s1_two_cars_each_up_to_four_players_one_from_five(def: &Arc<GameDef>) {
 }
 
 fn s2_two_chips_each_from_a_supply_of_32(def: &Arc<GameDef>) {
-    for n in [2u8, 5, 8] {
-        let mut g = game_with(def, n, 3, &[]);
+    // Two chips each from the supply of 32; DESIGN.md (DC-S6): every seat after the starter,
+    // in turn order, takes 2 more (4, the cap), so only the starter holds 2.
+    for (n, seed) in [(2u8, 3u64), (2, 4), (3, 5), (5, 3), (8, 3)] {
+        let mut g = game_with(def, n, seed, &[]);
+        let first = int(var(&mut g, "_first_seat"));
         for seat in 1..=n as i64 {
-            assert_eq!(chips(&mut g, seat), 2, "{n} players, seat {seat}");
+            let expect = if seat == first { 2 } else { 4 };
+            assert_eq!(
+                chips(&mut g, seat),
+                expect,
+                "{n} players, seat {seat} (seat {first} starts)"
+            );
         }
-        assert_eq!(supply(&mut g), 32 - 2 * n as i64, "{n} players");
+        assert_eq!(supply(&mut g), 32 - 2 - 4 * (n as i64 - 1), "{n} players");
     }
 }
 
@@ -288,6 +298,11 @@ fn s4_finish_back_in_at_its_depth(def: &Arc<GameDef>) {
         strings(ev(&mut g, "return game.cards(z('track-deck'))"))
     };
     assert_ne!(order(1), order(2));
+}
+
+/// DC-S4: the shuffled deck lies face down (see `dicey_curves_rules/secrets.rs`).
+fn s4_the_track_deck_stays_face_down(def: &Arc<GameDef>) {
+    secrets::track_deck_stays_face_down(def);
 }
 
 fn s5_start_wide_straight_and_two_cards(def: &Arc<GameDef>) {
@@ -364,6 +379,46 @@ fn t1_a_card_each_turn_and_misfits_leave(def: &Arc<GameDef>) {
     let track = laid(&mut g);
     assert_eq!(track.len(), n + 1);
     assert_eq!(track.last().unwrap(), "finish");
+    // DESIGN.md, DC-T1: a card after which no card of the deck could fit does not fit either.
+    // On the small table, turn after turn until the Finish is down, the track's end always
+    // has room for some card, and some games discard a card for that reason alone.
+    let mut dead_ends = 0;
+    for seed in 0..12 {
+        let mut g = racing(def, 2, seed, &[("table-size", choice("small"))]);
+        ev(&mut g, "park()");
+        while !truthy(var(&mut g, "_finish_laid")) {
+            let room = ev(
+                &mut g,
+                "for _, id in { 'straight-2-long', 'straight-2-short', 'straight-3-long', 'straight-3-short',
+                   'gentle-left', 'gentle-right', 'banked-left', 'banked-right', 'sweeper-left', 'sweeper-right',
+                   'hard-left', 'hard-right', 'hairpin-left', 'hairpin-right', 'off-camber-left', 'off-camber-right',
+                   'finish-line' } do
+                   if game.track_fits(id) then return true end
+                 end
+                 return false",
+            );
+            assert_eq!(
+                room,
+                Value::Bool(true),
+                "seed {seed}: the track ends in a dead end before the Finish: {:?}",
+                laid(&mut g)
+            );
+            act(&mut g, "done");
+        }
+        dead_ends += g
+            .log()
+            .iter()
+            .filter(|e| e.text.contains("no room to go on"))
+            .count();
+    }
+    assert!(
+        dead_ends > 0,
+        "no card was ever discarded for leaving no room"
+    );
+}
+
+fn truthy(v: Value) -> bool {
+    !matches!(v, Value::Nil | Value::Bool(false))
 }
 
 fn t2_sixes_explode_into_green_dice(def: &Arc<GameDef>) {
@@ -433,8 +488,14 @@ fn t3_a_chip_adds_a_green_die_or_sets_one(def: &Arc<GameDef>) {
     assert!(offered(&mut g, "add ").is_empty());
     assert!(has(&mut g, "set 4 2"));
     assert!(!has(&mut g, "set 2 4"), "white dice are not changed");
+    let before = (chips(&mut g, 1), supply(&mut g));
     act(&mut g, "set 4 2");
     assert_eq!(values(&mut g), vec![1, 1, 2, 2, 3, 2, 5, 5, 1, 3]);
+    assert_eq!(
+        (chips(&mut g, 1), supply(&mut g)),
+        (before.0 - 1, before.1 + 1),
+        "changing a green die costs a chip, as adding one does"
+    );
     // No chips, nothing to buy.
     set_chips(&mut g, 1, 0);
     assert!(offered(&mut g, "set ").is_empty() && !has(&mut g, "reroll"));
@@ -575,6 +636,25 @@ fn t8_gates_stop_cars_and_need_the_exact_combo(def: &Arc<GameDef>) {
         across.iter().all(|s| s.starts_with(&format!("t{}-", hl))),
         "{across:?}"
     );
+    // Two gates of the same size side by side are still two gates with a solid line between
+    // them: the Wide Sweeper Left's middle and right lanes both have a 2-dice gate.
+    let (mut g, _) = open_road(def, &[1, 1, 5, 3, 3]);
+    let sw = lay(&mut g, &["sweeper-left", "long-straight"]);
+    put(&mut g, "red", &at(sw, 1, 1));
+    act(&mut g, "use 5");
+    assert_eq!(
+        ends(&mut g, "move", "red"),
+        set(&[]),
+        "a single slides across the line between two 2-dice gates"
+    );
+    act(&mut g, "back");
+    act(&mut g, "use 1-1");
+    let across = ends(&mut g, "move", "red");
+    assert!(!across.is_empty());
+    assert!(
+        across.iter().all(|s| s.starts_with(&format!("t{}-", sw))),
+        "a pair at a 2-dice gate crosses it and nothing else: {across:?}"
+    );
     // A car that reaches a gate with steps left stops there: on the Finish, whose one gate
     // spans every lane, a trio from the left lane stops at the line in the first two lanes.
     let (mut g, _) = open_road(def, &[2, 3, 4, 1, 1]);
@@ -616,6 +696,22 @@ fn t10_a_chip_takes_control_of_a_rival_car(def: &Arc<GameDef>) {
     // Once taken, the car is the seat's for the rest of the turn.
     act(&mut g, "use 3-3");
     assert!(!ends(&mut g, "move", "blue").is_empty());
+    // Control is bought car by car: blue's chip does not buy green, which costs its own.
+    put(&mut g, "green", &at(n, 1, 0));
+    assert!(
+        ends(&mut g, "move", "green").is_empty(),
+        "no chip left, no control of a second rival car"
+    );
+    act(&mut g, "back");
+    set_chips(&mut g, 1, 1);
+    act(&mut g, "use 3-3");
+    let to = offered(&mut g, "move green ")[0].clone();
+    act(&mut g, &to);
+    assert_eq!(
+        chips(&mut g, 1),
+        0,
+        "green's control cost a chip of its own"
+    );
 }
 
 fn t11_a_chip_jukes_two_cars_side_by_side(def: &Arc<GameDef>) {
@@ -909,6 +1005,30 @@ fn e4_two_cars_each_first_plus_twice_second(def: &Arc<GameDef>) {
         assert_eq!(r.scores, scores, "{order:?}: {r:?}");
         assert_eq!(r.places, places, "{order:?}: {r:?}");
     }
+    // DESIGN.md, DC-E4: equal scores go to the better second car. Three seats: seat 1 drives
+    // red and green, seat 2 blue and orange, seat 3 yellow and purple. Seat 1 takes them over
+    // the line so that seat 1 has 1st + 5th = 11, seat 2 3rd + 4th = 11, seat 3 2nd + 6th = 14:
+    // seat 2's second car (4th) beats seat 1's (5th).
+    let mut g = racing(def, 3, 11, &[]);
+    ev(&mut g, "park() game.set_active(1)");
+    lay(&mut g, &["long-straight"]);
+    let f = at_the_line(&mut g);
+    ev(&mut g, "park()");
+    for car in ["red", "yellow", "blue", "orange", "green"] {
+        put(&mut g, car, &at(f, 1, 1));
+        dice(&mut g, &[3, 3, 3], 0);
+        set_chips(&mut g, 1, 4);
+        act(&mut g, "use 3-3-3");
+        act(&mut g, &format!("finish {car}"));
+    }
+    assert!(g.is_over(), "only seat 3's purple car is left");
+    let r = g.result().unwrap();
+    assert_eq!(r.scores, vec![11, 11, 14], "{r:?}");
+    assert_eq!(
+        r.places,
+        vec![2, 1, 3],
+        "the better second car wins the tie: {r:?}"
+    );
 }
 
 fn e5_clearing_the_track_behind_the_last_car(def: &Arc<GameDef>) {
@@ -959,6 +1079,11 @@ pub const CHECKS: &[RuleCheck] = &[
         rules: &["DC-S4"],
         name: "s4_finish_back_in_at_its_depth",
         check: s4_finish_back_in_at_its_depth,
+    },
+    RuleCheck {
+        rules: &["DC-S4"],
+        name: "s4_the_track_deck_stays_face_down",
+        check: s4_the_track_deck_stays_face_down,
     },
     RuleCheck {
         rules: &["DC-S5"],
@@ -1092,6 +1217,7 @@ mod shipped_rules {
         s2_two_chips_each_from_a_supply_of_32,
         s3_thirty_six_track_cards_one_start_one_finish,
         s4_finish_back_in_at_its_depth,
+        s4_the_track_deck_stays_face_down,
         s5_start_wide_straight_and_two_cards,
         s6_nine_grid_spaces_filled_in_snake_order,
         t1_a_card_each_turn_and_misfits_leave,

@@ -855,6 +855,46 @@ impl Board {
         track.fits(&CardShape::new(x, y, heading, piece.turn, piece.lanes))
     }
 
+    /// Whether `piece` fits at the track's end (see [`Board::track_fits`]) and, laid there,
+    /// leaves room for at least one of `then` after it: `Ok(false)` when it fits but would
+    /// end the track in a dead end. With `then` empty this is [`Board::track_fits`]. Changes
+    /// nothing.
+    pub fn track_fits_then(
+        &self,
+        piece: &TrackPieceDef,
+        then: &[&TrackPieceDef],
+    ) -> Result<bool, AttachError> {
+        let Some(track) = self.track.as_ref() else {
+            return Err(AttachError::NoTrack);
+        };
+        let (x, y, heading) = track.end;
+        let shape = CardShape::new(x, y, heading, piece.turn, piece.lanes);
+        track.fits(&shape)?;
+        if then.is_empty() {
+            return Ok(true);
+        }
+        let mut ahead = track.clone();
+        ahead.laid.push(LaidPiece {
+            piece: 0,
+            x,
+            y,
+            heading,
+            lanes: piece.lanes,
+            rows: piece.rows,
+            turn: piece.turn,
+            first_space: 0,
+            forced: false,
+            removed: false,
+        });
+        let (ex, ey) = shape.exit();
+        let next = (heading + piece.turn / 45).rem_euclid(8);
+        Ok(then.iter().any(|p| {
+            ahead
+                .fits(&CardShape::new(ex, ey, next, p.turn, p.lanes))
+                .is_ok()
+        }))
+    }
+
     /// Lays a track piece at the end of the track if it fits (see [`Board::track_fits`]);
     /// returns its first space.
     pub fn attach_track(
@@ -929,6 +969,8 @@ impl Board {
                 .find(|(ls, _)| ls.contains(&lane))
                 .map(|(_, s)| *s)
         };
+        // Which gate a lane runs into: two gates of the same size are still two gates.
+        let gate_index = |lane: u32| piece.gates.iter().position(|(ls, _)| ls.contains(&lane));
         for lane in 0..piece.lanes {
             for row in 0..piece.rows {
                 if row + 1 < piece.rows {
@@ -941,10 +983,11 @@ impl Board {
                     });
                 }
                 if lane + 1 < piece.lanes {
-                    // No sideways step across the line between two different gates.
+                    // No sideways step across the solid line between two gates (DC-T8), even
+                    // two of the same size, nor between a gated lane and an open one.
                     let walled = row + 1 == piece.rows
-                        && gate_at(lane).is_some()
-                        && gate_at(lane) != gate_at(lane + 1);
+                        && (gate_index(lane).is_some() || gate_index(lane + 1).is_some())
+                        && gate_index(lane) != gate_index(lane + 1);
                     if !walled {
                         graph.add_edge(Edge {
                             from: sp(lane, row),

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use farebox::GameDef;
 use farebox::board::{AttachError, Board};
-use farebox::content::def::{BoardDef, OptionDef, TrackDef, TrackRole};
+use farebox::content::def::{BoardDef, OptionDef, TrackDef, TrackPieceDef, TrackRole};
 use farebox::content::{self};
 use farebox::game::{Game, Setup};
 use farebox::rng::Rng;
@@ -137,9 +137,22 @@ fn lay(def: &GameDef, seed: u64, size: &str, depth: &str) -> Laid {
     // The start comes from board.toml and follows the table to its new size.
     board.track.as_mut().unwrap().set_table(table.0, table.1);
     let never_discarded = constant(def, "finish_never_discarded") == &Value::Bool(true);
+    // A card after which no card of the deck would fit does not fit either (DESIGN.md, DC-T1).
+    let dead_end = constant(def, "dead_end_does_not_fit") == &Value::Bool(true);
+    let mut go_on: Vec<&TrackPieceDef> = deck
+        .cards
+        .iter()
+        .filter(|c| c.id != start)
+        .map(|c| &t.pieces[piece_of(&c.id)])
+        .collect();
+    go_on.dedup_by_key(|p| p.id.clone());
     let lay = |card: &str, board: &mut Board| -> Result<bool, AttachError> {
         let i = piece_of(card);
-        let force = never_discarded && t.pieces[i].role == TrackRole::Finish;
+        let finish = t.pieces[i].role == TrackRole::Finish;
+        let force = never_discarded && finish;
+        if dead_end && !finish && !board.track_fits_then(&t.pieces[i], &go_on)? {
+            return Err(AttachError::Overlap);
+        }
         board
             .lay_track(i, &t.pieces[i], force)
             .map(|(_, misfit)| misfit.is_none())
@@ -202,6 +215,29 @@ fn every_default_game_lays_its_finish() {
         100.0 * fit as f64 / games.len() as f64
     );
     assert_eq!(games.len() as u64, GAMES);
+    // DESIGN.md, DC-T1: on the default table the Finish fits where it falls in at least 90%
+    // of default races.
+    assert!(
+        fit * 10 >= games.len() * 9,
+        "the Finish fits in only {fit} of {GAMES} default races"
+    );
+    // The race-length option gives the lengths its labels promise on the default table: about
+    // 13 / 19 / 26 cards, Start and Finish included, and few cards thrown away on the way.
+    for (depth, promise) in [("short", 13.0), ("middle", 19.0), ("long", 26.0)] {
+        let games: Vec<Laid> = (0..GAMES).map(|s| lay(&def, s, &size, depth)).collect();
+        let n = games.len() as f64;
+        let mean = games.iter().map(|g| g.cards).sum::<usize>() as f64 / n;
+        let discarded = games.iter().map(|g| g.discarded).sum::<usize>() as f64 / n;
+        println!("{depth}: {mean:.2} cards on average, {discarded:.2} discarded");
+        assert!(
+            (mean - promise).abs() <= 1.0,
+            "{depth}: {mean:.2} cards on average, not about {promise}"
+        );
+        assert!(
+            discarded <= 2.0,
+            "{depth}: {discarded:.2} cards discarded on average"
+        );
+    }
 }
 
 #[test]
@@ -255,11 +291,13 @@ fn track_length_by_table_size_and_finish_depth() {
             );
         }
     }
-    // More table, more room: the Finish fits more often on every larger table.
+    // More table, more room: the Finish fits at least as often on every larger table (a
+    // short race fits on the smallest tables already, so those can tie).
     for (depth, mut by_area) in rate {
         by_area.sort_by(|a, b| a.0.total_cmp(&b.0));
         assert!(
-            by_area.windows(2).all(|w| w[0].1 < w[1].1),
+            by_area.windows(2).all(|w| w[0].1 <= w[1].1)
+                && by_area[0].1 < by_area[by_area.len() - 1].1,
             "{depth}: the Finish fits in {by_area:?} (area, share) of games"
         );
     }
@@ -391,6 +429,84 @@ fn luau_lays_reads_and_removes_the_track() {
     );
 }
 
+/// DC-T1 (DESIGN.md): `game.track_fits(piece, {followed_by = ...})` says "dead-end" for a
+/// piece that fits but would leave room for none of the pieces listed after it, and changes
+/// nothing.
+#[test]
+fn a_dead_end_is_seen_one_piece_ahead() {
+    let mut g = api_game();
+    // The track runs toward the right edge of an 8-wide table (x = 4): after the Start and the
+    // wide straight its end is at x = 2.7, so a long straight fits (to 3.7) but leaves 0.3.
+    eval(
+        &mut g,
+        "game.set_track_table(8, 12)
+         game.start_track{x = 0.7, y = 0, heading = 90}
+         game.attach_track('start-grid'); game.attach_track('straight-3-long')",
+    );
+    let state = g.state().hash();
+    eval(
+        &mut g,
+        "local all = { 'straight-2-long', 'straight-2-short', 'gentle-left', 'gentle-right', 'hard-left', 'hard-right' }
+         assert(game.track_fits('straight-2-long') == true)
+         local ok, why = game.track_fits('straight-2-long', { followed_by = all })
+         assert(ok == false and why == 'dead-end', tostring(ok) .. ' ' .. tostring(why))
+         assert(game.track_fits('straight-2-long', { followed_by = {} }) == true)
+         -- a hard left turns away from the edge: the road goes on after it
+         assert(game.track_fits('hard-left', { followed_by = all }) == true)
+         -- a piece that does not fit itself says why, as without followed_by
+         game.attach_track('straight-2-long')
+         local ok2, why2 = game.track_fits('straight-2-long', { followed_by = all })
+         assert(ok2 == false and why2 == 'off-table', tostring(why2))",
+    );
+    assert_eq!(g.state().board.track.as_ref().unwrap().laid.len(), 3);
+    assert_ne!(
+        g.state().hash(),
+        state,
+        "the one attach_track call laid a piece"
+    );
+}
+
+/// DC-T8: "no sideways move across the solid line between gates". Two separate gates are
+/// two gates even when they ask for the same number of dice: the Wide Sweeper's two outside
+/// 2-dice gates have a solid line between them, as its 3-dice inside gate has from the middle
+/// lane; the Finish's one gate across all three lanes has none. Away from the gate row every
+/// lane change stays open.
+#[test]
+fn a_solid_line_stands_between_any_two_gates() {
+    let mut g = api_game();
+    eval(
+        &mut g,
+        "game.start_track{x = -6, y = 0, heading = 90, clearance = 0.1}
+         game.attach_track('start-grid'); game.attach_track('straight-3-long')",
+    );
+    // The sweepers: lanes 0 / 1 / 2 each behind their own gate (3-2-2 on the left one, 2-2-3
+    // on the right one). Spaces are numbered lane by lane, two rows each.
+    for piece in ["sweeper-left", "sweeper-right"] {
+        eval(
+            &mut g,
+            &format!(
+                "local first = game.attach_track('{piece}')
+                 local function side(a, b)
+                   return table.find(game.neighbors(a), b) ~= nil and table.find(game.neighbors(b), a) ~= nil
+                 end
+                 -- row 1 (no gate): every lane change is open
+                 assert(side(first, first + 2), '{piece}: lanes 0-1 in row 1')
+                 assert(side(first + 2, first + 4), '{piece}: lanes 1-2 in row 1')
+                 -- row 2, in front of the gates: a solid line between every two gates
+                 assert(not side(first + 1, first + 3), '{piece}: a line between lanes 0 and 1 at the gates')
+                 assert(not side(first + 3, first + 5), '{piece}: a line between lanes 1 and 2 at the gates')"
+            ),
+        );
+    }
+    // The Finish: one gate over every lane, so no line at all.
+    eval(
+        &mut g,
+        "local first = game.attach_track('finish-line')
+         assert(table.find(game.neighbors(first + 1), first + 3), 'finish: lanes 0-1 at the flag')
+         assert(table.find(game.neighbors(first + 3), first + 5), 'finish: lanes 1-2 at the flag')",
+    );
+}
+
 #[test]
 fn luau_track_calls_refuse_bad_arguments_in_plain_words() {
     let mut g = api_game();
@@ -432,6 +548,22 @@ fn luau_track_calls_refuse_bad_arguments_in_plain_words() {
             "game.track_fits: no track piece `nope`",
         ),
         ("game.remove_track(1)", "no track piece has been laid yet"),
+        (
+            "game.track_fits('start-grid', {followed_by = 3})",
+            "game.track_fits: followed_by is a list of track piece ids, not integer",
+        ),
+        (
+            "game.track_fits('start-grid', {followed_by = {1}})",
+            "game.track_fits: followed_by lists track piece ids, not integer",
+        ),
+        (
+            "game.track_fits('start-grid', {followed_by = {'nope'}})",
+            "game.track_fits: no track piece `nope`",
+        ),
+        (
+            "game.track_fits('start-grid', {folowed_by = {}})",
+            "unknown option `folowed_by` (the options are followed_by)",
+        ),
     ] {
         let e = eval_err(&mut g, code);
         assert!(e.contains(says), "{code}: {e}");

@@ -53,8 +53,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-S3",
         DECK,
-        "piece = \"straight-2-long\"\ncount = 7",
         "piece = \"straight-2-long\"\ncount = 8",
+        "piece = \"straight-2-long\"\ncount = 9",
         "37 cards"
     ),
     m!(
@@ -117,8 +117,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-T1",
         RULES,
-        "lay(card, finish and C.finish_never_discarded)",
-        "lay(card, true)",
+        "\t\tif fits or (finish and C.finish_never_discarded) then\n\t\t\tok, why = lay(card, finish and C.finish_never_discarded)",
+        "\t\tif true then\n\t\t\tok, why = lay(card, true)",
         "cards that do not fit are laid anyway"
     ),
     m!(
@@ -423,5 +423,97 @@ pub const MUTANTS: &[Mutant] = &[
         "\tlocal cleared = game.clear_track_before(last + 1)",
         "\tlocal cleared = game.clear_track_before(last)",
         "the card before the last car's stays"
+    ),
+    // ---- breaks a careful author might make (issue: rule tests that catch what slips)
+    m!(
+        "DC-E4",
+        RULES,
+        "\t\tif sa ~= sb then\n\t\t\treturn sa < sb",
+        "\t\tif sa ~= sb then\n\t\t\treturn sa > sb",
+        "equal scores: the worse second car wins the tie"
+    ),
+    m!(
+        "DC-T14",
+        RULES,
+        "local n = math.min(chips_for(size), C.chip_cap - chips(seat), game.counter(\"chip-supply\"))\n\tif n > 0 then",
+        "local n = math.min(chips_for(size), C.chip_cap + 1 - chips(seat), game.counter(\"chip-supply\"))\n\tif n > 0 then",
+        "the chip cap is checked one chip late"
+    ),
+    m!(
+        "DC-T2",
+        RULES,
+        "\t\tlocal room = C.green_dice - had - added",
+        "\t\tlocal room = C.green_dice - had - added + 1",
+        "a sixth green die joins after a 6"
+    ),
+    m!(
+        "DC-T7",
+        RULES,
+        "\tif (get(\"_single\") or {})[car] then\n\t\ttable.insert(out, AFTER_SINGLE)",
+        "\tlocal any_single = false\n\tfor _, was in get(\"_single\") or {} do\n\t\tany_single = any_single or was\n\tend\n\tif any_single then\n\t\ttable.insert(out, AFTER_SINGLE)",
+        "a single ends every car's move, not only its own"
+    ),
+    m!(
+        "DC-T10",
+        RULES,
+        "\tif driver_of(car) ~= seat and not (get(\"_control\") or {})[car] then",
+        "\tif driver_of(car) ~= seat and next(get(\"_control\") or {}) == nil then",
+        "one chip buys control of every rival car"
+    ),
+    m!(
+        "DC-T14",
+        RULES,
+        "\t\tif counts[v] >= C.min_combo then\n\t\t\tbest = math.max(best, counts[v])",
+        "\t\tif counts[v] >= C.min_combo then\n\t\t\tbest = best + counts[v]",
+        "the leftover sets add up instead of the best one counting"
+    ),
+    m!(
+        "DC-E2",
+        RULES,
+        "\treturn i.finish and i.props.gate == k",
+        "\treturn i.finish or i.props.gate == k",
+        "a combo that fits any gate crosses the finish line"
+    ),
+    m!(
+        "DC-T3",
+        RULES,
+        "\t\tlocal from, to = tonumber(w[2]) :: number, tonumber(w[3]) :: number\n\t\tpay(seat)",
+        "\t\tlocal from, to = tonumber(w[2]) :: number, tonumber(w[3]) :: number",
+        "changing a green die costs no chip (adding one still does)"
+    ),
+    m!(
+        "DC-E5",
+        RULES,
+        "\t\tfor i = 1, last do\n\t\t\tif not before[i].removed then",
+        "\t\tfor i = 1, last - 1 do\n\t\t\tif not before[i].removed then",
+        "the last card cleared stays with the track's cards"
+    ),
+    m!(
+        "DC-T8",
+        BOARD,
+        "gates = [{ lanes = [0], size = 3 }, { lanes = [1], size = 2 }, { lanes = [2], size = 2 }]",
+        "gates = [{ lanes = [0], size = 3 }, { lanes = [1, 2], size = 2 }]",
+        "the sweeper's two outside gates are one, with no line between"
+    ),
+    m!(
+        "DC-S2",
+        MOD,
+        "extra_chips_by_turn_order = [0, 2, 2, 2, 2, 2, 2, 2]",
+        "extra_chips_by_turn_order = [2, 0, 2, 2, 2, 2, 2, 2]",
+        "the starter takes the extra chips, the second seat none"
+    ),
+    m!(
+        "DC-T1",
+        MOD,
+        "dead_end_does_not_fit = true",
+        "dead_end_does_not_fit = false",
+        "a card that leaves the track nowhere to go is laid"
+    ),
+    m!(
+        "DC-S4",
+        PIECES,
+        "visibility = \"hidden\"\ndeck = \"track\"",
+        "visibility = \"public\"\ndeck = \"track\"",
+        "the track deck lies face up"
     ),
 ];

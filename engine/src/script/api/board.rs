@@ -137,8 +137,8 @@ pub const API: &[(&str, &str, &str)] = &[
     ),
     (
         "track_fits",
-        "(piece: string) -> (boolean, string?)",
-        "Whether a track piece would fit at the track's end: true, or false and \"overlap\" / \"off-table\" as game.attach_track says. Changes nothing.",
+        "(piece: string, opts: {followed_by: {string}?}?) -> (boolean, string?)",
+        "Whether a track piece would fit at the track's end: true, or false and \"overlap\" / \"off-table\" as game.attach_track says. With `followed_by` (a list of track piece ids), a piece that fits but, laid, would leave room for none of them after it gives false and \"dead-end\". Changes nothing.",
     ),
     (
         "track",
@@ -487,10 +487,45 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             }
         }
     ));
-    reg!(lua, t, "track_fits", |_, id: String| with(|c| {
+    reg!(lua, t, "track_fits", |_,
+                                (id, opts): (
+        String,
+        Option<Table>
+    )| with(|c| {
         let (_, piece) = track_piece(c, &id, "track_fits")?;
-        match c.state.board.track_fits(&piece) {
-            Ok(()) => Ok((true, None)),
+        let mut then: Vec<TrackPieceDef> = Vec::new();
+        if let Some(o) = &opts {
+            only_keys(o, "track_fits", &["followed_by"])?;
+            match o.raw_get::<LuaValue>("followed_by")? {
+                LuaValue::Nil => {}
+                LuaValue::Table(list) => {
+                    for v in list.sequence_values::<LuaValue>() {
+                        match v? {
+                            LuaValue::String(s) => {
+                                let s = s.to_str()?.to_string();
+                                then.push(track_piece(c, &s, "track_fits")?.1);
+                            }
+                            other => {
+                                return err(format!(
+                                    "game.track_fits: followed_by lists track piece ids, not {}",
+                                    other.type_name()
+                                ));
+                            }
+                        }
+                    }
+                }
+                other => {
+                    return err(format!(
+                        "game.track_fits: followed_by is a list of track piece ids, not {}",
+                        other.type_name()
+                    ));
+                }
+            }
+        }
+        let then: Vec<&TrackPieceDef> = then.iter().collect();
+        match c.state.board.track_fits_then(&piece, &then) {
+            Ok(true) => Ok((true, None)),
+            Ok(false) => Ok((false, Some("dead-end"))),
             Err(e @ (AttachError::Overlap | AttachError::OffTable)) => Ok((false, Some(e.word()))),
             Err(_) => err("game.track_fits: this board is not a track"),
         }
