@@ -44,11 +44,35 @@ pub fn draw_map(
     pieces: &[PieceView],
     marks: &[String],
 ) -> Vec<String> {
+    let pieces = with_kind_color(def, pieces);
     match &def.board {
-        BoardDef::Track(_) => draw_track(def, board, pieces, marks),
-        BoardDef::Graph(_) | BoardDef::Sections(_) => draw_spaces(def, board, names, pieces, marks),
+        BoardDef::Track(_) => draw_track(def, board, &pieces, marks),
+        BoardDef::Graph(_) | BoardDef::Sections(_) => draw_spaces(def, board, names, &pieces, marks),
         _ => vec![],
     }
+}
+
+/// The pieces with the `color` their kind gives them when they have none of their own, so
+/// that pieces of no seat told apart only by their kind's color get marks of their own ("cr"
+/// the red car, "cb" the blue one) rather than all being "c". The kind's properties are
+/// public (the mod's pieces file).
+fn with_kind_color(def: &GameDef, pieces: &[PieceView]) -> Vec<PieceView> {
+    pieces
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            if p.owner.is_none()
+                && !p.props.contains_key("color")
+                && let Some(c) = def
+                    .piece(&p.kind)
+                    .and_then(|i| def.pieces.get(i))
+                    .and_then(|d| d.props.get("color"))
+            {
+                p.props.insert("color".into(), c.clone());
+            }
+            p
+        })
+        .collect()
 }
 
 /// Splits a space's name into a group name and what tells it from the rest of its group:
@@ -84,7 +108,7 @@ fn split_name(name: &str) -> Option<(String, String, String)> {
 fn code_words(name: &str) -> Vec<String> {
     let words: Vec<String> = name
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .filter(|w| !w.is_empty())
+        .filter(|w| w.starts_with(char::is_alphabetic))
         .map(|w| w.replace('\'', ""))
         .collect();
     let big: Vec<String> = words
@@ -137,10 +161,13 @@ pub fn space_codes(shown: &[String]) -> (Vec<String>, Vec<(String, String)>) {
     for (b, _, _) in parts.iter().flatten() {
         *group_size.entry(b.as_str()).or_default() += 1;
     }
+    // A name of a group of one is a group all the same when a number tells it ("Anchor
+    // Street, 4th block": AS4, like its street's other blocks).
     let grouped = |i: usize| -> Option<&(String, String, String)> {
-        parts[i]
-            .as_ref()
-            .filter(|(b, _, _)| group_size.get(b.as_str()).copied().unwrap_or(0) > 1)
+        parts[i].as_ref().filter(|(b, t, _)| {
+            group_size.get(b.as_str()).copied().unwrap_or(0) > 1
+                || t.chars().all(|c| c.is_ascii_digit())
+        })
     };
     let mut taken: Vec<String> = vec![];
     let mut codes = vec![String::new(); shown.len()];
@@ -188,12 +215,24 @@ pub fn space_codes(shown: &[String]) -> (Vec<String>, Vec<(String, String)>) {
                 format!("{prefix}{}", tags.join(","))
             };
             let plain_numbers = rests.iter().zip(&tags).all(|(r, t)| r == t);
+            // Numbered ones ("Rope Walk, 1st block") read well enough by the group's name;
+            // lettered ones keep what the letter stands for ("Green Depot, front/side").
             let text = if plain_numbers && run {
                 format!("{base} {}-{}", tags[0], tags[tags.len() - 1])
             } else if plain_numbers {
                 format!("{base} {}", tags.join(", "))
+            } else if numbers.is_some() {
+                // "Rope Walk, 1st block" is RW1: the number says which block.
+                base.clone()
             } else {
-                format!("{base}, {}", rests.join("/"))
+                // "stop A/stop B" reads "stop A/B".
+                let firsts: Vec<&str> = rests.iter().filter_map(|r| r.split_once(' ').map(|(a, _)| a)).collect();
+                if firsts.len() == rests.len() && firsts.windows(2).all(|w| w[0] == w[1]) {
+                    let tails: Vec<&str> = rests.iter().filter_map(|r| r.split_once(' ').map(|(_, b)| b)).collect();
+                    format!("{base}, {} {}", firsts[0], tails.join("/"))
+                } else {
+                    format!("{base}, {}", rests.join("/"))
+                }
             };
             items.push((code_list, text));
         } else {
@@ -521,7 +560,10 @@ fn draw_spaces(
     }
     let mut out = map.lines();
     // The legend: the marks, the pieces, then every code.
-    let mut head: Vec<String> = vec!["spaces are written as codes (below)".into()];
+    let mut head: Vec<String> = vec![
+        "spaces are written as codes (below)".into(),
+        "a number closing a code counts the spaces of one name (its nth block)".into(),
+    ];
     if kinds.contains(&Way::Road) {
         head.push("─│╱╲ road".into());
     }
@@ -562,21 +604,21 @@ fn columns(items: &[(String, String)]) -> Vec<String> {
     // Columns of a width most items fit; a longer one takes two.
     let mut lens: Vec<usize> = cells.iter().map(|c| c.chars().count() + 2).collect();
     lens.sort_unstable();
-    let typical = lens.get(lens.len() * 4 / 5).copied().unwrap_or(24).clamp(12, LEGEND_W);
+    let typical = lens.get(lens.len() * 2 / 3).copied().unwrap_or(24).clamp(12, LEGEND_W);
     let per = (LEGEND_W / typical).max(1);
     let col_w = LEGEND_W / per;
     let mut out = vec![];
     let mut line = String::new();
     let mut used = 0;
     for c in cells {
-        let span = c.chars().count().div_ceil(col_w).max(1);
         let cw = c.chars().count() + 2;
+        let span = cw.div_ceil(col_w).clamp(1, per);
         if used + span > per && !line.is_empty() {
             out.push(line.trim_end().to_string());
             line.clear();
             used = 0;
         }
-        let pad = (span * col_w).max(cw);
+        let pad = span * col_w;
         line.push_str(&format!("{c:<pad$}"));
         used += span;
     }
@@ -822,7 +864,7 @@ mod tests {
         assert_eq!(codes[6], "RW1");
         assert!(items.contains(&("BW1-3".into(), "Bramble Way 1-3".into())), "{items:?}");
         assert!(
-            items.contains(&("RW1,3".into(), "Rope Walk, 1st block/3rd block".into())),
+            items.contains(&("RW1,3".into(), "Rope Walk".into())),
             "{items:?}"
         );
         // A group of one is a plain name.
