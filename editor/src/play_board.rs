@@ -469,7 +469,11 @@ fn in_sentence(name: &str) -> String {
 /// The legend of the piece marks on the board, built from the pieces there: each seat's mark
 /// ("Y  Yellow's taxi"), the marks of pieces of no seat by their kind's initial ("p?  passenger
 /// meeple (second letter: its color)"), and "+x" when a piece carries something.
-pub(crate) fn piece_legend(def: &GameDef, pieces: &[&PieceView], seat_marks: &[String]) -> Vec<String> {
+pub(crate) fn piece_legend(
+    def: &GameDef,
+    pieces: &[&PieceView],
+    seat_marks: &[String],
+) -> Vec<String> {
     let kind_name = |kind: &str| {
         in_sentence(
             def.piece(kind)

@@ -47,7 +47,9 @@ pub fn draw_map(
     let pieces = with_kind_color(def, pieces);
     match &def.board {
         BoardDef::Track(_) => draw_track(def, board, &pieces, marks),
-        BoardDef::Graph(_) | BoardDef::Sections(_) => draw_spaces(def, board, names, &pieces, marks),
+        BoardDef::Graph(_) | BoardDef::Sections(_) => {
+            draw_spaces(def, board, names, &pieces, marks)
+        }
         _ => vec![],
     }
 }
@@ -113,7 +115,9 @@ fn code_words(name: &str) -> Vec<String> {
         .collect();
     let big: Vec<String> = words
         .iter()
-        .filter(|w| !["of", "the", "and", "at", "on", "in", "co"].contains(&w.to_lowercase().as_str()))
+        .filter(|w| {
+            !["of", "the", "and", "at", "on", "in", "co"].contains(&w.to_lowercase().as_str())
+        })
         .cloned()
         .collect();
     if big.is_empty() { words } else { big }
@@ -129,9 +133,16 @@ fn code_choices(name: &str, max: usize) -> Vec<String> {
         .flat_map(char::to_uppercase)
         .collect();
     let mut out = vec![];
-    let first: Vec<char> = words.first().map(|w| w.chars().collect()).unwrap_or_default();
+    let first: Vec<char> = words
+        .first()
+        .map(|w| w.chars().collect())
+        .unwrap_or_default();
     if words.len() == 1 {
-        let up: String = first.iter().take(max).flat_map(|c| c.to_uppercase()).collect();
+        let up: String = first
+            .iter()
+            .take(max)
+            .flat_map(|c| c.to_uppercase())
+            .collect();
         out.push(up);
     } else {
         out.push(initials.chars().take(max).collect());
@@ -140,7 +151,11 @@ fn code_choices(name: &str, max: usize) -> Vec<String> {
         let rest: String = initials.chars().skip(1).collect();
         let two: String = first[..2].iter().flat_map(|c| c.to_uppercase()).collect();
         out.push(format!("{two}{rest}").chars().take(max + 1).collect());
-        let three: String = first.iter().take(3).flat_map(|c| c.to_uppercase()).collect();
+        let three: String = first
+            .iter()
+            .take(3)
+            .flat_map(|c| c.to_uppercase())
+            .collect();
         out.push(three);
     }
     out.retain(|c| !c.is_empty());
@@ -156,7 +171,8 @@ fn code_choices(name: &str, max: usize) -> Vec<String> {
 /// 1-3". Each item is (code shown first, the text after it).
 pub fn space_codes(shown: &[String]) -> (Vec<String>, Vec<(String, String)>) {
     // Groups of two or more names, by group name.
-    let parts: Vec<Option<(String, String, String)>> = shown.iter().map(|n| split_name(n)).collect();
+    let parts: Vec<Option<(String, String, String)>> =
+        shown.iter().map(|n| split_name(n)).collect();
     let mut group_size: HashMap<&str, usize> = HashMap::new();
     for (b, _, _) in parts.iter().flatten() {
         *group_size.entry(b.as_str()).or_default() += 1;
@@ -194,7 +210,11 @@ pub fn space_codes(shown: &[String]) -> (Vec<String>, Vec<(String, String)>) {
             let prefix = code_choices(base, 2)
                 .into_iter()
                 .find(|p| fits(p))
-                .or_else(|| (2..99).map(|k| format!("{}{k}_", code_choices(base, 2)[0])).find(|p| fits(p)))
+                .or_else(|| {
+                    (2..99)
+                        .map(|k| format!("{}{k}_", code_choices(base, 2)[0]))
+                        .find(|p| fits(p))
+                })
                 .unwrap_or_default();
             for (&k, t) in members.iter().zip(&tags) {
                 codes[k] = format!("{prefix}{t}");
@@ -206,9 +226,9 @@ pub fn space_codes(shown: &[String]) -> (Vec<String>, Vec<(String, String)>) {
                 .filter_map(|&k| grouped(k).map(|(_, _, r)| r.clone()))
                 .collect();
             let numbers: Option<Vec<u32>> = tags.iter().map(|t| t.parse().ok()).collect();
-            let run = numbers.as_ref().is_some_and(|ns| {
-                ns.len() > 2 && ns.windows(2).all(|w| w[1] == w[0] + 1)
-            });
+            let run = numbers
+                .as_ref()
+                .is_some_and(|ns| ns.len() > 2 && ns.windows(2).all(|w| w[1] == w[0] + 1));
             let code_list = if run {
                 format!("{prefix}{}-{}", tags[0], tags[tags.len() - 1])
             } else {
@@ -226,9 +246,15 @@ pub fn space_codes(shown: &[String]) -> (Vec<String>, Vec<(String, String)>) {
                 base.clone()
             } else {
                 // "stop A/stop B" reads "stop A/B".
-                let firsts: Vec<&str> = rests.iter().filter_map(|r| r.split_once(' ').map(|(a, _)| a)).collect();
+                let firsts: Vec<&str> = rests
+                    .iter()
+                    .filter_map(|r| r.split_once(' ').map(|(a, _)| a))
+                    .collect();
                 if firsts.len() == rests.len() && firsts.windows(2).all(|w| w[0] == w[1]) {
-                    let tails: Vec<&str> = rests.iter().filter_map(|r| r.split_once(' ').map(|(_, b)| b)).collect();
+                    let tails: Vec<&str> = rests
+                        .iter()
+                        .filter_map(|r| r.split_once(' ').map(|(_, b)| b))
+                        .collect();
                     format!("{base}, {} {}", firsts[0], tails.join("/"))
                 } else {
                     format!("{base}, {}", rests.join("/"))
@@ -242,7 +268,9 @@ pub fn space_codes(shown: &[String]) -> (Vec<String>, Vec<(String, String)>) {
                 .find(|c| !taken.contains(c))
                 .or_else(|| {
                     let c = code_choices(name, 2)[0].clone();
-                    (2..999).map(|k| format!("{c}{k}")).find(|x| !taken.contains(x))
+                    (2..999)
+                        .map(|k| format!("{c}{k}"))
+                        .find(|x| !taken.contains(x))
                 })
                 .unwrap_or_default();
             taken.push(code.clone());
@@ -319,7 +347,10 @@ impl Map {
         let slant = if (dx > 0) == (dy < 0) { '╱' } else { '╲' };
         let mut prev = a;
         for k in 1..=steps {
-            let p = (a.0 + round_div(dx * k, steps), a.1 + round_div(dy * k, steps));
+            let p = (
+                a.0 + round_div(dx * k, steps),
+                a.1 + round_div(dy * k, steps),
+            );
             let stepped = if across { p.1 != prev.1 } else { p.0 != prev.0 };
             let Some(i) = self.idx(p.0, p.1) else {
                 prev = p;
@@ -389,7 +420,11 @@ impl Map {
             .iter()
             .copied()
             .find(|&(ox, oy)| self.free(x0 + ox, y + oy, n))
-            .or_else(|| (4..self.w as i64).flat_map(|k| [(k, 0), (-k, 0)]).find(|&(ox, _)| self.free(x0 + ox, y, n)))?;
+            .or_else(|| {
+                (4..self.w as i64)
+                    .flat_map(|k| [(k, 0), (-k, 0)])
+                    .find(|&(ox, _)| self.free(x0 + ox, y, n))
+            })?;
         for (k, c) in s.chars().enumerate() {
             if let Some(i) = self.idx(x0 + ox + k as i64, y + oy) {
                 self.text[i] = true;
@@ -516,7 +551,10 @@ fn draw_spaces(
             let Some(sec) = s.sections.get(si as usize) else {
                 continue;
             };
-            let (col, row) = (slot % s.columns.max(1) as usize, slot / s.columns.max(1) as usize);
+            let (col, row) = (
+                slot % s.columns.max(1) as usize,
+                slot / s.columns.max(1) as usize,
+            );
             let x = (col as f64 * s.size * sx) as i64 + 1;
             let y = if row + 1 == s.rows as usize && row > 0 {
                 ((row + 1) as f64 * s.size) as i64
@@ -531,7 +569,8 @@ fn draw_spaces(
     edges.sort_by_key(|e| way(e));
     let mut kinds: Vec<Way> = vec![];
     for e in edges {
-        let (Some(a), Some(b)) = (g.spaces.get(e.from as usize), g.spaces.get(e.to as usize)) else {
+        let (Some(a), Some(b)) = (g.spaces.get(e.from as usize), g.spaces.get(e.to as usize))
+        else {
             continue;
         };
         // In a city only the streets: the turns at each intersection are not drawn.
@@ -590,7 +629,11 @@ fn draw_spaces(
     head.push("X[P] pieces P on space X".into());
     out.extend(wrap("Legend: ", &head, "   "));
     let on_board: Vec<&PieceView> = pieces.iter().filter(|p| p.at.is_some()).collect();
-    out.extend(wrap("        ", &piece_legend(def, &on_board, marks), "   "));
+    out.extend(wrap(
+        "        ",
+        &piece_legend(def, &on_board, marks),
+        "   ",
+    ));
     if !lost.is_empty() {
         out.extend(wrap("Not drawn for lack of room: ", &lost, ", "));
     }
@@ -604,7 +647,11 @@ fn columns(items: &[(String, String)]) -> Vec<String> {
     // Columns of a width most items fit; a longer one takes two.
     let mut lens: Vec<usize> = cells.iter().map(|c| c.chars().count() + 2).collect();
     lens.sort_unstable();
-    let typical = lens.get(lens.len() * 2 / 3).copied().unwrap_or(24).clamp(12, LEGEND_W);
+    let typical = lens
+        .get(lens.len() * 2 / 3)
+        .copied()
+        .unwrap_or(24)
+        .clamp(12, LEGEND_W);
     let per = (LEGEND_W / typical).max(1);
     let col_w = LEGEND_W / per;
     let mut out = vec![];
@@ -661,13 +708,7 @@ fn draw_track(def: &GameDef, board: &Board, pieces: &[PieceView], marks: &[Strin
     let on = pieces_by_space(pieces);
     // Lines of a band: lanes sit by their place across the track in half lanes, so a 3-lane
     // card's middle lane lines up with the line between a 2-lane card's lanes.
-    let most = track
-        .laid
-        .iter()
-        .map(|p| p.lanes)
-        .max()
-        .unwrap_or(1)
-        .max(1) as usize;
+    let most = track.laid.iter().map(|p| p.lanes).max().unwrap_or(1).max(1) as usize;
     let band_h = 2 * most - 1;
     const CELL: usize = 4;
     let mut blocks: Vec<(usize, Vec<String>)> = vec![];
@@ -804,7 +845,11 @@ fn draw_track(def: &GameDef, board: &Board, pieces: &[PieceView], marks: &[Strin
     }
     out.extend(wrap("Legend: ", &head, "   "));
     let on_board: Vec<&PieceView> = pieces.iter().filter(|p| p.at.is_some()).collect();
-    out.extend(wrap("        ", &piece_legend(def, &on_board, marks), "   "));
+    out.extend(wrap(
+        "        ",
+        &piece_legend(def, &on_board, marks),
+        "   ",
+    ));
     out.extend(wrap("Cards: ", &names, ", "));
     if track.laid.is_empty() {
         out.push("No card is laid yet.".into());
@@ -862,13 +907,19 @@ mod tests {
         assert_eq!(&codes[1..4], ["BW1", "BW2", "BW3"]);
         assert_ne!(codes[4], "HL");
         assert_eq!(codes[6], "RW1");
-        assert!(items.contains(&("BW1-3".into(), "Bramble Way 1-3".into())), "{items:?}");
+        assert!(
+            items.contains(&("BW1-3".into(), "Bramble Way 1-3".into())),
+            "{items:?}"
+        );
         assert!(
             items.contains(&("RW1,3".into(), "Rope Walk".into())),
             "{items:?}"
         );
         // A group of one is a plain name.
-        assert!(items.iter().any(|(_, t)| t == "Ferry Terminal, Quay Gate"), "{items:?}");
+        assert!(
+            items.iter().any(|(_, t)| t == "Ferry Terminal, Quay Gate"),
+            "{items:?}"
+        );
     }
 
     #[test]
@@ -882,7 +933,10 @@ mod tests {
         assert_ne!(a, b);
         let lines = m.lines();
         assert_eq!(lines[2].chars().nth(5), Some('┼'), "{lines:?}");
-        assert!(lines[2].contains("AB") && lines.concat().contains("CD"), "{lines:?}");
+        assert!(
+            lines[2].contains("AB") && lines.concat().contains("CD"),
+            "{lines:?}"
+        );
         assert!(lines.concat().contains('≈'), "{lines:?}");
     }
 
@@ -892,7 +946,10 @@ mod tests {
             .map(|i| (format!("C{i}"), format!("A space with a long name {i}")))
             .collect();
         let lines = columns(&items);
-        assert!(lines.iter().all(|l| l.chars().count() <= LEGEND_W), "{lines:?}");
+        assert!(
+            lines.iter().all(|l| l.chars().count() <= LEGEND_W),
+            "{lines:?}"
+        );
         let all = lines.join("\n");
         for (c, t) in &items {
             assert!(all.contains(&format!("{c} ")) && all.contains(t.as_str()));

@@ -13,9 +13,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use farebox::board::Board;
 use farebox::content::GameDef;
 use farebox::content::def::{BoardDef, Scope, Visibility};
-use farebox::board::Board;
 use farebox::game::{Game, PieceView, View, ZoneView};
 use farebox::value::Value;
 
