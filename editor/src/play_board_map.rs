@@ -641,18 +641,19 @@ fn draw_spaces(
     out
 }
 
-/// The codes of the legend in columns across [`LEGEND_W`]: "HL  Hootwood Lookout".
+/// The codes of the legend in columns across [`LEGEND_W`]: "HL Hootwood Lookout". An item
+/// longer than its column takes two (or more); of the numbers of columns that fit, the one
+/// that takes fewest lines is used.
 fn columns(items: &[(String, String)]) -> Vec<String> {
     let cells: Vec<String> = items.iter().map(|(c, t)| format!("{c} {t}")).collect();
-    // Columns of a width most items fit; a longer one takes two.
-    let mut lens: Vec<usize> = cells.iter().map(|c| c.chars().count() + 2).collect();
-    lens.sort_unstable();
-    let typical = lens
-        .get(lens.len() * 2 / 3)
-        .copied()
-        .unwrap_or(24)
-        .clamp(12, LEGEND_W);
-    let per = (LEGEND_W / typical).max(1);
+    (1..=6)
+        .map(|per| lay_out(&cells, per))
+        .min_by_key(Vec::len)
+        .unwrap_or_default()
+}
+
+/// `cells` in `per` columns across [`LEGEND_W`].
+fn lay_out(cells: &[String], per: usize) -> Vec<String> {
     let col_w = LEGEND_W / per;
     let mut out = vec![];
     let mut line = String::new();
@@ -860,6 +861,106 @@ fn draw_track(def: &GameDef, board: &Board, pieces: &[PieceView], marks: &[Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::common::{Io, load_for_play, setup};
+    use crate::play_board::seat_marks;
+    use farebox::game::Game;
+
+    /// A bundled game of two seats, just set up.
+    fn game(id: &str, seed: u64) -> Game {
+        let (mut stdin, mut out, mut err) = (&b""[..], Vec::new(), Vec::new());
+        let mut io = Io {
+            stdin: &mut stdin,
+            out: &mut out,
+            err: &mut err,
+        };
+        let def = load_for_play(id, &mut io).expect("bundled mod");
+        let su = setup(&def, 2, seed, &[]).expect("setup");
+        Game::new(def, su).expect("game")
+    }
+
+    fn names(game: &Game) -> HashMap<String, String> {
+        game.state()
+            .board
+            .graph
+            .spaces
+            .iter()
+            .map(|s| (s.id.clone(), s.name.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_map_shows_the_pieces_of_the_view_and_no_others() {
+        let g = game("taxi-derby", 5);
+        let def = g.def().clone();
+        let marks = seat_marks(&def, 2);
+        let view = g.view(Some(0));
+        let board = &g.state().board;
+        let with = draw_map(&def, board, &names(&g), &view.pieces, &marks);
+        // The patrol car stands at the precinct from the start.
+        let (codes, _) = space_codes(
+            &board
+                .graph
+                .spaces
+                .iter()
+                .map(|s| s.name.clone())
+                .collect::<Vec<_>>(),
+        );
+        let precinct = board
+            .graph
+            .spaces
+            .iter()
+            .position(|s| s.tags.iter().any(|t| t == "police"))
+            .expect("a precinct");
+        assert!(
+            with.iter()
+                .any(|l| l.contains(&format!("{}[p]", codes[precinct]))),
+            "{with:#?}"
+        );
+        assert!(with.iter().all(|l| l.chars().count() <= 100), "{with:#?}");
+        // Given no pieces, it draws none, whatever the state holds.
+        let without = draw_map(&def, board, &names(&g), &[], &marks);
+        let map = without.iter().take_while(|l| !l.starts_with("Legend"));
+        assert!(map.clone().count() > 10, "{without:#?}");
+        assert!(map.clone().all(|l| !l.contains('[')), "{without:#?}");
+        assert!(
+            without.iter().all(|l| !l.contains("patrol")),
+            "{without:#?}"
+        );
+    }
+
+    #[test]
+    fn a_track_strip_heads_every_laid_card_within_the_width() {
+        let g = game("dicey-curves", 3);
+        let def = g.def().clone();
+        let board = &g.state().board;
+        let laid = board.track.as_ref().map_or(0, |t| t.laid.len());
+        assert!(laid >= 2, "the race starts with laid cards");
+        let lines = draw_map(
+            &def,
+            board,
+            &names(&g),
+            &g.view(Some(0)).pieces,
+            &seat_marks(&def, 2),
+        );
+        assert!(
+            lines.iter().all(|l| l.chars().count() <= MAP_W),
+            "{lines:#?}"
+        );
+        assert!(lines[0].starts_with("1 start"), "{lines:#?}");
+        for n in 2..=laid {
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.contains(&format!(" {n} ")) || l.starts_with(&format!("{n} "))),
+                "card {n}: {lines:#?}"
+            );
+        }
+        let cards = lines
+            .iter()
+            .find(|l| l.starts_with("Cards: "))
+            .expect("cards");
+        assert!(cards.starts_with("Cards: 1 Starting Grid"), "{cards}");
+    }
 
     #[test]
     fn names_split_into_group_and_tag() {
