@@ -464,7 +464,7 @@ fn round_div(a: i64, b: i64) -> i64 {
 }
 
 /// The pieces of the view by space id, in view order.
-fn pieces_by_space<'a>(pieces: &'a [PieceView]) -> HashMap<&'a str, Vec<&'a PieceView>> {
+fn pieces_by_space(pieces: &[PieceView]) -> HashMap<&str, Vec<&PieceView>> {
     let mut on: HashMap<&str, Vec<&PieceView>> = HashMap::new();
     for p in pieces {
         if let Some(a) = &p.at {
