@@ -467,27 +467,24 @@ fn last_screen(out: &str) -> &str {
     &out[at..]
 }
 
-/// A map board of a screen: its map (the `map_lines` lines above the legend) and the items of
-/// its legend of codes ("BW1-3", "Bramble Way 1-3"), read as a person reads them: the lines
-/// after the legend's head, items apart by two spaces or more, up to the pieces.
+/// A map board of a screen: its map (the `map_lines` lines above the legend of its marks) and
+/// the items of its list of codes ("BW1-3", "Bramble Way 1-3") above the map, read as a person
+/// reads them: items apart by two spaces or more.
 fn map_of(screen: &str, map_lines: usize) -> (Vec<String>, Vec<(String, String)>) {
     let lines: Vec<&str> = screen.lines().collect();
-    let head = lines
+    let codes = lines
         .iter()
-        .position(|l| l.starts_with("Legend: spaces are written as codes"))
-        .unwrap_or_else(|| panic!("no map legend in:\n{screen}"));
-    let map = lines[head.saturating_sub(map_lines)..head]
-        .iter()
-        .map(|l| l.to_string())
-        .collect();
+        .position(|l| l.starts_with("Spaces, by their codes on the map"))
+        .unwrap_or_else(|| panic!("no list of codes in:\n{screen}"));
+    let head = codes
+        + lines[codes..]
+            .iter()
+            .position(|l| l.starts_with("Legend: "))
+            .unwrap_or_else(|| panic!("no legend in:\n{screen}"));
+    let top = head - map_lines;
+    let map = lines[top..head].iter().map(|l| l.to_string()).collect();
     let mut items = vec![];
-    for l in &lines[head + 1..] {
-        if l.starts_with("Pieces") || l.starts_with("Fox:") || l.starts_with("Orange:") {
-            break;
-        }
-        if l.starts_with("        ") || l.is_empty() {
-            continue;
-        }
+    for l in &lines[codes + 1..top] {
         for item in l.split("  ").map(str::trim).filter(|i| !i.is_empty()) {
             let (code, text) = item.split_once(' ').unwrap();
             items.push((code.to_string(), text.to_string()));

@@ -8,7 +8,8 @@
 //! tagged `flight` (or any other tag) with dots, so the taxis that may use them are told apart.
 //! On a sections board only the straight edges are drawn (a street runs through its
 //! intersections; turning there is always allowed), and each section's name is written over
-//! its corner. Under the map, the legend gives every code with the name the menu uses.
+//! its corner. Above the map, a list gives every code with the name the menu uses; under it, a
+//! legend explains the marks (kept next to the map, which so stays in sight above the menu).
 //!
 //! A track board (Dicey Curves) is drawn as a strip of its laid cards in order, wrapped to the
 //! width: each card is a block headed by its number and turn, its lanes as lines (left lane on
@@ -597,12 +598,15 @@ fn draw_spaces(
             lost.push(text);
         }
     }
-    let mut out = map.lines();
-    // The legend: the marks, the pieces, then every code.
-    let mut head: Vec<String> = vec![
-        "spaces are written as codes (below)".into(),
-        "a number closing a code counts the spaces of one name (its nth block)".into(),
+    // Every code first, then the map with the legend of its marks right under it, so that
+    // the map stays in sight above the menu on a screen of 40 lines.
+    let mut out = vec![
+        "Spaces, by their codes on the map (a number closing a code counts the spaces of one name):"
+            .to_string(),
     ];
+    out.extend(columns(&items));
+    out.extend(map.lines());
+    let mut head: Vec<String> = vec![];
     if kinds.contains(&Way::Road) {
         head.push("─│╱╲ road".into());
     }
@@ -637,7 +641,6 @@ fn draw_spaces(
     if !lost.is_empty() {
         out.extend(wrap("Not drawn for lack of room: ", &lost, ", "));
     }
-    out.extend(columns(&items));
     out
 }
 
@@ -913,13 +916,16 @@ mod tests {
             .expect("a precinct");
         assert!(
             with.iter()
-                .any(|l| l.contains(&format!("{}[p]", codes[precinct]))),
+                .any(|l| l.contains(&format!("{}[p]", codes[precinct])) && l.contains('┼')),
             "{with:#?}"
         );
         assert!(with.iter().all(|l| l.chars().count() <= 100), "{with:#?}");
         // Given no pieces, it draws none, whatever the state holds.
         let without = draw_map(&def, board, &names(&g), &[], &marks);
-        let map = without.iter().take_while(|l| !l.starts_with("Legend"));
+        let map = without
+            .iter()
+            .skip_while(|l| !l.contains('┼'))
+            .take_while(|l| !l.starts_with("Legend"));
         assert!(map.clone().count() > 10, "{without:#?}");
         assert!(map.clone().all(|l| !l.contains('[')), "{without:#?}");
         assert!(
