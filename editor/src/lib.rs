@@ -23,6 +23,7 @@ pub mod cmd_validate;
 pub mod common;
 pub mod compare;
 pub mod play_board;
+pub mod play_board_map;
 pub mod play_menu;
 pub mod play_view;
 pub mod runs;

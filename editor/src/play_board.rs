@@ -1,4 +1,5 @@
-//! `farebox play`: a grid board drawn in the terminal, and the marks of pieces.
+//! `farebox play`: a grid board drawn in the terminal, and the marks of pieces (other boards:
+//! [`crate::play_board_map`]).
 //!
 //! Each cell is a block of 3 lines by 9 columns inside a dotted frame. The roads of the tile
 //! are drawn as they lie (the tile's links turned by its rotation): heavy strokes to each open
@@ -198,27 +199,27 @@ fn blocker_codes(def: &GameDef) -> HashMap<String, String> {
 }
 
 /// A rectangle of characters to draw on.
-struct Canvas {
+pub(crate) struct Canvas {
     rows: Vec<Vec<char>>,
 }
 
 impl Canvas {
-    fn new(w: usize, h: usize) -> Canvas {
+    pub(crate) fn new(w: usize, h: usize) -> Canvas {
         Canvas {
             rows: vec![vec![' '; w]; h],
         }
     }
-    fn put(&mut self, x: usize, y: usize, c: char) {
+    pub(crate) fn put(&mut self, x: usize, y: usize, c: char) {
         if let Some(cell) = self.rows.get_mut(y).and_then(|r| r.get_mut(x)) {
             *cell = c;
         }
     }
-    fn text(&mut self, x: usize, y: usize, s: &str) {
+    pub(crate) fn text(&mut self, x: usize, y: usize, s: &str) {
         for (i, c) in s.chars().enumerate() {
             self.put(x + i, y, c);
         }
     }
-    fn lines(&self) -> Vec<String> {
+    pub(crate) fn lines(&self) -> Vec<String> {
         self.rows
             .iter()
             .map(|r| r.iter().collect::<String>().trim_end().to_string())
@@ -468,7 +469,11 @@ fn in_sentence(name: &str) -> String {
 /// The legend of the piece marks on the board, built from the pieces there: each seat's mark
 /// ("Y  Yellow's taxi"), the marks of pieces of no seat by their kind's initial ("p?  passenger
 /// meeple (second letter: its color)"), and "+x" when a piece carries something.
-fn piece_legend(def: &GameDef, pieces: &[&PieceView], seat_marks: &[String]) -> Vec<String> {
+pub(crate) fn piece_legend(
+    def: &GameDef,
+    pieces: &[&PieceView],
+    seat_marks: &[String],
+) -> Vec<String> {
     let kind_name = |kind: &str| {
         in_sentence(
             def.piece(kind)

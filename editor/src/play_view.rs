@@ -13,6 +13,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use farebox::board::Board;
 use farebox::content::GameDef;
 use farebox::content::def::{BoardDef, Scope, Visibility};
 use farebox::game::{Game, PieceView, View, ZoneView};
@@ -21,6 +22,7 @@ use farebox::value::Value;
 use crate::card_brief;
 use crate::common::plural;
 use crate::play_board::{draw, grid_cells, piece_mark, place_name, seat_marks, wrap};
+use crate::play_board_map::draw_map;
 
 /// What everyone at the table knows besides one seat's view: the names of the board's spaces,
 /// and the zones that have held cards. Updated after every action ([`Known::update`]).
@@ -28,6 +30,9 @@ use crate::play_board::{draw, grid_cells, piece_mark, place_name, seat_marks, wr
 pub struct Known {
     /// Space id -> the name people read it by (boards other than grids; a grid cell is "x,y").
     spaces: HashMap<String, String>,
+    /// The board as it lies on the table (boards other than grids): where the spaces are, the
+    /// roads between them, the track's laid cards. Public to everyone.
+    board: Option<Board>,
     /// Zones, by id and owner, that have held a card at some time since the game began: an
     /// empty face-down pile among them has run out, and is shown so.
     had_cards: HashSet<(String, Option<u8>)>,
@@ -54,6 +59,7 @@ impl Known {
                     .collect();
                 self.spaces = space_names(&list);
             }
+            self.board = Some(state.board.clone());
         }
         for z in state.zones.iter().filter(|z| !z.cards.is_empty()) {
             if let Some(zd) = def.zones.get(z.def as usize) {
@@ -234,6 +240,11 @@ fn blocks(def: &GameDef, view: &View, known: &Known) -> Vec<Block> {
             }
         }
         out.push(block(Part::Board, draw(def, g, tiles, &on, &marks)));
+    } else if let Some(board) = &known.board {
+        let map = draw_map(def, board, &known.spaces, &view.pieces, &marks);
+        if !map.is_empty() {
+            out.push(block(Part::Board, map));
+        }
     }
     let pieces = pieces(def, view, cells.as_ref(), &marks, known);
     if let Some((head, rest)) = pieces.split_first() {
