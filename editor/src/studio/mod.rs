@@ -8,6 +8,7 @@
 
 pub mod board_edit;
 pub mod board_view;
+pub mod cell_text;
 pub mod console;
 pub mod content;
 pub mod edit;

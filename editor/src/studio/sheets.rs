@@ -9,6 +9,7 @@ use farebox::GameDef;
 use farebox::content::def::{BoardDef, CardDef, FieldDef};
 use farebox::content::raw::{FieldType, RawValue};
 
+use super::cell_text::{origin_text, show};
 use super::content::Content;
 use super::edit::{DeckEntry, Edit, Entry, RowRef, TableEntry};
 use super::{Command, Project};
@@ -1039,28 +1040,8 @@ pub fn ref_ids(def: &GameDef, to: &str) -> Vec<String> {
     }
 }
 
-/// Where an item comes from: its mod, and the one that changed it last.
-pub(crate) fn origin_text(o: &super::edit::Origin) -> String {
-    if o.defined_by == o.changed_by {
-        format!("from {} ({})", o.defined_by, o.file)
-    } else {
-        format!(
-            "defined by {}, changed by {} ({})",
-            o.defined_by, o.changed_by, o.file
-        )
-    }
-}
-
 fn count_of(v: &RawValue) -> i64 {
     v.get("count").and_then(RawValue::as_integer).unwrap_or(1)
-}
-
-/// A value as a cell shows it: strings without quotes.
-pub(crate) fn show(v: &RawValue) -> String {
-    match v {
-        RawValue::String(s) => s.clone(),
-        other => other.to_string(),
-    }
 }
 
 fn list_text(v: &RawValue) -> String {
