@@ -24,7 +24,7 @@ pub(super) fn set_sections_layout(
     Ok(())
 }
 
-/// Sections: sets `shuffle` or `rotate` (a `false` is written only over a `true`).
+/// Sections: sets `shuffle` or `rotate` (a `false` is written only where the key already is).
 pub(super) fn set_sections_flag(
     tx: &mut Tx<'_>,
     base: &[Layer],
