@@ -12,8 +12,6 @@
 //! the pieces on their spaces, makes the spaces people may act on clickable widgets, shows
 //! tooltips and draws the legend. Small text is left out rather than drawn illegibly small.
 
-use std::collections::HashMap;
-
 use eframe::egui::{
     self, Align2, Color32, FontId, Painter, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2,
 };
@@ -21,16 +19,24 @@ use farebox::content::def::BoardDef;
 use farebox::value::Value;
 use farebox::{GameDef, board::Board, game::View};
 
+mod camera;
 mod cards;
+mod color;
 mod graph;
 mod grid;
 mod marks;
+mod pieces;
 mod track;
 
 pub(crate) use grid::paint_tile;
 pub(crate) use marks::PAPER;
 
+use camera::{navigate, rect_key};
+pub(crate) use color::{ink_on, prop_color};
+pub use color::{name_color, seat_color};
 use marks::Sym;
+pub(crate) use pieces::token_slot;
+use pieces::{draw_pieces, piece_tooltip, space_tooltip};
 
 /// Something on the table a person can point at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -477,115 +483,6 @@ pub fn zones_ui(ui: &mut egui::Ui, scene: &Scene) -> BoardResponse {
     cards::zones_ui(ui, scene)
 }
 
-/// The colour of a seat's pieces and labels: the colour a seat's name says ("Yellow", "Red"),
-/// else one of a set of distinct colours that no other seat's name has taken.
-pub fn seat_color(def: &GameDef, seat: u8) -> egui::Color32 {
-    const PALETTE: [Color32; 8] = [
-        Color32::from_rgb(0xe4, 0x57, 0x2e),
-        Color32::from_rgb(0x3a, 0x7b, 0xe8),
-        Color32::from_rgb(0x3c, 0xb0, 0x5a),
-        Color32::from_rgb(0xa0, 0x62, 0xe0),
-        Color32::from_rgb(0xf2, 0xc3, 0x18),
-        Color32::from_rgb(0x1a, 0xb3, 0xa6),
-        Color32::from_rgb(0xee, 0x6a, 0xae),
-        Color32::from_rgb(0xb0, 0x7a, 0x45),
-    ];
-    let seats = def.seat_names.len().max(seat as usize + 1);
-    let named: Vec<Option<Color32>> = (0..seats).map(|s| name_color(&def.seat_name(s))).collect();
-    if let Some(Some(c)) = named.get(seat as usize) {
-        return *c;
-    }
-    // Seats without a colour in their name take palette colours in seat order, skipping
-    // colours close to one a name has taken.
-    let mut taken: Vec<Color32> = named.iter().flatten().copied().collect();
-    let mut pick = PALETTE[seat as usize % PALETTE.len()];
-    for s in 0..=seat as usize {
-        if named.get(s).copied().flatten().is_some() {
-            continue;
-        }
-        let free = PALETTE
-            .iter()
-            .copied()
-            .find(|c| taken.iter().all(|t| color_distance(*c, *t) > 90.0));
-        pick = free.unwrap_or(PALETTE[s % PALETTE.len()]);
-        taken.push(pick);
-    }
-    pick
-}
-
-/// The colour a name says, if one of its words is a colour ("Yellow", "red", "Sky Blue").
-pub fn name_color(name: &str) -> Option<Color32> {
-    name.split(|c: char| !c.is_alphanumeric())
-        .rev()
-        .find_map(|w| color_word(&w.to_lowercase()))
-}
-
-fn color_word(w: &str) -> Option<Color32> {
-    let rgb = |r, g, b| Some(Color32::from_rgb(r, g, b));
-    match w {
-        "yellow" => rgb(0xf2, 0xc3, 0x18),
-        "red" => rgb(0xe0, 0x3c, 0x3c),
-        "blue" => rgb(0x3a, 0x7b, 0xe8),
-        "green" => rgb(0x3c, 0xb0, 0x5a),
-        "orange" => rgb(0xf0, 0x85, 0x1e),
-        "purple" | "violet" => rgb(0x9b, 0x5c, 0xe0),
-        "pink" => rgb(0xf0, 0x7c, 0xb8),
-        "teal" => rgb(0x1a, 0xb3, 0xa6),
-        "cyan" => rgb(0x2a, 0xc4, 0xe0),
-        "magenta" => rgb(0xd0, 0x3c, 0xb0),
-        "white" => rgb(0xf4, 0xf4, 0xf0),
-        "black" => rgb(0x26, 0x26, 0x2a),
-        "brown" => rgb(0x9a, 0x64, 0x38),
-        "grey" | "gray" | "silver" => rgb(0xa8, 0xae, 0xb4),
-        "gold" => rgb(0xd8, 0xa8, 0x20),
-        "lime" => rgb(0x9c, 0xd0, 0x3c),
-        "navy" => rgb(0x2c, 0x44, 0x8c),
-        _ => None,
-    }
-}
-
-fn color_distance(a: Color32, b: Color32) -> f32 {
-    let d = |x: u8, y: u8| (x as f32 - y as f32).powi(2);
-    (d(a.r(), b.r()) + d(a.g(), b.g()) + d(a.b(), b.b())).sqrt()
-}
-
-/// A "#rrggbb" colour.
-fn hex_color(s: &str) -> Option<Color32> {
-    let h = s.strip_prefix('#')?;
-    if h.len() != 6 || !h.is_ascii() {
-        return None;
-    }
-    let byte = |i: usize| h.get(i..i + 2).and_then(|b| u8::from_str_radix(b, 16).ok());
-    Some(Color32::from_rgb(byte(0)?, byte(2)?, byte(4)?))
-}
-
-/// The colour a space or piece carries in its properties: `hex`, else a colour word in
-/// `color`. A colour word that is a seat's name gives that seat's colour.
-pub(crate) fn prop_color(
-    def: &GameDef,
-    props: &std::collections::BTreeMap<String, Value>,
-) -> Option<Color32> {
-    if let Some(c) = props
-        .get("hex")
-        .and_then(|v| v.as_str())
-        .and_then(hex_color)
-    {
-        return Some(c);
-    }
-    let word = props.get("color").and_then(|v| v.as_str())?;
-    let seat = (0..def.seat_names.len()).find(|&s| def.seat_name(s).eq_ignore_ascii_case(word));
-    match seat {
-        Some(s) => Some(seat_color(def, s as u8)),
-        None => name_color(word),
-    }
-}
-
-/// Black or white, whichever reads better on `bg`.
-pub(crate) fn ink_on(bg: Color32) -> Color32 {
-    let l = 0.299 * bg.r() as f32 + 0.587 * bg.g() as f32 + 0.114 * bg.b() as f32;
-    if l > 150.0 { INK } else { Color32::WHITE }
-}
-
 /// Writes `text` at `size` points, or nothing if that is too small to read. Sizes above 26
 /// points are held there.
 pub(crate) fn text(
@@ -627,72 +524,6 @@ pub(crate) fn props_lines(props: &std::collections::BTreeMap<String, Value>) -> 
         .filter(|(k, _)| !k.starts_with('_'))
         .map(|(k, v)| format!("{k}: {v}"))
         .collect()
-}
-
-impl Camera {
-    /// Fits `extent` in `rect`, leaving room on the right for the legend when the view is
-    /// wide enough to show it open.
-    fn fit(&mut self, rect: Rect, extent: Rect) {
-        let legend = if rect.width() > WIDE && !self.editing {
-            LEGEND_W
-        } else {
-            0.0
-        };
-        let avail =
-            (rect.size() - Vec2::new(48.0 + legend, 48.0 + self.top)).max(Vec2::splat(40.0));
-        let scale = (avail.x / extent.width().max(1e-3)).min(avail.y / extent.height().max(1e-3));
-        self.scale = if scale.is_finite() && scale > 0.0 {
-            scale
-        } else {
-            1.0
-        };
-        self.fit_scale = self.scale;
-        self.center = extent.center().to_vec2() + Vec2::new(legend, -self.top) / 2.0 / self.scale;
-    }
-}
-
-/// An extent as whole thousandths, to notice when it changes.
-fn rect_key(r: Rect) -> [i64; 4] {
-    [r.min.x, r.min.y, r.max.x, r.max.y].map(|v| (v * 1000.0).round() as i64)
-}
-
-/// Drag to pan (in an editor: with the right or middle button), wheel or pinch to zoom around
-/// the pointer, double-click to fit.
-fn navigate(
-    ui: &egui::Ui,
-    camera: &mut Camera,
-    bg: &egui::Response,
-    rect: Rect,
-    extent: Rect,
-    editing: bool,
-) {
-    let panning = if editing {
-        bg.dragged_by(egui::PointerButton::Secondary) || bg.dragged_by(egui::PointerButton::Middle)
-    } else {
-        bg.dragged()
-    };
-    if panning {
-        camera.center -= bg.drag_delta() / camera.scale;
-    }
-    if bg.double_clicked() {
-        camera.fit(rect, extent);
-    }
-    let Some(p) = ui.ctx().pointer_hover_pos() else {
-        return;
-    };
-    if !rect.contains(p) || !ui.rect_contains_pointer(rect) {
-        return;
-    }
-    let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
-    let factor = zoom * (scroll * 0.0025).exp();
-    if (factor - 1.0).abs() > 1e-4 {
-        ui.input_mut(|i| i.smooth_scroll_delta = Vec2::ZERO);
-        let before = camera.center + (p - rect.center()) / camera.scale;
-        let lo = camera.fit_scale * 0.3;
-        let hi = camera.fit_scale * 25.0;
-        camera.scale = (camera.scale * factor).clamp(lo.min(hi), hi.max(lo));
-        camera.center = before - (p - rect.center()) / camera.scale;
-    }
 }
 
 /// The highlight of a spot a person may act on.
@@ -744,236 +575,6 @@ pub fn board_space_name(board: &Board, s: u32) -> String {
     match number {
         Some(n) => format!("{} {n}", sp.name),
         None => format!("{} ({})", sp.name, sp.id),
-    }
-}
-
-/// The colour of a piece: its seat's, else the colour its properties name, else grey.
-fn piece_color(scene: &Scene, p: &farebox::game::PieceView) -> Color32 {
-    match p.owner {
-        Some(o) => seat_color(scene.def, o),
-        None => prop_color(scene.def, &p.props)
-            .or_else(|| kind_color(scene.def, &p.kind))
-            .unwrap_or(NEUTRAL),
-    }
-}
-
-/// The colour every piece of a kind has (a red racer), from the kind's properties.
-fn kind_color(def: &GameDef, kind: &str) -> Option<Color32> {
-    let d = def.piece(kind).and_then(|i| def.pieces.get(i))?;
-    prop_color(def, &d.props)
-}
-
-/// The name of a piece's kind ("Passenger meeple").
-fn kind_name<'d>(def: &'d GameDef, kind: &'d str) -> &'d str {
-    def.piece(kind)
-        .and_then(|i| def.pieces.get(i))
-        .map_or(kind, |d| d.name.as_str())
-}
-
-/// Draws every piece on the board on its space, spread out when several share one. Returns
-/// each token's centre, radius and piece index, for the pointer.
-fn draw_pieces(
-    painter: &Painter,
-    scene: &Scene,
-    places: &[Option<Place>],
-    legend: &mut Vec<(Sym, String)>,
-) -> Vec<(Pos2, f32, usize)> {
-    let ids: HashMap<&str, usize> = scene
-        .board
-        .graph
-        .spaces
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.id.as_str(), i))
-        .collect();
-    let mut on: Vec<Vec<usize>> = vec![Vec::new(); places.len()];
-    for (k, p) in scene.view.pieces.iter().enumerate() {
-        if let Some(&i) = p.at.as_deref().and_then(|a| ids.get(a))
-            && let Some(list) = on.get_mut(i)
-        {
-            list.push(k);
-        }
-    }
-    let mut out = Vec::new();
-    for (i, here) in on.iter().enumerate() {
-        let Some(place) = places.get(i).copied().flatten() else {
-            continue;
-        };
-        for (slot, &k) in here.iter().enumerate() {
-            let Some(p) = scene.view.pieces.get(k) else {
-                continue;
-            };
-            let (c, r) = token_slot(place, slot, here.len());
-            let color = piece_color(scene, p);
-            let letter = piece_letter(scene, p);
-            marks::token(painter, c, r, color, &letter);
-            out.push((c, r, k));
-            let what = match p.owner {
-                Some(o) => format!(
-                    "{}'s {}",
-                    scene.def.seat_name(o as usize),
-                    kind_name(scene.def, &p.kind).to_lowercase()
-                ),
-                None if prop_color(scene.def, &p.props).is_some() => {
-                    format!("{} (in its own colour)", kind_name(scene.def, &p.kind))
-                }
-                None => kind_name(scene.def, &p.kind).to_string(),
-            };
-            let key = match p.owner {
-                Some(_) => color,
-                None => kind_color(scene.def, &p.kind).unwrap_or(NEUTRAL),
-            };
-            let sym = Sym::Token(key, letter);
-            note_legend(legend, sym, what);
-        }
-    }
-    out
-}
-
-/// The least radius of a piece on the board, in screen points: big enough for its letter to
-/// be read (Taxi Derby's patrol car on a plain road space, Critter Cab's cabs at Fit zoom),
-/// however small the space under it is drawn.
-pub(crate) const MIN_TOKEN_R: f32 = 10.0;
-
-/// Where the `slot`th of `n` tokens on a space goes, and its radius. On a grid cell they take
-/// the corners first, clear of the roads through the middle. A token is never smaller than
-/// [`MIN_TOKEN_R`]; several on a small space spread out round it so each stays in sight.
-pub(crate) fn token_slot(place: Place, slot: usize, n: usize) -> (Pos2, f32) {
-    let r = place.r;
-    if place.square {
-        if n <= 4 {
-            // Top right first: the cell's name is in the top left corner.
-            let corners = [(1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)];
-            let (dx, dy) = corners[slot % 4];
-            let t = (r * 0.3).max(MIN_TOKEN_R);
-            let off = (r * 0.52).max(t * 1.05);
-            return (place.c + Vec2::new(dx, dy) * off, t);
-        }
-        let t = (r * 0.26).max(MIN_TOKEN_R);
-        let a = std::f32::consts::TAU * slot as f32 / n as f32;
-        let ring = (r * 0.58).max(spread(t, n));
-        return (place.c + Vec2::angled(a) * ring, t);
-    }
-    if n == 1 {
-        return (place.c, (r * 0.78).max(MIN_TOKEN_R));
-    }
-    let t = (r * if n <= 3 { 0.6 } else { 0.48 }).max(MIN_TOKEN_R);
-    let a = std::f32::consts::TAU * slot as f32 / n as f32 - std::f32::consts::FRAC_PI_2;
-    let ring = (r * if n <= 3 { 0.75 } else { 0.95 }).max(spread(t, n));
-    (place.c + Vec2::angled(a) * ring, t)
-}
-
-/// The radius of a ring on which `n` tokens of radius `t` overlap by a fifth at most.
-fn spread(t: f32, n: usize) -> f32 {
-    let half = std::f32::consts::PI / n.max(2) as f32;
-    0.8 * t / half.sin()
-}
-
-/// The mark on a piece: a `glyph` or `letter` its properties (or its kind's) give, else the
-/// first letter of its seat's name, else of its kind's name.
-fn piece_letter(scene: &Scene, p: &farebox::game::PieceView) -> String {
-    let kind_props = scene
-        .def
-        .piece(&p.kind)
-        .and_then(|i| scene.def.pieces.get(i))
-        .map(|d| &d.props);
-    let given = ["glyph", "letter"].iter().find_map(|k| {
-        p.props
-            .get(*k)
-            .or_else(|| kind_props.and_then(|pr| pr.get(*k)))
-            .and_then(|v| v.as_str())
-            .filter(|s| !s.is_empty())
-    });
-    if let Some(g) = given {
-        return g.chars().take(2).collect();
-    }
-    let word = match p.owner {
-        Some(o) => scene.def.seat_name(o as usize),
-        None => kind_name(scene.def, &p.kind).to_string(),
-    };
-    word.chars().take(1).collect()
-}
-
-fn piece_tooltip(ui: &mut egui::Ui, scene: &Scene, k: usize) {
-    let Some(p) = scene.view.pieces.get(k) else {
-        return;
-    };
-    let kind = kind_name(scene.def, &p.kind);
-    match p.owner {
-        Some(o) => ui.label(
-            egui::RichText::new(format!("{kind} ({})", scene.def.seat_name(o as usize)))
-                .strong()
-                .color(seat_color(scene.def, o)),
-        ),
-        None => ui.label(egui::RichText::new(kind).strong()),
-    };
-    // The kind's own properties, then the piece's, which win.
-    let mut props = scene
-        .def
-        .piece(&p.kind)
-        .and_then(|i| scene.def.pieces.get(i))
-        .map(|d| d.props.clone())
-        .unwrap_or_default();
-    props.extend(p.props.iter().map(|(k, v)| (k.clone(), v.clone())));
-    for line in props_lines(&props) {
-        ui.label(line);
-    }
-}
-
-fn space_tooltip(ui: &mut egui::Ui, scene: &Scene, s: u32) {
-    let Some(sp) = scene.board.graph.spaces.get(s as usize) else {
-        return;
-    };
-    // The title differs from the name the space's widget carries, so the two are never
-    // mistaken for each other.
-    if scene.board.grid.is_some() {
-        let title = format!("Cell {}", space_label(scene, s));
-        ui.label(egui::RichText::new(title).strong());
-        if !sp.id.contains(',') {
-            ui.label(format!("id: {}", sp.id));
-        }
-        grid::cell_tooltip(ui, scene, s);
-    } else if sp.name.is_empty() || sp.name == sp.id {
-        ui.label(egui::RichText::new(format!("Space {}", sp.id)).strong());
-    } else {
-        ui.label(egui::RichText::new(format!("{} — {}", sp.name, sp.id)).strong());
-    }
-    if !sp.tags.is_empty() {
-        ui.label(format!("tags: {}", sp.tags.join(", ")));
-    }
-    for line in props_lines(&sp.props) {
-        ui.label(line);
-    }
-    // Properties that name a zone (a store's stock, a taxi rank's stack) show what is in it.
-    for v in sp.props.values() {
-        let Some(zid) = v.as_str() else { continue };
-        for z in scene.view.zones.iter().filter(|z| z.id == zid) {
-            let name = scene
-                .def
-                .zone(zid)
-                .and_then(|i| scene.def.zones.get(i))
-                .map_or(zid, |d| d.name.as_str());
-            let deck = scene
-                .def
-                .zone(zid)
-                .and_then(|i| scene.def.zones.get(i))
-                .and_then(|d| d.deck);
-            let shown: Vec<String> = crate::card_brief::cards_in(scene.def, deck, &z.cards)
-                .iter()
-                .map(|g| g.text())
-                .collect();
-            ui.label(format!(
-                "{name}: {} card{}",
-                z.count,
-                if z.count == 1 { "" } else { "s" }
-            ));
-            for line in shown {
-                ui.label(format!("  {line}"));
-            }
-        }
-    }
-    if scene.board.kind == "track" {
-        track::space_tooltip(ui, scene, s);
     }
 }
 

@@ -10,9 +10,9 @@ use farebox::GameDef;
 use farebox::content::raw::RawValue;
 
 use super::Command;
+use super::cell_text::{origin_text, show};
 use super::content::Content;
 use super::edit::{Edit, Entry, Origin};
-use super::sheets::{origin_text, show};
 
 /// Which list is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

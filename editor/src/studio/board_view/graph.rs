@@ -14,11 +14,9 @@ use eframe::egui::{
 };
 use farebox::content::def::BoardDef;
 
-use super::marks::{self, ASPHALT, FLIGHT, Sym};
+use super::marks::{self, ASPHALT, BLOCK, FLIGHT, Sym};
 use super::{Drawn, INK, Place, Scene, Xf, note_legend, prop_color, text};
 
-/// City blocks between the roads of a section.
-pub const BLOCK: Color32 = Color32::from_rgb(0xd8, 0xd2, 0xbf);
 const PARCHMENT: Color32 = Color32::from_rgb(0xe9, 0xe2, 0xc8);
 
 /// The radius of a space in board units: a third of the distance between the two closest

@@ -15,6 +15,8 @@ pub const PAPER: Color32 = Color32::from_rgb(0xec, 0xe6, 0xd4);
 pub const EMPTY_CELL: Color32 = Color32::from_rgb(0x35, 0x47, 0x4c);
 pub const RIVER: Color32 = Color32::from_rgb(0x2f, 0x86, 0xd6);
 pub const FLIGHT: Color32 = Color32::from_rgb(0x8e, 0x4f, 0xc8);
+/// City blocks between the roads of a section.
+pub const BLOCK: Color32 = Color32::from_rgb(0xd8, 0xd2, 0xbf);
 pub const STOP_RED: Color32 = Color32::from_rgb(0xc8, 0x2a, 0x2a);
 const CONE_ORANGE: Color32 = Color32::from_rgb(0xf5, 0x7c, 0x00);
 const STORE_GREEN: Color32 = Color32::from_rgb(0x2e, 0x7d, 0x32);
@@ -159,7 +161,7 @@ pub fn paint_sym(p: &Painter, r: Rect, sym: &Sym) {
             arrow(p, c, Vec2::X, h * 0.6, Color32::WHITE);
         }
         Sym::Section => {
-            p.rect_filled(r.shrink(1.0), 2.0, super::graph::BLOCK);
+            p.rect_filled(r.shrink(1.0), 2.0, BLOCK);
             p.rect_stroke(
                 r.shrink(1.0),
                 2.0,

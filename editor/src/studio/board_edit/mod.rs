@@ -1,0 +1,520 @@
+//! The board editor (the "Board" tab): the board view of the Play tab with a tool palette on
+//! the left and an inspector on the right, for every board kind.
+//!
+//! - Grid (Curbside): paint tiles from the mod's own tiles onto cells (a stroke is one undo
+//!   step), rotate the brush or a placed tile (R, Shift+R, or Shift+wheel), erase, name cells
+//!   and tag them (the corner starts), and set the board's size.
+//! - Graph (Critter Cab) and the spaces of a section (Taxi Derby): add spaces, drag them,
+//!   connect two by dragging from one to the other, delete; a space's id, name, tags and
+//!   properties and an edge's direction, cost and tags in the inspector.
+//! - Sections: which sections make the city and their default order, the layout, and whether
+//!   a game shuffles or turns them.
+//! - Track (Dicey Curves): each piece's lanes, rows, turn, gates and tags, with a preview of
+//!   the piece and of a sample track laid from the deck by the engine.
+//!
+//! The board drawn is the last version of the content the engine found valid, as a game would
+//! start with it (sections in their default order, unturned). Edits go out as
+//! [`Command::Edit`]s; a paint stroke or a drag is a group, so it undoes as one step. While an
+//! edit is being checked, the cells painted by the stroke are drawn over the board at once.
+//! Problems of the board file are marked on the space or cell they name.
+
+mod canvas;
+mod graph;
+mod grid;
+mod sections;
+mod track;
+
+use std::sync::Arc;
+
+use eframe::egui;
+use farebox::board::Board;
+use farebox::content::def::BoardDef;
+use farebox::game::View;
+use farebox::rng::Rng;
+use farebox::{Diagnostic, GameDef};
+
+use super::board_view::Camera;
+use super::content::Content;
+use super::edit::{Edit, GraphAt};
+use super::{Command, Project};
+use sections::sections_ui;
+use track::{preview_piece, sample_track};
+
+/// What the left button does on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// Pick a cell, space or edge to inspect; drag a space to move it.
+    Select,
+    /// Grid: paint the brush tile onto cells.
+    Paint,
+    /// Grid: take tiles off cells.
+    Erase,
+    /// Graph: a new space where the table is clicked.
+    AddSpace,
+    /// Graph: drag from one space to another to join them.
+    Connect,
+    /// Graph: delete the space or edge clicked.
+    Delete,
+}
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Select => "Select",
+            Tool::Paint => "Paint",
+            Tool::Erase => "Erase",
+            Tool::AddSpace => "Add space",
+            Tool::Connect => "Connect",
+            Tool::Delete => "Delete",
+        }
+    }
+    fn hint(self) -> &'static str {
+        match self {
+            Tool::Select => "Click a cell, space or road to inspect it; drag a space to move it.",
+            Tool::Paint => "Click or drag over cells to lay the brush tile. R turns it.",
+            Tool::Erase => "Click or drag over cells to take their tiles off.",
+            Tool::AddSpace => "Click the table where the new space goes.",
+            Tool::Connect => "Drag from one space to another to join them by a road.",
+            Tool::Delete => "Click a space or a road to delete it.",
+        }
+    }
+}
+
+/// What the inspector shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Selection {
+    Cell(u32, u32),
+    Space {
+        at: GraphAt,
+        id: String,
+    },
+    Edge {
+        at: GraphAt,
+        from: String,
+        to: String,
+    },
+}
+
+/// A cell a stroke painted: x, y, and the tile with its quarter turns (none: erased).
+type Painted = (u32, u32, Option<(String, u8)>);
+
+/// A drag under way on the board.
+enum Drag {
+    /// A paint or erase stroke: the cells done so far.
+    Stroke,
+    /// A space being moved: where the pointer took it.
+    Move { at: GraphAt, id: String, index: u32 },
+    /// A road being drawn from a space.
+    Connect {
+        at: GraphAt,
+        from: String,
+        index: u32,
+    },
+}
+
+/// The board drawn, and what it was built from.
+struct Built {
+    def: Arc<GameDef>,
+    /// The track sample's seed and the piece previewed (track boards).
+    sample: (u64, Option<String>),
+    board: Board,
+    /// Sections boards: each section's id, its first space, its number of spaces and its
+    /// square's top-left corner, in the default arrangement.
+    sections: Vec<(String, u32, u32, (f64, f64))>,
+    /// Track boards: what laying the sample did.
+    track_note: Option<String>,
+    view: View,
+}
+
+/// The Board tab.
+pub struct BoardEditor {
+    camera: Camera,
+    pub tool: Tool,
+    /// The tile the Paint tool lays, and its quarter turns.
+    pub brush: Option<String>,
+    pub rotation: u8,
+    pub selection: Option<Selection>,
+    drag: Option<Drag>,
+    /// Cells painted by strokes whose edits the engine has not checked yet: (x, y, tile
+    /// and turns), drawn over the board until it has.
+    pending: Vec<Painted>,
+    built: Option<Built>,
+    /// Sections: the section new spaces go into when the table is clicked outside any.
+    /// Track: the piece being edited.
+    pub piece: Option<String>,
+    /// Track: show the sample track (else the piece alone).
+    pub sample: bool,
+    sample_seed: u64,
+    /// A text field being typed into: (what, text), written when it is left.
+    typing: Option<(String, String)>,
+    /// A new property's key and value being typed.
+    new_prop: (String, String),
+    message: Option<String>,
+    /// Shift+wheel turning not yet a quarter turn.
+    wheel: f32,
+}
+
+impl Default for BoardEditor {
+    fn default() -> Self {
+        BoardEditor {
+            camera: Camera::default(),
+            tool: Tool::Select,
+            brush: None,
+            rotation: 0,
+            selection: None,
+            drag: None,
+            pending: Vec::new(),
+            built: None,
+            piece: None,
+            sample: true,
+            sample_seed: 1,
+            typing: None,
+            new_prop: (String::new(), String::new()),
+            message: None,
+            wheel: 0.0,
+        }
+    }
+}
+
+/// The tools each board kind offers.
+fn tools(kind: &str) -> &'static [Tool] {
+    match kind {
+        "grid" => &[Tool::Select, Tool::Paint, Tool::Erase],
+        "graph" | "sections" => &[Tool::Select, Tool::AddSpace, Tool::Connect, Tool::Delete],
+        _ => &[Tool::Select],
+    }
+}
+
+impl BoardEditor {
+    pub fn ui(&mut self, ui: &mut egui::Ui, p: &Project, c: &Content, out: &mut Vec<Command>) {
+        let Some(def) = p.def.clone() else {
+            ui.label("The mod has not loaded yet.");
+            return;
+        };
+        if matches!(def.board, BoardDef::None) {
+            ui.label(
+                "This game has no board: its table is its zones of cards. Edit the cards in Decks & tables.",
+            );
+            return;
+        }
+        self.rebuild(&def);
+        // Every edit checked: the engine's board shows what the strokes painted (or, if the
+        // content is broken, the last good version, which is the truth to show).
+        if self.drag.is_none() && !c.checking() {
+            self.pending.clear();
+        }
+        let kind = def.board.kind_name();
+        if !tools(kind).contains(&self.tool) {
+            self.tool = Tool::Select;
+        }
+        self.keys(ui, &def, out);
+        let board_rel = board_file(c);
+        let problems: Vec<Diagnostic> = board_rel
+            .as_deref()
+            .map(|rel| c.problems_in(rel).into_iter().cloned().collect())
+            .unwrap_or_default();
+
+        egui::Panel::left("board-tools")
+            .resizable(true)
+            .default_size(224.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.tools_ui(ui, &def, out));
+            });
+        egui::Panel::right("board-inspector")
+            .resizable(true)
+            .default_size(300.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.inspector_ui(ui, &def, c, board_rel.as_deref(), out)
+                });
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            if let Some(m) = c.message.as_ref().or(self.message.as_ref()) {
+                ui.colored_label(ui.visuals().warn_fg_color, m);
+            }
+            if !problems.is_empty() {
+                let n = problems.len();
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!(
+                        "The edited board has {n} {}; the board below is the last good version. Marked in red where they point at a space or cell.",
+                        crate::common::plural(n, "problem")
+                    ),
+                );
+                for d in problems.iter().take(4) {
+                    ui.label(
+                        egui::RichText::new(format!("line {}: {}", d.line, d.message))
+                            .color(ui.visuals().error_fg_color),
+                    );
+                }
+            }
+            ui.label(egui::RichText::new(self.tool.hint()).weak());
+            self.table_ui(ui, &def, c, board_rel.as_deref(), out);
+        });
+    }
+
+    /// Builds the board drawn when the live definition or the track sample changed.
+    fn rebuild(&mut self, def: &Arc<GameDef>) {
+        let sample = (
+            self.sample_seed,
+            (!self.sample).then(|| self.piece.clone()).flatten(),
+        );
+        if let Some(b) = &self.built
+            && Arc::ptr_eq(&b.def, def)
+            && b.sample == sample
+        {
+            return;
+        }
+        let mut board_def = def.board.clone();
+        if let BoardDef::Sections(s) = &mut board_def {
+            s.shuffle = false;
+            s.rotate = false;
+            s.shuffle_option = None;
+            s.rotate_option = None;
+        }
+        let mut rng = Rng::new(sample.0, 0);
+        let mut board = Board::new(&board_def, &def.tiles, &Default::default(), &mut rng);
+        let mut sections = Vec::new();
+        if let BoardDef::Sections(s) = &board_def {
+            let mut first = 0u32;
+            let cols = s.columns.max(1);
+            for (slot, &(si, _)) in board.arrangement.iter().enumerate() {
+                let Some(sec) = s.sections.get(si as usize) else {
+                    continue;
+                };
+                let n = sec.graph.spaces.len() as u32;
+                let corner = (
+                    (slot as u32 % cols) as f64 * s.size,
+                    (slot as u32 / cols) as f64 * s.size,
+                );
+                sections.push((sec.id.clone(), first, n, corner));
+                first += n;
+            }
+        }
+        let track_note = match &board_def {
+            BoardDef::Track(t) => Some(match &sample.1 {
+                Some(id) => preview_piece(&mut board, t.pieces.as_slice(), id),
+                None => sample_track(&mut board, def, t.pieces.as_slice(), &mut rng),
+            }),
+            _ => None,
+        };
+        let view = View {
+            seat: None,
+            seats: def.seat_names.len() as u8,
+            active: 0,
+            turn: 0,
+            counters: vec![],
+            vars: Default::default(),
+            zones: vec![],
+            pieces: vec![],
+            tiles: None,
+            log: vec![],
+            result: None,
+        };
+        self.built = Some(Built {
+            def: def.clone(),
+            sample,
+            board,
+            sections,
+            track_note,
+            view,
+        });
+    }
+
+    /// Keys: R and Shift+R turn the brush (or the selected cell's tile), Delete deletes the
+    /// selection, Escape drops it. Not while a text field has the keyboard.
+    fn keys(&mut self, ui: &egui::Ui, def: &GameDef, out: &mut Vec<Command>) {
+        if ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        let (r, shift, del, esc) = ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::R),
+                i.modifiers.shift,
+                i.key_pressed(egui::Key::Delete) || i.key_pressed(egui::Key::Backspace),
+                i.key_pressed(egui::Key::Escape),
+            )
+        });
+        if r {
+            self.turn(if shift { 3 } else { 1 }, def, out);
+        }
+        if esc {
+            self.selection = None;
+        }
+        if del
+            && let Some(s) = self.selection.take()
+            && let Some(e) = delete_edit(&s)
+        {
+            out.push(Command::Edit(e));
+        }
+    }
+
+    fn tools_ui(&mut self, ui: &mut egui::Ui, def: &GameDef, out: &mut Vec<Command>) {
+        let kind = def.board.kind_name();
+        ui.heading("Tools");
+        for &t in tools(kind) {
+            if ui
+                .selectable_label(self.tool == t, t.name())
+                .on_hover_text(t.hint())
+                .clicked()
+            {
+                self.tool = t;
+                self.drag = None;
+            }
+        }
+        ui.label(egui::RichText::new("Right-drag pans, the wheel zooms.").weak());
+        match &def.board {
+            BoardDef::Grid(_) => self.palette_ui(ui, def, out),
+            BoardDef::Sections(s) => {
+                ui.separator();
+                ui.heading("Sections");
+                sections_ui(ui, s, out);
+            }
+            BoardDef::Track(t) => {
+                ui.separator();
+                ui.heading("Track pieces");
+                for piece in &t.pieces {
+                    let on = self.piece.as_deref() == Some(piece.id.as_str());
+                    let label = format!("{} ({})", piece.name, piece.id);
+                    if ui.selectable_label(on, label).clicked() {
+                        self.piece = Some(piece.id.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The inspector: what is selected, and the board's own settings.
+    fn inspector_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        def: &GameDef,
+        c: &Content,
+        board_rel: Option<&str>,
+        out: &mut Vec<Command>,
+    ) {
+        ui.heading("Inspector");
+        if let Some(rel) = board_rel {
+            let mod_id = &c.editor.docs().open_mod().id;
+            ui.label(egui::RichText::new(format!("Board file: {rel} ({mod_id})")).weak());
+        }
+        let problems_here = |key: &str, id: &str| -> Vec<String> {
+            board_rel
+                .map(|rel| {
+                    c.problems_of(rel, key, id)
+                        .into_iter()
+                        .map(|d| format!("line {}: {}", d.line, d.message))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        match (&def.board, self.selection.clone()) {
+            (BoardDef::Grid(g), sel) => {
+                if let Some(Selection::Cell(x, y)) = sel {
+                    ui.separator();
+                    self.cell_ui(ui, def, g, x, y, c, board_rel, out);
+                }
+                ui.separator();
+                self.grid_size_ui(ui, g.width, g.height, out);
+            }
+            (_, Some(Selection::Space { at, id })) => {
+                ui.separator();
+                for p in problems_here("id", &id) {
+                    ui.colored_label(ui.visuals().error_fg_color, p);
+                }
+                self.space_ui(ui, def, &at, &id, out);
+            }
+            (_, Some(Selection::Edge { at, from, to })) => {
+                ui.separator();
+                self.edge_ui(ui, def, &at, &from, &to, out);
+            }
+            (BoardDef::Track(t), _) => {
+                ui.separator();
+                self.track_ui(ui, t.pieces.as_slice(), out);
+            }
+            _ => {
+                ui.label("Select a space or a road on the board.");
+            }
+        }
+    }
+
+    /// A text field written when it is left (or Enter is pressed): what was typed, then.
+    fn field(&mut self, ui: &mut egui::Ui, key: &str, shown: &str, width: f32) -> Option<String> {
+        let typing = matches!(&self.typing, Some((k, _)) if k == key);
+        let mut text = match (&self.typing, typing) {
+            (Some((_, t)), true) => t.clone(),
+            _ => shown.to_string(),
+        };
+        let r = ui.add(egui::TextEdit::singleline(&mut text).desired_width(width));
+        if r.changed() {
+            self.typing = Some((key.to_string(), text.clone()));
+        }
+        (r.lost_focus() && typing).then(|| {
+            self.typing = None;
+            text
+        })
+    }
+}
+
+fn delete_edit(s: &Selection) -> Option<Edit> {
+    match s {
+        Selection::Space { at, id } => Some(Edit::DeleteSpace {
+            at: at.clone(),
+            id: id.clone(),
+        }),
+        Selection::Edge { at, from, to } => Some(Edit::DeleteEdge {
+            at: at.clone(),
+            from: from.clone(),
+            to: to.clone(),
+        }),
+        Selection::Cell(x, y) => Some(Edit::SetCellTile {
+            x: *x,
+            y: *y,
+            tile: None,
+            rotation: 0,
+        }),
+    }
+}
+
+/// The open mod's board file, else the one it inherits.
+fn board_file(c: &Content) -> Option<String> {
+    let docs = c.editor.docs();
+    docs.open_mod().content("board").into_iter().next()
+}
+
+/// "a, b ,c" as a list, empty entries left out.
+fn split_list(text: &str) -> Vec<String> {
+    text.split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use eframe::egui::Pos2;
+
+    use super::graph::{segment_distance, snap};
+    use super::*;
+
+    #[test]
+    fn lists_are_split_at_commas() {
+        assert_eq!(
+            split_list(" a, ,b "),
+            vec!["a".to_string(), "b".to_string()]
+        );
+    }
+
+    #[test]
+    fn positions_snap_to_the_board_scale() {
+        assert_eq!(snap(123.456, 1.0), 123.0);
+        assert_eq!(snap(2.3456, 0.01), 2.35);
+        let p = segment_distance(
+            Pos2::new(5.0, 3.0),
+            Pos2::new(0.0, 0.0),
+            Pos2::new(10.0, 0.0),
+        );
+        assert!((p - 3.0).abs() < 1e-4);
+    }
+}

@@ -1,0 +1,176 @@
+//! Edits of a grid board (`[grid]`): its size, and each cell's tile, name and tags.
+
+use farebox::content::raw::RawValue;
+use toml_edit::{DocumentMut, Item, TableLike, Value};
+
+use super::{board_rel, err, put_list};
+use crate::studio::edit::EditError;
+use crate::studio::edit::doc::Layer;
+use crate::studio::edit::history::Tx;
+use crate::studio::edit::tree::{ListMut, put_key, set_key};
+
+/// Grid: places a tile (quarter turns clockwise) on a cell before the game starts, or
+/// takes it away (`None`); the cell keeps its name and tags.
+pub(super) fn set_cell_tile(
+    tx: &mut Tx<'_>,
+    base: &[Layer],
+    x: &u32,
+    y: &u32,
+    tile: &Option<String>,
+    rotation: &u8,
+) -> Result<(), EditError> {
+    if *rotation > 3 {
+        return err("a rotation is 0 to 3 quarter turns");
+    }
+    let rel = board_rel(tx, base)?;
+    let grid = grid_mut(tx.doc_mut(&rel)?)?;
+    let mut cells = ListMut::at_or_new(grid, "cells", false)?;
+    let found = find_cell(&cells, *x, *y);
+    match (found, tile) {
+        (Some(i), Some(t)) => {
+            if let Some(c) = cells.get_mut(i) {
+                set_key(c, "tile", Value::from(t.as_str()));
+                rotation_key(c, *rotation);
+            }
+        }
+        (None, Some(t)) => {
+            let mut f = vec![
+                ("x".to_string(), RawValue::Integer((*x).into())),
+                ("y".to_string(), RawValue::Integer((*y).into())),
+                ("tile".to_string(), RawValue::String(t.clone())),
+            ];
+            if *rotation != 0 {
+                f.push(("rotation".into(), RawValue::Integer((*rotation).into())));
+            }
+            let n = cells.len();
+            cells.insert(n, &f);
+        }
+        (Some(i), None) => {
+            if let Some(c) = cells.get_mut(i) {
+                c.remove("tile");
+                c.remove("rotation");
+            }
+            drop_bare_cell(&mut cells, i);
+        }
+        (None, None) => {}
+    }
+    Ok(())
+}
+
+/// Grid: forgets everything about a cell (tile, name, tags, properties).
+pub(super) fn erase_cell(
+    tx: &mut Tx<'_>,
+    base: &[Layer],
+    x: &u32,
+    y: &u32,
+) -> Result<(), EditError> {
+    let rel = board_rel(tx, base)?;
+    let grid = grid_mut(tx.doc_mut(&rel)?)?;
+    if let Some(mut cells) = ListMut::at(grid, "cells")
+        && let Some(i) = find_cell(&cells, *x, *y)
+    {
+        cells.remove(i);
+    }
+    Ok(())
+}
+
+/// Grid: a cell's name and tags (the corner starts are cells named `start-1`... and
+/// tagged `start`).
+pub(super) fn set_cell_label(
+    tx: &mut Tx<'_>,
+    base: &[Layer],
+    x: &u32,
+    y: &u32,
+    id: &Option<String>,
+    tags: &[String],
+) -> Result<(), EditError> {
+    let rel = board_rel(tx, base)?;
+    let grid = grid_mut(tx.doc_mut(&rel)?)?;
+    let mut cells = ListMut::at_or_new(grid, "cells", false)?;
+    let i = match find_cell(&cells, *x, *y) {
+        Some(i) => i,
+        None => {
+            let n = cells.len();
+            cells.insert(
+                n,
+                &[
+                    ("x".into(), RawValue::Integer((*x).into())),
+                    ("y".into(), RawValue::Integer((*y).into())),
+                ],
+            );
+            n
+        }
+    };
+    if let Some(c) = cells.get_mut(i) {
+        put_key(
+            c,
+            "id",
+            id.as_ref().map(|s| RawValue::String(s.clone())).as_ref(),
+        );
+        put_list(c, "tags", tags);
+    }
+    drop_bare_cell(&mut cells, i);
+    Ok(())
+}
+
+/// Grid: the board's size; cells outside it are forgotten.
+pub(super) fn set_grid_size(
+    tx: &mut Tx<'_>,
+    base: &[Layer],
+    width: &u32,
+    height: &u32,
+) -> Result<(), EditError> {
+    if *width == 0 || *height == 0 {
+        return err("a grid is at least 1 x 1");
+    }
+    let rel = board_rel(tx, base)?;
+    let grid = grid_mut(tx.doc_mut(&rel)?)?;
+    set_key(grid, "width", Value::from(i64::from(*width)));
+    set_key(grid, "height", Value::from(i64::from(*height)));
+    if let Some(mut cells) = ListMut::at(grid, "cells") {
+        for i in (0..cells.len()).rev() {
+            let outside = cells.get(i).is_some_and(|c| {
+                let n = |k: &str| c.get(k).and_then(Item::as_integer).unwrap_or(0);
+                n("x") > i64::from(*width) || n("y") > i64::from(*height)
+            });
+            if outside {
+                cells.remove(i);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn grid_mut(doc: &mut DocumentMut) -> Result<&mut dyn TableLike, EditError> {
+    match doc.get_mut("grid").and_then(Item::as_table_like_mut) {
+        Some(g) => Ok(g),
+        None => err("the board is not a grid"),
+    }
+}
+
+fn find_cell(cells: &ListMut<'_>, x: u32, y: u32) -> Option<usize> {
+    (0..cells.len()).find(|&i| {
+        cells.get(i).is_some_and(|c| {
+            c.get("x").and_then(Item::as_integer) == Some(x.into())
+                && c.get("y").and_then(Item::as_integer) == Some(y.into())
+        })
+    })
+}
+
+/// A cell entry with nothing left but its place says nothing: it goes.
+fn drop_bare_cell(cells: &mut ListMut<'_>, i: usize) {
+    let bare = cells
+        .get(i)
+        .is_some_and(|c| c.iter().all(|(k, _)| k == "x" || k == "y"));
+    if bare {
+        cells.remove(i);
+    }
+}
+
+fn rotation_key(c: &mut dyn TableLike, rotation: u8) {
+    if rotation == 0 {
+        c.remove("rotation");
+    } else {
+        set_key(c, "rotation", Value::from(i64::from(rotation)));
+    }
+}

@@ -1,0 +1,194 @@
+//! The legal actions of the Play tab: grouped in a menu as the terminal groups them, in the order
+//! they are drawn, and the spots on the board each one names (with the marks of the last move).
+
+use crate::play_menu::{Entry, Menu, Target};
+use crate::studio::board_view::{self, Spot};
+use crate::studio::worker::{Offered, Snapshot};
+
+/// The actions as the menu their `describe` paths make (the terminal's menu,
+/// [`crate::play_menu::Menu`]): a collapsible group per part shared by several actions, headed
+/// with how many actions it holds ("Drive (47)", inside it "with Clear Road (4 spaces)
+/// (12)"), a group of one folded into its entry. Labels wrap to the panel's width. A click
+/// counts only when `armed` (see [`Guard`]).
+/// Returns the actions under the pointer (an action, or all of a group's); `keyed`, the
+/// action chosen with the keys, is shown selected, its group open.
+pub(super) fn actions_ui(
+    ui: &mut egui::Ui,
+    offered: &[Offered],
+    act: &mut Option<String>,
+    armed: bool,
+    keyed: Option<usize>,
+) -> Vec<usize> {
+    let menu = menu_of(offered);
+    let top = menu.entries(0);
+    let groups_on_top = top
+        .iter()
+        .filter(|e| matches!(e.target, Target::Group(..)))
+        .count();
+    let mut pick = Pick {
+        offered,
+        act,
+        armed,
+        keyed,
+        pointed: Vec::new(),
+    };
+    menu_level(ui, &menu, &top, &[], groups_on_top <= 2, &mut pick);
+    pick.pointed
+}
+
+pub(super) fn menu_of(offered: &[Offered]) -> Menu {
+    let paths: Vec<Vec<String>> = offered.iter().map(|o| o.path.clone()).collect();
+    let actions: Vec<String> = offered.iter().map(|o| o.action.clone()).collect();
+    Menu::new(&paths, &actions)
+}
+
+/// The actions of a menu group, in the order the list shows them.
+pub(super) fn actions_in(menu: &Menu, group: usize, out: &mut Vec<usize>) {
+    for e in menu.entries(group) {
+        match e.target {
+            Target::Action(i) => out.push(i),
+            Target::Group(g, _) => actions_in(menu, g, out),
+        }
+    }
+}
+
+/// Every offered action, in the order the list shows them (the arrow keys follow it).
+pub(super) fn visual_order(offered: &[Offered]) -> Vec<usize> {
+    let mut out = Vec::new();
+    actions_in(&menu_of(offered), 0, &mut out);
+    out
+}
+
+/// Each seat's last move where it changed the board, for the board to mark in the seat's
+/// colour.
+pub(crate) fn move_marks(snap: &Snapshot) -> Vec<board_view::MoveMark> {
+    snap.last_moves()
+        .into_iter()
+        .flatten()
+        .filter(|m| !m.spaces.is_empty())
+        .map(|m| board_view::MoveMark {
+            color: board_view::seat_color(&snap.def, m.seat),
+            what: format!(
+                "{}'s last move: {}",
+                snap.def.seat_name(m.seat as usize),
+                crate::common::shown(&m.label, 120)
+            ),
+            spaces: m.spaces,
+        })
+        .collect()
+}
+
+/// What a click in the action menu chooses from, and where the choice goes.
+pub(super) struct Pick<'a> {
+    offered: &'a [Offered],
+    act: &'a mut Option<String>,
+    armed: bool,
+    keyed: Option<usize>,
+    /// The actions under the pointer.
+    pointed: Vec<usize>,
+}
+
+/// One level of the action menu; `open_groups`: its groups start open whatever their size.
+pub(super) fn menu_level(
+    ui: &mut egui::Ui,
+    menu: &Menu,
+    entries: &[Entry],
+    path: &[&str],
+    open_groups: bool,
+    pick: &mut Pick,
+) {
+    for e in entries {
+        match e.target {
+            Target::Action(i) => {
+                let Some(o) = pick.offered.get(i) else {
+                    continue;
+                };
+                let chosen = pick.keyed == Some(i);
+                let r = ui.add(egui::Button::new(&e.label).wrap().selected(chosen));
+                if chosen {
+                    r.scroll_to_me(None);
+                }
+                let r = if e.label == o.label {
+                    r
+                } else {
+                    r.on_hover_text(&o.label)
+                };
+                if r.hovered() {
+                    pick.pointed = vec![i];
+                }
+                if r.clicked() && pick.armed {
+                    *pick.act = Some(o.action.clone());
+                }
+            }
+            Target::Group(g, n) => {
+                let mut here = path.to_vec();
+                here.push(&e.label);
+                let mut inside = Vec::new();
+                actions_in(menu, g, &mut inside);
+                let keyed_inside = pick.keyed.is_some_and(|k| inside.contains(&k));
+                let header = egui::CollapsingHeader::new(wrapped(ui, format!("{} ({n})", e.label)))
+                    .id_salt(("play-action-group", &here))
+                    .default_open(open_groups || n <= 8);
+                let header = if keyed_inside {
+                    header.open(Some(true))
+                } else {
+                    header
+                };
+                let r = header.show(ui, |ui| {
+                    let inner = menu.entries(g);
+                    menu_level(ui, menu, &inner, &here, false, pick);
+                });
+                if r.header_response.hovered() {
+                    pick.pointed = inside;
+                }
+            }
+        }
+    }
+}
+
+/// A group's heading laid out to wrap within the panel (a collapsing header's own text never
+/// wraps, and a long one would widen everything under it).
+pub(super) fn wrapped(ui: &egui::Ui, text: String) -> egui::WidgetText {
+    let width = (ui.available_width() - ui.spacing().indent - 8.0).max(60.0);
+    egui::WidgetText::from(text)
+        .into_galley(
+            ui,
+            Some(egui::TextWrapMode::Wrap),
+            width,
+            egui::TextStyle::Button,
+        )
+        .into()
+}
+
+/// Where on the table an action belongs: every space it names (a space id, or a grid cell
+/// as `x,y`) and every card it names that the viewer can see. An action naming none is only
+/// in the list.
+pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
+    let mut out = Vec::new();
+    for token in action.split_whitespace() {
+        if let Some((x, y)) = token.split_once(',')
+            && let (Ok(x), Ok(y)) = (x.parse::<i64>(), y.parse::<i64>())
+            && let Some(c) = snap.board.cell(x, y)
+        {
+            out.push(Spot::Space(c));
+            continue;
+        }
+        if let Some(s) = snap.board.graph.find(token) {
+            out.push(Spot::Space(s));
+            continue;
+        }
+        for (zi, z) in snap.view.zones.iter().enumerate() {
+            if z.owner.is_some() && z.owner != snap.viewer {
+                continue;
+            }
+            // Every copy: in a hand of identical cards, any of them plays the action.
+            for (ci, _) in z.cards.iter().enumerate().filter(|(_, c)| *c == token) {
+                out.push(Spot::Card {
+                    zone: zi,
+                    index: ci,
+                });
+            }
+        }
+    }
+    out
+}

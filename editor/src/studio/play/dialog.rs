@@ -1,0 +1,217 @@
+//! The Play tab's new-game dialog: who plays each seat, the mod's options (with when each
+//! applies), the seed, and a game forked from a replay.
+
+use std::sync::Arc;
+
+use farebox::GameDef;
+use farebox::content::def::{OptionType, Visibility};
+use farebox::value::Value;
+
+use super::{NewGame, PlayPanel};
+use crate::studio::Command;
+use crate::studio::board_view;
+use crate::studio::worker::SeatKind;
+
+impl PlayPanel {
+    pub(super) fn dialog_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        def: &Arc<GameDef>,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(d) = &mut self.dialog else { return };
+        let fixed = d.fork.is_some();
+        match &d.fork {
+            Some((_, history)) => {
+                ui.heading(format!("Continue a replay of {}", def.name));
+                ui.label(format!(
+                    "The game goes on from step {} of the replay, with its seed and options. Choose who plays each seat.",
+                    history.len()
+                ));
+            }
+            None => {
+                ui.heading(format!("New game of {}", def.name));
+            }
+        }
+        ui.add_space(6.0);
+        let mut agents = vec![SeatKind::Person, SeatKind::Bot("random".into())];
+        agents.extend(def.bots.iter().map(|b| SeatKind::Bot(b.id.clone())));
+        let agent_name = |k: &SeatKind| match k {
+            SeatKind::Person => "Person".to_string(),
+            SeatKind::Bot(id) if id == "random" => "Random bot".to_string(),
+            SeatKind::Bot(id) => def
+                .bot(id)
+                .map_or(id.clone(), |b| format!("Bot: {}", b.name)),
+        };
+        egui::Grid::new("seats")
+            .num_columns(2)
+            .spacing([12.0, 6.0])
+            .show(ui, |ui| {
+                let l = ui.label("Players");
+                let mut n = d.seats.len() as u32;
+                ui.add_enabled(
+                    !fixed,
+                    egui::Slider::new(&mut n, def.players.0..=def.players.1),
+                )
+                .labelled_by(l.id);
+                d.seats.resize(n as usize, SeatKind::Bot("random".into()));
+                ui.end_row();
+                for (i, seat) in d.seats.iter_mut().enumerate() {
+                    let l =
+                        ui.colored_label(board_view::seat_color(def, i as u8), def.seat_name(i));
+                    egui::ComboBox::from_id_salt(("seat", i))
+                        .selected_text(agent_name(seat))
+                        .show_ui(ui, |ui| {
+                            for a in &agents {
+                                ui.selectable_value(seat, a.clone(), agent_name(a));
+                            }
+                        })
+                        .response
+                        .labelled_by(l.id);
+                    ui.end_row();
+                }
+                if fixed {
+                    // A fork keeps the replay's options and seed: shown, not changed.
+                    ui.disable();
+                }
+                let chosen: Vec<String> = d.options.iter().map(|(_, v)| v.clone()).collect();
+                for (i, (o, (_, value))) in def.options.iter().zip(d.options.iter_mut()).enumerate()
+                {
+                    // An option that only applies with another option's choice is greyed
+                    // while that choice is not made (its value is kept and still passed on).
+                    let idle = applies_when(def, i).filter(|(j, c)| chosen.get(*j) != Some(c));
+                    let l = ui.add_enabled(idle.is_none(), egui::Label::new(&o.label));
+                    let l = match &idle {
+                        Some((j, c)) => {
+                            let other = &def.options[*j];
+                            let choice = match c.as_str() {
+                                "true" => "on",
+                                "false" => "off",
+                                c => other
+                                    .choices
+                                    .iter()
+                                    .find(|(id, _)| id == c)
+                                    .map_or(c, |(_, l)| l.as_str()),
+                            };
+                            l.on_disabled_hover_text(format!(
+                                "Applies only when {} is {choice}. {}",
+                                other.label, o.description
+                            ))
+                        }
+                        None => l.on_hover_text(&o.description),
+                    };
+                    ui.add_enabled_ui(idle.is_none(), |ui| match o.kind {
+                        OptionType::Bool => {
+                            let mut b = value == "true";
+                            ui.checkbox(&mut b, "").labelled_by(l.id);
+                            *value = b.to_string();
+                        }
+                        OptionType::Int => {
+                            let mut v: i64 = value.parse().unwrap_or(0);
+                            let lo = o.min.unwrap_or(i64::MIN / 2);
+                            let hi = o.max.unwrap_or(i64::MAX / 2);
+                            ui.add(egui::DragValue::new(&mut v).range(lo..=hi))
+                                .labelled_by(l.id);
+                            *value = v.to_string();
+                        }
+                        OptionType::Choice => {
+                            let shown = o
+                                .choices
+                                .iter()
+                                .find(|(c, _)| c == value)
+                                .map_or(value.clone(), |(_, l)| l.clone());
+                            egui::ComboBox::from_id_salt(("option", &o.id))
+                                .selected_text(shown)
+                                .show_ui(ui, |ui| {
+                                    for (c, l) in &o.choices {
+                                        ui.selectable_value(value, c.clone(), l);
+                                    }
+                                })
+                                .response
+                                .labelled_by(l.id);
+                        }
+                    });
+                    ui.end_row();
+                }
+                let l = ui.label("Seed");
+                ui.horizontal(|ui| {
+                    ui.add(egui::TextEdit::singleline(&mut d.seed).desired_width(180.0))
+                        .labelled_by(l.id);
+                    if ui.small_button("New seed").clicked() {
+                        d.seed = random_seed().to_string();
+                    }
+                });
+                ui.end_row();
+            });
+        ui.add_space(8.0);
+        let seed = d.seed.trim().parse::<u64>();
+        if seed.is_err() {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                "The seed is a whole number, 0 or more.",
+            );
+        }
+        self.dialog_def = Some(def.clone());
+        if ui
+            .add_enabled(seed.is_ok(), egui::Button::new("Start the game"))
+            .clicked()
+        {
+            // Through the app, which asks first when a game in progress would be lost.
+            out.push(Command::StartGame);
+        }
+        if self.snap.is_some() && ui.button("Back to the game in progress").clicked() {
+            self.dialog = None;
+        }
+    }
+}
+
+pub(super) fn new_game(def: &GameDef) -> NewGame {
+    let n = def.players.0.max(2).min(def.players.1) as usize;
+    let bot = def
+        .bots
+        .first()
+        .map_or(SeatKind::Bot("random".into()), |b| {
+            SeatKind::Bot(b.id.clone())
+        });
+    let mut seats = vec![bot; n];
+    if let Some(s) = seats.first_mut() {
+        *s = SeatKind::Person;
+    }
+    NewGame {
+        seats,
+        options: def
+            .options
+            .iter()
+            .map(|o| (o.id.clone(), o.default.to_string()))
+            .collect(),
+        seed: random_seed().to_string(),
+        fork: None,
+    }
+}
+
+/// A seed for a new game: the clock is fine here, since the seed is shown and recorded, and
+/// the game itself draws every number from it.
+pub(super) fn random_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    (t ^ (t >> 29)) % 1_000_000
+}
+
+/// The option (by index) and value under which option `i` matters, as its `applies_when`
+/// says, with the value as the dialog holds it ("true", or a choice id).
+pub(super) fn applies_when(def: &GameDef, i: usize) -> Option<(usize, String)> {
+    let (other, is) = def.options.get(i)?.applies_when.as_ref()?;
+    let j = def.options.iter().position(|o| &o.id == other)?;
+    let want = match is {
+        Value::Str(s) => s.clone(),
+        v => v.to_string(),
+    };
+    Some((j, want))
+}
+
+/// Whether a game has anything some seat may not see: then people sharing a screen take
+/// turns behind a hand-off screen.
+pub(super) fn hides_anything(def: &GameDef) -> bool {
+    def.zones.iter().any(|z| z.visibility != Visibility::Public)
+}

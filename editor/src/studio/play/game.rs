@@ -1,0 +1,245 @@
+//! The Play tab's game screen: the board with the actions on it, the keys, the hand-off screen
+//! between people at one screen, and a game rebased on changed content.
+
+use std::time::Instant;
+
+use super::actions::{move_marks, spots_of, visual_order};
+use super::dialog::new_game;
+use super::{NewGame, PlayPanel, SIDE_W};
+use crate::studio::board_view::{self, Camera, Scene, Spot};
+use crate::studio::worker::{Offered, Rebased, Request, Snapshot};
+
+impl PlayPanel {
+    pub(super) fn game_ui(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
+        let def = snap.def.clone();
+        let mut act: Option<String> = None;
+        let armed = self.guard.update(ui.ctx(), snap);
+        self.keys(ui.ctx(), snap, &mut act);
+        self.pointed.clear();
+        // The side panel keeps the width it was given (or dragged to): its contents wrap
+        // inside it and never widen it, so the board beside it does not shift.
+        egui::Panel::left("play-side")
+            .resizable(true)
+            .default_size(SIDE_W)
+            .size_range(240.0..=640.0)
+            .show(ui, |ui| {
+                let rect = ui.available_rect_before_wrap();
+                let mut inner = ui.new_child(
+                    egui::UiBuilder::new()
+                        .max_rect(rect)
+                        .layout(egui::Layout::top_down(egui::Align::Min)),
+                );
+                inner.shrink_clip_rect(rect);
+                self.side_ui(&mut inner, snap, &mut act, armed);
+                ui.advance_cursor_after_rect(rect);
+            });
+        let offers: Vec<(Spot, String)> = snap
+            .offered
+            .iter()
+            .flat_map(|o| {
+                spots_of(&o.action, snap)
+                    .into_iter()
+                    .map(|s| (s, o.label.clone()))
+            })
+            .collect();
+        let mut actionable: Vec<Spot> = offers.iter().map(|(s, _)| *s).collect();
+        actionable.dedup();
+        // The action under the pointer, or chosen with the keys: its spots are lit.
+        let keyed = self
+            .keyed
+            .filter(|(_, at)| *at == snap.step)
+            .map(|(i, _)| i);
+        let lit: Vec<Spot> = self
+            .pointed
+            .iter()
+            .copied()
+            .chain(keyed)
+            .filter_map(|i| snap.offered.get(i))
+            .flat_map(|o| spots_of(&o.action, snap))
+            .collect();
+        let moved = move_marks(snap);
+        let scene = Scene {
+            def: &def,
+            board: &snap.board,
+            view: &snap.view,
+            actionable: &actionable,
+            banner: None,
+            lit: &lit,
+            moved: &moved,
+            offers: &offers,
+        };
+        let r = table_ui(ui, &mut self.camera, &scene);
+        self.named = r.named.clone();
+        self.lit = lit.clone();
+        if let Some(spot) = r.clicked.filter(|_| armed) {
+            let here: Vec<&Offered> = snap
+                .offered
+                .iter()
+                .filter(|o| spots_of(&o.action, snap).contains(&spot))
+                .collect();
+            if here.len() == 1 {
+                act = here.first().map(|o| o.action.clone());
+            } else if !here.is_empty() {
+                self.picked = Some(spot);
+            }
+        }
+        // Several actions at one place: a small menu to choose among them.
+        if let Some(spot) = self.picked {
+            let mut open = true;
+            egui::Window::new("Actions here")
+                .open(&mut open)
+                .collapsible(false)
+                .show(ui.ctx(), |ui| {
+                    for o in snap
+                        .offered
+                        .iter()
+                        .filter(|o| spots_of(&o.action, snap).contains(&spot))
+                    {
+                        if ui.button(&o.label).clicked() && armed {
+                            act = Some(o.action.clone());
+                        }
+                    }
+                });
+            if !open || act.is_some() {
+                self.picked = None;
+            }
+        }
+        if let (Some(a), Some(w)) = (act, &mut self.worker) {
+            w.send(Request::Act(a));
+            self.last_move = Instant::now();
+        }
+    }
+
+    /// Choosing an action from the keyboard (unless a text field has it): the arrow keys
+    /// move through the actions in the order the list shows them, Enter takes the one
+    /// chosen, Escape forgets it.
+    pub(super) fn keys(&mut self, ctx: &egui::Context, snap: &Snapshot, act: &mut Option<String>) {
+        use egui::{Key, Modifiers};
+        if snap.offered.is_empty() || ctx.egui_wants_keyboard_input() {
+            return;
+        }
+        let order = visual_order(&snap.offered);
+        let at = self
+            .keyed
+            .filter(|(_, step)| *step == snap.step)
+            .and_then(|(i, _)| order.iter().position(|&o| o == i));
+        let (down, up, enter, escape) = ctx.input_mut(|i| {
+            (
+                i.consume_key(Modifiers::NONE, Key::ArrowDown),
+                i.consume_key(Modifiers::NONE, Key::ArrowUp),
+                i.consume_key(Modifiers::NONE, Key::Enter),
+                i.consume_key(Modifiers::NONE, Key::Escape),
+            )
+        });
+        let n = order.len();
+        let next = match (down, up, at) {
+            (true, _, None) => Some(0),
+            (true, _, Some(k)) => Some((k + 1) % n),
+            (_, true, None) => Some(n - 1),
+            (_, true, Some(k)) => Some((k + n - 1) % n),
+            _ => at,
+        };
+        self.keyed = next
+            .and_then(|k| order.get(k))
+            .map(|&i| (i, snap.step))
+            .filter(|_| !escape);
+        if enter
+            && let Some((i, _)) = self.keyed
+            && let Some(o) = snap.offered.get(i)
+        {
+            *act = Some(o.action.clone());
+            self.keyed = None;
+        }
+    }
+
+    pub(super) fn handoff_ui(&mut self, ui: &mut egui::Ui, seat: u8) {
+        let name = self
+            .snap
+            .as_ref()
+            .map_or(String::new(), |s| s.def.seat_name(seat as usize));
+        ui.vertical_centered(|ui| {
+            ui.add_space(120.0);
+            ui.heading(format!("Pass the screen to {name}"));
+            ui.label("The board is hidden so that nobody sees another player's cards.");
+            ui.add_space(12.0);
+            if ui.button(format!("I am {name}: show my view")).clicked() {
+                self.handoff = None;
+                self.viewer = Some(seat);
+                if let Some(w) = &mut self.worker {
+                    w.send(Request::Viewer(self.viewer));
+                }
+            }
+        });
+    }
+
+    pub(super) fn rebased_ui(&mut self, ui: &mut egui::Ui, r: &Rebased) {
+        egui::Frame::group(ui.style()).show(ui, |ui| {
+            ui.strong("The rules were reloaded");
+            ui.label(r.describe());
+            ui.horizontal(|ui| match r {
+                Rebased::Follows { .. } => {
+                    if ui.button("Go on with the new rules").clicked() {
+                        self.adopt(true);
+                    }
+                }
+                Rebased::NoStart { .. } => {
+                    if ui.button("Keep playing the old version").clicked() {
+                        self.adopt(false);
+                    }
+                }
+                _ => {
+                    if ui.button("Go on under the new rules from there").clicked() {
+                        self.adopt(true);
+                    }
+                    if ui.button("Keep the old game").clicked() {
+                        self.adopt(false);
+                    }
+                    if ui.button("Restart").clicked() {
+                        self.rebased = None;
+                        if let Some(s) = &self.snap {
+                            let (def, seats) = (s.def.clone(), s.seats.clone());
+                            self.dialog = Some(NewGame {
+                                seats,
+                                ..new_game(&def)
+                            });
+                        }
+                    }
+                }
+            });
+        });
+    }
+
+    pub(super) fn adopt(&mut self, take: bool) {
+        self.rebased = None;
+        if let Some(w) = &mut self.worker {
+            w.send(Request::Adopt(take));
+        }
+    }
+}
+
+/// The board with the zones beside it (or the zones alone, for a game without a board).
+pub(super) fn table_ui(
+    ui: &mut egui::Ui,
+    camera: &mut Camera,
+    scene: &Scene,
+) -> board_view::BoardResponse {
+    let mut out = board_view::BoardResponse::default();
+    if scene.board.kind != "none" {
+        egui::Panel::right("play-zones")
+            .resizable(true)
+            .default_size(300.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    let r = board_view::zones_ui(ui, scene);
+                    out.clicked = out.clicked.or(r.clicked);
+                });
+            });
+    }
+    egui::CentralPanel::default().show(ui, |ui| {
+        let r = board_view::show(ui, camera, scene);
+        out.clicked = out.clicked.or(r.clicked);
+        out.hovered = r.hovered;
+        out.named = r.named;
+    });
+    out
+}

@@ -1,0 +1,307 @@
+//! The Play tab's side panel: seats and scores, pace and undo, the list of legal actions, saving
+//! the game, and the log.
+
+use std::time::Duration;
+
+use farebox::GameDef;
+use farebox::game::View;
+
+use super::actions::actions_ui;
+use super::dialog::new_game;
+use super::{NewGame, PlayPanel};
+use crate::studio::board_view;
+use crate::studio::worker::{Request, Snapshot};
+
+impl PlayPanel {
+    /// The side panel: the game's state line and controls at the top, always the same rows
+    /// so the list of actions under them starts at the same place after every action; the
+    /// actions in a scroll area of their own; then saving and the log, which stays after
+    /// the game ends.
+    pub(super) fn side_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        snap: &Snapshot,
+        act: &mut Option<String>,
+        armed: bool,
+    ) {
+        let def = &snap.def;
+        let name = |s: u8| def.seat_name(s as usize);
+        ui.add(
+            egui::Label::new(format!("Seed {} · {} actions", snap.setup.seed, snap.step)).wrap(),
+        );
+        if let Some(v) = snap.viewer {
+            ui.label(format!("Showing what {} may see", name(v)));
+        } else {
+            ui.label("Showing what everyone may see");
+        }
+        ui.separator();
+        if let Some(r) = &snap.result {
+            // A cooperative ending is one result for the whole table.
+            match r.together {
+                Some(true) => ui.heading("Game over: everyone wins"),
+                Some(false) => ui.heading("Game over: everyone loses"),
+                None => ui.heading("Game over"),
+            };
+            ui.add(egui::Label::new(&r.reason).wrap());
+            let mut order: Vec<usize> = (0..r.places.len()).collect();
+            order.sort_by_key(|&i| r.places.get(i).copied().unwrap_or(u32::MAX));
+            let unit = score_unit(def, &snap.view, &r.scores);
+            let score = |n: i64| match &unit {
+                Some(u) => format!("{n} {u}"),
+                None => format!("score {n}"),
+            };
+            egui::Grid::new("places").show(ui, |ui| {
+                for i in order {
+                    match r.together {
+                        Some(true) => ui.label("won"),
+                        Some(false) => ui.label("lost"),
+                        None => ui.label(crate::common::ordinal(
+                            r.places.get(i).copied().unwrap_or(0),
+                        )),
+                    };
+                    ui.colored_label(board_view::seat_color(def, i as u8), def.seat_name(i));
+                    ui.label(score(r.scores.get(i).copied().unwrap_or(0)));
+                    ui.end_row();
+                }
+            });
+            ui.separator();
+            self.save_ui(ui);
+            if ui.button("New game").clicked() {
+                self.dialog = Some(NewGame {
+                    seats: snap.seats.clone(),
+                    ..new_game(def)
+                });
+            }
+            log_ui(ui, snap);
+            return;
+        }
+        let active = snap.active;
+        let bot_to_act = snap
+            .seats
+            .get(active as usize)
+            .is_some_and(|s| !s.is_person());
+        ui.horizontal_wrapped(|ui| {
+            ui.label("To act:");
+            ui.colored_label(board_view::seat_color(def, active), name(active));
+            if bot_to_act {
+                ui.weak("(a bot)");
+                if !self.paused {
+                    ui.spinner();
+                }
+            }
+        });
+        let bots = snap.seats.iter().any(|s| !s.is_person());
+        if bots {
+            ui.horizontal_wrapped(|ui| {
+                let label = if self.paused { "Play" } else { "Pause" };
+                if ui.button(label).clicked() {
+                    self.paused = !self.paused;
+                }
+                if ui
+                    .add_enabled(self.paused, egui::Button::new("Step"))
+                    .clicked()
+                {
+                    self.step_once = true;
+                }
+                let mut ms = self.pace.as_millis() as u32;
+                let l = ui.label("Pace");
+                ui.add(egui::Slider::new(&mut ms, 0..=2000).suffix(" ms"))
+                    .labelled_by(l.id);
+                self.pace = Duration::from_millis(ms as u64);
+            });
+        }
+        // Undo is always there (greyed when there is nothing to undo), so it never pushes
+        // the actions down when it becomes possible.
+        let undo = undo_of(snap);
+        let r = ui.add_enabled(undo.is_ok(), egui::Button::new("Undo"));
+        let r = match &undo {
+            Ok((_, what)) => r.on_hover_text(format!("Undo move: {what} (Ctrl+Z)")),
+            Err(why) => r.on_disabled_hover_text(why),
+        };
+        if r.clicked()
+            && let Ok((to, _)) = undo
+            && let Some(w) = &mut self.worker
+        {
+            w.send(Request::Undo(to));
+        }
+        ui.separator();
+        ui.strong("Your actions");
+        let list_h = (ui.available_height() * 0.55).max(120.0);
+        egui::ScrollArea::vertical()
+            .id_salt("play-actions")
+            .max_height(list_h)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                if snap.offered.is_empty() {
+                    ui.weak(format!("Waiting for {}…", name(active)));
+                } else {
+                    let keyed = self
+                        .keyed
+                        .filter(|(_, at)| *at == snap.step)
+                        .map(|(i, _)| i);
+                    self.pointed = actions_ui(ui, &snap.offered, act, armed, keyed);
+                }
+            });
+        if !snap.offered.is_empty() {
+            ui.weak("↑ ↓ choose an action, Enter takes it");
+        }
+        ui.separator();
+        self.save_ui(ui);
+        log_ui(ui, snap);
+    }
+
+    pub(super) fn save_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            let l = ui.label("Replay file");
+            // The field takes what the label and the button leave of the panel's width.
+            let room = ui.available_width() - 100.0;
+            ui.add(
+                egui::TextEdit::singleline(&mut self.save_path)
+                    .hint_text("game.replay.json")
+                    .desired_width(room.clamp(60.0, 240.0)),
+            )
+            .labelled_by(l.id);
+            if ui.button("Save replay").clicked()
+                && !self.save_path.trim().is_empty()
+                && let Some(w) = &mut self.worker
+            {
+                w.send(Request::Save(self.save_path.trim().into()));
+            }
+        });
+        if let Some(s) = &self.saved {
+            ui.add(egui::Label::new(egui::RichText::new(s).weak()).wrap());
+        }
+    }
+}
+
+/// Where the viewing person's undo goes and what it takes back, or why it cannot.
+pub(super) fn undo_of(snap: &Snapshot) -> Result<(usize, String), String> {
+    if snap.result.is_some() {
+        return Err("The game is over".into());
+    }
+    let Some(v) = snap.viewer else {
+        return Err("Only bots play: no move of a person to undo".into());
+    };
+    match snap.undo_to.get(v as usize).copied().flatten() {
+        Some(to) => {
+            let what = snap.undo_what.get(v as usize).cloned().flatten();
+            Ok((
+                to,
+                what.unwrap_or_else(|| format!("back to before action {}", to + 1)),
+            ))
+        }
+        None => Err(
+            "Nothing to undo: no decision of yours since the last random draw or revealed card"
+                .into(),
+        ),
+    }
+}
+
+/// The log, newest first, in a scroll area of its own filling the rest of the panel; it
+/// stays once the game is over. Each action's line ("Red: Place a tile at 3,4", in the
+/// seat's colour, its own words for the viewer's moves and the public ones for everyone
+/// else's) comes with the lines the rules wrote as it was applied, under it.
+pub(super) fn log_ui(ui: &mut egui::Ui, snap: &Snapshot) {
+    ui.separator();
+    ui.strong("Log");
+    egui::ScrollArea::vertical()
+        .id_salt("play-log")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            // Newest first, each action still above what it wrote.
+            let mut groups: Vec<&[crate::studio::worker::LogLine]> = Vec::new();
+            let mut start = 0;
+            for (i, l) in snap.log.iter().enumerate() {
+                if l.seat.is_some() && i > start {
+                    groups.push(&snap.log[start..i]);
+                    start = i;
+                }
+            }
+            groups.push(&snap.log[start..]);
+            let mut shown = 0;
+            for g in groups.iter().rev() {
+                // Lines written before any action (setup) stand alone, not indented.
+                let headed = g.first().is_some_and(|l| l.seat.is_some());
+                for l in g.iter() {
+                    match l.seat {
+                        Some(seat) => {
+                            let color = board_view::seat_color(&snap.def, seat);
+                            ui.add(
+                                egui::Label::new(
+                                    egui::RichText::new(&l.text).color(color).strong(),
+                                )
+                                .wrap(),
+                            );
+                        }
+                        None if headed => {
+                            ui.indent("log-line", |ui| {
+                                ui.add(egui::Label::new(&l.text).wrap());
+                            });
+                        }
+                        None => {
+                            ui.add(egui::Label::new(&l.text).wrap());
+                        }
+                    }
+                }
+                shown += g.len();
+                if shown > 300 {
+                    break;
+                }
+            }
+        });
+}
+
+/// What the final scores count, as the game names it: the counter holding every seat's score
+/// at the end (Critter Cab's coins, Taxi Derby's money, Curbside's stars), found by comparing
+/// the scores with the counters the view shows; a mod's manifest has no word for its score.
+/// None when no counter, or more than one, matches: then it is just the "score".
+pub fn score_unit(def: &GameDef, view: &View, scores: &[i64]) -> Option<String> {
+    use farebox::content::def::Scope;
+    if scores.is_empty() {
+        return None;
+    }
+    let counter = |id: &str| def.counter(id).and_then(|i| def.counters.get(i));
+    let matching = |scope: Scope| -> Vec<&str> {
+        view.counters
+            .iter()
+            .filter_map(|(id, values)| {
+                let c = counter(id).filter(|c| c.scope == scope)?;
+                let fits = match scope {
+                    Scope::Seat => {
+                        values.len() >= scores.len()
+                            && scores.iter().zip(values.iter()).all(|(s, v)| s == v)
+                    }
+                    Scope::Global => values
+                        .first()
+                        .is_some_and(|v| scores.iter().all(|s| s == v)),
+                };
+                fits.then_some(c.name.as_str())
+            })
+            .collect()
+    };
+    // A seat's own counter first (a race for coins); a counter of the whole game only when
+    // no seat's counter fits (a shared rating, everyone scoring the same).
+    let seat = matching(Scope::Seat);
+    let found = if seat.is_empty() {
+        matching(Scope::Global)
+    } else {
+        seat
+    };
+    match found.as_slice() {
+        [one] if !one.is_empty() => {
+            // A name in capitals stays so ("VP"); else it reads as a word ("12 coins").
+            Some(
+                if one
+                    .chars()
+                    .filter(|c| c.is_alphabetic())
+                    .all(char::is_uppercase)
+                {
+                    one.to_string()
+                } else {
+                    one.to_lowercase()
+                },
+            )
+        }
+        _ => None,
+    }
+}
