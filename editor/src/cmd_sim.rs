@@ -11,8 +11,6 @@ use serde_json::json;
 
 use crate::cli::SimArgs;
 use crate::common::{Fail, Io, load_for_play, seat_count, setup, split_list};
-/// Where the Studio's Outcomes tab finds the figures, until it names `crate::runs` itself.
-pub use crate::runs::Stats;
 use crate::runs::{Tally, figure_lines, forbid_of, play_each, profile_json, profile_lines};
 
 pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {

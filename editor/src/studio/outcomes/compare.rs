@@ -8,7 +8,7 @@
 
 use farebox::GameDef;
 
-use crate::cmd_sim::Stats;
+use crate::runs::Stats;
 
 /// What a figure measures, which decides how it is shown and what counts as a real change.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -20,8 +20,8 @@ use farebox::GameDef;
 use farebox::agent::{Agent, Outcome};
 use farebox::script::Profile;
 
-use crate::cmd_sim::Stats;
 use crate::cmd_test::{Settings, play_games};
+use crate::runs::Stats;
 
 /// Games of each side in the first batch: the first figures come after these, so they come
 /// soon (about half a second of Curbside on one thread) and are over enough games to read.

@@ -127,7 +127,7 @@ fn a_run_shows_its_figures_and_accepting_makes_farebox_test_pass() {
         .unwrap_or_else(|| panic!("no snapshot was written"));
     assert_eq!(snap.settings.games, 20);
     // What was written is the run's figures, as JSON reads them back.
-    let read_back: crate::cmd_sim::Stats =
+    let read_back: crate::runs::Stats =
         serde_json::from_str(&serde_json::to_string(&stats).unwrap()).unwrap();
     assert_eq!(snap.outcomes, read_back);
     // Now the run compares with what it accepted.
@@ -332,7 +332,7 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
     let snap = crate::cmd_test::Snapshot {
         mod_version: t.def.version.clone(),
         settings: panel.settings.clone(),
-        outcomes: crate::cmd_sim::Stats::of(&t.def, few.players, &outcomes),
+        outcomes: crate::runs::Stats::of(&t.def, few.players, &outcomes),
     };
     crate::cmd_test::write_snapshot(&copy.folder, &snap)
         .unwrap_or_else(|f| panic!("{}", f.message()));
@@ -436,7 +436,7 @@ fn the_final_figures_are_a_full_run_s() {
     );
     assert_eq!(
         side.stats,
-        crate::cmd_sim::Stats::of(&side.def, settings.players, &full)
+        crate::runs::Stats::of(&side.def, settings.players, &full)
     );
     assert_eq!(h.state().figures().map(|f| (f.1, f.2)), Some((90, false)));
 }
