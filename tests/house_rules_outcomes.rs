@@ -3,7 +3,7 @@
 //! rule is meant to change; where the house rule adds an action, a figure it records shows
 //! the bots take it.
 
-use farebox_editor::cmd_test::{Snapshot, read_snapshot};
+use farebox_editor::cli::cmd_test::{Snapshot, read_snapshot};
 use farebox_editor::compare::{Verdict, figures, verdict};
 use farebox_editor::runs::Stats;
 use farebox_suite::{load, mod_dir};

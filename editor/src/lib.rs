@@ -9,23 +9,8 @@ use clap::Parser;
 
 pub mod card_brief;
 pub mod cli;
-pub mod cmd_bench;
-pub mod cmd_list;
-pub mod cmd_new;
-pub mod cmd_play;
-pub mod cmd_rank;
-pub mod cmd_record;
-pub mod cmd_replay;
-pub mod cmd_schema;
-pub mod cmd_sim;
-pub mod cmd_test;
-pub mod cmd_validate;
 pub mod common;
 pub mod compare;
-pub mod play_board;
-pub mod play_board_map;
-pub mod play_menu;
-pub mod play_view;
 pub mod runs;
 pub mod studio;
 
@@ -91,16 +76,16 @@ fn dispatch(c: cli::Command, io: &mut Io) -> Result<i32, Fail> {
     use cli::Command as C;
     match c {
         C::Studio(a) => studio(a.game, a.frames),
-        C::List(a) => cmd_list::run(a, io),
-        C::Validate(a) => cmd_validate::run(a, io),
-        C::Play(a) => cmd_play::run(a, io),
-        C::Sim(a) => cmd_sim::run(a, io),
-        C::Record(a) => cmd_record::run(a, io),
-        C::Replay(a) => cmd_replay::run(a, io),
-        C::Test(a) => cmd_test::run(a, io),
-        C::New(a) => cmd_new::run(a, io),
-        C::Schema(a) => cmd_schema::run(a, io),
-        C::Bench(a) => cmd_bench::run(a, io),
-        C::BenchLoad(a) => cmd_bench::run_load(a.iterations, io),
+        C::List(a) => cli::cmd_list::run(a, io),
+        C::Validate(a) => cli::cmd_validate::run(a, io),
+        C::Play(a) => cli::cmd_play::run(a, io),
+        C::Sim(a) => cli::cmd_sim::run(a, io),
+        C::Record(a) => cli::cmd_record::run(a, io),
+        C::Replay(a) => cli::cmd_replay::run(a, io),
+        C::Test(a) => cli::cmd_test::run(a, io),
+        C::New(a) => cli::cmd_new::run(a, io),
+        C::Schema(a) => cli::cmd_schema::run(a, io),
+        C::Bench(a) => cli::cmd_bench::run(a, io),
+        C::BenchLoad(a) => cli::cmd_bench::run_load(a.iterations, io),
     }
 }

@@ -20,7 +20,7 @@ use farebox::GameDef;
 use farebox::agent::{Agent, Outcome};
 use farebox::script::Profile;
 
-use crate::cmd_test::{Settings, play_games};
+use crate::cli::cmd_test::{Settings, play_games};
 use crate::runs::Stats;
 
 /// Games of each side in the first batch: the first figures come after these, so they come

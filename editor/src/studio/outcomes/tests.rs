@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 
 use super::{Outcomes, Target};
-use crate::cmd_test::read_snapshot;
+use crate::cli::cmd_test::read_snapshot;
 
 const MODS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods");
 
@@ -327,14 +327,14 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
     let mut few = panel.settings.clone();
     few.games = 8;
     let outcomes =
-        crate::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false), false)
+        crate::cli::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false), false)
             .unwrap_or_else(|f| panic!("{}", f.message()));
-    let snap = crate::cmd_test::Snapshot {
+    let snap = crate::cli::cmd_test::Snapshot {
         mod_version: t.def.version.clone(),
         settings: panel.settings.clone(),
         outcomes: crate::runs::Stats::of(&t.def, few.players, &outcomes),
     };
-    crate::cmd_test::write_snapshot(&copy.folder, &snap)
+    crate::cli::cmd_test::write_snapshot(&copy.folder, &snap)
         .unwrap_or_else(|f| panic!("{}", f.message()));
 }
 
@@ -418,7 +418,7 @@ fn the_final_figures_are_a_full_run_s() {
     let Ok(side) = &last.now else {
         panic!("the run failed");
     };
-    let full = crate::cmd_test::play_games(
+    let full = crate::cli::cmd_test::play_games(
         &side.def,
         &settings,
         1,
@@ -494,7 +494,7 @@ fn cancelling_leaves_no_provisional_figures() {
 #[test]
 fn accept_is_refused_while_figures_are_provisional() {
     let copy = Copy::of("curbside", "accept-provisional");
-    let snapshot = copy.folder.join(crate::cmd_test::SNAPSHOT);
+    let snapshot = copy.folder.join(crate::cli::cmd_test::SNAPSHOT);
     let before = std::fs::read(&snapshot).unwrap_or_else(|e| panic!("{e}"));
     let mut panel = Outcomes::new();
     panel.set_target(copy.target(), None, false);

@@ -1,4 +1,23 @@
-//! Argument types for every subcommand (clap derive).
+//! The command line: the argument types of every subcommand (clap derive, in this file), one
+//! file per command (`cmd_*.rs`), and the terminal game (`play_view.rs` the screen,
+//! `play_menu.rs` its menus, `play_board.rs` grids, `play_board_map.rs` graphs, sections and
+//! tracks).
+
+pub mod cmd_bench;
+pub mod cmd_list;
+pub mod cmd_new;
+pub mod cmd_play;
+pub mod cmd_rank;
+pub mod cmd_record;
+pub mod cmd_replay;
+pub mod cmd_schema;
+pub mod cmd_sim;
+pub mod cmd_test;
+pub mod cmd_validate;
+pub mod play_board;
+pub mod play_board_map;
+pub mod play_menu;
+pub mod play_view;
 
 use std::path::PathBuf;
 

@@ -1,5 +1,5 @@
 //! `farebox play`: a grid board drawn in the terminal, and the marks of pieces (other boards:
-//! [`crate::play_board_map`]).
+//! [`crate::cli::play_board_map`]).
 //!
 //! Each cell is a block of 3 lines by 9 columns inside a dotted frame. The roads of the tile
 //! are drawn as they lie (the tile's links turned by its rotation): heavy strokes to each open

@@ -27,7 +27,7 @@ use farebox::content::GameDef;
 use farebox::content::def::{BoardDef, TrackRole};
 use farebox::game::PieceView;
 
-use crate::play_board::{Canvas, piece_legend, piece_mark, wrap};
+use crate::cli::play_board::{Canvas, piece_legend, piece_mark, wrap};
 
 /// Widest a map may be: the terminal's 100 columns less a margin.
 pub const MAP_W: usize = 96;
@@ -864,8 +864,8 @@ fn draw_track(def: &GameDef, board: &Board, pieces: &[PieceView], marks: &[Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::play_board::seat_marks;
     use crate::common::{Io, load_for_play, setup};
-    use crate::play_board::seat_marks;
     use farebox::game::Game;
 
     /// A bundled game of two seats, just set up.

@@ -2,7 +2,7 @@
 //!
 //! Built only from [`View`] (the seat's view), so nothing hidden from the seat is shown:
 //! round and whose turn, counters, public variables, zones (cards in a few words, by
-//! [`crate::card_brief`]), the board (see [`crate::play_board`]) and pieces. Beside the view,
+//! [`crate::card_brief`]), the board (see [`crate::cli::play_board`]) and pieces. Beside the view,
 //! [`Known`] keeps what any player at the table knows anyway: the names of the board's
 //! spaces, and which face-down piles have held cards (so one that ran out is shown empty
 //! rather than vanishing).
@@ -20,9 +20,9 @@ use farebox::game::{Game, PieceView, View, ZoneView};
 use farebox::value::Value;
 
 use crate::card_brief;
+use crate::cli::play_board::{draw, grid_cells, piece_mark, place_name, seat_marks, wrap};
+use crate::cli::play_board_map::draw_map;
 use crate::common::plural;
-use crate::play_board::{draw, grid_cells, piece_mark, place_name, seat_marks, wrap};
-use crate::play_board_map::draw_map;
 
 /// What everyone at the table knows besides one seat's view: the names of the board's spaces,
 /// and the zones that have held cards. Updated after every action ([`Known::update`]).

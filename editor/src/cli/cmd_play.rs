@@ -24,8 +24,8 @@ use crate::common::{Fail, Io, clean_line, cut, load_for_play, ordinal, setup, sp
 
 /// How many characters of a label (or of each part of a menu path) are shown.
 const MAX_LABEL: usize = 300;
-use crate::play_menu::{Chosen, Menu, Nav, level_lines};
-use crate::play_view::{self, Known};
+use crate::cli::play_menu::{Chosen, Menu, Nav, level_lines};
+use crate::cli::play_view::{self, Known};
 
 enum Seat {
     Human,

@@ -121,7 +121,7 @@ const SELENE_TOML: &str = "# selene (a Luau linter) for this mod's scripts: `sel
 std = \"types/farebox\"\n";
 
 /// StyLua's settings, the same as the bundled games'.
-pub const STYLUA_TOML: &str = include_str!("../../stylua.toml");
+pub const STYLUA_TOML: &str = include_str!("../../../stylua.toml");
 
 /// Editor support for a new mod: the schemas, stubs and selene library under [`TYPES`],
 /// selene's and StyLua's settings, and luau-lsp's (as VS Code reads them) pointing at the

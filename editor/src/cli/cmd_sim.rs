@@ -26,7 +26,7 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     }
     let forbid = forbid_of(&def, &args.forbid, args.forbid_seat, seats)?;
     if let Some(deck) = &args.rank {
-        return crate::cmd_rank::run(&def, &args, &base, &bots, deck, io);
+        return crate::cli::cmd_rank::run(&def, &args, &base, &bots, deck, io);
     }
     let threads = args
         .threads

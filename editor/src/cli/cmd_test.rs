@@ -140,7 +140,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     // Outcomes mean little if the rules remember something between hook calls: the same
     // seeds would play otherwise on a screen that asks for labels, or under a bot that looks
     // ahead. Checked before the outcomes, as `validate` does.
-    if let Some(line) = crate::cmd_validate::call_order_problem(&def) {
+    if let Some(line) = crate::cli::cmd_validate::call_order_problem(&def) {
         io.say(line);
         return Ok(1);
     }
