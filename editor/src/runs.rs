@@ -134,11 +134,18 @@ pub fn profile_json(p: &Profile) -> serde_json::Value {
     serde_json::Value::Object(out)
 }
 
+/// A profile's hooks and bots, the one with the heaviest single call first (then by name):
+/// the order `sim --profile` and the Studio's script profile list them in.
+pub fn heaviest_first(p: &Profile) -> Vec<(&String, &farebox::script::CallStats)> {
+    let mut rows: Vec<_> = p.iter().collect();
+    rows.sort_by(|a, b| b.1.max_steps.cmp(&a.1.max_steps).then(a.0.cmp(b.0)));
+    rows
+}
+
 /// A profile as a table for people: a line per hook and bot, the heaviest (by worst steps)
 /// first, with the worst call's share of the step budget.
 pub fn profile_lines(p: &Profile, budget: u64) -> Vec<String> {
-    let mut rows: Vec<_> = p.iter().collect();
-    rows.sort_by(|a, b| b.1.max_steps.cmp(&a.1.max_steps).then(a.0.cmp(b.0)));
+    let rows = heaviest_first(p);
     let mut out = vec![format!(
         "{:<24}{:>10}{:>12}{:>12}{:>8}{:>10}{:>10}{:>10}",
         "profile", "calls", "steps mean", "steps max", "budget", "ms mean", "ms max", "api mean"

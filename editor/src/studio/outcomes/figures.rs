@@ -331,8 +331,7 @@ pub fn profile(ui: &mut Ui, side: &Side, budget: u64) {
         ui.weak("No script ran in these games.");
         return;
     }
-    let mut rows: Vec<_> = side.profile.iter().collect();
-    rows.sort_by(|a, b| b.1.max_steps.cmp(&a.1.max_steps).then(a.0.cmp(b.0)));
+    let rows = crate::runs::heaviest_first(&side.profile);
     egui::Grid::new(("outcomes-profile", side.name.as_str()))
         .striped(true)
         .num_columns(8)
