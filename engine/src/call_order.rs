@@ -49,7 +49,7 @@ impl Extra {
         match self {
             Extra::Actions => &["actions"],
             Extra::Describe => &["describe"],
-            Extra::Score => &["score"],
+            Extra::Score => &["score", "evaluate"],
             Extra::Try => &["apply", "on_turn_start"],
         }
     }
@@ -60,7 +60,9 @@ impl Extra {
             Extra::Describe => {
                 "describe called for every action offered (as a screen labels them), in another order"
             }
-            Extra::Score => "score called for every seat (as a screen shows the scores)",
+            Extra::Score => {
+                "score and evaluate called for every seat (as a screen shows the scores, or a search bot weighs a position)"
+            }
             Extra::Try => "actions tried and taken back (as a bot looks ahead)",
         }
     }
@@ -238,6 +240,7 @@ fn extra_calls(game: &mut Game, offered: &[String], extra: Extra) {
         Extra::Score => {
             for seat in (0..game.state().seats).rev() {
                 let _ = game.score(seat);
+                let _ = game.evaluate(seat);
             }
         }
         Extra::Try => {

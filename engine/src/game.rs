@@ -570,6 +570,21 @@ impl Game {
         r.ok().flatten()
     }
 
+    /// The rules' evaluation of an unfinished game for a seat (the `evaluate` hook), in
+    /// [0, 1], if the mod has one; a value outside is clamped, and an error or a value that
+    /// is not a finite number counts as none.
+    pub fn evaluate(&mut self, seat: u8) -> Option<f64> {
+        let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 4));
+        let (ctx, r) = self
+            .host
+            .call_hook::<f64>("evaluate", ctx, Some(seat), None);
+        self.restore(ctx);
+        r.ok()
+            .flatten()
+            .filter(|v| v.is_finite())
+            .map(|v| v.clamp(0.0, 1.0))
+    }
+
     /// Checks that `action` is legal, then applies it.
     pub fn apply(&mut self, action: &str) -> Result<(), GameError> {
         if self.is_over() {

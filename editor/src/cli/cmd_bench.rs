@@ -16,8 +16,13 @@ pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
     }
     let spec = args
         .game
+        .clone()
         .ok_or_else(|| Fail::Usage("bench needs a MOD (or --load)".into()))?;
     let def = load_for_play(&spec, io)?;
+    if let Some(search) = &args.search {
+        return run_search(&def, search, args.against.as_deref(), &args, io);
+    }
+    let games = args.games.unwrap_or(200);
     let seats = def.players.0.min(255) as u8;
     let base = setup(&def, seats, args.seed, &[])?;
     let agents = vec!["random".to_string()];
@@ -25,7 +30,7 @@ pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
     let mut actions = 0u64;
     let mut errors = 0u64;
     let mut vm = None;
-    for i in 0..args.games {
+    for i in 0..games {
         let mut su = base.clone();
         su.seed = args.seed.wrapping_add(i);
         let o = play_reusing(&def, su, &agents, 5000, &mut vm);
@@ -38,11 +43,7 @@ pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    let gps = if secs > 0.0 {
-        args.games as f64 / secs
-    } else {
-        0.0
-    };
+    let gps = if secs > 0.0 { games as f64 / secs } else { 0.0 };
     let aps = if secs > 0.0 {
         actions as f64 / secs
     } else {
@@ -51,11 +52,39 @@ pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
     io.say(format!(
         "{}: {} random games ({} players) in {secs:.3} s: {gps:.1} games/s, {aps:.0} actions/s (1 thread){}",
         def.id,
-        args.games,
+        games,
         seats,
         if errors > 0 { format!(", {errors} errors") } else { String::new() }
     ));
     Ok(if errors > 0 { 1 } else { 0 })
+}
+
+/// `bench MOD --search SPEC`: the search bot against another agent, two seats alternating.
+fn run_search(
+    def: &Arc<farebox::GameDef>,
+    search: &str,
+    against: Option<&str>,
+    args: &BenchArgs,
+    io: &mut Io,
+) -> Result<i32, Fail> {
+    if def.players.0 > 2 || def.players.1 < 2 {
+        return Err(Fail::Usage(format!(
+            "bench --search plays two-seat games, and {} is for {} to {} players",
+            def.name, def.players.0, def.players.1
+        )));
+    }
+    let other = against
+        .map(str::to_string)
+        .unwrap_or_else(|| def.bots.first().map_or("random".into(), |b| b.id.clone()));
+    let games = args.games.unwrap_or(10).min(u64::from(u32::MAX)) as u32;
+    let base = setup(def, 2, args.seed, &[])?;
+    let d = farebox::search::duel::duel(def, &base, search, &other, games, 5000)
+        .map_err(Fail::Usage)?;
+    io.say(format!("{}: {}", def.id, d.summary(search, &other)));
+    if let Some(e) = &d.error {
+        io.note(format!("error: {e}"));
+    }
+    Ok(if d.error.is_some() { 1 } else { 0 })
 }
 
 /// Loads (and, for playable mods, compiles the scripts of) every bundled mod, `rounds` times.

@@ -305,9 +305,18 @@ pub struct BenchArgs {
     /// The mod to time (not needed with --load).
     #[arg(value_name = "MOD", required_unless_present = "load")]
     pub game: Option<String>,
-    /// Number of random games (at most 1,000,000).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
-    pub games: u64,
+    /// Number of games (at most 1,000,000): 200 random games, or 10 with --search.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
+    pub games: Option<u64>,
+    /// Time the search bot instead: two-seat games of SPEC (`search`, `search:N`,
+    /// `search:N:POLICY`) against --against, seats alternating; prints its score and the
+    /// median and worst time of its decisions (CPU and wall).
+    #[arg(long, value_name = "SPEC")]
+    pub search: Option<String>,
+    /// The agent the search bot plays against with --search (default: the mod's first bot,
+    /// or random).
+    #[arg(long, value_name = "AGENT", requires = "search")]
+    pub against: Option<String>,
     /// Seed of the first game.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,

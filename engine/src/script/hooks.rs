@@ -5,7 +5,7 @@ use super::returns;
 use mlua::{Function, Value as LuaValue};
 
 /// The hooks a rule script may return, in the order they are documented.
-pub const HOOKS: [(&str, &str); 7] = [
+pub const HOOKS: [(&str, &str); 8] = [
     (
         "setup",
         "setup(game): after the engine has built zones, pieces and counters",
@@ -33,6 +33,10 @@ pub const HOOKS: [(&str, &str); 7] = [
     (
         "imagine",
         "imagine(game, seat): in a game imagined for a seat's lookahead, set the secret variables it may not know to values it could believe (optional)",
+    ),
+    (
+        "evaluate",
+        "evaluate(game, seat) -> number: how well the seat stands in an unfinished game, from 0 (as good as lost) to 1 (as good as won), for the search bot's cut playouts (optional; without it the search reads score, higher better)",
     ),
 ];
 
@@ -86,7 +90,7 @@ impl Chain {
 
 /// How many arguments after `game` each hook of [`HOOKS`] takes; an `after` hook gets the
 /// result so far right after them.
-pub(super) const HOOK_ARGS: [usize; 7] = [0, 1, 2, 2, 1, 1, 1];
+pub(super) const HOOK_ARGS: [usize; 8] = [0, 1, 2, 2, 1, 1, 1, 1];
 
 /// Where a script's return table puts hooks that wrap, rather than replace, earlier ones.
 pub(super) const WRAPS: [&str; 2] = ["before", "after"];

@@ -36,8 +36,13 @@ pub(super) fn settings_ui(ui: &mut Ui, s: &mut Settings, def: &GameDef) {
             }
             ui.end_row();
             fit(s, def);
+            let searches = farebox::search::LEVELS
+                .iter()
+                .filter(|_| def.bot("search").is_none())
+                .map(|(spec, _)| *spec);
             let choices: Vec<&str> = std::iter::once("random")
                 .chain(def.bots.iter().map(|b| b.id.as_str()))
+                .chain(searches)
                 .collect();
             for seat in 0..s.players as usize {
                 let name = def.seat_name(seat);
@@ -47,10 +52,13 @@ pub(super) fn settings_ui(ui: &mut Ui, s: &mut Settings, def: &GameDef) {
                         .selected_text(agent.as_str())
                         .show_ui(ui, |ui| {
                             for c in &choices {
-                                let hover =
-                                    def.bot(c).map_or("Picks any legal action at random", |b| {
-                                        b.description.as_str()
-                                    });
+                                let hover = match def.bot(c) {
+                                    Some(b) => b.description.as_str(),
+                                    None if c.starts_with("search") => {
+                                        "The built-in search bot: tries each move in imagined games (only what its seat can see) played on by the mod's first bot, and keeps the one that does best"
+                                    }
+                                    None => "Picks any legal action at random",
+                                };
                                 ui.selectable_value(agent, c.to_string(), *c)
                                     .on_hover_text(hover);
                             }
@@ -155,7 +163,10 @@ pub(super) fn fit(s: &mut Settings, def: &GameDef) {
     }
     let fallback = def.bots.first().map_or("random", |b| b.id.as_str());
     for b in &mut s.bots {
-        if b != "random" && def.bot(b).is_none() {
+        let search = def.bot("search").is_none()
+            && b.starts_with("search")
+            && farebox::search::Search::from_spec(b, def, 0, 0).is_ok();
+        if b != "random" && def.bot(b).is_none() && !search {
             *b = fallback.to_string();
         }
     }

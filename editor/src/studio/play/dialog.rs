@@ -36,12 +36,25 @@ impl PlayPanel {
         ui.add_space(6.0);
         let mut agents = vec![SeatKind::Person, SeatKind::Bot("random".into())];
         agents.extend(def.bots.iter().map(|b| SeatKind::Bot(b.id.clone())));
+        if def.bot("search").is_none() {
+            agents.extend(
+                farebox::search::LEVELS
+                    .iter()
+                    .map(|(spec, _)| SeatKind::Bot((*spec).to_string())),
+            );
+        }
         let agent_name = |k: &SeatKind| match k {
             SeatKind::Person => "Person".to_string(),
             SeatKind::Bot(id) if id == "random" => "Random bot".to_string(),
-            SeatKind::Bot(id) => def
-                .bot(id)
-                .map_or(id.clone(), |b| format!("Bot: {}", b.name)),
+            SeatKind::Bot(id) => def.bot(id).map_or_else(
+                || {
+                    farebox::search::LEVELS
+                        .iter()
+                        .find(|(spec, _)| spec == id)
+                        .map_or(id.clone(), |(_, name)| (*name).to_string())
+                },
+                |b| format!("Bot: {}", b.name),
+            ),
         };
         egui::Grid::new("seats")
             .num_columns(2)

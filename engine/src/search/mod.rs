@@ -24,6 +24,8 @@
 //! a copy under the engine's step budget and memory limit, one VM at a time (made once a
 //! decision and reused by every determinization), and a tree of at most N + 1 nodes.
 
+pub mod duel;
+
 use crate::content::GameDef;
 use crate::game::{Game, GameError};
 use crate::rng::Rng;
@@ -39,6 +41,19 @@ pub const MAX_PLAYOUTS: u32 = 100_000;
 pub const DEPTH: u32 = 24;
 /// UCB1's exploration constant, for values in [0, 1].
 pub const EXPLORE: f64 = 0.7;
+/// At the root, with a scripted playout policy: the prior weight of the action the policy
+/// itself would take, on top of an even share of the rest (`(1 - PRIOR) / actions` each).
+pub const PRIOR: f64 = 0.5;
+/// At the root, with a prior: the weight of the prior against the values seen (PUCT).
+pub const PUCT: f64 = 1.0;
+
+/// The strengths the front ends offer in their seat and agent pickers: the spec, and what it
+/// is called there. Any `search:N` can still be typed where a spec is asked for.
+pub const LEVELS: [(&str, &str); 3] = [
+    ("search:25", "Search bot, quick (25 playouts a move)"),
+    ("search:100", "Search bot (100 playouts a move)"),
+    ("search:400", "Search bot, strong (400 playouts a move)"),
+];
 
 /// How a playout picks the actions past the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,6 +69,10 @@ pub struct Search {
     playouts: u32,
     policy: Policy,
     seed: u64,
+    /// Decisions with a choice made so far, and how many of them left the policy's choice
+    /// (counted for the bench; they never change a choice).
+    decided: std::cell::Cell<u32>,
+    departed: std::cell::Cell<u32>,
 }
 
 impl Search {
@@ -101,6 +120,8 @@ impl Search {
             playouts,
             policy,
             seed: mix(seed, 0x005e_a7c4 + u64::from(seat)),
+            decided: Default::default(),
+            departed: Default::default(),
         })
     }
 
@@ -110,6 +131,12 @@ impl Search {
 
     pub fn policy(&self) -> &Policy {
         &self.policy
+    }
+
+    /// Decisions with a choice so far, and how many of them the search took another action
+    /// than its playout bot would have (0 with a random policy).
+    pub fn departures(&self) -> (u32, u32) {
+        (self.decided.get(), self.departed.get())
     }
 
     /// Picks one of `actions` (the legal actions of the seat to act in `game`); returns its
@@ -122,6 +149,7 @@ impl Search {
         let decision = game.history().len() as u64;
         let mut tree = Tree::new(actions);
         let mut vm: Option<Host> = None;
+        let mut anchored = false;
         let mut failed: Option<GameError> = None;
         let mut done = 0;
         for i in 0..self.playouts {
@@ -134,6 +162,18 @@ impl Search {
                 }
             };
             let mut rng = Rng::new(seed, 7);
+            let mut copy = copy;
+            if !anchored {
+                anchored = true;
+                if let Policy::Bot(id) = &self.policy {
+                    // What the scripted bot would do here is the root's prior: the search
+                    // spends its playouts around it and leaves it only for a better action.
+                    // The bot reads its seat's view of the copy, which is all the seat knows.
+                    if let Ok(i) = copy.bot_choose(id, actions, &mut rng) {
+                        tree.prior = (i < actions.len()).then_some(i);
+                    }
+                }
+            }
             let (copy, ok) = self.iterate(copy, &mut tree, &mut rng);
             done += 1;
             // A VM whose call reached a limit is not used again.
@@ -143,7 +183,14 @@ impl Search {
         }
         match (done, failed) {
             (0, Some(e)) => Err(e),
-            _ => Ok(tree.best()),
+            _ => {
+                let best = tree.best();
+                self.decided.set(self.decided.get().saturating_add(1));
+                if tree.prior.is_some_and(|p| p != best) {
+                    self.departed.set(self.departed.get().saturating_add(1));
+                }
+                Ok(best)
+            }
         }
     }
 
@@ -154,6 +201,12 @@ impl Search {
         let mut path: Vec<(usize, usize, u8)> = Vec::new();
         let mut node = Some(0);
         let mut ok = true;
+        // The states the tree walk has passed, from the root: an action that leads back to
+        // one of them (a menu's "back", a move there and back) gains nothing and would let
+        // the walk credit a choice with what the other branch is worth, so the seat that
+        // took it scores it as a loss. Only the tree part is watched; policies do not loop.
+        let mut passed = vec![copy.state().hash()];
+        let mut looped: Option<u8> = None;
         for depth in 0..DEPTH {
             if copy.is_over() {
                 break;
@@ -198,12 +251,30 @@ impl Search {
                     },
                 },
             };
+            let in_tree = path.len() == depth as usize + 1;
             if copy.apply_legal(&acts[pick]).is_err() {
                 ok = false;
                 break;
             }
+            if in_tree {
+                let h = copy.state().hash();
+                if passed.contains(&h) {
+                    looped = Some(seat);
+                    break;
+                }
+                passed.push(h);
+            }
         }
-        let v = values(&mut copy);
+        let v = match looped {
+            Some(seat) => {
+                let mut v = vec![0.5; copy.state().seats as usize];
+                if let Some(x) = v.get_mut(seat as usize) {
+                    *x = 0.0;
+                }
+                v
+            }
+            None => values(&mut copy),
+        };
         for (n, c, seat) in path {
             let child = &mut tree.nodes[n].children[c];
             child.visits += 1;
@@ -218,7 +289,8 @@ impl Search {
 /// - a finished game: the seat's share of the others it placed ahead of (ties count half):
 ///   1 for the winner of two seats, 0 for the loser, 0.5 for a tie; a cooperative ending
 ///   gives every seat 1 (won together) or 0 (lost together);
-/// - a game cut at [`DEPTH`]: from the rules' `score` hook (higher is better), the seat's
+/// - a game cut at [`DEPTH`]: the rules' `evaluate` hook when it answers for every seat
+///   (0 to 1, squeezed into [0.1, 0.9]); else from the rules' `score` hook (higher is better), the seat's
 ///   lead over the best other seat relative to their sizes, `0.5 + 0.5 * (s - b) / (|s| + |b|
 ///   + 1)`, squeezed into [0.1, 0.9] so a finished win weighs more than a lead; with one seat,
 ///   or a cooperative game whose seats share a score, `s / (|s| + 1)` the same way; 0.5 for
@@ -227,6 +299,10 @@ pub fn values(game: &mut Game) -> Vec<f64> {
     let seats = game.state().seats as usize;
     if let Some(r) = game.result() {
         return placed(r, seats);
+    }
+    let evaluated: Option<Vec<f64>> = (0..seats).map(|s| game.evaluate(s as u8)).collect();
+    if let Some(v) = evaluated {
+        return v.into_iter().map(|v| 0.1 + 0.8 * v).collect();
     }
     let scores: Option<Vec<f64>> = (0..seats).map(|s| game.score(s as u8)).collect();
     let Some(scores) = scores else {
@@ -300,6 +376,8 @@ fn mix(a: u64, b: u64) -> u64 {
 /// The search tree: nodes in an arena, the root first.
 struct Tree {
     nodes: Vec<Node>,
+    /// The root child the playout policy would choose, when it is a scripted bot.
+    prior: Option<usize>,
 }
 
 #[derive(Default)]
@@ -337,12 +415,18 @@ impl Tree {
             nodes: vec![Node {
                 children: actions.iter().cloned().map(Child::new).collect(),
             }],
+            prior: None,
         }
     }
 
     /// At node `n`, with `acts` legal: the child to take, and whether it is new (never
     /// visited: the tree grows by it and the policy takes over after it).
     fn select(&mut self, n: usize, acts: &[String], rng: &mut Rng) -> (usize, bool) {
+        if n == 0
+            && let Some(p) = self.prior
+        {
+            return self.select_root(p);
+        }
         let node = &mut self.nodes[n];
         let mut untried = Vec::new();
         let mut here = Vec::with_capacity(acts.len());
@@ -376,6 +460,45 @@ impl Tree {
         (best.1, false)
     }
 
+    /// At the root, with the policy's choice `p` as a prior (PUCT, as in AlphaZero): each
+    /// child scores its mean value (the root's mean while unvisited) plus
+    /// `PUCT * prior * sqrt(visits at the root + 1) / (1 + its visits)`, where the policy's
+    /// choice has prior [`PRIOR`] and the others share the rest. Few playouts stay with the
+    /// policy's choice; more of them try the others and move off it only for a better mean.
+    /// Ties go to the earlier action.
+    fn select_root(&mut self, p: usize) -> (usize, bool) {
+        let root = &mut self.nodes[0];
+        let k = root.children.len();
+        let (mut total, mut sum) = (0u32, 0.0);
+        for ch in &mut root.children {
+            ch.available += 1;
+            total += ch.visits;
+            sum += ch.reward;
+        }
+        let fpu = if total > 0 {
+            sum / f64::from(total)
+        } else {
+            0.5
+        };
+        // The policy's choice weighs PRIOR more than the even share every child has.
+        let even = (1.0 - PRIOR) / k as f64;
+        let scale = PUCT * f64::from(total + 1).sqrt();
+        let mut best = (f64::NEG_INFINITY, 0);
+        for (c, ch) in root.children.iter().enumerate() {
+            let q = if ch.visits > 0 {
+                ch.reward / f64::from(ch.visits)
+            } else {
+                fpu
+            };
+            let prior = if c == p { PRIOR + even } else { even };
+            let score = q + scale * prior / f64::from(1 + ch.visits);
+            if score > best.0 {
+                best = (score, c);
+            }
+        }
+        (best.1, root.children[best.1].visits == 0)
+    }
+
     /// The node under child `c` of node `n`, made on first use.
     fn child_node(&mut self, n: usize, c: usize) -> usize {
         if let Some(m) = self.nodes[n].children[c].node {
@@ -387,11 +510,14 @@ impl Tree {
         m
     }
 
-    /// The root child visited most; ties by better mean, then by order.
+    /// The root child visited most; ties go to the policy's choice, then to the better
+    /// mean, then to the earlier action.
     fn best(&self) -> usize {
         let mut best = (0, f64::NEG_INFINITY, 0);
         for (i, c) in self.nodes[0].children.iter().enumerate() {
-            let mean = if c.visits > 0 {
+            let mean = if self.prior == Some(i) {
+                f64::INFINITY
+            } else if c.visits > 0 {
                 c.reward / f64::from(c.visits)
             } else {
                 0.0

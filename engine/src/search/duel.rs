@@ -1,0 +1,232 @@
+//! Two agents over many two-seat games, seats alternating: how the search bot's strength and
+//! decision times are measured (`farebox bench MOD --search SPEC`, the `search` bench).
+//!
+//! Times are taken per decision of the first agent that had a real choice (more than one
+//! action): wall time, and the thread's own CPU time where the system tells it
+//! (`/proc/thread-self/schedstat` on Linux), which a busy machine disturbs far less. Times
+//! only measure: no choice depends on them.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::agent::Agent;
+use crate::content::GameDef;
+use crate::game::{Game, Setup};
+
+/// What a duel found.
+#[derive(Debug, Clone, Default)]
+pub struct Duel {
+    pub games: u32,
+    /// The first agent's points: 1 a win, 0.5 a tie (for a cooperative game, 1 a game won).
+    pub points: f64,
+    pub ties: u32,
+    /// Games that did not end within the action cap, or failed.
+    pub unfinished: u32,
+    /// The first agent's decisions with a real choice: wall time and CPU time.
+    pub wall: Vec<Duration>,
+    pub cpu: Vec<Duration>,
+    /// The first error a game met, if any.
+    pub error: Option<String>,
+    /// When the first agent is the search bot with a scripted policy: its decisions, and how
+    /// many of them left the bot's choice.
+    pub departures: Option<(u32, u32)>,
+}
+
+impl Duel {
+    /// The first agent's score as a share of the games, 0 to 1.
+    pub fn share(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.points / f64::from(self.games)
+        }
+    }
+
+    /// A 95% Wilson interval of the share.
+    pub fn interval(&self) -> (f64, f64) {
+        let n = f64::from(self.games.max(1));
+        let p = self.share();
+        let z = 1.96;
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        ((centre - half).max(0.0), (centre + half).min(1.0))
+    }
+
+    /// Median and worst of `times`.
+    pub fn median_worst(times: &[Duration]) -> (Duration, Duration) {
+        let mut t = times.to_vec();
+        t.sort();
+        (
+            t.get(t.len() / 2).copied().unwrap_or_default(),
+            t.last().copied().unwrap_or_default(),
+        )
+    }
+
+    /// One line: "search:100 vs dispatcher: 12.5 of 20 games (62%, 95% 41-80%); 830 decisions,
+    /// median 210 ms, worst 690 ms (CPU; wall 230 / 910 ms)".
+    pub fn summary(&self, first: &str, second: &str) -> String {
+        let (lo, hi) = self.interval();
+        let (mc, wc) = Duel::median_worst(&self.cpu);
+        let (mw, ww) = Duel::median_worst(&self.wall);
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+        let cpu = if self.cpu.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "median {:.0} ms, worst {:.0} ms of CPU; wall ",
+                ms(mc),
+                ms(wc)
+            )
+        };
+        let departed = match self.departures {
+            Some((d, o)) if d > 0 => format!(
+                "; left its playout bot's choice in {o} of {d} decisions ({:.0}%)",
+                100.0 * f64::from(o) / f64::from(d)
+            ),
+            _ => String::new(),
+        };
+        format!(
+            "{first} vs {second}: {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}",
+            self.points,
+            self.games,
+            100.0 * self.share(),
+            100.0 * lo,
+            100.0 * hi,
+            if self.ties > 0 {
+                format!(", {} ties", self.ties)
+            } else {
+                String::new()
+            },
+            if self.unfinished > 0 {
+                format!(", {} unfinished", self.unfinished)
+            } else {
+                String::new()
+            },
+            self.wall.len(),
+            ms(mw),
+            ms(ww),
+        )
+    }
+}
+
+/// Plays `games` two-seat games of `def` (seeds `first_seed..`), `first` against `second`,
+/// `first` in seat 1 in odd games and seat 2 in even ones; at most `cap` actions a game.
+/// A game that fails counts as unfinished (and as a loss for nobody).
+pub fn duel(
+    def: &Arc<GameDef>,
+    setup: &Setup,
+    first: &str,
+    second: &str,
+    games: u32,
+    cap: u32,
+) -> Result<Duel, String> {
+    let mut out = Duel {
+        games,
+        ..Duel::default()
+    };
+    for g in 0..games {
+        let me = (g % 2) as u8;
+        let mut su = setup.clone();
+        su.seats = 2;
+        su.seed = setup.seed.wrapping_add(u64::from(g));
+        let mut agents: Vec<Agent> = (0..2u8)
+            .map(|s| Agent::from_spec(if s == me { first } else { second }, def, su.seed, s))
+            .collect::<Result<_, _>>()?;
+        let mut game = match Game::new(def.clone(), su) {
+            Ok(g) => g,
+            Err(e) => return Err(e.to_string()),
+        };
+        let mut failed = false;
+        while !game.is_over() && (game.history().len() as u32) < cap {
+            let actions = match game.legal_actions() {
+                Ok(a) if !a.is_empty() => a,
+                Ok(_) => {
+                    failed = true;
+                    break;
+                }
+                Err(e) => {
+                    out.error.get_or_insert(e.to_string());
+                    failed = true;
+                    break;
+                }
+            };
+            let seat = game.active();
+            let (wall, cpu) = (Instant::now(), thread_cpu());
+            let pick = agents[seat as usize].choose(&mut game, &actions);
+            if seat == me && actions.len() > 1 {
+                out.wall.push(wall.elapsed());
+                if let (Some(a), Some(b)) = (cpu, thread_cpu()) {
+                    out.cpu.push(b.saturating_sub(a));
+                }
+            }
+            let applied = match pick {
+                Ok(i) if i < actions.len() => {
+                    game.apply_legal(&actions[i]).map_err(|e| e.to_string())
+                }
+                Ok(_) => Err("an agent chose past the list".to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            if let Err(e) = applied {
+                out.error.get_or_insert(e);
+                failed = true;
+                break;
+            }
+        }
+        if let Agent::Search(s) = &agents[me as usize]
+            && matches!(s.policy(), super::Policy::Bot(_))
+        {
+            let (d, o) = s.departures();
+            let (a, b) = out.departures.unwrap_or((0, 0));
+            out.departures = Some((a + d, b + o));
+        }
+        match game.result() {
+            Some(r) if !failed => {
+                if let Some(won) = r.together {
+                    out.points += if won { 1.0 } else { 0.0 };
+                } else {
+                    let (mine, theirs) = (r.places[me as usize], r.places[1 - me as usize]);
+                    if mine < theirs {
+                        out.points += 1.0;
+                    } else if mine == theirs {
+                        out.points += 0.5;
+                        out.ties += 1;
+                    }
+                }
+            }
+            _ => out.unfinished += 1,
+        }
+    }
+    Ok(out)
+}
+
+/// The CPU time this thread has used, where the system says (Linux: the first field of
+/// `/proc/thread-self/schedstat`, in nanoseconds).
+pub fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_interval_holds_the_share_and_narrows_with_games() {
+        let few = Duel {
+            games: 10,
+            points: 5.0,
+            ..Duel::default()
+        };
+        let many = Duel {
+            games: 1000,
+            points: 500.0,
+            ..Duel::default()
+        };
+        let (a, b) = few.interval();
+        let (c, d) = many.interval();
+        assert!(a < 0.5 && 0.5 < b);
+        assert!(c < 0.5 && 0.5 < d);
+        assert!(d - c < (b - a) / 5.0, "{a} {b} {c} {d}");
+    }
+}
