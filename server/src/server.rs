@@ -164,7 +164,12 @@ impl Server {
             let _ = s.send(());
         }
         if let Some(rt) = self.runtime.take() {
-            rt.shutdown_timeout(Duration::from_secs(2));
+            // Stopped from async code (a test), the runtime cannot wait for its tasks.
+            if tokio::runtime::Handle::try_current().is_ok() {
+                rt.shutdown_background();
+            } else {
+                rt.shutdown_timeout(Duration::from_secs(2));
+            }
         }
     }
 }
@@ -249,6 +254,10 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
             }
             short.truncate(n);
             let _ = tokio::time::timeout(Duration::from_secs(3), async {
+                // What was queued before the end (the answers to the messages that led to it).
+                while let Ok(text) = outbox.try_recv() {
+                    sink.send(Message::text(text.to_string())).await?;
+                }
                 sink.send(Message::text(bye)).await?;
                 sink.send(Message::Close(Some(CloseFrame {
                     code: CloseCode::Policy,
