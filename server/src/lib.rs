@@ -22,6 +22,7 @@
 pub mod client;
 pub mod conn;
 pub mod hub;
+pub mod load;
 pub mod protocol;
 pub mod server;
 pub mod table;
