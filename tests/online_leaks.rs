@@ -229,7 +229,7 @@ async fn no_connection_is_sent_what_its_seat_may_not_know() {
 async fn the_wire_search_finds_a_leaky_servers_leak() {
     for id in ["curbside", "critter-cab"] {
         let def = load(id);
-        let server = server(&[def.clone()], true);
+        let server = server(std::slice::from_ref(&def), true);
         let leak = first_wire_leak(&server, &def).await;
         let leak = leak.unwrap_or_else(|| panic!("{id}: the leaky server's leak was not found"));
         assert!(leak.contains("action 0"), "found at once: {leak}");

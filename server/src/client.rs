@@ -151,10 +151,8 @@ impl Latest {
                     self.last = u.last.clone();
                 }
             }
-            ServerMsg::Seats { number, seats, .. } => {
-                if *number == self.number {
-                    self.seats = seats.clone();
-                }
+            ServerMsg::Seats { number, seats, .. } if *number == self.number => {
+                self.seats = seats.clone();
             }
             ServerMsg::Refused { reason, .. } | ServerMsg::Error { reason } => {
                 self.problem = Some(reason.clone())
