@@ -16,57 +16,9 @@ use std::sync::Arc;
 use farebox::GameDef;
 use farebox::agent::Agent;
 use farebox::content;
-use farebox::game::{Game, Setup, visible_cards};
+use farebox::game::{Game, Setup};
 use farebox::value::Value;
-
-/// The ids, names and texts of the cards `seat` may not see, less any that a card it may see
-/// also carries, and the values of variables hidden from it (with the same exception).
-fn secrets(g: &Game, seat: u8) -> BTreeSet<String> {
-    let def = g.def();
-    let s = g.state();
-    let (mut hidden, mut open) = (BTreeSet::new(), BTreeSet::new());
-    let words = |card: &farebox::content::def::CardDef, into: &mut BTreeSet<String>| {
-        for w in [&card.id, &card.name, &card.text] {
-            if w.chars().count() >= 3 {
-                into.insert(w.clone());
-            }
-        }
-    };
-    for z in &s.zones {
-        let shown = visible_cards(def, z, Some(seat));
-        let cut = z.cards.len() - shown;
-        for (i, c) in z.cards.iter().enumerate() {
-            let card = &def.decks[c.deck as usize].cards[c.card as usize];
-            if i < cut {
-                words(card, &mut hidden);
-            } else {
-                words(card, &mut open);
-            }
-        }
-    }
-    // What lies on the board is seen by everyone: tile ids and names.
-    if let Some(grid) = &s.board.grid {
-        for p in grid.tiles.iter().chain(&grid.blockers).flatten() {
-            let t = &def.tiles[p.tile as usize];
-            open.insert(t.id.clone());
-            open.insert(t.name.clone());
-        }
-    }
-    let mut out: BTreeSet<String> = hidden.difference(&open).cloned().collect();
-    // A hidden variable's text counts the same way: Where's My Ride?'s answer is the id of a
-    // location every seat sees on the table; which one it is, is the secret, and
-    // `wheres_my_ride_riders_never_learn_the_answer` below checks that.
-    for v in s.vars.values() {
-        if !v.seen.by(Some(seat))
-            && let Value::Str(text) = &v.value
-            && text.chars().count() >= 3
-            && !open.contains(text)
-        {
-            out.insert(text.clone());
-        }
-    }
-    out
-}
+use farebox_suite::secrets::{meant_words, secrets};
 
 /// Plays seeded games of `def` with `bots` and returns the first leak found, if any.
 fn first_leak(def: &Arc<GameDef>, bots: &[&str], seeds: std::ops::Range<u64>) -> Option<String> {
@@ -781,56 +733,6 @@ fn the_secret_search_finds_each_kind_of_leak() {
 // stacks, the upgrade bag, the ticket deck, the box and the passengers delivered under a
 // rival's mat. Every card in them is looked for, by id and by name, in everything a seat is
 // shown (unless a card it may see carries the same word), whatever the content declares.
-
-/// Whether the cards of zone `zone` (owned by `owner`) are secret from `seat` by the rules.
-fn secret_by_meaning(game: &str, zone: &str, owner: Option<u8>, seat: u8) -> bool {
-    let rival = owner.is_some_and(|o| o != seat);
-    match game {
-        "critter-cab" => {
-            matches!(zone, "passenger-deck" | "movement-deck" | "chance-deck")
-                || (rival && matches!(zone, "movement-hand" | "kept-chance"))
-        }
-        "taxi-derby" | "taxi-derby-learners-permit" => {
-            matches!(
-                zone,
-                "stack-1"
-                    | "stack-2"
-                    | "stack-3"
-                    | "stack-4"
-                    | "stack-5"
-                    | "upgrade-bag"
-                    | "ticket-deck"
-                    | "box"
-                    | "passenger-supply"
-            ) || (rival && zone == "delivered")
-        }
-        _ => false,
-    }
-}
-
-/// The ids and names of the cards secret from `seat` by meaning, and those of the cards it may
-/// see (a word in both is no secret).
-fn meant_words(g: &Game, game: &str, seat: u8) -> (BTreeSet<String>, BTreeSet<String>) {
-    let def = g.def();
-    let (mut hidden, mut open) = (BTreeSet::new(), BTreeSet::new());
-    for z in &g.state().zones {
-        let zdef = &def.zones[z.def as usize];
-        let secret = secret_by_meaning(game, &zdef.id, z.owner, seat);
-        for c in &z.cards {
-            let card = &def.decks[c.deck as usize].cards[c.card as usize];
-            for w in [&card.id, &card.name] {
-                if w.chars().count() >= 3 {
-                    if secret {
-                        hidden.insert(w.clone());
-                    } else {
-                        open.insert(w.clone());
-                    }
-                }
-            }
-        }
-    }
-    (hidden, open)
-}
 
 /// Plays seeded games of `def` (the game `game`, or a house rule of it) with `bots`; the first
 /// secret by meaning that a seat is shown, if any.

@@ -12,6 +12,7 @@ use farebox::value::Value;
 pub mod outcomes;
 pub mod rule_kit;
 pub mod rule_mutants;
+pub mod secrets;
 
 /// The repository root.
 pub fn root() -> PathBuf {

@@ -33,7 +33,7 @@ enum Seat {
 }
 
 pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
-    let def = load_for_play(&args.game, io)?;
+    let def = load_for_play(args.game.as_deref().unwrap_or_default(), io)?;
     let seats_spec = args.seats.clone().unwrap_or_else(|| {
         let bot = def.bots.first().map_or("random", |b| b.id.as_str());
         format!("human,{bot}")

@@ -4,6 +4,7 @@
 //! tracks).
 
 pub mod cmd_bench;
+pub mod cmd_join;
 pub mod cmd_list;
 pub mod cmd_new;
 pub mod cmd_play;
@@ -11,6 +12,7 @@ pub mod cmd_rank;
 pub mod cmd_record;
 pub mod cmd_replay;
 pub mod cmd_schema;
+pub mod cmd_serve;
 pub mod cmd_sim;
 pub mod cmd_test;
 pub mod cmd_validate;
@@ -82,6 +84,13 @@ pub enum Command {
     /// Wilson's score interval for rates, mean ± 1.96 sd/√n for means. The authoring guide
     /// (mods/README.md, "Outcomes") describes every key.
     Sim(SimArgs),
+    /// Serve tables for online play: people join with `farebox play --join ADDR CODE`.
+    ///
+    /// Serves the mods given (default: every bundled playable mod). Each --table opens a table
+    /// at start and prints its code; `farebox play MOD --host ADDR` opens more. Each connection
+    /// is sent only what its seat may see; the seed and the replay stay on the server until
+    /// the game is over. Stops with Ctrl-C (or after --stop-after seconds).
+    Serve(ServeArgs),
     /// Play one game with bots and save it as a replay file.
     Record(RecordArgs),
     /// Re-run a replay file and check that every action leads to the recorded state.
@@ -133,9 +142,29 @@ pub struct ValidateArgs {
 
 #[derive(Debug, Args)]
 pub struct PlayArgs {
-    /// The mod to play: a bundled id or a folder path.
-    #[arg(value_name = "MOD")]
-    pub game: String,
+    /// The mod to play: a bundled id or a folder path (not with --join).
+    #[arg(value_name = "MOD", required_unless_present = "join")]
+    pub game: Option<String>,
+    /// Play online at a table of a `farebox serve` server: its address (host:port) and the
+    /// table's code. The table's mod must be here too, with the same content.
+    #[arg(long, num_args = 2, value_names = ["ADDR", "CODE"], conflicts_with_all = ["host", "seed"])]
+    pub join: Option<Vec<String>>,
+    /// Open a table of MOD on the server at ADDR with --seats (`human` seats are for people)
+    /// and play its first human seat; the table's code is printed for the others to join.
+    #[arg(long, value_name = "ADDR", requires = "game", conflicts_with = "seed")]
+    pub host: Option<String>,
+    /// With --join: the seat to take, counting from 1 (default: the first open one).
+    #[arg(long, requires = "join")]
+    pub seat: Option<u8>,
+    /// With --join: watch without a seat.
+    #[arg(long, requires = "join", conflicts_with_all = ["seat", "token"])]
+    pub watch: bool,
+    /// With --join: come back to your seat with the token you were given.
+    #[arg(long, requires = "join", conflicts_with = "seat")]
+    pub token: Option<String>,
+    /// Online: the name the others see.
+    #[arg(long, default_value = "")]
+    pub name: String,
     /// One entry per seat, comma separated: `human`, `random`, one of the mod's bot ids, or
     /// the built-in search bot `search` / `search:N` (N playouts a decision, default 200)
     /// (default: you against the mod's first bot, or the random agent if it has none).
@@ -147,6 +176,29 @@ pub struct PlayArgs {
     /// Set a game option, as id=value (repeatable).
     #[arg(long = "option", value_name = "ID=VALUE")]
     pub options: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The mods to serve (bundled ids or folders; default: every bundled playable mod).
+    #[arg(value_name = "MOD")]
+    pub mods: Vec<String>,
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    pub addr: String,
+    /// Open a table at start: MOD:SEATS, seats comma separated (`human` for a person, or a
+    /// bot: `random`, a bot id, `search:N`), e.g. curbside:human,random (repeatable).
+    #[arg(long = "table", value_name = "MOD:SEATS")]
+    pub tables: Vec<String>,
+    /// Seconds a person may be gone before a bot plays their seat (until they come back).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub grace: u64,
+    /// Game threads (default: one per core; at most 64).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: Option<u16>,
+    /// Stop after this many seconds (scripts and tests; default: run until stopped).
+    #[arg(long)]
+    pub stop_after: Option<u64>,
 }
 
 #[derive(Debug, Args)]

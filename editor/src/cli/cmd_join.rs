@@ -1,0 +1,274 @@
+//! `farebox play --join ADDR CODE` (and `farebox play MOD --host ADDR`): a seat at a table of
+//! a `farebox serve` server, in the terminal.
+//!
+//! Everything shown comes from the server, which sends only what the seat may see: its view
+//! (drawn as `farebox play` draws it, by `play_view`), the label each action has for it, its
+//! log lines, and the actions offered when it is its turn (a menu, by `play_menu`). The mod is
+//! loaded here only to name and draw things; the server refuses a copy whose content differs
+//! from the table's. The board of a graph, sections or track mod is not drawn (its layout is
+//! not sent): its pieces are listed by the spaces they stand on.
+
+use std::time::Duration;
+
+use farebox::GameDef;
+use farebox::game::View;
+use farebox_server::client::{Client, Event};
+use farebox_server::protocol::{ClientMsg, PERSON, SeatKind, SeatStatus, ServerMsg, Update};
+
+use crate::cli::PlayArgs;
+use crate::cli::play_menu::{Chosen, Menu, level_lines};
+use crate::cli::play_view::{self, Known};
+use crate::common::{Fail, Io, clean_line, cut, load_for_play, result_line, shown, split_list};
+
+/// How long to wait for the server's answer to a request.
+const WAIT: Duration = Duration::from_secs(30);
+const MAX_LABEL: usize = 300;
+
+pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
+    let (addr, code) = match (&args.join, &args.host) {
+        (Some(j), _) if j.len() == 2 => (j[0].clone(), Some(j[1].clone())),
+        (_, Some(h)) => (h.clone(), None),
+        _ => return Err(Fail::Usage("--join takes ADDR CODE".into())),
+    };
+    let client = Client::connect(&addr, WAIT).map_err(Fail::Invalid)?;
+    let code = match code {
+        Some(c) => c,
+        None => host(&args, &client, &addr, io)?,
+    };
+    let (mod_id, _, seats) = client.look(&code, WAIT).map_err(Fail::Invalid)?;
+    let def = load_for_play(&mod_id, io)?;
+    let hash = Some(def.content_hash.as_str());
+    let seated = if let Some(t) = &args.token {
+        client.rejoin(&code, t, hash, WAIT)
+    } else {
+        let seat = if args.watch {
+            None
+        } else if let Some(n) = args.seat {
+            if n == 0 || n as usize > seats.len() {
+                return Err(Fail::Usage(format!(
+                    "--seat {n}: the table has seats 1 to {}",
+                    seats.len()
+                )));
+            }
+            Some(n - 1)
+        } else {
+            let open = seats
+                .iter()
+                .find(|s| s.kind == SeatKind::Open)
+                .map(|s| s.seat);
+            if open.is_none() {
+                io.say("No seat is open at this table: you watch.");
+            }
+            open
+        };
+        client.join(&code, seat, &args.name, hash, WAIT)
+    }
+    .map_err(Fail::Invalid)?;
+    match (seated.seat, &seated.token) {
+        (Some(s), Some(t)) => io.say(format!(
+            "{} {} at table {code} on {addr}: you are {}. To come back to this seat: farebox play --join {addr} {code} --token {t}",
+            def.name,
+            def.version,
+            def.seat_name(s as usize)
+        )),
+        _ => io.say(format!(
+            "{} {} at table {code} on {addr}: you are watching.",
+            def.name, def.version
+        )),
+    }
+    play(&client, &def, seated.seat, io)
+}
+
+/// Opens a table of the mod with --seats on the server; its code.
+fn host(args: &PlayArgs, client: &Client, addr: &str, io: &mut Io) -> Result<String, Fail> {
+    let def = load_for_play(args.game.as_deref().unwrap_or_default(), io)?;
+    let spec = args.seats.clone().unwrap_or_else(|| {
+        let bot = def.bots.first().map_or("random", |b| b.id.as_str());
+        format!("human,{bot}")
+    });
+    let seats: Vec<String> = split_list(&spec, "--seats")?
+        .into_iter()
+        .map(|s| if s == "human" { PERSON.to_string() } else { s })
+        .collect();
+    let mut options = std::collections::BTreeMap::new();
+    for o in &args.options {
+        let Some((k, v)) = o.split_once('=') else {
+            return Err(Fail::Usage(format!(
+                "option `{}` should be written id=value",
+                shown(o, 80)
+            )));
+        };
+        options.insert(k.to_string(), v.to_string());
+    }
+    client.send(ClientMsg::Create {
+        mod_id: def.id.clone(),
+        seats,
+        options,
+    });
+    let code = match client
+        .wait_for(WAIT, |m| matches!(m, ServerMsg::Created { .. }))
+        .map_err(Fail::Invalid)?
+    {
+        ServerMsg::Created { code, .. } => code,
+        _ => return Err(Fail::Invalid("the server made no table".into())),
+    };
+    io.say(format!(
+        "Table {code} is open: the others join with `farebox play --join {addr} {code}`"
+    ));
+    Ok(code)
+}
+
+/// Who sits where, as one line: "Red: Ada (you), Blue: random (bot), Green: Bo (gone; a bot
+/// plays for now)".
+fn seats_line(def: &GameDef, seats: &[SeatStatus], me: Option<u8>) -> String {
+    let parts: Vec<String> = seats
+        .iter()
+        .map(|s| {
+            let who = match s.kind {
+                SeatKind::Open => "open".to_string(),
+                SeatKind::Bot => format!("{} (bot)", s.bot.clone().unwrap_or_default()),
+                SeatKind::Person => {
+                    let name = cut(s.player.as_deref().unwrap_or("someone"), 40);
+                    let you = if me == Some(s.seat) { ", you" } else { "" };
+                    match (&s.bot, s.connected) {
+                        (Some(b), _) => format!("{name} (gone; {b} bot plays for now{you})"),
+                        (None, false) => format!("{name} (gone{you})"),
+                        (None, true) if me == Some(s.seat) => format!("{name} (you)"),
+                        (None, true) => name,
+                    }
+                }
+            };
+            format!("{}: {who}", def.seat_name(s.seat as usize))
+        })
+        .collect();
+    format!("Seats: {}", parts.join(", "))
+}
+
+fn show(io: &mut Io, def: &GameDef, view: View) {
+    for l in play_view::lines(def, &view, &Known::default()) {
+        io.say(clean_line(&l).into_owned());
+    }
+}
+
+fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i32, Fail> {
+    let mut said_seats = String::new();
+    let mut waiting_for: Option<(u8, u64)> = None;
+    // The view joining brought was taken in by `join`; this one starts the loop.
+    client.resync();
+    loop {
+        let ev = client.next_event(Duration::from_millis(500));
+        let update: Option<Box<Update>> = match ev {
+            Some(Event::Msg(ServerMsg::Update(u))) => Some(u),
+            Some(Event::Msg(ServerMsg::Refused { reason, .. })) => {
+                io.say(format!("Refused: {}", clean_line(&reason)));
+                None
+            }
+            Some(Event::Msg(ServerMsg::Error { reason })) => {
+                io.say(format!("Server: {}", clean_line(&reason)));
+                None
+            }
+            Some(Event::Msg(ServerMsg::Bye { reason })) | Some(Event::Closed(reason)) => {
+                return Err(Fail::Invalid(format!(
+                    "the server ended the connection: {}",
+                    clean_line(&reason)
+                )));
+            }
+            _ => None,
+        };
+        let latest = client.latest();
+        let line = seats_line(def, &latest.seats, me);
+        if line != said_seats {
+            io.say(clean_line(&line).into_owned());
+            said_seats = line;
+        }
+        let Some(u) = update else { continue };
+        // What happened: the action (by the label it has for this seat) and its log lines.
+        if !u.resync {
+            if let Some(last) = &u.last
+                && (me != Some(last.seat) || last.by_bot)
+            {
+                let bot = if last.by_bot { " (bot)" } else { "" };
+                io.say(clean_line(&format!(
+                    "{}{bot}: {}",
+                    def.seat_name(last.seat as usize),
+                    cut(&last.label, MAX_LABEL)
+                )));
+            }
+            for l in &u.view.log {
+                io.say(clean_line(&format!("    * {l}")));
+            }
+        }
+        let Some(view) = latest.view.clone().filter(|v| v.seat == u.view.seat) else {
+            continue;
+        };
+        if let Some(r) = &view.result {
+            show(io, def, view.clone().into());
+            io.say(format!("Game over: {}", clean_line(&result_line(def, r))));
+            client.send(ClientMsg::Leave);
+            return Ok(0);
+        }
+        if u.offered.is_empty() {
+            let to_act = (view.active, u.number);
+            if waiting_for.is_none_or(|(s, _)| s != to_act.0) && me.is_some() {
+                io.say(format!(
+                    "Waiting for {}…",
+                    def.seat_name(view.active as usize)
+                ));
+            }
+            waiting_for = Some(to_act);
+            continue;
+        }
+        waiting_for = None;
+        // This seat's turn: the game and the menu of the actions offered.
+        show(io, def, view.into());
+        let actions: Vec<String> = u.offered.iter().map(|o| o.action.clone()).collect();
+        let paths: Vec<Vec<String>> = u
+            .offered
+            .iter()
+            .map(|o| o.path.iter().map(|p| cut(p, MAX_LABEL)).collect())
+            .collect();
+        let menu = Menu::new(&paths, &actions);
+        let mut nav = menu.start();
+        let name = me.map_or_else(String::new, |s| def.seat_name(s as usize));
+        for l in level_lines(&menu, &nav) {
+            io.say(clean_line(&l).into_owned());
+        }
+        let choice = loop {
+            io.prompt(format!("{name}> "));
+            let Some(line) = io.read_line() else {
+                io.say("\nBye.");
+                client.send(ClientMsg::Leave);
+                return Ok(0);
+            };
+            match line.trim() {
+                "q" | "quit" => {
+                    io.say("Bye. Your seat waits for you (your token brings you back).");
+                    client.send(ClientMsg::Leave);
+                    return Ok(0);
+                }
+                "?" => {
+                    if let Some(v) = client.latest().view {
+                        show(io, def, v.into());
+                    }
+                    for l in level_lines(&menu, &nav) {
+                        io.say(clean_line(&l).into_owned());
+                    }
+                }
+                "" => {}
+                t => match nav.choose(&menu, t) {
+                    Ok(Chosen::Action(i)) => break i,
+                    Ok(Chosen::Moved) => {
+                        for l in level_lines(&menu, &nav) {
+                            io.say(clean_line(&l).into_owned());
+                        }
+                    }
+                    Err(m) => io.say(m),
+                },
+            }
+        };
+        client.send(ClientMsg::Act {
+            number: u.number,
+            action: actions[choice].clone(),
+        });
+    }
+}

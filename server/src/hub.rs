@@ -1,0 +1,361 @@
+//! The game threads: a small fixed pool, each owning the tables whose code it was made for.
+//! A table's code says which thread holds it (a hash of the code), so a message for a table
+//! goes straight to its thread with no shared map of tables; the same rule would let a
+//! stateless front send a code to the right server (see ARCHITECTURE.md).
+//!
+//! Each thread loops: it takes every request waiting, then lets each table whose bot is to
+//! act take one action (so a long bot game does not hold up the other tables), puts stand-in
+//! bots on seats whose grace period is over, and drops tables nobody needs any more.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::time::{Duration, Instant};
+
+use farebox::GameDef;
+
+use crate::conn::Conn;
+use crate::protocol::{ClientMsg, ServerMsg};
+use crate::table::{Table, TableConfig, TableSpec, cut, os_random};
+
+/// Letters of table codes (no 0/O, 1/I/L: codes are read aloud and typed).
+const CODE_LETTERS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+const CODE_LEN: usize = 6;
+
+/// How long a finished table nobody watches is kept (for downloads), and an unfinished one
+/// nobody is connected to.
+const KEEP_FINISHED: Duration = Duration::from_secs(120);
+const KEEP_IDLE: Duration = Duration::from_secs(30 * 60);
+/// The most tables one server holds.
+pub const MAX_TABLES: usize = 10_000;
+
+pub enum Cmd {
+    Create {
+        spec: TableSpec,
+        /// Told the code (a connection that asked).
+        conn: Option<Conn>,
+        /// Told the code or why not (the server's own callers).
+        reply: Option<Sender<Result<String, String>>>,
+    },
+    /// A message about the table `code` from a connection.
+    Msg {
+        code: String,
+        conn: Conn,
+        msg: ClientMsg,
+    },
+    /// A connection closed; it was at table `code`.
+    Gone {
+        code: String,
+        conn: u64,
+    },
+    Stop,
+}
+
+pub struct HubConfig {
+    pub mods: BTreeMap<String, Arc<GameDef>>,
+    pub threads: usize,
+    pub table: TableConfig,
+    /// Seeds tables from this (table k gets seed + k) instead of the operating system: tests.
+    pub seed: Option<u64>,
+}
+
+/// The handle the network side holds.
+pub struct Hub {
+    senders: Vec<Sender<Cmd>>,
+    next: AtomicUsize,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    tables: Arc<AtomicUsize>,
+}
+
+/// Which thread holds the table `code`.
+pub fn thread_of(code: &str, threads: usize) -> usize {
+    // FNV-1a: the same on every machine, so any front can route a code the same way.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in code.bytes() {
+        h ^= u64::from(b.to_ascii_uppercase());
+        h = h.wrapping_mul(0x100_0000_01b3);
+    }
+    (h % threads.max(1) as u64) as usize
+}
+
+impl Hub {
+    pub fn start(cfg: HubConfig) -> Hub {
+        let n = cfg.threads.max(1);
+        let mods = Arc::new(cfg.mods);
+        let seeds = Arc::new(AtomicUsize::new(0));
+        let tables = Arc::new(AtomicUsize::new(0));
+        let mut senders = vec![];
+        let mut threads = vec![];
+        for i in 0..n {
+            let (tx, rx) = channel();
+            senders.push(tx);
+            let (mods, table_cfg, seed, seeds, count) = (
+                mods.clone(),
+                cfg.table.clone(),
+                cfg.seed,
+                seeds.clone(),
+                tables.clone(),
+            );
+            // The tables (and their Luau VMs) are made on the thread and never leave it.
+            let spawned = std::thread::Builder::new()
+                .name(format!("farebox-tables-{i}"))
+                .spawn(move || {
+                    Worker {
+                        index: i,
+                        threads: n,
+                        mods,
+                        table_cfg,
+                        seed,
+                        seeds,
+                        count,
+                        tables: HashMap::new(),
+                    }
+                    .run(rx)
+                });
+            if let Ok(h) = spawned {
+                threads.push(h);
+            }
+        }
+        Hub {
+            senders,
+            next: AtomicUsize::new(0),
+            threads,
+            tables,
+        }
+    }
+
+    /// Sends a command to the thread of `code`.
+    pub fn to_table(&self, code: &str, cmd: Cmd) {
+        let i = thread_of(code, self.senders.len());
+        if let Some(s) = self.senders.get(i) {
+            let _ = s.send(cmd);
+        }
+    }
+
+    /// Opens a table on the next thread in turn.
+    pub fn create(&self, cmd: Cmd) {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.senders.len().max(1);
+        if let Some(s) = self.senders.get(i) {
+            let _ = s.send(cmd);
+        }
+    }
+
+    pub fn tables(&self) -> usize {
+        self.tables.load(Ordering::Relaxed)
+    }
+
+    pub fn stop(&mut self) {
+        for s in &self.senders {
+            let _ = s.send(Cmd::Stop);
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Hub {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+struct Worker {
+    index: usize,
+    threads: usize,
+    mods: Arc<BTreeMap<String, Arc<GameDef>>>,
+    table_cfg: TableConfig,
+    seed: Option<u64>,
+    seeds: Arc<AtomicUsize>,
+    count: Arc<AtomicUsize>,
+    tables: HashMap<String, Table>,
+}
+
+impl Worker {
+    fn run(mut self, rx: Receiver<Cmd>) {
+        loop {
+            let busy = self.tables.values().any(Table::bot_to_act);
+            let wait = if busy {
+                Duration::ZERO
+            } else {
+                let now = Instant::now();
+                self.tables
+                    .values()
+                    .filter_map(Table::next_deadline)
+                    .min()
+                    .map_or(Duration::from_secs(1), |d| {
+                        d.saturating_duration_since(now).min(Duration::from_secs(1))
+                    })
+            };
+            let first = if wait.is_zero() {
+                rx.try_recv().map_err(|e| match e {
+                    std::sync::mpsc::TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    std::sync::mpsc::TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                })
+            } else {
+                rx.recv_timeout(wait)
+            };
+            match first {
+                Ok(Cmd::Stop) | Err(RecvTimeoutError::Disconnected) => return,
+                Ok(cmd) => {
+                    if !self.handle(cmd) {
+                        return;
+                    }
+                    // Everything else waiting, before any bot moves.
+                    while let Ok(cmd) = rx.try_recv() {
+                        if !self.handle(cmd) {
+                            return;
+                        }
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            let now = Instant::now();
+            for t in self.tables.values_mut() {
+                t.tick(now);
+                t.step_bot();
+            }
+            self.tables.retain(|_, t| {
+                let quiet = now.duration_since(t.last_activity);
+                let keep = t.has_conns()
+                    || (t.is_over() && quiet < KEEP_FINISHED)
+                    || (!t.is_over() && quiet < KEEP_IDLE);
+                if !keep {
+                    self.count.fetch_sub(1, Ordering::Relaxed);
+                }
+                keep
+            });
+        }
+    }
+
+    /// False to stop.
+    fn handle(&mut self, cmd: Cmd) -> bool {
+        match cmd {
+            Cmd::Stop => return false,
+            Cmd::Create { spec, conn, reply } => {
+                let r = self.create(&spec);
+                if let Some(c) = &conn {
+                    match &r {
+                        Ok(code) => c.send(&ServerMsg::Created {
+                            code: code.clone(),
+                            mod_id: spec.mod_id.clone(),
+                            seats: spec.seats.len() as u8,
+                        }),
+                        Err(e) => c.send(&ServerMsg::Error { reason: e.clone() }),
+                    };
+                }
+                if let Some(tx) = reply {
+                    let _ = tx.send(r);
+                }
+            }
+            Cmd::Gone { code, conn } => {
+                if let Some(t) = self.tables.get_mut(&code) {
+                    t.gone(conn);
+                }
+            }
+            Cmd::Msg { code, conn, msg } => {
+                let Some(t) = self.tables.get_mut(&code) else {
+                    conn.send(&ServerMsg::Error {
+                        reason: format!("there is no table `{}` on this server", cut(&code)),
+                    });
+                    return true;
+                };
+                match msg {
+                    ClientMsg::Look { .. } => t.look(&conn),
+                    ClientMsg::Join {
+                        seat,
+                        name,
+                        content_hash,
+                        ..
+                    } => t.join(&conn, seat, &name, &content_hash),
+                    ClientMsg::Rejoin {
+                        token,
+                        content_hash,
+                        ..
+                    } => {
+                        t.rejoin(&conn, &token, &content_hash);
+                    }
+                    ClientMsg::Act { number, action } => t.act(&conn, number, &action),
+                    ClientMsg::Resync => {
+                        if t.is_at(&conn) {
+                            t.resync(&conn);
+                        } else {
+                            t.refuse_request(&conn, "you are not at this table".into());
+                        }
+                    }
+                    ClientMsg::Download { what } => {
+                        if t.is_at(&conn) {
+                            t.download(&conn, what);
+                        } else {
+                            t.refuse_request(&conn, "you are not at this table".into());
+                        }
+                    }
+                    ClientMsg::Leave => t.gone(conn.id),
+                    ClientMsg::Create { .. } => {}
+                }
+            }
+        }
+        true
+    }
+
+    fn create(&mut self, spec: &TableSpec) -> Result<String, String> {
+        if self.count.load(Ordering::Relaxed) >= MAX_TABLES {
+            return Err(format!(
+                "the server holds {MAX_TABLES} tables, its most; try again later"
+            ));
+        }
+        let Some(def) = self.mods.get(&spec.mod_id) else {
+            let names: Vec<&str> = self.mods.keys().map(String::as_str).collect();
+            return Err(format!(
+                "this server does not serve `{}`; it serves {}",
+                cut(&spec.mod_id),
+                names.join(", ")
+            ));
+        };
+        let (lo, hi) = def.players;
+        let n = spec.seats.len() as u32;
+        if n < lo || n > hi {
+            return Err(format!("{} is for {lo} to {hi} players, not {n}", def.name));
+        }
+        let (seed, bot_seed) = match self.seed {
+            Some(s) => {
+                let k = self.seeds.fetch_add(1, Ordering::Relaxed) as u64;
+                (
+                    s.wrapping_add(k),
+                    s.wrapping_add(k).rotate_left(17) ^ 0x5bd1_e995,
+                )
+            }
+            None => (os_random(), os_random()),
+        };
+        let code = self.new_code();
+        let t = Table::new(
+            code.clone(),
+            def.clone(),
+            spec,
+            seed,
+            bot_seed,
+            self.table_cfg.clone(),
+        )?;
+        self.tables.insert(code.clone(), t);
+        self.count.fetch_add(1, Ordering::Relaxed);
+        Ok(code)
+    }
+
+    /// A new code that routes to this thread.
+    fn new_code(&self) -> String {
+        loop {
+            let mut r = os_random();
+            let code: String = (0..CODE_LEN)
+                .map(|_| {
+                    let c = CODE_LETTERS[(r % CODE_LETTERS.len() as u64) as usize];
+                    r /= CODE_LETTERS.len() as u64;
+                    c as char
+                })
+                .collect();
+            if thread_of(&code, self.threads) == self.index && !self.tables.contains_key(&code) {
+                return code;
+            }
+        }
+    }
+}

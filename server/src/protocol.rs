@@ -1,0 +1,417 @@
+//! The wire protocol: JSON text messages over a WebSocket, one object each, tagged by `type`.
+//!
+//! A client sends [`ClientMsg`]; the server answers with [`ServerMsg`]. Every message about a
+//! table carries the table's action number (`number`: how many actions the game has taken),
+//! so a client always knows which state a message speaks of, and an action sent against an
+//! old number is refused and answered with the seat's whole view again.
+//!
+//! Nothing a seat may not see is ever put in a message to it: the server builds each
+//! connection's messages from the game's view for that seat (`Game::view`), the labels the
+//! rules give that seat (`Game::describe_for`) and the actions offered to that seat only
+//! when it is to act. The seed, the generator, the whole state, the other seats' actions and
+//! the replay stay on the server until the game is over.
+
+use std::collections::BTreeMap;
+
+use farebox::game::{PieceView, View, ZoneView};
+use farebox::state::GameResult;
+use farebox::value::Value;
+use serde::{Deserialize, Serialize};
+
+/// The protocol's version; a client of another version is told so in [`ServerMsg::Welcome`].
+pub const PROTOCOL: u32 = 1;
+
+/// The largest message a client may send, in bytes. A larger one ends the connection.
+pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
+
+/// A seat asked for in [`ClientMsg::Create`]: `person` (a seat for someone to join), `random`,
+/// one of the mod's bot ids, or `search:N` (the built-in search bot, N playouts at most
+/// [`MAX_SEARCH_PLAYOUTS`]).
+pub const PERSON: &str = "person";
+
+/// The most playouts a search bot seated over the wire may use a decision (a bot costs the
+/// server's time, which every table shares).
+pub const MAX_SEARCH_PLAYOUTS: u32 = 400;
+
+/// What a client sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Opens a table of a mod the server serves. Answered with [`ServerMsg::Created`]; the
+    /// connection is not seated by it (join a seat next).
+    Create {
+        #[serde(rename = "mod")]
+        mod_id: String,
+        /// One entry per seat: [`PERSON`] or a bot (`random`, a bot id, `search:N`).
+        seats: Vec<String>,
+        /// Game options, id = value as text.
+        #[serde(default)]
+        options: BTreeMap<String, String>,
+    },
+    /// Asks what a table is (its mod, content hash and seats) without joining it.
+    Look { code: String },
+    /// Takes a person's seat (`seat` counts from 0), or watches with no seat (`seat` absent).
+    /// `content_hash` is the client's own copy of the mod's content: when it is given and
+    /// differs from the table's, the join is refused with [`ServerMsg::ContentMismatch`].
+    Join {
+        code: String,
+        #[serde(default)]
+        seat: Option<u8>,
+        #[serde(default)]
+        name: String,
+        #[serde(default)]
+        content_hash: Option<String>,
+    },
+    /// Comes back to a seat with the token [`ServerMsg::Joined`] gave.
+    Rejoin {
+        code: String,
+        token: String,
+        #[serde(default)]
+        content_hash: Option<String>,
+    },
+    /// Takes an action offered to the connection's seat, at action number `number`.
+    Act { number: u64, action: String },
+    /// Asks for the whole view again.
+    Resync,
+    /// Asks for a record of the game once it is over: `seat` (the game as the connection's
+    /// seat saw it) or `replay` (the whole replay, seed and all).
+    Download { what: DownloadKind },
+    /// Leaves the table (the seat stays the person's: a bot plays it after the grace period,
+    /// and the token brings them back).
+    Leave,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DownloadKind {
+    Seat,
+    Replay,
+}
+
+/// A mod the server serves.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModInfo {
+    pub id: String,
+    pub name: String,
+    pub version: String,
+    pub content_hash: String,
+    pub players: (u32, u32),
+    /// The bots a table of it may seat, besides `random` and `search:N`.
+    pub bots: Vec<String>,
+}
+
+/// Who holds a seat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatKind {
+    /// A person's seat nobody has taken yet.
+    Open,
+    Person,
+    Bot,
+}
+
+/// One seat as everyone at the table may see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatStatus {
+    pub seat: u8,
+    /// The seat's name in the game ("Red").
+    pub name: String,
+    pub kind: SeatKind,
+    /// The person's name as they gave it (person seats).
+    pub player: Option<String>,
+    /// Whether the person is connected (person seats).
+    pub connected: bool,
+    /// The bot playing the seat: a bot seat's bot, or the one standing in for a person who
+    /// dropped out (until they come back).
+    pub bot: Option<String>,
+    /// Whether the seat is to act.
+    pub to_act: bool,
+}
+
+/// An action offered to the connection's seat, with the label its rules give that seat as a
+/// menu path (`["Place", "a Straightaway", "at 3,4"]`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Offer {
+    pub action: String,
+    pub path: Vec<String>,
+}
+
+/// The last action taken, as the connection's seat is shown it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LastAction {
+    pub seat: u8,
+    /// The seat's own label for its own action, the public label for anyone else's.
+    pub label: String,
+    /// Whether a bot took it.
+    pub by_bot: bool,
+}
+
+/// A seat's view of the game: `farebox::game::View` on the wire (both ways).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireView {
+    pub seat: Option<u8>,
+    pub seats: u8,
+    pub active: u8,
+    pub turn: u32,
+    pub counters: Vec<(String, Vec<i64>)>,
+    pub vars: BTreeMap<String, Value>,
+    pub zones: Vec<WireZone>,
+    pub pieces: Vec<WirePiece>,
+    pub tiles: Option<Vec<farebox::game::CellView>>,
+    pub log: Vec<String>,
+    pub result: Option<GameResult>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireZone {
+    pub id: String,
+    pub owner: Option<u8>,
+    pub count: usize,
+    pub cards: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WirePiece {
+    pub kind: String,
+    pub owner: Option<u8>,
+    pub at: Option<String>,
+    pub props: BTreeMap<String, Value>,
+}
+
+impl From<View> for WireView {
+    fn from(v: View) -> WireView {
+        WireView {
+            seat: v.seat,
+            seats: v.seats,
+            active: v.active,
+            turn: v.turn,
+            counters: v.counters,
+            vars: v.vars,
+            zones: v
+                .zones
+                .into_iter()
+                .map(|z| WireZone {
+                    id: z.id,
+                    owner: z.owner,
+                    count: z.count,
+                    cards: z.cards,
+                })
+                .collect(),
+            pieces: v
+                .pieces
+                .into_iter()
+                .map(|p| WirePiece {
+                    kind: p.kind,
+                    owner: p.owner,
+                    at: p.at,
+                    props: p.props,
+                })
+                .collect(),
+            tiles: v.tiles,
+            log: v.log,
+            result: v.result,
+        }
+    }
+}
+
+impl From<WireView> for View {
+    fn from(v: WireView) -> View {
+        View {
+            seat: v.seat,
+            seats: v.seats,
+            active: v.active,
+            turn: v.turn,
+            counters: v.counters,
+            vars: v.vars,
+            zones: v
+                .zones
+                .into_iter()
+                .map(|z| ZoneView {
+                    id: z.id,
+                    owner: z.owner,
+                    count: z.count,
+                    cards: z.cards,
+                })
+                .collect(),
+            pieces: v
+                .pieces
+                .into_iter()
+                .map(|p| PieceView {
+                    kind: p.kind,
+                    owner: p.owner,
+                    at: p.at,
+                    props: p.props,
+                })
+                .collect(),
+            tiles: v.tiles,
+            log: v.log,
+            result: v.result,
+        }
+    }
+}
+
+/// The game as one connection may see it after action `number`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Update {
+    pub code: String,
+    pub number: u64,
+    pub view: WireView,
+    /// The actions the connection's seat may take now: empty unless it is to act, is played
+    /// by the person on this connection, and the game is not over.
+    pub offered: Vec<Offer>,
+    pub seats: Vec<SeatStatus>,
+    /// The action that led here (absent in a resync or the first view).
+    pub last: Option<LastAction>,
+    /// How many of the seat's log lines came before `view.log`: a resync carries the whole
+    /// log (0), an update after an action only the lines that action wrote that the seat may
+    /// read, to be added to those it has.
+    pub log_from: usize,
+    /// Whether this is the whole view sent again (after a join, a refused action or a
+    /// [`ClientMsg::Resync`]) rather than the view after a new action.
+    pub resync: bool,
+    /// A deliberately leaky server's extra (tests only: see `ServerConfig::leak_for_tests`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debug: Option<serde_json::Value>,
+}
+
+/// What the server sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The first message on every connection.
+    Welcome {
+        protocol: u32,
+        mods: Vec<ModInfo>,
+    },
+    Created {
+        code: String,
+        #[serde(rename = "mod")]
+        mod_id: String,
+        seats: u8,
+    },
+    /// What a table is (answer to [`ClientMsg::Look`]).
+    Table {
+        code: String,
+        number: u64,
+        #[serde(rename = "mod")]
+        mod_id: String,
+        content_hash: String,
+        seats: Vec<SeatStatus>,
+        over: bool,
+    },
+    /// The connection sits at a table: `seat` absent for a spectator; `token` brings a
+    /// person back to the seat ([`ClientMsg::Rejoin`]). An [`Update`] follows.
+    Joined {
+        code: String,
+        number: u64,
+        #[serde(rename = "mod")]
+        mod_id: String,
+        mod_name: String,
+        version: String,
+        content_hash: String,
+        seat: Option<u8>,
+        token: Option<String>,
+    },
+    Update(Box<Update>),
+    /// Someone came, went, or a bot took over or gave back a seat.
+    Seats {
+        code: String,
+        number: u64,
+        seats: Vec<SeatStatus>,
+    },
+    /// An action was refused; the whole view follows (an [`Update`] with `resync`).
+    Refused {
+        code: String,
+        number: u64,
+        reason: String,
+    },
+    Download {
+        code: String,
+        number: u64,
+        what: DownloadKind,
+        text: String,
+    },
+    /// The client's copy of the mod is not the table's.
+    ContentMismatch {
+        code: String,
+        #[serde(rename = "mod")]
+        mod_id: String,
+        table_hash: String,
+        your_hash: String,
+        message: String,
+    },
+    /// A request that could not be done (the connection stays).
+    Error {
+        reason: String,
+    },
+    /// The server ends the connection, for this reason.
+    Bye {
+        reason: String,
+    },
+}
+
+impl ServerMsg {
+    /// The action number the message carries, if it is about a table.
+    pub fn number(&self) -> Option<u64> {
+        match self {
+            ServerMsg::Table { number, .. }
+            | ServerMsg::Joined { number, .. }
+            | ServerMsg::Seats { number, .. }
+            | ServerMsg::Refused { number, .. }
+            | ServerMsg::Download { number, .. } => Some(*number),
+            ServerMsg::Update(u) => Some(u.number),
+            _ => None,
+        }
+    }
+
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// Reads a client's message; the error says what is wrong, in a few words, without echoing
+/// more than a little of the input.
+pub fn parse_client(text: &str) -> Result<ClientMsg, String> {
+    serde_json::from_str(text).map_err(|e| {
+        let mut m = e.to_string();
+        if m.len() > 200 {
+            let mut cut = 200;
+            while !m.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            m.truncate(cut);
+            m.push('…');
+        }
+        format!("not a Farebox message: {m}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn messages_read_back() {
+        let m = ClientMsg::Act {
+            number: 3,
+            action: "move N".into(),
+        };
+        let t = serde_json::to_string(&m).unwrap();
+        assert_eq!(t, r#"{"type":"act","number":3,"action":"move N"}"#);
+        assert_eq!(parse_client(&t).unwrap(), m);
+        assert!(parse_client(r#"{"type":"act","number":3,"action":"x","seat":1}"#).is_err());
+        assert!(parse_client(r#"{"type":"fly"}"#).is_err());
+        assert!(parse_client("[1,2").is_err());
+        let j = parse_client(r#"{"type":"join","code":"ABC"}"#).unwrap();
+        assert_eq!(
+            j,
+            ClientMsg::Join {
+                code: "ABC".into(),
+                seat: None,
+                name: String::new(),
+                content_hash: None
+            }
+        );
+    }
+}

@@ -1,0 +1,445 @@
+//! The network side: a tokio runtime on threads of its own accepts WebSocket connections and
+//! reads them. Each message is size-checked (by the WebSocket layer), rate-limited, parsed
+//! into a [`ClientMsg`] and sent to the game thread of its table; what the game threads send
+//! back goes through each connection's bounded queue ([`Conn`]).
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use farebox::GameDef;
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::tungstenite::protocol::frame::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use crate::conn::Conn;
+use crate::hub::{Cmd, Hub, HubConfig};
+use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, ModInfo, PROTOCOL, ServerMsg, parse_client};
+use crate::table::{TableConfig, TableSpec, cut};
+
+/// How a server runs.
+#[derive(Clone)]
+pub struct ServerConfig {
+    /// Where to listen (port 0: any free port; see [`Server::addr`]).
+    pub addr: SocketAddr,
+    pub mods: Vec<Arc<GameDef>>,
+    /// Game threads (default: one per core).
+    pub threads: usize,
+    /// Threads of the network runtime.
+    pub net_threads: usize,
+    /// How long a person may be gone before a bot plays their seat.
+    pub grace: Duration,
+    /// Seeds tables from this instead of the operating system (tests: table k gets seed + k).
+    pub seed: Option<u64>,
+    /// Messages queued for a connection before it counts as too slow a reader and is ended.
+    pub queue: usize,
+    /// Messages a connection may send a second, and in a burst.
+    pub rate: u32,
+    pub burst: u32,
+    /// Malformed messages a connection may send before it is ended.
+    pub max_malformed: u32,
+    /// A deliberately leaky server, for the test that shows the wire leak test finds a leak:
+    /// every update carries the seed, every action and every seat's view. Never set it
+    /// otherwise; `farebox serve` cannot.
+    #[doc(hidden)]
+    pub leak_for_tests: bool,
+}
+
+impl ServerConfig {
+    pub fn new(addr: SocketAddr, mods: Vec<Arc<GameDef>>) -> ServerConfig {
+        ServerConfig {
+            addr,
+            mods,
+            threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            net_threads: 1,
+            grace: Duration::from_secs(30),
+            seed: None,
+            queue: 256,
+            rate: 100,
+            burst: 200,
+            max_malformed: 5,
+            leak_for_tests: false,
+        }
+    }
+}
+
+/// A running server. Dropping it (or [`Server::stop`]) stops it.
+pub struct Server {
+    addr: SocketAddr,
+    hub: Arc<Hub>,
+    runtime: Option<tokio::runtime::Runtime>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Server {
+    /// Binds the address and starts the game threads and the network runtime.
+    pub fn start(cfg: ServerConfig) -> std::io::Result<Server> {
+        let listener = std::net::TcpListener::bind(cfg.addr)?;
+        listener.set_nonblocking(true)?;
+        let addr = listener.local_addr()?;
+        let mods: BTreeMap<String, Arc<GameDef>> =
+            cfg.mods.iter().map(|d| (d.id.clone(), d.clone())).collect();
+        let infos: Vec<ModInfo> = cfg
+            .mods
+            .iter()
+            .map(|d| ModInfo {
+                id: d.id.clone(),
+                name: d.name.clone(),
+                version: d.version.clone(),
+                content_hash: d.content_hash.clone(),
+                players: d.players,
+                bots: d.bots.iter().map(|b| b.id.clone()).collect(),
+            })
+            .collect();
+        let hub = Arc::new(Hub::start(HubConfig {
+            mods,
+            threads: cfg.threads,
+            table: TableConfig {
+                grace: cfg.grace,
+                leak_for_tests: cfg.leak_for_tests,
+            },
+            seed: cfg.seed,
+        }));
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(cfg.net_threads.max(1))
+            .thread_name("farebox-net")
+            .enable_all()
+            .build()?;
+        let (stop, stopped) = tokio::sync::oneshot::channel();
+        let welcome: Arc<str> = ServerMsg::Welcome {
+            protocol: PROTOCOL,
+            mods: infos,
+        }
+        .to_text()
+        .into();
+        let listener = {
+            let _guard = runtime.enter();
+            tokio::net::TcpListener::from_std(listener)?
+        };
+        let shared = Arc::new(Shared {
+            hub: hub.clone(),
+            cfg,
+            welcome,
+        });
+        runtime.spawn(accept(listener, shared, stopped));
+        Ok(Server {
+            addr,
+            hub,
+            runtime: Some(runtime),
+            stop: Some(stop),
+        })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Opens a table (as [`ClientMsg::Create`] does); its code, or why not.
+    pub fn create_table(&self, spec: TableSpec) -> Result<String, String> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.hub.create(Cmd::Create {
+            spec,
+            conn: None,
+            reply: Some(tx),
+        });
+        rx.recv_timeout(Duration::from_secs(30))
+            .map_err(|_| "the server did not answer".to_string())?
+    }
+
+    /// How many tables the server holds.
+    pub fn tables(&self) -> usize {
+        self.hub.tables()
+    }
+
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(rt) = self.runtime.take() {
+            // Stopped from async code (a test), the runtime cannot wait for its tasks.
+            if tokio::runtime::Handle::try_current().is_ok() {
+                rt.shutdown_background();
+            } else {
+                rt.shutdown_timeout(Duration::from_secs(2));
+            }
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+struct Shared {
+    hub: Arc<Hub>,
+    cfg: ServerConfig,
+    welcome: Arc<str>,
+}
+
+async fn accept(
+    listener: tokio::net::TcpListener,
+    shared: Arc<Shared>,
+    mut stopped: tokio::sync::oneshot::Receiver<()>,
+) {
+    loop {
+        tokio::select! {
+            _ = &mut stopped => return,
+            r = listener.accept() => {
+                if let Ok((stream, _)) = r {
+                    let _ = stream.set_nodelay(true);
+                    tokio::spawn(connection(stream, shared.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// The WebSocket settings: a client's message (and frame) is at most
+/// [`MAX_CLIENT_MESSAGE`] bytes.
+fn ws_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .max_message_size(Some(MAX_CLIENT_MESSAGE))
+        .max_frame_size(Some(MAX_CLIENT_MESSAGE))
+}
+
+async fn connection(stream: TcpStream, shared: Arc<Shared>) {
+    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config()));
+    let Ok(Ok(ws)) = tokio::time::timeout(Duration::from_secs(10), handshake).await else {
+        return;
+    };
+    let (mut sink, mut stream) = ws.split();
+    let (conn, mut outbox, mut killed) = Conn::new(shared.cfg.queue);
+    conn.send_text(shared.welcome.clone());
+
+    // The writer: the queue to the socket, until the connection is ended (also while a send
+    // waits on a reader that does not read); then the reason, if the socket takes it in time.
+    let mut writer_killed = killed.clone();
+    let writer = tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                m = outbox.recv() => match m {
+                    Some(text) => {
+                        tokio::select! {
+                            r = sink.send(Message::text(text.to_string())) => {
+                                if r.is_err() { return; }
+                            }
+                            _ = writer_killed.changed() => break,
+                        }
+                    }
+                    None => return,
+                },
+                _ = writer_killed.changed() => break,
+            }
+        }
+        let reason = writer_killed.borrow().clone();
+        if let Some(reason) = reason {
+            let bye = ServerMsg::Bye {
+                reason: reason.clone(),
+            }
+            .to_text();
+            let mut short = reason;
+            let mut n = 120.min(short.len());
+            while !short.is_char_boundary(n) {
+                n -= 1;
+            }
+            short.truncate(n);
+            let _ = tokio::time::timeout(Duration::from_secs(3), async {
+                // What was queued before the end (the answers to the messages that led to it).
+                while let Ok(text) = outbox.try_recv() {
+                    sink.send(Message::text(text.to_string())).await?;
+                }
+                sink.send(Message::text(bye)).await?;
+                sink.send(Message::Close(Some(CloseFrame {
+                    code: CloseCode::Policy,
+                    reason: short.into(),
+                })))
+                .await
+            })
+            .await;
+        }
+    });
+
+    let mut table: Option<String> = None;
+    let mut tokens = f64::from(shared.cfg.burst);
+    let mut last = Instant::now();
+    let mut malformed = 0;
+    loop {
+        let frame = tokio::select! {
+            f = stream.next() => f,
+            _ = killed.changed() => break,
+        };
+        let text = match frame {
+            None | Some(Ok(Message::Close(_))) => break,
+            Some(Err(e)) => {
+                use tokio_tungstenite::tungstenite::Error as E;
+                let reason = match e {
+                    E::Capacity(_) => format!(
+                        "a message larger than {} KiB: the server ends the connection",
+                        MAX_CLIENT_MESSAGE / 1024
+                    ),
+                    e => format!("a broken WebSocket stream ({})", cut(&e.to_string())),
+                };
+                conn.end(&reason);
+                break;
+            }
+            Some(Ok(Message::Text(t))) => t,
+            Some(Ok(Message::Binary(_))) => {
+                malformed += 1;
+                conn.send(&ServerMsg::Error {
+                    reason: "messages are JSON text, not binary".into(),
+                });
+                if malformed >= shared.cfg.max_malformed {
+                    conn.end("too many malformed messages");
+                    break;
+                }
+                continue;
+            }
+            Some(Ok(_)) => continue,
+        };
+        // The rate limit: a bucket of `burst` messages, filled at `rate` a second.
+        let now = Instant::now();
+        tokens = (tokens + now.duration_since(last).as_secs_f64() * f64::from(shared.cfg.rate))
+            .min(f64::from(shared.cfg.burst));
+        last = now;
+        tokens -= 1.0;
+        if tokens < 0.0 {
+            conn.end(&format!(
+                "more than {} messages a second: the server ends the connection",
+                shared.cfg.rate
+            ));
+            break;
+        }
+        let msg = match parse_client(text.as_str()) {
+            Ok(m) => m,
+            Err(reason) => {
+                malformed += 1;
+                conn.send(&ServerMsg::Error { reason });
+                if malformed >= shared.cfg.max_malformed {
+                    conn.end(&format!(
+                        "{} malformed messages: the server ends the connection",
+                        malformed
+                    ));
+                    break;
+                }
+                continue;
+            }
+        };
+        route(&shared, &conn, &mut table, msg);
+    }
+    if let Some(code) = table {
+        shared.hub.to_table(
+            &code,
+            Cmd::Gone {
+                code: code.clone(),
+                conn: conn.id,
+            },
+        );
+    }
+    // Let the writer send the reason, if there is one, then close.
+    if !conn.is_ended() {
+        conn.end("closed");
+    }
+    let abort = writer.abort_handle();
+    if tokio::time::timeout(Duration::from_secs(5), writer)
+        .await
+        .is_err()
+    {
+        abort.abort();
+    }
+}
+
+fn norm(code: &str) -> String {
+    code.trim().to_ascii_uppercase()
+}
+
+fn route(shared: &Shared, conn: &Conn, table: &mut Option<String>, msg: ClientMsg) {
+    let hub = &shared.hub;
+    match msg {
+        ClientMsg::Create {
+            mod_id,
+            seats,
+            options,
+        } => {
+            if seats.len() > 16 {
+                conn.send(&ServerMsg::Error {
+                    reason: "a table has at most 16 seats".into(),
+                });
+                return;
+            }
+            hub.create(Cmd::Create {
+                spec: TableSpec {
+                    mod_id,
+                    seats,
+                    options,
+                },
+                conn: Some(conn.clone()),
+                reply: None,
+            });
+        }
+        ClientMsg::Look { code } => {
+            let code = norm(&code);
+            hub.to_table(
+                &code.clone(),
+                Cmd::Msg {
+                    code,
+                    conn: conn.clone(),
+                    msg: ClientMsg::Look {
+                        code: String::new(),
+                    },
+                },
+            );
+        }
+        m @ (ClientMsg::Join { .. } | ClientMsg::Rejoin { .. }) => {
+            let code = match &m {
+                ClientMsg::Join { code, .. } | ClientMsg::Rejoin { code, .. } => norm(code),
+                _ => return,
+            };
+            if let Some(old) = table.as_ref()
+                && *old != code
+            {
+                // One table a connection: leaving the old one first.
+                hub.to_table(
+                    old,
+                    Cmd::Gone {
+                        code: old.clone(),
+                        conn: conn.id,
+                    },
+                );
+            }
+            *table = Some(code.clone());
+            hub.to_table(
+                &code.clone(),
+                Cmd::Msg {
+                    code,
+                    conn: conn.clone(),
+                    msg: m,
+                },
+            );
+        }
+        m => match table.as_ref() {
+            Some(code) => hub.to_table(
+                code,
+                Cmd::Msg {
+                    code: code.clone(),
+                    conn: conn.clone(),
+                    msg: m,
+                },
+            ),
+            None => {
+                conn.send(&ServerMsg::Error {
+                    reason: "join a table first".into(),
+                });
+            }
+        },
+    }
+}

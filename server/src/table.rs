@@ -1,0 +1,823 @@
+//! A table: one game, its seats (people, bots, open seats), its watchers and its recording.
+//! A table lives on one game thread (a `Game` holds a Luau VM, which must stay on its thread)
+//! and is driven by that thread's loop ([`crate::hub`]).
+//!
+//! Every message a connection gets is built here for that connection's seat alone: the
+//! seat's view, the labels the rules give that seat, and the actions offered only to the
+//! seat to act and only on the connection of the person playing it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use farebox::GameDef;
+use farebox::agent::Agent;
+use farebox::game::{Game, Setup};
+use farebox::replay::{Recorder, Replay, seat_transcript};
+use farebox::value::Value;
+
+use crate::conn::Conn;
+use crate::protocol::{
+    DownloadKind, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus, ServerMsg,
+    Update,
+};
+
+/// Refused actions (other than stale ones) and bad requests a connection may make before it
+/// is cut off.
+pub const MAX_STRIKES: u32 = 8;
+
+/// What a table is made from.
+#[derive(Debug, Clone)]
+pub struct TableSpec {
+    pub mod_id: String,
+    /// [`PERSON`] or a bot spec, per seat.
+    pub seats: Vec<String>,
+    pub options: BTreeMap<String, String>,
+}
+
+/// The table's settings from the server.
+#[derive(Debug, Clone)]
+pub struct TableConfig {
+    /// How long a person may be gone before a bot plays their seat.
+    pub grace: Duration,
+    /// Send every connection the whole game (tests of the leak test only).
+    pub leak_for_tests: bool,
+}
+
+enum Holder {
+    Open,
+    Bot {
+        spec: String,
+        agent: Box<Agent>,
+    },
+    Person {
+        name: String,
+        token: String,
+        conn: Option<Conn>,
+        /// When they dropped out (None while connected).
+        left: Option<Instant>,
+        /// The bot playing for them once the grace period is over, until they come back.
+        standin: Option<Box<Agent>>,
+    },
+}
+
+pub struct Table {
+    pub code: String,
+    def: Arc<GameDef>,
+    game: Game,
+    recorder: Option<Recorder>,
+    replay: Option<Replay>,
+    holders: Vec<Holder>,
+    watchers: Vec<Conn>,
+    /// The bot that stands in for a person gone longer than the grace period.
+    standin: String,
+    bot_seed: u64,
+    cfg: TableConfig,
+    /// The legal actions now (the seat to act's).
+    legal: Vec<String>,
+    /// Their labels for the seat to act, made once per state and only when a person plays.
+    paths: Option<Vec<Vec<String>>>,
+    /// A rule script failed: the table stops, with this reason.
+    failed: Option<String>,
+    strikes: HashMap<u64, u32>,
+    pub last_activity: Instant,
+}
+
+fn bot_ok(spec: &str, def: &GameDef) -> Result<(), String> {
+    if let Some(n) = spec.strip_prefix("search:") {
+        let playouts: u32 = n
+            .split(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .ok_or_else(|| format!("`{}` is not a search bot (search:N)", cut(spec)))?;
+        if playouts > MAX_SEARCH_PLAYOUTS {
+            return Err(format!(
+                "a search bot on a server may use at most {MAX_SEARCH_PLAYOUTS} playouts, not {playouts}"
+            ));
+        }
+    } else if spec == "search" {
+        return Err(format!(
+            "name the search bot's playouts (search:N, N at most {MAX_SEARCH_PLAYOUTS})"
+        ));
+    }
+    Agent::from_spec(spec, def, 0, 0).map(|_| ())
+}
+
+/// A short piece of a client's text, for messages.
+pub fn cut(s: &str) -> String {
+    if s.chars().count() <= 60 {
+        s.to_string()
+    } else {
+        s.chars().take(60).collect::<String>() + "…"
+    }
+}
+
+/// A token nobody can guess: 128 bits from the operating system, in hex.
+pub fn token() -> String {
+    format!("{:016x}{:016x}", os_random(), os_random())
+}
+
+/// 64 bits from the operating system's generator (never from a game's seed). Without one,
+/// std's hasher keys, which std also takes from the operating system.
+pub fn os_random() -> u64 {
+    getrandom::u64().unwrap_or_else(|_| {
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(0);
+        h.finish()
+    })
+}
+
+impl Table {
+    pub fn new(
+        code: String,
+        def: Arc<GameDef>,
+        spec: &TableSpec,
+        seed: u64,
+        bot_seed: u64,
+        cfg: TableConfig,
+    ) -> Result<Table, String> {
+        let n = spec.seats.len();
+        let seats = u8::try_from(n).map_err(|_| "too many seats".to_string())?;
+        let mut setup = Setup::new(seats, seed);
+        if spec.options.len() > 64 {
+            return Err("at most 64 options".into());
+        }
+        for (k, v) in &spec.options {
+            setup = setup.option(k, Value::Str(v.clone()));
+        }
+        let mut holders = Vec::with_capacity(n);
+        for (i, s) in spec.seats.iter().enumerate() {
+            if s == PERSON {
+                holders.push(Holder::Open);
+            } else {
+                bot_ok(s, &def)?;
+                let agent = Agent::from_spec(s, &def, bot_seed, i as u8)?;
+                holders.push(Holder::Bot {
+                    spec: s.clone(),
+                    agent: Box::new(agent),
+                });
+            }
+        }
+        let game = Game::new(def.clone(), setup).map_err(|e| e.to_string())?;
+        let recorder = Some(Recorder::new(&game));
+        let standin = def
+            .bots
+            .first()
+            .map_or_else(|| "random".to_string(), |b| b.id.clone());
+        let mut t = Table {
+            code,
+            def,
+            game,
+            recorder,
+            replay: None,
+            holders,
+            watchers: vec![],
+            standin,
+            bot_seed,
+            cfg,
+            legal: vec![],
+            paths: None,
+            failed: None,
+            strikes: HashMap::new(),
+            last_activity: Instant::now(),
+        };
+        t.refresh();
+        Ok(t)
+    }
+
+    pub fn number(&self) -> u64 {
+        self.game.history().len() as u64
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.game.is_over() || self.failed.is_some()
+    }
+
+    pub fn def(&self) -> &Arc<GameDef> {
+        &self.def
+    }
+
+    /// Every connection at the table.
+    pub fn conns(&self) -> impl Iterator<Item = &Conn> {
+        self.holders
+            .iter()
+            .filter_map(|h| match h {
+                Holder::Person { conn: Some(c), .. } => Some(c),
+                _ => None,
+            })
+            .chain(&self.watchers)
+    }
+
+    pub fn has_conns(&self) -> bool {
+        self.conns().next().is_some()
+    }
+
+    /// Reads the legal actions of the state now; a failing rule stops the table.
+    fn refresh(&mut self) {
+        self.paths = None;
+        if self.game.is_over() {
+            self.legal.clear();
+            if let Some(r) = self.recorder.take() {
+                self.replay = Some(r.finish(&self.game));
+            }
+            return;
+        }
+        match self.game.legal_actions() {
+            Ok(a) if a.is_empty() => {
+                self.fail("the seat to act has no legal action, and the game is not over".into())
+            }
+            Ok(a) => self.legal = a,
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
+    fn fail(&mut self, why: String) {
+        self.legal.clear();
+        let reason = format!("the table stopped: a rule failed: {why}");
+        for c in self.conns() {
+            c.send(&ServerMsg::Error {
+                reason: reason.clone(),
+            });
+        }
+        self.failed = Some(reason);
+    }
+
+    /// Whether a bot is to act now (a bot's seat, or a person's played by a stand-in).
+    pub fn bot_to_act(&self) -> bool {
+        if self.is_over() || self.legal.is_empty() {
+            return false;
+        }
+        match self.holders.get(self.game.active() as usize) {
+            Some(Holder::Bot { .. }) => true,
+            Some(Holder::Person { standin, .. }) => standin.is_some(),
+            _ => false,
+        }
+    }
+
+    /// Lets the bot to act take one action.
+    pub fn step_bot(&mut self) {
+        if !self.bot_to_act() {
+            return;
+        }
+        let seat = self.game.active();
+        let legal = std::mem::take(&mut self.legal);
+        let chosen = match self.holders.get_mut(seat as usize) {
+            Some(Holder::Bot { agent, .. }) => agent.choose(&mut self.game, &legal),
+            Some(Holder::Person {
+                standin: Some(agent),
+                ..
+            }) => agent.choose(&mut self.game, &legal),
+            _ => return,
+        };
+        self.legal = legal;
+        match chosen {
+            Ok(i) => match self.legal.get(i).cloned() {
+                Some(a) => self.take(seat, &a, true),
+                None => self.fail(format!("a bot chose action {i} of {}", self.legal.len())),
+            },
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
+    /// Applies an action of the seat to act (legal: from `self.legal`) and tells everyone.
+    fn take(&mut self, seat: u8, action: &str, by_bot: bool) {
+        // Labels are made before the action, as each viewer is shown it.
+        let mut labels: HashMap<Option<u8>, String> = HashMap::new();
+        let viewers: Vec<Option<u8>> = self.viewers();
+        for v in viewers {
+            if let std::collections::hash_map::Entry::Vacant(e) = labels.entry(v) {
+                e.insert(self.game.describe_for(action, v));
+            }
+        }
+        let told = self.game.log().len();
+        if let Err(e) = self.game.apply_legal(action) {
+            self.fail(e.to_string());
+            return;
+        }
+        if let Some(r) = &mut self.recorder {
+            r.step(seat, action, &self.game);
+        }
+        self.last_activity = Instant::now();
+        self.refresh();
+        self.broadcast(told, |v| {
+            labels.get(&v).map(|l| LastAction {
+                seat,
+                label: l.clone(),
+                by_bot,
+            })
+        });
+    }
+
+    /// The seats of the connections at the table (None: watchers).
+    fn viewers(&self) -> Vec<Option<u8>> {
+        let mut v: Vec<Option<u8>> = self
+            .holders
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| matches!(h, Holder::Person { conn: Some(_), .. }))
+            .map(|(i, _)| Some(i as u8))
+            .collect();
+        if !self.watchers.is_empty() {
+            v.push(None);
+        }
+        v
+    }
+
+    /// Sends everyone at the table the game after an action; `told` is the length of the
+    /// log before it (each connection gets only the new lines it may read).
+    fn broadcast(&mut self, told: usize, last: impl Fn(Option<u8>) -> Option<LastAction>) {
+        let mut sends: Vec<(Conn, Arc<str>)> = vec![];
+        let mut watcher_text: Option<Arc<str>> = None;
+        for i in 0..self.holders.len() {
+            if let Holder::Person { conn: Some(c), .. } = &self.holders[i] {
+                let c = c.clone();
+                let u = self.update_for(Some(i as u8), last(Some(i as u8)), Some(told));
+                sends.push((c, ServerMsg::Update(Box::new(u)).to_text().into()));
+            }
+        }
+        for w in self.watchers.clone() {
+            let text = match &watcher_text {
+                Some(t) => t.clone(),
+                None => {
+                    let u = self.update_for(None, last(None), Some(told));
+                    let t: Arc<str> = ServerMsg::Update(Box::new(u)).to_text().into();
+                    watcher_text = Some(t.clone());
+                    t
+                }
+            };
+            sends.push((w, text));
+        }
+        for (c, t) in sends {
+            c.send_text(t);
+        }
+    }
+
+    /// The status of every seat, as everyone may see it.
+    pub fn seats(&self) -> Vec<SeatStatus> {
+        let active = (!self.is_over()).then(|| self.game.active());
+        self.holders
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                let (kind, player, connected, bot) = match h {
+                    Holder::Open => (SeatKind::Open, None, false, None),
+                    Holder::Bot { spec, .. } => (SeatKind::Bot, None, false, Some(spec.clone())),
+                    Holder::Person {
+                        name,
+                        conn,
+                        standin,
+                        ..
+                    } => (
+                        SeatKind::Person,
+                        Some(name.clone()),
+                        conn.is_some(),
+                        standin.as_ref().map(|_| self.standin.clone()),
+                    ),
+                };
+                SeatStatus {
+                    seat: i as u8,
+                    name: self.def.seat_name(i),
+                    kind,
+                    player,
+                    connected,
+                    bot,
+                    to_act: active == Some(i as u8),
+                }
+            })
+            .collect()
+    }
+
+    /// The game as `viewer` may see it; the actions offered when it is that seat's person's
+    /// turn. With `told` (the log's length before the last action), the log lines written
+    /// since; else (a resync) the whole log.
+    fn update_for(
+        &mut self,
+        viewer: Option<u8>,
+        last: Option<LastAction>,
+        told: Option<usize>,
+    ) -> Update {
+        let mut view: crate::protocol::WireView = self.game.view(viewer).into();
+        let resync = told.is_none();
+        let mut log_from = 0;
+        if let Some(told) = told {
+            let log = self.game.log();
+            let told = told.min(log.len());
+            log_from = log[..told].iter().filter(|e| e.seen.by(viewer)).count();
+            view.log = log[told..]
+                .iter()
+                .filter(|e| e.seen.by(viewer))
+                .map(|e| e.text.clone())
+                .collect();
+        }
+        let mut offered = vec![];
+        if let Some(s) = viewer
+            && s == self.game.active()
+            && !self.is_over()
+            && matches!(
+                self.holders.get(s as usize),
+                Some(Holder::Person {
+                    conn: Some(_),
+                    standin: None,
+                    ..
+                })
+            )
+        {
+            if self.paths.is_none() {
+                let paths = self
+                    .legal
+                    .clone()
+                    .iter()
+                    .map(|a| self.game.describe_path(a))
+                    .collect();
+                self.paths = Some(paths);
+            }
+            if let Some(paths) = &self.paths {
+                offered = self
+                    .legal
+                    .iter()
+                    .zip(paths)
+                    .map(|(a, p)| Offer {
+                        action: a.clone(),
+                        path: p.clone(),
+                    })
+                    .collect();
+            }
+        }
+        let debug = self.cfg.leak_for_tests.then(|| {
+            let views: Vec<_> = (0..self.game.setup().seats)
+                .map(|s| self.game.view(Some(s)))
+                .collect();
+            serde_json::json!({
+                "seed": self.game.setup().seed,
+                "actions": self.game.history(),
+                "views": views,
+            })
+        });
+        Update {
+            code: self.code.clone(),
+            number: self.number(),
+            view,
+            offered,
+            seats: self.seats(),
+            last,
+            resync,
+            log_from,
+            debug,
+        }
+    }
+
+    /// Sends a connection its whole view.
+    fn send_update(&mut self, conn: &Conn, viewer: Option<u8>) {
+        let u = self.update_for(viewer, None, None);
+        conn.send(&ServerMsg::Update(Box::new(u)));
+    }
+
+    fn send_seats(&self) {
+        let msg = ServerMsg::Seats {
+            code: self.code.clone(),
+            number: self.number(),
+            seats: self.seats(),
+        };
+        let text: Arc<str> = msg.to_text().into();
+        for c in self.conns() {
+            c.send_text(text.clone());
+        }
+    }
+
+    /// A strike against a connection; too many end it.
+    fn strike(&mut self, conn: &Conn) {
+        let n = self.strikes.entry(conn.id).or_default();
+        *n += 1;
+        if *n >= MAX_STRIKES {
+            conn.end(&format!(
+                "{MAX_STRIKES} refused actions or requests: the server ends the connection"
+            ));
+        }
+    }
+
+    /// The seat a connection holds, if any.
+    fn seat_of(&self, conn: &Conn) -> Option<u8> {
+        self.holders
+            .iter()
+            .position(|h| matches!(h, Holder::Person { conn: Some(c), .. } if c.id == conn.id))
+            .map(|i| i as u8)
+    }
+
+    pub fn is_at(&self, conn: &Conn) -> bool {
+        self.seat_of(conn).is_some() || self.watchers.iter().any(|w| w.id == conn.id)
+    }
+
+    pub fn look(&self, conn: &Conn) {
+        conn.send(&ServerMsg::Table {
+            code: self.code.clone(),
+            number: self.number(),
+            mod_id: self.def.id.clone(),
+            content_hash: self.def.content_hash.clone(),
+            seats: self.seats(),
+            over: self.is_over(),
+        });
+    }
+
+    /// Refuses a client whose content differs from the table's. True when refused.
+    fn mismatch(&self, conn: &Conn, hash: &Option<String>) -> bool {
+        let Some(h) = hash else { return false };
+        if *h == self.def.content_hash {
+            return false;
+        }
+        conn.send(&ServerMsg::ContentMismatch {
+            code: self.code.clone(),
+            mod_id: self.def.id.clone(),
+            table_hash: self.def.content_hash.clone(),
+            your_hash: cut(h),
+            message: format!(
+                "this table plays {} {} (mod `{}`) with content hash {}, and your copy's content hash is {}: its files differ from the server's, so you cannot join; get the server's version of the mod",
+                self.def.name,
+                self.def.version,
+                self.def.id,
+                self.def.content_hash,
+                cut(h)
+            ),
+        });
+        true
+    }
+
+    fn joined(&mut self, conn: &Conn, seat: Option<u8>, token: Option<String>) {
+        conn.send(&ServerMsg::Joined {
+            code: self.code.clone(),
+            number: self.number(),
+            mod_id: self.def.id.clone(),
+            mod_name: self.def.name.clone(),
+            version: self.def.version.clone(),
+            content_hash: self.def.content_hash.clone(),
+            seat,
+            token,
+        });
+        self.send_update(conn, seat);
+        self.send_seats();
+    }
+
+    pub fn join(&mut self, conn: &Conn, seat: Option<u8>, name: &str, hash: &Option<String>) {
+        if self.mismatch(conn, hash) {
+            return;
+        }
+        let name = cut(name.trim());
+        match seat {
+            None => {
+                self.watchers.push(conn.clone());
+                self.joined(conn, None, None);
+            }
+            Some(s) => match self.holders.get_mut(s as usize) {
+                Some(h @ Holder::Open) => {
+                    let token = token();
+                    *h = Holder::Person {
+                        name: if name.is_empty() {
+                            format!("Player {}", s as u32 + 1)
+                        } else {
+                            name
+                        },
+                        token: token.clone(),
+                        conn: Some(conn.clone()),
+                        left: None,
+                        standin: None,
+                    };
+                    self.last_activity = Instant::now();
+                    self.joined(conn, Some(s), Some(token));
+                }
+                Some(Holder::Bot { .. }) => {
+                    conn.send(&ServerMsg::Error {
+                        reason: format!("seat {} is played by a bot", s as u32 + 1),
+                    });
+                }
+                Some(Holder::Person { .. }) => {
+                    conn.send(&ServerMsg::Error {
+                        reason: format!(
+                            "seat {} is taken (its person comes back with their token)",
+                            s as u32 + 1
+                        ),
+                    });
+                }
+                None => {
+                    conn.send(&ServerMsg::Error {
+                        reason: format!(
+                            "the table has {} seats; there is no seat {}",
+                            self.holders.len(),
+                            s as u32 + 1
+                        ),
+                    });
+                }
+            },
+        }
+    }
+
+    /// A person comes back with their token: the seat is theirs again (a stand-in bot hands
+    /// it back), and an older connection holding it is ended.
+    pub fn rejoin(&mut self, conn: &Conn, token: &str, hash: &Option<String>) -> bool {
+        if self.mismatch(conn, hash) {
+            return false;
+        }
+        let found = self
+            .holders
+            .iter()
+            .position(|h| matches!(h, Holder::Person { token: t, .. } if constant_eq(t, token)));
+        let Some(s) = found else {
+            conn.send(&ServerMsg::Error {
+                reason: "no seat at this table has that token".into(),
+            });
+            return false;
+        };
+        if let Some(Holder::Person {
+            conn: c,
+            left,
+            standin,
+            token,
+            ..
+        }) = self.holders.get_mut(s)
+        {
+            if let Some(old) = c.take()
+                && old.id != conn.id
+            {
+                old.end("you joined this seat again from another connection");
+            }
+            *c = Some(conn.clone());
+            *left = None;
+            *standin = None;
+            let token = token.clone();
+            self.last_activity = Instant::now();
+            self.joined(conn, Some(s as u8), Some(token));
+        }
+        true
+    }
+
+    /// A connection left or dropped.
+    pub fn gone(&mut self, conn_id: u64) {
+        self.watchers.retain(|w| w.id != conn_id);
+        let mut changed = false;
+        for h in &mut self.holders {
+            if let Holder::Person { conn, left, .. } = h
+                && conn.as_ref().is_some_and(|c| c.id == conn_id)
+            {
+                *conn = None;
+                *left = Some(Instant::now());
+                changed = true;
+            }
+        }
+        self.strikes.remove(&conn_id);
+        if changed {
+            self.send_seats();
+        }
+    }
+
+    /// Puts a stand-in bot on the seats of people gone longer than the grace period. True
+    /// when a seat changed hands.
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let mut changed = false;
+        if self.is_over() {
+            return false;
+        }
+        for (i, h) in self.holders.iter_mut().enumerate() {
+            if let Holder::Person {
+                conn: None,
+                left: Some(t),
+                standin,
+                ..
+            } = h
+                && standin.is_none()
+                && now.duration_since(*t) >= self.cfg.grace
+            {
+                // The bot's generator is the table's bot seed, never the game's.
+                let agent = Agent::from_spec(&self.standin, &self.def, self.bot_seed, i as u8)
+                    .or_else(|_| Agent::from_spec("random", &self.def, self.bot_seed, i as u8));
+                if let Ok(a) = agent {
+                    *standin = Some(Box::new(a));
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            self.send_seats();
+        }
+        changed
+    }
+
+    /// When the next grace period ends, if any runs.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        if self.is_over() {
+            return None;
+        }
+        self.holders
+            .iter()
+            .filter_map(|h| match h {
+                Holder::Person {
+                    left: Some(t),
+                    standin: None,
+                    conn: None,
+                    ..
+                } => Some(*t + self.cfg.grace),
+                _ => None,
+            })
+            .min()
+    }
+
+    /// A person's action.
+    pub fn act(&mut self, conn: &Conn, number: u64, action: &str) {
+        let seat = self.seat_of(conn);
+        let refuse = |t: &mut Table, reason: String, strike: bool| {
+            conn.send(&ServerMsg::Refused {
+                code: t.code.clone(),
+                number: t.number(),
+                reason,
+            });
+            t.send_update(conn, seat);
+            if strike {
+                t.strike(conn);
+            }
+        };
+        let Some(seat) = seat else {
+            return refuse(self, "you have no seat at this table".into(), true);
+        };
+        if number != self.number() {
+            return refuse(
+                self,
+                format!(
+                    "your action was sent at action {number}, and the table is at action {}: here is the game as it is now",
+                    self.number()
+                ),
+                false,
+            );
+        }
+        if self.is_over() {
+            return refuse(self, "the game is over".into(), true);
+        }
+        if self.game.active() != seat {
+            return refuse(
+                self,
+                format!(
+                    "it is not your turn: {} is to act",
+                    self.def.seat_name(self.game.active() as usize)
+                ),
+                true,
+            );
+        }
+        if !self.legal.iter().any(|a| a == action) {
+            return refuse(
+                self,
+                format!("`{}` is not among the actions offered to you", cut(action)),
+                true,
+            );
+        }
+        self.take(seat, action, false);
+    }
+
+    pub fn resync(&mut self, conn: &Conn) {
+        let seat = self.seat_of(conn);
+        self.send_update(conn, seat);
+    }
+
+    pub fn download(&mut self, conn: &Conn, what: DownloadKind) {
+        let seat = self.seat_of(conn);
+        let Some(replay) = self.replay.as_ref().filter(|_| self.game.is_over()) else {
+            conn.send(&ServerMsg::Error {
+                reason: "the game is still being played: records are given once it is over".into(),
+            });
+            return;
+        };
+        let text = match what {
+            DownloadKind::Replay => replay.to_json(),
+            DownloadKind::Seat => {
+                let Some(s) = seat else {
+                    conn.send(&ServerMsg::Error {
+                        reason: "watchers have no seat's record: download the replay".into(),
+                    });
+                    return;
+                };
+                match seat_transcript(&self.def, replay, s) {
+                    Ok(lines) => lines.join("\n") + "\n",
+                    Err(e) => {
+                        conn.send(&ServerMsg::Error {
+                            reason: format!("the record could not be made: {e}"),
+                        });
+                        return;
+                    }
+                }
+            }
+        };
+        conn.send(&ServerMsg::Download {
+            code: self.code.clone(),
+            number: self.number(),
+            what,
+            text,
+        });
+    }
+
+    /// A bad request of a connection at this table.
+    pub fn refuse_request(&mut self, conn: &Conn, reason: String) {
+        conn.send(&ServerMsg::Error { reason });
+        self.strike(conn);
+    }
+}
+
+/// Compares tokens in time that does not depend on where they differ.
+fn constant_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}

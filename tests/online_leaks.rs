@@ -1,0 +1,241 @@
+//! Hidden information stays as safe on the wire as on the screen. Every bundled game is played
+//! over a loopback server with a person (driven by this test) in every seat and a spectator;
+//! every message each connection receives is kept, as text. Once the game is over its replay
+//! is downloaded and played again here, and each message is searched for what its seat could
+//! not know at the action number the message carries: the ids, names and texts of the cards
+//! hidden from it, hidden variables' values, the secrets of Taxi Derby and Critter Cab by
+//! meaning, and the game's seed. A deliberately leaky server (which sends everyone the seed,
+//! every action and every seat's view) must be caught by the same search.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use farebox::GameDef;
+use farebox::game::Game;
+use farebox::replay::Replay;
+use farebox_server::client::AsyncConn;
+use farebox_server::protocol::{ClientMsg, DownloadKind, ServerMsg};
+use farebox_server::server::{Server, ServerConfig};
+use farebox_server::table::TableSpec;
+use farebox_suite::secrets::{meant_words, secrets_for};
+
+/// A seed whose digits cannot turn up in a message by chance.
+const SEED: u64 = 7_301_946_285_117_093_621;
+const WAIT: Duration = Duration::from_secs(120);
+
+fn server(mods: &[Arc<GameDef>], leaky: bool) -> Server {
+    let mut cfg = ServerConfig::new("127.0.0.1:0".parse().unwrap(), mods.to_vec());
+    cfg.seed = Some(SEED);
+    cfg.threads = 2;
+    cfg.rate = 5_000;
+    cfg.burst = 10_000;
+    cfg.queue = 100_000;
+    cfg.leak_for_tests = leaky;
+    Server::start(cfg).unwrap()
+}
+
+/// A pick that looks random and is the same every run.
+fn spread(t: u64, n: usize) -> usize {
+    let mut z = t.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z ^= z >> 31;
+    (z % n as u64) as usize
+}
+
+/// Connects and joins `seat` (None: watches); the messages up to the first view.
+async fn join(addr: &str, code: &str, seat: Option<u8>) -> (AsyncConn, Vec<String>) {
+    let mut c = AsyncConn::connect(addr).await.unwrap();
+    c.send(&ClientMsg::Join {
+        code: code.to_string(),
+        seat,
+        name: String::new(),
+        content_hash: None,
+    })
+    .await
+    .unwrap();
+    let mut texts = vec![];
+    loop {
+        let t = c.recv_text().await.expect("closed");
+        let first_view = t.contains(r#""type":"update""#);
+        texts.push(t);
+        if first_view {
+            return (c, texts);
+        }
+    }
+}
+
+/// One connection's whole stream, as text, until its game is over (`texts` holds what it
+/// was sent so far); a seat's connection takes the actions offered to it.
+async fn follow(
+    mut c: AsyncConn,
+    mut texts: Vec<String>,
+    seat: Option<u8>,
+) -> (Option<u8>, Vec<String>, AsyncConn) {
+    let mut acted = None;
+    let mut picks = u64::from(seat.unwrap_or(9)) * 1000;
+    let mut at = texts.len() - 1;
+    loop {
+        if at == texts.len() {
+            let t = tokio::time::timeout(WAIT, c.recv_text())
+                .await
+                .expect("no message")
+                .expect("closed");
+            texts.push(t);
+        }
+        let m: ServerMsg = serde_json::from_str(&texts[at]).unwrap();
+        at += 1;
+        match m {
+            ServerMsg::Update(u) => {
+                if u.view.result.is_some() {
+                    return (seat, texts, c);
+                }
+                if !u.offered.is_empty() && acted != Some(u.number) {
+                    acted = Some(u.number);
+                    picks += 1;
+                    let a = &u.offered[spread(picks, u.offered.len())].action;
+                    c.send(&ClientMsg::Act {
+                        number: u.number,
+                        action: a.clone(),
+                    })
+                    .await
+                    .unwrap();
+                }
+            }
+            ServerMsg::Refused { reason, .. } | ServerMsg::Error { reason } => {
+                panic!("{reason}")
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Plays one game of `def` over the wire and returns the first leak found, if any.
+async fn first_wire_leak(server: &Server, def: &Arc<GameDef>) -> Option<String> {
+    let seats = def.players.0.max(2) as u8;
+    let code = server
+        .create_table(TableSpec {
+            mod_id: def.id.clone(),
+            seats: vec!["person".into(); seats as usize],
+            options: Default::default(),
+        })
+        .unwrap();
+    let addr = server.addr().to_string();
+    // Everyone joins before anyone acts, so that every connection's first view is of
+    // action 0.
+    let mut joined = vec![(None, join(&addr, &code, None).await)];
+    for seat in 0..seats {
+        joined.push((Some(seat), join(&addr, &code, Some(seat)).await));
+    }
+    let mut tasks = vec![];
+    for (seat, (c, texts)) in joined {
+        tasks.push(tokio::spawn(follow(c, texts, seat)));
+    }
+    let mut streams = vec![];
+    for t in tasks {
+        streams.push(t.await.unwrap());
+    }
+    // The whole replay, once the game is over: its seed and every action.
+    let (_, _, c) = streams.last_mut().unwrap();
+    c.send(&ClientMsg::Download {
+        what: DownloadKind::Replay,
+    })
+    .await
+    .unwrap();
+    let replay = loop {
+        if let Some(ServerMsg::Download { text, .. }) = c.recv().await {
+            break Replay::from_json(&text).unwrap();
+        }
+    };
+    // Table k of the server has seed SEED + k.
+    assert!(replay.setup.seed.wrapping_sub(SEED) < 16);
+    let seed = replay.setup.seed.to_string();
+
+    // Each message by the action number it carries (messages before any table: 0).
+    let mut by_number: BTreeMap<u64, Vec<(Option<u8>, String)>> = BTreeMap::new();
+    for (seat, texts, _) in &streams {
+        for t in texts {
+            let m: ServerMsg = serde_json::from_str(t).unwrap();
+            let n = m.number().unwrap_or(0);
+            // A resync carries the seat's whole log: its lines were searched when they were
+            // new (every connection here joined at action 0), and may name a card the seat
+            // saw then and cannot see now; the rest of the message is searched.
+            let text = match m {
+                ServerMsg::Update(mut u) if u.resync => {
+                    assert_eq!(u.number, 0, "joined at action 0");
+                    u.view.log.clear();
+                    ServerMsg::Update(u).to_text()
+                }
+                _ => t.clone(),
+            };
+            by_number.entry(n).or_default().push((*seat, text));
+        }
+    }
+    let mut g = Game::new(def.clone(), replay.setup.clone()).unwrap();
+    let game = def.id.as_str();
+    for n in 0..=replay.steps.len() as u64 {
+        if n > 0 {
+            g.apply(&replay.steps[n as usize - 1].action).unwrap();
+        }
+        for (seat, text) in by_number.get(&n).into_iter().flatten() {
+            let mut hidden = secrets_for(&g, *seat);
+            // By meaning (a spectator is everyone's rival).
+            let (meant, open) = meant_words(&g, game, seat.unwrap_or(u8::MAX));
+            hidden.extend(meant.difference(&open).cloned());
+            hidden.insert(seed.clone());
+            if let Some(w) = hidden.iter().find(|w| text.contains(w.as_str())) {
+                let at = text.find(w.as_str()).unwrap_or(0);
+                let around: String = text
+                    .chars()
+                    .skip(text[..at].chars().count().saturating_sub(60))
+                    .take(120 + w.chars().count())
+                    .collect();
+                return Some(format!(
+                    "{game}, action {n}: {} is sent `{w}`, in: {around}",
+                    seat.map_or("the spectator".to_string(), |s| format!("seat {}", s + 1))
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn load(id: &str) -> Arc<GameDef> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("mods");
+    let resolver = farebox::source::FolderResolver::new(root.clone());
+    Arc::new(
+        farebox::content::load_mod(&farebox::source::FsSource::new(root.join(id)), &resolver)
+            .unwrap(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_connection_is_sent_what_its_seat_may_not_know() {
+    let defs: Vec<Arc<GameDef>> = farebox_suite::GAMES.iter().map(|g| load(g)).collect();
+    let server = server(&defs, false);
+    for def in &defs {
+        if let Some(leak) = first_wire_leak(&server, def).await {
+            panic!("a leak on the wire: {leak}");
+        }
+    }
+    tokio::task::spawn_blocking(move || drop(server))
+        .await
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_wire_search_finds_a_leaky_servers_leak() {
+    for id in ["curbside", "critter-cab"] {
+        let def = load(id);
+        let server = server(std::slice::from_ref(&def), true);
+        let leak = first_wire_leak(&server, &def).await;
+        let leak = leak.unwrap_or_else(|| panic!("{id}: the leaky server's leak was not found"));
+        assert!(leak.contains("action 0"), "found at once: {leak}");
+        eprintln!("{leak}");
+        tokio::task::spawn_blocking(move || drop(server))
+            .await
+            .unwrap();
+    }
+}

@@ -1,0 +1,111 @@
+//! The terminal client: `farebox play --join ADDR CODE` plays a whole game at a server's table
+//! (a person typing `1` at every menu), `farebox play MOD --host ADDR` opens a table and plays
+//! it, and a client whose copy of the mod differs is told so.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+
+use farebox::GameDef;
+use farebox_server::server::{Server, ServerConfig};
+use farebox_server::table::TableSpec;
+
+fn load(id: &str) -> Arc<GameDef> {
+    Arc::new(farebox_suite::load(id))
+}
+
+fn server(defs: Vec<Arc<GameDef>>) -> Server {
+    let mut cfg = ServerConfig::new("127.0.0.1:0".parse().unwrap(), defs);
+    cfg.seed = Some(77);
+    cfg.rate = 5_000;
+    cfg.burst = 10_000;
+    Server::start(cfg).unwrap()
+}
+
+fn farebox(args: &[&str], input: &str) -> (i32, String, String) {
+    let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    args.insert(0, "farebox".into());
+    let mut stdin = input.as_bytes();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = farebox_editor::run(args, &mut stdin, &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+#[test]
+fn a_person_plays_a_whole_game_at_a_servers_table_in_the_terminal() {
+    let s = server(vec![load("curbside")]);
+    let code = s
+        .create_table(TableSpec {
+            mod_id: "curbside".into(),
+            seats: vec!["person".into(), "random".into()],
+            options: Default::default(),
+        })
+        .unwrap();
+    let addr = s.addr().to_string();
+    let input = "1\n".repeat(5000);
+    let (rc, out, err) = farebox(&["play", "--join", &addr, &code, "--name", "Ada"], &input);
+    assert_eq!(rc, 0, "{err}\n{out}");
+    assert!(
+        out.contains("you are Red") || out.contains("you are "),
+        "{out}"
+    );
+    assert!(out.contains("--token "), "{out}");
+    assert!(out.contains("Seats: "), "{out}");
+    assert!(out.contains("Ada (you)"), "{out}");
+    assert!(out.contains("(bot): "), "the bot's actions are told: {out}");
+    assert!(out.contains("Game over: "), "{out}");
+
+    // Watching the finished table: the end is shown at once.
+    let (rc, out, err) = farebox(&["play", "--join", &addr, &code, "--watch"], "");
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("you are watching"), "{out}");
+    assert!(out.contains("Game over: "), "{out}");
+}
+
+#[test]
+fn a_table_is_hosted_from_the_terminal_and_other_content_refused() {
+    let s = server(vec![load("curbside"), load("critter-cab")]);
+    let addr = s.addr().to_string();
+    let input = "1\n".repeat(3000);
+    let (rc, out, err) = farebox(
+        &[
+            "play",
+            "critter-cab",
+            "--host",
+            &addr,
+            "--seats",
+            "human,random",
+        ],
+        &input,
+    );
+    assert_eq!(rc, 0, "{err}\n{out}");
+    assert!(out.contains("Table ") && out.contains("is open"), "{out}");
+    assert!(out.contains("Game over: "), "{out}");
+
+    // A server whose Curbside differs from ours (another file): joining is refused, clearly.
+    let mut mods = farebox_suite::bundled_in_memory();
+    let src = mods.0.get_mut("curbside").unwrap();
+    let (path, text) = src
+        .files
+        .iter()
+        .find(|(p, _)| p.ends_with(".luau"))
+        .map(|(p, t)| (p.clone(), t.clone()))
+        .unwrap();
+    src.files
+        .insert(path, text + "\n-- the server's own edit\n");
+    let other = farebox::content::load_mod(&mods.0["curbside"], &mods).unwrap();
+    let s2 = server(vec![Arc::new(other)]);
+    let code = s2
+        .create_table(TableSpec {
+            mod_id: "curbside".into(),
+            seats: vec!["person".into(), "random".into()],
+            options: Default::default(),
+        })
+        .unwrap();
+    let (rc, _, err) = farebox(&["play", "--join", &s2.addr().to_string(), &code], "");
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("content hash"), "{err}");
+}

@@ -1,0 +1,113 @@
+//! What a seat may not know, for the leak tests (tests/leaks.rs on the screen, and
+//! tests/online_leaks.rs on the wire): the cards hidden from it and the hidden variables'
+//! values, as the content declares them ([`secrets`]), and the secrets of Taxi Derby and
+//! Critter Cab by meaning, as the rulebooks say ([`meant_words`]).
+
+use std::collections::BTreeSet;
+
+use farebox::game::{Game, visible_cards};
+use farebox::value::Value;
+
+/// The ids, names and texts of the cards `seat` may not see, less any that a card it may see
+/// also carries, and the values of variables hidden from it (with the same exception).
+pub fn secrets(g: &Game, seat: u8) -> BTreeSet<String> {
+    secrets_for(g, Some(seat))
+}
+
+/// [`secrets`] for any viewer (None: a spectator, who may see only what is public).
+pub fn secrets_for(g: &Game, viewer: Option<u8>) -> BTreeSet<String> {
+    let def = g.def();
+    let s = g.state();
+    let (mut hidden, mut open) = (BTreeSet::new(), BTreeSet::new());
+    let words = |card: &farebox::content::def::CardDef, into: &mut BTreeSet<String>| {
+        for w in [&card.id, &card.name, &card.text] {
+            if w.chars().count() >= 3 {
+                into.insert(w.clone());
+            }
+        }
+    };
+    for z in &s.zones {
+        let shown = visible_cards(def, z, viewer);
+        let cut = z.cards.len() - shown;
+        for (i, c) in z.cards.iter().enumerate() {
+            let card = &def.decks[c.deck as usize].cards[c.card as usize];
+            if i < cut {
+                words(card, &mut hidden);
+            } else {
+                words(card, &mut open);
+            }
+        }
+    }
+    // What lies on the board is seen by everyone: tile ids and names.
+    if let Some(grid) = &s.board.grid {
+        for p in grid.tiles.iter().chain(&grid.blockers).flatten() {
+            let t = &def.tiles[p.tile as usize];
+            open.insert(t.id.clone());
+            open.insert(t.name.clone());
+        }
+    }
+    let mut out: BTreeSet<String> = hidden.difference(&open).cloned().collect();
+    // A hidden variable's text counts the same way: Where's My Ride?'s answer is the id of a
+    // location every seat sees on the table; which one it is, is the secret, and
+    // `wheres_my_ride_riders_never_learn_the_answer` below checks that.
+    for v in s.vars.values() {
+        if !v.seen.by(viewer)
+            && let Value::Str(text) = &v.value
+            && text.chars().count() >= 3
+            && !open.contains(text)
+        {
+            out.insert(text.clone());
+        }
+    }
+    out
+}
+
+/// Whether the cards of zone `zone` (owned by `owner`) are secret from `seat` by the rules.
+pub fn secret_by_meaning(game: &str, zone: &str, owner: Option<u8>, seat: u8) -> bool {
+    let rival = owner.is_some_and(|o| o != seat);
+    match game {
+        "critter-cab" => {
+            matches!(zone, "passenger-deck" | "movement-deck" | "chance-deck")
+                || (rival && matches!(zone, "movement-hand" | "kept-chance"))
+        }
+        "taxi-derby" | "taxi-derby-learners-permit" => {
+            matches!(
+                zone,
+                "stack-1"
+                    | "stack-2"
+                    | "stack-3"
+                    | "stack-4"
+                    | "stack-5"
+                    | "upgrade-bag"
+                    | "ticket-deck"
+                    | "box"
+                    | "passenger-supply"
+            ) || (rival && zone == "delivered")
+        }
+        _ => false,
+    }
+}
+
+/// The ids and names of the cards secret from `seat` by meaning, and those of the cards it may
+/// see (a word in both is no secret).
+pub fn meant_words(g: &Game, game: &str, seat: u8) -> (BTreeSet<String>, BTreeSet<String>) {
+    let def = g.def();
+    let (mut hidden, mut open) = (BTreeSet::new(), BTreeSet::new());
+    for z in &g.state().zones {
+        let zdef = &def.zones[z.def as usize];
+        let secret = secret_by_meaning(game, &zdef.id, z.owner, seat);
+        for c in &z.cards {
+            let card = &def.decks[c.deck as usize].cards[c.card as usize];
+            for w in [&card.id, &card.name] {
+                if w.chars().count() >= 3 {
+                    if secret {
+                        hidden.insert(w.clone());
+                    } else {
+                        open.insert(w.clone());
+                    }
+                }
+            }
+        }
+    }
+    (hidden, open)
+}
