@@ -593,7 +593,8 @@ fn play_tells_what_happened_so_far_before_the_first_choice() {
     // The bot (Yellow) honks first, which ends its turn; Red then honks too.
     let r = farebox_with_input(
         &["play", &demo, "--seats", "random,human", "--seed", "5"],
-        "3\nq\n",
+        // `i`: the news of the second screen, in full (the screen shows its latest lines).
+        "3\ni\nq\n",
     );
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(
@@ -809,7 +810,9 @@ fn play_shows_a_bundled_grid_game_with_a_legend_and_a_grouped_menu() {
         "--seed",
         "5",
     ];
-    let r = farebox_with_input(&args, "q\n");
+    // The whole game (`?`): the first screen folds the pieces and the legend away to fit 40
+    // lines.
+    let r = farebox_with_input(&args, "?\nq\n");
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("you are Yellow"), "{}", r.out);
     assert!(r.out.contains("Legend: "), "{}", r.out);
@@ -948,7 +951,9 @@ fn play_keeps_the_other_hand_hidden() {
             "--seed",
             &seed.to_string(),
         ],
-        "1\n1\n1\n?\n1\nq\n",
+        // `i` after every screen: the board takes most of 40 lines, so a screen folds away
+        // most of the news and Yellow's hand, and `i` shows them.
+        "i\n1\ni\n1\ni\n1\ni\n?\n1\nq\n",
     );
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.contains("you are Red"), "{}", r.out);

@@ -144,6 +144,11 @@ fn control_chips() {
                 .collect()
         )
     );
+    // Four seats: 0 / 0 / 1 / 2 more by turn order (DESIGN.md, DC-S6).
+    assert_eq!(
+        constant("extra_chips_by_turn_order_4"),
+        &Value::List([0, 0, 1, 2].into_iter().map(Value::Int).collect())
+    );
     let supply = &d.counters[d.counter("chip-supply").unwrap()];
     assert_eq!(supply.scope, Scope::Global);
     assert_eq!(supply.initial, 32);

@@ -246,6 +246,22 @@ fn s2_two_chips_each_from_a_supply_of_32(def: &Arc<GameDef>) {
         }
         assert_eq!(supply(&mut g), 32 - 2 - 4 * (n as i64 - 1), "{n} players");
     }
+    // Four seats have a list of their own: by turn order 2, 2, 3 and 4 chips (0 / 0 / 1 / 2
+    // more), so the fourth seat is no longer left behind by the third.
+    for seed in [3u64, 4, 5, 6] {
+        let mut g = game_with(def, 4, seed, &[]);
+        let first = int(var(&mut g, "_first_seat"));
+        for (k, expect) in [2, 2, 3, 4].into_iter().enumerate() {
+            let seat = (first - 1 + k as i64) % 4 + 1;
+            assert_eq!(
+                chips(&mut g, seat),
+                expect,
+                "4 players, seat {seat} is place {} in turn order (seat {first} starts)",
+                k + 1
+            );
+        }
+        assert_eq!(supply(&mut g), 32 - 11, "4 players");
+    }
 }
 
 fn s3_thirty_six_track_cards_one_start_one_finish(def: &Arc<GameDef>) {

@@ -334,7 +334,9 @@ fn pieces_stand_on_spaces_named_as_the_board_names_them() {
             "--seed",
             "5",
         ],
-        "1\n?\nq\n",
+        // The whole game (`?`) before and after Orange starts: the pieces are folded away
+        // on a screen of 40 lines.
+        "?\n1\n?\nq\n",
     );
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(
@@ -467,24 +469,28 @@ fn last_screen(out: &str) -> &str {
     &out[at..]
 }
 
-/// A map board of a screen: its map (the `map_lines` lines above the legend of its marks) and
-/// the items of its list of codes ("BW1-3", "Bramble Way 1-3") above the map, read as a person
-/// reads them: items apart by two spaces or more.
-fn map_of(screen: &str, map_lines: usize) -> (Vec<String>, Vec<(String, String)>) {
+/// A map board as the last screen of `out` shows it: its map (the `map_lines` lines above
+/// the legend of its marks), and the items of the last list of codes printed (after the
+/// legend on the whole game, `?`, or alone, `c`), read as a person reads them: items apart
+/// by two spaces or more.
+fn map_of(out: &str, map_lines: usize) -> (Vec<String>, Vec<(String, String)>) {
+    let screen = last_screen(out);
     let lines: Vec<&str> = screen.lines().collect();
-    let codes = lines
+    let head = lines
         .iter()
-        .position(|l| l.starts_with("Spaces, by their codes on the map"))
-        .unwrap_or_else(|| panic!("no list of codes in:\n{screen}"));
-    let head = codes
-        + lines[codes..]
-            .iter()
-            .position(|l| l.starts_with("Legend: "))
-            .unwrap_or_else(|| panic!("no legend in:\n{screen}"));
+        .position(|l| l.starts_with("Legend: "))
+        .unwrap_or_else(|| panic!("no legend in:\n{screen}"));
     let top = head - map_lines;
     let map = lines[top..head].iter().map(|l| l.to_string()).collect();
+    let at = out
+        .rfind("Spaces, by their codes on the map")
+        .unwrap_or_else(|| panic!("no list of codes in:\n{out}"));
     let mut items = vec![];
-    for l in &lines[codes + 1..top] {
+    for l in out[at..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty() && !l.contains(':') && !l.contains('…'))
+    {
         for item in l.split("  ").map(str::trim).filter(|i| !i.is_empty()) {
             let (code, text) = item.split_once(' ').unwrap();
             items.push((code.to_string(), text.to_string()));
@@ -594,7 +600,7 @@ fn menu_places(out: &str) -> Vec<String> {
 #[test]
 fn a_graph_board_is_drawn_as_a_map_of_its_spaces_within_the_width() {
     // Critter Cab: the start menu (the taxi stands), then the stand chosen and a drive menu.
-    for input in ["?\nq\n", "3\n2 3\nq\n"] {
+    for input in ["?\nq\n", "3\n2 3\n?\nq\n"] {
         let r = farebox_with_input(
             &[
                 "play",
@@ -608,7 +614,7 @@ fn a_graph_board_is_drawn_as_a_map_of_its_spaces_within_the_width() {
         );
         assert_eq!(r.code, 0, "{}{}", r.out, r.err);
         let screen = last_screen(&r.out);
-        let (map, items) = map_of(screen, 19);
+        let (map, items) = map_of(&r.out, 19);
         for l in map
             .iter()
             .map(String::as_str)
@@ -647,7 +653,7 @@ fn a_graph_board_is_drawn_as_a_map_of_its_spaces_within_the_width() {
         "3\n?\nq\n",
     );
     let screen = last_screen(&r.out);
-    let (map, items) = map_of(screen, 19);
+    let (map, items) = map_of(&r.out, 19);
     assert!(
         screen.contains("  Cab figure of Fox at Acorn Square"),
         "{screen}"
@@ -661,7 +667,7 @@ fn a_graph_board_is_drawn_as_a_map_of_its_spaces_within_the_width() {
 #[test]
 fn a_sections_city_is_drawn_as_streets_with_its_spaces_and_pieces() {
     // Taxi Derby: the start menu, then a drive menu once the taxi stands at its depot.
-    for input in ["q\n", "1\n1\nq\n"] {
+    for input in ["?\nq\n", "1\n1\n?\nq\n"] {
         let r = farebox_with_input(
             &[
                 "play",
@@ -675,7 +681,7 @@ fn a_sections_city_is_drawn_as_streets_with_its_spaces_and_pieces() {
         );
         assert_eq!(r.code, 0, "{}{}", r.out, r.err);
         let screen = last_screen(&r.out);
-        let (map, items) = map_of(screen, 17);
+        let (map, items) = map_of(&r.out, 17);
         for l in &map {
             assert!(l.chars().count() <= 100, "wider than the terminal: {l}");
         }
@@ -773,4 +779,126 @@ fn a_track_is_drawn_card_by_card_with_lanes_gates_and_cars() {
         board.iter().any(|l| l.starts_with("M ")) && board.iter().any(|l| l.starts_with("R ")),
         "{legend}"
     );
+}
+
+/// The screens a person saw in `out`, as a terminal of 40 lines shows them: each runs from
+/// the first line printed after a prompt (the last heading of it, when a whole screen was
+/// drawn) to the next prompt, which takes a line of its own. Leading blank lines are left out.
+fn screens<'a>(out: &'a str, prompt: &'a str) -> Vec<Vec<&'a str>> {
+    let mut chunks: Vec<&str> = out.split(prompt).collect();
+    // What follows the last prompt is the game's goodbye, not a screen.
+    chunks.pop();
+    chunks
+        .into_iter()
+        .map(|c| {
+            let at = c.rfind("\n== ").map_or(0, |i| i + 1);
+            let mut lines: Vec<&str> = c[at..].lines().collect();
+            while lines.first().is_some_and(|l| l.trim().is_empty()) {
+                lines.remove(0);
+            }
+            lines.push(prompt);
+            lines
+        })
+        .collect()
+}
+
+/// Every screen of each bundled game fits a terminal of 100 x 40 (the size): the
+/// whole game when a turn begins, what changed after a person's action, a menu level, with
+/// two seats and with four (longer news, more counters). The person takes the first choice
+/// of every menu for a while: lining up, driving, drawing, ending turns.
+#[test]
+fn every_screen_of_each_game_fits_a_terminal_of_100_by_40() {
+    let games = [
+        ("critter-cab", "cabbie"),
+        ("taxi-derby", "fare-planner"),
+        ("dicey-curves", "racer"),
+        ("curbside", "dispatcher"),
+        ("wheres-my-ride", "regular"),
+    ];
+    for (game, bot) in games {
+        for seats in [format!("human,{bot}"), format!("human,{bot},{bot},{bot}")] {
+            for seed in ["1", "7"] {
+                let input = "1\n".repeat(40) + "q\n";
+                let r =
+                    farebox_with_input(&["play", game, "--seats", &seats, "--seed", seed], &input);
+                assert_eq!(r.code, 0, "{game}: {}{}", r.out, r.err);
+                let name = r
+                    .out
+                    .lines()
+                    .find_map(|l| l.strip_prefix("== Round 1 · ")?.split("(you are ").nth(1))
+                    .and_then(|n| n.strip_suffix(") =="))
+                    .unwrap_or_else(|| panic!("{game}: no heading in\n{}", r.out))
+                    .to_string();
+                let prompt = format!("{name}> ");
+                let all = screens(&r.out, &prompt);
+                assert!(
+                    all.len() >= 10,
+                    "{game} {seats}: {} screens\n{}",
+                    all.len(),
+                    r.out
+                );
+                for s in all {
+                    assert!(
+                        s.len() <= 40,
+                        "{game} {seats} seed {seed}: a screen of {} lines:\n{}",
+                        s.len(),
+                        s.join("\n")
+                    );
+                    for l in &s {
+                        assert!(
+                            l.chars().count() <= 100,
+                            "{game} {seats} seed {seed}: wider than 100 columns: {l}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What the screen folds away to fit is a key away: `c` lists the map's codes, `i` the panels
+/// left out (Critter Cab's chance deck, Taxi Derby's ranks further down the list).
+#[test]
+fn what_a_screen_folds_away_is_shown_by_its_key() {
+    let r = play("critter-cab", "human,cabbie", "c\ni\nq\n");
+    let screen = last_screen(&r.out);
+    assert!(
+        screen.contains("\nAlso: c the map's codes · i "),
+        "{screen}"
+    );
+    let after = &r.out[r.out.find("Fox> ").unwrap()..];
+    assert!(
+        after.contains("Spaces, by their codes on the map"),
+        "{after}"
+    );
+    assert!(after.contains("HL Hootwood Lookout"), "{after}");
+    assert!(after.contains("  Chance deck: 24 cards"), "{after}");
+    // The whole screen did not list them.
+    let first = &r.out[..r.out.find("Fox> ").unwrap()];
+    assert!(!first.contains("HL Hootwood Lookout"), "{first}");
+}
+
+/// A Dicey Curves card laid during a person's turn (the race starts once their last car lines
+/// up, and the turn's card goes down) is on the screen at once, not only after `?`.
+#[test]
+fn a_track_card_laid_in_a_persons_turn_is_shown_at_once() {
+    let r = play("dicey-curves", "human,racer", "1\n1\nq\n");
+    let laid = r
+        .out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("* Red lays "))
+        .unwrap_or_else(|| panic!("no card laid in Red's turn:\n{}", r.out));
+    let n: usize = laid.rsplit(' ').next().unwrap().parse().unwrap();
+    let after = &r.out[r
+        .out
+        .find("Changed:")
+        .unwrap_or_else(|| panic!("{}", r.out))..];
+    let prompt = after.find("Red> ").unwrap();
+    let changed = &after[..prompt];
+    // The strip heads the new card by its number.
+    let strip = changed
+        .lines()
+        .find(|l| l.starts_with("1 start"))
+        .unwrap_or_else(|| panic!("the track is not shown again:\n{changed}"));
+    assert!(strip.contains(&format!(" {n} ")), "{strip}\n{changed}");
 }

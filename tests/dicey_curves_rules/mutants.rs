@@ -503,6 +503,13 @@ pub const MUTANTS: &[Mutant] = &[
         "the starter takes the extra chips, the second seat none"
     ),
     m!(
+        "DC-S2",
+        MOD,
+        "extra_chips_by_turn_order_4 = [0, 0, 1, 2]",
+        "extra_chips_by_turn_order_4 = [0, 2, 2, 2]",
+        "four seats take two more chips each after the starter, as two seats do"
+    ),
+    m!(
         "DC-T1",
         MOD,
         "dead_end_does_not_fit = true",

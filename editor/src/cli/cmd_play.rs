@@ -24,7 +24,7 @@ use crate::common::{Fail, Io, clean_line, cut, load_for_play, ordinal, setup, sp
 
 /// How many characters of a label (or of each part of a menu path) are shown.
 const MAX_LABEL: usize = 300;
-use crate::cli::play_menu::{Chosen, Menu, Nav, level_lines};
+use crate::cli::play_menu::{Chosen, Menu, Nav, level_page};
 use crate::cli::play_view::{self, Known};
 
 enum Seat {
@@ -105,7 +105,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
     // The seat and turn of a person's action: when that person is to act again in that same
     // turn, only what changed is shown (`shown` is the view their screen showed last).
     let mut again: Option<(u8, u32)> = None;
-    let mut shown: Option<View> = None;
+    let mut shown: Option<(View, Known)> = None;
 
     loop {
         if let Some(r) = game.result().cloned() {
@@ -212,31 +212,34 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                 }
                 let menu = Menu::new(&paths, &actions);
                 let mut nav = menu.start();
+                let mut page = 0;
                 let first = !chosen.get(seat as usize).copied().unwrap_or(false);
-                // The board and lists run to some sixty lines: the counters are repeated
-                // just above the choices, where the eye is when choosing.
+                // The counters are repeated just above the choices, where the eye is when
+                // choosing.
                 let status = || play_view::status(&def, &game.view(Some(seat)));
                 let now = game.view(Some(seat));
-                match shown.take() {
+                let news = recap.lines_for(first);
+                let menu_lines = menu_lines(&menu, &nav, page, status());
+                // The screen fits a terminal of 100 x 40: what does not fit is folded away,
+                // `c` and `i` show it.
+                let screen = match shown.take() {
                     // The same person again in the same turn: what is new, not the whole game.
-                    Some(before) if !handoff && again == Some((seat, now.turn)) => {
-                        io.say("");
-                        recap.show(io, first);
-                        let changed = play_view::changes(&def, &before, &now, &known);
-                        if !changed.is_empty() {
-                            io.say("Changed:");
-                        }
-                        for l in changed {
-                            io.say(clean_line(&l).into_owned());
-                        }
+                    Some((before, known_before)) if !handoff && again == Some((seat, now.turn)) => {
+                        play_view::changes_screen(
+                            &def,
+                            (&before, &known_before),
+                            (&now, &known),
+                            &news,
+                            &menu_lines,
+                        )
                     }
-                    _ => {
-                        show(io, &def, &now, &known);
-                        recap.show(io, first);
-                    }
+                    _ => play_view::screen(&def, &now, &known, &news, &menu_lines),
+                };
+                io.say("");
+                for l in &screen.lines {
+                    io.say(clean_line(l).into_owned());
                 }
-                shown = Some(now);
-                show_menu(io, &menu, &nav, status());
+                shown = Some((now, known.clone()));
                 let choice = loop {
                     io.prompt(format!("{name}> "));
                     let Some(line) = io.read_line() else {
@@ -251,14 +254,37 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
                         "?" => {
                             show(io, &def, &game.view(Some(seat)), &known);
                             recap.show(io, first);
-                            show_menu(io, &menu, &nav, status());
+                            show_menu(io, &menu, &nav, page, status());
+                        }
+                        // What the screen folded away: the map's codes, the rest.
+                        "c" | "i" => {
+                            let what = if line == "c" {
+                                &screen.codes
+                            } else {
+                                &screen.more
+                            };
+                            io.say("");
+                            if what.is_empty() {
+                                io.say("Nothing was left out: it is all on the screen.");
+                            }
+                            for l in what {
+                                io.say(clean_line(l).into_owned());
+                            }
+                            show_menu(io, &menu, &nav, page, status());
+                        }
+                        "m" => {
+                            page += 1;
+                            show_menu(io, &menu, &nav, page, status());
                         }
                         "" => {}
                         t => match nav.choose(&menu, t) {
                             Ok(Chosen::Action(i)) => break i,
                             // The level alone: the counters above may have scrolled away,
                             // so they are repeated on a line of their own.
-                            Ok(Chosen::Moved) => show_menu(io, &menu, &nav, status()),
+                            Ok(Chosen::Moved) => {
+                                page = 0;
+                                show_menu(io, &menu, &nav, page, status());
+                            }
                             Err(m) => {
                                 io.say(m);
                                 io.say(MENU_HELP);
@@ -437,16 +463,24 @@ impl Recap {
     /// Shows the held lines (they stay held until the person chooses); `first` when the
     /// person has not chosen yet.
     fn show(&self, io: &mut Io, first: bool) {
-        if !self.lines.is_empty() {
-            io.say(if first {
-                "So far:"
-            } else {
-                self.head.unwrap_or("Since your last choice:")
-            });
-            for l in &self.lines {
-                io.say(format!("  {l}"));
-            }
+        for l in self.lines_for(first) {
+            io.say(l);
         }
+    }
+
+    /// The held lines under their heading, as [`Recap::show`] prints them.
+    fn lines_for(&self, first: bool) -> Vec<String> {
+        if self.lines.is_empty() {
+            return vec![];
+        }
+        let head = if first {
+            "So far:"
+        } else {
+            self.head.unwrap_or("Since your last choice:")
+        };
+        let mut out = vec![head.to_string()];
+        out.extend(self.lines.iter().map(|l| format!("  {l}")));
+        out
     }
 
     /// Prints the held lines and forgets them.
@@ -467,15 +501,20 @@ pub fn show(io: &mut Io, def: &GameDef, view: &View, known: &Known) {
 
 /// Prints the open level of the menu, after `status` (the seat's counters) when the rest of
 /// the screen is not right above it.
-fn show_menu(io: &mut Io, menu: &Menu, nav: &Nav, status: Option<String>) {
-    if let Some(s) = status {
-        io.say(clean_line(&s).into_owned());
-    }
-    for l in level_lines(menu, nav) {
+fn show_menu(io: &mut Io, menu: &Menu, nav: &Nav, page: usize, status: Option<String>) {
+    for l in menu_lines(menu, nav, page, status) {
         io.say(clean_line(&l).into_owned());
     }
 }
 
+/// The status line and page `page` of the open level of the menu.
+fn menu_lines(menu: &Menu, nav: &Nav, page: usize, status: Option<String>) -> Vec<String> {
+    let mut out: Vec<String> = status.into_iter().collect();
+    out.extend(level_page(menu, nav, page).0);
+    // Within the terminal's 100 columns.
+    out.iter().flat_map(|l| play_view::fold_wide(l)).collect()
+}
+
 /// The keys in full, after a line that did not fit the menu (each level ends with them in
 /// short).
-const MENU_HELP: &str = "Type a number to choose (several, like `3 1 2`, go down several levels), b to go back, ? to show the game again, q to quit.";
+const MENU_HELP: &str = "Type a number to choose (several, like `3 1 2`, go down several levels), b to go back, m for more choices, ? to show the whole game, c for the map's codes, i for what the screen left out, q to quit.";

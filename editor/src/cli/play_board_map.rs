@@ -33,6 +33,10 @@ use crate::cli::play_board::{Canvas, piece_legend, piece_mark, wrap};
 pub const MAP_W: usize = 96;
 /// Lines of a graph map.
 const GRAPH_H: usize = 19;
+/// The line that heads the list of the spaces' codes, last in a map's lines.
+pub const CODES_HEAD: &str =
+    "Spaces, by their codes on the map (a number closing a code counts the spaces of one name):";
+
 /// Widest a legend line may be.
 const LEGEND_W: usize = 96;
 
@@ -598,14 +602,9 @@ fn draw_spaces(
             lost.push(text);
         }
     }
-    // Every code first, then the map with the legend of its marks right under it, so that
-    // the map stays in sight above the menu on a screen of 40 lines.
-    let mut out = vec![
-        "Spaces, by their codes on the map (a number closing a code counts the spaces of one name):"
-            .to_string(),
-    ];
-    out.extend(columns(&items));
-    out.extend(map.lines());
+    // The map with the legend of its marks right under it, then every code (headed by
+    // [`CODES_HEAD`]), which the terminal game folds away on a screen of 40 lines.
+    let mut out = map.lines();
     let mut head: Vec<String> = vec![];
     if kinds.contains(&Way::Road) {
         head.push("─│╱╲ road".into());
@@ -641,6 +640,8 @@ fn draw_spaces(
     if !lost.is_empty() {
         out.extend(wrap("Not drawn for lack of room: ", &lost, ", "));
     }
+    out.push(CODES_HEAD.to_string());
+    out.extend(columns(&items));
     out
 }
 

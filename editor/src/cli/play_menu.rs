@@ -286,6 +286,16 @@ impl Nav {
 /// entries (in columns when there are many), inside a group the way back, and a line with the
 /// keys.
 pub fn level_lines(menu: &Menu, nav: &Nav) -> Vec<String> {
+    level_page(menu, nav, 0).0
+}
+
+/// Most lines the choices of a level take on a screen: a longer level is shown a page at a
+/// time (`m` turns the page), so the menu fits a terminal of 40 lines with the board above.
+pub const PAGE_ROWS: usize = 12;
+
+/// Page `page` (from 0, counted round) of the open level, as [`level_lines`] shows it, and
+/// how many pages the level has. The numbers are the level's, whatever the page.
+pub fn level_page(menu: &Menu, nav: &Nav, page: usize) -> (Vec<String>, usize) {
     let entries = menu.entries(nav.group());
     let total: usize = entries
         .iter()
@@ -294,13 +304,6 @@ pub fn level_lines(menu: &Menu, nav: &Nav) -> Vec<String> {
             Target::Group(_, n) => n,
         })
         .sum();
-    let mut out = vec![];
-    let crumb = nav.crumb();
-    if crumb.is_empty() {
-        out.push("Choices:".into());
-    } else {
-        out.push(format!("{crumb}… ({total} {}):", choices(total)));
-    }
     let items: Vec<String> = entries
         .iter()
         .enumerate()
@@ -312,18 +315,43 @@ pub fn level_lines(menu: &Menu, nav: &Nav) -> Vec<String> {
             format!("{:>2}. {label}", i + 1)
         })
         .collect();
-    out.extend(columns(&items));
+    let per = if columns(&items).len() <= PAGE_ROWS {
+        items.len().max(1)
+    } else {
+        PAGE_ROWS * across(&items)
+    };
+    let pages = items.len().div_ceil(per).max(1);
+    let page = page % pages;
+    let mut out = vec![];
+    let of = if pages > 1 {
+        format!(", page {} of {pages}", page + 1)
+    } else {
+        String::new()
+    };
+    let crumb = nav.crumb();
+    if crumb.is_empty() && pages == 1 {
+        out.push("Choices:".into());
+    } else if crumb.is_empty() {
+        out.push(format!("Choices ({total} {}{of}):", choices(total)));
+    } else {
+        out.push(format!("{crumb}… ({total} {}{of}):", choices(total)));
+    }
+    let shown: Vec<String> = items.iter().skip(page * per).take(per).cloned().collect();
+    out.extend(columns(&shown));
     if !nav.at_top() {
         out.push("  0. back".into());
     }
-    out.push(keys_line(&entries, nav.at_top()));
-    out
+    out.push(keys_line(&entries, nav.at_top(), pages > 1));
+    (out, pages)
 }
 
 /// The keys, in short: going several levels down only where there is a group, back only
 /// inside one.
-fn keys_line(entries: &[Entry], at_top: bool) -> String {
+fn keys_line(entries: &[Entry], at_top: bool, pages: bool) -> String {
     let mut keys = vec!["number to choose"];
+    if pages {
+        keys.push("m more choices");
+    }
     if entries
         .iter()
         .any(|e| matches!(e.target, Target::Group(..)))
@@ -344,10 +372,9 @@ fn choices(n: usize) -> &'static str {
 /// Lays items out in columns (down, then across) when there are many and they are short, so
 /// a long level still fits on a screen; one per line otherwise.
 fn columns(items: &[String]) -> Vec<String> {
-    const WIDTH: usize = 78;
     const MIN_ROWS: usize = 10;
     let widest = items.iter().map(|i| i.chars().count()).max().unwrap_or(0) + 3;
-    let across = (WIDTH / widest.max(1)).max(1);
+    let across = across(items);
     if items.len() <= MIN_ROWS || across == 1 {
         return items.iter().map(|i| format!(" {i}")).collect();
     }
@@ -367,6 +394,13 @@ fn columns(items: &[String]) -> Vec<String> {
             line.trim_end().to_string()
         })
         .collect()
+}
+
+/// How many columns of `items` fit across the menu's width.
+fn across(items: &[String]) -> usize {
+    const WIDTH: usize = 78;
+    let widest = items.iter().map(|i| i.chars().count()).max().unwrap_or(0) + 3;
+    (WIDTH / widest.max(1)).max(1)
 }
 
 #[cfg(test)]

@@ -8,8 +8,9 @@
 //! rather than vanishing).
 //!
 //! The screen is made of blocks (the heading, the counters, each variable, each zone, the
-//! board, each line of pieces), so that after a person's action [`changes`] can show only the
-//! blocks that changed.
+//! board, each line of pieces), so that after a person's action [`changes_screen`] can show
+//! only the blocks that changed, and a turn's [`screen`] can fold the ones that do not fit in
+//! a terminal of 100 x 40.
 
 use std::collections::{HashMap, HashSet};
 
@@ -21,7 +22,7 @@ use farebox::value::Value;
 
 use crate::card_brief;
 use crate::cli::play_board::{draw, grid_cells, piece_mark, place_name, seat_marks, wrap};
-use crate::cli::play_board_map::draw_map;
+use crate::cli::play_board_map::{CODES_HEAD, draw_map};
 use crate::common::plural;
 
 /// What everyone at the table knows besides one seat's view: the names of the board's spaces,
@@ -122,6 +123,10 @@ enum Part {
     Var,
     Zone,
     Board,
+    /// The list of the map's codes (folded away on a turn's screen: [`screen`]).
+    Codes,
+    /// A board's legend, apart from the board only on a turn's screen ([`fit`]).
+    Legend,
     PiecesHead,
     Piece,
 }
@@ -176,12 +181,305 @@ pub fn lines(def: &GameDef, view: &View, known: &Known) -> Vec<String> {
     out
 }
 
-/// What changed between two views of the same seat, as the lines of the blocks that differ:
+/// Rows and columns of the terminal a turn's screen is made to fit (the 100 x 40).
+pub const ROWS: usize = 40;
+pub const COLS: usize = 100;
+
+/// A turn's screen fitted to [`ROWS`] x [`COLS`] (the prompt's line included), and what was
+/// folded away to fit it.
+pub struct Screen {
+    pub lines: Vec<String>,
+    /// The list of the map's codes (`c` shows it), empty when the board has none.
+    pub codes: Vec<String>,
+    /// The panels and news left out, in full (`i` shows them), empty when all fit.
+    pub more: Vec<String>,
+}
+
+/// The screen of a turn: `body` (the game's blocks, or only what changed) above `news` (what
+/// happened since the person last chose, headed) above `menu` (the status line and the open
+/// level of the menu, already a page long at most). What fits in [`ROWS`] lines stays, in
+/// this order of need: the heading, the counters, the menu, the board, the news (its latest
+/// lines), then the panels (zones, variables, pieces) in their order; one-line panels share
+/// lines side by side. The list of the map's codes is always folded (`c`), and whatever else
+/// is left out is named on one line (`i` shows it). Lines wider than [`COLS`] are wrapped.
+fn fit(body: Vec<Block>, news: &[String], menu: &[String], news_first: bool) -> Screen {
+    let loose = fit_as(body.clone(), news, menu, news_first, false);
+    if loose.more.is_empty() {
+        return loose;
+    }
+    fit_as(body, news, menu, news_first, true)
+}
+
+/// [`fit`], with one-line panels side by side when `join`.
+fn fit_as(
+    body: Vec<Block>,
+    news: &[String],
+    menu: &[String],
+    news_first: bool,
+    join: bool,
+) -> Screen {
+    let mut codes = vec![];
+    let mut blocks: Vec<Block> = vec![];
+    for mut b in body {
+        if b.part == Part::Codes {
+            codes = b.lines;
+            continue;
+        }
+        b.lines = b.lines.iter().flat_map(|l| fold_wide(l)).collect();
+        // A board's legend may be folded on its own when the board only fits without it.
+        let legend = b.lines.iter().position(|l| l.starts_with("Legend: "));
+        if let (Part::Board, Some(at)) = (b.part, legend.filter(|&at| at > 0)) {
+            let rest = b.lines.split_off(at);
+            blocks.push(b);
+            blocks.push(Block {
+                part: Part::Legend,
+                lines: rest,
+            });
+            continue;
+        }
+        blocks.push(b);
+    }
+    // One-line panels side by side ("Passenger deck: 48 cards   Movement deck: 34 cards").
+    let mut joined: Vec<Block> = vec![];
+    for b in blocks {
+        let single = join && matches!(b.part, Part::Var | Part::Zone) && b.lines.len() == 1;
+        if let Some(last) = joined.last_mut().filter(|l| {
+            single
+                && matches!(l.part, Part::Var | Part::Zone)
+                && l.lines.last().is_some_and(|t| {
+                    t.chars().count() + 3 + b.lines[0].trim_start().chars().count() <= COLS
+                        && !t.starts_with("    ")
+                })
+                && l.lines.len() == 1
+        }) {
+            let t = last.lines.pop().unwrap_or_default();
+            last.lines
+                .push(format!("{t}   {}", b.lines[0].trim_start()));
+            continue;
+        }
+        joined.push(b);
+    }
+    let news: Vec<String> = news.iter().flat_map(|l| fold_wide(l)).collect();
+    let menu: Vec<String> = menu.iter().flat_map(|l| fold_wide(l)).collect();
+    // The prompt takes the last line, and one is kept for naming what is folded.
+    let mut left = ROWS.saturating_sub(2 + menu.len());
+    let mut keep = vec![false; joined.len()];
+    // The seat's own panels ("Hand (yours)", "Taxi: ... Fox (you): ...") come before the
+    // rest of the news.
+    let need = |b: &Block| match b.part {
+        Part::Head | Part::Counters => 0,
+        Part::Board => 1,
+        Part::Legend => 4,
+        _ if b
+            .lines
+            .iter()
+            .any(|l| l.contains("(yours)") || l.contains("(you)")) =>
+        {
+            2
+        }
+        _ => 3,
+    };
+    // The heading and counters, then the board; a few lines kept for the news; then the
+    // seat's own panels and the board's legend.
+    let take = |ranks: &[u8], left: &mut usize, keep: &mut Vec<bool>| {
+        for &rank in ranks {
+            for (i, b) in joined.iter().enumerate() {
+                if need(b) == rank && !keep[i] && b.lines.len() <= *left {
+                    keep[i] = true;
+                    *left -= b.lines.len();
+                }
+            }
+        }
+    };
+    take(&[0, 1], &mut left, &mut keep);
+    let reserve = news.len().min(4).min(left);
+    left -= reserve;
+    take(&[2, 4], &mut left, &mut keep);
+    left += reserve;
+    let mut more = vec![];
+    // The news: its latest lines, under its heading, with one line for the rest.
+    let mut news_shown = news.clone();
+    let panels: usize = joined
+        .iter()
+        .zip(&keep)
+        .filter(|(_, k)| !**k)
+        .map(|(b, _)| b.lines.len())
+        .sum();
+    // The line kept for naming what was folded is free when nothing is.
+    if panels == 0 && codes.is_empty() {
+        left += 1;
+    }
+    if news.len() > left && !news.is_empty() {
+        // The heading, a line for the rest, and the latest lines (as many as fit).
+        more.extend(news.iter().cloned());
+        let latest = left.saturating_sub(2).min(news.len() - 1);
+        let cut = news.len() - latest;
+        let rest = format!(
+            "  … {} earlier {} (i shows them)",
+            cut - 1,
+            plural(cut - 1, "line")
+        );
+        news_shown = match left {
+            0 => vec![],
+            1 => vec![rest],
+            _ => {
+                let mut v = vec![news[0].clone(), rest];
+                v.extend(news[cut..].iter().cloned());
+                v
+            }
+        };
+    }
+    left = left.saturating_sub(news_shown.len());
+    for (i, b) in joined.iter().enumerate() {
+        if !keep[i] && b.lines.len() <= left {
+            keep[i] = true;
+            left -= b.lines.len();
+        }
+    }
+    let mut folded_names = vec![];
+    for (b, k) in joined.iter().zip(&keep) {
+        if !k {
+            more.extend(b.lines.iter().cloned());
+            let name = match b.part {
+                Part::Board => "the board".to_string(),
+                Part::Legend => "the board's legend".to_string(),
+                Part::PiecesHead | Part::Piece => "pieces".to_string(),
+                _ => b
+                    .lines
+                    .first()
+                    .map(|l| {
+                        let l = l.trim_start();
+                        let name = l.split(": ").next().unwrap_or(l);
+                        name.trim_end_matches(':').to_string()
+                    })
+                    .unwrap_or_default(),
+            };
+            if !name.is_empty() && !folded_names.contains(&name) {
+                folded_names.push(name);
+            }
+        }
+    }
+    let mut lines: Vec<String> = joined
+        .into_iter()
+        .zip(&keep)
+        .filter(|(_, k)| **k)
+        .flat_map(|(b, _)| b.lines)
+        .collect();
+    let mut keys = vec![];
+    if !codes.is_empty() {
+        keys.push("c the map's codes".to_string());
+    }
+    if !folded_names.is_empty() {
+        keys.push(format!(
+            "i {} more ({})",
+            folded_names.len(),
+            folded_names.join(", ")
+        ));
+    }
+    if !keys.is_empty() {
+        let line = format!("Also: {}", keys.join(" · "));
+        lines.push(cut_to(&line, COLS));
+    }
+    if news_first {
+        news_shown.extend(lines);
+        lines = news_shown;
+    } else {
+        lines.extend(news_shown);
+    }
+    lines.extend(menu);
+    Screen { lines, codes, more }
+}
+
+/// `line` cut to `width` characters, an ellipsis at the end when it was longer.
+fn cut_to(line: &str, width: usize) -> String {
+    if line.chars().count() <= width {
+        return line.to_string();
+    }
+    let mut out: String = line.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// A line wider than [`COLS`] as several, broken between words, the rest indented past the
+/// line's own indent.
+pub fn fold_wide(line: &str) -> Vec<String> {
+    if line.chars().count() <= COLS {
+        return vec![line.to_string()];
+    }
+    let lead = line.chars().take_while(|c| *c == ' ').count();
+    let pad = " ".repeat(lead + 4);
+    let mut out = vec![];
+    let mut cur = " ".repeat(lead);
+    let mut empty = true;
+    for word in line[lead..].split(' ') {
+        if !empty && cur.chars().count() + 1 + word.chars().count() > COLS {
+            out.push(cur);
+            cur = pad.clone();
+            empty = true;
+        }
+        if !empty {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+        empty = false;
+    }
+    out.push(cur);
+    // A single word wider than the terminal is cut.
+    out.into_iter().map(|l| cut_to(&l, COLS)).collect()
+}
+
+/// The whole screen of a turn (the game as `view` shows it), fitted: see [`fit`].
+pub fn screen(
+    def: &GameDef,
+    view: &View,
+    known: &Known,
+    news: &[String],
+    menu: &[String],
+) -> Screen {
+    fit(blocks(def, view, known), news, menu, false)
+}
+
+/// The screen after a person's own action in the same turn: what happened, then what changed
+/// (see [`changed_blocks`]) under a "Changed:" line, fitted like a whole screen.
+pub fn changes_screen(
+    def: &GameDef,
+    before: (&View, &Known),
+    after: (&View, &Known),
+    news: &[String],
+    menu: &[String],
+) -> Screen {
+    let mut body = changed_blocks(def, before, after);
+    if body.iter().any(|b| b.part != Part::Codes) {
+        body.insert(
+            0,
+            Block {
+                part: Part::Head,
+                lines: vec!["Changed:".into()],
+            },
+        );
+    }
+    fit(body, news, menu, true)
+}
+
+/// What changed between two views of the same seat (each with what the table knew then), as
+/// the blocks that differ:
 /// variables, zones and pieces as they are now, the counters when another seat's changed (the
 /// seat's own and the global ones are on the status line), the board when a tile or blocker
 /// changed (a piece that moved has its own line). Empty when nothing shown changed.
-pub fn changes(def: &GameDef, before: &View, after: &View, known: &Known) -> Vec<String> {
-    let old = blocks(def, before, known);
+fn changed_blocks(def: &GameDef, before: (&View, &Known), after: (&View, &Known)) -> Vec<Block> {
+    let (before, known_before) = before;
+    let (after, known) = after;
+    // The board's lines as drawn without pieces.
+    let bare = |view: &View, known: &Known| -> Vec<String> {
+        let mut empty = view.clone();
+        empty.pieces.clear();
+        blocks(def, &empty, known)
+            .into_iter()
+            .filter(|b| b.part == Part::Board)
+            .flat_map(|b| b.lines)
+            .collect()
+    };
+    let old = blocks(def, before, known_before);
     let new = blocks(def, after, known);
     let others_counters = def.counters.iter().any(|cd| {
         cd.scope == Scope::Seat && {
@@ -201,13 +499,18 @@ pub fn changes(def: &GameDef, before: &View, after: &View, known: &Known) -> Vec
     let mut out = vec![];
     for b in new {
         let show = match b.part {
-            Part::Head | Part::PiecesHead => false,
+            Part::Head | Part::PiecesHead | Part::Codes | Part::Legend => false,
             Part::Counters => others_counters,
-            Part::Board => before.tiles != after.tiles,
+            // A track grows without a tile changing: the board is shown again when it
+            // looks different without its pieces (a newly laid card at once; a piece that
+            // moved has its own line).
+            Part::Board => {
+                before.tiles != after.tiles || bare(before, known_before) != bare(after, known)
+            }
             Part::Var | Part::Zone | Part::Piece => !old.contains(&b),
         };
         if show {
-            out.extend(b.lines);
+            out.push(b);
         }
     }
     out
@@ -241,9 +544,16 @@ fn blocks(def: &GameDef, view: &View, known: &Known) -> Vec<Block> {
         }
         out.push(block(Part::Board, draw(def, g, tiles, &on, &marks)));
     } else if let Some(board) = &known.board {
-        let map = draw_map(def, board, &known.spaces, &view.pieces, &marks);
+        let mut map = draw_map(def, board, &known.spaces, &view.pieces, &marks);
+        let codes = map
+            .iter()
+            .position(|l| l == CODES_HEAD)
+            .map_or(vec![], |at| map.split_off(at));
         if !map.is_empty() {
             out.push(block(Part::Board, map));
+        }
+        if !codes.is_empty() {
+            out.push(block(Part::Codes, codes));
         }
     }
     let pieces = pieces(def, view, cells.as_ref(), &marks, known);
