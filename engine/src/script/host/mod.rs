@@ -258,7 +258,15 @@ impl Host {
         }
         let game = prepare_globals(&lua, &def, charge, refused, limits.memory)
             .map_err(|e| fail(e.to_string()))?;
-        let fast = fast_interrupt::arm(&lua, steps_left.clone());
+        let fast = fast_interrupt::arm(
+            &lua,
+            steps_left.clone(),
+            Some(fast_interrupt::Memory {
+                lua: lua.weak(),
+                room: room.clone(),
+                limit: memory,
+            }),
+        );
         let mut host = Host {
             lua,
             scripts: vec![],
