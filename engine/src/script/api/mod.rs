@@ -40,6 +40,7 @@ mod values;
 pub(super) use board::LayerCache;
 pub use pieces::MAX_PROPS_SIZE;
 pub use turn::{MAX_LOG_LINE, MAX_LOG_LINES, check_lookahead, math_random};
+pub(super) use values::VarCache;
 pub use values::{MAX_STAT_NAME, MAX_STATS, MAX_VARS_SIZE};
 
 /// (name, Luau signature, what it does)
@@ -293,6 +294,12 @@ fn short(name: &str) -> String {
 
 /// Builds the `game` table.
 pub fn register(lua: &Lua) -> R<Table> {
+    // Luau's own `table.clone`, before the sandbox wraps it, copies cached variables.
+    let clone: mlua::Function = lua
+        .globals()
+        .raw_get::<Table>("table")?
+        .raw_get("clone")?;
+    lua.set_app_data(VarCache::new(clone));
     let t = lua.create_table()?;
     turn::register(lua, &t)?;
     values::register(lua, &t)?;
