@@ -293,7 +293,8 @@ fn a_variable_read_twice_gives_two_tables_of_the_script_s_own() {
         g.eval(r#"return game.get("v").a[1]"#).unwrap(),
         Value::Int(7)
     );
-    let failed = g.eval(r#"game.set("v", { a = { 8 } }); assert(game.get("v").a[1] == 8); error("undo")"#);
+    let failed =
+        g.eval(r#"game.set("v", { a = { 8 } }); assert(game.get("v").a[1] == 8); error("undo")"#);
     assert!(failed.is_err());
     assert_eq!(
         g.eval(r#"return game.get("v").a[1]"#).unwrap(),

@@ -295,10 +295,7 @@ fn short(name: &str) -> String {
 /// Builds the `game` table.
 pub fn register(lua: &Lua) -> R<Table> {
     // Luau's own `table.clone`, before the sandbox wraps it, copies cached variables.
-    let clone: mlua::Function = lua
-        .globals()
-        .raw_get::<Table>("table")?
-        .raw_get("clone")?;
+    let clone: mlua::Function = lua.globals().raw_get::<Table>("table")?.raw_get("clone")?;
     lua.set_app_data(VarCache::new(clone));
     let t = lua.create_table()?;
     turn::register(lua, &t)?;

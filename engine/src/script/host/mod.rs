@@ -336,7 +336,10 @@ impl Host {
     /// Runs every rule script and collects the hooks; bots are run when first asked.
     fn run_scripts(&mut self) -> Result<(), ScriptError> {
         self.lua.set_app_data(api::LayerCache::default());
-        let vars = self.lua.app_data_ref::<api::VarCache>().map(|c| c.emptied());
+        let vars = self
+            .lua
+            .app_data_ref::<api::VarCache>()
+            .map(|c| c.emptied());
         if let Some(vars) = vars {
             self.lua.set_app_data(vars);
         }
