@@ -242,3 +242,76 @@ fn shared_grid_tables_follow_changes_and_rollbacks() {
     let e = g.eval("game.tiles()[1] = 'x'").unwrap_err();
     assert!(e.message.contains("readonly"), "{}", e.message);
 }
+
+#[test]
+fn a_variable_read_twice_gives_two_tables_of_the_script_s_own() {
+    // game.get keeps the table it built for an unchanged variable and hands out copies: a
+    // copy changed by the script changes neither the variable nor the next copy, nested
+    // tables included, and a change, a rollback or a new game is seen at once.
+    let def = probe(
+        r#"
+        return {
+          setup = function(g)
+            game.set("v", { a = { 1, 2 }, list = { { x = 1 }, { x = 2 } }, n = 3 })
+          end,
+        }
+        "#,
+    );
+    let mut g = Game::new(def.clone(), Setup::new(1, 1)).unwrap();
+    let original = var(&g, "v");
+    let seen = g
+        .eval(
+            r#"
+            local t = game.get("v")
+            t.a[1] = 99
+            t.n = nil
+            t.list[1].x = 5
+            table.insert(t.list, { x = 9 })
+            local u = game.get("v")
+            return { u.a[1], u.n, u.list[1].x, #u.list, rawequal(t, u), rawequal(t.a, u.a),
+              rawequal(t.list[2], u.list[2]), table.isfrozen(u) }
+            "#,
+        )
+        .unwrap();
+    assert_eq!(
+        seen,
+        Value::List(vec![
+            Value::Int(1),
+            Value::Int(3),
+            Value::Int(1),
+            Value::Int(2),
+            Value::Bool(false),
+            Value::Bool(false),
+            Value::Bool(false),
+            Value::Bool(false),
+        ])
+    );
+    assert_eq!(var(&g, "v"), original);
+    // A change is read back at once; a change rolled back is not.
+    g.eval(r#"game.set("v", { a = { 7 } })"#).unwrap();
+    assert_eq!(
+        g.eval(r#"return game.get("v").a[1]"#).unwrap(),
+        Value::Int(7)
+    );
+    let failed =
+        g.eval(r#"game.set("v", { a = { 8 } }); assert(game.get("v").a[1] == 8); error("undo")"#);
+    assert!(failed.is_err());
+    assert_eq!(
+        g.eval(r#"return game.get("v").a[1]"#).unwrap(),
+        Value::Int(7)
+    );
+    // The same order of iteration as the table the first read built.
+    let order = r#"local keys = {} for k in game.get("m") do table.insert(keys, k) end return table.concat(keys, " ")"#;
+    g.eval(r#"game.set("m", { zebra = 1, apple = 2, mango = 3, kiwi = 4, fig = 5 })"#)
+        .unwrap();
+    let first = g.eval(order).unwrap();
+    assert_eq!(g.eval(order).unwrap(), first);
+    // A reset VM starts the next game with nothing kept from this one.
+    let g2 = Game::with_host(Setup::new(1, 2), g.into_host()).unwrap();
+    assert_eq!(var(&g2, "v"), original);
+    let mut g2 = g2;
+    assert_eq!(
+        g2.eval(r#"return game.get("v").a[1]"#).unwrap(),
+        Value::Int(1)
+    );
+}

@@ -50,7 +50,7 @@ pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
         0.0
     };
     io.say(format!(
-        "{}: {} random games ({} players) in {secs:.3} s: {gps:.1} games/s, {aps:.0} actions/s (1 thread){}",
+        "{}: {} random games ({} players, {actions} actions) in {secs:.3} s: {gps:.1} games/s, {aps:.0} actions/s (1 thread){}",
         def.id,
         games,
         seats,

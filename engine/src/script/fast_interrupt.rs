@@ -3,12 +3,16 @@
 //! Luau calls the VM's interrupt at every function call and loop back edge, about 200 times
 //! per Curbside decision. mlua's interrupt procedure finds the closure through the state,
 //! clones a reference-counted pointer to it and runs it inside its error-catching wrapper:
-//! some 130 instructions before the closure counts one step. Three calls in four the closure
-//! does nothing but count (it checks memory at every fourth step, the clock at every 1024th
-//! and stops the call at zero), so this module puts a procedure of its own in front of
-//! mlua's: it counts those steps itself, in the same counter, and hands every other call to
-//! mlua's procedure unchanged. The steps counted, and where a limit stops a script, are
-//! exactly what they were; only the cost changes.
+//! some 130 instructions before the closure counts one step. Most calls the closure does
+//! nothing but count (it checks memory at every fourth step, the clock at every 1024th and
+//! stops the call at zero), so this module puts a procedure of its own in front of mlua's:
+//! it counts those steps itself, in the same counter, and hands every other call to mlua's
+//! procedure unchanged. Given the VM's memory check ([`Memory`]), it also makes the check of
+//! every fourth step itself when the check finds nothing to do (the VM well under its room
+//! and under an eighth of the limit, where the closure reads no clock and keeps no line), and
+//! hands the call on otherwise, so the closure makes the same check again and acts on it. The
+//! steps counted, and where a limit stops a script, are exactly what they were; only the cost
+//! changes.
 //!
 //! A VM is found by its main state's address in a per-thread list that [`arm`] fills and
 //! dropping its [`Armed`] empties. A VM not in the list (one used on another thread than the
@@ -20,7 +24,7 @@ use std::ffi::c_int;
 use std::rc::Rc;
 use std::sync::OnceLock;
 
-use mlua::{Lua, ffi};
+use mlua::{Lua, WeakLua, ffi};
 
 type Proc = unsafe extern "C-unwind" fn(*mut ffi::lua_State, c_int);
 
@@ -28,9 +32,27 @@ type Proc = unsafe extern "C-unwind" fn(*mut ffi::lua_State, c_int);
 /// through the state), so it is kept once.
 static SLOW: OnceLock<Proc> = OnceLock::new();
 
+/// The memory check the closure makes at every fourth step, as the fast path repeats it: the
+/// VM (held weakly, so the list never keeps a VM alive), the room it may fill (the limit less
+/// what the game holds outside it) and the limit, whose eighth is where the closure starts
+/// reading the clock at every check.
+pub(super) struct Memory {
+    pub lua: WeakLua,
+    pub room: Rc<Cell<usize>>,
+    pub limit: usize,
+}
+
+/// A VM armed on this thread: its main state's address, its step counter, and its memory
+/// check if the fast path may make it.
+struct Entry {
+    main: usize,
+    steps: Rc<Cell<u64>>,
+    memory: Option<Memory>,
+}
+
 thread_local! {
-    /// The VMs armed on this thread: main state address and step counter.
-    static ARMED: RefCell<Vec<(usize, Rc<Cell<u64>>)>> = const { RefCell::new(Vec::new()) };
+    /// The VMs armed on this thread.
+    static ARMED: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
 }
 
 #[cfg(test)]
@@ -48,16 +70,17 @@ impl Drop for Armed {
     fn drop(&mut self) {
         let _ = ARMED.try_with(|a| {
             if let Ok(mut a) = a.try_borrow_mut() {
-                a.retain(|(m, _)| *m != self.main);
+                a.retain(|e| e.main != self.main);
             }
         });
     }
 }
 
 /// Puts the fast path in front of the interrupt mlua's `set_interrupt` installed on `lua`,
-/// counting down `steps` (the counter that interrupt's closure counts down). Without an
+/// counting down `steps` (the counter that interrupt's closure counts down) and, with
+/// `memory`, making the closure's memory check where it finds nothing to do. Without an
 /// interrupt set, or with one that is not mlua's, nothing changes and None comes back.
-pub(super) fn arm(lua: &Lua, steps: Rc<Cell<u64>>) -> Option<Armed> {
+pub(super) fn arm(lua: &Lua, steps: Rc<Cell<u64>>, memory: Option<Memory>) -> Option<Armed> {
     let state = lua.exec_raw_lua(|raw| raw.state());
     // SAFETY: `state` belongs to `lua`, which is alive for this call; `lua_mainthread` only
     // reads it, and `lua_callbacks` returns the main state's callback block, which lives as
@@ -80,8 +103,12 @@ pub(super) fn arm(lua: &Lua, steps: Rc<Cell<u64>>) -> Option<Armed> {
     };
     ARMED.with(|a| {
         let mut a = a.borrow_mut();
-        a.retain(|(m, _)| *m != main);
-        a.push((main, steps));
+        a.retain(|e| e.main != main);
+        a.push(Entry {
+            main,
+            steps,
+            memory,
+        });
     });
     Some(Armed { main })
 }
@@ -96,20 +123,7 @@ unsafe extern "C-unwind" fn fast(state: *mut ffi::lua_State, gc: c_int) {
             let Ok(a) = a.try_borrow() else {
                 return false;
             };
-            let Some((_, steps)) = a.iter().find(|(m, _)| *m == main) else {
-                return false;
-            };
-            let left = steps.get();
-            // The closure's own logic at these values: no limit reached, no memory or clock
-            // check due (those come at multiples of 4), one step counted.
-            if left != 0 && !left.is_multiple_of(4) {
-                steps.set(left - 1);
-                #[cfg(test)]
-                FAST_STEPS.with(|n| n.set(n.get() + 1));
-                true
-            } else {
-                false
-            }
+            a.iter().find(|e| e.main == main).is_some_and(counts)
         });
         if counted {
             return;
@@ -121,6 +135,35 @@ unsafe extern "C-unwind" fn fast(state: *mut ffi::lua_State, gc: c_int) {
         // Luau would have called it.
         unsafe { slow(state, gc) }
     }
+}
+
+/// The closure's own logic for one step of `e`'s VM where it would only count (no limit
+/// reached, no clock due, the memory check finding nothing to do): counts the step and
+/// says so; anything else is left to the closure, uncounted.
+fn counts(e: &Entry) -> bool {
+    let left = e.steps.get();
+
+    if left == 0 || left.is_multiple_of(1024) {
+        return false;
+    }
+    if left.is_multiple_of(4) {
+        // The closure reads the same figures, in the same order, and acts only where one of
+        // these two comparisons is true.
+        let Some(m) = &e.memory else {
+            return false;
+        };
+        let Some(lua) = m.lua.try_upgrade() else {
+            return false;
+        };
+        let used = lua.used_memory();
+        if used > m.room.get() || used > m.limit / 8 {
+            return false;
+        }
+    }
+    e.steps.set(left - 1);
+    #[cfg(test)]
+    FAST_STEPS.with(|n| n.set(n.get() + 1));
+    true
 }
 
 #[cfg(test)]
@@ -154,7 +197,7 @@ mod tests {
         let run = |fast: bool, budget: u64| {
             let (steps, checks) = (Rc::new(Cell::new(budget)), Rc::new(Cell::new(0)));
             let lua = vm(&steps, &checks);
-            let armed = fast.then(|| arm(&lua, steps.clone()).expect("armed"));
+            let armed = fast.then(|| arm(&lua, steps.clone(), None).expect("armed"));
             let r = lua.load(LOOP).eval::<i64>().map_err(|e| e.to_string());
             drop(armed);
             (r, steps.get(), checks.get())
@@ -186,8 +229,8 @@ mod tests {
         let (b_steps, b_checks) = (Rc::new(Cell::new(50_000)), Rc::new(Cell::new(0)));
         let a = vm(&a_steps, &a_checks);
         let b = vm(&b_steps, &b_checks);
-        let _a_armed = arm(&a, a_steps.clone()).expect("armed");
-        let b_armed = arm(&b, b_steps.clone()).expect("armed");
+        let _a_armed = arm(&a, a_steps.clone(), None).expect("armed");
+        let b_armed = arm(&b, b_steps.clone(), None).expect("armed");
         a.load(LOOP).exec().unwrap();
         let used_a = 50_000 - a_steps.get();
         assert_eq!(b_steps.get(), 50_000, "running a counted in b");
@@ -199,5 +242,114 @@ mod tests {
         b.load(LOOP).exec().unwrap();
         assert_eq!(50_000 - b_steps.get(), used_a);
         assert_eq!(b_checks.get(), 2 * a_checks.get());
+    }
+
+    /// A VM whose interrupt makes the engine's memory check: at every fourth step, an error
+    /// past `room`, and past an eighth of `limit` a note in `acted` (where the engine reads
+    /// the clock); at every 1024th step a note in `clocks`.
+    fn vm_with_memory(
+        steps: &Rc<Cell<u64>>,
+        room: &Rc<Cell<usize>>,
+        limit: usize,
+        acted: &Rc<Cell<u64>>,
+        clocks: &Rc<Cell<u64>>,
+    ) -> Lua {
+        let lua = Lua::new();
+        let (s, r, a, c) = (steps.clone(), room.clone(), acted.clone(), clocks.clone());
+        lua.set_interrupt(move |lua| {
+            let left = s.get();
+            if left == 0 {
+                return Err(mlua::Error::RuntimeError("out of steps".into()));
+            }
+            s.set(left - 1);
+            if left.is_multiple_of(4) {
+                let used = lua.used_memory();
+                if used > r.get() {
+                    return Err(mlua::Error::RuntimeError(format!(
+                        "out of memory at {left}"
+                    )));
+                }
+                if used > limit / 8 {
+                    a.set(a.get() + 1);
+                }
+            }
+            if left.is_multiple_of(1024) {
+                c.set(c.get() + 1);
+            }
+            Ok(VmState::Continue)
+        });
+        lua
+    }
+
+    #[test]
+    fn the_fast_memory_check_stops_and_acts_where_mlua_s_path_does() {
+        // Builds a list of tables: memory grows step by step.
+        const GROW: &str = "local t = {} for i = 1, 20000 do t[i] = { i, i + 1 } end return #t";
+        let run = |fast: bool, budget: u64, room_over: Option<usize>, limit: usize| {
+            let steps = Rc::new(Cell::new(1_000));
+            let room = Rc::new(Cell::new(usize::MAX));
+            let (acted, clocks) = (Rc::new(Cell::new(0)), Rc::new(Cell::new(0)));
+            let lua = vm_with_memory(&steps, &room, limit, &acted, &clocks);
+            // mlua's path allocates what it keeps for errors at its first call: done here,
+            // so that both runs start from the same memory.
+            lua.load("local n = 0 for i = 1, 10 do n += i end")
+                .exec()
+                .unwrap();
+            steps.set(budget);
+            if let Some(more) = room_over {
+                room.set(lua.used_memory() + more);
+            }
+            let armed = fast.then(|| {
+                let memory = Memory {
+                    lua: lua.weak(),
+                    room: room.clone(),
+                    limit,
+                };
+                arm(&lua, steps.clone(), Some(memory)).expect("armed")
+            });
+            let before = FAST_STEPS.with(Cell::get);
+            let r = lua.load(GROW).eval::<i64>().map_err(|e| e.to_string());
+            let fast_steps = FAST_STEPS.with(Cell::get) - before;
+            drop(armed);
+            ((r, steps.get(), acted.get(), clocks.get()), fast_steps)
+        };
+        // Far from any limit: the same run, and every step but the clock's counted fast.
+        let (slow, _) = run(false, 1_000_000, None, usize::MAX);
+        assert_eq!(slow.0, Ok(20_000));
+        let used = 1_000_000 - slow.1;
+        assert!(used > 20_000, "the loop counted {used} steps");
+        assert!(slow.3 > 10, "{} clock checks", slow.3);
+        let (fast, fast_steps) = run(true, 1_000_000, None, usize::MAX);
+        assert_eq!(fast, slow);
+        assert_eq!(fast_steps, used - slow.3);
+        // Past an eighth of the limit the closure acts at every check: so it does here too.
+        // (an eighth a little over what a new VM holds, which the loop passes half way)
+        let limit = 8 * (Lua::new().used_memory() + 300_000);
+        let (slow, _) = run(false, 1_000_000, None, limit);
+        assert!(slow.2 > 100, "acted {} times", slow.2);
+        assert_eq!(run(true, 1_000_000, None, limit).0, slow);
+        // The room runs out mid-loop: stopped at the same step with the same error.
+        for more in [0, 1_000, 50_000, 300_000] {
+            let (slow, _) = run(false, 1_000_000, Some(more), usize::MAX);
+            assert!(
+                slow.0.as_ref().is_err_and(|e| e.contains("out of memory")),
+                "{more}: {slow:?}"
+            );
+            assert_eq!(
+                run(true, 1_000_000, Some(more), usize::MAX).0,
+                slow,
+                "{more}"
+            );
+        }
+        // And the step budget running out is unchanged.
+        for budget in [1, 4, 1024, 1025, 5_000] {
+            let (slow, _) = run(false, budget, None, usize::MAX);
+            assert!(slow.0.is_err(), "budget {budget}");
+            assert_eq!(
+                run(true, budget, None, usize::MAX).0,
+                slow,
+                "budget {budget}"
+            );
+        }
     }
 }

@@ -136,7 +136,31 @@ pub(super) fn forbid_globals(lua: &Lua) -> mlua::Result<()> {
         .map(|mt| mt.raw_get::<LuaValue>("__index"))
         .transpose()?
         .unwrap_or(LuaValue::Nil);
-    let refuse: Function = lua
+    // The refusing function keeps nothing: made once per VM and kept, as a reset calls this
+    // again for every game.
+    let kept = lua.app_data_ref::<Refuse>().map(|r| r.0.clone());
+    let refuse = match kept {
+        Some(f) => f,
+        None => {
+            let f = refusing_function(lua, &g)?;
+            lua.set_app_data(Refuse(f.clone()));
+            f
+        }
+    };
+    let mt = lua.create_table()?;
+    mt.raw_set("__index", behind)?;
+    mt.raw_set("__newindex", refuse)?;
+    mt.raw_set("__metatable", "the globals")?;
+    mt.set_readonly(true);
+    g.set_metatable(Some(mt))
+}
+
+/// The `__newindex` [`forbid_globals`] puts on the globals, once made.
+struct Refuse(Function);
+
+/// Raises the error for a global assigned, naming the file and line.
+fn refusing_function(lua: &Lua, g: &Table) -> mlua::Result<Function> {
+    lua
         .load(
             r#"local error, tostring, type = ...
             return function(_, name, _)
@@ -151,13 +175,7 @@ pub(super) fn forbid_globals(lua: &Lua) -> mlua::Result<()> {
                 .or_else(|_| lua.globals().get::<Function>("error"))?,
             g.get::<Function>("tostring")?,
             g.get::<Function>("type")?,
-        ))?;
-    let mt = lua.create_table()?;
-    mt.raw_set("__index", behind)?;
-    mt.raw_set("__newindex", refuse)?;
-    mt.raw_set("__metatable", "the globals")?;
-    mt.set_readonly(true);
-    g.set_metatable(Some(mt))
+        ))
 }
 
 /// `pcall` and `xpcall` that pass every error on as before, except the allocator's refusal

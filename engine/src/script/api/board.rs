@@ -722,6 +722,10 @@ fn tags_arg(tags: Option<Vec<String>>) -> Vec<String> {
 pub(in crate::script) struct LayerCache {
     tiles: Option<(u64, Table, Table)>,
     blockers: Option<(u64, Table, Table)>,
+    /// Each tile's id as a Luau string, by tile, made at the first rebuild that needs it: a
+    /// rebuild then sets a string the VM holds instead of making (hashing and looking up)
+    /// the id again for every cell.
+    names: Vec<Option<mlua::LuaString>>,
 }
 
 impl LayerCache {
@@ -747,6 +751,10 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
     {
         return Ok((ids.clone(), turns.clone()));
     }
+    let mut names = lua
+        .app_data_mut::<LayerCache>()
+        .map(|mut cache| std::mem::take(&mut cache.names))
+        .unwrap_or_default();
     let pair = with_tables(lua, |c| {
         let Some(g) = c.state.board.grid.as_ref() else {
             return err("this board is not a grid");
@@ -757,18 +765,33 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
             lua.create_table_with_capacity(n, 0)?,
             lua.create_table_with_capacity(n, 0)?,
         );
+        if names.len() < c.def.tiles.len() {
+            names.resize(c.def.tiles.len(), None);
+        }
         for (i, p) in layer.iter().enumerate() {
             if let Some(p) = p
                 && let Some(tile) = c.def.tiles.get(p.tile as usize)
             {
-                ids.raw_set(i as i64 + 1, tile.id.as_str())?;
+                let name = match &names[p.tile as usize] {
+                    Some(name) => name.clone(),
+                    None => {
+                        let name = lua.create_string(&tile.id)?;
+                        names[p.tile as usize] = Some(name.clone());
+                        name
+                    }
+                };
+                ids.raw_set(i as i64 + 1, name)?;
                 turns.raw_set(i as i64 + 1, p.rot as i64)?;
             }
         }
         ids.set_readonly(true);
         turns.set_readonly(true);
         Ok((ids, turns))
-    })?;
+    });
+    if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
+        cache.names = names;
+    }
+    let pair = pair?;
     if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
         *cache.slot(blockers) = Some((stamp, pair.0.clone(), pair.1.clone()));
     }

@@ -40,6 +40,7 @@ mod values;
 pub(super) use board::LayerCache;
 pub use pieces::MAX_PROPS_SIZE;
 pub use turn::{MAX_LOG_LINE, MAX_LOG_LINES, check_lookahead, math_random};
+pub(super) use values::VarCache;
 pub use values::{MAX_STAT_NAME, MAX_STATS, MAX_VARS_SIZE};
 
 /// (name, Luau signature, what it does)
@@ -199,6 +200,7 @@ fn mib(bytes: usize) -> String {
 }
 
 /// Runs `f` on the lent context.
+#[inline(always)]
 fn with<T>(f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
     CALLS.with(|c| c.set(c.get().wrapping_add(1)));
     LENT.with(|slot| match slot.try_borrow_mut() {
@@ -215,11 +217,13 @@ fn with<T>(f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
 /// by what a script asks for, and with a limit in place mlua guards every single table insert
 /// with a protected call, which made building a table of a few dozen entries the most expensive
 /// part of many API calls. The limit is back before control returns to the script.
+#[inline(always)]
 fn with_tables<T>(lua: &Lua, f: impl FnOnce(&mut CallCtx) -> R<T>) -> R<T> {
     lifted(lua, || with(f))
 }
 
 /// Runs `f` with the VM's memory limit lifted (see [`with_tables`]).
+#[inline(always)]
 pub(super) fn lifted<T>(lua: &Lua, f: impl FnOnce() -> T) -> T {
     struct Restore<'a>(&'a Lua, usize);
     impl Drop for Restore<'_> {
@@ -293,6 +297,9 @@ fn short(name: &str) -> String {
 
 /// Builds the `game` table.
 pub fn register(lua: &Lua) -> R<Table> {
+    // Luau's own `table.clone`, before the sandbox wraps it, copies cached variables.
+    let clone: mlua::Function = lua.globals().raw_get::<Table>("table")?.raw_get("clone")?;
+    lua.set_app_data(VarCache::new(clone));
     let t = lua.create_table()?;
     turn::register(lua, &t)?;
     values::register(lua, &t)?;

@@ -1,7 +1,9 @@
 //! Counters and variables: `game.counter`, `game.set_counter`, `game.add_counter`,
 //! `game.get`, `game.set` and `game.set_secret`; and the game's own figures, `game.stat`.
 
-use mlua::{Lua, Table, Value as LuaValue};
+use std::collections::HashMap;
+
+use mlua::{Function, Lua, Table, Value as LuaValue};
 
 use super::{R, err, note_held, room_for, seat_arg, short, with, with_mut, with_tables};
 use crate::script::convert::{from_lua, to_lua};
@@ -105,7 +107,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     }));
     reg!(lua, t, "get", |lua, name: String| with_tables(lua, |c| {
         match c.state.vars.get(&*name) {
-            Some(v) if c.access.may_see(v.seen) => to_lua(lua, &v.value),
+            Some(v) if c.access.may_see(v.seen) => var_to_lua(lua, &name, &v.value),
             Some(_) => Ok(LuaValue::Nil),
             None => match &c.state.unknown {
                 Some(u) if c.access == Access::Rules && u.names.contains(&*name) => err(format!(
@@ -304,4 +306,113 @@ fn store_var(
         note_held(lua, c);
     }
     Ok(())
+}
+
+/// The tables `game.get` last built for the game's variables, kept in the VM (never handed
+/// out) with the value each was built from, so that reading a variable that has not changed
+/// copies a table inside the VM (`table.clone`, once per table of the value) instead of
+/// building it again entry by entry through mlua. Rules read the same variables many times a
+/// decision (Dicey Curves reads some 90 values' worth a decision). A copy has the same entries,
+/// and the same order of iteration, as a table built afresh (`table.clone` copies the layout),
+/// and it is the script's own: changing it changes neither the variable nor the next copy.
+///
+/// Only values of at most [`CACHED_VALUE`] bytes are kept, and at most [`CACHED_ALL`] in all
+/// (the cache starts again empty when it would hold more), so what it keeps in the VM's memory
+/// stays small against any memory limit.
+pub(in crate::script) struct VarCache {
+    clone: Function,
+    held: usize,
+    tables: HashMap<String, (Value, Option<Table>)>,
+}
+
+/// The largest value (by [`Value::footprint`]) and the most in all that [`VarCache`] keeps.
+const CACHED_VALUE: usize = 16 << 10;
+const CACHED_ALL: usize = 256 << 10;
+
+impl VarCache {
+    /// A cache whose copies are made by `clone` (Luau's own `table.clone`, taken before the
+    /// sandbox wraps it).
+    pub(in crate::script) fn new(clone: Function) -> Self {
+        Self {
+            clone,
+            held: 0,
+            tables: HashMap::new(),
+        }
+    }
+
+    /// An empty cache copying the same way (for a reset VM).
+    pub(in crate::script) fn emptied(&self) -> Self {
+        Self::new(self.clone.clone())
+    }
+}
+
+/// Variable `name`, whose value is `v`, as a fresh Luau value (see [`VarCache`]). The first
+/// read of a value builds the table as before and only notes the value; a second read of the
+/// same value builds the table kept and hands out a copy, as every later read does. So a
+/// variable read once between changes costs what it did without the cache.
+fn var_to_lua(lua: &Lua, name: &str, v: &Value) -> R<LuaValue> {
+    if !matches!(v, Value::List(_) | Value::Map(_)) {
+        return to_lua(lua, v);
+    }
+    let (clone, master) = {
+        let Some(mut cache) = lua.app_data_mut::<VarCache>() else {
+            return to_lua(lua, v);
+        };
+        match cache.tables.get(name) {
+            Some((was, master)) if was == v => (cache.clone.clone(), master.clone()),
+            _ => {
+                let size = name.len() + v.footprint();
+                if let Some((was, _)) = cache.tables.remove(name) {
+                    cache.held -= name.len() + was.footprint();
+                }
+                if size <= CACHED_VALUE {
+                    if cache.held + size > CACHED_ALL {
+                        cache.tables.clear();
+                        cache.held = 0;
+                    }
+                    cache.held += size;
+                    cache.tables.insert(name.to_string(), (v.clone(), None));
+                }
+                drop(cache);
+                return to_lua(lua, v);
+            }
+        }
+    };
+    let master = match master {
+        Some(m) => m,
+        None => {
+            let LuaValue::Table(m) = to_lua(lua, v)? else {
+                return to_lua(lua, v);
+            };
+            if let Some(mut cache) = lua.app_data_mut::<VarCache>()
+                && let Some(entry) = cache.tables.get_mut(name)
+            {
+                entry.1 = Some(m.clone());
+            }
+            m
+        }
+    };
+    copy_of(&clone, &master, v).map(LuaValue::Table)
+}
+
+/// A copy of `master`, the table built from `v`, and of every table inside it.
+fn copy_of(clone: &Function, master: &Table, v: &Value) -> R<Table> {
+    let t: Table = clone.call(master)?;
+    let nested = |x: &Value| matches!(x, Value::List(_) | Value::Map(_));
+    match v {
+        Value::List(l) => {
+            for (i, x) in l.iter().enumerate().filter(|(_, x)| nested(x)) {
+                let inner: Table = master.raw_get(i + 1)?;
+                t.raw_set(i + 1, copy_of(clone, &inner, x)?)?;
+            }
+        }
+        Value::Map(m) => {
+            for (k, x) in m.iter().filter(|(_, x)| nested(x)) {
+                let inner: Table = master.raw_get(k.as_str())?;
+                t.raw_set(k.as_str(), copy_of(clone, &inner, x)?)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(t)
 }

@@ -258,7 +258,15 @@ impl Host {
         }
         let game = prepare_globals(&lua, &def, charge, refused, limits.memory)
             .map_err(|e| fail(e.to_string()))?;
-        let fast = fast_interrupt::arm(&lua, steps_left.clone());
+        let fast = fast_interrupt::arm(
+            &lua,
+            steps_left.clone(),
+            Some(fast_interrupt::Memory {
+                lua: lua.weak(),
+                room: room.clone(),
+                limit: memory,
+            }),
+        );
         let mut host = Host {
             lua,
             scripts: vec![],
@@ -328,6 +336,13 @@ impl Host {
     /// Runs every rule script and collects the hooks; bots are run when first asked.
     fn run_scripts(&mut self) -> Result<(), ScriptError> {
         self.lua.set_app_data(api::LayerCache::default());
+        let vars = self
+            .lua
+            .app_data_ref::<api::VarCache>()
+            .map(|c| c.emptied());
+        if let Some(vars) = vars {
+            self.lua.set_app_data(vars);
+        }
         self.hooks = (0..HOOKS.len()).map(|_| Chain::default()).collect();
         *self.bots.borrow_mut() = vec![None; self.def.bots.len()];
         let def = self.def.clone();
