@@ -9,6 +9,11 @@
 //! shipped, and `every_broken_rule_is_caught` runs them on deliberately broken copies of it (the
 //! mutants in `critter_cab_rules/mutants.rs`, through `farebox_suite::rule_mutants`) and requires
 //! every break to make a check of its rule fail.
+//!
+//! One file on purpose, though it runs past 800 lines: it is one rulebook, proved rule ID by
+//! rule ID, with every check listed once in `CHECKS` (the list the mutants run), and
+//! `every_check_has_a_test` reads this file's own text (`include_str!`) to find each listed
+//! check in its list of tests. Split up, the checks would leave the file that test reads.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;

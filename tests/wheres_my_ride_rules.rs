@@ -13,6 +13,11 @@
 //! requires every break to make a check of its rule fail.
 //!
 //! Seats are numbered from 1 here, as the rules number them (`Game::active` counts from 0).
+//!
+//! One file on purpose, though it runs past 800 lines: it is one rulebook, proved rule ID by
+//! rule ID, with every check listed once in `CHECKS` (the list the mutants run), and
+//! `every_check_has_a_test` reads this file's own text (`include_str!`) to find each listed
+//! check in its list of tests. Split up, the checks would leave the file that test reads.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;

@@ -1,0 +1,420 @@
+//! Board edits on the bundled games: a grid's cells and tiles (Curbside), a map's spaces and
+//! roads (Critter Cab), a city's sections (Taxi Derby) and a track's pieces (Dicey Curves).
+
+use super::*;
+
+#[test]
+fn grid_edits_reach_the_board() {
+    let s = scratch(&["curbside"]);
+    let def = edit_and_load(
+        &s,
+        "curbside",
+        &[
+            Edit::SetCellTile {
+                x: 3,
+                y: 4,
+                tile: Some("cs-t4".into()),
+                rotation: 1,
+            },
+            // A preset tile on a corner start keeps its name and tag.
+            Edit::SetCellTile {
+                x: 1,
+                y: 1,
+                tile: Some("cs-t1".into()),
+                rotation: 0,
+            },
+            Edit::EraseCell { x: 1, y: 6 },
+            Edit::SetCellLabel {
+                x: 2,
+                y: 2,
+                id: Some("depot".into()),
+                tags: vec!["start".into()],
+            },
+        ],
+    );
+    let g = grid(&def);
+    let t4 = def.tile("cs-t4").unwrap();
+    let t1 = def.tile("cs-t1").unwrap();
+    let cell = |x, y| g.cells.iter().find(|c| c.x == x && c.y == y);
+    assert_eq!(cell(3, 4).unwrap().tile, Some((t4, 1)));
+    let corner = cell(1, 1).unwrap();
+    assert_eq!(corner.tile, Some((t1, 0)));
+    assert_eq!(corner.id.as_deref(), Some("start-1"));
+    assert!(cell(1, 6).is_none());
+    assert_eq!(cell(2, 2).unwrap().id.as_deref(), Some("depot"));
+    assert_eq!(g.cells.len(), 5);
+    let text = read(&s, "curbside/board.toml");
+    assert!(
+        text.ends_with("[[grid.cells]]\nx = 3\ny = 4\ntile = \"cs-t4\"\nrotation = 1\n\n[[grid.cells]]\nx = 2\ny = 2\nid = \"depot\"\ntags = [\"start\"]\n"),
+        "{text}"
+    );
+
+    // Taking the tile off again leaves the corner as it was; the bare cell goes.
+    let mut ed = open(&s, "curbside");
+    ed.apply(&Edit::SetCellTile {
+        x: 3,
+        y: 4,
+        tile: None,
+        rotation: 0,
+    })
+    .unwrap();
+    ed.apply(&Edit::SetCellTile {
+        x: 1,
+        y: 1,
+        tile: None,
+        rotation: 0,
+    })
+    .unwrap();
+    ed.apply(&Edit::SetGridSize {
+        width: 7,
+        height: 5,
+    })
+    .unwrap();
+    ed.save().unwrap();
+    let def = load(&s, "curbside");
+    let g = grid(&def);
+    assert_eq!((g.width, g.height), (7, 5));
+    // start-2 (6,6) lay outside the new size and went; (2,2) and the two top corners stay.
+    let mut ids: Vec<&str> = g.cells.iter().filter_map(|c| c.id.as_deref()).collect();
+    ids.sort();
+    assert_eq!(ids, vec!["depot", "start-1", "start-3"]);
+    assert!(g.cells.iter().all(|c| c.tile.is_none()));
+}
+
+#[test]
+fn a_paint_stroke_is_one_undo_step_and_undo_restores_the_exact_bytes() {
+    let s = scratch(&["curbside"]);
+    let mut ed = open(&s, "curbside");
+    let original = ed.docs().open_mod().file("board.toml").unwrap().text();
+    ed.begin_group("Paint");
+    for x in 2..=5 {
+        ed.apply(&Edit::SetCellTile {
+            x,
+            y: 3,
+            tile: Some("cs-t4".into()),
+            rotation: 1,
+        })
+        .unwrap();
+    }
+    ed.end_group();
+    let painted = ed.docs().open_mod().file("board.toml").unwrap().text();
+    assert_eq!(painted.matches("[[grid.cells]]").count(), 8);
+    assert_eq!(ed.history().undo_label(), Some("Paint"));
+    ed.undo().unwrap();
+    assert_eq!(
+        ed.docs().open_mod().file("board.toml").unwrap().text(),
+        original
+    );
+    assert!(!ed.history().can_undo(), "the whole stroke was one step");
+    assert!(!ed.is_dirty());
+    ed.redo().unwrap();
+    assert_eq!(
+        ed.docs().open_mod().file("board.toml").unwrap().text(),
+        painted
+    );
+}
+
+fn joined<'g>(
+    g: &'g farebox::content::def::GraphDef,
+    a: &str,
+    b: &str,
+) -> Vec<&'g farebox::content::def::EdgeDef> {
+    let ix = |id: &str| g.spaces.iter().position(|s| s.id == id);
+    let (Some(a), Some(b)) = (ix(a), ix(b)) else {
+        return vec![];
+    };
+    g.edges
+        .iter()
+        .filter(|e| (e.from == a && e.to == b) || (e.from == b && e.to == a))
+        .collect()
+}
+
+#[test]
+fn graph_edits_reach_the_board() {
+    let s = scratch(&["critter-cab"]);
+    let before = load(&s, "critter-cab");
+    let g0 = graph(&before);
+    let at = GraphAt::Board;
+    assert_eq!(joined(g0, "bramble-way-1", "bramble-way-2").len(), 1);
+    let def = edit_and_load(
+        &s,
+        "critter-cab",
+        &[
+            Edit::AddSpace {
+                at: at.clone(),
+                space: SpaceData {
+                    id: "mole-hole".into(),
+                    name: "Mole Hole".into(),
+                    x: 20.0,
+                    y: 20.0,
+                    tags: vec!["chance".into()],
+                    props: vec![("region".into(), st("forest"))],
+                },
+            },
+            Edit::AddEdge {
+                at: at.clone(),
+                edge: EdgeData {
+                    from: "mole-hole".into(),
+                    to: "hootwood-lookout".into(),
+                    directed: false,
+                    cost: Some(2),
+                    tags: vec![],
+                },
+            },
+            Edit::MoveSpace {
+                at: at.clone(),
+                id: "kite-hill".into(),
+                x: 85.5,
+                y: 590.0,
+            },
+            Edit::RenameSpace {
+                at: at.clone(),
+                id: "kite-hill".into(),
+                new_id: "kite-hill-top".into(),
+            },
+            Edit::SetSpaceName {
+                at: at.clone(),
+                id: "kite-hill-top".into(),
+                name: "Kite Hill Top".into(),
+            },
+            Edit::SetSpaceTags {
+                at: at.clone(),
+                id: "kite-hill-top".into(),
+                tags: vec!["perch".into()],
+            },
+            Edit::SetSpaceProp {
+                at: at.clone(),
+                id: "kite-hill-top".into(),
+                key: "windy".into(),
+                value: Some(RawValue::Boolean(true)),
+            },
+            // An edge of a path: it is written on its own with its new cost.
+            Edit::SetEdge {
+                at: at.clone(),
+                from: "bramble-way-1".into(),
+                to: "bramble-way-2".into(),
+                change: EdgeChange::Cost(Some(3)),
+            },
+            Edit::SetEdge {
+                at: at.clone(),
+                from: "toadstool-glade".into(),
+                to: "elm-street-1".into(),
+                change: EdgeChange::Directed(true),
+            },
+            // A space in the middle of a path: the path is cut there.
+            Edit::DeleteSpace {
+                at: at.clone(),
+                id: "bramble-way-3".into(),
+            },
+            Edit::DeleteEdge {
+                at: at.clone(),
+                from: "fernway-2".into(),
+                to: "fernway-1".into(),
+            },
+        ],
+    );
+    let g = graph(&def);
+    assert_eq!(g.spaces.len(), g0.spaces.len());
+    let sp = |id: &str| g.spaces.iter().find(|s| s.id == id).unwrap();
+    assert_eq!(sp("mole-hole").name, "Mole Hole");
+    assert_eq!(sp("mole-hole").props["region"], Value::Str("forest".into()));
+    let k = sp("kite-hill-top");
+    assert_eq!((k.x, k.y, k.name.as_str()), (85.5, 590.0, "Kite Hill Top"));
+    assert_eq!(k.tags, vec!["perch"]);
+    assert_eq!(k.props["windy"], Value::Bool(true));
+    assert!(
+        g.spaces
+            .iter()
+            .all(|s| s.id != "kite-hill" && s.id != "bramble-way-3")
+    );
+    assert_eq!(joined(g, "mole-hole", "hootwood-lookout")[0].cost, 2);
+    // kite-hill's roads follow its new id.
+    assert_eq!(
+        joined(g0, "kite-hill", "hedgerow-2").len(),
+        joined(g, "kite-hill-top", "hedgerow-2").len()
+    );
+    assert_eq!(joined(g, "bramble-way-1", "bramble-way-2")[0].cost, 3);
+    // The rest of Bramble Way is still a road.
+    assert_eq!(joined(g, "hootwood-lookout", "bramble-way-1").len(), 1);
+    assert_eq!(joined(g, "bramble-way-2", "bramble-way-3").len(), 0);
+    let glade = joined(g, "toadstool-glade", "elm-street-1");
+    assert!(glade[0].directed);
+    assert!(joined(g, "fernway-1", "fernway-2").is_empty());
+    assert_eq!(joined(g, "fernway-2", "fernway-3").len(), 1);
+    let text = read(&s, "critter-cab/board.toml");
+    assert!(text.contains(
+        "  { id = \"mole-hole\", name = \"Mole Hole\", x = 20.0, y = 20.0, tags = [\"chance\"], props = { region = \"forest\" } },\n]"
+    ), "{text}");
+}
+
+#[test]
+fn consecutive_moves_of_one_space_merge_into_one_step() {
+    let s = scratch(&["critter-cab"]);
+    let mut ed = open(&s, "critter-cab");
+    let original = ed.docs().open_mod().file("board.toml").unwrap().text();
+    for x in [100.0, 110.0, 120.0] {
+        ed.apply(&Edit::MoveSpace {
+            at: GraphAt::Board,
+            id: "kite-hill".into(),
+            x,
+            y: 580.0,
+        })
+        .unwrap();
+    }
+    ed.undo().unwrap();
+    assert_eq!(
+        ed.docs().open_mod().file("board.toml").unwrap().text(),
+        original
+    );
+    assert!(!ed.history().can_undo());
+    // After a seal (the drag ended), the next move is a step of its own.
+    ed.redo().unwrap();
+    ed.seal();
+    ed.apply(&Edit::MoveSpace {
+        at: GraphAt::Board,
+        id: "kite-hill".into(),
+        x: 1.0,
+        y: 1.0,
+    })
+    .unwrap();
+    ed.undo().unwrap();
+    assert!(ed.history().can_undo());
+}
+
+fn sections(def: &GameDef) -> &farebox::content::def::SectionsDef {
+    match &def.board {
+        BoardDef::Sections(g) => g,
+        other => panic!("not sections: {}", other.kind_name()),
+    }
+}
+
+#[test]
+fn section_edits_reach_the_board() {
+    let s = scratch(&["taxi-derby"]);
+    let before = load(&s, "taxi-derby");
+    let order0: Vec<String> = sections(&before)
+        .sections
+        .iter()
+        .map(|x| x.id.clone())
+        .collect();
+    let harbor = GraphAt::Section("harbor".into());
+    let def = edit_and_load(
+        &s,
+        "taxi-derby",
+        &[
+            Edit::AddSpace {
+                at: harbor.clone(),
+                space: SpaceData {
+                    id: "hb-pier-end".into(),
+                    name: "Pier End".into(),
+                    x: 1.0,
+                    y: 7.5,
+                    tags: vec![],
+                    props: vec![],
+                },
+            },
+            Edit::AddEdge {
+                at: harbor.clone(),
+                edge: EdgeData {
+                    from: "hb-pier-end".into(),
+                    to: "hb-h3-1".into(),
+                    directed: false,
+                    cost: None,
+                    tags: vec!["ferry".into()],
+                },
+            },
+            Edit::MoveSpace {
+                at: harbor.clone(),
+                id: "hb-h2-2".into(),
+                x: 3.5,
+                y: 4.0,
+            },
+            Edit::MoveSection {
+                id: order0[0].clone(),
+                to: 3,
+            },
+            Edit::SetSectionsShuffle(false),
+            Edit::SetSectionsRotate(false),
+            Edit::SetSectionsLayout {
+                columns: 4,
+                rows: 1,
+            },
+        ],
+    );
+    let sd = sections(&def);
+    let order: Vec<&str> = sd.sections.iter().map(|x| x.id.as_str()).collect();
+    let mut want: Vec<&str> = order0.iter().skip(1).map(String::as_str).collect();
+    want.push(order0[0].as_str());
+    assert_eq!(order, want);
+    assert!(!sd.shuffle && !sd.rotate);
+    assert_eq!((sd.columns, sd.rows), (4, 1));
+    let hb = sd.sections.iter().find(|x| x.id == "harbor").unwrap();
+    let pier = hb
+        .graph
+        .spaces
+        .iter()
+        .position(|x| x.id == "hb-pier-end")
+        .unwrap();
+    assert!(
+        hb.graph
+            .edges
+            .iter()
+            .any(|e| e.from == pier && e.tags == vec!["ferry"])
+    );
+    let moved = hb.graph.spaces.iter().find(|x| x.id == "hb-h2-2").unwrap();
+    assert_eq!(moved.x, 3.5);
+    // The moved section took its heading comment with it.
+    let text = read(&s, "taxi-derby/board.toml");
+    let first = text.find("[[sections.pieces]]").unwrap();
+    assert!(!text[first..].starts_with(&format!("[[sections.pieces]]\nid = \"{}\"", order0[0])));
+}
+
+#[test]
+fn track_piece_edits_reach_the_board() {
+    let s = scratch(&["dicey-curves"]);
+    let def = edit_and_load(
+        &s,
+        "dicey-curves",
+        &[
+            Edit::SetTrackPiece {
+                id: "gentle-left".into(),
+                change: TrackChange::Lanes(3),
+            },
+            Edit::SetTrackPiece {
+                id: "gentle-left".into(),
+                change: TrackChange::Rows(3),
+            },
+            Edit::SetTrackPiece {
+                id: "gentle-left".into(),
+                change: TrackChange::Turn(-90),
+            },
+            Edit::SetTrackPiece {
+                id: "gentle-left".into(),
+                change: TrackChange::Gates(vec![
+                    Gate {
+                        lanes: vec![0, 1],
+                        size: 4,
+                    },
+                    Gate {
+                        lanes: vec![2],
+                        size: 2,
+                    },
+                ]),
+            },
+            Edit::SetTrackPiece {
+                id: "straight-2-long".into(),
+                change: TrackChange::Turn(45),
+            },
+        ],
+    );
+    let BoardDef::Track(t) = &def.board else {
+        panic!("not a track");
+    };
+    let p = t.pieces.iter().find(|p| p.id == "gentle-left").unwrap();
+    assert_eq!((p.lanes, p.rows, p.turn), (3, 3, -90));
+    assert_eq!(p.gates, vec![(vec![0, 1], 4), (vec![2], 2)]);
+    let p = t.pieces.iter().find(|p| p.id == "straight-2-long").unwrap();
+    assert_eq!(p.turn, 45);
+    let text = read(&s, "dicey-curves/board.toml");
+    assert!(text.contains("gates = [{ lanes = [0, 1], size = 4 }, { lanes = [2], size = 2 }]"));
+}

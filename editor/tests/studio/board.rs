@@ -1,0 +1,309 @@
+//! The board in play: every name drawn by the Studio's fonts, the places an action names,
+//! hovering, last moves and seats' colours.
+
+use super::*;
+
+#[test]
+fn every_card_tile_and_space_name_of_the_bundled_games_is_drawn_by_the_studios_fonts() {
+    let mut h = studio("curbside".into());
+    loaded(&mut h);
+    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    let resolver = farebox::source::FolderResolver::new(mods.clone());
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(&mods).unwrap().flatten() {
+        if !e.path().join("mod.toml").is_file() {
+            continue;
+        }
+        let def = farebox::content::load_mod(&farebox::source::FsSource::new(e.path()), &resolver)
+            .unwrap_or_else(|d| panic!("{}: {d}", e.path().display()));
+        let mut texts: Vec<String> = Vec::new();
+        for d in &def.decks {
+            for c in &d.cards {
+                texts.push(c.name.clone());
+                texts.push(c.text.clone());
+                texts.extend(c.fields.values().map(|v| v.to_string()));
+            }
+        }
+        texts.extend(def.tiles.iter().map(|t| t.name.clone()));
+        let font = egui::FontId::proportional(14.0);
+        h.ctx.fonts_mut(|f| {
+            for t in &texts {
+                for ch in t.chars().filter(|c| !c.is_whitespace()) {
+                    if !f.has_glyph(&font, ch) {
+                        missing.push(format!("{:?} (U+{:04X}) in {t:?}", ch, ch as u32));
+                    }
+                }
+            }
+        });
+    }
+    assert!(
+        missing.is_empty(),
+        "drawn as empty boxes:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn every_copy_of_a_card_an_action_names_is_a_place_to_play_it() {
+    use farebox_editor::studio::play::spots_of;
+    use farebox_editor::studio::worker::{SeatKind, Snapshot};
+    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    let resolver = farebox::source::FolderResolver::new(mods.clone());
+    let def = std::sync::Arc::new(
+        farebox::content::load_mod(
+            &farebox::source::FsSource::new(mods.join("critter-cab")),
+            &resolver,
+        )
+        .unwrap(),
+    );
+    let setup = farebox::game::Setup::new(2, 1);
+    let mut state = farebox::game::initial_state(&def, &setup).unwrap();
+    let hand_def = def.zone("movement-hand").unwrap();
+    let deck_def = def.zone("movement-deck").unwrap();
+    let deck = state
+        .zones
+        .iter()
+        .position(|z| z.def as usize == deck_def)
+        .unwrap();
+    let card = state.zones[deck].cards[0];
+    let hand = state
+        .zones
+        .iter()
+        .position(|z| z.def as usize == hand_def && z.owner == Some(0))
+        .unwrap();
+    state.zones[hand].cards = vec![card; 3];
+    let view = farebox::game::view_of(&def, &state, &[], Some(0));
+    let zi = view
+        .zones
+        .iter()
+        .position(|z| z.id == "movement-hand" && z.owner == Some(0))
+        .unwrap();
+    let id = view.zones[zi].cards[0].clone();
+    let snap = Snapshot {
+        def: def.clone(),
+        setup,
+        seats: vec![SeatKind::Person, SeatKind::Bot("random".into())],
+        viewer: Some(0),
+        board: state.board.clone(),
+        view,
+        active: 0,
+        result: None,
+        offered: vec![],
+        step: 0,
+        history: vec![],
+        undo_to: vec![None, None],
+        undo_what: vec![None, None],
+        moves: vec![],
+        log: vec![],
+        secret: false,
+    };
+    let spots = spots_of(&format!("drive {id} acorn-square"), &snap);
+    for index in 0..3 {
+        assert!(
+            spots.contains(&farebox_editor::studio::board_view::Spot::Card { zone: zi, index }),
+            "copy {index} is not playable: {spots:?}"
+        );
+    }
+}
+
+/// Checks that every space the offered actions name is written on the board, by the name
+/// the board gives it, and that the action's label says that name.
+fn every_named_space_is_labelled(h: &H, game: &str) -> usize {
+    let s = h.state().as_ref().unwrap();
+    let snap = s.play.snapshot().unwrap();
+    let named = s.play.named_on_board();
+    let mut checked = 0;
+    for o in &snap.offered {
+        for spot in farebox_editor::studio::play::spots_of(&o.action, snap) {
+            let farebox_editor::studio::board_view::Spot::Space(sp) = spot else {
+                continue;
+            };
+            let name = farebox_editor::studio::board_view::board_space_name(&snap.board, sp);
+            assert!(
+                named.iter().any(|(n, text)| *n == sp && *text == name),
+                "{game}: `{}` names {name}, which the board does not write (it writes {:?})",
+                o.label,
+                named.iter().filter(|(n, _)| *n == sp).collect::<Vec<_>>()
+            );
+            assert!(
+                o.label.contains(&name),
+                "{game}: the board calls it {name}, and the action says `{}`",
+                o.label
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_space_an_action_names_is_written_on_the_board_by_the_name_the_action_uses() {
+    // Taxi Derby: the start spaces; Curbside: the cells a tile may go on.
+    for (game, seed) in [("taxi-derby", 3), ("curbside", 4)] {
+        let h = started(game, seed);
+        assert!(every_named_space_is_labelled(&h, game) > 0, "{game}");
+    }
+    // Critter Cab: after the start, drives to road spaces that share a name ("Fernway 2").
+    let mut h = started("critter-cab", 5);
+    let first = snap(&h).offered[0].path.last().unwrap().clone();
+    h.get_by_label(&first).click();
+    until_long(&mut h, "the drives", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.offered.iter().any(|o| o.label.starts_with("Drive")))
+    });
+    settle(&mut h);
+    let n = every_named_space_is_labelled(&h, "critter-cab");
+    assert!(n > 10, "only {n} spaces checked");
+    // Dicey Curves: a track space is named by its card ("Starting Grid (card 1)"), its lane and
+    // its row, as the rules' actions name it; the board writes the card on a plate beside it.
+    let h = started("dicey-curves", 3);
+    let s = h.state().as_ref().unwrap();
+    let snap = s.play.snapshot().unwrap();
+    let named = s.play.named_on_board();
+    let mut checked = 0;
+    for o in &snap.offered {
+        for spot in farebox_editor::studio::play::spots_of(&o.action, snap) {
+            let farebox_editor::studio::board_view::Spot::Space(sp) = spot else {
+                continue;
+            };
+            let name = farebox_editor::studio::board_view::board_space_name(&snap.board, sp);
+            assert!(
+                o.label.contains(&name),
+                "the board calls it {name}, and the action says `{}`",
+                o.label
+            );
+            let (card, _) = name.split_once("), ").expect("a card in the name");
+            let (card_name, number) = card.split_once(" (card ").expect("a card number");
+            let plate = format!("card {number} · {card_name}");
+            assert!(
+                named.iter().any(|(_, text)| *text == plate),
+                "no plate says {plate:?}: {named:?}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} spaces checked");
+}
+
+#[test]
+fn hovering_an_action_lights_its_spaces_and_a_space_names_itself_and_its_actions() {
+    let mut h = started("taxi-derby", 3);
+    let (label, spots) = {
+        let snap = snap(&h);
+        let o = &snap.offered[0];
+        (
+            o.label.clone(),
+            farebox_editor::studio::play::spots_of(&o.action, snap),
+        )
+    };
+    assert!(h.state().as_ref().unwrap().play.lit().is_empty());
+    // The list shows the action's last part ("at Orange Depot, front").
+    let shown = label.trim_start_matches("Start ").to_string();
+    h.get_by_label(&shown).hover();
+    settle(&mut h);
+    assert_eq!(h.state().as_ref().unwrap().play.lit(), spots.as_slice());
+    // A space's tooltip names it and lists what may be done there.
+    let space = shown.trim_start_matches("at ").to_string();
+    h.get_by_role_and_label(egui::accesskit::Role::Button, &space)
+        .hover();
+    for _ in 0..40 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        h.query_by_label_contains("You can:").is_some(),
+        "no list of actions in the space's tooltip"
+    );
+    assert!(h.query_by_label(&format!("• {label}")).is_some());
+}
+
+#[test]
+fn each_seats_last_move_is_marked_and_the_log_says_what_every_seat_did() {
+    let mut h = started("curbside", 7);
+    let before = snap(&h).step;
+    // The person places a tile, chosen with the arrow keys and taken with Enter…
+    let mut keyed = String::new();
+    for _ in 0..snap(&h).offered.len() {
+        h.key_press(egui::Key::ArrowDown);
+        h.step();
+        keyed = h
+            .state()
+            .as_ref()
+            .unwrap()
+            .play
+            .keyed_action()
+            .map(|o| o.label.clone())
+            .expect("an action chosen with the keys");
+        if keyed.starts_with("Place") {
+            break;
+        }
+    }
+    assert!(keyed.starts_with("Place"), "{keyed}");
+    h.key_press(egui::Key::Enter);
+    until(&mut h, "the action taken", |s| step_of(s) > Some(before));
+    settle(&mut h);
+    // …ends the turn, and the bot plays its turn.
+    until(&mut h, "the end of the turn offered", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.offered.iter().any(|o| o.label == "End your turn"))
+    });
+    settle(&mut h);
+    h.get_by_label("End your turn").click();
+    until_long(&mut h, "the bot's turn played", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.moves.iter().any(|m| m.seat == 1) && !snap.offered.is_empty())
+    });
+    settle(&mut h);
+    let snap = snap(&h);
+    assert_eq!(
+        snap.moves[before].label, keyed,
+        "Enter took the chosen action"
+    );
+    let last = snap.last_moves();
+    for (seat, m) in last.iter().enumerate() {
+        let m = m
+            .as_ref()
+            .unwrap_or_else(|| panic!("seat {seat} has no last move"));
+        assert!(
+            !m.spaces.is_empty(),
+            "seat {seat}'s last move marks nothing"
+        );
+    }
+    // The log has a line for each of the bot's actions, under its name.
+    let red = snap.def.seat_name(1);
+    let bot_lines = snap
+        .log
+        .iter()
+        .filter(|l| l.seat == Some(1) && l.text.starts_with(&format!("{red}: ")))
+        .count();
+    assert_eq!(bot_lines, snap.moves.iter().filter(|m| m.seat == 1).count());
+    assert!(h.query_all_by_label_contains(&format!("{red}: ")).count() >= bot_lines);
+    // The legend names each seat's last move.
+    if h.query_by_label_contains("you can act here").is_none() {
+        h.get_by_label("Legend").click();
+        settle(&mut h);
+    }
+    assert!(
+        h.query_by_label_contains(&format!("{red}'s last move"))
+            .is_some()
+    );
+}
+
+#[test]
+fn dicey_curves_seats_are_shown_by_the_name_and_colour_of_their_cars() {
+    let mut h = started("dicey-curves", 5);
+    assert!(h.query_by_label_contains("Seat 1").is_none());
+    let s = h.state().as_ref().unwrap();
+    let snap = s.play.snapshot().unwrap();
+    assert_eq!(snap.def.seat_name(0), "Red");
+    assert_eq!(snap.def.seat_name(1), "Blue");
+    assert_eq!(
+        farebox_editor::studio::board_view::seat_color(&snap.def, 0),
+        farebox_editor::studio::board_view::name_color("red").unwrap()
+    );
+    h.step();
+    assert!(h.query_by_label("Showing what Red may see").is_some());
+}

@@ -1,0 +1,512 @@
+//! Resolution: checks merged raw content and builds the [`GameDef`].
+//!
+//! Every check pushes a diagnostic and carries on with what it can, so one run reports every
+//! problem: bad ids, duplicates, out-of-range numbers, wrong field types, and references to
+//! tiles, spaces, pieces, cards or rows that do not exist (with "did you mean").
+
+mod decks;
+mod fields;
+mod options;
+mod refs;
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::def::*;
+use super::load::{At, Files, Merged, RawScript};
+use super::raw::{self, Sp};
+use crate::board::MAX_EDGE_COST;
+use crate::diag::{Diagnostics, suggestion};
+use crate::value::Value;
+use decks::{resolve_deck, resolve_table};
+use options::{check_applies, check_option_ref, resolve_options};
+use refs::{Known, PendingRef, check_references, removed};
+
+struct Ctx<'a> {
+    files: &'a Files,
+    diags: &'a mut Diagnostics,
+}
+
+impl Ctx<'_> {
+    fn err(&mut self, file: usize, span: std::ops::Range<usize>, msg: impl Into<String>) {
+        let d = self.files.error(file, span, msg);
+        self.diags.push(d);
+    }
+
+    /// Ids are lowercase letters, digits and dashes, starting with a letter or digit.
+    fn check_id(&mut self, file: usize, id: &Sp<String>, what: &str) {
+        let s = id.get();
+        let ok = !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+            && !s.starts_with('-');
+        if !ok {
+            self.err(
+                file,
+                id.span(),
+                format!("{what} id `{s}` should use only lowercase letters, digits and dashes"),
+            );
+        }
+    }
+
+    /// Reports the second and later uses of each id.
+    fn unique<'i>(&mut self, what: &str, items: impl IntoIterator<Item = (usize, &'i Sp<String>)>) {
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (file, id) in items {
+            if let Some(first) = seen.get(id.get().as_str()) {
+                let line = self
+                    .files
+                    .files
+                    .get(*first)
+                    .map_or(String::new(), |f| f.path.clone());
+                self.err(
+                    file,
+                    id.span(),
+                    format!("{what} `{}` is defined twice (first in {line})", id.get()),
+                );
+            } else {
+                seen.insert(id.get(), file);
+            }
+        }
+    }
+}
+
+/// The most copies of one piece (`count`).
+pub const MAX_PIECE_COUNT: u32 = 1_000;
+/// The most pieces a game may have, every seat's set counted.
+pub const MAX_PIECES: u64 = 10_000;
+/// The most cards all decks together may have, copies counted.
+pub const MAX_CARDS: u64 = 20_000;
+
+pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option<GameDef> {
+    let mut cx = Ctx { files, diags };
+    let manifest = merged.manifest.as_ref()?;
+    let mf = manifest.file;
+    let m = &manifest.item;
+    cx.check_id(mf, &m.id, "mod");
+    let players = match &merged.players {
+        Some(At {
+            file: pf, item: p, ..
+        }) => {
+            let (lo, hi) = (*p.min.get(), *p.max.get());
+            if lo == 0 {
+                cx.err(*pf, p.min.span(), "a game needs at least 1 player");
+            }
+            if hi < lo {
+                cx.err(
+                    *pf,
+                    p.max.span(),
+                    format!("players.max ({hi}) is less than players.min ({lo})"),
+                );
+            }
+            if hi > 16 {
+                cx.err(*pf, p.max.span(), "at most 16 seats are supported");
+            }
+            (lo, hi)
+        }
+        None => {
+            if merged.scripts.is_empty() {
+                (1, 1)
+            } else {
+                cx.err(
+                    mf,
+                    m.id.span(),
+                    "a playable mod needs `players = { min = .., max = .. }`",
+                );
+                (1, 1)
+            }
+        }
+    };
+
+    let options = resolve_options(&mut cx, &merged.options);
+    let constants: BTreeMap<String, Value> = merged
+        .constants
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::from_toml(v)))
+        .collect();
+
+    // Tiles first: grid cells refer to them.
+    cx.unique("tile", merged.tiles.iter().map(|t| (t.file, &t.item.id)));
+    let tiles: Vec<TileDef> = merged
+        .tiles
+        .iter()
+        .map(|t| resolve_tile(&mut cx, t))
+        .collect();
+    let tile_index: HashMap<String, usize> = tiles
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.clone(), i))
+        .collect();
+
+    let mut spaces: HashMap<String, usize> = HashMap::new();
+    let mut track_pieces: Vec<String> = Vec::new();
+    let board = match &merged.board {
+        None => BoardDef::None,
+        Some(b) => super::board_def::resolve_board(
+            &mut super::board_def::BoardCtx {
+                files,
+                diags: cx.diags,
+                misses: 0,
+            },
+            b,
+            &tile_index,
+            &mut spaces,
+            &mut track_pieces,
+        ),
+    };
+
+    // Options that decide how a sections board is laid out.
+    if let Some(b) = &merged.board
+        && let Some(sec) = &b.item.sections
+    {
+        for o in [&sec.shuffle_option, &sec.rotate_option]
+            .into_iter()
+            .flatten()
+        {
+            check_option_ref(&mut cx, &merged, &options, b.file, o, OptionType::Bool);
+        }
+    }
+
+    // Pieces file.
+    cx.unique("piece", merged.pieces.iter().map(|p| (p.file, &p.item.id)));
+    cx.unique(
+        "counter",
+        merged.counters.iter().map(|p| (p.file, &p.item.id)),
+    );
+    cx.unique("zone", merged.zones.iter().map(|p| (p.file, &p.item.id)));
+    cx.unique("deck", merged.decks.iter().map(|p| (p.file, &p.item.id)));
+    cx.unique("table", merged.tables.iter().map(|p| (p.file, &p.item.id)));
+    let pieces: Vec<PieceDef> = merged
+        .pieces
+        .iter()
+        .map(|p| {
+            cx.check_id(p.file, &p.item.id, "piece");
+            let r = &p.item;
+            PieceDef {
+                id: r.id.get().clone(),
+                name: r.name.clone(),
+                per_seat: r.per_seat,
+                count: r.count,
+                tags: r.tags.clone(),
+                props: Value::map_from_toml(&r.props),
+            }
+        })
+        .collect();
+
+    // Every piece is made when a game starts: a billion of them would exhaust memory.
+    let mut total_pieces = 0u64;
+    for (p, def) in merged.pieces.iter().zip(&pieces) {
+        if def.count > MAX_PIECE_COUNT {
+            cx.err(
+                p.file,
+                p.item.id.span(),
+                format!(
+                    "piece `{}` has count = {}; a piece may have at most {MAX_PIECE_COUNT} copies",
+                    def.id, def.count
+                ),
+            );
+            continue;
+        }
+        let sets = if def.per_seat { players.1.max(1) } else { 1 };
+        let before = total_pieces;
+        total_pieces += def.count as u64 * sets as u64;
+        if before <= MAX_PIECES && total_pieces > MAX_PIECES {
+            cx.err(
+                p.file,
+                p.item.id.span(),
+                format!(
+                    "with piece `{}` the game has more than {MAX_PIECES} pieces (counting every seat's set)",
+                    def.id
+                ),
+            );
+        }
+    }
+
+    let mut pending: Vec<PendingRef> = Vec::new();
+    let decks: Vec<DeckDef> = merged
+        .decks
+        .iter()
+        .map(|d| resolve_deck(&mut cx, d, &mut pending))
+        .collect();
+    let mut total_cards = 0u64;
+    for (d, def) in merged.decks.iter().zip(&decks) {
+        let before = total_cards;
+        total_cards += def.cards.iter().map(|c| c.count as u64).sum::<u64>();
+        if before <= MAX_CARDS && total_cards > MAX_CARDS {
+            cx.err(
+                d.file,
+                d.item.id.span(),
+                format!(
+                    "with deck `{}` the game has more than {MAX_CARDS} cards (counting copies)",
+                    def.id
+                ),
+            );
+        }
+    }
+    let tables: Vec<TableDef> = merged
+        .tables
+        .iter()
+        .map(|t| resolve_table(&mut cx, t, &mut pending))
+        .collect();
+    let deck_index: HashMap<String, usize> = decks
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.id.clone(), i))
+        .collect();
+    let table_index: HashMap<String, usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.clone(), i))
+        .collect();
+
+    let mut score_counter: Option<&str> = None;
+    let counters: Vec<CounterDef> = merged
+        .counters
+        .iter()
+        .map(|c| {
+            let r = &c.item;
+            cx.check_id(c.file, &r.id, "counter");
+            if *r.score.get() {
+                if r.scope != Scope::Seat {
+                    cx.err(
+                        c.file,
+                        r.score.span(),
+                        "only a seat counter can be the score (`scope = \"seat\"`)",
+                    );
+                }
+                match score_counter {
+                    Some(first) => cx.err(
+                        c.file,
+                        r.score.span(),
+                        format!("counter `{first}` is already the score; a game has one score counter"),
+                    ),
+                    None => score_counter = Some(r.id.get()),
+                }
+            }
+            if let Some(o) = &r.initial_option {
+                check_option_ref(&mut cx, &merged, &options, c.file, o, OptionType::Int);
+            }
+            let mut initial = r.initial;
+            if let Some(k) = &r.initial_constant {
+                if r.initial_option.is_some() || r.initial != 0 {
+                    cx.err(
+                        c.file,
+                        k.span(),
+                        "give one starting value: `initial`, `initial_option` or `initial_constant`",
+                    );
+                }
+                match constants.get(k.get()) {
+                    Some(Value::Int(v)) => initial = *v,
+                    Some(other) => cx.err(
+                        c.file,
+                        k.span(),
+                        format!(
+                            "constant `{}` is {}, not a whole number",
+                            k.get(),
+                            other.type_name()
+                        ),
+                    ),
+                    None => {
+                        let hint = suggestion(k.get(), constants.keys().map(String::as_str));
+                        cx.err(c.file, k.span(), format!("no constant `{}`{hint}", k.get()));
+                    }
+                }
+            }
+            if let Some(w) = &r.applies_when {
+                check_applies(&mut cx, c.file, w.get(), None, &options);
+            }
+            CounterDef {
+                id: r.id.get().clone(),
+                name: r.name.clone(),
+                scope: r.scope,
+                initial,
+                initial_option: r.initial_option.as_ref().map(|o| o.get().clone()),
+                min: r.min,
+                max: r.max,
+                applies_when: r.applies_when.as_ref().map(|w| {
+                    let w = w.get();
+                    (w.option.get().clone(), Value::from_toml(w.is.get()))
+                }),
+                score: *r.score.get(),
+            }
+        })
+        .collect();
+    let zones: Vec<ZoneDef> = merged
+        .zones
+        .iter()
+        .map(|z| {
+            let r = &z.item;
+            cx.check_id(z.file, &r.id, "zone");
+            let deck = r.deck.as_ref().and_then(|d| match deck_index.get(d.get()) {
+                Some(&i) => Some(i),
+                None => {
+                    let msg = removed(&merged, "decks", "deck", d.get()).unwrap_or_else(|| {
+                        let hint = suggestion(d.get(), deck_index.keys().map(|k| k.as_str()));
+                        format!("no deck `{}`{hint}", d.get())
+                    });
+                    cx.err(z.file, d.span(), msg);
+                    None
+                }
+            });
+            ZoneDef {
+                id: r.id.get().clone(),
+                name: r.name.clone(),
+                per_seat: r.per_seat,
+                visibility: r.visibility,
+                deck,
+                shuffle: r.shuffle,
+                shown: r.shown,
+            }
+        })
+        .collect();
+
+    // References, now that every id is known.
+    check_references(
+        &mut cx,
+        &merged,
+        &pending,
+        Known {
+            board: &board,
+            tiles: &tiles,
+            tile_index: &tile_index,
+            pieces: &pieces,
+            decks: &decks,
+            deck_index: &deck_index,
+            tables: &tables,
+            table_index: &table_index,
+            spaces: &spaces,
+            track_pieces: &track_pieces,
+        },
+    );
+
+    let scripts: Vec<ScriptDef> = merged.scripts.iter().map(script_def).collect();
+    let mut bot_ids = Vec::new();
+    let mut bots = Vec::new();
+    for (b, script) in &merged.bots {
+        cx.check_id(b.file, &b.item.id, "bot");
+        bot_ids.push((b.file, &b.item.id));
+        if let Some(s) = script {
+            bots.push(BotDef {
+                id: b.item.id.get().clone(),
+                name: b.item.name.clone(),
+                description: b.item.description.clone(),
+                script: script_def(s),
+            });
+        }
+    }
+    cx.unique("bot", bot_ids);
+
+    let index = super::def::Index {
+        tiles: tile_index,
+        decks: deck_index,
+        tables: table_index,
+        counters: counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
+        zones: zones
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
+        pieces: pieces
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
+        spaces,
+    };
+    Some(GameDef {
+        id: m.id.get().clone(),
+        name: m.name.clone(),
+        version: m.version.get().clone(),
+        description: m.description.clone(),
+        credits: m.credits.clone(),
+        players,
+        seat_names: merged.seat_names.clone(),
+        layers: merged.layers.clone(),
+        options,
+        constants,
+        board,
+        tiles,
+        decks,
+        tables,
+        pieces,
+        counters,
+        zones,
+        scripts,
+        bots,
+        content_hash: files.hash(),
+        index,
+        catalog: Default::default(),
+    })
+}
+
+fn script_def(s: &RawScript) -> ScriptDef {
+    ScriptDef {
+        mod_id: s.mod_id.clone(),
+        path: s.path.clone(),
+        display: s.display.clone(),
+        source: s.source.clone(),
+        bytecode: crate::luau::compile(&s.source),
+    }
+}
+
+fn resolve_tile(cx: &mut Ctx, t: &At<raw::RawTile>) -> TileDef {
+    let r = &t.item;
+    cx.check_id(t.file, &r.id, "tile");
+    let mut links = [0u8; 4];
+    for road in &r.roads {
+        let s = road.get().replace(' ', "");
+        let bad = |cx: &mut Ctx| {
+            cx.err(t.file, road.span(), format!("road `{}` should look like \"N-S\" (both ways), \"W>E\" (one way) or \"S\" (dead end)", road.get()));
+        };
+        if let Some((a, b)) = s.split_once('-') {
+            match (Side::parse(a), Side::parse(b)) {
+                (Some(a), Some(b)) if a != b => {
+                    links[a.index()] |= 1 << b.index();
+                    links[b.index()] |= 1 << a.index();
+                }
+                _ => bad(cx),
+            }
+        } else if let Some((a, b)) = s.split_once('>') {
+            match (Side::parse(a), Side::parse(b)) {
+                (Some(a), Some(b)) if a != b => links[a.index()] |= 1 << b.index(),
+                _ => bad(cx),
+            }
+        } else if let Some(a) = Side::parse(&s) {
+            links[a.index()] |= 1 << a.index();
+        } else {
+            bad(cx);
+        }
+    }
+    let move_cost = match &r.move_cost {
+        None => 1,
+        Some(c) => match u32::try_from(*c.get()) {
+            Ok(v) if (1..=MAX_EDGE_COST).contains(&v) => v,
+            _ => {
+                cx.err(
+                    t.file,
+                    c.span(),
+                    format!(
+                        "tile `{}`: move_cost is a whole number from 1 to {MAX_EDGE_COST}, not {}",
+                        r.id.get(),
+                        c.get()
+                    ),
+                );
+                1
+            }
+        },
+    };
+    TileDef {
+        id: r.id.get().clone(),
+        name: r.name.clone(),
+        text: r.text.clone(),
+        links,
+        move_cost,
+        rotatable: r.rotatable,
+        blocks: r.blocks,
+        tags: r.tags.clone(),
+        props: Value::map_from_toml(&r.props),
+    }
+}
