@@ -6,11 +6,13 @@
 //! its seat alone ([`table`]): hidden information stays as safe on the wire as on the screen.
 //!
 //! ```no_run
-//! # use std::sync::Arc;
-//! # fn def() -> Arc<farebox::GameDef> { unimplemented!() }
+//! use std::sync::Arc;
+//! use farebox::source::{FolderResolver, FsSource};
 //! use farebox_server::server::{Server, ServerConfig};
 //! use farebox_server::table::TableSpec;
-//! let server = Server::start(ServerConfig::new("127.0.0.1:0".parse().unwrap(), vec![def()])).unwrap();
+//! // The bundled Curbside, loaded from the repository's mods/ folder.
+//! let def = farebox::content::load_mod(&FsSource::new("mods/curbside"), &FolderResolver::new("mods")).unwrap();
+//! let server = Server::start(ServerConfig::new("127.0.0.1:0".parse().unwrap(), vec![Arc::new(def)])).unwrap();
 //! let code = server.create_table(TableSpec {
 //!     mod_id: "curbside".into(),
 //!     seats: vec!["person".into(), "random".into()],
