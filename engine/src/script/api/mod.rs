@@ -11,7 +11,8 @@
 //! - `values.rs`: counters and variables;
 //! - `cards.rs`: zones and their cards;
 //! - `pieces.rs`: pieces and their properties;
-//! - `board.rs`: spaces, walks, the grid (cells, tiles, blockers) and the track.
+//! - `board.rs`: spaces, walks and the grid (cells, tiles, blockers);
+//! - `track.rs`: the track of laid pieces.
 //!
 //! This module holds what they share: the context lent to the running hook (`lend`), the
 //! helpers that reach it (`with`, `with_mut`, `with_tables`, `lifted`) and read arguments,
@@ -34,6 +35,7 @@ macro_rules! reg {
 mod board;
 mod cards;
 mod pieces;
+mod track;
 mod turn;
 mod values;
 
@@ -47,7 +49,14 @@ pub use values::{MAX_STAT_NAME, MAX_STATS, MAX_VARS_SIZE};
 type Entry = (&'static str, &'static str, &'static str);
 
 /// Each part of the API, in the order the stubs list them.
-const PARTS: &[&[Entry]] = &[turn::API, values::API, cards::API, pieces::API, board::API];
+const PARTS: &[&[Entry]] = &[
+    turn::API,
+    values::API,
+    cards::API,
+    pieces::API,
+    board::API,
+    track::API,
+];
 
 /// Every function of the `game` API: the submodules' lists, one after another.
 pub const API: &[Entry] = &join::<{ total(PARTS) }>(PARTS);
@@ -306,6 +315,7 @@ pub fn register(lua: &Lua) -> R<Table> {
     cards::register(lua, &t)?;
     pieces::register(lua, &t)?;
     board::register(lua, &t)?;
+    track::register(lua, &t)?;
     t.set_readonly(true);
     Ok(t)
 }

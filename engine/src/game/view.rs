@@ -1,0 +1,134 @@
+//! What a seat may see: the view of a game, its zones and pieces, built from the state.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{CellView, Game};
+use crate::content::GameDef;
+use crate::state::{GameResult, LogEntry, State, visible_cards};
+use crate::value::Value;
+
+impl Game {
+    /// The state as `seat` may see it (None: a spectator, who sees only public things).
+    pub fn view(&self, seat: Option<u8>) -> View {
+        view_of(&self.def, &self.state, &self.log, seat)
+    }
+}
+
+/// A state as `seat` may see it (None: a spectator), with the log lines it may read. For a
+/// state that is not in a game (see [`super::initial_state`]).
+pub fn view_of(def: &GameDef, s: &State, log: &[LogEntry], seat: Option<u8>) -> View {
+    let zones = s
+        .zones
+        .iter()
+        .map(|z| {
+            let d = &def.zones[z.def as usize];
+            let visible = visible_cards(def, z, seat);
+            let cards = z.cards[z.cards.len() - visible..]
+                .iter()
+                .map(|c| def.decks[c.deck as usize].cards[c.card as usize].id.clone())
+                .collect();
+            ZoneView {
+                id: d.id.clone(),
+                owner: z.owner,
+                count: z.cards.len(),
+                cards,
+            }
+        })
+        .collect();
+    let vars = s
+        .vars
+        .iter()
+        .filter(|(_, v)| v.seen.by(seat))
+        .map(|(k, v)| (k.clone(), v.value.clone()))
+        .collect();
+    // A counter that does not apply under the game's options (`applies_when`) is left out.
+    let counters = def
+        .counters
+        .iter()
+        .zip(&s.counters)
+        .filter(|(d, _)| match &d.applies_when {
+            Some((o, is)) => s.options.get(o).is_none_or(|v| v == is),
+            None => true,
+        })
+        .map(|(d, v)| (d.id.clone(), v.clone()))
+        .collect();
+    let pieces = s
+        .pieces
+        .iter()
+        .map(|p| PieceView {
+            kind: def.pieces[p.def as usize].id.clone(),
+            owner: p.owner,
+            at: p.at.map(|a| {
+                s.board
+                    .graph
+                    .spaces
+                    .get(a as usize)
+                    .map_or_else(String::new, |sp| sp.id.clone())
+            }),
+            props: (*p.props).clone(),
+        })
+        .collect();
+    let tiles = s.board.grid.as_ref().map(|g| {
+        let name = |p: &Option<crate::board::Placed>| {
+            p.map(|p| (def.tiles[p.tile as usize].id.clone(), p.rot))
+        };
+        g.tiles
+            .iter()
+            .zip(&g.blockers)
+            .map(|(t, b)| (name(t), name(b)))
+            .collect()
+    });
+    View {
+        seat,
+        seats: s.seats,
+        active: s.active,
+        turn: s.turn,
+        counters,
+        vars,
+        zones,
+        pieces,
+        tiles,
+        log: log
+            .iter()
+            .filter(|l| l.seen.by(seat))
+            .map(|l| l.text.clone())
+            .collect(),
+        result: s.result.clone(),
+    }
+}
+
+/// A seat's view of the game. Views, logs and replays shown to a seat are built from this.
+#[derive(Debug, Clone, Serialize)]
+pub struct View {
+    pub seat: Option<u8>,
+    pub seats: u8,
+    pub active: u8,
+    pub turn: u32,
+    pub counters: Vec<(String, Vec<i64>)>,
+    pub vars: BTreeMap<String, Value>,
+    pub zones: Vec<ZoneView>,
+    pub pieces: Vec<PieceView>,
+    /// For grid boards: (road tile, blocker) on each cell, as (tile id, quarter turns).
+    pub tiles: Option<Vec<CellView>>,
+    pub log: Vec<String>,
+    pub result: Option<GameResult>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ZoneView {
+    pub id: String,
+    pub owner: Option<u8>,
+    pub count: usize,
+    /// The cards this seat may see (for a `top` zone, only the top card).
+    pub cards: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PieceView {
+    pub kind: String,
+    pub owner: Option<u8>,
+    pub at: Option<String>,
+    pub props: BTreeMap<String, Value>,
+}
