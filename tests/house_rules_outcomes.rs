@@ -135,3 +135,114 @@ fn old_accepted_outcomes_still_load() {
     assert!(s.figures.cards.is_empty());
     assert!(s.win_rate_interval.is_empty());
 }
+
+/// How an outcome run shows a house rule's change.
+enum Shows {
+    /// The house rule records this figure of its own: the action it adds is taken.
+    Taken(&'static str),
+    /// Games are shorter, in turns.
+    FewerTurns,
+    /// This figure of both games is lower with the house rule.
+    Lower(&'static str),
+}
+
+/// (house rule, its game, the search bot that plays both, games of each, how the change
+/// shows). The random
+/// playout policy knows nothing of either game, so nothing but the search finds the new
+/// actions. Taxi Derby plays out with its own bot: a random driver in a city with no limit on
+/// how far a taxi goes in a turn plays few turns in a playout's 24 actions.
+const BY_SEARCH: &[(&str, &str, &str, u64, Shows)] = &[
+    (
+        "curbside-gas-station",
+        "curbside",
+        "search:4:random",
+        3,
+        Shows::Taken("refuels"),
+    ),
+    (
+        "critter-cab-no-sitting-out",
+        "critter-cab",
+        "search:4:random",
+        3,
+        Shows::FewerTurns,
+    ),
+    (
+        "dicey-curves-sunday-drive",
+        "dicey-curves",
+        "search:2:random",
+        3,
+        Shows::Lower("track_cards"),
+    ),
+    (
+        "taxi-derby-learners-permit",
+        "taxi-derby",
+        "search:2",
+        3,
+        Shows::Taken("waved_on"),
+    ),
+    (
+        "wheres-my-ride-show-dont-tell",
+        "wheres-my-ride",
+        "search:4:random",
+        12,
+        Shows::Taken("fresh_hands"),
+    ),
+];
+
+/// Plays `games` games of a bundled mod as its accepted outcomes are set up, with `spec` in
+/// every seat.
+fn run_with(id: &str, spec: &str, games: u64) -> Stats {
+    let def = std::sync::Arc::new(load(id));
+    let mut settings = snapshot(id).settings;
+    settings.games = games;
+    settings.bots = vec![spec.to_string()];
+    settings.forbid.clear();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let outcomes =
+        farebox_editor::cli::cmd_test::play_games(&def, &settings, 2, &|| {}, &stop, false)
+            .unwrap_or_else(|f| panic!("{id}: {}", f.message()));
+    Stats::of(&def, settings.players, &outcomes)
+}
+
+#[test]
+fn the_search_bot_plays_every_house_rule_and_its_outcomes_show_the_change() {
+    for (house, game, spec, games, shows) in BY_SEARCH {
+        let (h, g) = (run_with(house, spec, *games), run_with(game, spec, *games));
+        for (id, s) in [(house, &h), (game, &g)] {
+            assert_eq!(
+                (s.finished, s.errors, s.capped),
+                (s.games, 0, 0),
+                "{id} with {spec}: {:?}",
+                s.error_messages
+            );
+        }
+        match shows {
+            Shows::Taken(stat) => {
+                let taken = h.figures.stats.get(*stat).map_or(0.0, |f| f.mean);
+                assert!(
+                    taken > 0.0,
+                    "{house}: {spec} never takes what `{stat}` counts"
+                );
+                assert!(
+                    !g.figures.stats.contains_key(*stat),
+                    "{game} records `{stat}`"
+                );
+            }
+            Shows::FewerTurns => assert!(
+                h.turns_mean < g.turns_mean,
+                "{house}: {} turns against {game}'s {}",
+                h.turns_mean,
+                g.turns_mean
+            ),
+            Shows::Lower(stat) => {
+                let mean = |s: &Stats| s.figures.stats.get(*stat).map(|f| f.mean);
+                assert!(
+                    mean(&h) < mean(&g) && mean(&h).is_some(),
+                    "{house}: `{stat}` {:?} against {game}'s {:?}",
+                    mean(&h),
+                    mean(&g)
+                );
+            }
+        }
+    }
+}

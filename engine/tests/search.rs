@@ -165,6 +165,79 @@ fn an_evaluate_hook_values_the_games_a_playout_cuts_short() {
     assert!(v[1] > 0.8 && v[0] < 0.2, "{v:?}");
 }
 
+// Twenty-One with a planning menu: "plan" opens it and "back" closes it, changing nothing, and
+// a bot that always opens it and then always goes back: it would go round for ever.
+const MENU_RULES: &str = r#"
+local function adds(out)
+  for k = 1, 3 do
+    if game.counter("total") + k <= 21 then table.insert(out, "add " .. k) end
+  end
+  return out
+end
+return {
+  actions = function(g, seat)
+    if game.get("planning") then return adds({ "back" }) end
+    return adds({ "plan" })
+  end,
+  apply = function(g, seat, action)
+    if action == "plan" then game.set("planning", true) return end
+    if action == "back" then game.set("planning", false) return end
+    game.set("planning", false)
+    local t = game.add_counter("total", tonumber(string.split(action, " ")[2]))
+    if t == 21 then
+      local places = { 2, 2 }
+      places[seat] = 1
+      game.finish(places, { 0, 0 }, game.seat_name(seat) .. " reached 21")
+    else
+      game.end_turn()
+    end
+  end,
+}
+"#;
+
+const WANDERER: &str = r#"
+return {
+  choose = function(_game, _seat, actions)
+    for i, a in actions do
+      if a == "plan" or a == "back" then return i end
+    end
+    return 1
+  end,
+}
+"#;
+
+#[test]
+fn search_does_not_go_back_to_a_position_it_chose_from_in_the_same_turn() {
+    let manifest = MANIFEST_WITH_BOT
+        .replace("plodder", "wanderer")
+        .replace("Plodder", "Wanderer");
+    let def = Arc::new(support::mem_mod(
+        "twenty-one-bot",
+        &[
+            ("mod.toml", &manifest),
+            ("pieces.toml", PIECES),
+            ("rules/r.luau", MENU_RULES),
+            ("bots/wanderer.luau", WANDERER),
+        ],
+    ));
+    // One playout follows the bot's choice, which goes "plan", "back", "plan", ... unless the
+    // search knows the seat has been here before in this turn.
+    for seed in 1..4u64 {
+        let g = play(&def, 2, seed, &["search:1", "search:8"], 300);
+        assert!(
+            g.is_over(),
+            "seed {seed}: not over after {} actions: {:?}",
+            g.history().len(),
+            &g.history()[..12]
+        );
+        // Once round the menu is all a turn takes: "plan", then an add (or "back" once the
+        // menu is known, then an add).
+        let plans = g.history().iter().filter(|a| *a == "plan").count();
+        let adds = g.history().iter().filter(|a| a.starts_with("add")).count();
+        assert!(plans <= adds, "seed {seed}: {:?}", g.history());
+    }
+}
+
 /// Plays a game of `def` with `specs` per seat, at most `cap` actions; the actions taken.
 fn play(def: &Arc<GameDef>, seats: u8, seed: u64, specs: &[&str], cap: usize) -> Game {
     let mut game = Game::new(def.clone(), Setup::new(seats, seed)).unwrap();

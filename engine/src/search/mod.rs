@@ -73,6 +73,54 @@ pub struct Search {
     /// (counted for the bench; they never change a choice).
     decided: std::cell::Cell<u32>,
     departed: std::cell::Cell<u32>,
+    /// The positions this seat has chosen from in the current turn of the real game, as it
+    /// saw them (see [`Earlier`]).
+    earlier: std::cell::RefCell<Earlier>,
+}
+
+/// The positions a seat has already chosen from in one turn of the real game, each as the
+/// hash of its view without the log. An action that brings the seat back to one of them in the
+/// same turn (a menu's "back" after a step into it, a piece moved there and back) gains it
+/// nothing, and a search that took it could cycle for ever: each decision searches afresh and
+/// cannot see that the game was here before. So the walk scores such an action at the root as
+/// a loss for the seat, as it does a return within the walk. Views carry the turn number, so
+/// a position of another turn never matches; the list is cleared when the turn changes.
+#[derive(Debug, Clone, Default)]
+struct Earlier {
+    turn: u32,
+    /// The real game's action count at the last decision (a smaller one is a new game).
+    at: usize,
+    positions: Vec<String>,
+}
+
+/// A seat's position: the hash of its view of the game, without the log (which grows with
+/// every action, a "back" included).
+fn position(game: &Game, seat: u8) -> String {
+    let mut view = game.view(Some(seat));
+    view.log.clear();
+    let mut h = blake3::Hasher::new();
+    if let Ok(bytes) = serde_json::to_vec(&view) {
+        h.update(&bytes);
+    }
+    h.finalize().to_hex()[..16].to_string()
+}
+
+/// The indices of `actions` that do not bring `seat` back to one of the `earlier` positions
+/// of this turn, tried on `copy` (a determinization, so only what the seat may see decides);
+/// all of them when every one would.
+fn not_returning(copy: &mut Game, actions: &[String], seat: u8, earlier: &[String]) -> Vec<usize> {
+    let kept: Vec<usize> = (0..actions.len())
+        .filter(|&k| {
+            !copy
+                .trial(&actions[k], |g| position(g, seat))
+                .is_ok_and(|p| earlier.contains(&p))
+        })
+        .collect();
+    if kept.is_empty() {
+        (0..actions.len()).collect()
+    } else {
+        kept
+    }
 }
 
 impl Search {
@@ -122,6 +170,7 @@ impl Search {
             seed: mix(seed, 0x005e_a7c4 + u64::from(seat)),
             decided: Default::default(),
             departed: Default::default(),
+            earlier: Default::default(),
         })
     }
 
@@ -142,14 +191,30 @@ impl Search {
     /// Picks one of `actions` (the legal actions of the seat to act in `game`); returns its
     /// index. `game` is only read through determinizations for the acting seat.
     pub fn choose(&self, game: &Game, actions: &[String]) -> Result<usize, GameError> {
+        let seat = game.active();
+        let here = position(game, seat);
+        let earlier = {
+            let mut e = self.earlier.borrow_mut();
+            let (turn, at) = (game.state().turn, game.history().len());
+            if e.turn != turn || at < e.at {
+                e.positions.clear();
+            }
+            e.turn = turn;
+            e.at = at;
+            e.positions.push(here);
+            e.positions.clone()
+        };
         if actions.len() <= 1 {
             return Ok(0);
         }
-        let seat = game.active();
         let decision = game.history().len() as u64;
-        let mut tree = Tree::new(actions);
+        // Made from the first determinization: the root's actions less those that bring the
+        // seat back to a position it chose from earlier this turn (`allowed`, indices into
+        // `actions`), and the playout bot's own choice.
+        let mut tree: Option<Tree> = None;
+        let mut allowed: Vec<usize> = Vec::new();
+        let mut bot_pick: Option<usize> = None;
         let mut vm: Option<Host> = None;
-        let mut anchored = false;
         let mut failed: Option<GameError> = None;
         let mut done = 0;
         for i in 0..self.playouts {
@@ -163,35 +228,46 @@ impl Search {
             };
             let mut rng = Rng::new(seed, 7);
             let mut copy = copy;
-            if !anchored {
-                anchored = true;
+            if tree.is_none() {
+                allowed = not_returning(&mut copy, actions, seat, &earlier);
+                if allowed.len() == 1 {
+                    return Ok(self.decided_on(allowed[0], bot_pick));
+                }
+                let shown: Vec<String> = allowed.iter().map(|&k| actions[k].clone()).collect();
+                let mut t = Tree::new(&shown);
                 if let Policy::Bot(id) = &self.policy {
                     // What the scripted bot would do here is the root's prior: the search
                     // spends its playouts around it and leaves it only for a better action.
                     // The bot reads its seat's view of the copy, which is all the seat knows.
-                    if let Ok(i) = copy.bot_choose(id, actions, &mut rng) {
-                        tree.prior = (i < actions.len()).then_some(i);
+                    if let Ok(b) = copy.bot_choose(id, actions, &mut rng) {
+                        bot_pick = (b < actions.len()).then_some(b);
+                        t.prior = allowed.iter().position(|&k| Some(k) == bot_pick);
                     }
                 }
+                tree = Some(t);
             }
-            let (copy, ok) = self.iterate(copy, &mut tree, &mut rng);
+            let Some(t) = tree.as_mut() else { continue };
+            let (copy, ok) = self.iterate(copy, t, &mut rng);
             done += 1;
             // A VM whose call reached a limit is not used again.
             if ok {
                 vm = Some(copy.into_host());
             }
         }
-        match (done, failed) {
-            (0, Some(e)) => Err(e),
-            _ => {
-                let best = tree.best();
-                self.decided.set(self.decided.get().saturating_add(1));
-                if tree.prior.is_some_and(|p| p != best) {
-                    self.departed.set(self.departed.get().saturating_add(1));
-                }
-                Ok(best)
-            }
+        match (done, failed, tree) {
+            (0, Some(e), _) => Err(e),
+            (_, _, Some(t)) => Ok(self.decided_on(allowed[t.best()], bot_pick)),
+            _ => Ok(0),
         }
+    }
+
+    /// Counts a decision (and whether it left the playout bot's choice) and returns `chosen`.
+    fn decided_on(&self, chosen: usize, bot_pick: Option<usize>) -> usize {
+        self.decided.set(self.decided.get().saturating_add(1));
+        if bot_pick.is_some_and(|b| b != chosen) {
+            self.departed.set(self.departed.get().saturating_add(1));
+        }
+        chosen
     }
 
     /// One iteration on `copy`: down the tree, then the policy, then back up with the values.
