@@ -185,6 +185,16 @@ fn a_table_hosted_from_the_play_tab_is_played_to_its_end_against_a_bot() {
             .expect("the game ended")
     };
     assert!(decisions > 5, "only {decisions} decisions");
+    // Where moves changed the board is found from the views alone, for the board to mark.
+    let marked = online(h.state().as_ref().unwrap())
+        .unwrap()
+        .snapshot()
+        .unwrap()
+        .moves
+        .iter()
+        .filter(|m| !m.spaces.is_empty())
+        .count();
+    assert!(marked > 0, "no move marked on the board");
     settle(&mut h);
     assert!(h.query_by_label("Game over").is_some());
     assert!(h.query_by_label(&result.reason).is_some());
@@ -320,6 +330,11 @@ fn a_stale_action_shows_the_resync() {
         "{text}"
     );
     assert_eq!(online(h.state().as_ref().unwrap()).unwrap().number(), now);
+    // A game online is a game in progress: opening another mod or forking asks first.
+    assert_eq!(
+        h.state().as_ref().unwrap().play.in_progress(),
+        Some(now as usize)
+    );
 }
 
 /// A Studio whose copy of the mod differs from the server's is told so, in words naming the

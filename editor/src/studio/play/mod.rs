@@ -289,14 +289,20 @@ impl PlayPanel {
         }
     }
 
-    /// The step of a game in progress: started, not over, with at least one action taken.
+    /// The step of a game in progress: started, not over, with at least one action taken;
+    /// or the action number of a game online this Studio sits at (leaving it hands a person's
+    /// seat to a bot, and stops the table for everyone when it is hosted here).
     pub fn in_progress(&self) -> Option<usize> {
+        if let Some(o) = &self.online {
+            return o.in_progress();
+        }
         let snap = self.snap.as_ref()?;
         (self.worker.is_some() && snap.result.is_none() && snap.step > 0).then_some(snap.step)
     }
 
     /// Gives up the game in progress (the person agreed to leave it); the dialog stays.
     pub fn end_game(&mut self) {
+        self.leave_online();
         self.worker = None;
         self.snap = None;
         self.handoff = None;

@@ -19,7 +19,7 @@ use farebox::content::def::BoardDef;
 use farebox::game::{Setup, View};
 use farebox_server::client::{Client, Event, Latest, Seated};
 use farebox_server::protocol::{
-    ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg,
+    ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg, WireView,
 };
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
@@ -107,6 +107,10 @@ pub struct Online {
     pub choice: Option<u8>,
     seated: Option<Seated>,
     latest: Latest,
+    /// The board as this Studio can draw it from the mod ([`client_board`]).
+    board: Board,
+    /// The view before the last update, to find where a move changed the board.
+    prev: Option<WireView>,
     snap: Option<Snapshot>,
     log: Vec<LogLine>,
     moves: Vec<Move>,
@@ -127,6 +131,8 @@ impl Online {
     fn new(ctx: &egui::Context, def: Arc<GameDef>, stage: Stage) -> Online {
         Online {
             ctx: ctx.clone(),
+            board: client_board(&def),
+            prev: None,
             def,
             server: None,
             client: None,
@@ -449,6 +455,7 @@ impl Online {
             .map(|v| plain_log(&v.log))
             .unwrap_or_default();
         self.moves.clear();
+        self.prev = self.latest.view.clone();
         self.closed = None;
         self.problem = None;
         self.resynced = None;
@@ -488,14 +495,19 @@ impl Online {
                             seat: Some(l.seat),
                             text: format!("{who}{by}: {}", l.label),
                         });
+                        let spaces = self
+                            .prev
+                            .as_ref()
+                            .map_or_else(Vec::new, |p| changed(&self.board, p, &u.view));
                         self.moves.push(Move {
                             seat: l.seat,
                             label: l.label.clone(),
-                            spaces: Vec::new(),
+                            spaces,
                         });
                     }
                     self.log.extend(plain_log(&u.view.log));
                 }
+                self.prev = Some(u.view.clone());
                 if u.resync
                     && let Some(r) = &mut self.resynced
                     && !r.contains("Resynced")
@@ -546,10 +558,7 @@ impl Online {
                 path: o.path.clone(),
             })
             .collect();
-        let board = match &self.snap {
-            Some(s) if s.def.content_hash == def.content_hash => s.board.clone(),
-            _ => client_board(&def),
-        };
+        let board = self.board.clone();
         self.snap = Some(Snapshot {
             setup: Setup::new(view.seats, 0),
             seats,
@@ -604,6 +613,13 @@ impl Online {
     /// The table's action number of the latest view.
     pub fn number(&self) -> u64 {
         self.latest.number
+    }
+
+    /// The action number of a game this Studio sits at, not over and still connected.
+    pub fn in_progress(&self) -> Option<usize> {
+        let snap = self.snap.as_ref()?;
+        (self.client.is_some() && self.closed.is_none() && snap.result.is_none())
+            .then_some(self.latest.number as usize)
     }
 
     /// Whether this Studio runs the table's server.
@@ -745,6 +761,35 @@ pub fn client_board(def: &GameDef) -> Board {
 /// Whether the server's view lets this Studio draw the mod's board.
 pub fn board_drawn(def: &GameDef) -> bool {
     !matches!(def.board, BoardDef::Sections(_) | BoardDef::Track(_))
+}
+
+/// The spaces where a move changed what the seat sees: a piece's old and new space, a cell
+/// whose tiles changed (as the local game marks them).
+fn changed(board: &Board, before: &WireView, after: &WireView) -> Vec<u32> {
+    let at = |v: &WireView, k: usize| {
+        v.pieces
+            .get(k)
+            .and_then(|p| p.at.as_deref())
+            .and_then(|id| board.graph.find(id))
+    };
+    let mut out = Vec::new();
+    for k in 0..before.pieces.len().max(after.pieces.len()) {
+        let (a, b) = (at(before, k), at(after, k));
+        if a != b {
+            out.extend(a);
+            out.extend(b);
+        }
+    }
+    if let (Some(t0), Some(t1)) = (&before.tiles, &after.tiles) {
+        for (i, (a, b)) in t0.iter().zip(t1).enumerate() {
+            if a != b {
+                out.push(i as u32);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 fn plain_log(lines: &[String]) -> Vec<LogLine> {

@@ -337,28 +337,30 @@ impl Online {
         }
         ui.label(format!("Action {}", self.number()));
         ui.add_space(4.0);
-        egui::Grid::new("online-seats")
-            .num_columns(3)
-            .spacing([8.0, 4.0])
-            .show(ui, |ui| {
-                for s in self.seats().to_vec() {
-                    ui.colored_label(
-                        board_view::seat_color(&def, s.seat),
-                        egui::RichText::new(&s.name).strong(),
+        // A seat a block: its name (and whether it is to act), then who holds it, wrapped
+        // to the panel's width under the name.
+        for s in self.seats().to_vec() {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(
+                    board_view::seat_color(&def, s.seat),
+                    egui::RichText::new(&s.name).strong(),
+                );
+                if s.to_act {
+                    ui.label(
+                        egui::RichText::new("to act")
+                            .strong()
+                            .color(ui.visuals().warn_fg_color),
                     );
-                    let mut words = seat_status(&def, &s);
-                    if me == Some(s.seat) {
-                        words = format!("you ({words})");
-                    }
-                    ui.add(egui::Label::new(words).wrap());
-                    if s.to_act {
-                        ui.strong("to act");
-                    } else {
-                        ui.label("");
-                    }
-                    ui.end_row();
                 }
             });
+            let mut words = seat_status(&def, &s);
+            if me == Some(s.seat) {
+                words = format!("you ({words})");
+            }
+            ui.indent(("online-seat", s.seat), |ui| {
+                ui.add(egui::Label::new(words).wrap());
+            });
+        }
         if let Some(c) = self.closed.clone() {
             ui.separator();
             ui.colored_label(
@@ -399,9 +401,13 @@ impl Online {
                     ui.weak(format!("({})", bot_name(&def, b)));
                 }
             });
-            ui.strong("Your actions");
+            if me.is_some() {
+                ui.strong("Your actions");
+            }
             if snap.offered.is_empty() {
-                let waiting = if me.is_some_and(|m| m == active) && by_bot.is_some() {
+                let waiting = if self.closed.is_some() {
+                    "Disconnected: nothing more comes from the table.".to_string()
+                } else if me.is_some_and(|m| m == active) && by_bot.is_some() {
                     "A bot plays your seat until you rejoin.".to_string()
                 } else {
                     format!("Waiting for {name}…")
