@@ -220,11 +220,22 @@ fn a_table_hosted_from_the_play_tab_is_played_to_its_end_against_a_bot() {
     h.get_by_label("Save the whole replay").click();
     until(&mut h, "the replay saved", |s| {
         online(s).is_some_and(|o| {
-            o.saved
-                .first()
-                .is_some_and(|p| p.ends_with("all.replay.json"))
+            !o.busy()
+                && o.saved.len() == 2
+                && o.saved
+                    .last()
+                    .is_some_and(|p| p.ends_with("all.replay.json"))
         })
     });
+    settle(&mut h);
+    for f in [&mine, &replay] {
+        assert!(
+            h.query_by_label(&format!("Saved to {}", f.display()))
+                .is_some(),
+            "where {} went is said",
+            f.display()
+        );
+    }
     let text = std::fs::read_to_string(&mine).unwrap();
     assert!(text.lines().count() > 5, "{text}");
     let code = farebox_editor::run(

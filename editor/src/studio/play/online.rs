@@ -428,7 +428,10 @@ impl Online {
             Done::Joined { client, seated } => self.seated_at(client, seated),
             Done::Saved { client, paths } => {
                 self.client = Some(client);
-                self.saved = paths;
+                for p in paths {
+                    self.saved.retain(|s| *s != p);
+                    self.saved.push(p);
+                }
                 self.stage = Stage::Table;
             }
             Done::Failed { why, form, client } => {
@@ -459,22 +462,19 @@ impl Online {
         self.closed = None;
         self.problem = None;
         self.resynced = None;
-        let stem = format!(
-            "{}-{}{}",
-            self.def.id,
-            seated.code,
-            seated.seat.map_or(String::new(), |s| format!(
-                "-{}",
-                self.def.seat_name(s as usize)
-            ))
-        )
-        .to_lowercase()
-        .replace(' ', "-");
+        // Default names in the folder the Studio runs in: the seat's own record names the
+        // seat, the whole replay only the table.
+        let table = format!("{}-{}", self.def.id, seated.code).to_lowercase();
         if self.seat_path.is_empty() {
-            self.seat_path = format!("{stem}.txt");
+            let seat = seated.seat.map_or(String::new(), |s| {
+                format!("-{}", self.def.seat_name(s as usize))
+            });
+            self.seat_path = format!("{table}{seat}.txt")
+                .to_lowercase()
+                .replace(' ', "-");
         }
         if self.replay_path.is_empty() {
-            self.replay_path = format!("{stem}.replay.json");
+            self.replay_path = format!("{table}.replay.json");
         }
         self.seated = Some(seated);
         self.client = Some(client);

@@ -452,13 +452,19 @@ impl Online {
             .show(ui, |ui| {
                 if seated {
                     let l = ui.label("My view file");
-                    ui.add(egui::TextEdit::singleline(&mut self.seat_path).desired_width(200.0))
-                        .labelled_by(l.id);
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.seat_path)
+                            .desired_width(ui.available_width()),
+                    )
+                    .labelled_by(l.id);
                     ui.end_row();
                 }
                 let l = ui.label("Replay file");
-                ui.add(egui::TextEdit::singleline(&mut self.replay_path).desired_width(200.0))
-                    .labelled_by(l.id);
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.replay_path)
+                        .desired_width(ui.available_width()),
+                )
+                .labelled_by(l.id);
                 ui.end_row();
             });
         ui.horizontal_wrapped(|ui| {
