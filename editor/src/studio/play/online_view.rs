@@ -436,7 +436,15 @@ impl Online {
             }
         }
         ui.separator();
-        if ui.button("Leave the table").clicked() {
+        let leave = ui.button("Leave the table");
+        let leave = if self.hosting() {
+            leave.on_hover_text("The table is hosted here: leaving stops it for everyone")
+        } else if me.is_some() {
+            leave.on_hover_text("Your seat stays yours: a bot plays it while you are away")
+        } else {
+            leave
+        };
+        if leave.clicked() {
             out = OnlineOut::Leave;
         }
         log_ui(ui, snap);
