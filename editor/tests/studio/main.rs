@@ -4,12 +4,14 @@
 //! generous bound; nothing here measures time.
 //!
 //! The tests are kept by the Studio's areas: `play.rs` (games in play), `board.rs` (the board
-//! in play), `edit.rs` (editing content), `reload.rs` (reloading), `replay.rs` (replays) and
-//! `scripts.rs` (the console and the scripts' panels); this file holds the helpers they share.
+//! in play), `online.rs` (games online), `edit.rs` (editing content), `reload.rs` (reloading),
+//! `replay.rs` (replays) and `scripts.rs` (the console and the scripts' panels); this file
+//! holds the helpers they share.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod board;
 mod edit;
+mod online;
 mod play;
 mod reload;
 mod replay;

@@ -7,7 +7,7 @@ use farebox::GameDef;
 use farebox::content::def::{OptionType, Visibility};
 use farebox::value::Value;
 
-use super::{NewGame, PlayPanel};
+use super::{NewGame, PlayPanel, online};
 use crate::studio::Command;
 use crate::studio::board_view;
 use crate::studio::worker::SeatKind;
@@ -174,6 +174,84 @@ impl PlayPanel {
         }
         if self.snap.is_some() && ui.button("Back to the game in progress").clicked() {
             self.dialog = None;
+        }
+        if !fixed {
+            self.online_choices(ui, def);
+        }
+    }
+
+    /// Playing online: host the game chosen above at an address (a server in this Studio;
+    /// the people's seats are joined by code, the first one by you), or join a table.
+    fn online_choices(&mut self, ui: &mut egui::Ui, def: &Arc<GameDef>) {
+        ui.add_space(10.0);
+        ui.separator();
+        ui.strong("Online");
+        ui.add(
+            egui::Label::new(
+                "Host the game chosen above: you take the first Person seat, and the others join with the table's code. An online table draws its own secret seed.",
+            )
+            .wrap(),
+        );
+        egui::Grid::new("online-host")
+            .num_columns(2)
+            .spacing([12.0, 6.0])
+            .show(ui, |ui| {
+                let l = ui.label("Host at");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.host_addr)
+                        .hint_text("127.0.0.1:0")
+                        .desired_width(180.0),
+                )
+                .labelled_by(l.id)
+                .on_hover_text(
+                    "IP address and port to listen at: 127.0.0.1 for this machine only, 0.0.0.0 for others on the network; port 0 takes any free port",
+                );
+                ui.end_row();
+                let l = ui.label("Your name");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.player_name)
+                        .hint_text("Player 1")
+                        .desired_width(180.0),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+            });
+        let Some(d) = &self.dialog else { return };
+        let people = d.seats.iter().any(SeatKind::is_person);
+        if !people {
+            ui.weak("Choose Person for the seat you play to host online.");
+        }
+        let mut host = false;
+        let mut join = false;
+        ui.horizontal(|ui| {
+            host = ui
+                .add_enabled(people, egui::Button::new("Host online"))
+                .clicked();
+            join = ui.button("Join online…").clicked();
+        });
+        if host {
+            let spec = online::HostSpec {
+                addr: self.host_addr.trim().to_string(),
+                seats: d
+                    .seats
+                    .iter()
+                    .map(|s| match s {
+                        SeatKind::Person => farebox_server::protocol::PERSON.to_string(),
+                        SeatKind::Bot(id) => id.clone(),
+                    })
+                    .collect(),
+                options: d.options.iter().cloned().collect(),
+                name: self.player_name.clone(),
+                grace: std::time::Duration::from_secs(30),
+            };
+            self.online = Some(online::Online::host(&self.ctx, def.clone(), spec));
+        } else if join {
+            self.online = Some(online::Online::join_form(
+                &self.ctx,
+                def.clone(),
+                "",
+                &self.player_name,
+            ));
         }
     }
 }

@@ -3,12 +3,17 @@
 //! list), bots at an adjustable pace with pause and step, a hand-off screen between people
 //! at one screen in a game with hidden information, undo, the log, and the end.
 //!
+//! The dialog also hosts the game online (a server in this process, [`online`]) or joins a
+//! table at an address with its code; the online screens are [`online_view`]'s.
+//!
 //! A mod without rules yet ("content only") shows its board, pieces and decks as a game
 //! would start, so authors can look at them.
 
 mod actions;
 mod dialog;
 mod game;
+pub mod online;
+mod online_view;
 mod side;
 
 use std::sync::Arc;
@@ -23,6 +28,8 @@ use super::worker::{Offered, Rebased, Reply, Request, SeatKind, Snapshot, Worker
 use super::{Command, Project};
 use dialog::{hides_anything, new_game};
 use game::table_ui;
+use online::Online;
+use online_view::{OnlineOut, OnlineUi};
 use side::undo_of;
 
 pub(crate) use actions::move_marks;
@@ -93,6 +100,12 @@ pub struct PlayPanel {
     named: Vec<(u32, String)>,
     /// The spots lit last frame (of the action under the pointer or chosen with the keys).
     lit: Vec<Spot>,
+    /// A game online (hosted here or joined), shown instead of the local one while it lasts.
+    online: Option<Online>,
+    online_ui: OnlineUi,
+    /// The dialog's online fields: where to host, and the name to play under.
+    pub host_addr: String,
+    pub player_name: String,
 }
 
 /// Keeps a click meant for the last list of actions from landing on the next one. After the
@@ -166,7 +179,29 @@ impl PlayPanel {
             keyed: None,
             named: Vec::new(),
             lit: Vec::new(),
+            online: None,
+            online_ui: OnlineUi::default(),
+            host_addr: "127.0.0.1:0".into(),
+            player_name: String::new(),
         }
+    }
+
+    /// The game online, while there is one (hosted here or joined).
+    pub fn online(&self) -> Option<&Online> {
+        self.online.as_ref()
+    }
+
+    pub fn online_mut(&mut self) -> Option<&mut Online> {
+        self.online.as_mut()
+    }
+
+    /// Leaves the game online: the connection closes and a server hosted here stops (on a
+    /// thread of its own, so the screen never waits for it).
+    pub fn leave_online(&mut self) {
+        if let Some(mut o) = self.online.take() {
+            o.stop();
+        }
+        self.online_ui = OnlineUi::default();
     }
 
     /// The game as last drawn.
@@ -254,14 +289,20 @@ impl PlayPanel {
         }
     }
 
-    /// The step of a game in progress: started, not over, with at least one action taken.
+    /// The step of a game in progress: started, not over, with at least one action taken;
+    /// or the action number of a game online this Studio sits at (leaving it hands a person's
+    /// seat to a bot, and stops the table for everyone when it is hosted here).
     pub fn in_progress(&self) -> Option<usize> {
+        if let Some(o) = &self.online {
+            return o.in_progress();
+        }
         let snap = self.snap.as_ref()?;
         (self.worker.is_some() && snap.result.is_none() && snap.step > 0).then_some(snap.step)
     }
 
     /// Gives up the game in progress (the person agreed to leave it); the dialog stays.
     pub fn end_game(&mut self) {
+        self.leave_online();
         self.worker = None;
         self.snap = None;
         self.handoff = None;
@@ -530,6 +571,12 @@ impl PlayPanel {
             let banner = "Content only: this game's rules are not written yet";
             let scene = Scene::plain(&c.def, &c.state.board, &c.view, Some(banner));
             table_ui(ui, &mut self.camera, &scene);
+            return;
+        }
+        if let Some(o) = &mut self.online {
+            if let OnlineOut::Leave = o.ui(ui, &mut self.online_ui) {
+                self.leave_online();
+            }
             return;
         }
         if self.dialog.is_some() {

@@ -36,34 +36,7 @@ impl PlayPanel {
         }
         ui.separator();
         if let Some(r) = &snap.result {
-            // A cooperative ending is one result for the whole table.
-            match r.together {
-                Some(true) => ui.heading("Game over: everyone wins"),
-                Some(false) => ui.heading("Game over: everyone loses"),
-                None => ui.heading("Game over"),
-            };
-            ui.add(egui::Label::new(&r.reason).wrap());
-            let mut order: Vec<usize> = (0..r.places.len()).collect();
-            order.sort_by_key(|&i| r.places.get(i).copied().unwrap_or(u32::MAX));
-            let unit = score_unit(def, &snap.view, &r.scores);
-            let score = |n: i64| match &unit {
-                Some(u) => format!("{n} {u}"),
-                None => format!("score {n}"),
-            };
-            egui::Grid::new("places").show(ui, |ui| {
-                for i in order {
-                    match r.together {
-                        Some(true) => ui.label("won"),
-                        Some(false) => ui.label("lost"),
-                        None => ui.label(crate::common::ordinal(
-                            r.places.get(i).copied().unwrap_or(0),
-                        )),
-                    };
-                    ui.colored_label(board_view::seat_color(def, i as u8), def.seat_name(i));
-                    ui.label(score(r.scores.get(i).copied().unwrap_or(0)));
-                    ui.end_row();
-                }
-            });
+            result_ui(ui, snap, r);
             ui.separator();
             self.save_ui(ui);
             if ui.button("New game").clicked() {
@@ -172,6 +145,39 @@ impl PlayPanel {
             ui.add(egui::Label::new(egui::RichText::new(s).weak()).wrap());
         }
     }
+}
+
+/// The end of the game: who won, why, and everyone's place and score.
+pub(super) fn result_ui(ui: &mut egui::Ui, snap: &Snapshot, r: &farebox::state::GameResult) {
+    let def = &snap.def;
+    // A cooperative ending is one result for the whole table.
+    match r.together {
+        Some(true) => ui.heading("Game over: everyone wins"),
+        Some(false) => ui.heading("Game over: everyone loses"),
+        None => ui.heading("Game over"),
+    };
+    ui.add(egui::Label::new(&r.reason).wrap());
+    let mut order: Vec<usize> = (0..r.places.len()).collect();
+    order.sort_by_key(|&i| r.places.get(i).copied().unwrap_or(u32::MAX));
+    let unit = score_unit(def, &snap.view, &r.scores);
+    let score = |n: i64| match &unit {
+        Some(u) => format!("{n} {u}"),
+        None => format!("score {n}"),
+    };
+    egui::Grid::new("places").show(ui, |ui| {
+        for i in order {
+            match r.together {
+                Some(true) => ui.label("won"),
+                Some(false) => ui.label("lost"),
+                None => ui.label(crate::common::ordinal(
+                    r.places.get(i).copied().unwrap_or(0),
+                )),
+            };
+            ui.colored_label(board_view::seat_color(def, i as u8), def.seat_name(i));
+            ui.label(score(r.scores.get(i).copied().unwrap_or(0)));
+            ui.end_row();
+        }
+    });
 }
 
 /// Where the viewing person's undo goes and what it takes back, or why it cannot.

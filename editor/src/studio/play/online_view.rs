@@ -1,0 +1,503 @@
+//! The Play tab's online screens: the join form (address, code, then a seat or watching),
+//! and the table: the board and zones as this seat's view shows them, the actions offered to
+//! it, and a side panel with the table's code and address, every seat's status (connected,
+//! gone, played by a bot, to act, you), the action number, what the server refused, the log,
+//! and the records to download once the game is over.
+
+use farebox::GameDef;
+use farebox_server::protocol::{SeatKind as WireSeat, SeatStatus};
+
+use super::actions::{actions_ui, move_marks, spots_of};
+use super::online::{Online, Stage, board_drawn};
+use super::side::{log_ui, result_ui};
+use super::{Guard, SIDE_W, table_ui};
+use crate::studio::board_view::{self, Scene, Spot};
+use crate::studio::worker::{Offered, Snapshot};
+
+/// What the online screen asks of the Play tab.
+pub(super) enum OnlineOut {
+    Stay,
+    /// Leave the table (and stop a server hosted here): back to the new-game dialog.
+    Leave,
+}
+
+/// The online screen's own state kept by the Play tab between frames.
+#[derive(Default)]
+pub(super) struct OnlineUi {
+    pub guard: Guard,
+    pub camera: board_view::Camera,
+    pub picked: Option<Spot>,
+}
+
+/// A bot spec in words: the mod's bot's name, the search bot's level, the random bot.
+pub fn bot_name(def: &GameDef, spec: &str) -> String {
+    if spec == "random" {
+        return "the random bot".into();
+    }
+    if let Some(b) = def.bot(spec) {
+        return format!("the bot {}", b.name);
+    }
+    if let Some((_, name)) = farebox::search::LEVELS.iter().find(|(s, _)| *s == spec) {
+        return name.to_lowercase();
+    }
+    format!("the bot `{spec}`")
+}
+
+/// A seat's status in words: who holds it, whether they are here, whether a bot plays it.
+pub fn seat_status(def: &GameDef, s: &SeatStatus) -> String {
+    match s.kind {
+        WireSeat::Open => "open: nobody has taken it yet".into(),
+        WireSeat::Bot => format!(
+            "played by {}",
+            bot_name(def, s.bot.as_deref().unwrap_or("random"))
+        ),
+        WireSeat::Person => {
+            let who = s.player.clone().unwrap_or_else(|| "a person".into());
+            match (&s.bot, s.connected) {
+                (_, true) => format!("{who}, connected"),
+                (Some(b), false) => format!(
+                    "{who} dropped out: played by {} until they return",
+                    bot_name(def, b)
+                ),
+                (None, false) => {
+                    format!("{who}, disconnected (a bot plays the seat if they stay away)")
+                }
+            }
+        }
+    }
+}
+
+impl Online {
+    pub(super) fn ui(&mut self, ui: &mut egui::Ui, st: &mut OnlineUi) -> OnlineOut {
+        self.poll();
+        let mut out = OnlineOut::Stay;
+        match &self.stage {
+            Stage::Busy(what) => {
+                let what = what.clone();
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label(what);
+                });
+                if ui.button("Cancel").clicked() {
+                    self.cancel();
+                }
+            }
+            Stage::Form { .. } => out = self.form_ui(ui),
+            Stage::Table => {
+                let Some(snap) = self.take_snapshot() else {
+                    // Nothing seated (a host that failed to start): say why, go back.
+                    ui.heading("Online play");
+                    self.problem_ui(ui);
+                    if ui.button("Back to the new-game dialog").clicked() {
+                        out = OnlineOut::Leave;
+                    }
+                    return out;
+                };
+                out = self.table_screen(ui, st, &snap);
+                self.put_snapshot(snap);
+            }
+        }
+        out
+    }
+
+    fn problem_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(p) = &self.problem {
+            ui.add(
+                egui::Label::new(egui::RichText::new(p).color(ui.visuals().error_fg_color)).wrap(),
+            );
+        }
+    }
+
+    fn form_ui(&mut self, ui: &mut egui::Ui) -> OnlineOut {
+        let mut out = OnlineOut::Stay;
+        let def = self.def().clone();
+        ui.heading(format!("Join a table of {} online", def.name));
+        ui.label("Ask the host for the table's address and code.");
+        ui.add_space(6.0);
+        let looked = match &self.stage {
+            Stage::Form { looked } => looked.clone(),
+            _ => None,
+        };
+        egui::Grid::new("online-join")
+            .num_columns(2)
+            .spacing([12.0, 6.0])
+            .show(ui, |ui| {
+                let l = ui.label("Address");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.addr)
+                        .hint_text("127.0.0.1:7420")
+                        .desired_width(220.0),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Table code");
+                ui.add(egui::TextEdit::singleline(&mut self.code).desired_width(120.0))
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Your name");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.name)
+                        .hint_text("Player 1")
+                        .desired_width(220.0),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+            });
+        let ready = !self.addr.trim().is_empty() && !self.code.trim().is_empty();
+        if ui
+            .add_enabled(ready, egui::Button::new("Look at the table"))
+            .clicked()
+        {
+            self.look();
+            return out;
+        }
+        self.problem_ui(ui);
+        if let Some(t) = looked {
+            ui.separator();
+            ui.strong(format!("Table {}", t.code));
+            if t.mod_id != def.id {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!(
+                        "This table plays the mod `{}`, and the Studio has {} (`{}`) open: open `{}` to join it.",
+                        t.mod_id, def.name, def.id, t.mod_id
+                    ),
+                );
+            } else {
+                if t.content_hash != def.content_hash {
+                    ui.colored_label(
+                        ui.visuals().warn_fg_color,
+                        format!(
+                            "The table's {} (`{}`) is not the copy open here: their contents differ, so the server will not seat you.",
+                            def.name, def.id
+                        ),
+                    );
+                }
+                for s in &t.seats {
+                    let text = format!("{}: {}", s.name, seat_status(&def, s));
+                    let open = s.kind == WireSeat::Open;
+                    ui.add_enabled_ui(open, |ui| {
+                        ui.radio_value(&mut self.choice, Some(s.seat), text);
+                    });
+                }
+                ui.radio_value(&mut self.choice, None, "Watch the game (no seat)");
+                let label = match self.choice {
+                    Some(s) => format!("Join as {}", def.seat_name(s as usize)),
+                    None => "Watch".to_string(),
+                };
+                if ui.button(label).clicked() {
+                    self.join();
+                }
+            }
+        }
+        ui.add_space(8.0);
+        if ui.button("Back to the new-game dialog").clicked() {
+            out = OnlineOut::Leave;
+        }
+        out
+    }
+
+    fn table_screen(&mut self, ui: &mut egui::Ui, st: &mut OnlineUi, snap: &Snapshot) -> OnlineOut {
+        let def = snap.def.clone();
+        let mut act: Option<String> = None;
+        let mut out = OnlineOut::Stay;
+        let dropped = self.closed.is_some();
+        let armed = st.guard.update(ui.ctx(), snap) && !dropped;
+        egui::Panel::left("online-side")
+            .resizable(true)
+            .default_size(SIDE_W)
+            .size_range(240.0..=640.0)
+            .show(ui, |ui| {
+                let rect = ui.available_rect_before_wrap();
+                let mut inner = ui.new_child(
+                    egui::UiBuilder::new()
+                        .max_rect(rect)
+                        .layout(egui::Layout::top_down(egui::Align::Min)),
+                );
+                inner.shrink_clip_rect(rect);
+                out = self.side(&mut inner, snap, &mut act, armed);
+                ui.advance_cursor_after_rect(rect);
+            });
+        let offers: Vec<(Spot, String)> = snap
+            .offered
+            .iter()
+            .flat_map(|o| {
+                spots_of(&o.action, snap)
+                    .into_iter()
+                    .map(|s| (s, o.label.clone()))
+            })
+            .collect();
+        let mut actionable: Vec<Spot> = offers.iter().map(|(s, _)| *s).collect();
+        actionable.dedup();
+        let moved = move_marks(snap);
+        let banner = (!board_drawn(&def)).then_some(
+            "The server does not send this board's layout: the pieces are listed in the side panel",
+        );
+        let scene = Scene {
+            def: &def,
+            board: &snap.board,
+            view: &snap.view,
+            actionable: &actionable,
+            banner,
+            lit: &[],
+            moved: &moved,
+            offers: &offers,
+        };
+        let r = table_ui(ui, &mut st.camera, &scene);
+        if let Some(spot) = r.clicked.filter(|_| armed) {
+            let here: Vec<&Offered> = snap
+                .offered
+                .iter()
+                .filter(|o| spots_of(&o.action, snap).contains(&spot))
+                .collect();
+            if here.len() == 1 {
+                act = here.first().map(|o| o.action.clone());
+            } else if !here.is_empty() {
+                st.picked = Some(spot);
+            }
+        }
+        if let Some(spot) = st.picked {
+            let mut open = true;
+            egui::Window::new("Actions here")
+                .open(&mut open)
+                .collapsible(false)
+                .show(ui.ctx(), |ui| {
+                    for o in snap
+                        .offered
+                        .iter()
+                        .filter(|o| spots_of(&o.action, snap).contains(&spot))
+                    {
+                        if ui.button(&o.label).clicked() && armed {
+                            act = Some(o.action.clone());
+                        }
+                    }
+                });
+            if !open || act.is_some() {
+                st.picked = None;
+            }
+        }
+        if let Some(a) = act {
+            self.act_at(snap.step as u64, &a);
+        }
+        out
+    }
+
+    fn side(
+        &mut self,
+        ui: &mut egui::Ui,
+        snap: &Snapshot,
+        act: &mut Option<String>,
+        armed: bool,
+    ) -> OnlineOut {
+        let mut out = OnlineOut::Stay;
+        let def = snap.def.clone();
+        let code = self.code.clone();
+        let addr = self.addr.clone();
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Table code");
+            ui.label(egui::RichText::new(&code).monospace().strong().size(20.0));
+            if ui
+                .small_button("Copy code")
+                .on_hover_text("Copy the table's code")
+                .clicked()
+            {
+                ui.ctx().copy_text(code.clone());
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Address");
+            ui.label(egui::RichText::new(&addr).monospace().strong());
+            if ui.small_button("Copy address").clicked() {
+                ui.ctx().copy_text(addr.clone());
+            }
+        });
+        if self.hosting() {
+            let hint = if addr.starts_with("127.") || addr.starts_with("localhost") {
+                "You host this table in this Studio (this machine only). It stops when you leave."
+            } else {
+                "You host this table in this Studio; others join at this machine's address and the port above. It stops when you leave."
+            };
+            ui.add(egui::Label::new(egui::RichText::new(hint).weak()).wrap());
+        }
+        ui.separator();
+        let me = self.seated().and_then(|s| s.seat);
+        match me {
+            Some(s) => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("You are");
+                    ui.colored_label(
+                        board_view::seat_color(&def, s),
+                        egui::RichText::new(def.seat_name(s as usize)).strong(),
+                    );
+                });
+            }
+            None => {
+                ui.label("You are watching: you see what everyone may see.");
+            }
+        }
+        ui.label(format!("Action {}", self.number()));
+        ui.add_space(4.0);
+        // A seat a block: its name (and whether it is to act), then who holds it, wrapped
+        // to the panel's width under the name.
+        for s in self.seats().to_vec() {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(
+                    board_view::seat_color(&def, s.seat),
+                    egui::RichText::new(&s.name).strong(),
+                );
+                if s.to_act {
+                    ui.label(
+                        egui::RichText::new("to act")
+                            .strong()
+                            .color(ui.visuals().warn_fg_color),
+                    );
+                }
+            });
+            let mut words = seat_status(&def, &s);
+            if me == Some(s.seat) {
+                words = format!("you ({words})");
+            }
+            ui.indent(("online-seat", s.seat), |ui| {
+                ui.add(egui::Label::new(words).wrap());
+            });
+        }
+        if let Some(c) = self.closed.clone() {
+            ui.separator();
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("Disconnected from the table: {c}"),
+            );
+            let token = self.seated().is_some_and(|s| s.token.is_some());
+            if token {
+                ui.label("Your seat is kept for you: come back to it with its token.");
+                if ui.button("Rejoin").clicked() {
+                    self.rejoin();
+                }
+            }
+        }
+        if let Some(r) = &self.resynced {
+            ui.add(
+                egui::Label::new(egui::RichText::new(r).color(ui.visuals().warn_fg_color)).wrap(),
+            );
+        }
+        self.problem_ui(ui);
+        ui.separator();
+        if let Some(r) = &snap.result {
+            result_ui(ui, snap, r);
+            ui.separator();
+            self.downloads_ui(ui);
+        } else {
+            let active = snap.active;
+            let name = def.seat_name(active as usize);
+            let by_bot = self
+                .seats()
+                .iter()
+                .find(|s| s.seat == active)
+                .and_then(|s| s.bot.clone());
+            ui.horizontal_wrapped(|ui| {
+                ui.label("To act:");
+                ui.colored_label(board_view::seat_color(&def, active), &name);
+                if let Some(b) = &by_bot {
+                    ui.weak(format!("({})", bot_name(&def, b)));
+                }
+            });
+            if me.is_some() {
+                ui.strong("Your actions");
+            }
+            if snap.offered.is_empty() {
+                let waiting = if self.closed.is_some() {
+                    "Disconnected: nothing more comes from the table.".to_string()
+                } else if me.is_some_and(|m| m == active) && by_bot.is_some() {
+                    "A bot plays your seat until you rejoin.".to_string()
+                } else {
+                    format!("Waiting for {name}…")
+                };
+                ui.weak(waiting);
+            } else {
+                let list_h = (ui.available_height() * 0.5).max(120.0);
+                egui::ScrollArea::vertical()
+                    .id_salt("online-actions")
+                    .max_height(list_h)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        actions_ui(ui, &snap.offered, act, armed, None);
+                    });
+            }
+        }
+        if !board_drawn(&def) {
+            ui.separator();
+            ui.strong("Pieces");
+            for p in &snap.view.pieces {
+                let owner = p.owner.map_or(String::new(), |o| {
+                    format!("{}'s ", def.seat_name(o as usize))
+                });
+                let at = p.at.as_deref().unwrap_or("off the board");
+                ui.label(format!("{owner}{} at {at}", p.kind));
+            }
+        }
+        ui.separator();
+        let leave = ui.button("Leave the table");
+        let leave = if self.hosting() {
+            leave.on_hover_text("The table is hosted here: leaving stops it for everyone")
+        } else if me.is_some() {
+            leave.on_hover_text("Your seat stays yours: a bot plays it while you are away")
+        } else {
+            leave
+        };
+        if leave.clicked() {
+            out = OnlineOut::Leave;
+        }
+        log_ui(ui, snap);
+        out
+    }
+
+    fn downloads_ui(&mut self, ui: &mut egui::Ui) {
+        ui.strong("Records of the game");
+        let seated = self.seated().is_some_and(|s| s.seat.is_some());
+        egui::Grid::new("online-downloads")
+            .num_columns(2)
+            .spacing([8.0, 4.0])
+            .show(ui, |ui| {
+                if seated {
+                    let l = ui.label("My view file");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.seat_path)
+                            .desired_width(ui.available_width()),
+                    )
+                    .labelled_by(l.id);
+                    ui.end_row();
+                }
+                let l = ui.label("Replay file");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.replay_path)
+                        .desired_width(ui.available_width()),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+            });
+        ui.horizontal_wrapped(|ui| {
+            if seated
+                && ui
+                    .add_enabled(
+                        !self.seat_path.trim().is_empty(),
+                        egui::Button::new("Save my view of the game"),
+                    )
+                    .clicked()
+            {
+                self.download(true, false);
+            }
+            if ui
+                .add_enabled(
+                    !self.replay_path.trim().is_empty(),
+                    egui::Button::new("Save the whole replay"),
+                )
+                .clicked()
+            {
+                self.download(false, true);
+            }
+        });
+        for s in &self.saved {
+            ui.add(egui::Label::new(egui::RichText::new(format!("Saved to {s}")).weak()).wrap());
+        }
+    }
+}

@@ -1,0 +1,429 @@
+//! The Play tab online: a table hosted from the new-game dialog (a server in the Studio's
+//! process) played to its end against a bot, and tables of a server started by the test
+//! joined by address and code; the seats' status (a person gone, a bot standing in), a stale
+//! action and its resync, a copy of the mod with other content, and coming back to a seat
+//! with its token.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use egui_kittest::kittest::Queryable;
+use farebox::GameDef;
+use farebox::source::{FolderResolver, FsSource};
+use farebox_editor::studio::Studio;
+use farebox_editor::studio::play::online::Online;
+use farebox_server::client::Client;
+use farebox_server::server::{Server, ServerConfig};
+use farebox_server::table::TableSpec;
+
+use super::*;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn mods_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")
+}
+
+fn load(folder: &Path) -> Arc<GameDef> {
+    Arc::new(
+        farebox::content::load_mod(&FsSource::new(folder), &FolderResolver::new(mods_dir()))
+            .unwrap(),
+    )
+}
+
+/// A server of the bundled Curbside, a person gone `grace` before a bot plays their seat.
+fn server(grace: Duration) -> Server {
+    let mut cfg = ServerConfig::new(
+        "127.0.0.1:0".parse().unwrap(),
+        vec![load(&mods_dir().join("curbside"))],
+    );
+    cfg.grace = grace;
+    cfg.seed = Some(9);
+    Server::start(cfg).unwrap()
+}
+
+fn table(server: &Server, seats: &[&str]) -> String {
+    server
+        .create_table(TableSpec {
+            mod_id: "curbside".into(),
+            seats: seats.iter().map(|s| s.to_string()).collect(),
+            options: Default::default(),
+        })
+        .unwrap()
+}
+
+fn online(s: &Studio) -> Option<&Online> {
+    s.play.online()
+}
+
+fn seated(s: &Studio) -> bool {
+    online(s).is_some_and(|o| o.seated().is_some() && o.snapshot().is_some() && !o.busy())
+}
+
+/// Types `text` into the field labelled `label`.
+fn type_into(h: &mut H, label: &str, text: &str) {
+    h.get_by_label(label).click();
+    h.step();
+    h.get_by_label(label).type_text(text);
+    h.step();
+}
+
+/// A Studio on `spec` that joined `code` at `server` through the join form, in its first
+/// open seat.
+fn joined(spec: String, server: &Server, code: &str) -> H {
+    let mut h = studio(spec);
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.get_by_label("Join online…").click();
+    until(&mut h, "the join form", |s| online(s).is_some());
+    type_into(&mut h, "Address", &server.addr().to_string());
+    type_into(&mut h, "Table code", code);
+    type_into(&mut h, "Your name", "Ann");
+    h.get_by_label("Look at the table").click();
+    until(&mut h, "the table looked at", h_has_join);
+    h
+}
+
+fn h_has_join(s: &Studio) -> bool {
+    online(s).is_some_and(|o| {
+        !o.busy()
+            && matches!(
+                &o.stage,
+                farebox_editor::studio::play::online::Stage::Form { looked: Some(_) }
+            )
+    })
+}
+
+fn join_seat(h: &mut H, label: &str) {
+    h.get_by_label(label).click();
+    until(h, "seated at the table", seated);
+}
+
+/// A Studio seated at a new table of `server` (seats as given), in the first seat.
+fn seated_studio(server: &Server, seats: &[&str]) -> (H, String) {
+    let code = table(server, seats);
+    let mut h = joined("curbside".into(), server, &code);
+    join_seat(&mut h, "Join as Yellow");
+    (h, code)
+}
+
+/// Hosting from the dialog: the table's code and address show, the bot's seat is marked as
+/// the bot's, and a whole game is played through the widgets to its end, whose records are
+/// saved where the fields say.
+#[test]
+fn a_table_hosted_from_the_play_tab_is_played_to_its_end_against_a_bot() {
+    let (dir, _) = copy_of("curbside");
+    let mut h = studio("curbside".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.get_by_label("Host online").click();
+    until(&mut h, "the hosted table", seated);
+    let (code, addr) = {
+        let o = online(h.state().as_ref().unwrap()).unwrap();
+        assert!(o.hosting());
+        (o.seated().unwrap().code.clone(), o.addr.clone())
+    };
+    assert_eq!(code.len(), 6, "{code}");
+    assert!(h.query_by_label(&code).is_some(), "the code is shown");
+    assert!(h.query_by_label(&addr).is_some(), "the address is shown");
+    assert!(
+        addr.starts_with("127.0.0.1:") && !addr.ends_with(":0"),
+        "{addr}"
+    );
+    assert!(h.query_by_label("Copy code").is_some());
+    assert!(
+        h.query_by_label_contains("you (").is_some(),
+        "the seat played here is marked"
+    );
+    assert!(
+        h.query_by_label_contains("played by the bot").is_some(),
+        "the bot's seat is marked as a bot's"
+    );
+    let mut decisions = 0usize;
+    for _ in 0..200_000 {
+        h.step();
+        let o = online(h.state().as_ref().unwrap()).unwrap();
+        let Some(snap) = o.snapshot() else { continue };
+        if snap.result.is_some() {
+            break;
+        }
+        if snap.offered.is_empty() {
+            std::thread::sleep(Duration::from_millis(1));
+            continue;
+        }
+        let labels: Vec<String> = snap.offered.iter().map(|o| o.label.clone()).collect();
+        let number = o.number();
+        let pick = if decisions % 3 == 2 {
+            labels.iter().find(|l| l.as_str() == "End your turn")
+        } else {
+            None
+        }
+        .or_else(|| {
+            labels
+                .iter()
+                .cycle()
+                .skip(decisions % labels.len())
+                .take(labels.len())
+                .find(|l| h.query_by_label(l).is_some())
+        })
+        .cloned()
+        .expect("an offered action shown as a widget");
+        // The button may lie below the list's visible part: clicked as a screen reader
+        // would, after the pointer moved (a click on a list that just changed waits for it).
+        let button = h.get_by_label(&pick);
+        button.hover();
+        button.click_accesskit();
+        decisions += 1;
+        until(&mut h, "the action taken", |s| {
+            online(s).is_some_and(|o| o.number() > number)
+        });
+    }
+    let result = {
+        let o = online(h.state().as_ref().unwrap()).unwrap();
+        o.snapshot()
+            .unwrap()
+            .result
+            .clone()
+            .expect("the game ended")
+    };
+    assert!(decisions > 5, "only {decisions} decisions");
+    // Where moves changed the board is found from the views alone, for the board to mark.
+    let marked = online(h.state().as_ref().unwrap())
+        .unwrap()
+        .snapshot()
+        .unwrap()
+        .moves
+        .iter()
+        .filter(|m| !m.spaces.is_empty())
+        .count();
+    assert!(marked > 0, "no move marked on the board");
+    settle(&mut h);
+    assert!(h.query_by_label("Game over").is_some());
+    assert!(h.query_by_label(&result.reason).is_some());
+    // The records: this seat's view and the whole replay, saved where the fields say.
+    let mine = dir.join("mine.txt");
+    let replay = dir.join("all.replay.json");
+    {
+        let o = h.state_mut().as_mut().unwrap().play.online_mut().unwrap();
+        o.seat_path = mine.display().to_string();
+        o.replay_path = replay.display().to_string();
+    }
+    settle(&mut h);
+    assert!(h.query_by_label("My view file").is_some());
+    h.get_by_label("Save my view of the game").click();
+    until(&mut h, "my view saved", |s| {
+        online(s).is_some_and(|o| o.saved.len() == 1 && !o.busy())
+    });
+    settle(&mut h);
+    assert!(
+        h.query_by_label(&format!("Saved to {}", mine.display()))
+            .is_some()
+    );
+    h.get_by_label("Save the whole replay").click();
+    until(&mut h, "the replay saved", |s| {
+        online(s).is_some_and(|o| {
+            !o.busy()
+                && o.saved.len() == 2
+                && o.saved
+                    .last()
+                    .is_some_and(|p| p.ends_with("all.replay.json"))
+        })
+    });
+    settle(&mut h);
+    for f in [&mine, &replay] {
+        assert!(
+            h.query_by_label(&format!("Saved to {}", f.display()))
+                .is_some(),
+            "where {} went is said",
+            f.display()
+        );
+    }
+    let text = std::fs::read_to_string(&mine).unwrap();
+    assert!(text.lines().count() > 5, "{text}");
+    let code = farebox_editor::run(
+        vec![
+            "farebox".into(),
+            "replay".into(),
+            replay.display().to_string(),
+        ],
+        &mut std::io::empty(),
+        &mut std::io::sink(),
+        &mut std::io::sink(),
+    );
+    assert_eq!(code, 0, "the downloaded replay does not replay");
+    // Leaving stops the server here: nothing answers at its address any more.
+    h.get_by_label("Leave the table").click();
+    until(&mut h, "the dialog again", |s| {
+        online(s).is_none() && s.play.in_dialog()
+    });
+    let mut refused = false;
+    for _ in 0..300 {
+        if Client::connect(&addr, Duration::from_secs(1)).is_err() {
+            refused = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(refused, "the server still answers after leaving");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Joining by address and code: the seats are shown as the server tells them, who is to act
+/// and which seat is this Studio's; another person's seat shows them connected, then gone,
+/// then played by a bot until they return.
+#[test]
+fn a_table_is_joined_by_address_and_code_and_a_seat_a_bot_took_over_shows_so() {
+    let server = server(Duration::from_millis(300));
+    let (mut h, code) = seated_studio(&server, &["person", "person"]);
+    let other = Client::connect(&server.addr().to_string(), WAIT).unwrap();
+    other.join(&code, Some(1), "Tess", None, WAIT).unwrap();
+    until(&mut h, "Tess shown connected", |s| {
+        online(s).is_some_and(|o| o.seats().get(1).is_some_and(|t| t.connected))
+    });
+    settle(&mut h);
+    assert!(h.query_by_label(&code).is_some());
+    assert!(h.query_by_label("Tess, connected").is_some());
+    assert!(h.query_by_label("you (Ann, connected)").is_some());
+    assert!(h.query_by_label("to act").is_some());
+    drop(other);
+    until(&mut h, "a bot standing in for Tess", |s| {
+        online(s).is_some_and(|o| o.seats().get(1).is_some_and(|t| t.bot.is_some()))
+    });
+    settle(&mut h);
+    let shown = h
+        .query_by_label_contains("Tess dropped out: played by")
+        .expect("the stand-in bot shown");
+    let text = format!("{shown:?}");
+    assert!(text.contains("until they return"), "{text}");
+    assert!(h.query_by_label("Tess, connected").is_none());
+}
+
+/// An action sent from a screen older than the table is refused, and the screen says so and
+/// shows the game as it is now.
+#[test]
+fn a_stale_action_shows_the_resync() {
+    let server = server(Duration::from_secs(30));
+    let (mut h, _) = seated_studio(&server, &["person", "random"]);
+    until(&mut h, "actions offered", |s| {
+        online(s).is_some_and(|o| !o.offered().is_empty())
+    });
+    // One action through the screen; then one sent as if from the screen before it.
+    let (label, before) = {
+        let o = online(h.state().as_ref().unwrap()).unwrap();
+        let snap = o.snapshot().unwrap();
+        (snap.offered[0].label.clone(), o.number())
+    };
+    h.get_by_label(&label).click();
+    until(&mut h, "the action taken", |s| {
+        online(s).is_some_and(|o| o.number() > before && !o.offered().is_empty())
+    });
+    let now = online(h.state().as_ref().unwrap()).unwrap().number();
+    {
+        let o = h.state_mut().as_mut().unwrap().play.online_mut().unwrap();
+        let action = o.offered()[0].action.clone();
+        o.act_at(before, &action);
+    }
+    until(&mut h, "the resync", |s| {
+        online(s).is_some_and(|o| {
+            o.resynced
+                .as_deref()
+                .is_some_and(|r| r.contains("Resynced"))
+        })
+    });
+    settle(&mut h);
+    let shown = h
+        .query_by_label_contains("The server refused your action")
+        .expect("the refusal shown");
+    let text = format!("{shown:?}");
+    assert!(text.contains(&format!("sent at action {before}")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "Resynced: the game is shown as it is now, at action {now}"
+        )),
+        "{text}"
+    );
+    assert_eq!(online(h.state().as_ref().unwrap()).unwrap().number(), now);
+    // A game online is a game in progress: opening another mod or forking asks first.
+    assert_eq!(
+        h.state().as_ref().unwrap().play.in_progress(),
+        Some(now as usize)
+    );
+}
+
+/// A Studio whose copy of the mod differs from the server's is told so, in words naming the
+/// mod, and is not seated.
+#[test]
+fn a_copy_of_the_mod_with_other_content_is_told_so() {
+    let server = server(Duration::from_secs(30));
+    let code = table(&server, &["person", "random"]);
+    let (dir, folder) = copy_of("curbside");
+    let manifest = folder.join("mod.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("name = \"Curbside\"", "name = \"Curbside (my edit)\""),
+    )
+    .unwrap();
+    let mut h = joined(folder.display().to_string(), &server, &code);
+    assert!(
+        h.query_by_label_contains("is not the copy open here")
+            .is_some()
+    );
+    h.get_by_label("Join as Yellow").click();
+    until(&mut h, "the refusal", |s| {
+        online(s).is_some_and(|o| !o.busy() && o.problem.is_some())
+    });
+    settle(&mut h);
+    let shown = h
+        .query_by_label_contains("its files differ from the server's")
+        .expect("the mismatch shown");
+    let text = format!("{shown:?}");
+    assert!(text.contains("(mod `curbside`)"), "{text}");
+    assert!(
+        online(h.state().as_ref().unwrap())
+            .unwrap()
+            .seated()
+            .is_none()
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A dropped connection offers to come back to the seat with its token, and does.
+#[test]
+fn a_dropped_seat_is_taken_back_with_rejoin() {
+    let server = server(Duration::from_secs(30));
+    let (mut h, code) = seated_studio(&server, &["person", "random"]);
+    let token = online(h.state().as_ref().unwrap())
+        .unwrap()
+        .seated()
+        .unwrap()
+        .token
+        .clone()
+        .unwrap();
+    // The seat taken from another connection ends this one.
+    let other = Client::connect(&server.addr().to_string(), WAIT).unwrap();
+    other.rejoin(&code, &token, None, WAIT).unwrap();
+    until(&mut h, "the drop", |s| {
+        online(s).is_some_and(|o| o.closed.is_some())
+    });
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("Disconnected from the table")
+            .is_some()
+    );
+    h.get_by_label("Rejoin").click();
+    until(&mut h, "back at the seat", |s| {
+        seated(s) && online(s).is_some_and(|o| o.closed.is_none())
+    });
+    settle(&mut h);
+    assert!(h.query_by_label_contains("Disconnected").is_none());
+    assert!(h.query_by_label("you (Ann, connected)").is_some());
+    for _ in 0..500 {
+        if other.latest().closed.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        other.latest().closed.is_some(),
+        "the other connection was not ended"
+    );
+}
