@@ -19,7 +19,7 @@ use farebox::value::Value;
 use crate::conn::Conn;
 use crate::protocol::{
     DownloadKind, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus, ServerMsg,
-    Update,
+    Update, WireBoard,
 };
 
 /// Refused actions (other than stale ones) and bad requests a connection may make before it
@@ -81,6 +81,10 @@ pub struct Table {
     failed: Option<String>,
     strikes: HashMap<u64, u32>,
     pub last_activity: Instant,
+    /// The board as it lies on the table now (graph, sections and track boards), and whether
+    /// the last action changed it (then every update after it carries it).
+    board: Option<WireBoard>,
+    board_changed: bool,
 }
 
 fn bot_ok(spec: &str, def: &GameDef) -> Result<(), String> {
@@ -161,6 +165,7 @@ impl Table {
         }
         let game = Game::new(def.clone(), setup).map_err(|e| e.to_string())?;
         let recorder = Some(Recorder::new(&game));
+        let board = WireBoard::of(&def, &game.state().board);
         let standin = def
             .bots
             .first()
@@ -181,6 +186,8 @@ impl Table {
             failed: None,
             strikes: HashMap::new(),
             last_activity: Instant::now(),
+            board,
+            board_changed: false,
         };
         t.refresh();
         Ok(t)
@@ -300,6 +307,9 @@ impl Table {
         }
         self.last_activity = Instant::now();
         self.refresh();
+        let board = WireBoard::of(&self.def, &self.game.state().board);
+        self.board_changed = board != self.board;
+        self.board = board;
         self.broadcast(told, |v| {
             labels.get(&v).map(|l| LastAction {
                 seat,
@@ -463,6 +473,9 @@ impl Table {
             last,
             resync,
             log_from,
+            board: (resync || self.board_changed)
+                .then(|| self.board.clone())
+                .flatten(),
             debug,
         }
     }
