@@ -72,7 +72,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
     .map_err(Fail::Invalid)?;
     match (seated.seat, &seated.token) {
         (Some(s), Some(t)) => io.say(format!(
-            "{} {} at table {code} on {addr}: you are {}. To come back to this seat: farebox play --join {addr} {code} --token {t}",
+            "{} {} at table {code} on {addr}: you are {}. To come back to this seat:\n  farebox play --join {addr} {code} --token {t}",
             def.name,
             def.version,
             def.seat_name(s as usize)
@@ -185,6 +185,8 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
     // at once).
     let mut news: Vec<String> = vec![];
     let mut first_turn = true;
+    // The view (and what the table knew) this seat's last screen showed.
+    let mut shown: Option<(View, Known)> = None;
     // The view joining brought was taken in by `join`; this one starts the loop.
     client.resync();
     loop {
@@ -284,24 +286,32 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
         let mut page = 0;
         let name = me.map_or_else(String::new, |s| def.seat_name(s as usize));
         let status = || play_view::status(def, &view);
+        // The same seat again in the same turn: what its action did and what changed, not
+        // the whole game again (as the local game does).
+        let again = shown.take().filter(|(before, _)| before.turn == view.turn);
         let mut recap = vec![];
         if !news.is_empty() {
-            let head = if first_turn {
-                "So far:"
-            } else {
-                "Since your last turn:"
+            let head = match (&again, first_turn) {
+                (Some(_), _) => "What happened:",
+                (None, true) => "So far:",
+                (None, false) => "Since your last turn:",
             };
             recap.push(head.to_string());
             recap.append(&mut news);
         }
         first_turn = false;
-        let screen = play_view::screen(
-            def,
-            &view,
-            &known,
-            &recap,
-            &menu_lines(&menu, &nav, page, status()),
-        );
+        let menu_now = menu_lines(&menu, &nav, page, status());
+        let screen = match &again {
+            Some((before, known_before)) => play_view::changes_screen(
+                def,
+                (before, known_before),
+                (&view, &known),
+                &recap,
+                &menu_now,
+            ),
+            None => play_view::screen(def, &view, &known, &recap, &menu_now),
+        };
+        shown = Some((view.clone(), known.clone()));
         io.say("");
         for l in &screen.lines {
             io.say(clean_line(l).into_owned());
