@@ -169,6 +169,17 @@ fn a_person_who_drops_out_is_stood_in_for_and_comes_back() {
             );
         }
     }
+    // The token from another connection: the seat moves there, the older one is ended.
+    let twin = connect(&server);
+    assert_eq!(
+        twin.rejoin(&code, &token, None, WAIT).unwrap().seat,
+        Some(0)
+    );
+    wait_until(&back, "the older connection ended", |l| {
+        l.closed
+            .as_deref()
+            .is_some_and(|r| r.contains("joined this seat again"))
+    });
     // A wrong token is refused.
     let stranger = connect(&server);
     let e = stranger
