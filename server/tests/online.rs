@@ -127,6 +127,7 @@ fn a_person_who_drops_out_is_stood_in_for_and_comes_back() {
     let token = seated.token.unwrap();
     wait_until(&person, "the person's turn", |l| !l.offered.is_empty());
     let at = person.latest().number;
+    let dropped = std::time::Instant::now();
     drop(person);
     // Gone: the watcher sees the seat disconnected, the game waits through the grace period,
     // then a bot plays the seat.
@@ -137,6 +138,12 @@ fn a_person_who_drops_out_is_stood_in_for_and_comes_back() {
     wait_until(&watcher, "a bot standing in", |l| {
         l.seats.first().is_some_and(|s| s.bot.is_some()) || l.number > at
     });
+    // Not before the grace period is over (the server heard of the drop after `dropped`).
+    let waited = dropped.elapsed();
+    assert!(
+        waited >= Duration::from_millis(300),
+        "a bot stood in after {waited:?}, within the grace period"
+    );
     wait_until(&watcher, "the bot playing on", |l| l.number > at + 3);
     // Back with the token: the seat is theirs again, the bot hands it back.
     let back = connect(&server);
