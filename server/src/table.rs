@@ -7,6 +7,8 @@
 //! seat to act and only on the connection of the person playing it.
 
 use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -42,6 +44,8 @@ pub struct TableConfig {
     pub grace: Duration,
     /// Send every connection the whole game (tests of the leak test only).
     pub leak_for_tests: bool,
+    /// Where finished games' replays are saved ([`save_replay`]), if anywhere.
+    pub replays: Option<PathBuf>,
 }
 
 enum Holder {
@@ -226,7 +230,25 @@ impl Table {
         if self.game.is_over() {
             self.legal.clear();
             if let Some(r) = self.recorder.take() {
-                self.replay = Some(r.finish(&self.game));
+                let replay = r.finish(&self.game);
+                if let Some(dir) = &self.cfg.replays {
+                    let secs = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs());
+                    let name = format!("{}-{}-{secs}", self.def.id, self.code);
+                    if let Err(e) = save_replay(dir, &name, &replay.to_json()) {
+                        let reason = format!(
+                            "the server could not save this game's replay in {}: {e}",
+                            dir.display()
+                        );
+                        for c in self.conns() {
+                            c.send(&ServerMsg::Error {
+                                reason: reason.clone(),
+                            });
+                        }
+                    }
+                }
+                self.replay = Some(replay);
             }
             return;
         }
@@ -830,7 +852,55 @@ impl Table {
     }
 }
 
+/// Saves a finished game's replay as `dir/NAME.json`, atomically: written whole to a hidden
+/// file in the same folder, flushed to the disk, then renamed to its name, so that a reader
+/// (or a crash) never finds half a replay there. Returns the file's path.
+pub fn save_replay(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
+    let path = dir.join(format!("{name}.json"));
+    let part = dir.join(format!(".{name}.json.part"));
+    let written = std::fs::File::create(&part).and_then(|mut f| {
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&part, &path)) {
+        Ok(()) => Ok(path),
+        Err(e) => {
+            let _ = std::fs::remove_file(&part);
+            Err(e)
+        }
+    }
+}
+
 /// Compares tokens in time that does not depend on where they differ.
 fn constant_eq(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_replay_is_saved_whole_or_not_at_all() {
+        let dir = std::env::temp_dir().join(format!("farebox-save-{}", token()));
+        // A folder that is not there: an error, and nothing written.
+        let missing = dir.join("nowhere");
+        assert!(save_replay(&missing, "t", "{}").is_err());
+        assert!(!missing.exists());
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = save_replay(&dir, "curbside-ABC123-1", "{\"a\":1}").unwrap();
+        assert_eq!(path, dir.join("curbside-ABC123-1.json"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"a\":1}");
+        // Saved again, the file is replaced whole; no part file stays.
+        save_replay(&dir, "curbside-ABC123-1", "{\"b\":2}").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"b\":2}");
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        assert_eq!(names, vec!["curbside-ABC123-1.json".to_string()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -374,3 +374,57 @@ fn a_seats_own_record_is_its_own() {
     assert_ne!(first, second, "the seats' records differ");
     assert_eq!(mine, second);
 }
+
+#[test]
+fn finished_games_replays_are_saved_whole_on_disk() {
+    let dir = std::env::temp_dir().join(format!(
+        "farebox-replays-{}",
+        farebox_server::table::token()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cfg = config(&["curbside", "critter-cab"], 17);
+    cfg.replays = Some(dir.clone());
+    let server = start(cfg);
+    for id in ["curbside", "critter-cab"] {
+        let code = table(&server, id, &["person", "random"]);
+        let person = connect(&server);
+        person.join(&code, Some(0), "", None, WAIT).unwrap();
+        // Nothing is saved while the game runs.
+        assert!(
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .all(|e| !e.file_name().to_string_lossy().contains(&code)),
+            "{id}: a replay before the end"
+        );
+        play_out(&person, spread);
+        let downloaded = person.download(DownloadKind::Replay, WAIT).unwrap();
+        let files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(&format!("-{code}-")))
+            })
+            .collect();
+        assert_eq!(files.len(), 1, "{id}: {files:?}");
+        let name = files[0].file_name().unwrap().to_string_lossy().to_string();
+        assert!(name.starts_with(&format!("{id}-{code}-")) && name.ends_with(".json"));
+        let text = std::fs::read_to_string(&files[0]).unwrap();
+        assert_eq!(text, downloaded, "{id}: the saved replay is the one downloaded");
+        let replay = Replay::from_json(&text).unwrap();
+        verify(&load(id), &replay).unwrap();
+        assert!(replay.result.is_some());
+    }
+    // No half-written file is left behind.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    drop(server);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
