@@ -412,7 +412,10 @@ fn finished_games_replays_are_saved_whole_on_disk() {
         let name = files[0].file_name().unwrap().to_string_lossy().to_string();
         assert!(name.starts_with(&format!("{id}-{code}-")) && name.ends_with(".json"));
         let text = std::fs::read_to_string(&files[0]).unwrap();
-        assert_eq!(text, downloaded, "{id}: the saved replay is the one downloaded");
+        assert_eq!(
+            text, downloaded,
+            "{id}: the saved replay is the one downloaded"
+        );
         let replay = Replay::from_json(&text).unwrap();
         verify(&load(id), &replay).unwrap();
         assert!(replay.result.is_some());

@@ -73,7 +73,10 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
     }
     if let Some(dir) = &args.replays {
         std::fs::create_dir_all(dir).map_err(|e| {
-            Fail::Invalid(format!("--replays {}: cannot make the folder: {e}", dir.display()))
+            Fail::Invalid(format!(
+                "--replays {}: cannot make the folder: {e}",
+                dir.display()
+            ))
         })?;
         cfg.replays = Some(dir.clone());
     }
