@@ -18,7 +18,9 @@ use farebox::agent::Agent;
 use farebox::content;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
-use farebox_suite::secrets::{meant_words, secrets};
+use farebox_suite::secrets::{
+    WMR_FACE_DOWN, WMR_HANDS, meant_words, secrets, wmr_answer, wmr_answer_words, wmr_driver,
+};
 
 /// Plays seeded games of `def` with `bots` and returns the first leak found, if any.
 fn first_leak(def: &Arc<GameDef>, bots: &[&str], seeds: std::ops::Range<u64>) -> Option<String> {
@@ -126,14 +128,6 @@ fn the_search_finds_a_leak() {
 // shown must be the same in both, label by label and view by view, and every choice a Rider
 // bot makes must be the same: nothing a Rider sees, and nothing a Rider bot reads, depends
 // on the answer.
-
-/// The Driver's answer (a location id), read with the rules' rights.
-fn wmr_answer(g: &mut Game) -> String {
-    match g.eval("return game.get('_answer')").unwrap() {
-        Value::Str(s) => s,
-        other => panic!("no answer: {other:?}"),
-    }
-}
 
 fn wmr_setup(seats: u8, seed: u64, options: &[(&str, Value)]) -> Setup {
     let mut setup = Setup::new(seats, seed);
@@ -464,39 +458,8 @@ fn wheres_my_ride_hides_texts_and_tokens_under_every_option() {
 //   the emoji bag, the rating stack, the Driver's emojis, and every other seat's drawn and
 //   chosen texts. No seat's view shows a card of them.
 
-/// Zones whose cards nobody sees, and per-seat zones whose cards only their owner sees.
-const WMR_FACE_DOWN: [&str; 5] = [
-    "location-deck",
-    "text-deck",
-    "text-discard",
-    "emoji-bag",
-    "rating-stack",
-];
-const WMR_HANDS: [&str; 3] = ["driver-emojis", "text-hand", "text-chosen"];
-
-/// The ways the pickup spot can be written: id, name, tags (card order and sorted).
-fn wmr_answer_words(g: &mut Game) -> Vec<String> {
-    let answer = wmr_answer(g);
-    let (name, tags, sorted) = match g
-        .eval(&format!(
-            "local c = data.decks.locations.cards['{answer}']
-             local s = table.clone(c.tags)
-             table.sort(s)
-             return {{ c.name, table.concat(c.tags, ', '), table.concat(s, ', ') }}"
-        ))
-        .unwrap()
-    {
-        Value::List(l) => {
-            let w: Vec<String> = l
-                .into_iter()
-                .map(|v| v.as_str().unwrap().to_string())
-                .collect();
-            (w[0].clone(), w[1].clone(), w[2].clone())
-        }
-        other => panic!("no location: {other:?}"),
-    };
-    vec![answer, name, tags, sorted]
-}
+// The zones, the pickup spot's words and who drives are read by `farebox_suite::secrets`,
+// which the wire's leak test (tests/online_leaks.rs) shares.
 
 /// What `seat` is shown of a secret in its view, if anything: a card of a face-down zone or
 /// of another seat's hand, or (for a Rider) one of `answer`'s words outside the zones.
@@ -534,10 +497,7 @@ fn wmr_secret_leak(
     let seats = bots.len() as u8;
     let mut g = Game::new(def.clone(), wmr_setup(seats, seed, options)).unwrap();
     let answer = wmr_answer_words(&mut g);
-    let driver = match g.eval("return game.get('_driver')").unwrap() {
-        Value::Int(d) => (d - 1) as u8,
-        other => panic!("no driver: {other:?}"),
-    };
+    let driver = wmr_driver(&mut g);
     let mut agents: Vec<Agent> = bots
         .iter()
         .enumerate()

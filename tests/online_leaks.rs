@@ -3,9 +3,14 @@
 //! every message each connection receives is kept, as text. Once the game is over its replay
 //! is downloaded and played again here, and each message is searched for what its seat could
 //! not know at the action number the message carries: the ids, names and texts of the cards
-//! hidden from it, hidden variables' values, the secrets of Taxi Derby and Critter Cab by
-//! meaning, and the game's seed. A deliberately leaky server (which sends everyone the seed,
-//! every action and every seat's view) must be caught by the same search.
+//! hidden from it, hidden variables' values, the game's seed, and the games' secrets by meaning
+//! (`farebox_suite::secrets`, shared with tests/leaks.rs), whatever the content declares: the
+//! cards of face-down stacks and decks and of other seats' hands (no such zone may show a card,
+//! and no such card's id or name may be sent), and Where's My Ride?'s pickup spot, by id, name
+//! and tags, to a Rider or a watcher until it is guessed. A deliberately leaky server (which
+//! sends everyone the seed, every action and every seat's view) must be caught by the same
+//! search, and so must leaky copies of Where's My Ride? (the answer in a log line everyone
+//! reads, in the label of an action, the Driver's emojis face up).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
@@ -20,7 +25,7 @@ use farebox_server::client::AsyncConn;
 use farebox_server::protocol::{ClientMsg, DownloadKind, ServerMsg};
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
-use farebox_suite::secrets::{meant_words, secrets_for};
+use farebox_suite::secrets::{meant_words, secret_by_meaning, secrets_for, wmr_answer_hidden_from};
 
 /// A seed whose digits cannot turn up in a message by chance.
 const SEED: u64 = 7_301_946_285_117_093_621;
@@ -114,6 +119,12 @@ async fn follow(
 
 /// Plays one game of `def` over the wire and returns the first leak found, if any.
 async fn first_wire_leak(server: &Server, def: &Arc<GameDef>) -> Option<String> {
+    wire_leaks(server, def).await.into_iter().next()
+}
+
+/// Plays one game of `def` over the wire and returns the first leak found on each
+/// connection (the spectator's, then the seats'), in the order of the action numbers.
+async fn wire_leaks(server: &Server, def: &Arc<GameDef>) -> Vec<String> {
     let seats = def.players.0.max(2) as u8;
     let code = server
         .create_table(TableSpec {
@@ -175,11 +186,23 @@ async fn first_wire_leak(server: &Server, def: &Arc<GameDef>) -> Option<String> 
     }
     let mut g = Game::new(def.clone(), replay.setup.clone()).unwrap();
     let game = def.id.as_str();
+    let mut leaks: BTreeMap<Option<u8>, String> = BTreeMap::new();
+    let mut found = vec![];
     for n in 0..=replay.steps.len() as u64 {
         if n > 0 {
             g.apply(&replay.steps[n as usize - 1].action).unwrap();
         }
         for (seat, text) in by_number.get(&n).into_iter().flatten() {
+            if leaks.contains_key(seat) {
+                continue;
+            }
+            let who = seat.map_or("the spectator".to_string(), |s| format!("seat {}", s + 1));
+            if let Some(leak) = meant_leak(&mut g, game, *seat, text) {
+                let leak = format!("{game}, action {n}: {who} is sent {leak}");
+                leaks.insert(*seat, leak.clone());
+                found.push(leak);
+                continue;
+            }
             let mut hidden = secrets_for(&g, *seat);
             // By meaning (a spectator is everyone's rival).
             let (meant, open) = meant_words(&g, game, seat.unwrap_or(u8::MAX));
@@ -192,14 +215,58 @@ async fn first_wire_leak(server: &Server, def: &Arc<GameDef>) -> Option<String> 
                     .skip(text[..at].chars().count().saturating_sub(60))
                     .take(120 + w.chars().count())
                     .collect();
-                return Some(format!(
-                    "{game}, action {n}: {} is sent `{w}`, in: {around}",
-                    seat.map_or("the spectator".to_string(), |s| format!("seat {}", s + 1))
-                ));
+                let leak = format!("{game}, action {n}: {who} is sent `{w}`, in: {around}");
+                leaks.insert(*seat, leak.clone());
+                found.push(leak);
             }
         }
     }
-    None
+    found
+}
+
+/// A secret by meaning in one message to `seat` (None: the spectator), `game` as it is at the
+/// message's action number: a card shown in a zone the rules keep face down or in another
+/// seat's hand, or Where's My Ride?'s pickup spot named to a Rider or a watcher anywhere but
+/// where all nine places are shown alike (the zones, whose cards are searched by the caller,
+/// and the menu of guesses).
+fn meant_leak(g: &mut Game, game: &str, seat: Option<u8>, text: &str) -> Option<String> {
+    let m: ServerMsg = serde_json::from_str(text).unwrap();
+    let rival = seat.unwrap_or(u8::MAX);
+    let searched = match m {
+        ServerMsg::Update(mut u) => {
+            if let Some(z) = u
+                .view
+                .zones
+                .iter()
+                .find(|z| !z.cards.is_empty() && secret_by_meaning(game, &z.id, z.owner, rival))
+            {
+                return Some(format!(
+                    "the cards of {} ({:?}): {:?}",
+                    z.id, z.owner, z.cards
+                ));
+            }
+            u.view.zones.clear();
+            u.offered.clear();
+            ServerMsg::Update(u).to_text()
+        }
+        _ => text.to_string(),
+    };
+    let words = wmr_answer_hidden_from(g, game, seat);
+    let w = words.iter().find(|w| searched.contains(w.as_str()))?;
+    Some(format!("the pickup spot, `{w}`, in: {searched}"))
+}
+
+/// A copy of a bundled game with its files edited (find, replace: each found once).
+fn edited(id: &str, file: &str, edits: &[(&str, &str)]) -> Arc<GameDef> {
+    let mut mods = farebox_suite::bundled_in_memory();
+    let src = mods.0.get_mut(id).unwrap();
+    let text = src.files.get_mut(file).unwrap();
+    for (find, replace) in edits {
+        assert_eq!(text.matches(find).count(), 1, "{file}: {find}");
+        *text = text.replacen(find, replace, 1);
+    }
+    let src = src.clone();
+    Arc::new(farebox::content::load_mod(&src, &mods).unwrap())
 }
 
 fn load(id: &str) -> Arc<GameDef> {
@@ -234,6 +301,69 @@ async fn the_wire_search_finds_a_leaky_servers_leak() {
         let leak = leak.unwrap_or_else(|| panic!("{id}: the leaky server's leak was not found"));
         assert!(leak.contains("action 0"), "found at once: {leak}");
         eprintln!("{leak}");
+        tokio::task::spawn_blocking(move || drop(server))
+            .await
+            .unwrap();
+    }
+}
+
+/// A leaky copy: what it leaks, the file changed, and the edits (find, replace).
+type LeakyCopy = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_wire_search_finds_wheres_my_rides_secrets_made_public() {
+    // Where's My Ride? copies that make one secret public in a way nothing marks as secret
+    // any more (the same breaks tests/leaks.rs catches on the screen), served by an honest
+    // server: the search by meaning must find each on the wire.
+    const RULES: &str = "rules/wheres-my-ride.luau";
+    let copies: [LeakyCopy; 3] = [
+        (
+            "the answer is written into a log line everyone reads",
+            RULES,
+            &[(
+                "game.log(game.seat_name(seat) .. \" is done, \" .. how",
+                "game.log(game.seat_name(seat) .. \" is done (\" .. LOCATIONS[game.get(\"_answer\")].name .. \"), \" .. how",
+            )],
+        ),
+        (
+            "the answer's tags are written into the label of an action",
+            RULES,
+            &[
+                (
+                    "local ZONES: { [string]: number } = {}",
+                    "local ZONES: { [string]: number } = {}\nlocal KEPT = { tags = {} }",
+                ),
+                (
+                    "game.set_secret(\"_answer\", answer, d)",
+                    "game.set_secret(\"_answer\", answer, d)\n\tKEPT.tags = LOCATIONS[answer].tags",
+                ),
+                (
+                    "return { \"Puts \" .. emoji_said(token) .. \" on \" .. sender .. \"'s text\" }",
+                    "return { \"Puts \" .. emoji_said(token) .. \" on \" .. sender .. \"'s text (\" .. table.concat(KEPT.tags, \", \") .. \")\" }",
+                ),
+            ],
+        ),
+        (
+            "the Driver's emojis lie face up",
+            "pieces.toml",
+            &[(
+                "name = \"Emojis behind the screen\"\nper_seat = true\nvisibility = \"owner\"",
+                "name = \"Emojis behind the screen\"\nper_seat = true\nvisibility = \"public\"",
+            )],
+        ),
+    ];
+    for (what, file, edits) in copies {
+        let def = edited("wheres-my-ride", file, edits);
+        let server = server(std::slice::from_ref(&def), false);
+        let leaks = wire_leaks(&server, &def).await;
+        // Found for a Rider (the Driver may know all of it), not only for the spectator.
+        let rider = leaks.iter().find(|l| l.contains(": seat "));
+        let leak = rider.unwrap_or_else(|| panic!("{what}: not found for a Rider: {leaks:?}"));
+        eprintln!("{what}: {}", leak.chars().take(200).collect::<String>());
         tokio::task::spawn_blocking(move || drop(server))
             .await
             .unwrap();

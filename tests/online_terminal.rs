@@ -109,3 +109,56 @@ fn a_table_is_hosted_from_the_terminal_and_other_content_refused() {
     assert_eq!(rc, 1, "{err}");
     assert!(err.contains("content hash"), "{err}");
 }
+
+/// The first screen a person joining a table of `id` (seat 1, a random bot in seat 2) is
+/// shown: from its heading to the prompt. They leave at once (`q`).
+fn first_joined_screen(s: &Server, id: &str) -> String {
+    let code = s
+        .create_table(TableSpec {
+            mod_id: id.into(),
+            seats: vec!["person".into(), "random".into()],
+            options: Default::default(),
+        })
+        .unwrap();
+    let addr = s.addr().to_string();
+    let (rc, out, err) = farebox(&["play", "--join", &addr, &code, "--name", "Ada"], "q\n");
+    assert_eq!(rc, 0, "{id}: {err}\n{out}");
+    let from = out
+        .find("\n== Round")
+        .unwrap_or_else(|| panic!("{id}: {out}"));
+    let to = out.rfind("> Bye.").unwrap_or_else(|| panic!("{id}: {out}"));
+    out[from + 1..to + 1].to_string()
+}
+
+#[test]
+fn a_joined_terminal_draws_every_kind_of_board_as_the_local_game_does() {
+    let ids = farebox_suite::GAMES;
+    let s = server(ids.iter().map(|id| load(id)).collect());
+    for id in ids {
+        let screen = first_joined_screen(&s, id);
+        // Each board's own marks: a grid's dotted frame and road junctions; a graph's river
+        // crossings (≈) and codes; a city's crossings (┼), section names and the patrol car
+        // at its precinct (a piece of the view, on the map); a track's cards in order with
+        // their lanes; and Where's My Ride?, which has no board, its locations.
+        let marks: &[&str] = match id {
+            "curbside" => &["·┄┄┄┄┄┄┄┄┄·", "┆", "╋"],
+            "critter-cab" => &["≈", "HL", "KH", "Also: c the map's codes"],
+            "taxi-derby" => &["┼", "OLD QUARTER", "HARBOR", "[p]", "turn at any crossing"],
+            "dicey-curves" => &["1 start", "L ·", "R ·", "Cards: 1 Starting Grid"],
+            "wheres-my-ride" => &["Possible locations:", "Rating (stars): 5"],
+            other => panic!("a game this test does not know: {other}"),
+        };
+        for m in marks {
+            assert!(
+                screen.contains(m),
+                "{id}: `{m}` is not on the screen:\n{screen}"
+            );
+        }
+        // The screen fits a terminal of 100 x 40, the prompt's line included.
+        let lines: Vec<&str> = screen.lines().collect();
+        assert!(lines.len() <= 40, "{id}: {} lines:\n{screen}", lines.len());
+        for l in &lines {
+            assert!(l.chars().count() <= 100, "{id}: a line too wide: {l}");
+        }
+    }
+}

@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::protocol::{
-    ClientMsg, DownloadKind, LastAction, ModInfo, Offer, SeatStatus, ServerMsg, WireView,
+    ClientMsg, DownloadKind, LastAction, ModInfo, Offer, SeatStatus, ServerMsg, WireBoard, WireView,
 };
 
 /// The largest message a client takes from a server (a long game's view and log).
@@ -104,6 +104,9 @@ pub struct Latest {
     pub offered: Vec<Offer>,
     pub seats: Vec<SeatStatus>,
     pub last: Option<LastAction>,
+    /// The board as it lies on the table (graph, sections and track boards): the latest the
+    /// server sent.
+    pub board: Option<WireBoard>,
     /// The last error or refusal the server gave.
     pub problem: Option<String>,
     /// Why the connection ended, once it has.
@@ -124,6 +127,9 @@ impl Latest {
                 token,
                 ..
             } => {
+                // Another table's board is not this one's; the whole view that follows
+                // brings this table's.
+                self.board = None;
                 self.seated = Some(Seated {
                     code: code.clone(),
                     mod_id: mod_id.clone(),
@@ -145,6 +151,9 @@ impl Latest {
                     view.log = log;
                 }
                 self.view = Some(view);
+                if let Some(b) = &u.board {
+                    self.board = Some(b.clone());
+                }
                 self.offered = u.offered.clone();
                 self.seats = u.seats.clone();
                 if !u.resync {

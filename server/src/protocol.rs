@@ -12,7 +12,11 @@
 //! the replay stay on the server until the game is over.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
+use farebox::GameDef;
+use farebox::board::{Board, Edge, Graph, LaidPiece, Space, TrackState};
+use farebox::content::def::BoardDef;
 use farebox::game::{PieceView, View, ZoneView};
 use farebox::state::GameResult;
 use farebox::value::Value;
@@ -250,6 +254,178 @@ impl From<WireView> for View {
     }
 }
 
+/// The board as it lies on the table, for drawing it: where the spaces are (id, name,
+/// position), the roads between them, a sections city's arrangement and a track's laid cards.
+/// Public to everyone, like the local game's board (`farebox play` shows it to every seat);
+/// its spaces' tags and properties are not sent (the mod's own files hold them). Sent for
+/// graph, sections and track boards only (a grid's tiles are in the view), with a seat's
+/// whole view and whenever it changed after an action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireBoard {
+    pub spaces: Vec<WireSpace>,
+    pub edges: Vec<WireEdge>,
+    /// For sections boards: (section index, quarter turns) at each layout position.
+    pub arrangement: Vec<(u16, u8)>,
+    pub track: Option<WireTrack>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireSpace {
+    pub id: String,
+    pub name: String,
+    pub x: f64,
+    pub y: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireEdge {
+    pub from: u32,
+    pub to: u32,
+    pub directed: bool,
+    pub tags: Vec<String>,
+    pub cost: u32,
+}
+
+/// A track's laid cards and where the next one attaches.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireTrack {
+    pub laid: Vec<WireLaid>,
+    pub end: (f64, f64, i32),
+    pub table: (f64, f64),
+    pub clearance: f64,
+}
+
+/// One laid track card: `farebox::board::LaidPiece` on the wire.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WireLaid {
+    pub piece: u16,
+    pub x: f64,
+    pub y: f64,
+    pub heading: i32,
+    pub lanes: u32,
+    pub rows: u32,
+    pub turn: i32,
+    pub first_space: u32,
+    pub forced: bool,
+    pub removed: bool,
+}
+
+impl WireBoard {
+    /// The board of a game of `def` as it lies now; None for a grid (its tiles are in the
+    /// view) and for a game without a board.
+    pub fn of(def: &GameDef, board: &Board) -> Option<WireBoard> {
+        if !matches!(
+            def.board,
+            BoardDef::Graph(_) | BoardDef::Sections(_) | BoardDef::Track(_)
+        ) {
+            return None;
+        }
+        let g = &board.graph;
+        Some(WireBoard {
+            spaces: g
+                .spaces
+                .iter()
+                .map(|s| WireSpace {
+                    id: s.id.clone(),
+                    name: s.name.clone(),
+                    x: s.x,
+                    y: s.y,
+                })
+                .collect(),
+            edges: g
+                .edges
+                .iter()
+                .map(|e| WireEdge {
+                    from: e.from,
+                    to: e.to,
+                    directed: e.directed,
+                    tags: e.tags.clone(),
+                    cost: e.cost,
+                })
+                .collect(),
+            arrangement: board.arrangement.clone(),
+            track: board.track.as_ref().map(|t| WireTrack {
+                laid: t
+                    .laid
+                    .iter()
+                    .map(|p| WireLaid {
+                        piece: p.piece,
+                        x: p.x,
+                        y: p.y,
+                        heading: p.heading,
+                        lanes: p.lanes,
+                        rows: p.rows,
+                        turn: p.turn,
+                        first_space: p.first_space,
+                        forced: p.forced,
+                        removed: p.removed,
+                    })
+                    .collect(),
+                end: t.end,
+                table: t.table,
+                clearance: t.clearance,
+            }),
+        })
+    }
+
+    /// The board again, for drawing it as the local game does (a client has the mod, so
+    /// `def`). Moves are not worked out over it: its spaces carry no tags or properties.
+    pub fn to_board(&self, def: &GameDef) -> Board {
+        let mut graph = Graph::default();
+        graph.spaces = self
+            .spaces
+            .iter()
+            .map(|s| Space {
+                id: s.id.clone(),
+                name: s.name.clone(),
+                x: s.x,
+                y: s.y,
+                tags: vec![],
+                props: BTreeMap::new(),
+            })
+            .collect();
+        graph.edges = self
+            .edges
+            .iter()
+            .map(|e| Edge {
+                from: e.from,
+                to: e.to,
+                directed: e.directed,
+                tags: e.tags.clone(),
+                cost: e.cost,
+            })
+            .collect();
+        Board {
+            kind: def.board.kind_name(),
+            graph: Arc::new(graph),
+            grid: None,
+            track: self.track.as_ref().map(|t| TrackState {
+                laid: t
+                    .laid
+                    .iter()
+                    .map(|p| LaidPiece {
+                        piece: p.piece,
+                        x: p.x,
+                        y: p.y,
+                        heading: p.heading,
+                        lanes: p.lanes,
+                        rows: p.rows,
+                        turn: p.turn,
+                        first_space: p.first_space,
+                        forced: p.forced,
+                        removed: p.removed,
+                    })
+                    .collect(),
+                end: t.end,
+                table: t.table,
+                clearance: t.clearance,
+                start: None,
+            }),
+            arrangement: self.arrangement.clone(),
+        }
+    }
+}
+
 /// The game as one connection may see it after action `number`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Update {
@@ -269,6 +445,11 @@ pub struct Update {
     /// Whether this is the whole view sent again (after a join, a refused action or a
     /// [`ClientMsg::Resync`]) rather than the view after a new action.
     pub resync: bool,
+    /// The board as it lies on the table ([`WireBoard`]): with every whole view, and after
+    /// an action that changed it; absent otherwise (the last one sent still holds) and for
+    /// grid boards and games without one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<WireBoard>,
     /// A deliberately leaky server's extra (tests only: see `ServerConfig::leak_for_tests`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub debug: Option<serde_json::Value>,

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -47,6 +48,9 @@ pub struct ServerConfig {
     /// otherwise; `farebox serve` cannot.
     #[doc(hidden)]
     pub leak_for_tests: bool,
+    /// Where finished games' replays are saved, one file per table (`MOD-CODE-SECONDS.json`,
+    /// written atomically); None keeps them in memory only (downloaded over the wire).
+    pub replays: Option<PathBuf>,
 }
 
 impl ServerConfig {
@@ -63,6 +67,7 @@ impl ServerConfig {
             burst: 200,
             max_malformed: 5,
             leak_for_tests: false,
+            replays: None,
         }
     }
 }
@@ -101,6 +106,7 @@ impl Server {
             table: TableConfig {
                 grace: cfg.grace,
                 leak_for_tests: cfg.leak_for_tests,
+                replays: cfg.replays.clone(),
             },
             seed: cfg.seed,
         }));

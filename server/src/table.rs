@@ -7,6 +7,8 @@
 //! seat to act and only on the connection of the person playing it.
 
 use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -19,7 +21,7 @@ use farebox::value::Value;
 use crate::conn::Conn;
 use crate::protocol::{
     DownloadKind, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus, ServerMsg,
-    Update,
+    Update, WireBoard,
 };
 
 /// Refused actions (other than stale ones) and bad requests a connection may make before it
@@ -42,6 +44,8 @@ pub struct TableConfig {
     pub grace: Duration,
     /// Send every connection the whole game (tests of the leak test only).
     pub leak_for_tests: bool,
+    /// Where finished games' replays are saved ([`save_replay`]), if anywhere.
+    pub replays: Option<PathBuf>,
 }
 
 enum Holder {
@@ -81,6 +85,10 @@ pub struct Table {
     failed: Option<String>,
     strikes: HashMap<u64, u32>,
     pub last_activity: Instant,
+    /// The board as it lies on the table now (graph, sections and track boards), and whether
+    /// the last action changed it (then every update after it carries it).
+    board: Option<WireBoard>,
+    board_changed: bool,
 }
 
 fn bot_ok(spec: &str, def: &GameDef) -> Result<(), String> {
@@ -161,6 +169,7 @@ impl Table {
         }
         let game = Game::new(def.clone(), setup).map_err(|e| e.to_string())?;
         let recorder = Some(Recorder::new(&game));
+        let board = WireBoard::of(&def, &game.state().board);
         let standin = def
             .bots
             .first()
@@ -181,6 +190,8 @@ impl Table {
             failed: None,
             strikes: HashMap::new(),
             last_activity: Instant::now(),
+            board,
+            board_changed: false,
         };
         t.refresh();
         Ok(t)
@@ -219,7 +230,25 @@ impl Table {
         if self.game.is_over() {
             self.legal.clear();
             if let Some(r) = self.recorder.take() {
-                self.replay = Some(r.finish(&self.game));
+                let replay = r.finish(&self.game);
+                if let Some(dir) = &self.cfg.replays {
+                    let secs = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs());
+                    let name = format!("{}-{}-{secs}", self.def.id, self.code);
+                    if let Err(e) = save_replay(dir, &name, &replay.to_json()) {
+                        let reason = format!(
+                            "the server could not save this game's replay in {}: {e}",
+                            dir.display()
+                        );
+                        for c in self.conns() {
+                            c.send(&ServerMsg::Error {
+                                reason: reason.clone(),
+                            });
+                        }
+                    }
+                }
+                self.replay = Some(replay);
             }
             return;
         }
@@ -300,6 +329,9 @@ impl Table {
         }
         self.last_activity = Instant::now();
         self.refresh();
+        let board = WireBoard::of(&self.def, &self.game.state().board);
+        self.board_changed = board != self.board;
+        self.board = board;
         self.broadcast(told, |v| {
             labels.get(&v).map(|l| LastAction {
                 seat,
@@ -463,6 +495,9 @@ impl Table {
             last,
             resync,
             log_from,
+            board: (resync || self.board_changed)
+                .then(|| self.board.clone())
+                .flatten(),
             debug,
         }
     }
@@ -817,7 +852,55 @@ impl Table {
     }
 }
 
+/// Saves a finished game's replay as `dir/NAME.json`, atomically: written whole to a hidden
+/// file in the same folder, flushed to the disk, then renamed to its name, so that a reader
+/// (or a crash) never finds half a replay there. Returns the file's path.
+pub fn save_replay(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
+    let path = dir.join(format!("{name}.json"));
+    let part = dir.join(format!(".{name}.json.part"));
+    let written = std::fs::File::create(&part).and_then(|mut f| {
+        f.write_all(text.as_bytes())?;
+        f.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&part, &path)) {
+        Ok(()) => Ok(path),
+        Err(e) => {
+            let _ = std::fs::remove_file(&part);
+            Err(e)
+        }
+    }
+}
+
 /// Compares tokens in time that does not depend on where they differ.
 fn constant_eq(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn a_replay_is_saved_whole_or_not_at_all() {
+        let dir = std::env::temp_dir().join(format!("farebox-save-{}", token()));
+        // A folder that is not there: an error, and nothing written.
+        let missing = dir.join("nowhere");
+        assert!(save_replay(&missing, "t", "{}").is_err());
+        assert!(!missing.exists());
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = save_replay(&dir, "curbside-ABC123-1", "{\"a\":1}").unwrap();
+        assert_eq!(path, dir.join("curbside-ABC123-1.json"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"a\":1}");
+        // Saved again, the file is replaced whole; no part file stays.
+        save_replay(&dir, "curbside-ABC123-1", "{\"b\":2}").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"b\":2}");
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .collect();
+        assert_eq!(names, vec!["curbside-ABC123-1.json".to_string()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

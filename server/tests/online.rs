@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use common::*;
 use farebox::replay::{Replay, seat_transcript, verify};
-use farebox_server::protocol::{ClientMsg, DownloadKind, SeatKind, ServerMsg};
+use farebox_server::client::Event;
+use farebox_server::protocol::{ClientMsg, DownloadKind, SeatKind, ServerMsg, WireBoard};
 
 #[test]
 fn whole_games_of_every_bundled_game() {
@@ -126,6 +127,7 @@ fn a_person_who_drops_out_is_stood_in_for_and_comes_back() {
     let token = seated.token.unwrap();
     wait_until(&person, "the person's turn", |l| !l.offered.is_empty());
     let at = person.latest().number;
+    let dropped = std::time::Instant::now();
     drop(person);
     // Gone: the watcher sees the seat disconnected, the game waits through the grace period,
     // then a bot plays the seat.
@@ -136,6 +138,12 @@ fn a_person_who_drops_out_is_stood_in_for_and_comes_back() {
     wait_until(&watcher, "a bot standing in", |l| {
         l.seats.first().is_some_and(|s| s.bot.is_some()) || l.number > at
     });
+    // Not before the grace period is over (the server heard of the drop after `dropped`).
+    let waited = dropped.elapsed();
+    assert!(
+        waited >= Duration::from_millis(300),
+        "a bot stood in after {waited:?}, within the grace period"
+    );
     wait_until(&watcher, "the bot playing on", |l| l.number > at + 3);
     // Back with the token: the seat is theirs again, the bot hands it back.
     let back = connect(&server);
@@ -168,6 +176,17 @@ fn a_person_who_drops_out_is_stood_in_for_and_comes_back() {
             );
         }
     }
+    // The token from another connection: the seat moves there, the older one is ended.
+    let twin = connect(&server);
+    assert_eq!(
+        twin.rejoin(&code, &token, None, WAIT).unwrap().seat,
+        Some(0)
+    );
+    wait_until(&back, "the older connection ended", |l| {
+        l.closed
+            .as_deref()
+            .is_some_and(|r| r.contains("joined this seat again"))
+    });
     // A wrong token is refused.
     let stranger = connect(&server);
     let e = stranger
@@ -221,4 +240,194 @@ fn tables_are_made_over_the_wire_and_bad_requests_answered() {
     other
         .join(&code.to_lowercase(), Some(0), "", None, WAIT)
         .unwrap();
+}
+
+/// Whether two boards are the same, positions to within a billionth (a number read back from
+/// JSON may differ in its last bit).
+fn same_board(a: &Option<WireBoard>, b: &Option<WireBoard>) -> bool {
+    let near = |x: f64, y: f64| (x - y).abs() < 1e-9;
+    let (Some(a), Some(b)) = (a, b) else {
+        return a.is_none() && b.is_none();
+    };
+    let track = match (&a.track, &b.track) {
+        (None, None) => true,
+        (Some(s), Some(t)) => {
+            s.laid.len() == t.laid.len()
+                && s.laid.iter().zip(&t.laid).all(|(p, q)| {
+                    (p.piece, p.heading, p.lanes, p.rows, p.turn, p.first_space)
+                        == (q.piece, q.heading, q.lanes, q.rows, q.turn, q.first_space)
+                        && (p.forced, p.removed) == (q.forced, q.removed)
+                        && near(p.x, q.x)
+                        && near(p.y, q.y)
+                })
+                && near(s.end.0, t.end.0)
+                && near(s.end.1, t.end.1)
+                && s.end.2 == t.end.2
+                && near(s.table.0, t.table.0)
+                && near(s.table.1, t.table.1)
+                && near(s.clearance, t.clearance)
+        }
+        _ => false,
+    };
+    track
+        && a.edges == b.edges
+        && a.arrangement == b.arrangement
+        && a.spaces.len() == b.spaces.len()
+        && a.spaces
+            .iter()
+            .zip(&b.spaces)
+            .all(|(s, t)| s.id == t.id && s.name == t.name && near(s.x, t.x) && near(s.y, t.y))
+}
+
+#[test]
+fn the_board_a_client_holds_is_the_tables_after_every_action() {
+    // Dicey Curves' track grows as the race goes: every update a watcher gets leaves it
+    // holding the board as it lies on the table at that action number (sent whole with the
+    // first view, again after every action that changed it). A grid's board is never sent
+    // (its tiles are in the view), nor one of a game without a board.
+    let server = start(config(&["dicey-curves", "curbside", "wheres-my-ride"], 31));
+    for id in ["dicey-curves", "curbside", "wheres-my-ride"] {
+        let def = load(id);
+        let code = table(&server, id, &["person", "random"]);
+        let watcher = connect(&server);
+        watcher.join(&code, None, "", None, WAIT).unwrap();
+        // A whole view asked for at once: from it on, the watcher's updates are followed.
+        watcher.resync();
+        let person = connect(&server);
+        person.join(&code, Some(0), "", None, WAIT).unwrap();
+        play_out(&person, spread);
+        let end = person.latest().number;
+        watcher.resync();
+        // The watcher's updates, in order: the board it holds after each.
+        let mut held: Option<Option<WireBoard>> = None;
+        let mut boards: Vec<(u64, Option<WireBoard>)> = vec![];
+        loop {
+            match watcher.next_event(WAIT) {
+                Some(Event::Msg(ServerMsg::Update(u))) => {
+                    if u.resync {
+                        if id == "dicey-curves" {
+                            assert!(u.board.is_some(), "a whole view carries the board");
+                        }
+                        held = Some(u.board.clone());
+                    } else if let (Some(h), Some(b)) = (held.as_mut(), &u.board) {
+                        *h = Some(b.clone());
+                    }
+                    if let Some(h) = &held {
+                        boards.push((u.number, h.clone()));
+                    }
+                    if u.number == end && u.resync {
+                        break;
+                    }
+                }
+                Some(_) => {}
+                None => panic!("{id}: the watcher heard nothing"),
+            }
+        }
+        let replay =
+            Replay::from_json(&person.download(DownloadKind::Replay, WAIT).unwrap()).unwrap();
+        let mut g = farebox::game::Game::new(def.clone(), replay.setup.clone()).unwrap();
+        let mut at = 0;
+        let mut changed = 0;
+        let start = WireBoard::of(&def, &g.state().board);
+        for (n, board) in &boards {
+            while at < *n {
+                g.apply(&replay.steps[at as usize].action).unwrap();
+                at += 1;
+            }
+            let now = WireBoard::of(&def, &g.state().board);
+            let laid = |b: &Option<WireBoard>| {
+                b.as_ref()
+                    .map(|b| (b.spaces.len(), b.track.as_ref().map(|t| t.laid.len())))
+            };
+            assert!(
+                same_board(board, &now),
+                "{id}: the board held at action {n} (spaces, laid cards): {:?}, the table's: {:?}",
+                laid(board),
+                laid(&now)
+            );
+            if now != start {
+                changed += 1;
+            }
+        }
+        match id {
+            "dicey-curves" => assert!(changed > 0, "the track never grew: nothing was checked"),
+            _ => assert!(boards.iter().all(|(_, b)| b.is_none()), "{id}"),
+        }
+    }
+}
+
+#[test]
+fn a_seats_own_record_is_its_own() {
+    // The person sits in the second seat: the record it downloads is that seat's transcript,
+    // not the first seat's (which shows other cards in hand).
+    let server = start(config(&["curbside"], 13));
+    let def = load("curbside");
+    let code = table(&server, "curbside", &["random", "person"]);
+    let person = connect(&server);
+    person.join(&code, Some(1), "", None, WAIT).unwrap();
+    play_out(&person, spread);
+    let text = person.download(DownloadKind::Replay, WAIT).unwrap();
+    let replay = Replay::from_json(&text).unwrap();
+    let mine = person.download(DownloadKind::Seat, WAIT).unwrap();
+    let second = seat_transcript(&def, &replay, 1).unwrap().join("\n") + "\n";
+    let first = seat_transcript(&def, &replay, 0).unwrap().join("\n") + "\n";
+    assert_ne!(first, second, "the seats' records differ");
+    assert_eq!(mine, second);
+}
+
+#[test]
+fn finished_games_replays_are_saved_whole_on_disk() {
+    let dir = std::env::temp_dir().join(format!(
+        "farebox-replays-{}",
+        farebox_server::table::token()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut cfg = config(&["curbside", "critter-cab"], 17);
+    cfg.replays = Some(dir.clone());
+    let server = start(cfg);
+    for id in ["curbside", "critter-cab"] {
+        let code = table(&server, id, &["person", "random"]);
+        let person = connect(&server);
+        person.join(&code, Some(0), "", None, WAIT).unwrap();
+        // Nothing is saved while the game runs.
+        assert!(
+            std::fs::read_dir(&dir)
+                .unwrap()
+                .flatten()
+                .all(|e| !e.file_name().to_string_lossy().contains(&code)),
+            "{id}: a replay before the end"
+        );
+        play_out(&person, spread);
+        let downloaded = person.download(DownloadKind::Replay, WAIT).unwrap();
+        let files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().contains(&format!("-{code}-")))
+            })
+            .collect();
+        assert_eq!(files.len(), 1, "{id}: {files:?}");
+        let name = files[0].file_name().unwrap().to_string_lossy().to_string();
+        assert!(name.starts_with(&format!("{id}-{code}-")) && name.ends_with(".json"));
+        let text = std::fs::read_to_string(&files[0]).unwrap();
+        assert_eq!(
+            text, downloaded,
+            "{id}: the saved replay is the one downloaded"
+        );
+        let replay = Replay::from_json(&text).unwrap();
+        verify(&load(id), &replay).unwrap();
+        assert!(replay.result.is_some());
+    }
+    // No half-written file is left behind.
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    drop(server);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,18 +5,24 @@
 //! (drawn as `farebox play` draws it, by `play_view`), the label each action has for it, its
 //! log lines, and the actions offered when it is its turn (a menu, by `play_menu`). The mod is
 //! loaded here only to name and draw things; the server refuses a copy whose content differs
-//! from the table's. The board of a graph, sections or track mod is not drawn (its layout is
-//! not sent): its pieces are listed by the spaces they stand on.
+//! from the table's. The board is drawn as `farebox play` draws it: a grid from the view's
+//! tiles, a graph, sections city or track from the board as it lies on the table (which the
+//! server sends: public to everyone), the pieces from the view. A turn's screen fits a
+//! terminal of 100 x 40 like the local game's (`c` and `i` show what it folded away), with what
+//! happened since the seat's last turn above the menu; a watcher is told each action at once.
 
 use std::time::Duration;
 
 use farebox::GameDef;
+use farebox::board::Board;
 use farebox::game::View;
 use farebox_server::client::{Client, Event};
-use farebox_server::protocol::{ClientMsg, PERSON, SeatKind, SeatStatus, ServerMsg, Update};
+use farebox_server::protocol::{
+    ClientMsg, PERSON, SeatKind, SeatStatus, ServerMsg, Update, WireBoard,
+};
 
 use crate::cli::PlayArgs;
-use crate::cli::play_menu::{Chosen, Menu, level_lines};
+use crate::cli::play_menu::{Chosen, Menu, Nav, level_page};
 use crate::cli::play_view::{self, Known};
 use crate::common::{Fail, Io, clean_line, cut, load_for_play, result_line, shown, split_list};
 
@@ -66,7 +72,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
     .map_err(Fail::Invalid)?;
     match (seated.seat, &seated.token) {
         (Some(s), Some(t)) => io.say(format!(
-            "{} {} at table {code} on {addr}: you are {}. To come back to this seat: farebox play --join {addr} {code} --token {t}",
+            "{} {} at table {code} on {addr}: you are {}. To come back to this seat:\n  farebox play --join {addr} {code} --token {t}",
             def.name,
             def.version,
             def.seat_name(s as usize)
@@ -144,15 +150,43 @@ fn seats_line(def: &GameDef, seats: &[SeatStatus], me: Option<u8>) -> String {
     format!("Seats: {}", parts.join(", "))
 }
 
-fn show(io: &mut Io, def: &GameDef, view: View) {
-    for l in play_view::lines(def, &view, &Known::default()) {
+fn show(io: &mut Io, def: &GameDef, view: &View, known: &Known) {
+    for l in play_view::lines(def, view, known) {
         io.say(clean_line(&l).into_owned());
     }
 }
 
+/// The status line (the seat's counters) and page `page` of the open level of the menu,
+/// within the terminal's width.
+fn menu_lines(menu: &Menu, nav: &Nav, page: usize, status: Option<String>) -> Vec<String> {
+    let mut out: Vec<String> = status.into_iter().collect();
+    out.extend(level_page(menu, nav, page).0);
+    out.iter().flat_map(|l| play_view::fold_wide(l)).collect()
+}
+
+fn say_menu(io: &mut Io, lines: &[String]) {
+    for l in lines {
+        io.say(clean_line(l).into_owned());
+    }
+}
+
+/// The keys in full, after a line that did not fit the menu.
+const MENU_HELP: &str = "Type a number to choose (several, like `3 1 2`, go down several levels), b to go back, m for more choices, ? to show the whole game, c for the map's codes, i for what the screen left out, q to leave (your token brings you back).";
+
 fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i32, Fail> {
     let mut said_seats = String::new();
     let mut waiting_for: Option<(u8, u64)> = None;
+    // What everyone at the table knows besides the view: the board as it lies (sent by the
+    // server for graph, sections and track boards), the zones that have held cards.
+    let mut known = Known::default();
+    let mut board_seen: Option<WireBoard> = None;
+    let mut board: Option<Board> = None;
+    // What happened since this seat last chose, shown on its next screen (a watcher is told
+    // at once).
+    let mut news: Vec<String> = vec![];
+    let mut first_turn = true;
+    // The view (and what the table knew) this seat's last screen showed.
+    let mut shown: Option<(View, Known)> = None;
     // The view joining brought was taken in by `join`; this one starts the loop.
     client.resync();
     loop {
@@ -184,25 +218,45 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
         let Some(u) = update else { continue };
         // What happened: the action (by the label it has for this seat) and its log lines.
         if !u.resync {
+            let mut told = vec![];
             if let Some(last) = &u.last
                 && (me != Some(last.seat) || last.by_bot)
             {
                 let bot = if last.by_bot { " (bot)" } else { "" };
-                io.say(clean_line(&format!(
-                    "{}{bot}: {}",
+                told.push(format!(
+                    "  {}{bot}: {}",
                     def.seat_name(last.seat as usize),
                     cut(&last.label, MAX_LABEL)
-                )));
+                ));
             }
             for l in &u.view.log {
-                io.say(clean_line(&format!("    * {l}")));
+                told.push(format!("      * {l}"));
+            }
+            if me.is_some() {
+                news.extend(told);
+            } else {
+                for l in told {
+                    io.say(clean_line(&l).into_owned());
+                }
             }
         }
         let Some(view) = latest.view.clone().filter(|v| v.seat == u.view.seat) else {
             continue;
         };
+        let view: View = view.into();
+        if latest.board != board_seen {
+            board_seen = latest.board.clone();
+            board = board_seen.as_ref().map(|b| b.to_board(def));
+        }
+        known.update_from(def, board.as_ref(), &view);
         if let Some(r) = &view.result {
-            show(io, def, view.clone().into());
+            show(io, def, &view, &known);
+            if !news.is_empty() {
+                io.say("Since your last turn:");
+                for l in news.drain(..) {
+                    io.say(clean_line(&l).into_owned());
+                }
+            }
             io.say(format!("Game over: {}", clean_line(&result_line(def, r))));
             client.send(ClientMsg::Leave);
             return Ok(0);
@@ -219,8 +273,8 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
             continue;
         }
         waiting_for = None;
-        // This seat's turn: the game and the menu of the actions offered.
-        show(io, def, view.into());
+        // This seat's turn: the game, what happened since its last turn and the menu of the
+        // actions offered, fitted to a terminal of 100 x 40 (`c` and `i` show what was folded).
         let actions: Vec<String> = u.offered.iter().map(|o| o.action.clone()).collect();
         let paths: Vec<Vec<String>> = u
             .offered
@@ -229,9 +283,38 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
             .collect();
         let menu = Menu::new(&paths, &actions);
         let mut nav = menu.start();
+        let mut page = 0;
         let name = me.map_or_else(String::new, |s| def.seat_name(s as usize));
-        for l in level_lines(&menu, &nav) {
-            io.say(clean_line(&l).into_owned());
+        let status = || play_view::status(def, &view);
+        // The same seat again in the same turn: what its action did and what changed, not
+        // the whole game again (as the local game does).
+        let again = shown.take().filter(|(before, _)| before.turn == view.turn);
+        let mut recap = vec![];
+        if !news.is_empty() {
+            let head = match (&again, first_turn) {
+                (Some(_), _) => "What happened:",
+                (None, true) => "So far:",
+                (None, false) => "Since your last turn:",
+            };
+            recap.push(head.to_string());
+            recap.append(&mut news);
+        }
+        first_turn = false;
+        let menu_now = menu_lines(&menu, &nav, page, status());
+        let screen = match &again {
+            Some((before, known_before)) => play_view::changes_screen(
+                def,
+                (before, known_before),
+                (&view, &known),
+                &recap,
+                &menu_now,
+            ),
+            None => play_view::screen(def, &view, &known, &recap, &menu_now),
+        };
+        shown = Some((view.clone(), known.clone()));
+        io.say("");
+        for l in &screen.lines {
+            io.say(clean_line(l).into_owned());
         }
         let choice = loop {
             io.prompt(format!("{name}> "));
@@ -247,22 +330,40 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
                     return Ok(0);
                 }
                 "?" => {
-                    if let Some(v) = client.latest().view {
-                        show(io, def, v.into());
+                    show(io, def, &view, &known);
+                    say_menu(io, &menu_lines(&menu, &nav, page, status()));
+                }
+                // What the screen folded away: the map's codes, the rest.
+                t @ ("c" | "i") => {
+                    let what = if t == "c" {
+                        &screen.codes
+                    } else {
+                        &screen.more
+                    };
+                    io.say("");
+                    if what.is_empty() {
+                        io.say("Nothing was left out: it is all on the screen.");
                     }
-                    for l in level_lines(&menu, &nav) {
-                        io.say(clean_line(&l).into_owned());
+                    for l in what {
+                        io.say(clean_line(l).into_owned());
                     }
+                    say_menu(io, &menu_lines(&menu, &nav, page, status()));
+                }
+                "m" => {
+                    page += 1;
+                    say_menu(io, &menu_lines(&menu, &nav, page, status()));
                 }
                 "" => {}
                 t => match nav.choose(&menu, t) {
                     Ok(Chosen::Action(i)) => break i,
                     Ok(Chosen::Moved) => {
-                        for l in level_lines(&menu, &nav) {
-                            io.say(clean_line(&l).into_owned());
-                        }
+                        page = 0;
+                        say_menu(io, &menu_lines(&menu, &nav, page, status()));
                     }
-                    Err(m) => io.say(m),
+                    Err(m) => {
+                        io.say(m);
+                        io.say(MENU_HELP);
+                    }
                 },
             }
         };

@@ -71,6 +71,15 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
     if let Some(t) = args.threads {
         cfg.threads = t as usize;
     }
+    if let Some(dir) = &args.replays {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            Fail::Invalid(format!(
+                "--replays {}: cannot make the folder: {e}",
+                dir.display()
+            ))
+        })?;
+        cfg.replays = Some(dir.clone());
+    }
     let server =
         Server::start(cfg).map_err(|e| Fail::Invalid(format!("cannot listen on {addr}: {e}")))?;
     let names: Vec<String> = mods
@@ -86,6 +95,12 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
             |t| t as usize
         )
     ));
+    if let Some(dir) = &args.replays {
+        io.say(format!(
+            "Finished games' replays are saved in {}",
+            dir.display()
+        ));
+    }
     for spec in tables {
         let seats = spec.seats.join(",");
         let code = server

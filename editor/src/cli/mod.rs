@@ -196,6 +196,10 @@ pub struct ServeArgs {
     /// Game threads (default: one per core; at most 64).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub threads: Option<u16>,
+    /// Save every finished game's replay in this folder (made if missing), one file per
+    /// table: MOD-CODE-SECONDS.json, written whole or not at all.
+    #[arg(long, value_name = "DIR")]
+    pub replays: Option<std::path::PathBuf>,
     /// Stop after this many seconds (scripts and tests; default: run until stopped).
     #[arg(long)]
     pub stop_after: Option<u64>,

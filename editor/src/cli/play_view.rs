@@ -52,21 +52,38 @@ impl Known {
         let def = game.def();
         let state = game.state();
         if !matches!(def.board, BoardDef::Grid(_)) {
-            let spaces = &state.board.graph.spaces;
-            if spaces.len() != self.spaces.len() {
-                let list: Vec<(&str, &str)> = spaces
-                    .iter()
-                    .map(|s| (s.id.as_str(), s.name.as_str()))
-                    .collect();
-                self.spaces = space_names(&list);
-            }
-            self.board = Some(state.board.clone());
+            self.set_board(&state.board);
         }
         for z in state.zones.iter().filter(|z| !z.cards.is_empty()) {
             if let Some(zd) = def.zones.get(z.def as usize) {
                 self.had_cards.insert((zd.id.clone(), z.owner));
             }
         }
+    }
+
+    /// [`Known::update`] for a seat with no game of its own, only what a server sends it
+    /// (`farebox play --join`): the board as it lies on the table, when the server sent one,
+    /// and the seat's view (how many cards each zone holds is public).
+    pub fn update_from(&mut self, def: &GameDef, board: Option<&Board>, view: &View) {
+        if let Some(b) = board.filter(|_| !matches!(def.board, BoardDef::Grid(_))) {
+            self.set_board(b);
+        }
+        for z in view.zones.iter().filter(|z| z.count > 0) {
+            self.had_cards.insert((z.id.clone(), z.owner));
+        }
+    }
+
+    /// Takes the board as it lies (not a grid) and its spaces' names.
+    fn set_board(&mut self, board: &Board) {
+        let spaces = &board.graph.spaces;
+        if spaces.len() != self.spaces.len() {
+            let list: Vec<(&str, &str)> = spaces
+                .iter()
+                .map(|s| (s.id.as_str(), s.name.as_str()))
+                .collect();
+            self.spaces = space_names(&list);
+        }
+        self.board = Some(board.clone());
     }
 
     /// The name people read a space by: "x,y" on a grid, else its name (its id if unnamed).
