@@ -144,6 +144,9 @@ enum Shows {
     FewerTurns,
     /// This figure of both games is lower with the house rule.
     Lower(&'static str),
+    /// Cards the game's players play that the house rule takes out: the figures per card
+    /// show some of them played in the game and none with the house rule.
+    Gone(&'static [&'static str]),
 }
 
 /// (house rule, its game, the search bot that plays both, games of each, how the change
@@ -184,8 +187,17 @@ const BY_SEARCH: &[(&str, &str, &str, u64, Shows)] = &[
         "wheres-my-ride-show-dont-tell",
         "wheres-my-ride",
         "search:4:random",
-        12,
-        Shows::Taken("fresh_hands"),
+        4,
+        // The verdict tokens (thumbs up and down, warmer, colder, ...).
+        Shows::Gone(&[
+            "emoji-thumbs-up",
+            "emoji-bullseye",
+            "emoji-thumbs-down",
+            "emoji-no-entry",
+            "emoji-fire",
+            "emoji-snowflake",
+            "emoji-turnaround-arrows",
+        ]),
     ),
 ];
 
@@ -234,6 +246,17 @@ fn the_search_bot_plays_every_house_rule_and_its_outcomes_show_the_change() {
                 h.turns_mean,
                 g.turns_mean
             ),
+            Shows::Gone(cards) => {
+                let played =
+                    |s: &Stats, id: &str| s.figures.cards.get(id).map_or(0, |c| c.games_played);
+                assert!(
+                    cards.iter().any(|c| played(&g, c) > 0),
+                    "{game}: {spec} plays none of {cards:?}"
+                );
+                for c in *cards {
+                    assert!(!h.figures.cards.contains_key(*c), "{house} still has {c}");
+                }
+            }
             Shows::Lower(stat) => {
                 let mean = |s: &Stats| s.figures.stats.get(*stat).map(|f| f.mean);
                 assert!(
