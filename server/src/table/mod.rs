@@ -4,7 +4,8 @@
 //!
 //! Every message a connection gets is built here for that connection's seat alone: the
 //! seat's view, the labels the rules give that seat, and the actions offered only to the
-//! seat to act and only on the connection of the person playing it.
+//! seat to act and only on the connection of the person playing it. People coming and going
+//! are in `seats.rs`, the records of a game in `records.rs`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -17,6 +18,11 @@ use farebox::agent::Agent;
 use farebox::game::{Game, Setup};
 use farebox::replay::{Recorder, Replay, seat_transcript};
 use farebox::value::Value;
+
+mod records;
+mod seats;
+
+pub use records::save_replay;
 
 use crate::conn::Conn;
 use crate::protocol::{
@@ -543,217 +549,6 @@ impl Table {
         self.seat_of(conn).is_some() || self.watchers.iter().any(|w| w.id == conn.id)
     }
 
-    pub fn look(&self, conn: &Conn) {
-        conn.send(&ServerMsg::Table {
-            code: self.code.clone(),
-            number: self.number(),
-            mod_id: self.def.id.clone(),
-            content_hash: self.def.content_hash.clone(),
-            seats: self.seats(),
-            over: self.is_over(),
-        });
-    }
-
-    /// Refuses a client whose content differs from the table's. True when refused.
-    fn mismatch(&self, conn: &Conn, hash: &Option<String>) -> bool {
-        let Some(h) = hash else { return false };
-        if *h == self.def.content_hash {
-            return false;
-        }
-        conn.send(&ServerMsg::ContentMismatch {
-            code: self.code.clone(),
-            mod_id: self.def.id.clone(),
-            table_hash: self.def.content_hash.clone(),
-            your_hash: cut(h),
-            message: format!(
-                "this table plays {} {} (mod `{}`) with content hash {}, and your copy's content hash is {}: its files differ from the server's, so you cannot join; get the server's version of the mod",
-                self.def.name,
-                self.def.version,
-                self.def.id,
-                self.def.content_hash,
-                cut(h)
-            ),
-        });
-        true
-    }
-
-    fn joined(&mut self, conn: &Conn, seat: Option<u8>, token: Option<String>) {
-        conn.send(&ServerMsg::Joined {
-            code: self.code.clone(),
-            number: self.number(),
-            mod_id: self.def.id.clone(),
-            mod_name: self.def.name.clone(),
-            version: self.def.version.clone(),
-            content_hash: self.def.content_hash.clone(),
-            seat,
-            token,
-        });
-        self.send_update(conn, seat);
-        self.send_seats();
-    }
-
-    pub fn join(&mut self, conn: &Conn, seat: Option<u8>, name: &str, hash: &Option<String>) {
-        if self.mismatch(conn, hash) {
-            return;
-        }
-        let name = cut(name.trim());
-        match seat {
-            None => {
-                self.watchers.push(conn.clone());
-                self.joined(conn, None, None);
-            }
-            Some(s) => match self.holders.get_mut(s as usize) {
-                Some(h @ Holder::Open) => {
-                    let token = token();
-                    *h = Holder::Person {
-                        name: if name.is_empty() {
-                            format!("Player {}", s as u32 + 1)
-                        } else {
-                            name
-                        },
-                        token: token.clone(),
-                        conn: Some(conn.clone()),
-                        left: None,
-                        standin: None,
-                    };
-                    self.last_activity = Instant::now();
-                    self.joined(conn, Some(s), Some(token));
-                }
-                Some(Holder::Bot { .. }) => {
-                    conn.send(&ServerMsg::Error {
-                        reason: format!("seat {} is played by a bot", s as u32 + 1),
-                    });
-                }
-                Some(Holder::Person { .. }) => {
-                    conn.send(&ServerMsg::Error {
-                        reason: format!(
-                            "seat {} is taken (its person comes back with their token)",
-                            s as u32 + 1
-                        ),
-                    });
-                }
-                None => {
-                    conn.send(&ServerMsg::Error {
-                        reason: format!(
-                            "the table has {} seats; there is no seat {}",
-                            self.holders.len(),
-                            s as u32 + 1
-                        ),
-                    });
-                }
-            },
-        }
-    }
-
-    /// A person comes back with their token: the seat is theirs again (a stand-in bot hands
-    /// it back), and an older connection holding it is ended.
-    pub fn rejoin(&mut self, conn: &Conn, token: &str, hash: &Option<String>) -> bool {
-        if self.mismatch(conn, hash) {
-            return false;
-        }
-        let found = self
-            .holders
-            .iter()
-            .position(|h| matches!(h, Holder::Person { token: t, .. } if constant_eq(t, token)));
-        let Some(s) = found else {
-            conn.send(&ServerMsg::Error {
-                reason: "no seat at this table has that token".into(),
-            });
-            return false;
-        };
-        if let Some(Holder::Person {
-            conn: c,
-            left,
-            standin,
-            token,
-            ..
-        }) = self.holders.get_mut(s)
-        {
-            if let Some(old) = c.take()
-                && old.id != conn.id
-            {
-                old.end("you joined this seat again from another connection");
-            }
-            *c = Some(conn.clone());
-            *left = None;
-            *standin = None;
-            let token = token.clone();
-            self.last_activity = Instant::now();
-            self.joined(conn, Some(s as u8), Some(token));
-        }
-        true
-    }
-
-    /// A connection left or dropped.
-    pub fn gone(&mut self, conn_id: u64) {
-        self.watchers.retain(|w| w.id != conn_id);
-        let mut changed = false;
-        for h in &mut self.holders {
-            if let Holder::Person { conn, left, .. } = h
-                && conn.as_ref().is_some_and(|c| c.id == conn_id)
-            {
-                *conn = None;
-                *left = Some(Instant::now());
-                changed = true;
-            }
-        }
-        self.strikes.remove(&conn_id);
-        if changed {
-            self.send_seats();
-        }
-    }
-
-    /// Puts a stand-in bot on the seats of people gone longer than the grace period. True
-    /// when a seat changed hands.
-    pub fn tick(&mut self, now: Instant) -> bool {
-        let mut changed = false;
-        if self.is_over() {
-            return false;
-        }
-        for (i, h) in self.holders.iter_mut().enumerate() {
-            if let Holder::Person {
-                conn: None,
-                left: Some(t),
-                standin,
-                ..
-            } = h
-                && standin.is_none()
-                && now.duration_since(*t) >= self.cfg.grace
-            {
-                // The bot's generator is the table's bot seed, never the game's.
-                let agent = Agent::from_spec(&self.standin, &self.def, self.bot_seed, i as u8)
-                    .or_else(|_| Agent::from_spec("random", &self.def, self.bot_seed, i as u8));
-                if let Ok(a) = agent {
-                    *standin = Some(Box::new(a));
-                    changed = true;
-                }
-            }
-        }
-        if changed {
-            self.send_seats();
-        }
-        changed
-    }
-
-    /// When the next grace period ends, if any runs.
-    pub fn next_deadline(&self) -> Option<Instant> {
-        if self.is_over() {
-            return None;
-        }
-        self.holders
-            .iter()
-            .filter_map(|h| match h {
-                Holder::Person {
-                    left: Some(t),
-                    standin: None,
-                    conn: None,
-                    ..
-                } => Some(*t + self.cfg.grace),
-                _ => None,
-            })
-            .min()
-    }
-
     /// A person's action.
     pub fn act(&mut self, conn: &Conn, number: u64, action: &str) {
         let seat = self.seat_of(conn);
@@ -809,42 +604,6 @@ impl Table {
         self.send_update(conn, seat);
     }
 
-    pub fn download(&mut self, conn: &Conn, what: DownloadKind) {
-        let seat = self.seat_of(conn);
-        let Some(replay) = self.replay.as_ref().filter(|_| self.game.is_over()) else {
-            conn.send(&ServerMsg::Error {
-                reason: "the game is still being played: records are given once it is over".into(),
-            });
-            return;
-        };
-        let text = match what {
-            DownloadKind::Replay => replay.to_json(),
-            DownloadKind::Seat => {
-                let Some(s) = seat else {
-                    conn.send(&ServerMsg::Error {
-                        reason: "watchers have no seat's record: download the replay".into(),
-                    });
-                    return;
-                };
-                match seat_transcript(&self.def, replay, s) {
-                    Ok(lines) => lines.join("\n") + "\n",
-                    Err(e) => {
-                        conn.send(&ServerMsg::Error {
-                            reason: format!("the record could not be made: {e}"),
-                        });
-                        return;
-                    }
-                }
-            }
-        };
-        conn.send(&ServerMsg::Download {
-            code: self.code.clone(),
-            number: self.number(),
-            what,
-            text,
-        });
-    }
-
     /// A bad request of a connection at this table.
     pub fn refuse_request(&mut self, conn: &Conn, reason: String) {
         conn.send(&ServerMsg::Error { reason });
@@ -852,55 +611,7 @@ impl Table {
     }
 }
 
-/// Saves a finished game's replay as `dir/NAME.json`, atomically: written whole to a hidden
-/// file in the same folder, flushed to the disk, then renamed to its name, so that a reader
-/// (or a crash) never finds half a replay there. Returns the file's path.
-pub fn save_replay(dir: &Path, name: &str, text: &str) -> std::io::Result<PathBuf> {
-    let path = dir.join(format!("{name}.json"));
-    let part = dir.join(format!(".{name}.json.part"));
-    let written = std::fs::File::create(&part).and_then(|mut f| {
-        f.write_all(text.as_bytes())?;
-        f.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&part, &path)) {
-        Ok(()) => Ok(path),
-        Err(e) => {
-            let _ = std::fs::remove_file(&part);
-            Err(e)
-        }
-    }
-}
-
 /// Compares tokens in time that does not depend on where they differ.
 fn constant_eq(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-    use super::*;
-
-    #[test]
-    fn a_replay_is_saved_whole_or_not_at_all() {
-        let dir = std::env::temp_dir().join(format!("farebox-save-{}", token()));
-        // A folder that is not there: an error, and nothing written.
-        let missing = dir.join("nowhere");
-        assert!(save_replay(&missing, "t", "{}").is_err());
-        assert!(!missing.exists());
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = save_replay(&dir, "curbside-ABC123-1", "{\"a\":1}").unwrap();
-        assert_eq!(path, dir.join("curbside-ABC123-1.json"));
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"a\":1}");
-        // Saved again, the file is replaced whole; no part file stays.
-        save_replay(&dir, "curbside-ABC123-1", "{\"b\":2}").unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"b\":2}");
-        let names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().to_string())
-            .collect();
-        assert_eq!(names, vec!["curbside-ABC123-1.json".to_string()]);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 }

@@ -1,0 +1,218 @@
+//! People at a table: looking at its seats, joining one (or watching), content that does not
+//! match, coming back with a seat's token, dropping out, and the bots that stand in after the
+//! grace period and hand the seat back.
+
+use super::*;
+
+impl Table {
+    pub fn look(&self, conn: &Conn) {
+        conn.send(&ServerMsg::Table {
+            code: self.code.clone(),
+            number: self.number(),
+            mod_id: self.def.id.clone(),
+            content_hash: self.def.content_hash.clone(),
+            seats: self.seats(),
+            over: self.is_over(),
+        });
+    }
+
+    /// Refuses a client whose content differs from the table's. True when refused.
+    pub(super) fn mismatch(&self, conn: &Conn, hash: &Option<String>) -> bool {
+        let Some(h) = hash else { return false };
+        if *h == self.def.content_hash {
+            return false;
+        }
+        conn.send(&ServerMsg::ContentMismatch {
+            code: self.code.clone(),
+            mod_id: self.def.id.clone(),
+            table_hash: self.def.content_hash.clone(),
+            your_hash: cut(h),
+            message: format!(
+                "this table plays {} {} (mod `{}`) with content hash {}, and your copy's content hash is {}: its files differ from the server's, so you cannot join; get the server's version of the mod",
+                self.def.name,
+                self.def.version,
+                self.def.id,
+                self.def.content_hash,
+                cut(h)
+            ),
+        });
+        true
+    }
+
+    pub(super) fn joined(&mut self, conn: &Conn, seat: Option<u8>, token: Option<String>) {
+        conn.send(&ServerMsg::Joined {
+            code: self.code.clone(),
+            number: self.number(),
+            mod_id: self.def.id.clone(),
+            mod_name: self.def.name.clone(),
+            version: self.def.version.clone(),
+            content_hash: self.def.content_hash.clone(),
+            seat,
+            token,
+        });
+        self.send_update(conn, seat);
+        self.send_seats();
+    }
+
+    pub fn join(&mut self, conn: &Conn, seat: Option<u8>, name: &str, hash: &Option<String>) {
+        if self.mismatch(conn, hash) {
+            return;
+        }
+        let name = cut(name.trim());
+        match seat {
+            None => {
+                self.watchers.push(conn.clone());
+                self.joined(conn, None, None);
+            }
+            Some(s) => match self.holders.get_mut(s as usize) {
+                Some(h @ Holder::Open) => {
+                    let token = token();
+                    *h = Holder::Person {
+                        name: if name.is_empty() {
+                            format!("Player {}", s as u32 + 1)
+                        } else {
+                            name
+                        },
+                        token: token.clone(),
+                        conn: Some(conn.clone()),
+                        left: None,
+                        standin: None,
+                    };
+                    self.last_activity = Instant::now();
+                    self.joined(conn, Some(s), Some(token));
+                }
+                Some(Holder::Bot { .. }) => {
+                    conn.send(&ServerMsg::Error {
+                        reason: format!("seat {} is played by a bot", s as u32 + 1),
+                    });
+                }
+                Some(Holder::Person { .. }) => {
+                    conn.send(&ServerMsg::Error {
+                        reason: format!(
+                            "seat {} is taken (its person comes back with their token)",
+                            s as u32 + 1
+                        ),
+                    });
+                }
+                None => {
+                    conn.send(&ServerMsg::Error {
+                        reason: format!(
+                            "the table has {} seats; there is no seat {}",
+                            self.holders.len(),
+                            s as u32 + 1
+                        ),
+                    });
+                }
+            },
+        }
+    }
+
+    /// A person comes back with their token: the seat is theirs again (a stand-in bot hands
+    /// it back), and an older connection holding it is ended.
+    pub fn rejoin(&mut self, conn: &Conn, token: &str, hash: &Option<String>) -> bool {
+        if self.mismatch(conn, hash) {
+            return false;
+        }
+        let found = self
+            .holders
+            .iter()
+            .position(|h| matches!(h, Holder::Person { token: t, .. } if constant_eq(t, token)));
+        let Some(s) = found else {
+            conn.send(&ServerMsg::Error {
+                reason: "no seat at this table has that token".into(),
+            });
+            return false;
+        };
+        if let Some(Holder::Person {
+            conn: c,
+            left,
+            standin,
+            token,
+            ..
+        }) = self.holders.get_mut(s)
+        {
+            if let Some(old) = c.take()
+                && old.id != conn.id
+            {
+                old.end("you joined this seat again from another connection");
+            }
+            *c = Some(conn.clone());
+            *left = None;
+            *standin = None;
+            let token = token.clone();
+            self.last_activity = Instant::now();
+            self.joined(conn, Some(s as u8), Some(token));
+        }
+        true
+    }
+
+    /// A connection left or dropped.
+    pub fn gone(&mut self, conn_id: u64) {
+        self.watchers.retain(|w| w.id != conn_id);
+        let mut changed = false;
+        for h in &mut self.holders {
+            if let Holder::Person { conn, left, .. } = h
+                && conn.as_ref().is_some_and(|c| c.id == conn_id)
+            {
+                *conn = None;
+                *left = Some(Instant::now());
+                changed = true;
+            }
+        }
+        self.strikes.remove(&conn_id);
+        if changed {
+            self.send_seats();
+        }
+    }
+
+    /// Puts a stand-in bot on the seats of people gone longer than the grace period. True
+    /// when a seat changed hands.
+    pub fn tick(&mut self, now: Instant) -> bool {
+        let mut changed = false;
+        if self.is_over() {
+            return false;
+        }
+        for (i, h) in self.holders.iter_mut().enumerate() {
+            if let Holder::Person {
+                conn: None,
+                left: Some(t),
+                standin,
+                ..
+            } = h
+                && standin.is_none()
+                && now.duration_since(*t) >= self.cfg.grace
+            {
+                // The bot's generator is the table's bot seed, never the game's.
+                let agent = Agent::from_spec(&self.standin, &self.def, self.bot_seed, i as u8)
+                    .or_else(|_| Agent::from_spec("random", &self.def, self.bot_seed, i as u8));
+                if let Ok(a) = agent {
+                    *standin = Some(Box::new(a));
+                    changed = true;
+                }
+            }
+        }
+        if changed {
+            self.send_seats();
+        }
+        changed
+    }
+
+    /// When the next grace period ends, if any runs.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        if self.is_over() {
+            return None;
+        }
+        self.holders
+            .iter()
+            .filter_map(|h| match h {
+                Holder::Person {
+                    left: Some(t),
+                    standin: None,
+                    conn: None,
+                    ..
+                } => Some(*t + self.cfg.grace),
+                _ => None,
+            })
+            .min()
+    }
+}
