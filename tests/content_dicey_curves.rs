@@ -144,10 +144,15 @@ fn control_chips() {
                 .collect()
         )
     );
-    // Four seats: 0 / 0 / 1 / 2 more by turn order (DESIGN.md, DC-S6).
+    // Four seats: 0 / 1 / 2 / 2 more by turn order, and their own lining-up order (DESIGN.md,
+    // DC-S6).
     assert_eq!(
         constant("extra_chips_by_turn_order_4"),
-        &Value::List([0, 0, 1, 2].into_iter().map(Value::Int).collect())
+        &Value::List([0, 1, 2, 2].into_iter().map(Value::Int).collect())
+    );
+    assert_eq!(
+        constant("lineup_by_turn_order_4"),
+        &Value::List([2, 1, 4, 3].into_iter().map(Value::Int).collect())
     );
     let supply = &d.counters[d.counter("chip-supply").unwrap()];
     assert_eq!(supply.scope, Scope::Global);

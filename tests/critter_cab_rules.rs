@@ -1506,3 +1506,28 @@ fn a_passenger_listing_names_only_the_destination_that_applies() {
     let public = g.describe_public("swap raccoon-band");
     assert!(!public.contains("Hootwood Lookout"), "{public}");
 }
+
+#[test]
+fn a_drive_that_drops_off_says_it_drives_there() {
+    // CC-T5 / CC-T7: a passenger gets out only where a drive ends, so the offer of a drive that
+    // ends on the passenger's stand names the drive, for the driver and for the others, and
+    // does not read as if the passenger got out before the cab moved.
+    let def = shipped();
+    let mut g = drive_game(
+        &def,
+        "river-taxi",
+        "sett-road-3",
+        &["raccoon-band"],
+        &["move-1"],
+    );
+    let label = g.describe("drive move-1 thistledown-station");
+    assert!(
+        label.starts_with("Drive and drop off Raccoon Band at Thistledown Station"),
+        "{label}"
+    );
+    let public = g.describe_public("drive move-1 thistledown-station");
+    assert!(
+        public.starts_with("Drives and drops off Raccoon Band at Thistledown Station"),
+        "{public}"
+    );
+}

@@ -144,3 +144,52 @@ fn the_same_race_gets_the_same_choices() {
     };
     assert_eq!(run(), run());
 }
+
+/// DESIGN.md (Pit Boss): the bot re-rolls dice for a chip (DC-T4) when that pays, and keeps a
+/// car going after a single for a chip (DC-T9). Counted with the rules' own figures
+/// (`rerolls`, `went_on_after_single`, per race) over 60 two-seat races of Pit Bosses. Before
+/// the re-roll's estimate was matched against a plan of the same kind, a plan that may buy dice
+/// beat nearly every re-roll: 0.01 re-rolls a race (100 races); now about 0.9.
+#[test]
+fn the_pit_boss_rerolls_and_goes_on_after_a_single_when_that_pays() {
+    use farebox::agent::Checks;
+    use std::sync::atomic::AtomicBool;
+    let def = def("dicey-curves");
+    let matches: Vec<Match> = (0..60)
+        .map(|i| Match {
+            setup: Setup::new(2, 36_000 + i),
+            agents: vec!["racer".to_string()],
+        })
+        .collect();
+    let checks = Checks {
+        figures: true,
+        ..Checks::NONE
+    };
+    let stop = AtomicBool::new(false);
+    let out = agent::play_many_checking(
+        &def,
+        &matches,
+        5000,
+        outcomes::threads(),
+        &|| {},
+        &stop,
+        checks,
+    );
+    let (mut rerolls, mut went_on) = (0.0, 0.0);
+    for o in &out {
+        assert!(o.error.is_none(), "seed {}: {:?}", o.seed, o.error);
+        let stats = &o.trace.as_ref().expect("a trace is kept").stats;
+        rerolls += stats.get("rerolls").copied().expect("rerolls is counted");
+        went_on += stats
+            .get("went_on_after_single")
+            .copied()
+            .expect("went_on_after_single is counted");
+    }
+    let (rerolls, went_on) = (rerolls / 60.0, went_on / 60.0);
+    eprintln!("per race: {rerolls:.2} re-rolls, {went_on:.2} paid continues after a single");
+    assert!(rerolls >= 0.4, "{rerolls:.2} re-rolls a race");
+    assert!(
+        went_on >= 0.4,
+        "{went_on:.2} paid continues after a single a race"
+    );
+}

@@ -31,11 +31,13 @@ fn statistics_over_1000_seeded_games() {
     ));
 }
 
-/// DESIGN.md (DC-S6): with four seats no place in the turn order is left far behind. 300
-/// four-seat races of Pit Bosses (seeds 1-300, as `farebox sim dicey-curves --players 4
-/// --bots racer --games 300` plays them), wins counted by the winner's place in the turn
-/// order. With the two-seat default for four seats (two more chips for every seat after the
-/// starter) the places won 25.7 / 29.7 / 33.0 / 11.7%: the fourth seat far behind.
+/// DESIGN.md (DC-S6): with four seats every place in the turn order wins within 8.5 points of
+/// a quarter of the races. 300 four-seat races of Pit Bosses (seeds 1-300, as `farebox sim
+/// dicey-curves --players 4 --bots racer --games 300` plays them), wins counted by the
+/// winner's place in the turn order. Measured 30.7 / 29.3 / 23.0 / 17.0%. With the rulebook's
+/// lining-up order and 0 / 0 / 1 / 2 more chips the places won 32.3 / 22.7 / 30.7 / 14.3%;
+/// with two more chips for every seat after the starter 25.7 / 29.7 / 33.0 / 11.7% (the bot
+/// before its re-roll change).
 #[test]
 fn four_seats_win_evenly_by_turn_order() {
     use farebox::agent::{self, Match};
@@ -69,7 +71,7 @@ fn four_seats_win_evenly_by_turn_order() {
         .iter()
         .fold((1.0f64, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
     assert!(
-        lo >= 0.15 && hi - lo <= 0.15,
+        lo >= 0.165 && hi <= 0.335,
         "wins by place in the turn order: {share:?}"
     );
 }

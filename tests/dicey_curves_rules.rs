@@ -251,12 +251,12 @@ fn s2_two_chips_each_from_a_supply_of_32(def: &Arc<GameDef>) {
         }
         assert_eq!(supply(&mut g), 32 - 2 - 4 * (n as i64 - 1), "{n} players");
     }
-    // Four seats have a list of their own: by turn order 2, 2, 3 and 4 chips (0 / 0 / 1 / 2
-    // more), so the fourth seat is no longer left behind by the third.
+    // Four seats have a list of their own: by turn order 2, 3, 4 and 4 chips (0 / 1 / 2 / 2
+    // more), with their own lining-up order (see s6).
     for seed in [3u64, 4, 5, 6] {
         let mut g = game_with(def, 4, seed, &[]);
         let first = int(var(&mut g, "_first_seat"));
-        for (k, expect) in [2, 2, 3, 4].into_iter().enumerate() {
+        for (k, expect) in [2, 3, 4, 4].into_iter().enumerate() {
             let seat = (first - 1 + k as i64) % 4 + 1;
             assert_eq!(
                 chips(&mut g, seat),
@@ -265,7 +265,7 @@ fn s2_two_chips_each_from_a_supply_of_32(def: &Arc<GameDef>) {
                 k + 1
             );
         }
-        assert_eq!(supply(&mut g), 32 - 11, "4 players");
+        assert_eq!(supply(&mut g), 32 - 13, "4 players");
     }
 }
 
@@ -375,6 +375,21 @@ fn s6_nine_grid_spaces_filled_in_snake_order(def: &Arc<GameDef>) {
     let front = where_car(&mut g, first_cars[0].trim_start_matches("car-"));
     assert_eq!(format!("place {front}"), taken[0]);
     assert_eq!(active(&g), first, "the first to line up starts the race");
+    // DESIGN.md (DC-S6): four seats line up in an order of their own, by place in the turn
+    // order: the second, the starter, the fourth, the third, then back the other way; the
+    // starter still takes the first turn.
+    let mut g = game_with(def, 4, 8, &[]);
+    let first = int(var(&mut g, "_first_seat"));
+    let place = |k: i64| (first - 1 + k - 1).rem_euclid(4) + 1;
+    let expect: Vec<i64> = [2, 1, 4, 3, 3, 4, 1, 2].into_iter().map(place).collect();
+    let mut order = vec![];
+    while phase(&mut g) == "grid" {
+        order.push(active(&g));
+        let places = offered(&mut g, "place ");
+        act(&mut g, &places[0]);
+    }
+    assert_eq!(order, expect, "seat {first} starts");
+    assert_eq!(active(&g), first, "the starter takes the first turn");
 }
 
 // ---- a turn ---------------------------------------------------------------------------------

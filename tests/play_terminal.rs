@@ -902,3 +902,59 @@ fn a_track_card_laid_in_a_persons_turn_is_shown_at_once() {
         .unwrap_or_else(|| panic!("the track is not shown again:\n{changed}"));
     assert!(strip.contains(&format!(" {n} ")), "{strip}\n{changed}");
 }
+
+/// The screen of the round's first turn of `out` (heading `== Round {round} ·`), up to its
+/// prompt `prompt`.
+fn round_screen<'a>(out: &'a str, round: u32, prompt: &str) -> &'a str {
+    let at = out
+        .find(&format!("\n== Round {round} · "))
+        .unwrap_or_else(|| panic!("no round {round} in\n{out}"));
+    let rest = &out[at + 1..];
+    &rest[..rest.find(prompt).unwrap_or(rest.len())]
+}
+
+/// After three bots' turns the screen keeps enough of what they did to follow it: Curbside's
+/// board leaves no lines below it, so the news goes beside the board (it was left out whole);
+/// Critter Cab keeps the news's latest six lines (it showed one, under its taxi cards).
+#[test]
+fn the_bots_turns_are_told_on_the_next_screen() {
+    let r = farebox_with_input(
+        &[
+            "play",
+            "curbside",
+            "--seats",
+            "human,dispatcher,dispatcher,dispatcher",
+            "--seed",
+            "7",
+        ],
+        "1\nq\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let screen = round_screen(&r.out, 2, "Yellow> ");
+    assert!(screen.contains("Since your last choice:"), "{screen}");
+    let told = screen
+        .lines()
+        .filter(|l| ["Red: ", "Blue: ", "Green: "].iter().any(|n| l.contains(n)))
+        .count();
+    assert!(told >= 5, "{told} lines of the bots' turns:\n{screen}");
+
+    let r = farebox_with_input(
+        &[
+            "play",
+            "critter-cab",
+            "--seats",
+            "human,cabbie,cabbie,cabbie",
+            "--seed",
+            "7",
+        ],
+        "3\n1 1\nq\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let screen = round_screen(&r.out, 2, "Fox> ");
+    let news = screen
+        .lines()
+        .skip_while(|l| !l.starts_with("Since your last choice:"))
+        .take_while(|l| !l.starts_with("Fox: Coins"))
+        .count();
+    assert!(news >= 7, "{news} lines of news:\n{screen}");
+}

@@ -102,9 +102,16 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-S6",
         RULES,
-        "\t\tfor i = n - 1, 0, -1 do",
-        "\t\tfor i = 0, n - 1 do",
+        "\t\tfor i = #places, 1, -1 do",
+        "\t\tfor i = 1, #places do",
         "second cars line up in seat order, not back the other way"
+    ),
+    m!(
+        "DC-S6",
+        MOD,
+        "lineup_by_turn_order_4 = [2, 1, 4, 3]",
+        "lineup_by_turn_order_4 = [1, 2, 3, 4]",
+        "four seats line up in plain turn order, not in their own order"
     ),
     // ---- a turn
     m!(
@@ -505,9 +512,9 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-S2",
         MOD,
+        "extra_chips_by_turn_order_4 = [0, 1, 2, 2]",
         "extra_chips_by_turn_order_4 = [0, 0, 1, 2]",
-        "extra_chips_by_turn_order_4 = [0, 2, 2, 2]",
-        "four seats take two more chips each after the starter, as two seats do"
+        "four seats take the last session's 0 / 0 / 1 / 2 more chips"
     ),
     m!(
         "DC-T1",

@@ -276,17 +276,20 @@ fn fit_as(
         }
         joined.push(b);
     }
+    let raw_news = news;
     let news: Vec<String> = news.iter().flat_map(|l| fold_wide(l)).collect();
     let menu: Vec<String> = menu.iter().flat_map(|l| fold_wide(l)).collect();
     // The prompt takes the last line, and one is kept for naming what is folded.
     let mut left = ROWS.saturating_sub(2 + menu.len());
     let mut keep = vec![false; joined.len()];
-    // The seat's own panels ("Hand (yours)", "Taxi: ... Fox (you): ...") come before the
-    // rest of the news.
+    let mut more = vec![];
+    // The seat's own panels ("Hand (yours)", "Taxi: ... Fox (you): ...") and short variables
+    // ("dice = 1 2 2 5", what the turn is played with) come before the rest of the news.
     let need = |b: &Block| match b.part {
         Part::Head | Part::Counters => 0,
         Part::Board => 1,
         Part::Legend => 4,
+        Part::Var if b.lines.len() <= 2 => 2,
         _ if b
             .lines
             .iter()
@@ -298,7 +301,7 @@ fn fit_as(
     };
     // The heading and counters, then the board; a few lines kept for the news; then the
     // seat's own panels and the board's legend.
-    let take = |ranks: &[u8], left: &mut usize, keep: &mut Vec<bool>| {
+    let take = |joined: &[Block], ranks: &[u8], left: &mut usize, keep: &mut Vec<bool>| {
         for &rank in ranks {
             for (i, b) in joined.iter().enumerate() {
                 if need(b) == rank && !keep[i] && b.lines.len() <= *left {
@@ -308,12 +311,35 @@ fn fit_as(
             }
         }
     };
-    take(&[0, 1], &mut left, &mut keep);
-    let reserve = news.len().min(4).min(left);
+    take(&joined, &[0, 1], &mut left, &mut keep);
+    // When a narrow board leaves too little below it for the seat's own panels and the news's
+    // latest lines, they go beside it (Curbside's town leaves no line below it).
+    let mut news = news;
+    let own: Vec<usize> = (0..joined.len())
+        .filter(|&i| !keep[i] && need(&joined[i]) == 2)
+        .collect();
+    let own_lines: usize = own.iter().map(|&i| joined[i].lines.len()).sum();
+    if news.len().min(NEWS_LINES) + own_lines > left
+        && let Some(at) = (0..joined.len()).find(|&i| keep[i] && joined[i].part == Part::Board)
+    {
+        let top: Vec<String> = own
+            .iter()
+            .flat_map(|&i| joined[i].lines.iter().cloned())
+            .collect();
+        if let Some(board) = beside(&joined[at].lines, &top, raw_news) {
+            more.extend(news.iter().cloned());
+            joined[at].lines = board;
+            news = vec![];
+            for &i in &own {
+                keep[i] = true;
+                joined[i].lines.clear();
+            }
+        }
+    }
+    let reserve = news.len().min(NEWS_LINES).min(left);
     left -= reserve;
-    take(&[2, 4], &mut left, &mut keep);
+    take(&joined, &[2, 4], &mut left, &mut keep);
     left += reserve;
-    let mut more = vec![];
     // The news: its latest lines, under its heading, with one line for the rest.
     let mut news_shown = news.clone();
     let panels: usize = joined
@@ -405,6 +431,90 @@ fn fit_as(
     }
     lines.extend(menu);
     Screen { lines, codes, more }
+}
+
+/// Lines of news a turn's screen keeps for the news before the seat's own panels: its heading,
+/// a line naming the earlier ones, and the latest six, enough to follow a round of bots.
+const NEWS_LINES: usize = 8;
+
+/// The narrowest column of news worth putting beside the board.
+const SIDE_NEWS_MIN: usize = 28;
+
+/// `board` with a column to its right: `top` (the seat's own panels), then `news` (its heading,
+/// the latest lines that fit and a line naming the earlier ones), each line folded to the
+/// column; when the board leaves a column of at least [`SIDE_NEWS_MIN`] characters and is tall
+/// enough for `top`, the heading and a line of news (or for `top` alone when there is no news).
+fn beside(board: &[String], top: &[String], news: &[String]) -> Option<Vec<String>> {
+    let width = board.iter().map(|l| l.chars().count()).max()?;
+    let side = COLS.checked_sub(width + 3)?;
+    if side < SIDE_NEWS_MIN || board.len() < 3 {
+        return None;
+    }
+    let fold = |l: &str| -> Vec<String> {
+        let lead = l.chars().take_while(|c| *c == ' ').count();
+        let mut out: Vec<String> = vec![];
+        let mut cur = " ".repeat(lead);
+        let mut empty = true;
+        for word in l.trim_start().split(' ') {
+            if !empty && cur.chars().count() + 1 + word.chars().count() > side {
+                out.push(cur);
+                cur = " ".repeat(lead + 2);
+                empty = true;
+            }
+            if !empty {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+            empty = false;
+        }
+        out.push(cur);
+        out.into_iter().map(|l| cut_to(&l, side)).collect()
+    };
+    let mut column: Vec<String> = top.iter().flat_map(|l| fold(l)).collect();
+    if news.len() < 2 {
+        return (!column.is_empty() && column.len() <= board.len()).then(|| join(board, &column));
+    }
+    let items: Vec<Vec<String>> = news[1..].iter().map(|l| fold(l)).collect();
+    // The heading, then the latest items that fit whole (with a line for the rest).
+    let mut room = board.len().checked_sub(column.len() + 1)?;
+    let mut shown: Vec<&Vec<String>> = vec![];
+    for (i, item) in items.iter().enumerate().rev() {
+        let rest = if i > 0 { 1 } else { 0 };
+        if item.len() + rest > room {
+            break;
+        }
+        room -= item.len();
+        shown.push(item);
+    }
+    if shown.is_empty() {
+        return None;
+    }
+    let earlier = items.len() - shown.len();
+    column.push(cut_to(&news[0], side));
+    if earlier > 0 {
+        column.push(cut_to(
+            &format!("  … {earlier} earlier (i shows them)"),
+            side,
+        ));
+    }
+    column.extend(shown.into_iter().rev().flatten().cloned());
+    Some(join(board, &column))
+}
+
+/// `board`'s lines with `column`'s beside them, three spaces to the right of the widest.
+fn join(board: &[String], column: &[String]) -> Vec<String> {
+    let width = board.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    board
+        .iter()
+        .enumerate()
+        .map(|(i, l)| match column.get(i) {
+            Some(c) => {
+                let pad = width - l.chars().count();
+                format!("{l}{}   {c}", " ".repeat(pad))
+            }
+            None => l.clone(),
+        })
+        .collect()
 }
 
 /// `line` cut to `width` characters, an ellipsis at the end when it was longer.
