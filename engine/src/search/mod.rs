@@ -243,6 +243,14 @@ impl Search {
                         bot_pick = (b < actions.len()).then_some(b);
                         t.prior = allowed.iter().position(|&k| Some(k) == bot_pick);
                     }
+                    // When the bot would go back to where the seat has been, it is asked
+                    // again without that choice: its choice among the rest is the prior.
+                    if t.prior.is_none()
+                        && allowed.len() < actions.len()
+                        && let Ok(b) = copy.bot_choose(id, &shown, &mut rng)
+                    {
+                        t.prior = (b < shown.len()).then_some(b);
+                    }
                 }
                 tree = Some(t);
             }
