@@ -1,8 +1,9 @@
 //! The Play tab online: a table hosted from the new-game dialog (a server in the Studio's
 //! process) played to its end against a bot, and tables of a server started by the test
 //! joined by address and code; the seats' status (a person gone, a bot standing in), a stale
-//! action and its resync, a copy of the mod with other content, and coming back to a seat
-//! with its token.
+//! action and its resync, a copy of the mod with other content, coming back to a seat with
+//! its token, and the board drawn as the server laid it (Taxi Derby's city, Dicey Curves'
+//! track).
 
 use std::sync::Arc;
 use std::time::Duration;
