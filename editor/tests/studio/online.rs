@@ -1,8 +1,9 @@
 //! The Play tab online: a table hosted from the new-game dialog (a server in the Studio's
 //! process) played to its end against a bot, and tables of a server started by the test
 //! joined by address and code; the seats' status (a person gone, a bot standing in), a stale
-//! action and its resync, a copy of the mod with other content, and coming back to a seat
-//! with its token.
+//! action and its resync, a copy of the mod with other content, coming back to a seat with
+//! its token, and the board drawn as the server laid it (Taxi Derby's city, Dicey Curves'
+//! track).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,19 +34,28 @@ fn load(folder: &Path) -> Arc<GameDef> {
 
 /// A server of the bundled Curbside, a person gone `grace` before a bot plays their seat.
 fn server(grace: Duration) -> Server {
+    server_of("curbside", grace, 9)
+}
+
+/// A server of the bundled mod `id`, its tables seeded from `seed`.
+fn server_of(id: &str, grace: Duration, seed: u64) -> Server {
     let mut cfg = ServerConfig::new(
         "127.0.0.1:0".parse().unwrap(),
-        vec![load(&mods_dir().join("curbside"))],
+        vec![load(&mods_dir().join(id))],
     );
     cfg.grace = grace;
-    cfg.seed = Some(9);
+    cfg.seed = Some(seed);
     Server::start(cfg).unwrap()
 }
 
 fn table(server: &Server, seats: &[&str]) -> String {
+    table_of(server, "curbside", seats)
+}
+
+fn table_of(server: &Server, id: &str, seats: &[&str]) -> String {
     server
         .create_table(TableSpec {
-            mod_id: "curbside".into(),
+            mod_id: id.into(),
             seats: seats.iter().map(|s| s.to_string()).collect(),
             options: Default::default(),
         })
@@ -425,5 +435,143 @@ fn a_dropped_seat_is_taken_back_with_rejoin() {
     assert!(
         other.latest().closed.is_some(),
         "the other connection was not ended"
+    );
+}
+
+/// Waits until this Studio's seat has actions online, and checks the board is drawn as the
+/// local game draws it: no banner saying the layout is missing, every space an offered action
+/// names is a button on the board named as the action names it, and written on the board (a
+/// track's by the plate of its card). Returns how many spaces were checked.
+fn board_drawn_online(h: &mut H, game: &str) -> usize {
+    until(h, "the seat's actions", |s| {
+        online(s).is_some_and(|o| !o.offered().is_empty())
+    });
+    settle(h);
+    assert!(
+        h.query_by_label_contains("board's layout").is_none(),
+        "{game}: the banner of a board not sent shows"
+    );
+    let s = h.state().as_ref().unwrap();
+    let snap = online(s).unwrap().snapshot().unwrap();
+    let named = s.play.named_on_board().to_vec();
+    let track = snap.board.kind == "track";
+    let mut spaces = Vec::new();
+    for o in &snap.offered {
+        for spot in farebox_editor::studio::play::spots_of(&o.action, snap) {
+            let farebox_editor::studio::board_view::Spot::Space(sp) = spot else {
+                continue;
+            };
+            let name = farebox_editor::studio::board_view::board_space_name(&snap.board, sp);
+            assert!(
+                o.label.contains(&name),
+                "{game}: the board calls it {name}, and the action says `{}`",
+                o.label
+            );
+            if track {
+                let (card, _) = name.split_once("), ").expect("a card in the name");
+                let (card_name, number) = card.split_once(" (card ").expect("a card number");
+                let plate = format!("card {number} · {card_name}");
+                assert!(
+                    named.iter().any(|(_, text)| *text == plate),
+                    "{game}: no plate says {plate:?}: {named:?}"
+                );
+            } else {
+                assert!(
+                    named.iter().any(|(n, text)| *n == sp && *text == name),
+                    "{game}: `{}` names {name}, which the board does not write (it writes {:?})",
+                    o.label,
+                    named.iter().filter(|(n, _)| *n == sp).collect::<Vec<_>>()
+                );
+            }
+            spaces.push(name);
+        }
+    }
+    for name in &spaces {
+        assert!(
+            h.query_all_by_role_and_label(egui::accesskit::Role::Button, name)
+                .next()
+                .is_some(),
+            "{game}: no place on the board to click for {name}"
+        );
+    }
+    spaces.len()
+}
+
+/// Taxi Derby hosted from the Play tab: its sections city is drawn as the server laid it
+/// (the sections' squares, the roads, the spaces marked by what they are: the legend names the
+/// police station and the stores), the start spaces offered are places on the board.
+#[test]
+fn a_hosted_taxi_derby_table_draws_its_city_as_the_local_game_does() {
+    let mut h = studio("taxi-derby".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.get_by_label("Host online").click();
+    until(&mut h, "the hosted table", seated);
+    let n = board_drawn_online(&mut h, "taxi-derby");
+    assert!(n > 0, "no space offered");
+    {
+        let s = h.state().as_ref().unwrap();
+        let board = &online(s).unwrap().snapshot().unwrap().board;
+        assert_eq!(board.kind, "sections");
+        assert!(!board.arrangement.is_empty());
+    }
+    if h.query_by_label("police station").is_none() {
+        h.get_by_label("Legend").click();
+        settle(&mut h);
+    }
+    for mark in [
+        "police station",
+        "store, with its price",
+        "city section, named in its corner",
+    ] {
+        assert!(
+            h.query_by_label(mark).is_some(),
+            "the legend has no {mark:?}: the spaces are not marked by what they are"
+        );
+    }
+    assert!(
+        h.query_all_by_label_contains("start of ").count() >= 2,
+        "the start spaces are not marked in their seats' colours"
+    );
+}
+
+/// Dicey Curves joined at a server's table: the track laid at setup is drawn card by card,
+/// each card's plate written, the spaces its actions name places on the board; a track
+/// space says its card when hovered (its card, lane and row come from the mod).
+#[test]
+fn a_joined_dicey_curves_table_draws_its_track_as_the_local_game_does() {
+    let server = server_of("dicey-curves", Duration::from_secs(30), 3);
+    let code = table_of(&server, "dicey-curves", &["person", "racer"]);
+    let mut h = joined("dicey-curves".into(), &server, &code);
+    join_seat(&mut h, "Join as Red");
+    let n = board_drawn_online(&mut h, "dicey-curves");
+    assert!(n >= 4, "only {n} spaces checked");
+    let (name, card) = {
+        let s = h.state().as_ref().unwrap();
+        let snap = online(s).unwrap().snapshot().unwrap();
+        assert_eq!(snap.board.kind, "track");
+        let track = snap.board.track.as_ref().expect("the track");
+        assert!(!track.laid.is_empty(), "no card laid");
+        let sp = snap
+            .offered
+            .iter()
+            .flat_map(|o| farebox_editor::studio::play::spots_of(&o.action, snap))
+            .find_map(|s| match s {
+                farebox_editor::studio::board_view::Spot::Space(sp) => Some(sp),
+                _ => None,
+            })
+            .unwrap();
+        let name = farebox_editor::studio::board_view::board_space_name(&snap.board, sp);
+        let (card, _) = name.split_once("), ").unwrap();
+        let (card_name, number) = card.split_once(" (card ").unwrap();
+        (name.clone(), format!("Card {number}: {card_name}"))
+    };
+    h.query_all_by_role_and_label(egui::accesskit::Role::Button, &name)
+        .next()
+        .unwrap()
+        .hover();
+    settle(&mut h);
+    assert!(
+        h.query_by_label(&card).is_some(),
+        "hovering {name} does not say {card:?}"
     );
 }

@@ -120,6 +120,8 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
     let spaces = &scene.board.graph.spaces;
     let rn = xf.len(node_radius(scene));
     let mut legend = Vec::new();
+    // Where the sections' names are written: the spaces' names keep off them.
+    let mut section_names: Vec<Rect> = Vec::new();
 
     // The ground: the sections as laid, or a parchment map tinted by region.
     if sections {
@@ -149,6 +151,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
                 if let Some(tr) = text(p, at, Align2::LEFT_TOP, &sec.name, size, INK) {
                     p.rect_filled(tr.expand(3.0), 3.0, Color32::from_white_alpha(150));
                     text(p, at, Align2::LEFT_TOP, &sec.name, size, INK);
+                    section_names.push(tr.expand(3.0));
                 }
             }
         }
@@ -357,7 +360,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             super::highlight(p, *place, false);
         }
     }
-    let named = names(p, scene, &places, rn, sections);
+    let named = names(p, scene, &places, rn, sections, section_names);
     Drawn {
         places,
         legend,
@@ -377,8 +380,9 @@ pub fn marks_actionable(scene: &Scene) -> bool {
 const FEATURE_TEXT: f32 = 9.5;
 
 /// Writes the spaces' names, most telling first, each where it overlaps no name already
-/// written, no other feature's symbol and no piece, and always inside the view (a name
-/// that would run off an edge is shifted in). Returns the spaces named, with the name.
+/// written (a section's name included), no other feature's symbol and no piece, and always
+/// inside the view (a name that would run off an edge is shifted in). Returns the spaces
+/// named, with the name.
 ///
 /// Every space a person may act on is named first, by the name the actions use
 /// ([`super::space_label`]: a name several spaces share gets the number its id ends
@@ -402,6 +406,7 @@ fn names(
     places: &[Option<Place>],
     rn: f32,
     sections: bool,
+    section_names: Vec<Rect>,
 ) -> Vec<(u32, String)> {
     let spaces = &scene.board.graph.spaces;
     let view = p.clip_rect().shrink(2.0);
@@ -471,7 +476,7 @@ fn names(
             }
         }
     }
-    let mut taken: Vec<Rect> = Vec::new();
+    let mut taken: Vec<Rect> = section_names;
     let mut named = Vec::new();
     for i in order {
         let (Some(sp), Some(Some(place)), Some(name)) = (spaces.get(i), places.get(i), full.get(i))

@@ -71,11 +71,27 @@ pub(crate) fn move_marks(snap: &Snapshot) -> Vec<board_view::MoveMark> {
             what: format!(
                 "{}'s last move: {}",
                 snap.def.seat_name(m.seat as usize),
-                crate::common::shown(&m.label, 120)
+                legend_words(&m.label, 120)
             ),
             spaces: m.spaces,
         })
         .collect()
+}
+
+/// A move's words for the legend, on one line: whole when at most `max` characters, else
+/// cut after the last whole word that fits, with "…" (a whole turn of Dicey Curves, its
+/// actions joined, runs long; a byte count, as error messages give, means nothing there).
+fn legend_words(label: &str, max: usize) -> String {
+    let line = crate::common::clean_line(label);
+    let Some((end, _)) = line.char_indices().nth(max) else {
+        return line.into_owned();
+    };
+    let head = &line[..end];
+    let head = match head.rfind(' ') {
+        Some(i) if i > end / 2 => &head[..i],
+        _ => head,
+    };
+    format!("{}…", head.trim_end_matches([' ', ';', ',']))
 }
 
 /// What a click in the action menu chooses from, and where the choice goes.
@@ -191,4 +207,27 @@ pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::legend_words;
+
+    #[test]
+    fn a_long_move_is_cut_after_a_word_for_the_legend() {
+        let short = "Line up Red Racer at Starting Grid (card 1), left lane, front row";
+        assert_eq!(legend_words(short, 120), short);
+        let turn = format!("{short}; {short}; Chip: add a green die showing 5");
+        let shown = legend_words(&turn, 120);
+        assert!(shown.chars().count() <= 121, "{shown}");
+        assert!(shown.ends_with('…') && !shown.contains("bytes"), "{shown}");
+        let kept = shown.trim_end_matches('…');
+        assert!(turn.starts_with(kept), "{shown}");
+        let next = turn[kept.len()..].chars().next();
+        assert!(
+            matches!(next, Some(' ' | ';' | ',')),
+            "cut inside a word: {shown}"
+        );
+        assert_eq!(legend_words("a\tb", 120), "a b");
+    }
 }

@@ -249,8 +249,12 @@ impl PlayPanel {
         }
     }
 
-    /// The spaces whose names the board wrote last frame, with the name written.
+    /// The spaces whose names the board wrote last frame, with the name written (of the
+    /// game online while there is one).
     pub fn named_on_board(&self) -> &[(u32, String)] {
+        if self.online.is_some() {
+            return &self.online_ui.named;
+        }
         &self.named
     }
 

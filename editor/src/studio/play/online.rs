@@ -19,7 +19,7 @@ use farebox::content::def::BoardDef;
 use farebox::game::{Setup, View};
 use farebox_server::client::{Client, Event, Latest, Seated};
 use farebox_server::protocol::{
-    ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg, WireView,
+    ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg, WireBoard, WireView,
 };
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
@@ -107,8 +107,12 @@ pub struct Online {
     pub choice: Option<u8>,
     seated: Option<Seated>,
     latest: Latest,
-    /// The board as this Studio can draw it from the mod ([`client_board`]).
+    /// The board as it lies on the table: rebuilt from the one the server sent
+    /// ([`table_board`]), else the mod's own ([`client_board`]: a grid, whose tiles come in
+    /// the view).
     board: Board,
+    /// The board the server sent that [`Online::board`] was rebuilt from.
+    wire_board: Option<WireBoard>,
     /// The view before the last update, to find where a move changed the board.
     prev: Option<WireView>,
     snap: Option<Snapshot>,
@@ -132,6 +136,7 @@ impl Online {
         Online {
             ctx: ctx.clone(),
             board: client_board(&def),
+            wire_board: None,
             prev: None,
             def,
             server: None,
@@ -458,6 +463,7 @@ impl Online {
             .map(|v| plain_log(&v.log))
             .unwrap_or_default();
         self.moves.clear();
+        self.set_board(self.latest.board.clone());
         self.prev = self.latest.view.clone();
         self.closed = None;
         self.problem = None;
@@ -485,6 +491,11 @@ impl Online {
     fn event(&mut self, e: Event) {
         match e {
             Event::Msg(ServerMsg::Update(u)) => {
+                // The board after this update, for the spaces the move changed (a track
+                // card just laid has spaces the board before it did not).
+                if u.board.is_some() {
+                    self.set_board(u.board.clone());
+                }
                 if u.resync {
                     self.log = plain_log(&u.view.log);
                 } else {
@@ -530,8 +541,29 @@ impl Online {
         }
     }
 
+    /// Rebuilds the board from the one the server sent, when it changed; without one, the
+    /// mod's own.
+    fn set_board(&mut self, wire: Option<WireBoard>) {
+        if wire == self.wire_board {
+            return;
+        }
+        self.board = match &wire {
+            Some(w) => table_board(&self.def, w),
+            None => client_board(&self.def),
+        };
+        self.wire_board = wire;
+    }
+
+    /// Whether the board is drawn: a sections city or a track only once the server sent it
+    /// (until then their pieces are listed by the spaces they stand on).
+    pub fn board_drawn(&self) -> bool {
+        self.wire_board.is_some()
+            || !matches!(self.def.board, BoardDef::Sections(_) | BoardDef::Track(_))
+    }
+
     /// The game as the Play tab draws it, from the latest view.
     fn rebuild(&mut self) {
+        self.set_board(self.latest.board.clone());
         let Some(view) = self.latest.view.clone() else {
             self.snap = None;
             return;
@@ -741,10 +773,10 @@ fn host_table(def: Arc<GameDef>, spec: HostSpec) -> Done {
     }
 }
 
-/// The board a client can draw from the mod alone: a graph or a grid (whose tiles come in
-/// the view) is the mod's; a sections board is laid out by the table's secret seed and a
-/// track is laid as the game goes, neither of which the server sends, so those show no board
-/// (their pieces are listed by the spaces they stand on).
+/// The board a client can draw from the mod alone, before (or without) the server's: a
+/// graph or a grid (whose tiles come in the view) is the mod's; a sections board is laid out
+/// by the table's secret seed and a track is laid as the game goes, so those show no board
+/// until the server sends them (their pieces are listed by the spaces they stand on).
 pub fn client_board(def: &GameDef) -> Board {
     let mut rng = farebox::rng::Rng::new(0, 0);
     let none = BTreeMap::new();
@@ -758,9 +790,81 @@ pub fn client_board(def: &GameDef) -> Board {
     }
 }
 
-/// Whether the server's view lets this Studio draw the mod's board.
-pub fn board_drawn(def: &GameDef) -> bool {
-    !matches!(def.board, BoardDef::Sections(_) | BoardDef::Track(_))
+/// The board as it lies on the table, from the one the server sent: its spaces, roads,
+/// sections arrangement and laid track ([`WireBoard::to_board`]), with what the mod says of
+/// each space (its tags and properties: a taxi stand, a start in its seat's colour, a track
+/// space's card, lane, row and gate), which the board view draws by and the wire leaves out.
+/// These come from the mod the Studio has open, which every seat has whole, so they show
+/// nothing a seat may not see.
+pub fn table_board(def: &GameDef, wire: &WireBoard) -> Board {
+    let mut board = wire.to_board(def);
+    let marks = space_marks(def, &board);
+    let graph = std::sync::Arc::make_mut(&mut board.graph);
+    for (sp, mark) in graph.spaces.iter_mut().zip(marks) {
+        if let Some((id, tags, props)) = mark
+            && id == sp.id
+        {
+            sp.tags = tags;
+            sp.props = props;
+        }
+    }
+    board
+}
+
+/// A space's id, tags and properties as the mod gives them.
+type Marks = (String, Vec<String>, BTreeMap<String, farebox::value::Value>);
+
+/// For each of the board's spaces in order, what the mod says of it (None where it cannot
+/// tell): a graph's spaces are the mod's in order; a sections board's, each laid section's in
+/// the order of the arrangement; a track's are found by laying the same cards at the same
+/// places on a fresh track, as the engine laid them.
+fn space_marks(def: &GameDef, board: &Board) -> Vec<Option<Marks>> {
+    let of = |sp: &farebox::content::def::SpaceDef| {
+        Some((sp.id.clone(), sp.tags.clone(), sp.props.clone()))
+    };
+    match &def.board {
+        BoardDef::Graph(g) => g.spaces.iter().map(of).collect(),
+        BoardDef::Sections(s) => board
+            .arrangement
+            .iter()
+            .flat_map(|&(si, _)| {
+                s.sections
+                    .get(si as usize)
+                    .map_or(&[][..], |sec| &sec.graph.spaces[..])
+            })
+            .map(of)
+            .collect(),
+        BoardDef::Track(t) => {
+            let Some(track) = &board.track else {
+                return Vec::new();
+            };
+            let mut rng = farebox::rng::Rng::new(0, 0);
+            let mut fresh = Board::new(&def.board, &def.tiles, &BTreeMap::new(), &mut rng);
+            for laid in &track.laid {
+                let Some(piece) = t.pieces.get(laid.piece as usize) else {
+                    break;
+                };
+                if let Some(ft) = fresh.track.as_mut() {
+                    ft.end = (laid.x, laid.y, laid.heading);
+                }
+                if fresh.lay_track(laid.piece as usize, piece, true).is_err() {
+                    break;
+                }
+            }
+            for (k, laid) in track.laid.iter().enumerate() {
+                if laid.removed {
+                    let _ = fresh.remove_track(k, k + 1);
+                }
+            }
+            fresh
+                .graph
+                .spaces
+                .iter()
+                .map(|sp| Some((sp.id.clone(), sp.tags.clone(), sp.props.clone())))
+                .collect()
+        }
+        BoardDef::Grid(_) | BoardDef::None => Vec::new(),
+    }
 }
 
 /// The spaces where a move changed what the seat sees: a piece's old and new space, a cell

@@ -8,7 +8,7 @@ use farebox::GameDef;
 use farebox_server::protocol::{SeatKind as WireSeat, SeatStatus};
 
 use super::actions::{actions_ui, move_marks, spots_of};
-use super::online::{Online, Stage, board_drawn};
+use super::online::{Online, Stage};
 use super::side::{log_ui, result_ui};
 use super::{Guard, SIDE_W, table_ui};
 use crate::studio::board_view::{self, Scene, Spot};
@@ -27,6 +27,8 @@ pub(super) struct OnlineUi {
     pub guard: Guard,
     pub camera: board_view::Camera,
     pub picked: Option<Spot>,
+    /// The spaces the board wrote names for, last frame.
+    pub named: Vec<(u32, String)>,
 }
 
 /// A bot spec in words: the mod's bot's name, the search bot's level, the random bot.
@@ -230,8 +232,8 @@ impl Online {
         let mut actionable: Vec<Spot> = offers.iter().map(|(s, _)| *s).collect();
         actionable.dedup();
         let moved = move_marks(snap);
-        let banner = (!board_drawn(&def)).then_some(
-            "The server does not send this board's layout: the pieces are listed in the side panel",
+        let banner = (!self.board_drawn()).then_some(
+            "The server has not sent this board's layout yet: the pieces are listed in the side panel",
         );
         let scene = Scene {
             def: &def,
@@ -244,6 +246,7 @@ impl Online {
             offers: &offers,
         };
         let r = table_ui(ui, &mut st.camera, &scene);
+        st.named = r.named.clone();
         if let Some(spot) = r.clicked.filter(|_| armed) {
             let here: Vec<&Offered> = snap
                 .offered
@@ -424,7 +427,7 @@ impl Online {
                     });
             }
         }
-        if !board_drawn(&def) {
+        if !self.board_drawn() {
             ui.separator();
             ui.strong("Pieces");
             for p in &snap.view.pieces {
