@@ -76,6 +76,24 @@ pub struct Search {
     /// The positions this seat has chosen from in the current turn of the real game, as it
     /// saw them (see [`Earlier`]).
     earlier: std::cell::RefCell<Earlier>,
+    /// The VM the playout bot is asked for the root's prior on (see [`Search::ask_bot`]).
+    prior_vm: PriorVm,
+}
+
+/// A VM kept between decisions. A cloned bot starts without one.
+#[derive(Default)]
+struct PriorVm(std::cell::RefCell<Option<Box<Host>>>);
+
+impl Clone for PriorVm {
+    fn clone(&self) -> PriorVm {
+        PriorVm::default()
+    }
+}
+
+impl std::fmt::Debug for PriorVm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PriorVm")
+    }
 }
 
 /// The positions a seat has already chosen from in one turn of the real game, each as the
@@ -171,6 +189,7 @@ impl Search {
             decided: Default::default(),
             departed: Default::default(),
             earlier: Default::default(),
+            prior_vm: Default::default(),
         })
     }
 
@@ -236,21 +255,9 @@ impl Search {
                 let shown: Vec<String> = allowed.iter().map(|&k| actions[k].clone()).collect();
                 let mut t = Tree::new(&shown);
                 if let Policy::Bot(id) = &self.policy {
-                    // What the scripted bot would do here is the root's prior: the search
-                    // spends its playouts around it and leaves it only for a better action.
-                    // The bot reads its seat's view of the copy, which is all the seat knows.
-                    if let Ok(b) = copy.bot_choose(id, actions, &mut rng) {
-                        bot_pick = (b < actions.len()).then_some(b);
-                        t.prior = allowed.iter().position(|&k| Some(k) == bot_pick);
-                    }
-                    // When the bot would go back to where the seat has been, it is asked
-                    // again without that choice: its choice among the rest is the prior.
-                    if t.prior.is_none()
-                        && allowed.len() < actions.len()
-                        && let Ok(b) = copy.bot_choose(id, &shown, &mut rng)
-                    {
-                        t.prior = (b < shown.len()).then_some(b);
-                    }
+                    let (pick, prior) = self.ask_bot(game, id, actions, &allowed, decision);
+                    bot_pick = pick;
+                    t.prior = prior;
                 }
                 tree = Some(t);
             }
@@ -267,6 +274,52 @@ impl Search {
             (_, _, Some(t)) => Ok(self.decided_on(allowed[t.best()], bot_pick)),
             _ => Ok(0),
         }
+    }
+
+    /// What the scripted bot `id` would do here, the root's prior: the search spends its
+    /// playouts around it and leaves it only for a better action. Returns the bot's choice
+    /// (an index into `actions`) and the prior (an index into `allowed`). When the bot's choice
+    /// is not allowed (it would take the seat back to where it has been this turn), the bot is
+    /// asked again among the allowed actions. The bot is asked on a determinization of its own
+    /// (it reads its seat's view of it, which is all the seat knows), on the VM it was asked on
+    /// at this seat's earlier decisions: a bot that plans a turn and follows its plan (Dicey
+    /// Curves' Pit Boss) keeps its plan from one decision to the next, as in a game of its own,
+    /// instead of planning afresh in the middle of a turn.
+    fn ask_bot(
+        &self,
+        game: &Game,
+        id: &str,
+        actions: &[String],
+        allowed: &[usize],
+        decision: u64,
+    ) -> (Option<usize>, Option<usize>) {
+        let seed = mix(mix(self.seed, decision), u64::from(u32::MAX) + 1);
+        let vm = self.prior_vm.0.borrow_mut().take().map(|b| *b);
+        let Ok(mut copy) = game.determinized_on(game.active(), seed, vm) else {
+            return (None, None);
+        };
+        let mut rng = Rng::new(seed, 8);
+        let mut ok = true;
+        let pick = match copy.bot_choose(id, actions, &mut rng) {
+            Ok(b) => (b < actions.len()).then_some(b),
+            Err(_) => {
+                ok = false;
+                None
+            }
+        };
+        let mut prior = allowed.iter().position(|&k| Some(k) == pick);
+        if ok && prior.is_none() && allowed.len() < actions.len() {
+            let shown: Vec<String> = allowed.iter().map(|&k| actions[k].clone()).collect();
+            match copy.bot_choose(id, &shown, &mut rng) {
+                Ok(b) => prior = (b < shown.len()).then_some(b),
+                Err(_) => ok = false,
+            }
+        }
+        // A VM whose call reached a limit is not used again.
+        if ok {
+            *self.prior_vm.0.borrow_mut() = Some(Box::new(copy.into_host()));
+        }
+        (pick, prior)
     }
 
     /// Counts a decision (and whether it left the playout bot's choice) and returns `chosen`.
