@@ -21,7 +21,10 @@ fn first_too_long(seats: u8, seed: u64) -> (Option<String>, usize) {
     let mut read = 0;
     let mut step = 0;
     while !g.is_over() {
-        assert!(step < 5000, "{seats} seats, seed {seed}: the game did not end");
+        assert!(
+            step < 5000,
+            "{seats} seats, seed {seed}: the game did not end"
+        );
         let actions = g.legal_actions().unwrap();
         for a in &actions {
             let mut labels: Vec<String> = g.try_describe_path(a).unwrap();
@@ -40,7 +43,9 @@ fn first_too_long(seats: u8, seed: u64) -> (Option<String>, usize) {
                 }
             }
         }
-        let i = agents[g.active() as usize].choose(&mut g, &actions).unwrap();
+        let i = agents[g.active() as usize]
+            .choose(&mut g, &actions)
+            .unwrap();
         g.apply_legal(&actions[i]).unwrap();
         step += 1;
     }
