@@ -10,8 +10,9 @@ use farebox::content::GameDef;
 use farebox::content::def::BoardDef;
 use farebox::game::PieceView;
 
+use super::marks::MapMarks;
 use super::{CODES_HEAD, MAP_W, pieces_by_space, space_codes};
-use crate::cli::play_board::{Canvas, piece_legend, piece_mark, wrap};
+use crate::cli::play_board::{Canvas, piece_legend, wrap};
 
 /// Lines of a graph map.
 const GRAPH_H: usize = 19;
@@ -202,10 +203,10 @@ fn round_div(a: i64, b: i64) -> i64 {
 }
 
 /// A code with the marks of the pieces on its space: "HL[F,R]".
-fn with_pieces(code: &str, on: Option<&Vec<&PieceView>>, marks: &[String]) -> String {
+fn with_pieces(code: &str, on: Option<&Vec<&PieceView>>, marks: &MapMarks) -> String {
     match on {
         Some(ps) if !ps.is_empty() => {
-            let ms: Vec<String> = ps.iter().map(|p| piece_mark(p, marks)).collect();
+            let ms: Vec<String> = ps.iter().map(|p| marks.mark(p)).collect();
             format!("{code}[{}]", ms.join(","))
         }
         _ => code.to_string(),
@@ -311,13 +312,14 @@ pub(super) fn draw_spaces(
         map.line(at(a), at(b), how);
     }
     let on = pieces_by_space(pieces);
+    let piece_marks = MapMarks::new(def, pieces, marks);
     // Spaces with pieces first, so their marks are nearest their spaces.
     let mut order: Vec<usize> = (0..g.spaces.len()).collect();
     order.sort_by_key(|&i| !on.contains_key(g.spaces[i].id.as_str()));
     let mut lost = vec![];
     for i in order {
         let s = &g.spaces[i];
-        let text = with_pieces(&codes[i], on.get(s.id.as_str()), marks);
+        let text = with_pieces(&codes[i], on.get(s.id.as_str()), &piece_marks);
         let (x, y) = at(s);
         let anchor = codes[i].chars().count() / 2;
         if map.label(x, y, &text, anchor).is_none() {
@@ -354,11 +356,9 @@ pub(super) fn draw_spaces(
     head.push("X[P] pieces P on space X".into());
     out.extend(wrap("Legend: ", &head, "   "));
     let on_board: Vec<&PieceView> = pieces.iter().filter(|p| p.at.is_some()).collect();
-    out.extend(wrap(
-        "        ",
-        &piece_legend(def, &on_board, marks),
-        "   ",
-    ));
+    let mut legend = piece_legend(def, &on_board, marks);
+    legend.extend(piece_marks.legend(&on_board));
+    out.extend(wrap("        ", &legend, "   "));
     if !lost.is_empty() {
         out.extend(wrap("Not drawn for lack of room: ", &lost, ", "));
     }

@@ -10,7 +10,9 @@
 //! intersections; turning there is always allowed), and each section's name is written over
 //! its corner. Above the map, a list gives every code with the name the menu uses; under it, a
 //! legend explains the marks (kept next to the map, which so stays in sight above the menu).
-//! The map is drawn in `graph.rs`, its codes made in `codes.rs`.
+//! The map is drawn in `graph.rs`, its codes made in `codes.rs`. Pieces of no seat whose
+//! marks would be alike (the Blue and the Black Racer, both "cb") are told apart by
+//! `marks.rs` ("ck" for the black one), and the legend says so.
 //!
 //! A track board (Dicey Curves) is drawn as a strip of its laid cards in order, wrapped to the
 //! width: each card is a block headed by its number and turn, its lanes as lines (left lane on
@@ -23,6 +25,7 @@
 
 mod codes;
 mod graph;
+mod marks;
 mod track;
 
 use std::collections::HashMap;
@@ -104,6 +107,11 @@ mod tests {
 
     /// A bundled game of two seats, just set up.
     fn game(id: &str, seed: u64) -> Game {
+        game_of(id, 2, seed)
+    }
+
+    /// A bundled game of `seats` seats, just set up.
+    fn game_of(id: &str, seats: u8, seed: u64) -> Game {
         let (mut stdin, mut out, mut err) = (&b""[..], Vec::new(), Vec::new());
         let mut io = Io {
             stdin: &mut stdin,
@@ -111,7 +119,7 @@ mod tests {
             err: &mut err,
         };
         let def = load_for_play(id, &mut io).expect("bundled mod");
-        let su = setup(&def, 2, seed, &[]).expect("setup");
+        let su = setup(&def, seats, seed, &[]).expect("setup");
         Game::new(def, su).expect("game")
     }
 
@@ -200,5 +208,60 @@ mod tests {
             .find(|l| l.starts_with("Cards: "))
             .expect("cards");
         assert!(cards.starts_with("Cards: 1 Starting Grid"), "{cards}");
+    }
+
+    #[test]
+    fn every_piece_on_a_four_seat_dicey_board_has_a_code_of_its_own() {
+        let mut g = game_of("dicey-curves", 4, 7);
+        // Line the cars up on the grid: the first legal action until all eight stand on it.
+        let on_board = |g: &Game| {
+            g.view(Some(0))
+                .pieces
+                .iter()
+                .filter(|p| p.at.is_some() && p.kind.starts_with("car-"))
+                .count()
+        };
+        let mut steps = 0;
+        while on_board(&g) < 8 {
+            let a = g.legal_actions().expect("actions")[0].clone();
+            g.apply_legal(&a).expect("apply");
+            steps += 1;
+            assert!(steps < 200, "the cars never all stood on the track");
+        }
+        let def = g.def().clone();
+        let marks = seat_marks(&def, 4);
+        let view = g.view(Some(0));
+        let pieces = with_kind_color(&def, &view.pieces);
+        let placed: Vec<&PieceView> = pieces.iter().filter(|p| p.at.is_some()).collect();
+        // Each kind of piece on the board has its own code, and no two kinds share one.
+        let codes = marks::MapMarks::new(&def, &pieces, &marks);
+        let mut by_code: HashMap<String, String> = HashMap::new();
+        for p in &placed {
+            let code = codes.mark(p);
+            if let Some(other) = by_code.insert(code.clone(), p.kind.clone()) {
+                assert_eq!(other, p.kind, "{other} and {} are both `{code}`", p.kind);
+            }
+        }
+        assert_eq!(by_code.len(), 8, "{by_code:?}");
+        // And so the strip drawn shows eight different car codes, the legend explaining any
+        // that is not kind-and-color initials.
+        let lines = draw_map(&def, &g.state().board, &names(&g), &view.pieces, &marks);
+        let strip: Vec<&String> = lines
+            .iter()
+            .take_while(|l| !l.starts_with("Legend"))
+            .collect();
+        let shown: std::collections::BTreeSet<String> = strip
+            .iter()
+            .flat_map(|l| l.split(|c: char| !c.is_ascii_alphanumeric()))
+            .filter(|w| w.len() == 2 && w.starts_with('c'))
+            .map(str::to_string)
+            .collect();
+        assert_eq!(shown.len(), 8, "{shown:?}\n{lines:#?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("ck  Black Racer (black: cb is taken)")),
+            "{lines:#?}"
+        );
     }
 }

@@ -5,8 +5,9 @@ use farebox::content::GameDef;
 use farebox::content::def::{BoardDef, TrackRole};
 use farebox::game::PieceView;
 
+use super::marks::MapMarks;
 use super::{MAP_W, pieces_by_space};
-use crate::cli::play_board::{Canvas, piece_legend, piece_mark, wrap};
+use crate::cli::play_board::{Canvas, piece_legend, wrap};
 
 /// A lane's letter as the rules name it: L, M, R on a card of 2 or 3 lanes, else its number.
 fn lane_letter(lane: u32, lanes: u32) -> String {
@@ -44,6 +45,7 @@ pub(super) fn draw_track(
     };
     let g = &board.graph;
     let on = pieces_by_space(pieces);
+    let codes = MapMarks::new(def, pieces, marks);
     // Lines of a band: lanes sit by their place across the track in half lanes, so a 3-lane
     // card's middle lane lines up with the line between a 2-lane card's lanes.
     let most = track.laid.iter().map(|p| p.lanes).max().unwrap_or(1).max(1) as usize;
@@ -97,7 +99,7 @@ pub(super) fn draw_track(
                     .unwrap_or("");
                 let text = match on.get(id) {
                     Some(ps) if !ps.is_empty() => {
-                        let ms: Vec<String> = ps.iter().map(|p| piece_mark(p, marks)).collect();
+                        let ms: Vec<String> = ps.iter().map(|p| codes.mark(p)).collect();
                         ms.join(",")
                     }
                     _ => "·".into(),
@@ -183,11 +185,9 @@ pub(super) fn draw_track(
     }
     out.extend(wrap("Legend: ", &head, "   "));
     let on_board: Vec<&PieceView> = pieces.iter().filter(|p| p.at.is_some()).collect();
-    out.extend(wrap(
-        "        ",
-        &piece_legend(def, &on_board, marks),
-        "   ",
-    ));
+    let mut items = piece_legend(def, &on_board, marks);
+    items.extend(codes.legend(&on_board));
+    out.extend(wrap("        ", &items, "   "));
     out.extend(wrap("Cards: ", &names, ", "));
     if track.laid.is_empty() {
         out.push("No card is laid yet.".into());
