@@ -558,7 +558,14 @@ pub(crate) fn piece_legend(
     let colored: Vec<&(String, bool, Vec<String>)> = others.iter().filter(|(_, c, _)| *c).collect();
     if !colored.is_empty() {
         let marks: Vec<&str> = colored.iter().map(|(m, _, _)| m.as_str()).collect();
-        let names: Vec<String> = colored.iter().map(|(_, _, k)| names(k)).collect();
+        // Kinds that differ only by their color ("Red Racer", "Blue Racer", ...) are named
+        // once, by the word they share ("racer"), which keeps the line short.
+        let names: Vec<String> = colored
+            .iter()
+            .map(|(_, _, k)| {
+                shared_last_word(k.iter().map(|k| kind_name(k))).unwrap_or_else(|| names(k))
+            })
+            .collect();
         items.push(format!(
             "{}  {} (second letter: its color)",
             marks.join(" "),
@@ -572,6 +579,22 @@ pub(crate) fn piece_legend(
         items.push("+x  carrying (initial of what it carries)".into());
     }
     items
+}
+
+/// The last word of every name, when there are at least two and they all end with the same one
+/// (in lower case).
+fn shared_last_word(names: impl Iterator<Item = String>) -> Option<String> {
+    let mut word: Option<String> = None;
+    let mut count = 0;
+    for n in names {
+        let last = n.rsplit(' ').next()?.to_lowercase();
+        if n.split(' ').count() < 2 || word.as_ref().is_some_and(|w| *w != last) {
+            return None;
+        }
+        word = Some(last);
+        count += 1;
+    }
+    word.filter(|_| count >= 2)
 }
 
 /// A piece mark as it fits a corner of a cell: one space before it, cut to the slot.
@@ -690,6 +713,15 @@ mod tests {
         assert!(lines.iter().all(|l| l.chars().count() <= 78), "{lines:?}");
         assert!(lines[1].starts_with("      item"), "{lines:?}");
         assert_eq!(wrap("H: ", &[], ", "), Vec::<String>::new());
+    }
+
+    #[test]
+    fn kinds_that_differ_by_color_share_one_name() {
+        let names = |v: &[&str]| shared_last_word(v.iter().map(|s| s.to_string()));
+        assert_eq!(names(&["red Racer", "blue Racer"]), Some("racer".into()));
+        assert_eq!(names(&["red Racer"]), None);
+        assert_eq!(names(&["red Racer", "blue Cab"]), None);
+        assert_eq!(names(&["Racer", "Racer"]), None);
     }
 
     #[test]

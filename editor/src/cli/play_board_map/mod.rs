@@ -263,5 +263,14 @@ mod tests {
                 .any(|l| l.contains("ck  Black Racer (black: cb is taken)")),
             "{lines:#?}"
         );
+        // Cars that differ only by color are named once in the legend, on a line that fits.
+        let cars = lines
+            .iter()
+            .find(|l| l.contains("c?"))
+            .expect("the cars' legend line");
+        assert!(
+            cars.contains("c?  racer (second letter: its color)") && cars.chars().count() <= 100,
+            "{cars}"
+        );
     }
 }
