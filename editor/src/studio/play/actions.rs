@@ -209,6 +209,50 @@ pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
     out
 }
 
+/// A click on the board: the one action offered at the spot clicked, or, when several are, a
+/// small menu of them (kept open in `picked` until one is chosen or it is closed). Returns the
+/// action chosen, if any; nothing is chosen unless `armed`.
+pub fn act_at_spot(
+    ui: &egui::Ui,
+    clicked: Option<Spot>,
+    armed: bool,
+    snap: &Snapshot,
+    picked: &mut Option<Spot>,
+) -> Option<String> {
+    let mut act = None;
+    let at = |spot: Spot| {
+        snap.offered
+            .iter()
+            .filter(move |o| spots_of(&o.action, snap).contains(&spot))
+    };
+    if let Some(spot) = clicked.filter(|_| armed) {
+        let here: Vec<&Offered> = at(spot).collect();
+        if here.len() == 1 {
+            act = here.first().map(|o| o.action.clone());
+        } else if !here.is_empty() {
+            *picked = Some(spot);
+        }
+    }
+    // Several actions at one place: a small menu to choose among them.
+    if let Some(spot) = *picked {
+        let mut open = true;
+        egui::Window::new("Actions here")
+            .open(&mut open)
+            .collapsible(false)
+            .show(ui.ctx(), |ui| {
+                for o in at(spot) {
+                    if ui.button(&o.label).clicked() && armed {
+                        act = Some(o.action.clone());
+                    }
+                }
+            });
+        if !open || act.is_some() {
+            *picked = None;
+        }
+    }
+    act
+}
+
 #[cfg(test)]
 mod tests {
     use super::legend_words;

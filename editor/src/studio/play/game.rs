@@ -3,11 +3,11 @@
 
 use std::time::Instant;
 
-use super::actions::{move_marks, spots_of, visual_order};
+use super::actions::{act_at_spot, move_marks, spots_of, visual_order};
 use super::dialog::new_game;
 use super::{NewGame, PlayPanel, SIDE_W};
 use crate::studio::board_view::{self, Camera, Scene, Spot};
-use crate::studio::worker::{Offered, Rebased, Request, Snapshot};
+use crate::studio::worker::{Rebased, Request, Snapshot};
 
 impl PlayPanel {
     pub(super) fn game_ui(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
@@ -71,38 +71,8 @@ impl PlayPanel {
         let r = table_ui(ui, &mut self.camera, &scene);
         self.named = r.named.clone();
         self.lit = lit.clone();
-        if let Some(spot) = r.clicked.filter(|_| armed) {
-            let here: Vec<&Offered> = snap
-                .offered
-                .iter()
-                .filter(|o| spots_of(&o.action, snap).contains(&spot))
-                .collect();
-            if here.len() == 1 {
-                act = here.first().map(|o| o.action.clone());
-            } else if !here.is_empty() {
-                self.picked = Some(spot);
-            }
-        }
-        // Several actions at one place: a small menu to choose among them.
-        if let Some(spot) = self.picked {
-            let mut open = true;
-            egui::Window::new("Actions here")
-                .open(&mut open)
-                .collapsible(false)
-                .show(ui.ctx(), |ui| {
-                    for o in snap
-                        .offered
-                        .iter()
-                        .filter(|o| spots_of(&o.action, snap).contains(&spot))
-                    {
-                        if ui.button(&o.label).clicked() && armed {
-                            act = Some(o.action.clone());
-                        }
-                    }
-                });
-            if !open || act.is_some() {
-                self.picked = None;
-            }
+        if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut self.picked) {
+            act = Some(a);
         }
         if let (Some(a), Some(w)) = (act, &mut self.worker) {
             w.send(Request::Act(a));

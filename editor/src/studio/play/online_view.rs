@@ -7,12 +7,12 @@
 use farebox::GameDef;
 use farebox_server::protocol::{SeatKind as WireSeat, SeatStatus};
 
-use super::actions::{actions_ui, move_marks, spots_of};
+use super::actions::{act_at_spot, actions_ui, move_marks, spots_of};
 use super::online::{Online, Stage};
 use super::side::{log_ui, result_ui};
 use super::{Guard, SIDE_W, table_ui};
 use crate::studio::board_view::{self, Scene, Spot};
-use crate::studio::worker::{Offered, Snapshot};
+use crate::studio::worker::Snapshot;
 
 /// What the online screen asks of the Play tab.
 pub(super) enum OnlineOut {
@@ -247,37 +247,8 @@ impl Online {
         };
         let r = table_ui(ui, &mut st.camera, &scene);
         st.named = r.named.clone();
-        if let Some(spot) = r.clicked.filter(|_| armed) {
-            let here: Vec<&Offered> = snap
-                .offered
-                .iter()
-                .filter(|o| spots_of(&o.action, snap).contains(&spot))
-                .collect();
-            if here.len() == 1 {
-                act = here.first().map(|o| o.action.clone());
-            } else if !here.is_empty() {
-                st.picked = Some(spot);
-            }
-        }
-        if let Some(spot) = st.picked {
-            let mut open = true;
-            egui::Window::new("Actions here")
-                .open(&mut open)
-                .collapsible(false)
-                .show(ui.ctx(), |ui| {
-                    for o in snap
-                        .offered
-                        .iter()
-                        .filter(|o| spots_of(&o.action, snap).contains(&spot))
-                    {
-                        if ui.button(&o.label).clicked() && armed {
-                            act = Some(o.action.clone());
-                        }
-                    }
-                });
-            if !open || act.is_some() {
-                st.picked = None;
-            }
+        if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut st.picked) {
+            act = Some(a);
         }
         if let Some(a) = act {
             self.act_at(snap.step as u64, &a);
