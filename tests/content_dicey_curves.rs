@@ -144,11 +144,16 @@ fn control_chips() {
                 .collect()
         )
     );
-    // Four seats: 0 / 1 / 2 / 2 more by turn order, and their own lining-up order (DESIGN.md,
+    // Two seats: the starter gives one back, the second seat takes one (1 and 3 chips).
+    assert_eq!(
+        constant("extra_chips_by_turn_order_2"),
+        &Value::List([-1, 1].into_iter().map(Value::Int).collect())
+    );
+    // Four seats: one back, none, 1 and 2 more by turn order (1, 2, 3 and 4 chips), and their own lining-up order (DESIGN.md,
     // DC-S6).
     assert_eq!(
         constant("extra_chips_by_turn_order_4"),
-        &Value::List([0, 1, 2, 2].into_iter().map(Value::Int).collect())
+        &Value::List([-1, 0, 1, 2].into_iter().map(Value::Int).collect())
     );
     assert_eq!(
         constant("lineup_by_turn_order_4"),

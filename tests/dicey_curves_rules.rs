@@ -238,7 +238,7 @@ fn s1_two_cars_each_up_to_four_players_one_from_five(def: &Arc<GameDef>) {
 fn s2_two_chips_each_from_a_supply_of_32(def: &Arc<GameDef>) {
     // Two chips each from the supply of 32; DESIGN.md (DC-S6): every seat after the starter,
     // in turn order, takes 2 more (4, the cap), so only the starter holds 2.
-    for (n, seed) in [(2u8, 3u64), (2, 4), (3, 5), (5, 3), (8, 3)] {
+    for (n, seed) in [(3u8, 5u64), (5, 3), (8, 3)] {
         let mut g = game_with(def, n, seed, &[]);
         let first = int(var(&mut g, "_first_seat"));
         for seat in 1..=n as i64 {
@@ -251,12 +251,30 @@ fn s2_two_chips_each_from_a_supply_of_32(def: &Arc<GameDef>) {
         }
         assert_eq!(supply(&mut g), 32 - 2 - 4 * (n as i64 - 1), "{n} players");
     }
-    // Four seats have a list of their own: by turn order 2, 3, 4 and 4 chips (0 / 1 / 2 / 2
-    // more), with their own lining-up order (see s6).
+    // Two seats have a list of their own: the starter gives a chip back (1), the second seat
+    // takes one more (3).
+    for seed in [3u64, 4, 5, 6] {
+        let mut g = game_with(def, 2, seed, &[]);
+        let first = int(var(&mut g, "_first_seat"));
+        let second = first % 2 + 1;
+        assert_eq!(
+            chips(&mut g, first),
+            1,
+            "2 players, the starter (seat {first})"
+        );
+        assert_eq!(
+            chips(&mut g, second),
+            3,
+            "2 players, seat {second} moves second"
+        );
+        assert_eq!(supply(&mut g), 32 - 4, "2 players");
+    }
+    // Four seats have a list of their own: by turn order 1, 2, 3 and 4 chips (one back, none,
+    // 1 and 2 more), with their own lining-up order (see s6).
     for seed in [3u64, 4, 5, 6] {
         let mut g = game_with(def, 4, seed, &[]);
         let first = int(var(&mut g, "_first_seat"));
-        for (k, expect) in [2, 3, 4, 4].into_iter().enumerate() {
+        for (k, expect) in [1, 2, 3, 4].into_iter().enumerate() {
             let seat = (first - 1 + k as i64) % 4 + 1;
             assert_eq!(
                 chips(&mut g, seat),
@@ -265,7 +283,7 @@ fn s2_two_chips_each_from_a_supply_of_32(def: &Arc<GameDef>) {
                 k + 1
             );
         }
-        assert_eq!(supply(&mut g), 32 - 13, "4 players");
+        assert_eq!(supply(&mut g), 32 - 10, "4 players");
     }
 }
 
@@ -508,6 +526,8 @@ fn t2_sixes_explode_into_green_dice(def: &Arc<GameDef>) {
 
 fn t3_a_chip_adds_a_green_die_or_sets_one(def: &Arc<GameDef>) {
     let (mut g, _) = open_road(def, &[1, 1, 2, 4, 4]);
+    // Two chips: one to add a die, one to set one.
+    set_chips(&mut g, 1, 2);
     assert_eq!(
         set(&offered(&mut g, "add ")),
         spaces(&["add 1", "add 2", "add 3", "add 4", "add 5"])

@@ -512,9 +512,23 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-S2",
         MOD,
+        "extra_chips_by_turn_order_2 = [-1, 1]",
+        "extra_chips_by_turn_order_2 = [0, 2]",
+        "two seats take the general list: the starter keeps 2 chips, the second seat 4"
+    ),
+    m!(
+        "DC-S2",
+        RULES,
+        "\t\tlocal extra = math.max(math.min(extras[i + 1] or 0, C.chip_cap - chips(seat)), -chips(seat))\n\t\tif extra ~= 0 then",
+        "\t\tlocal extra = math.min(extras[i + 1] or 0, C.chip_cap - chips(seat))\n\t\tif extra > 0 then",
+        "a seat's list can only add chips: the starter of two keeps its 2"
+    ),
+    m!(
+        "DC-S2",
+        MOD,
+        "extra_chips_by_turn_order_4 = [-1, 0, 1, 2]",
         "extra_chips_by_turn_order_4 = [0, 1, 2, 2]",
-        "extra_chips_by_turn_order_4 = [0, 0, 1, 2]",
-        "four seats take the last session's 0 / 0 / 1 / 2 more chips"
+        "four seats take the last session's 0 / 1 / 2 / 2 more chips"
     ),
     m!(
         "DC-T1",
