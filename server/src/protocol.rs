@@ -150,6 +150,28 @@ pub struct LastAction {
     pub by_bot: bool,
 }
 
+/// The most entries a seat's log keeps (actions' lines and the lines the rules wrote,
+/// together): a client keeps the newest this many, and a whole view carries at most this
+/// many, so a long game's history never goes out in one message unbounded.
+pub const LOG_KEPT: usize = 1000;
+
+/// One entry of a seat's log, as a client at the table since the start holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Told {
+    /// An action, by the label it had for the seat when it was taken (the seat's own label
+    /// for its own action, the public one for anyone else's: as [`LastAction`]); `number`
+    /// is the action number it led to.
+    Action {
+        number: u64,
+        seat: u8,
+        label: String,
+        by_bot: bool,
+    },
+    /// A line the rules wrote that the seat may read.
+    Line(String),
+}
+
 /// A seat's view of the game: `farebox::game::View` on the wire (both ways).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireView {
@@ -438,10 +460,15 @@ pub struct Update {
     pub seats: Vec<SeatStatus>,
     /// The action that led here (absent in a resync or the first view).
     pub last: Option<LastAction>,
-    /// How many of the seat's log lines came before `view.log`: a resync carries the whole
-    /// log (0), an update after an action only the lines that action wrote that the seat may
-    /// read, to be added to those it has.
+    /// How many of the seat's log lines came before `view.log`: an update after an action
+    /// carries only the lines that action wrote that the seat may read, to be added to those
+    /// it has. A resync's `view.log` is empty (0): its log is in `told`.
     pub log_from: usize,
+    /// In a resync: the seat's log as a client at the table since the start holds it, the
+    /// newest [`LOG_KEPT`] entries: each action's line as the seat was shown it live, then
+    /// the lines the rules wrote as it was applied that the seat may read. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub told: Vec<Told>,
     /// Whether this is the whole view sent again (after a join, a refused action or a
     /// [`ClientMsg::Resync`]) rather than the view after a new action.
     pub resync: bool,
