@@ -223,7 +223,16 @@ async fn wire_leaks_with(server: &Server, def: &Arc<GameDef>, returning: bool) -
             let text = match m {
                 ServerMsg::Update(mut u) if u.resync => {
                     assert!(u.view.log.is_empty(), "a whole view's log is in `told`");
-                    let mut k = 0;
+                    // Lines before the first action line belong to the action before it
+                    // (the log's oldest entries may have been left out): none, at first.
+                    let mut k = u
+                        .told
+                        .iter()
+                        .find_map(|e| match e {
+                            Told::Action { number, .. } => Some(number - 1),
+                            Told::Line(_) => None,
+                        })
+                        .unwrap_or(u.number);
                     for e in std::mem::take(&mut u.told) {
                         if let Told::Action {
                             number,

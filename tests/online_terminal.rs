@@ -174,10 +174,7 @@ fn a_joined_terminal_draws_every_kind_of_board_as_the_local_game_does() {
 /// lines the rules wrote.
 #[test]
 fn a_person_coming_back_in_the_terminal_is_told_what_happened_meanwhile() {
-    let mut cfg = ServerConfig::new(
-        "127.0.0.1:0".parse().unwrap(),
-        vec![load("curbside")],
-    );
+    let mut cfg = ServerConfig::new("127.0.0.1:0".parse().unwrap(), vec![load("curbside")]);
     cfg.seed = Some(78);
     cfg.grace = std::time::Duration::from_millis(50);
     let s = Server::start(cfg).unwrap();
@@ -204,11 +201,7 @@ fn a_person_coming_back_in_the_terminal_is_told_what_happened_meanwhile() {
     // The bots play the game out.
     let watcher = Client::connect(&addr, WAIT).unwrap();
     watcher.join(&code, None, "", None, WAIT).unwrap();
-    while watcher
-        .latest()
-        .view
-        .is_none_or(|v| v.result.is_none())
-    {
+    while watcher.latest().view.is_none_or(|v| v.result.is_none()) {
         watcher.next_event(std::time::Duration::from_millis(50));
     }
     let (rc, out, err) = farebox(&["play", "--join", &addr, &code, "--token", &token], "");
@@ -219,13 +212,26 @@ fn a_person_coming_back_in_the_terminal_is_told_what_happened_meanwhile() {
     let log = back.latest().log;
     let from = log
         .iter()
-        .rposition(|t| matches!(t, Told::Action { seat: 0, by_bot: false, .. }))
+        .rposition(|t| {
+            matches!(
+                t,
+                Told::Action {
+                    seat: 0,
+                    by_bot: false,
+                    ..
+                }
+            )
+        })
         .unwrap();
     let mut told = vec![];
     let mut stood_in = 0;
     for t in &log[from..] {
         match t {
-            Told::Action { seat: 0, by_bot: false, .. } => {}
+            Told::Action {
+                seat: 0,
+                by_bot: false,
+                ..
+            } => {}
             Told::Action {
                 seat,
                 label,

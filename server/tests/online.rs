@@ -556,4 +556,14 @@ fn a_long_games_log_is_sent_bounded() {
     let late = connect(&server);
     late.join(&code, None, "", None, WAIT).unwrap();
     assert_eq!(late.latest().log, seen);
+    // The whole view itself carries no more.
+    late.resync();
+    let m = late
+        .wait_for(WAIT, |m| matches!(m, ServerMsg::Update(u) if u.resync))
+        .unwrap();
+    let ServerMsg::Update(u) = m else {
+        unreachable!()
+    };
+    assert_eq!(u.told, seen, "the whole view's log");
+    assert!(u.view.log.is_empty());
 }
