@@ -152,7 +152,9 @@ pub struct LastAction {
 
 /// The most entries a seat's log keeps (actions' lines and the lines the rules wrote,
 /// together): a client keeps the newest this many, and a whole view carries at most this
-/// many, so a long game's history never goes out in one message unbounded.
+/// many, so a long game's history never goes out in one message unbounded. A thousand is
+/// more than the Play tab's log panel draws (about 300 lines), a few hundred actions of a
+/// long game, and at most a few megabytes (a rules' line is at most 4000 bytes).
 pub const LOG_KEPT: usize = 1000;
 
 /// One entry of a seat's log, as a client at the table since the start holds it.

@@ -2,8 +2,8 @@
 //! process) played to its end against a bot, and tables of a server started by the test
 //! joined by address and code; the seats' status (a person gone, a bot standing in), a stale
 //! action and its resync, a copy of the mod with other content, coming back to a seat with
-//! its token, and the board drawn as the server laid it (Taxi Derby's city, Dicey Curves'
-//! track).
+//! its token, the board drawn as the server laid it (Taxi Derby's city, Dicey Curves'
+//! track), and an action taken while the Studio joins logged once.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -501,18 +501,18 @@ impl Online {
                 if u.board.is_some() {
                     self.set_board(u.board.clone());
                 }
-                if !u.resync {
-                    if let Some(l) = &u.last {
-                        let spaces = self
-                            .prev
-                            .as_ref()
-                            .map_or_else(Vec::new, |p| changed(&self.board, p, &u.view));
-                        self.moves.push(Move {
-                            seat: l.seat,
-                            label: l.label.clone(),
-                            spaces,
-                        });
-                    }
+                if !u.resync
+                    && let Some(l) = &u.last
+                {
+                    let spaces = self
+                        .prev
+                        .as_ref()
+                        .map_or_else(Vec::new, |p| changed(&self.board, p, &u.view));
+                    self.moves.push(Move {
+                        seat: l.seat,
+                        label: l.label.clone(),
+                        spaces,
+                    });
                 }
                 self.prev = Some(u.view.clone());
                 if u.resync
