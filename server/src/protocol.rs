@@ -623,5 +623,21 @@ mod tests {
                 content_hash: None
             }
         );
+        // A log's entries on the wire: an action's line, a rules' line.
+        let told = vec![
+            Told::Action {
+                number: 4,
+                seat: 1,
+                label: "Drives to Oak Street".into(),
+                by_bot: false,
+            },
+            Told::Line("Red picks up a fare".into()),
+        ];
+        let t = serde_json::to_string(&told).unwrap();
+        assert_eq!(
+            t,
+            r#"[{"action":{"number":4,"seat":1,"label":"Drives to Oak Street","by_bot":false}},{"line":"Red picks up a fare"}]"#
+        );
+        assert_eq!(serde_json::from_str::<Vec<Told>>(&t).unwrap(), told);
     }
 }
