@@ -23,7 +23,9 @@ use farebox::value::Value;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a client of another version is told so in [`ServerMsg::Welcome`].
-pub const PROTOCOL: u32 = 1;
+/// 2: a whole view's log is in [`Update::told`] (each action's line with the rules' lines),
+/// its `view.log` empty.
+pub const PROTOCOL: u32 = 2;
 
 /// The largest message a client may send, in bytes. A larger one ends the connection.
 pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
