@@ -10,7 +10,11 @@
 //! and tags, to a Rider or a watcher until it is guessed. A deliberately leaky server (which
 //! sends everyone the seed, every action and every seat's view) must be caught by the same
 //! search, and so must leaky copies of Where's My Ride? (the answer in a log line everyone
-//! reads, in the label of an action, the Driver's emojis face up).
+//! reads, in the label of an action, the Driver's emojis face up). Seats that leave and come
+//! back with their token are searched the same way, the log their return brings entry by
+//! entry at the action each entry belongs to, and each action's line in it must be the one
+//! the seat was shown live: its own words for its own actions, the public ones for anyone
+//! else's, never another seat's private wording.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeMap;
@@ -22,7 +26,7 @@ use farebox::GameDef;
 use farebox::game::Game;
 use farebox::replay::Replay;
 use farebox_server::client::AsyncConn;
-use farebox_server::protocol::{ClientMsg, DownloadKind, ServerMsg};
+use farebox_server::protocol::{ClientMsg, DownloadKind, ServerMsg, Told};
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
 use farebox_suite::secrets::{meant_words, secret_by_meaning, secrets_for, wmr_answer_hidden_from};
@@ -72,13 +76,27 @@ async fn join(addr: &str, code: &str, seat: Option<u8>) -> (AsyncConn, Vec<Strin
     }
 }
 
+/// How often a seat that comes back leaves: every this many actions (seats staggered).
+const LEAVE_EVERY: u64 = 7;
+
+/// A seat that leaves now and then and comes back: the server's address, the table's code.
+type Returns = Option<(String, String)>;
+
 /// One connection's whole stream, as text, until its game is over (`texts` holds what it
-/// was sent so far); a seat's connection takes the actions offered to it.
+/// was sent so far); a seat's connection takes the actions offered to it. With `returns`, a
+/// seat leaves every [`LEAVE_EVERY`] actions and comes back at once on a new connection with
+/// its token; the new connection's messages are added to the stream.
 async fn follow(
     mut c: AsyncConn,
     mut texts: Vec<String>,
     seat: Option<u8>,
+    returns: Returns,
 ) -> (Option<u8>, Vec<String>, AsyncConn) {
+    let token = texts.iter().find_map(|t| match serde_json::from_str(t) {
+        Ok(ServerMsg::Joined { token, .. }) => token,
+        _ => None,
+    });
+    let mut left_at = None;
     let mut acted = None;
     let mut picks = u64::from(seat.unwrap_or(9)) * 1000;
     let mut at = texts.len() - 1;
@@ -96,6 +114,24 @@ async fn follow(
             ServerMsg::Update(u) => {
                 if u.view.result.is_some() {
                     return (seat, texts, c);
+                }
+                if let (Some((addr, code)), Some(s), Some(token)) = (&returns, seat, &token)
+                    && !u.resync
+                    && u.number % LEAVE_EVERY == u64::from(s) % LEAVE_EVERY
+                    && left_at != Some(u.number)
+                {
+                    left_at = Some(u.number);
+                    let back = AsyncConn::connect(addr).await.unwrap();
+                    std::mem::replace(&mut c, back).close().await;
+                    c.send(&ClientMsg::Rejoin {
+                        code: code.clone(),
+                        token: token.clone(),
+                        content_hash: None,
+                    })
+                    .await
+                    .unwrap();
+                    // What was still to come on the old connection is not read.
+                    continue;
                 }
                 if !u.offered.is_empty() && acted != Some(u.number) {
                     acted = Some(u.number);
@@ -125,6 +161,12 @@ async fn first_wire_leak(server: &Server, def: &Arc<GameDef>) -> Option<String> 
 /// Plays one game of `def` over the wire and returns the first leak found on each
 /// connection (the spectator's, then the seats'), in the order of the action numbers.
 async fn wire_leaks(server: &Server, def: &Arc<GameDef>) -> Vec<String> {
+    wire_leaks_with(server, def, false).await
+}
+
+/// [`wire_leaks`]; with `returning`, every seat leaves now and then and comes back with its
+/// token ([`follow`]), and the log each return brings is checked too.
+async fn wire_leaks_with(server: &Server, def: &Arc<GameDef>, returning: bool) -> Vec<String> {
     let seats = def.players.0.max(2) as u8;
     let code = server
         .create_table(TableSpec {
@@ -142,7 +184,8 @@ async fn wire_leaks(server: &Server, def: &Arc<GameDef>) -> Vec<String> {
     }
     let mut tasks = vec![];
     for (seat, (c, texts)) in joined {
-        tasks.push(tokio::spawn(follow(c, texts, seat)));
+        let returns = returning.then(|| (addr.clone(), code.clone()));
+        tasks.push(tokio::spawn(follow(c, texts, seat, returns)));
     }
     let mut streams = vec![];
     for t in tasks {
@@ -166,17 +209,51 @@ async fn wire_leaks(server: &Server, def: &Arc<GameDef>) -> Vec<String> {
 
     // Each message by the action number it carries (messages before any table: 0).
     let mut by_number: BTreeMap<u64, Vec<(Option<u8>, String)>> = BTreeMap::new();
+    // The action lines each return brought: (seat, the action's number, its seat, label).
+    let mut brought: Vec<(u8, u64, u8, String)> = vec![];
+    let mut returns = 0;
     for (seat, texts, _) in &streams {
         for t in texts {
             let m: ServerMsg = serde_json::from_str(t).unwrap();
             let n = m.number().unwrap_or(0);
-            // A resync carries the seat's whole log: its lines were searched when they were
-            // new (every connection here joined at action 0), and may name a card the seat
-            // saw then and cannot see now; the rest of the message is searched.
+            // A whole view carries the seat's log: each entry may name a card the seat saw
+            // when it was new and cannot see now, so each is searched at the action it
+            // belongs to (an action's line and the lines after it: that action's number, as
+            // the live update that first told it); the rest of the message at its own.
             let text = match m {
                 ServerMsg::Update(mut u) if u.resync => {
-                    assert_eq!(u.number, 0, "joined at action 0");
-                    u.view.log.clear();
+                    assert!(u.view.log.is_empty(), "a whole view's log is in `told`");
+                    // Lines before the first action line belong to the action before it
+                    // (the log's oldest entries may have been left out): none, at first.
+                    let mut k = u
+                        .told
+                        .iter()
+                        .find_map(|e| match e {
+                            Told::Action { number, .. } => Some(number - 1),
+                            Told::Line(_) => None,
+                        })
+                        .unwrap_or(u.number);
+                    for e in std::mem::take(&mut u.told) {
+                        if let Told::Action {
+                            number,
+                            seat: by,
+                            label,
+                            ..
+                        } = &e
+                        {
+                            k = *number;
+                            if let Some(s) = seat {
+                                brought.push((*s, k, *by, label.clone()));
+                            }
+                        }
+                        let text = serde_json::to_string(&e).unwrap();
+                        by_number.entry(k).or_default().push((*seat, text));
+                    }
+                    if u.number > 0 {
+                        assert!(returning, "joined at action 0");
+                        assert_eq!(k, u.number, "a return brings every action up to its own");
+                        returns += 1;
+                    }
                     ServerMsg::Update(u).to_text()
                 }
                 _ => t.clone(),
@@ -184,10 +261,35 @@ async fn wire_leaks(server: &Server, def: &Arc<GameDef>) -> Vec<String> {
             by_number.entry(n).or_default().push((*seat, text));
         }
     }
+    assert!(!returning || returns > 0, "no seat came back");
     let mut g = Game::new(def.clone(), replay.setup.clone()).unwrap();
+    // Each action's own and public labels, made before it as the server makes them.
+    let mut labels: Vec<(u8, String, String)> = vec![];
+    {
+        let mut l = Game::new(def.clone(), replay.setup.clone()).unwrap();
+        for step in &replay.steps {
+            let by = l.active();
+            let own = l.describe_for(&step.action, Some(by));
+            let public = l.describe_for(&step.action, None);
+            labels.push((by, own, public));
+            l.apply(&step.action).unwrap();
+        }
+    }
     let game = def.id.as_str();
-    let mut leaks: BTreeMap<Option<u8>, String> = BTreeMap::new();
     let mut found = vec![];
+    for (s, k, by, label) in &brought {
+        let (actor, own, public) = &labels[*k as usize - 1];
+        assert_eq!(by, actor, "{game}: action {k}'s seat");
+        let shown = if s == actor { own } else { public };
+        if label != shown {
+            found.push(format!(
+                "{game}, action {k}: seat {} coming back is told `{label}` for seat {}'s action, not `{shown}`",
+                s + 1,
+                by + 1
+            ));
+        }
+    }
+    let mut leaks: BTreeMap<Option<u8>, String> = BTreeMap::new();
     for n in 0..=replay.steps.len() as u64 {
         if n > 0 {
             g.apply(&replay.steps[n as usize - 1].action).unwrap();
@@ -230,10 +332,10 @@ async fn wire_leaks(server: &Server, def: &Arc<GameDef>) -> Vec<String> {
 /// where all nine places are shown alike (the zones, whose cards are searched by the caller,
 /// and the menu of guesses).
 fn meant_leak(g: &mut Game, game: &str, seat: Option<u8>, text: &str) -> Option<String> {
-    let m: ServerMsg = serde_json::from_str(text).unwrap();
     let rival = seat.unwrap_or(u8::MAX);
-    let searched = match m {
-        ServerMsg::Update(mut u) => {
+    // A message, or one entry of the log a whole view brought.
+    let searched = match serde_json::from_str::<ServerMsg>(text) {
+        Ok(ServerMsg::Update(mut u)) => {
             if let Some(z) = u
                 .view
                 .zones
@@ -284,6 +386,24 @@ async fn no_connection_is_sent_what_its_seat_may_not_know() {
     let server = server(&defs, false);
     for def in &defs {
         if let Some(leak) = first_wire_leak(&server, def).await {
+            panic!("a leak on the wire: {leak}");
+        }
+    }
+    tokio::task::spawn_blocking(move || drop(server))
+        .await
+        .unwrap();
+}
+
+/// Seats that leave and come back with their token: what each return brings (the view, the
+/// log of the actions before it) is searched like everything else, and every action's line
+/// in it is the one the seat was shown live, never another seat's private label.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_seat_coming_back_is_sent_what_it_may_not_know() {
+    let defs: Vec<Arc<GameDef>> = farebox_suite::GAMES.iter().map(|g| load(g)).collect();
+    let server = server(&defs, false);
+    for def in &defs {
+        let leaks = wire_leaks_with(&server, def, true).await;
+        if let Some(leak) = leaks.first() {
             panic!("a leak on the wire: {leak}");
         }
     }

@@ -1,13 +1,18 @@
 //! The terminal client: `farebox play --join ADDR CODE` plays a whole game at a server's table
 //! (a person typing `1` at every menu), `farebox play MOD --host ADDR` opens a table and plays
-//! it, and a client whose copy of the mod differs is told so.
+//! it, a client whose copy of the mod differs is told so, and a person coming back with their
+//! token is told what happened while they were gone.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;
 
 use farebox::GameDef;
+use farebox_server::client::Client;
+use farebox_server::protocol::Told;
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
+
+const WAIT: std::time::Duration = std::time::Duration::from_secs(30);
 
 fn load(id: &str) -> Arc<GameDef> {
     Arc::new(farebox_suite::load(id))
@@ -161,4 +166,90 @@ fn a_joined_terminal_draws_every_kind_of_board_as_the_local_game_does() {
             assert!(l.chars().count() <= 100, "{id}: a line too wide: {l}");
         }
     }
+}
+
+/// A person who leaves and comes back with their token is told what happened while they were
+/// gone, as a client at the table all along tells it: every action since their own last one
+/// (the bot that stood in for them, in their seat's own words, and the other bot) with the
+/// lines the rules wrote.
+#[test]
+fn a_person_coming_back_in_the_terminal_is_told_what_happened_meanwhile() {
+    let mut cfg = ServerConfig::new("127.0.0.1:0".parse().unwrap(), vec![load("curbside")]);
+    cfg.seed = Some(78);
+    cfg.grace = std::time::Duration::from_millis(50);
+    let s = Server::start(cfg).unwrap();
+    let def = load("curbside");
+    let code = s
+        .create_table(TableSpec {
+            mod_id: "curbside".into(),
+            seats: vec!["person".into(), "random".into()],
+            options: Default::default(),
+        })
+        .unwrap();
+    let addr = s.addr().to_string();
+    let (rc, out, err) = farebox(
+        &["play", "--join", &addr, &code, "--name", "Ada"],
+        "1\n1\n1\nq\n",
+    );
+    assert_eq!(rc, 0, "{err}\n{out}");
+    let token = out
+        .split("--token ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .unwrap()
+        .to_string();
+    // The bots play the game out.
+    let watcher = Client::connect(&addr, WAIT).unwrap();
+    watcher.join(&code, None, "", None, WAIT).unwrap();
+    while watcher.latest().view.is_none_or(|v| v.result.is_none()) {
+        watcher.next_event(std::time::Duration::from_millis(50));
+    }
+    let (rc, out, err) = farebox(&["play", "--join", &addr, &code, "--token", &token], "");
+    assert_eq!(rc, 0, "{err}\n{out}");
+    // What the seat's log holds after its own last action, as the terminal words it.
+    let back = Client::connect(&addr, WAIT).unwrap();
+    back.rejoin(&code, &token, None, WAIT).unwrap();
+    let log = back.latest().log;
+    let from = log
+        .iter()
+        .rposition(|t| {
+            matches!(
+                t,
+                Told::Action {
+                    seat: 0,
+                    by_bot: false,
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    let mut told = vec![];
+    let mut stood_in = 0;
+    for t in &log[from..] {
+        match t {
+            Told::Action {
+                seat: 0,
+                by_bot: false,
+                ..
+            } => {}
+            Told::Action {
+                seat,
+                label,
+                by_bot,
+                ..
+            } => {
+                assert!(by_bot);
+                stood_in += usize::from(*seat == 0);
+                let name = def.seat_name(*seat as usize);
+                told.push(format!("  {name} (bot): {label}"));
+            }
+            Told::Line(l) => told.push(format!("      * {l}")),
+        }
+    }
+    assert!(stood_in > 0, "the stand-in played");
+    let told = told.join("\n");
+    assert!(
+        out.contains(&format!("Since your last turn:\n{told}\n")),
+        "not told what happened:\n{told}\n-- in --\n{out}"
+    );
 }

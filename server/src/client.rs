@@ -14,7 +14,8 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::protocol::{
-    ClientMsg, DownloadKind, LastAction, ModInfo, Offer, SeatStatus, ServerMsg, WireBoard, WireView,
+    ClientMsg, DownloadKind, LOG_KEPT, LastAction, ModInfo, Offer, SeatStatus, ServerMsg, Told,
+    WireBoard, WireView,
 };
 
 /// The largest message a client takes from a server (a long game's view and log).
@@ -104,6 +105,12 @@ pub struct Latest {
     pub offered: Vec<Offer>,
     pub seats: Vec<SeatStatus>,
     pub last: Option<LastAction>,
+    /// The seat's log: each action's line (its label for this seat) and the lines the rules
+    /// wrote that it may read, the newest [`LOG_KEPT`]. Whether this client was at the table
+    /// from the start or (re)joined later, it reads the same: a whole view brings the log as
+    /// the server kept it, and each update adds its action and lines. `view.log` holds the
+    /// rules' lines of it.
+    pub log: Vec<Told>,
     /// The board as it lies on the table (graph, sections and track boards): the latest the
     /// server sent.
     pub board: Option<WireBoard>,
@@ -127,9 +134,10 @@ impl Latest {
                 token,
                 ..
             } => {
-                // Another table's board is not this one's; the whole view that follows
-                // brings this table's.
+                // Another table's board and log are not this one's; the whole view that
+                // follows brings this table's.
                 self.board = None;
+                self.log.clear();
                 self.seated = Some(Seated {
                     code: code.clone(),
                     mod_id: mod_id.clone(),
@@ -143,13 +151,32 @@ impl Latest {
             ServerMsg::Update(u) => {
                 self.number = u.number;
                 let mut view = u.view.clone();
-                // An update after an action carries only the new log lines.
-                if let Some(old) = self.view.as_mut().filter(|_| !u.resync) {
-                    let mut log = std::mem::take(&mut old.log);
-                    log.truncate(u.log_from);
-                    log.append(&mut view.log);
-                    view.log = log;
+                if u.resync {
+                    self.log = u.told.clone();
+                } else {
+                    // An update after an action carries the action and only its new lines.
+                    if let Some(l) = &u.last {
+                        self.log.push(Told::Action {
+                            number: u.number,
+                            seat: l.seat,
+                            label: l.label.clone(),
+                            by_bot: l.by_bot,
+                        });
+                    }
+                    self.log
+                        .extend(u.view.log.iter().map(|l| Told::Line(l.clone())));
                 }
+                if self.log.len() > LOG_KEPT {
+                    self.log.drain(..self.log.len() - LOG_KEPT);
+                }
+                view.log = self
+                    .log
+                    .iter()
+                    .filter_map(|t| match t {
+                        Told::Line(l) => Some(l.clone()),
+                        Told::Action { .. } => None,
+                    })
+                    .collect();
                 self.view = Some(view);
                 if let Some(b) = &u.board {
                     self.board = Some(b.clone());

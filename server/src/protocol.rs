@@ -23,7 +23,9 @@ use farebox::value::Value;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a client of another version is told so in [`ServerMsg::Welcome`].
-pub const PROTOCOL: u32 = 1;
+/// 2: a whole view's log is in [`Update::told`] (each action's line with the rules' lines),
+/// its `view.log` empty.
+pub const PROTOCOL: u32 = 2;
 
 /// The largest message a client may send, in bytes. A larger one ends the connection.
 pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
@@ -148,6 +150,30 @@ pub struct LastAction {
     pub label: String,
     /// Whether a bot took it.
     pub by_bot: bool,
+}
+
+/// The most entries a seat's log keeps (actions' lines and the lines the rules wrote,
+/// together): a client keeps the newest this many, and a whole view carries at most this
+/// many, so a long game's history never goes out in one message unbounded. A thousand is
+/// more than the Play tab's log panel draws (about 300 lines), a few hundred actions of a
+/// long game, and at most a few megabytes (a rules' line is at most 4000 bytes).
+pub const LOG_KEPT: usize = 1000;
+
+/// One entry of a seat's log, as a client at the table since the start holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Told {
+    /// An action, by the label it had for the seat when it was taken (the seat's own label
+    /// for its own action, the public one for anyone else's: as [`LastAction`]); `number`
+    /// is the action number it led to.
+    Action {
+        number: u64,
+        seat: u8,
+        label: String,
+        by_bot: bool,
+    },
+    /// A line the rules wrote that the seat may read.
+    Line(String),
 }
 
 /// A seat's view of the game: `farebox::game::View` on the wire (both ways).
@@ -438,10 +464,15 @@ pub struct Update {
     pub seats: Vec<SeatStatus>,
     /// The action that led here (absent in a resync or the first view).
     pub last: Option<LastAction>,
-    /// How many of the seat's log lines came before `view.log`: a resync carries the whole
-    /// log (0), an update after an action only the lines that action wrote that the seat may
-    /// read, to be added to those it has.
+    /// How many of the seat's log lines came before `view.log`: an update after an action
+    /// carries only the lines that action wrote that the seat may read, to be added to those
+    /// it has. A resync's `view.log` is empty (0): its log is in `told`.
     pub log_from: usize,
+    /// In a resync: the seat's log as a client at the table since the start holds it, the
+    /// newest [`LOG_KEPT`] entries: each action's line as the seat was shown it live, then
+    /// the lines the rules wrote as it was applied that the seat may read. Empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub told: Vec<Told>,
     /// Whether this is the whole view sent again (after a join, a refused action or a
     /// [`ClientMsg::Resync`]) rather than the view after a new action.
     pub resync: bool,
@@ -594,5 +625,21 @@ mod tests {
                 content_hash: None
             }
         );
+        // A log's entries on the wire: an action's line, a rules' line.
+        let told = vec![
+            Told::Action {
+                number: 4,
+                seat: 1,
+                label: "Drives to Oak Street".into(),
+                by_bot: false,
+            },
+            Told::Line("Red picks up a fare".into()),
+        ];
+        let t = serde_json::to_string(&told).unwrap();
+        assert_eq!(
+            t,
+            r#"[{"action":{"number":4,"seat":1,"label":"Drives to Oak Street","by_bot":false}},{"line":"Red picks up a fare"}]"#
+        );
+        assert_eq!(serde_json::from_str::<Vec<Told>>(&t).unwrap(), told);
     }
 }

@@ -1,7 +1,8 @@
 //! Loopback tests of online play: whole games of every bundled game with a person driven by
 //! the test, bots and a spectator; the records after the game; a stale action and its resync;
 //! a person who drops out, is stood in for by a bot, and comes back with their token; a
-//! client with other content.
+//! client with other content; the log of a client that joins late or comes back, and its
+//! bound.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -11,7 +12,9 @@ use std::time::Duration;
 use common::*;
 use farebox::replay::{Replay, seat_transcript, verify};
 use farebox_server::client::Event;
-use farebox_server::protocol::{ClientMsg, DownloadKind, SeatKind, ServerMsg, WireBoard};
+use farebox_server::protocol::{
+    ClientMsg, DownloadKind, LOG_KEPT, SeatKind, ServerMsg, Told, WireBoard,
+};
 
 #[test]
 fn whole_games_of_every_bundled_game() {
@@ -430,4 +433,137 @@ fn finished_games_replays_are_saved_whole_on_disk() {
     assert!(left.is_empty(), "{left:?}");
     drop(server);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Plays the person's seat until the table is at action `n` or more and waits for the
+/// person's turn (the table then stands still: the bot waits for the person).
+fn play_to(c: &farebox_server::client::Client, n: u64) {
+    let mut acted_at = None;
+    let mut taken = 0;
+    loop {
+        let l = c.latest();
+        assert!(
+            l.view.as_ref().is_some_and(|v| v.result.is_none()),
+            "over before {n}"
+        );
+        if !l.offered.is_empty() && acted_at != Some(l.number) {
+            if l.number >= n {
+                return;
+            }
+            acted_at = Some(l.number);
+            c.act(&l.offered[spread(taken, l.offered.len())].action);
+            taken += 1;
+        }
+        c.next_event(Duration::from_millis(50));
+    }
+}
+
+/// The actions' lines of a log.
+fn actions(log: &[Told]) -> Vec<(u64, u8, String)> {
+    log.iter()
+        .filter_map(|t| match t {
+            Told::Action {
+                number,
+                seat,
+                label,
+                ..
+            } => Some((*number, *seat, label.clone())),
+            Told::Line(_) => None,
+        })
+        .collect()
+}
+
+/// A client that joins a table late, and one that comes back to its seat with its token,
+/// hold the log of a client at the table all along: each action's line as their seat was
+/// shown it live (the person's own words for its own actions, the public ones for the
+/// bot's), the rules' lines after it, in order; and the late one goes on adding to it as the
+/// one there all along does.
+#[test]
+fn a_late_or_returning_client_reads_the_log_of_one_there_all_along() {
+    let server = start(config(&["curbside"], 17));
+    let code = table(&server, "curbside", &["person", "random"]);
+    let watcher = connect(&server);
+    watcher.join(&code, None, "", None, WAIT).unwrap();
+    let person = connect(&server);
+    let token = person
+        .join(&code, Some(0), "Ann", None, WAIT)
+        .unwrap()
+        .token
+        .unwrap();
+    play_to(&person, 30);
+    let at = person.latest().number;
+    wait_until(&watcher, "the watcher at the same action", |l| {
+        l.number == at
+    });
+    let (mine, seen) = (person.latest().log, watcher.latest().log);
+    assert_eq!(actions(&seen).len() as u64, at, "every action has its line");
+    assert!(
+        seen.iter().any(|t| matches!(t, Told::Line(_))),
+        "the rules' lines"
+    );
+    // The person's own words for its own actions differ from what the watcher was told for
+    // some of them (Curbside names the card played only to its player).
+    let own = actions(&mine)
+        .iter()
+        .zip(actions(&seen))
+        .filter(|(m, s)| m.1 == 0 && m.2 != s.2)
+        .count();
+    assert!(
+        own > 0,
+        "no label of the person's own differs from the public one"
+    );
+    // A watcher joining now.
+    let late = connect(&server);
+    late.join(&code, None, "", None, WAIT).unwrap();
+    assert_eq!(late.latest().number, at);
+    assert_eq!(late.latest().log, seen, "the late watcher's log");
+    // The person, back on a new connection with the token (the old one is ended).
+    let back = connect(&server);
+    back.rejoin(&code, &token, None, WAIT).unwrap();
+    assert_eq!(back.latest().number, at);
+    assert_eq!(back.latest().log, mine, "the returning person's log");
+    // The game goes on: the late watcher's log grows as the first watcher's does.
+    let taken = play_out(&back, spread);
+    assert!(taken > 0);
+    let end = back.latest().number;
+    wait_until(&watcher, "the end", |l| l.number == end);
+    wait_until(&late, "the end", |l| l.number == end);
+    assert_eq!(late.latest().log, watcher.latest().log, "after the game");
+    assert!(watcher.latest().log.len() <= LOG_KEPT);
+}
+
+/// A whole view carries at most the newest `LOG_KEPT` entries of the log, and a client there
+/// all along keeps the same: a watcher joining after a long game reads the same log as one
+/// who watched it all.
+#[test]
+fn a_long_games_log_is_sent_bounded() {
+    let server = start(config(&["taxi-derby"], 29));
+    let code = table(
+        &server,
+        "taxi-derby",
+        &["person", "random", "random", "random"],
+    );
+    let watcher = connect(&server);
+    watcher.join(&code, None, "", None, WAIT).unwrap();
+    let person = connect(&server);
+    person.join(&code, Some(0), "Ann", None, WAIT).unwrap();
+    play_out(&person, spread);
+    let end = person.latest().number;
+    wait_until(&watcher, "the end", |l| l.number == end);
+    let seen = watcher.latest().log;
+    eprintln!("{end} actions, {} entries kept", seen.len());
+    assert_eq!(seen.len(), LOG_KEPT, "a game longer than the log keeps");
+    let late = connect(&server);
+    late.join(&code, None, "", None, WAIT).unwrap();
+    assert_eq!(late.latest().log, seen);
+    // The whole view itself carries no more.
+    late.resync();
+    let m = late
+        .wait_for(WAIT, |m| matches!(m, ServerMsg::Update(u) if u.resync))
+        .unwrap();
+    let ServerMsg::Update(u) = m else {
+        unreachable!()
+    };
+    assert_eq!(u.told, seen, "the whole view's log");
+    assert!(u.view.log.is_empty());
 }

@@ -18,7 +18,7 @@ use farebox::board::Board;
 use farebox::game::View;
 use farebox_server::client::{Client, Event};
 use farebox_server::protocol::{
-    ClientMsg, PERSON, SeatKind, SeatStatus, ServerMsg, Update, WireBoard,
+    ClientMsg, PERSON, SeatKind, SeatStatus, ServerMsg, Told, Update, WireBoard,
 };
 
 use crate::cli::PlayArgs;
@@ -83,6 +83,53 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         )),
     }
     play(&client, &def, seated.seat, io)
+}
+
+/// An action's line in what happened: "  Blue (bot): Drive to Oak Street".
+fn action_line(def: &GameDef, seat: u8, label: &str, by_bot: bool) -> String {
+    let bot = if by_bot { " (bot)" } else { "" };
+    format!(
+        "  {}{bot}: {}",
+        def.seat_name(seat as usize),
+        cut(label, MAX_LABEL)
+    )
+}
+
+/// A line the rules wrote, in what happened.
+fn rules_line(l: &str) -> String {
+    format!("      * {l}")
+}
+
+/// What a seat that (re)joins is told happened before, from the log a whole view brings, as
+/// a client there all along would have been told it: the actions since the seat's own last
+/// choice (a watcher: all of them) with their lines, the ones after `upto` only (those up to
+/// it were told already), and not the lines written before the first action (nobody is told
+/// those).
+fn catch_up(def: &GameDef, told: &[Told], me: Option<u8>, upto: u64) -> Vec<String> {
+    let mine =
+        |t: &Told| matches!(t, Told::Action { seat, by_bot: false, .. } if me == Some(*seat));
+    // From the seat's own last action on: its lines are told, its label is not.
+    let from = told.iter().rposition(mine).unwrap_or(0);
+    let mut at = 0;
+    let mut out = vec![];
+    for t in &told[from..] {
+        match t {
+            Told::Action {
+                number,
+                seat,
+                label,
+                by_bot,
+            } => {
+                at = *number;
+                if at > upto && !mine(t) {
+                    out.push(action_line(def, *seat, label, *by_bot));
+                }
+            }
+            Told::Line(l) if at > upto && at > 0 => out.push(rules_line(l)),
+            Told::Line(_) => {}
+        }
+    }
+    out
 }
 
 /// Opens a table of the mod with --seats on the server; its code.
@@ -187,8 +234,12 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
     let mut first_turn = true;
     // The view (and what the table knew) this seat's last screen showed.
     let mut shown: Option<(View, Known)> = None;
-    // The view joining brought was taken in by `join`; this one starts the loop.
+    // The view joining brought was taken in by `join`; this one starts the loop, and its log
+    // tells a seat that (re)joins what happened before (`told_upto`: the last action already
+    // told from an update of its own, which the log holds too).
     client.resync();
+    let mut caught_up = false;
+    let mut told_upto = 0u64;
     loop {
         let ev = client.next_event(Duration::from_millis(500));
         let update: Option<Box<Update>> = match ev {
@@ -216,21 +267,28 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
             said_seats = line;
         }
         let Some(u) = update else { continue };
+        if u.resync && !caught_up {
+            caught_up = true;
+            let told = catch_up(def, &u.told, me, told_upto);
+            if me.is_some() {
+                news.extend(told);
+            } else {
+                for l in told {
+                    io.say(clean_line(&l).into_owned());
+                }
+            }
+        }
         // What happened: the action (by the label it has for this seat) and its log lines.
         if !u.resync {
+            told_upto = u.number;
             let mut told = vec![];
             if let Some(last) = &u.last
                 && (me != Some(last.seat) || last.by_bot)
             {
-                let bot = if last.by_bot { " (bot)" } else { "" };
-                told.push(format!(
-                    "  {}{bot}: {}",
-                    def.seat_name(last.seat as usize),
-                    cut(&last.label, MAX_LABEL)
-                ));
+                told.push(action_line(def, last.seat, &last.label, last.by_bot));
             }
             for l in &u.view.log {
-                told.push(format!("      * {l}"));
+                told.push(rules_line(l));
             }
             if me.is_some() {
                 news.extend(told);

@@ -2,8 +2,8 @@
 //! process) played to its end against a bot, and tables of a server started by the test
 //! joined by address and code; the seats' status (a person gone, a bot standing in), a stale
 //! action and its resync, a copy of the mod with other content, coming back to a seat with
-//! its token, and the board drawn as the server laid it (Taxi Derby's city, Dicey Curves'
-//! track).
+//! its token, the board drawn as the server laid it (Taxi Derby's city, Dicey Curves'
+//! track), and an action taken while the Studio joins logged once.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -574,4 +574,54 @@ fn a_joined_dicey_curves_table_draws_its_track_as_the_local_game_does() {
         h.query_by_label(&card).is_some(),
         "hovering {name} does not say {card:?}"
     );
+}
+
+/// An action taken at the table while this Studio's join is under way (the server's first
+/// view already in, the screen not yet built from it) is in the log once, not twice: its
+/// line came both in the view the screen starts from and as an event after it. Dicey Curves'
+/// grid, where the other seat lines up a car just as this one sits down.
+#[test]
+fn an_action_taken_while_joining_is_logged_once() {
+    let server = server_of("dicey-curves", Duration::from_secs(30), 5);
+    let code = table_of(&server, "dicey-curves", &["person", "person"]);
+    let other = Client::connect(&server.addr().to_string(), WAIT).unwrap();
+    let (_, _, seats) = other.look(&code, WAIT).unwrap();
+    // The other connection takes the seat that lines up first; the Studio the other one.
+    let first = seats.iter().find(|s| s.to_act).unwrap().seat;
+    let mine = 1 - first;
+    other.join(&code, Some(first), "Bo", None, WAIT).unwrap();
+    let def = load(&mods_dir().join("dicey-curves"));
+    let mut h = joined("dicey-curves".into(), &server, &code);
+    h.get_by_label(&format!("Join as {}", def.seat_name(mine as usize)))
+        .click();
+    h.step();
+    // The Studio's connection is seated (its join answered) before its screen is built.
+    other
+        .wait_for(WAIT, |m| {
+            matches!(m, farebox_server::protocol::ServerMsg::Seats { seats, .. }
+                if seats[mine as usize].connected)
+        })
+        .unwrap();
+    let action = other.latest().offered[0].action.clone();
+    other.act(&action);
+    other
+        .wait_for(
+            WAIT,
+            |m| matches!(m, farebox_server::protocol::ServerMsg::Update(u) if u.number == 1),
+        )
+        .unwrap();
+    // Time for the Studio's connection to take the same update in.
+    std::thread::sleep(Duration::from_millis(500));
+    until(&mut h, "seated at the table", seated);
+    settle(&mut h);
+    let log: Vec<String> = {
+        let s = h.state().as_ref().unwrap();
+        let snap = online(s).unwrap().snapshot().unwrap();
+        snap.log.iter().map(|l| l.text.clone()).collect()
+    };
+    let lined: Vec<&String> = log.iter().filter(|l| l.contains(" lines up ")).collect();
+    assert_eq!(lined.len(), 1, "the line up is logged once: {log:#?}");
+    // Its action's line is there too, once, before it.
+    let labels = log.iter().filter(|l| l.contains(": Line up ")).count();
+    assert_eq!(labels, 1, "the action's own line once: {log:#?}");
 }

@@ -7,7 +7,7 @@
 //! seat to act and only on the connection of the person playing it. People coming and going
 //! are in `seats.rs`, the records of a game in `records.rs`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -26,8 +26,8 @@ pub use records::save_replay;
 
 use crate::conn::Conn;
 use crate::protocol::{
-    DownloadKind, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus, ServerMsg,
-    Update, WireBoard,
+    DownloadKind, LOG_KEPT, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus,
+    ServerMsg, Told, Update, WireBoard,
 };
 
 /// Refused actions (other than stale ones) and bad requests a connection may make before it
@@ -71,6 +71,30 @@ enum Holder {
     },
 }
 
+/// An action taken, as the log remembers it: its labels as they were made before it was
+/// applied, and the log entries it wrote.
+struct Past {
+    seat: u8,
+    /// The acting seat's own label (None when no person may ever sit there: a bot's seat).
+    own: Option<String>,
+    /// The label everyone else is shown.
+    public: String,
+    by_bot: bool,
+    /// The game's log entries it wrote (from, to).
+    wrote: (usize, usize),
+}
+
+impl Past {
+    /// The label `viewer` is shown: the acting seat its own, everyone else the public one
+    /// (`Game::describe_for`'s choice, made once for the live update and the log alike).
+    fn label_for(&self, viewer: Option<u8>) -> &str {
+        match &self.own {
+            Some(own) if viewer == Some(self.seat) => own,
+            _ => &self.public,
+        }
+    }
+}
+
 pub struct Table {
     pub code: String,
     def: Arc<GameDef>,
@@ -95,6 +119,8 @@ pub struct Table {
     /// the last action changed it (then every update after it carries it).
     board: Option<WireBoard>,
     board_changed: bool,
+    /// The last [`LOG_KEPT`] actions, for the log of a seat that (re)joins.
+    past: VecDeque<Past>,
 }
 
 fn bot_ok(spec: &str, def: &GameDef) -> Result<(), String> {
@@ -198,6 +224,7 @@ impl Table {
             last_activity: Instant::now(),
             board,
             board_changed: false,
+            past: VecDeque::new(),
         };
         t.refresh();
         Ok(t)
@@ -317,14 +344,14 @@ impl Table {
 
     /// Applies an action of the seat to act (legal: from `self.legal`) and tells everyone.
     fn take(&mut self, seat: u8, action: &str, by_bot: bool) {
-        // Labels are made before the action, as each viewer is shown it.
-        let mut labels: HashMap<Option<u8>, String> = HashMap::new();
-        let viewers: Vec<Option<u8>> = self.viewers();
-        for v in viewers {
-            if let std::collections::hash_map::Entry::Vacant(e) = labels.entry(v) {
-                e.insert(self.game.describe_for(action, v));
-            }
-        }
+        // Labels are made before the action: the public one, and the seat's own when a
+        // person sits there or may yet (it is shown to them live, or when they (re)join).
+        let public = self.game.describe_for(action, None);
+        let own = matches!(
+            self.holders.get(seat as usize),
+            Some(Holder::Open | Holder::Person { .. })
+        )
+        .then(|| self.game.describe_for(action, Some(seat)));
         let told = self.game.log().len();
         if let Err(e) = self.game.apply_legal(action) {
             self.fail(e.to_string());
@@ -338,39 +365,74 @@ impl Table {
         let board = WireBoard::of(&self.def, &self.game.state().board);
         self.board_changed = board != self.board;
         self.board = board;
-        self.broadcast(told, |v| {
-            labels.get(&v).map(|l| LastAction {
-                seat,
-                label: l.clone(),
-                by_bot,
-            })
+        if self.past.len() >= LOG_KEPT {
+            self.past.pop_front();
+        }
+        self.past.push_back(Past {
+            seat,
+            own,
+            public,
+            by_bot,
+            wrote: (told, self.game.log().len()),
         });
+        self.broadcast(told);
     }
 
-    /// The seats of the connections at the table (None: watchers).
-    fn viewers(&self) -> Vec<Option<u8>> {
-        let mut v: Vec<Option<u8>> = self
-            .holders
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| matches!(h, Holder::Person { conn: Some(_), .. }))
-            .map(|(i, _)| Some(i as u8))
-            .collect();
-        if !self.watchers.is_empty() {
-            v.push(None);
+    /// The last action as `viewer` is shown it.
+    fn last_for(&self, viewer: Option<u8>) -> Option<LastAction> {
+        self.past.back().map(|p| LastAction {
+            seat: p.seat,
+            label: p.label_for(viewer).to_string(),
+            by_bot: p.by_bot,
+        })
+    }
+
+    /// `viewer`'s log as a client at the table since the start holds it: the lines written
+    /// before the first action, then each action's line (its label for `viewer`, as the live
+    /// update gave it) and the lines it wrote that `viewer` may read; the newest
+    /// [`LOG_KEPT`] entries.
+    fn told_for(&self, viewer: Option<u8>) -> Vec<Told> {
+        let log = self.game.log();
+        let mut out = vec![];
+        let lines = |from: usize, to: usize, out: &mut Vec<Told>| {
+            let to = to.min(log.len());
+            for e in log.get(from.min(to)..to).unwrap_or_default() {
+                if e.seen.by(viewer) {
+                    out.push(Told::Line(e.text.clone()));
+                }
+            }
+        };
+        // The actions no longer kept took their lines with them.
+        let first = self.number() - self.past.len() as u64;
+        if first == 0 {
+            let end = self.past.front().map_or(log.len(), |p| p.wrote.0);
+            lines(0, end, &mut out);
         }
-        v
+        for (i, p) in self.past.iter().enumerate() {
+            out.push(Told::Action {
+                number: first + i as u64 + 1,
+                seat: p.seat,
+                label: p.label_for(viewer).to_string(),
+                by_bot: p.by_bot,
+            });
+            lines(p.wrote.0, p.wrote.1, &mut out);
+        }
+        if out.len() > LOG_KEPT {
+            out.drain(..out.len() - LOG_KEPT);
+        }
+        out
     }
 
     /// Sends everyone at the table the game after an action; `told` is the length of the
     /// log before it (each connection gets only the new lines it may read).
-    fn broadcast(&mut self, told: usize, last: impl Fn(Option<u8>) -> Option<LastAction>) {
+    fn broadcast(&mut self, told: usize) {
         let mut sends: Vec<(Conn, Arc<str>)> = vec![];
         let mut watcher_text: Option<Arc<str>> = None;
         for i in 0..self.holders.len() {
             if let Holder::Person { conn: Some(c), .. } = &self.holders[i] {
                 let c = c.clone();
-                let u = self.update_for(Some(i as u8), last(Some(i as u8)), Some(told));
+                let last = self.last_for(Some(i as u8));
+                let u = self.update_for(Some(i as u8), last, Some(told));
                 sends.push((c, ServerMsg::Update(Box::new(u)).to_text().into()));
             }
         }
@@ -378,7 +440,8 @@ impl Table {
             let text = match &watcher_text {
                 Some(t) => t.clone(),
                 None => {
-                    let u = self.update_for(None, last(None), Some(told));
+                    let last = self.last_for(None);
+                    let u = self.update_for(None, last, Some(told));
                     let t: Arc<str> = ServerMsg::Update(Box::new(u)).to_text().into();
                     watcher_text = Some(t.clone());
                     t
@@ -428,7 +491,7 @@ impl Table {
 
     /// The game as `viewer` may see it; the actions offered when it is that seat's person's
     /// turn. With `told` (the log's length before the last action), the log lines written
-    /// since; else (a resync) the whole log.
+    /// since; else (a resync) the seat's log in `told` ([`Table::told_for`]).
     fn update_for(
         &mut self,
         viewer: Option<u8>,
@@ -438,6 +501,12 @@ impl Table {
         let mut view: crate::protocol::WireView = self.game.view(viewer).into();
         let resync = told.is_none();
         let mut log_from = 0;
+        view.log.clear();
+        let whole = if resync {
+            self.told_for(viewer)
+        } else {
+            vec![]
+        };
         if let Some(told) = told {
             let log = self.game.log();
             let told = told.min(log.len());
@@ -501,6 +570,7 @@ impl Table {
             last,
             resync,
             log_from,
+            told: whole,
             board: (resync || self.board_changed)
                 .then(|| self.board.clone())
                 .flatten(),

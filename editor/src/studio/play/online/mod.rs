@@ -19,7 +19,7 @@ use farebox::content::def::BoardDef;
 use farebox::game::{Setup, View};
 use farebox_server::client::{Client, Event, Latest, Seated};
 use farebox_server::protocol::{
-    ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg, WireBoard, WireView,
+    ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg, Told, WireBoard, WireView,
 };
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
@@ -398,7 +398,10 @@ impl Online {
         let events = client.drain_events();
         if !events.is_empty() {
             // Every message the client took in came as an event: only then is there news.
+            // The log is the client's own, whole: never added to from events, which the
+            // latest may already hold (a view taken in while the screen was being built).
             self.latest = client.latest();
+            self.log = log_lines(&self.def, &self.latest.log);
             for e in events {
                 self.event(e);
             }
@@ -463,12 +466,7 @@ impl Online {
     fn seated_at(&mut self, client: Client, seated: Seated) {
         self.latest = client.latest();
         self.code = seated.code.clone();
-        self.log = self
-            .latest
-            .view
-            .as_ref()
-            .map(|v| plain_log(&v.log))
-            .unwrap_or_default();
+        self.log = log_lines(&self.def, &self.latest.log);
         self.moves.clear();
         self.set_board(self.latest.board.clone());
         self.prev = self.latest.view.clone();
@@ -503,27 +501,18 @@ impl Online {
                 if u.board.is_some() {
                     self.set_board(u.board.clone());
                 }
-                if u.resync {
-                    self.log = plain_log(&u.view.log);
-                } else {
-                    if let Some(l) = &u.last {
-                        let who = self.def.seat_name(l.seat as usize);
-                        let by = if l.by_bot { " (a bot)" } else { "" };
-                        self.log.push(LogLine {
-                            seat: Some(l.seat),
-                            text: format!("{who}{by}: {}", l.label),
-                        });
-                        let spaces = self
-                            .prev
-                            .as_ref()
-                            .map_or_else(Vec::new, |p| changed(&self.board, p, &u.view));
-                        self.moves.push(Move {
-                            seat: l.seat,
-                            label: l.label.clone(),
-                            spaces,
-                        });
-                    }
-                    self.log.extend(plain_log(&u.view.log));
+                if !u.resync
+                    && let Some(l) = &u.last
+                {
+                    let spaces = self
+                        .prev
+                        .as_ref()
+                        .map_or_else(Vec::new, |p| changed(&self.board, p, &u.view));
+                    self.moves.push(Move {
+                        seat: l.seat,
+                        label: l.label.clone(),
+                        spaces,
+                    });
                 }
                 self.prev = Some(u.view.clone());
                 if u.resync
@@ -712,12 +701,27 @@ impl Drop for Online {
     }
 }
 
-fn plain_log(lines: &[String]) -> Vec<LogLine> {
-    lines
-        .iter()
-        .map(|t| LogLine {
-            seat: None,
-            text: t.clone(),
+/// The log as the Play tab shows it, from the one the client keeps: each action's line in
+/// its seat's colour ("Red (a bot): ..."), the rules' lines under it.
+fn log_lines(def: &GameDef, told: &[Told]) -> Vec<LogLine> {
+    told.iter()
+        .map(|t| match t {
+            Told::Action {
+                seat,
+                label,
+                by_bot,
+                ..
+            } => {
+                let by = if *by_bot { " (a bot)" } else { "" };
+                LogLine {
+                    seat: Some(*seat),
+                    text: format!("{}{by}: {label}", def.seat_name(*seat as usize)),
+                }
+            }
+            Told::Line(text) => LogLine {
+                seat: None,
+                text: text.clone(),
+            },
         })
         .collect()
 }
