@@ -560,10 +560,22 @@ pub(crate) fn piece_legend(
         let marks: Vec<&str> = colored.iter().map(|(m, _, _)| m.as_str()).collect();
         // Kinds that differ only by their color ("Red Racer", "Blue Racer", ...) are named
         // once, by the word they share ("racer"), which keeps the line short.
+        // A kind alone keeps the rest of its name without its color ("blue Racer": "racer"),
+        // as the second letter already says it.
+        let color_of = |kind: &str| {
+            pieces
+                .iter()
+                .find(|p| p.kind == kind)
+                .and_then(|p| match p.props.get("color") {
+                    Some(Value::Str(c)) => Some(c.to_lowercase()),
+                    _ => None,
+                })
+        };
         let names: Vec<String> = colored
             .iter()
-            .map(|(_, _, k)| {
-                shared_last_word(k.iter().map(|k| kind_name(k))).unwrap_or_else(|| names(k))
+            .map(|(_, _, k)| match k.as_slice() {
+                [one] => without_color(&kind_name(one), color_of(one).as_deref()),
+                _ => shared_last_word(k.iter().map(|k| kind_name(k))).unwrap_or_else(|| names(k)),
             })
             .collect();
         items.push(format!(
@@ -579,6 +591,16 @@ pub(crate) fn piece_legend(
         items.push("+x  carrying (initial of what it carries)".into());
     }
     items
+}
+
+/// `name` without a first word that is its `color` ("blue Racer", "blue": "racer").
+fn without_color(name: &str, color: Option<&str>) -> String {
+    match (name.split_once(' '), color) {
+        (Some((first, rest)), Some(c)) if first.to_lowercase() == c && !rest.is_empty() => {
+            in_sentence(rest)
+        }
+        _ => name.to_string(),
+    }
 }
 
 /// The last word of every name, when there are at least two and they all end with the same one
@@ -722,6 +744,17 @@ mod tests {
         assert_eq!(names(&["red Racer"]), None);
         assert_eq!(names(&["red Racer", "blue Cab"]), None);
         assert_eq!(names(&["Racer", "Racer"]), None);
+    }
+
+    #[test]
+    fn a_kind_alone_is_named_without_its_color() {
+        assert_eq!(without_color("blue Racer", Some("blue")), "racer");
+        assert_eq!(
+            without_color("passenger meeple", Some("red")),
+            "passenger meeple"
+        );
+        assert_eq!(without_color("blue", Some("blue")), "blue");
+        assert_eq!(without_color("blue Racer", None), "blue Racer");
     }
 
     #[test]
