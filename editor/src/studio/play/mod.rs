@@ -81,7 +81,7 @@ pub struct PlayPanel {
     save_path: String,
     saved: Option<String>,
     /// A place on the board with several actions, whose menu is open.
-    picked: Option<Spot>,
+    picked: Option<actions::Picked>,
     /// Clicks on actions wait for the pointer to move after the actions change (see
     /// [`Guard`]).
     guard: Guard,
