@@ -437,3 +437,45 @@ fn what_a_taxi_carries_is_on_the_board_and_in_the_legend() {
     }
     assert!(checked, "no taxi was ever seen carrying a fare");
 }
+
+/// The names written on the board keep off the legend drawn over its top right corner: a
+/// name that would run under it goes to another side of its space, is shortened, or is left
+/// to its tooltip, rather than being cut by the legend (Taxi Derby's "Ashgrove University,
+/// Library Loop" at the city's right edge was).
+#[test]
+fn names_on_the_board_keep_off_the_legend() {
+    for (game, seed) in [("taxi-derby", 74157), ("taxi-derby", 3), ("critter-cab", 5)] {
+        // The Studio's window at 1600 x 1000, where the city's right edge met the legend.
+        let mut h: H = Harness::builder()
+            .with_size(egui::vec2(1600.0, 1000.0))
+            .build_ui_state(
+                move |ui, s: &mut Option<Studio>| {
+                    let st = s.get_or_insert_with(|| {
+                        Studio::without_settings(ui.ctx(), Some(game.to_string()))
+                    });
+                    st.frame(ui);
+                },
+                None,
+            );
+        until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+        h.state_mut().as_mut().unwrap().play.set_seed(seed);
+        h.get_by_label("Start the game").click();
+        until(&mut h, "the person's actions", |s| {
+            s.play
+                .snapshot()
+                .is_some_and(|snap| !snap.offered.is_empty())
+        });
+        h.state_mut().as_mut().unwrap().play.paused = true;
+        settle(&mut h);
+        let s = h.state().as_ref().unwrap();
+        let (written, legend) = s.play.written_on_board();
+        let legend = legend.unwrap_or_else(|| panic!("{game}: no legend over the board"));
+        assert!(!written.is_empty(), "{game}: no names written");
+        for r in written {
+            assert!(
+                !r.intersects(legend),
+                "{game} (seed {seed}): a name at {r:?} runs under the legend at {legend:?}"
+            );
+        }
+    }
+}
