@@ -129,6 +129,8 @@ pub struct BoardResponse {
     pub written: Vec<Rect>,
     /// Where the legend's box is, on screen, when it is drawn over the board.
     pub legend: Option<Rect>,
+    /// Where the pieces' tokens are, on screen.
+    pub tokens: Vec<Rect>,
 }
 
 /// Text smaller than this (in screen points) is not drawn.
@@ -470,6 +472,10 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         named: drawn.named,
         written: drawn.written,
         legend: camera.legend,
+        tokens: tokens
+            .iter()
+            .map(|&(c, r, _)| Rect::from_center_size(c, Vec2::splat(r * 2.0)))
+            .collect(),
     }
 }
 

@@ -468,7 +468,7 @@ fn names_on_the_board_keep_off_the_legend() {
         h.state_mut().as_mut().unwrap().play.paused = true;
         settle(&mut h);
         let s = h.state().as_ref().unwrap();
-        let (written, legend) = s.play.written_on_board();
+        let (written, legend, _) = s.play.written_on_board();
         let legend = legend.unwrap_or_else(|| panic!("{game}: no legend over the board"));
         assert!(!written.is_empty(), "{game}: no names written");
         for r in written {
@@ -478,4 +478,55 @@ fn names_on_the_board_keep_off_the_legend() {
             );
         }
     }
+}
+
+/// A laid card's plate ("card 3 · Banked Right") keeps off the cars on the track: a car drawn
+/// over the plate hid the card's name. Checked through a race of Dicey Curves played by
+/// random bots, at every step.
+#[test]
+fn a_track_cards_name_is_never_under_a_car() {
+    use farebox_editor::studio::worker::SeatKind;
+    let mut h = studio("dicey-curves".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(266330);
+        play.set_seat(0, SeatKind::Bot("random".into()));
+        play.set_seat(1, SeatKind::Bot("random".into()));
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    let mut checked = 0;
+    let mut last = usize::MAX;
+    for _ in 0..20_000 {
+        h.step();
+        let Some(snap) = h.state().as_ref().unwrap().play.snapshot() else {
+            continue;
+        };
+        if snap.result.is_some() {
+            break;
+        }
+        if snap.step == last {
+            continue;
+        }
+        // One frame more, so the board drawn is this step's.
+        h.step();
+        let s = h.state().as_ref().unwrap();
+        let Some(snap) = s.play.snapshot() else {
+            continue;
+        };
+        last = snap.step;
+        let (plates, _, cars) = s.play.written_on_board();
+        for car in cars {
+            for r in plates {
+                assert!(
+                    !r.intersects(*car),
+                    "step {}: a card's plate at {r:?} lies under a car at {car:?}",
+                    snap.step
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no car was ever on the track");
 }

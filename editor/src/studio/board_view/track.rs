@@ -214,8 +214,28 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
         }
     }
     // Gates and the cards' names over everything, so the next card never hides them.
-    // The card plates keep off the legend over the board, and off each other.
+    // The card plates keep off the legend over the board, the cars on the track (a car drawn
+    // over a plate hid the card's name), and each other.
     let mut plates: Vec<Rect> = keep_off.into_iter().collect();
+    let mut on = vec![0usize; places.len()];
+    for piece in &scene.view.pieces {
+        if let Some(n) = piece
+            .at
+            .as_deref()
+            .and_then(|a| scene.board.graph.find(a))
+            .and_then(|s| on.get_mut(s as usize))
+        {
+            *n += 1;
+        }
+    }
+    for (s, &n) in on.iter().enumerate() {
+        if let Some(Some(pl)) = places.get(s) {
+            for k in 0..n {
+                let (c, t) = super::token_slot(*pl, k, n);
+                plates.push(Rect::from_center_size(c, Vec2::splat(t * 2.2)));
+            }
+        }
+    }
     let first = plates.len();
     let mut named = Vec::new();
     for (n, laid) in on_table(&track.laid) {
