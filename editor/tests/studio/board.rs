@@ -384,7 +384,7 @@ fn what_a_taxi_carries_is_on_the_board_and_in_the_legend() {
             .filter_map(|p| {
                 let load = p.props.get("carrying")?.as_str()?.to_string();
                 let seat = snap.def.seat_name(p.owner? as usize);
-                (!load.is_empty()).then(|| (seat, load))
+                (!load.is_empty()).then_some((seat, load))
             })
             .collect()
     };
