@@ -113,6 +113,9 @@ pub struct Camera {
     /// An editor's table: the legend starts closed and the board is fitted without room
     /// for it, since the editor's panels already take the sides.
     editing: bool,
+    /// Where the legend's box was drawn last frame, over the board: the names written on the
+    /// board keep off it (a name under it could not be read).
+    legend: Option<Rect>,
 }
 
 /// What happened on the table this frame.
@@ -122,6 +125,12 @@ pub struct BoardResponse {
     pub hovered: Option<Spot>,
     /// The spaces whose names are written on the board, with the name written.
     pub named: Vec<(u32, String)>,
+    /// Where the names (and a track's card plates) were written, on screen.
+    pub written: Vec<Rect>,
+    /// Where the legend's box is, on screen, when it is drawn over the board.
+    pub legend: Option<Rect>,
+    /// Where the pieces' tokens are, on screen.
+    pub tokens: Vec<Rect>,
 }
 
 /// Text smaller than this (in screen points) is not drawn.
@@ -195,6 +204,9 @@ pub(crate) struct Drawn {
     pub note: Option<String>,
     /// The spaces whose names were written, with the name written.
     pub named: Vec<(u32, String)>,
+    /// Where names were written beside their spaces (and a track's card plates), on screen;
+    /// a grid's cell names, inside their cells, are not listed.
+    pub written: Vec<Rect>,
 }
 
 /// Adds a legend line once.
@@ -219,6 +231,7 @@ pub(crate) struct Table {
     legend: Vec<(Sym, String)>,
     note: Option<String>,
     named: Vec<(u32, String)>,
+    written: Vec<Rect>,
 }
 
 impl Table {
@@ -256,10 +269,12 @@ fn lay_table(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene, editing: boo
     };
     let painter = ui.painter_at(rect);
     painter.rect_filled(rect, 0.0, TABLE);
+    // Names keep off the legend drawn over the board (where it was last frame).
+    let keep_off = camera.legend.filter(|l| l.intersects(rect));
     let drawn = match scene.board.kind {
         "grid" => grid::draw(&painter, xf, scene),
-        "track" => track::draw(&painter, xf, scene),
-        _ => graph::draw(&painter, xf, scene),
+        "track" => track::draw(&painter, xf, scene, keep_off),
+        _ => graph::draw(&painter, xf, scene, keep_off),
     };
     Table {
         response: bg,
@@ -271,6 +286,7 @@ fn lay_table(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene, editing: boo
         legend: drawn.legend,
         note: drawn.note,
         named: drawn.named,
+        written: drawn.written,
     }
 }
 
@@ -337,12 +353,14 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         legend,
         note,
         named,
+        written,
     } = table;
     let drawn = Drawn {
         places,
         legend: vec![],
         note,
         named,
+        written,
     };
     let mut legend = legend;
 
@@ -452,6 +470,12 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         clicked,
         hovered,
         named: drawn.named,
+        written: drawn.written,
+        legend: camera.legend,
+        tokens: tokens
+            .iter()
+            .map(|&(c, r, _)| Rect::from_center_size(c, Vec2::splat(r * 2.0)))
+            .collect(),
     }
 }
 
@@ -594,6 +618,7 @@ fn overlay(
     {
         camera.fit(rect, extent);
     }
+    camera.legend = None;
     if legend.is_empty() {
         return;
     }
@@ -609,7 +634,7 @@ fn overlay(
             .max_rect(area)
             .layout(egui::Layout::top_down(egui::Align::Max)),
     );
-    egui::Frame::popup(child.style())
+    let shown = egui::Frame::popup(child.style())
         .fill(child.visuals().window_fill().gamma_multiply(0.94))
         .show(&mut child, |ui| {
             egui::CollapsingHeader::new("Legend")
@@ -626,6 +651,7 @@ fn overlay(
                     }
                 });
         });
+    camera.legend = Some(shown.response.rect);
 }
 
 #[cfg(test)]

@@ -307,3 +307,226 @@ fn dicey_curves_seats_are_shown_by_the_name_and_colour_of_their_cars() {
     h.step();
     assert!(h.query_by_label("Showing what Red may see").is_some());
 }
+
+/// A place on the board with several actions opens its menu beside the click: the place stays
+/// in sight, and the menu covers neither the list of actions on the left nor the top bar
+/// (it used to open in the window's top left corner, over both).
+#[test]
+fn the_menu_of_a_place_with_several_actions_opens_beside_the_click() {
+    let mut h = started("curbside", 7);
+    h.state_mut().as_mut().unwrap().play.paused = true;
+    let (cell, choices) = {
+        let snap = snap(&h);
+        let mut count: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        for o in snap
+            .offered
+            .iter()
+            .filter(|o| o.action.starts_with("place "))
+        {
+            let cell = o.action.split_whitespace().last().unwrap().to_string();
+            count.entry(cell).or_default().push(o.label.clone());
+        }
+        count
+            .into_iter()
+            .find(|(_, labels)| labels.len() > 1)
+            .expect("a cell with several place actions")
+    };
+    let cell_rect = h.get_by_label(&cell).rect();
+    h.get_by_label(&cell).click();
+    settle(&mut h);
+    let item = h.get_by_label(&choices[0]).rect();
+    let side = h.get_by_label("Your actions").rect();
+    // Beside the cell clicked: its top left corner is just below and right of the click (the
+    // cell's middle), so the cell's own top left quarter stays in sight.
+    let click = cell_rect.center();
+    assert!(
+        item.left() > click.x && item.left() < click.x + 120.0,
+        "the menu's first choice at {item:?}, the cell clicked at {cell_rect:?}"
+    );
+    assert!(
+        item.top() > click.y && item.top() < click.y + 120.0,
+        "the menu's first choice at {item:?}, the cell clicked at {cell_rect:?}"
+    );
+    // Not over the side panel's list of actions, nor the top bar.
+    assert!(
+        item.left() > side.right(),
+        "the menu ({item:?}) covers the list of actions ({side:?})"
+    );
+    assert!(item.top() > h.get_by_label("Outcomes").rect().bottom());
+    // And it still takes the action chosen.
+    let before = snap(&h).step;
+    h.get_by_label(&choices[0]).click();
+    until(&mut h, "the action chosen in the menu", |s| {
+        step_of(s) == Some(before + 1)
+    });
+}
+
+/// What a piece carries (Curbside's taxi with its fare, its `carrying` property) shows on the
+/// board, not only in a tooltip: the token has a dot in the fare's colour and the legend says
+/// what each taxi carries, as the terminal's `Y+p` does. A taxi carrying nothing has no line.
+#[test]
+fn what_a_taxi_carries_is_on_the_board_and_in_the_legend() {
+    use farebox_editor::studio::worker::SeatKind;
+    let mut h = studio("curbside".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(11);
+        play.set_seat(0, SeatKind::Bot("dispatcher".into()));
+        play.set_seat(1, SeatKind::Bot("dispatcher".into()));
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    let carried = |snap: &farebox_editor::studio::worker::Snapshot| -> Vec<(String, String)> {
+        snap.view
+            .pieces
+            .iter()
+            .filter_map(|p| {
+                let load = p.props.get("carrying")?.as_str()?.to_string();
+                let seat = snap.def.seat_name(p.owner? as usize);
+                (!load.is_empty()).then_some((seat, load))
+            })
+            .collect()
+    };
+    let mut checked = false;
+    for _ in 0..40 {
+        until_long(&mut h, "a taxi carrying a fare", |s| {
+            s.play.snapshot().is_some_and(|snap| {
+                snap.view.pieces.iter().any(|p| {
+                    p.props
+                        .get("carrying")
+                        .and_then(|v| v.as_str())
+                        .is_some_and(|c| !c.is_empty())
+                })
+            })
+        });
+        h.state_mut().as_mut().unwrap().play.paused = true;
+        for _ in 0..20 {
+            h.step();
+        }
+        let (now, idle) = {
+            let snap = snap(&h);
+            (
+                carried(snap),
+                snap.view.pieces.iter().filter(|p| p.kind == "taxi").count(),
+            )
+        };
+        if now.is_empty() {
+            h.state_mut().as_mut().unwrap().play.paused = false;
+            continue;
+        }
+        if h.query_by_label("start cell of Yellow").is_none() {
+            h.get_by_label("Legend").click();
+            settle(&mut h);
+        }
+        for (seat, load) in &now {
+            let line = format!("{seat}'s taxi carries: {load}");
+            assert!(
+                h.query_by_label(&line).is_some(),
+                "no legend line `{line}` for a taxi carrying a fare"
+            );
+        }
+        let lines = h.query_all_by_label_contains("'s taxi carries: ").count();
+        assert_eq!(
+            lines,
+            now.len(),
+            "one line per taxi carrying, of {idle} taxis"
+        );
+        checked = true;
+        break;
+    }
+    assert!(checked, "no taxi was ever seen carrying a fare");
+}
+
+/// The names written on the board keep off the legend drawn over its top right corner: a
+/// name that would run under it goes to another side of its space, is shortened, or is left
+/// to its tooltip, rather than being cut by the legend (Taxi Derby's "Ashgrove University,
+/// Library Loop" at the city's right edge was).
+#[test]
+fn names_on_the_board_keep_off_the_legend() {
+    for (game, seed) in [("taxi-derby", 74157), ("taxi-derby", 3), ("critter-cab", 5)] {
+        // The Studio's window at 1600 x 1000, where the city's right edge met the legend.
+        let mut h: H = Harness::builder()
+            .with_size(egui::vec2(1600.0, 1000.0))
+            .build_ui_state(
+                move |ui, s: &mut Option<Studio>| {
+                    let st = s.get_or_insert_with(|| {
+                        Studio::without_settings(ui.ctx(), Some(game.to_string()))
+                    });
+                    st.frame(ui);
+                },
+                None,
+            );
+        until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+        h.state_mut().as_mut().unwrap().play.set_seed(seed);
+        h.get_by_label("Start the game").click();
+        until(&mut h, "the person's actions", |s| {
+            s.play
+                .snapshot()
+                .is_some_and(|snap| !snap.offered.is_empty())
+        });
+        h.state_mut().as_mut().unwrap().play.paused = true;
+        settle(&mut h);
+        let s = h.state().as_ref().unwrap();
+        let (written, legend, _) = s.play.written_on_board();
+        let legend = legend.unwrap_or_else(|| panic!("{game}: no legend over the board"));
+        assert!(!written.is_empty(), "{game}: no names written");
+        for r in written {
+            assert!(
+                !r.intersects(legend),
+                "{game} (seed {seed}): a name at {r:?} runs under the legend at {legend:?}"
+            );
+        }
+    }
+}
+
+/// A laid card's plate ("card 3 · Banked Right") keeps off the cars on the track: a car drawn
+/// over the plate hid the card's name. Checked through a race of Dicey Curves played by
+/// random bots, at every step.
+#[test]
+fn a_track_cards_name_is_never_under_a_car() {
+    use farebox_editor::studio::worker::SeatKind;
+    let mut h = studio("dicey-curves".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(266330);
+        play.set_seat(0, SeatKind::Bot("random".into()));
+        play.set_seat(1, SeatKind::Bot("random".into()));
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    let mut checked = 0;
+    let mut last = usize::MAX;
+    for _ in 0..20_000 {
+        h.step();
+        let Some(snap) = h.state().as_ref().unwrap().play.snapshot() else {
+            continue;
+        };
+        if snap.result.is_some() {
+            break;
+        }
+        if snap.step == last {
+            continue;
+        }
+        // One frame more, so the board drawn is this step's.
+        h.step();
+        let s = h.state().as_ref().unwrap();
+        let Some(snap) = s.play.snapshot() else {
+            continue;
+        };
+        last = snap.step;
+        let (plates, _, cars) = s.play.written_on_board();
+        for car in cars {
+            for r in plates {
+                assert!(
+                    !r.intersects(*car),
+                    "step {}: a card's plate at {r:?} lies under a car at {car:?}",
+                    snap.step
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "no car was ever on the track");
+}

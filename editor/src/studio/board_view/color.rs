@@ -45,6 +45,13 @@ pub fn seat_color(def: &GameDef, seat: u8) -> egui::Color32 {
 }
 
 /// The colour a name says, if one of its words is a colour ("Yellow", "red", "Sky Blue").
+/// The colour of the first colour word in `text` ("pink passenger, to 3,1": pink), for what
+/// a piece carries.
+pub(crate) fn first_color(text: &str) -> Option<Color32> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .find_map(|w| color_word(&w.to_lowercase()))
+}
+
 pub fn name_color(name: &str) -> Option<Color32> {
     name.split(|c: char| !c.is_alphanumeric())
         .rev()

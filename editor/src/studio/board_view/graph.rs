@@ -115,7 +115,7 @@ fn tag_color(tag: &str) -> Color32 {
     palette[h as usize % palette.len()]
 }
 
-pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
+pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn {
     let sections = scene.board.kind == "sections";
     let spaces = &scene.board.graph.spaces;
     let rn = xf.len(node_radius(scene));
@@ -131,6 +131,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
                 legend,
                 note: None,
                 named: vec![],
+                written: vec![],
             };
         };
         for (sq, si) in section_squares(scene) {
@@ -360,12 +361,15 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             super::highlight(p, *place, false);
         }
     }
-    let named = names(p, scene, &places, rn, sections, section_names);
+    let mut taken = section_names;
+    taken.extend(keep_off);
+    let (named, written) = names(p, scene, &places, rn, sections, taken);
     Drawn {
         places,
         legend,
         note: None,
         named,
+        written,
     }
 }
 
@@ -396,7 +400,8 @@ const FEATURE_TEXT: f32 = 9.5;
 /// [`FEATURE_TEXT`], below its space, else above, right or left of it, and when none of
 /// those is free, shortened to what comes before a comma or parenthesis ("Anchor Street
 /// Rank, stop A" -> "Anchor Street Rank") if no other space's name shortens to the same
-/// words or is written so. Only when even that has nowhere free to go is it left out (its
+/// words or is written so; `taken` holds what names keep off (the sections' names, the legend
+/// over the board). Only when even that has nowhere free to go is it left out (its
 /// tooltip names it), so a crowded board does not turn into overlapping text. Plain road
 /// spaces (no tags) are named only when the board is zoomed in far enough to write them at
 /// a readable size, below the space, where free.
@@ -406,8 +411,8 @@ fn names(
     places: &[Option<Place>],
     rn: f32,
     sections: bool,
-    section_names: Vec<Rect>,
-) -> Vec<(u32, String)> {
+    taken: Vec<Rect>,
+) -> (Vec<(u32, String)>, Vec<Rect>) {
     let spaces = &scene.board.graph.spaces;
     let view = p.clip_rect().shrink(2.0);
     let base = (rn * 0.9).min(14.0);
@@ -476,7 +481,9 @@ fn names(
             }
         }
     }
-    let mut taken: Vec<Rect> = section_names;
+    // What names keep off: the sections' names and the legend, then each name written.
+    let mut taken = taken;
+    let first = taken.len();
     let mut named = Vec::new();
     for i in order {
         let (Some(sp), Some(Some(place)), Some(name)) = (spaces.get(i), places.get(i), full.get(i))
@@ -603,7 +610,8 @@ fn names(
             named.push((i as u32, form));
         }
     }
-    named
+    let written = taken.get(first..).unwrap_or_default().to_vec();
+    (named, written)
 }
 
 /// A name's shorter form: the part before a comma or parenthesis ("Anchor Street Rank,

@@ -233,6 +233,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         legend,
         note: None,
         named,
+        written: Vec::new(),
     }
 }
 

@@ -40,6 +40,9 @@ pub enum Sym {
     Closed,
     Start(Color32),
     Token(Color32, String),
+    /// A piece carrying something (its `carrying` property): the piece's token with a dot in
+    /// the colour of what it carries.
+    Carrying(Color32, String, Color32),
     Space,
     Store,
     Stack,
@@ -75,7 +78,7 @@ impl Sym {
     pub fn group(&self) -> u8 {
         match self {
             Sym::Actionable | Sym::Moved(_) => 0,
-            Sym::Token(..) => 4,
+            Sym::Token(..) | Sym::Carrying(..) => 4,
             Sym::Start(_) => 3,
             Sym::Pothole | Sym::Cone | Sym::Closed => 2,
             Sym::Store | Sym::Stack | Sym::Pickup | Sym::Dropoff | Sym::Police | Sym::Stand => 2,
@@ -120,6 +123,10 @@ pub fn paint_sym(p: &Painter, r: Rect, sym: &Sym) {
             start_mark(p, r.shrink(2.0), *col);
         }
         Sym::Token(col, l) => token(p, c, h * 0.85, *col, l),
+        Sym::Carrying(col, l, load) => {
+            token(p, c, h * 0.85, *col, l);
+            load_dot(p, c, h * 0.85, *load);
+        }
         Sym::Space => space(p, c, h * 0.7, Color32::WHITE),
         Sym::Store => store(p, c, h, None),
         Sym::Stack => stack(p, c, h, None),
@@ -239,6 +246,20 @@ pub fn token(p: &Painter, c: Pos2, r: f32, color: Color32, letter: &str) {
         letter,
         eframe::egui::FontId::proportional(size),
         ink_on(color),
+    );
+}
+
+/// The dot on a token of radius `r` at `c` that says it carries something of colour `load`
+/// (Curbside's taxi with its fare): at the token's lower right, never smaller than can be seen.
+pub fn load_dot(p: &Painter, c: Pos2, r: f32, load: Color32) {
+    let d = c + Vec2::splat(r * 0.72);
+    let dr = (r * 0.45).max(4.5);
+    p.circle_filled(d, dr, load);
+    p.circle_stroke(d, dr, Stroke::new((dr * 0.3).clamp(1.0, 2.0), INK));
+    p.circle_stroke(
+        d,
+        dr + 1.0,
+        Stroke::new(1.0, Color32::from_white_alpha(200)),
     );
 }
 

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use eframe::egui::{self, Color32, Painter, Pos2, Vec2};
 use farebox::GameDef;
 
-use super::color::{prop_color, seat_color};
+use super::color::{first_color, prop_color, seat_color};
 use super::marks::Sym;
 use super::{NEUTRAL, Place, Scene, note_legend, props_lines, space_label};
 
@@ -86,11 +86,27 @@ pub(super) fn draw_pieces(
                 Some(_) => color,
                 None => kind_color(scene.def, &p.kind).unwrap_or(NEUTRAL),
             };
-            let sym = Sym::Token(key, letter);
-            note_legend(legend, sym, what);
+            note_legend(legend, Sym::Token(key, letter.clone()), what.clone());
+            // What it carries (Curbside's taxi with its fare): a dot in that colour on the
+            // token, and a line of the legend saying what it is, as the terminal's `Y+p` does.
+            if let Some(load) = carrying(p) {
+                let dot = first_color(load).unwrap_or(NEUTRAL);
+                super::marks::load_dot(painter, c, r, dot);
+                let sym = Sym::Carrying(key, letter, dot);
+                note_legend(legend, sym, format!("{what} carries: {load}"));
+            }
         }
     }
     out
+}
+
+/// What a piece says it carries (its `carrying` property), when it carries anything.
+fn carrying(p: &farebox::game::PieceView) -> Option<&str> {
+    p.props
+        .get("carrying")
+        .and_then(|v| v.as_str())
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }
 
 /// The least radius of a piece on the board, in screen points: big enough for its letter to

@@ -90,7 +90,7 @@ pub fn extent(scene: &Scene) -> Rect {
     }
 }
 
-pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
+pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn {
     let mut legend = Vec::new();
     let mut places = vec![None; scene.board.graph.spaces.len()];
     let t = table(scene);
@@ -118,6 +118,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             legend,
             note: None,
             named: vec![],
+            written: vec![],
         };
     };
     if track.laid.is_empty() {
@@ -127,6 +128,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             legend,
             note: Some(note.into()),
             named: vec![],
+            written: vec![],
         };
     }
     let pt = |(x, y): (f64, f64)| xf.p(x, y);
@@ -212,7 +214,30 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         }
     }
     // Gates and the cards' names over everything, so the next card never hides them.
-    let (mut plates, mut named) = (Vec::new(), Vec::new());
+    // The card plates keep off the legend over the board, the cars on the track (a car drawn
+    // over a plate hid the card's name), and each other.
+    let mut plates: Vec<Rect> = keep_off.into_iter().collect();
+    let mut on = vec![0usize; places.len()];
+    for piece in &scene.view.pieces {
+        if let Some(n) = piece
+            .at
+            .as_deref()
+            .and_then(|a| scene.board.graph.find(a))
+            .and_then(|s| on.get_mut(s as usize))
+        {
+            *n += 1;
+        }
+    }
+    for (s, &n) in on.iter().enumerate() {
+        if let Some(Some(pl)) = places.get(s) {
+            for k in 0..n {
+                let (c, t) = super::token_slot(*pl, k, n);
+                plates.push(Rect::from_center_size(c, Vec2::splat(t * 2.2)));
+            }
+        }
+    }
+    let first = plates.len();
+    let mut named = Vec::new();
     for (n, laid) in on_table(&track.laid) {
         let Some(d) = piece_def(scene, laid) else {
             continue;
@@ -279,6 +304,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         legend,
         note: None,
         named,
+        written: plates.get(first..).unwrap_or_default().to_vec(),
     }
 }
 

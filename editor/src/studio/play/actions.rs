@@ -209,15 +209,28 @@ pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
     out
 }
 
+/// A place on the board with several actions, whose menu is open, and where on screen it was
+/// clicked (the menu opens there).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Picked {
+    pub spot: Spot,
+    pub at: egui::Pos2,
+}
+
+/// How far below and to the right of the click the menu of several actions opens: the place
+/// clicked stays in sight, and the pointer is already next to the choices.
+const MENU_OFFSET: egui::Vec2 = egui::vec2(14.0, 10.0);
+
 /// A click on the board: the one action offered at the spot clicked, or, when several are, a
-/// small menu of them (kept open in `picked` until one is chosen or it is closed). Returns the
-/// action chosen, if any; nothing is chosen unless `armed`.
+/// small menu of them beside the click (kept open in `picked` until one is chosen or it is
+/// closed), never over the list of actions or the top bar. Returns the action chosen, if any;
+/// nothing is chosen unless `armed`.
 pub fn act_at_spot(
     ui: &egui::Ui,
     clicked: Option<Spot>,
     armed: bool,
     snap: &Snapshot,
-    picked: &mut Option<Spot>,
+    picked: &mut Option<Picked>,
 ) -> Option<String> {
     let mut act = None;
     let at = |spot: Spot| {
@@ -230,17 +243,25 @@ pub fn act_at_spot(
         if here.len() == 1 {
             act = here.first().map(|o| o.action.clone());
         } else if !here.is_empty() {
-            *picked = Some(spot);
+            let pointer = ui.ctx().input(|i| i.pointer.interact_pos());
+            *picked = Some(Picked {
+                spot,
+                at: pointer.unwrap_or_else(|| ui.max_rect().center()),
+            });
         }
     }
-    // Several actions at one place: a small menu to choose among them.
-    if let Some(spot) = *picked {
+    // Several actions at one place: a small menu to choose among them, where it was clicked.
+    if let Some(p) = *picked {
         let mut open = true;
         egui::Window::new("Actions here")
             .open(&mut open)
             .collapsible(false)
+            .resizable(false)
+            .pivot(egui::Align2::LEFT_TOP)
+            .current_pos(p.at + MENU_OFFSET)
+            .constrain(true)
             .show(ui.ctx(), |ui| {
-                for o in at(spot) {
+                for o in at(p.spot) {
                     if ui.button(&o.label).clicked() && armed {
                         act = Some(o.action.clone());
                     }

@@ -70,6 +70,7 @@ impl PlayPanel {
         };
         let r = table_ui(ui, &mut self.camera, &scene);
         self.named = r.named.clone();
+        self.written = (r.written.clone(), r.legend, r.tokens.clone());
         self.lit = lit.clone();
         if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut self.picked) {
             act = Some(a);
@@ -210,6 +211,9 @@ pub(super) fn table_ui(
         out.clicked = out.clicked.or(r.clicked);
         out.hovered = r.hovered;
         out.named = r.named;
+        out.written = r.written;
+        out.legend = r.legend;
+        out.tokens = r.tokens;
     });
     out
 }

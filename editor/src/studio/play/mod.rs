@@ -81,7 +81,7 @@ pub struct PlayPanel {
     save_path: String,
     saved: Option<String>,
     /// A place on the board with several actions, whose menu is open.
-    picked: Option<Spot>,
+    picked: Option<actions::Picked>,
     /// Clicks on actions wait for the pointer to move after the actions change (see
     /// [`Guard`]).
     guard: Guard,
@@ -98,6 +98,9 @@ pub struct PlayPanel {
     keyed: Option<(usize, usize)>,
     /// The spaces the board wrote names for, last frame.
     named: Vec<(u32, String)>,
+    /// Where the board wrote names beside spaces, where its legend was, and where the pieces'
+    /// tokens were, last frame.
+    written: (Vec<egui::Rect>, Option<egui::Rect>, Vec<egui::Rect>),
     /// The spots lit last frame (of the action under the pointer or chosen with the keys).
     lit: Vec<Spot>,
     /// A game online (hosted here or joined), shown instead of the local one while it lasts.
@@ -178,6 +181,7 @@ impl PlayPanel {
             pointed: Vec::new(),
             keyed: None,
             named: Vec::new(),
+            written: (Vec::new(), None, Vec::new()),
             lit: Vec::new(),
             online: None,
             online_ui: OnlineUi::default(),
@@ -256,6 +260,13 @@ impl PlayPanel {
             return &self.online_ui.named;
         }
         &self.named
+    }
+
+    /// Where the board of the local game wrote names beside spaces (and a track's card
+    /// plates) last frame, where its legend was drawn over it, and where the pieces' tokens
+    /// were.
+    pub fn written_on_board(&self) -> (&[egui::Rect], Option<egui::Rect>, &[egui::Rect]) {
+        (&self.written.0, self.written.1, &self.written.2)
     }
 
     /// The spots lit on the board last frame: those of the action under the pointer in the

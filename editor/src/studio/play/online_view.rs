@@ -26,7 +26,7 @@ pub(super) enum OnlineOut {
 pub(super) struct OnlineUi {
     pub guard: Guard,
     pub camera: board_view::Camera,
-    pub picked: Option<Spot>,
+    pub picked: Option<super::actions::Picked>,
     /// The spaces the board wrote names for, last frame.
     pub named: Vec<(u32, String)>,
 }
