@@ -44,7 +44,6 @@ pub fn seat_color(def: &GameDef, seat: u8) -> egui::Color32 {
     pick
 }
 
-/// The colour a name says, if one of its words is a colour ("Yellow", "red", "Sky Blue").
 /// The colour of the first colour word in `text` ("pink passenger, to 3,1": pink), for what
 /// a piece carries.
 pub(crate) fn first_color(text: &str) -> Option<Color32> {
@@ -52,6 +51,7 @@ pub(crate) fn first_color(text: &str) -> Option<Color32> {
         .find_map(|w| color_word(&w.to_lowercase()))
 }
 
+/// The colour a name says, if one of its words is a colour ("Yellow", "red", "Sky Blue").
 pub fn name_color(name: &str) -> Option<Color32> {
     name.split(|c: char| !c.is_alphanumeric())
         .rev()
