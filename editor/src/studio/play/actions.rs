@@ -78,20 +78,45 @@ pub(crate) fn move_marks(snap: &Snapshot) -> Vec<board_view::MoveMark> {
         .collect()
 }
 
-/// A move's words for the legend, on one line: whole when at most `max` characters, else
-/// cut after the last whole word that fits, with "…" (a whole turn of Dicey Curves, its
-/// actions joined, runs long; a byte count, as error messages give, means nothing there).
+/// A move's words for the legend, on one line: whole when at most `max` characters. A whole
+/// turn (its actions joined by "; ") that runs longer keeps its latest actions, after "… ",
+/// since what was done last is what the board shows; a single action that is still too long
+/// is cut after the last whole word that fits, with "…" (a byte count, as error messages
+/// give, means nothing there).
 fn legend_words(label: &str, max: usize) -> String {
     let line = crate::common::clean_line(label);
-    let Some((end, _)) = line.char_indices().nth(max) else {
+    if line.chars().count() <= max {
         return line.into_owned();
+    }
+    let parts: Vec<&str> = line.split("; ").collect();
+    let mut kept = 0;
+    let mut len = 2; // "… "
+    for part in parts.iter().rev() {
+        let add = part.chars().count() + if kept > 0 { 2 } else { 0 };
+        if len + add > max {
+            break;
+        }
+        len += add;
+        kept += 1;
+    }
+    if kept > 0 {
+        return format!("… {}", parts[parts.len() - kept..].join("; "));
+    }
+    let last = parts.last().copied().unwrap_or_default();
+    let Some((end, _)) = last.char_indices().nth(max.saturating_sub(3)) else {
+        return format!("… {last}");
     };
-    let head = &line[..end];
+    let head = &last[..end];
     let head = match head.rfind(' ') {
         Some(i) if i > end / 2 => &head[..i],
         _ => head,
     };
-    format!("{}…", head.trim_end_matches([' ', ';', ',']))
+    let head = head.trim_end_matches([' ', ';', ',']);
+    if parts.len() > 1 {
+        format!("… {head}…")
+    } else {
+        format!("{head}…")
+    }
 }
 
 /// What a click in the action menu chooses from, and where the choice goes.
@@ -279,20 +304,30 @@ mod tests {
     use super::legend_words;
 
     #[test]
-    fn a_long_move_is_cut_after_a_word_for_the_legend() {
+    fn a_long_turn_keeps_its_latest_actions_for_the_legend() {
         let short = "Line up Red Racer at Starting Grid (card 1), left lane, front row";
         assert_eq!(legend_words(short, 120), short);
         let turn = format!("{short}; {short}; Chip: add a green die showing 5");
         let shown = legend_words(&turn, 120);
-        assert!(shown.chars().count() <= 121, "{shown}");
-        assert!(shown.ends_with('…') && !shown.contains("bytes"), "{shown}");
-        let kept = shown.trim_end_matches('…');
-        assert!(turn.starts_with(kept), "{shown}");
-        let next = turn[kept.len()..].chars().next();
-        assert!(
-            matches!(next, Some(' ' | ';' | ',')),
-            "cut inside a word: {shown}"
+        assert!(shown.chars().count() <= 120, "{shown}");
+        assert!(!shown.contains("bytes"), "{shown}");
+        assert_eq!(
+            shown,
+            format!("… {short}; Chip: add a green die showing 5"),
+            "the latest actions are kept whole"
         );
+        // One action too long on its own is cut after a word.
+        let long = "Drive through ".repeat(12);
+        let shown = legend_words(&long, 60);
+        assert!(shown.chars().count() <= 60, "{shown}");
+        assert!(shown.ends_with("through…"), "cut inside a word: {shown}");
+        // ...and after what came before it in the turn, both marked.
+        let shown = legend_words(&format!("Draw a tile; {long}"), 60);
+        assert!(
+            shown.starts_with("… Drive") && shown.ends_with('…'),
+            "{shown}"
+        );
+        assert!(shown.chars().count() <= 60, "{shown}");
         assert_eq!(legend_words("a\tb", 120), "a b");
     }
 }
