@@ -569,3 +569,106 @@ fn a_cooperative_ending_reads_as_one_result_for_the_table() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+#[test]
+fn a_long_list_of_many_groups_starts_closed_so_its_end_is_in_sight() {
+    use farebox_editor::studio::worker::SeatKind;
+    // The Driver of Where's My Ride? (the first seat, a person) puts emojis on the Riders'
+    // texts: a "Put" group per emoji, a text or more in each, and "Done" after them all.
+    let mut h = studio("wheres-my-ride".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(3);
+        play.pace = Duration::ZERO;
+        play.set_seat(1, SeatKind::Bot("regular".into()));
+    }
+    h.get_by_label("Start the game").click();
+    let long = |s: &Studio| {
+        s.play.snapshot().is_some_and(|snap| {
+            let mut groups: Vec<&str> = snap
+                .offered
+                .iter()
+                .filter(|o| o.path.len() > 1)
+                .map(|o| o.path[0].as_str())
+                .collect();
+            groups.dedup();
+            groups.len() > 2 && snap.offered.len() > 8
+        })
+    };
+    // Until the Driver puts emojis, it takes the first action it is offered.
+    for _ in 0..10 {
+        until(&mut h, "the Driver's choice", |s| {
+            s.play
+                .snapshot()
+                .is_some_and(|snap| !snap.offered.is_empty())
+        });
+        if long(h.state().as_ref().unwrap()) {
+            break;
+        }
+        let (first, step) = {
+            let snap = snap(&h);
+            (snap.offered[0].path.last().unwrap().clone(), snap.step)
+        };
+        h.get_by_label(&first).click();
+        until(&mut h, "the action taken", |s| {
+            s.play.snapshot().is_some_and(|snap| snap.step > step)
+        });
+    }
+    let snap = snap(&h).clone();
+    let mut groups: Vec<&str> = snap
+        .offered
+        .iter()
+        .filter(|o| o.path.len() > 1)
+        .map(|o| o.path[0].as_str())
+        .collect();
+    groups.dedup();
+    assert!(
+        groups.len() > 2 && snap.offered.len() > 8,
+        "not a long list of many groups: {:?}",
+        snap.offered.iter().map(|o| &o.path).collect::<Vec<_>>()
+    );
+    // The rows of the list: each group by its name and count, and the actions not in a
+    // group ("Done", once an emoji is down).
+    let mut rows: Vec<String> = snap
+        .offered
+        .iter()
+        .filter(|o| o.path.len() == 1)
+        .map(|o| o.path[0].clone())
+        .collect();
+    // Each group is there by its name and count, closed: none of its actions is listed.
+    for g in &groups {
+        let n = snap.offered.iter().filter(|o| o.path[0] == *g).count();
+        assert!(
+            h.query_by_label(&format!("{g} ({n})")).is_some(),
+            "no group {g} ({n})"
+        );
+        rows.push(format!("{g} ({n})"));
+    }
+    for o in snap.offered.iter().filter(|o| o.path.len() > 1) {
+        assert!(
+            h.query_by_label(&o.path[1..].join(" ")).is_none(),
+            "`{}` is listed though its group should start closed",
+            o.path.join(" ")
+        );
+    }
+    // Every row of the list is above the end of its panel (the replay file's row under it).
+    let under = h.get_by_label("Save replay").rect();
+    for a in &rows {
+        let end = h.get_by_label(a).rect();
+        assert!(
+            end.bottom() < under.top(),
+            "`{a}` at {end:?}, below the list's end"
+        );
+    }
+    // A group still opens with a click, as a person would.
+    h.get_by_label_contains(&format!("{} (", groups[0])).click();
+    h.step();
+    h.step();
+    let first = snap
+        .offered
+        .iter()
+        .find(|o| o.path[0] == groups[0])
+        .unwrap();
+    assert!(h.query_by_label(&first.path[1..].join(" ")).is_some());
+}

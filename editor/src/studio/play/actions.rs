@@ -32,7 +32,17 @@ pub(super) fn actions_ui(
         keyed,
         pointed: Vec::new(),
     };
-    menu_level(ui, &menu, &top, &[], groups_on_top <= 2, &mut pick);
+    // Few groups open whatever their size; many groups over a long list start closed, so
+    // the list stays short enough to see its end (Where's My Ride?'s five "Put" groups and
+    // "Done" after them); otherwise a group starts open when it is small.
+    let open = if groups_on_top <= 2 {
+        Open::All
+    } else if offered.len() > CROWDED {
+        Open::None
+    } else {
+        Open::Small
+    };
+    menu_level(ui, &menu, &top, &[], open, &mut pick);
     pick.pointed
 }
 
@@ -129,13 +139,28 @@ pub(super) struct Pick<'a> {
     pointed: Vec<usize>,
 }
 
-/// One level of the action menu; `open_groups`: its groups start open whatever their size.
+/// More actions than this, in more than two groups at the top of the list, and the groups
+/// there start closed.
+const CROWDED: usize = 8;
+
+/// Which groups of a level of the action menu start open.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Open {
+    /// Every group, whatever its size.
+    All,
+    /// Groups of at most 8 actions.
+    Small,
+    /// None (a group with the keyed action in it still opens).
+    None,
+}
+
+/// One level of the action menu; `open`: which of its groups start open.
 pub(super) fn menu_level(
     ui: &mut egui::Ui,
     menu: &Menu,
     entries: &[Entry],
     path: &[&str],
-    open_groups: bool,
+    open: Open,
     pick: &mut Pick,
 ) {
     for e in entries {
@@ -169,7 +194,11 @@ pub(super) fn menu_level(
                 let keyed_inside = pick.keyed.is_some_and(|k| inside.contains(&k));
                 let header = egui::CollapsingHeader::new(wrapped(ui, format!("{} ({n})", e.label)))
                     .id_salt(("play-action-group", &here))
-                    .default_open(open_groups || n <= 8);
+                    .default_open(match open {
+                        Open::All => true,
+                        Open::Small => n <= 8,
+                        Open::None => false,
+                    });
                 let header = if keyed_inside {
                     header.open(Some(true))
                 } else {
@@ -177,7 +206,7 @@ pub(super) fn menu_level(
                 };
                 let r = header.show(ui, |ui| {
                     let inner = menu.entries(g);
-                    menu_level(ui, menu, &inner, &here, false, pick);
+                    menu_level(ui, menu, &inner, &here, Open::Small, pick);
                 });
                 if r.header_response.hovered() {
                     pick.pointed = inside;
