@@ -273,16 +273,49 @@ pub(super) fn sample_track(
             Err(_) => left += 1,
         }
     }
+    sample_words(laid, left, finished, forced, finish.is_some())
+}
+
+/// What a sample track says of itself. It lays the whole deck, where a race stops at the
+/// finish: cards left out are the deck's rest that found no room on the table, which says
+/// nothing wrong of the board unless the finish is among them.
+fn sample_words(
+    laid: usize,
+    left: usize,
+    finished: bool,
+    forced: bool,
+    has_finish: bool,
+) -> String {
+    let finish = if finished && forced {
+        "; the finish was forced in where it did not fit, as a race does"
+    } else if finished {
+        "; the finish fitted"
+    } else if has_finish {
+        "; the finish did not fit"
+    } else {
+        ""
+    };
     format!(
-        "Sample track: {laid} cards laid, {left} did not fit{}",
-        if finished && forced {
-            ", the finish laid although it did not fit"
-        } else if finished {
-            ", the finish reached"
-        } else if finish.is_some() {
-            ", the finish did not fit"
-        } else {
-            ""
-        }
+        "Sample of the whole deck, finish last: {laid} of {} cards laid, {left} found no room{finish}",
+        laid + left
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sample_words;
+
+    #[test]
+    fn a_sample_says_it_lays_the_whole_deck_and_how_the_finish_went() {
+        let s = sample_words(17, 19, true, true, true);
+        assert!(s.contains("of the whole deck"), "{s}");
+        assert!(s.contains("17 of 36 cards laid, 19 found no room"), "{s}");
+        assert!(
+            s.contains("finish was forced in where it did not fit"),
+            "{s}"
+        );
+        assert!(sample_words(20, 0, true, false, true).ends_with("the finish fitted"));
+        assert!(sample_words(20, 1, false, false, true).ends_with("the finish did not fit"));
+        assert!(sample_words(3, 0, false, false, false).ends_with("found no room"));
+    }
 }
