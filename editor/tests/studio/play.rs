@@ -572,18 +572,10 @@ fn a_cooperative_ending_reads_as_one_result_for_the_table() {
 
 #[test]
 fn a_long_list_of_many_groups_starts_closed_so_its_end_is_in_sight() {
-    use farebox_editor::studio::worker::SeatKind;
     // The Driver of Where's My Ride? (the first seat, a person) puts emojis on the Riders'
     // texts: a "Put" group per emoji, a text or more in each, and "Done" after them all.
-    let mut h = studio("wheres-my-ride".into());
-    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
-    {
-        let play = &mut h.state_mut().as_mut().unwrap().play;
-        play.set_seed(3);
-        play.pace = Duration::ZERO;
-        play.set_seat(1, SeatKind::Bot("regular".into()));
-    }
-    h.get_by_label("Start the game").click();
+    let mut h = started("wheres-my-ride", 3);
+    h.state_mut().as_mut().unwrap().play.pace = Duration::ZERO;
     let long = |s: &Studio| {
         s.play.snapshot().is_some_and(|snap| {
             let mut groups: Vec<&str> = snap
