@@ -139,7 +139,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         if let Some(slot) = places.get_mut(cell as usize) {
             *slot = Some(Place {
                 c,
-                r: s * 0.48,
+                r: cell_radius(s),
                 square: true,
             });
         }
@@ -206,9 +206,9 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         } else {
             Color32::from_gray(200)
         };
-        let inset = if start { s * 0.1 } else { s * 0.05 };
+        // Clear of a start cell's border and of the square marking a last move.
         let name = format!("{x},{y}");
-        let corner = rect.min + Vec2::new(inset, inset * 0.7);
+        let corner = name_corner(rect, s, start);
         let acting = scene.actionable.contains(&super::Spot::Space(cell));
         if text(p, corner, Align2::LEFT_TOP, &name, s * 0.12, ink).is_some() {
             named.push((cell, name));
@@ -238,6 +238,19 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
 }
 
 /// A tile's roads drawn on a cell centred on `c` and `s` wide (the editor's palette and brush).
+/// A grid cell's radius as a place on the board (a cell `s` wide).
+fn cell_radius(s: f32) -> f32 {
+    s * 0.48
+}
+
+/// Where a cell's name is written: its top left corner, in from a start cell's border and
+/// clear of the square that marks a last move on it (which once hid the name's first digit).
+fn name_corner(rect: Rect, s: f32, start: bool) -> Pos2 {
+    let inset = if start { s * 0.1 } else { s * 0.05 };
+    let clear = marks::moved_reach(cell_radius(s));
+    rect.min + Vec2::new(inset.max(clear), (inset * 0.7).max(clear))
+}
+
 pub(crate) fn paint_tile(p: &Painter, c: Pos2, s: f32, t: &TileDef, rot: u8) {
     let rect = Rect::from_center_size(c, Vec2::splat(s * 0.96));
     p.rect_filled(rect, s * 0.05, PAPER);
@@ -326,6 +339,30 @@ pub fn cell_tooltip(ui: &mut egui::Ui, scene: &Scene, cell: u32) {
         ui.label(egui::RichText::new(format!("Closed by a {}", b.name.to_lowercase())).strong());
         if !b.text.is_empty() {
             ui.label(egui::RichText::new(&b.text).italics());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cells_name_starts_clear_of_the_last_move_mark() {
+        for s in [30.0f32, 60.0, 100.0, 160.0, 300.0] {
+            let rect = Rect::from_min_size(Pos2::new(10.0, 20.0), Vec2::splat(s));
+            let reach = marks::moved_reach(cell_radius(s));
+            for start in [false, true] {
+                let c = name_corner(rect, s, start) - rect.min;
+                assert!(
+                    c.x >= reach && c.y >= reach,
+                    "cell {s}: name at {c:?}, mark reaches {reach}"
+                );
+                assert!(
+                    c.x < s * 0.25 && c.y < s * 0.25,
+                    "cell {s}: name at {c:?}, not in the corner"
+                );
+            }
         }
     }
 }

@@ -673,10 +673,22 @@ pub fn track_end(p: &Painter, c: Pos2, dir: Vec2, r: f32) {
     ));
 }
 
+/// The width of the ring [`moved`] draws round a place of radius `r`.
+fn moved_width(r: f32) -> f32 {
+    (r * 0.12).clamp(2.5, 5.0)
+}
+
+/// How far into a grid cell of radius `r` the square [`moved`] draws reaches from its edge:
+/// what is written in the cell's corner starts beyond it, so the mark never covers it.
+pub fn moved_reach(r: f32) -> f32 {
+    let w = moved_width(r);
+    w * 0.5 + 1.0 + w + 2.0
+}
+
 /// The mark of a space where a seat's last move changed the board: a ring in the seat's
 /// colour round it (a square on a grid cell), edged in black so it reads on any ground.
 pub fn moved(p: &Painter, place: super::Place, color: Color32) {
-    let w = (place.r * 0.12).clamp(2.5, 5.0);
+    let w = moved_width(place.r);
     if place.square {
         let r = place.rect().shrink(w * 0.5 + 1.0);
         p.rect_stroke(
