@@ -131,6 +131,9 @@ pub struct BoardResponse {
     pub legend: Option<Rect>,
     /// Where the pieces' tokens are, on screen.
     pub tokens: Vec<Rect>,
+    /// The rings marking last moves round round spaces: the space, the ring's centre and
+    /// how far out it reaches, on screen.
+    pub rings: Vec<(u32, Pos2, f32)>,
 }
 
 /// Text smaller than this (in screen points) is not drawn.
@@ -394,10 +397,14 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
     }
 
     // Each seat's last move, under the pieces.
+    let mut rings = Vec::new();
     for m in scene.moved {
         for &s in &m.spaces {
             if let Some(place) = drawn.places.get(s as usize).copied().flatten() {
                 marks::moved(&painter, place, m.color);
+                if !place.square {
+                    rings.push((s, place.c, marks::moved_ring_reach(place.r)));
+                }
             }
         }
         if !m.spaces.is_empty() {
@@ -476,6 +483,7 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
             .iter()
             .map(|&(c, r, _)| Rect::from_center_size(c, Vec2::splat(r * 2.0)))
             .collect(),
+        rings,
     }
 }
 

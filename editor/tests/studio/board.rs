@@ -530,3 +530,59 @@ fn a_track_cards_name_is_never_under_a_car() {
     }
     assert!(checked > 0, "no car was ever on the track");
 }
+
+#[test]
+fn a_spaces_name_is_written_beyond_the_ring_of_a_last_move() {
+    use farebox_editor::studio::worker::SeatKind;
+    // Critter Cab: each cab's last drive is ringed in its colour on the space it reached, with
+    // the cab on it; the space's name goes beyond the ring (it ran under it).
+    let mut h = studio("critter-cab".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(709034);
+        play.set_seat(0, SeatKind::Bot("random".into()));
+        play.set_seat(1, SeatKind::Bot("random".into()));
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    let mut checked = 0;
+    let mut last = usize::MAX;
+    for _ in 0..20_000 {
+        h.step();
+        let Some(snap) = h.state().as_ref().unwrap().play.snapshot() else {
+            continue;
+        };
+        if snap.result.is_some() || checked > 200 {
+            break;
+        }
+        if snap.step == last {
+            continue;
+        }
+        // One frame more, so the board drawn is this step's.
+        h.step();
+        let s = h.state().as_ref().unwrap();
+        let Some(snap) = s.play.snapshot() else {
+            continue;
+        };
+        last = snap.step;
+        let named = s.play.named_on_board();
+        let (written, _, _) = s.play.written_on_board();
+        assert_eq!(named.len(), written.len(), "a name for every place written");
+        for &(space, c, reach) in s.play.move_rings_on_board() {
+            for ((at, name), r) in named.iter().zip(written) {
+                if *at != space {
+                    continue;
+                }
+                let nearest = r.clamp(c);
+                assert!(
+                    nearest.distance(c) >= reach - 0.5,
+                    "step {}: `{name}` at {r:?} lies under its ring (centre {c:?}, out to {reach})",
+                    snap.step
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no ringed space had its name written");
+}

@@ -481,6 +481,16 @@ fn names(
             }
         }
     }
+    // A space marked as changed by a last move: its ring reaches further still.
+    for m in scene.moved {
+        for &s in &m.spaces {
+            if let (Some(Some(pl)), Some(x)) = (places.get(s as usize), reach.get_mut(s as usize))
+                && !pl.square
+            {
+                *x = x.max(super::marks::moved_ring_reach(pl.r));
+            }
+        }
+    }
     // What names keep off: the sections' names and the legend, then each name written.
     let mut taken = taken;
     let first = taken.len();

@@ -685,6 +685,13 @@ pub fn moved_reach(r: f32) -> f32 {
     w * 0.5 + 1.0 + w + 2.0
 }
 
+/// How far from the centre of a round space of radius `r` the ring [`moved`] draws round it
+/// reaches (its outer edge): the space's name is written beyond it.
+pub fn moved_ring_reach(r: f32) -> f32 {
+    let w = moved_width(r);
+    r + w + 4.0 + (w + 2.0) * 0.5
+}
+
 /// The mark of a space where a seat's last move changed the board: a ring in the seat's
 /// colour round it (a square on a grid cell), edged in black so it reads on any ground.
 pub fn moved(p: &Painter, place: super::Place, color: Color32) {

@@ -71,6 +71,7 @@ impl PlayPanel {
         let r = table_ui(ui, &mut self.camera, &scene);
         self.named = r.named.clone();
         self.written = (r.written.clone(), r.legend, r.tokens.clone());
+        self.rings = r.rings.clone();
         self.lit = lit.clone();
         if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut self.picked) {
             act = Some(a);
@@ -214,6 +215,7 @@ pub(super) fn table_ui(
         out.written = r.written;
         out.legend = r.legend;
         out.tokens = r.tokens;
+        out.rings = r.rings;
     });
     out
 }

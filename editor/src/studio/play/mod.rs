@@ -101,6 +101,8 @@ pub struct PlayPanel {
     /// Where the board wrote names beside spaces, where its legend was, and where the pieces'
     /// tokens were, last frame.
     written: (Vec<egui::Rect>, Option<egui::Rect>, Vec<egui::Rect>),
+    /// The rings marking last moves round round spaces, last frame (space, centre, reach).
+    rings: Vec<(u32, egui::Pos2, f32)>,
     /// The spots lit last frame (of the action under the pointer or chosen with the keys).
     lit: Vec<Spot>,
     /// A game online (hosted here or joined), shown instead of the local one while it lasts.
@@ -182,6 +184,7 @@ impl PlayPanel {
             keyed: None,
             named: Vec::new(),
             written: (Vec::new(), None, Vec::new()),
+            rings: Vec::new(),
             lit: Vec::new(),
             online: None,
             online_ui: OnlineUi::default(),
@@ -267,6 +270,12 @@ impl PlayPanel {
     /// were.
     pub fn written_on_board(&self) -> (&[egui::Rect], Option<egui::Rect>, &[egui::Rect]) {
         (&self.written.0, self.written.1, &self.written.2)
+    }
+
+    /// The rings the board of the local game drew round round spaces to mark last moves, last
+    /// frame: the space, the ring's centre and how far out it reaches.
+    pub fn move_rings_on_board(&self) -> &[(u32, egui::Pos2, f32)] {
+        &self.rings
     }
 
     /// The spots lit on the board last frame: those of the action under the pointer in the
