@@ -480,23 +480,20 @@ fn names_on_the_board_keep_off_the_legend() {
     }
 }
 
-/// A laid card's plate ("card 3 · Banked Right") keeps off the cars on the track: a car drawn
-/// over the plate hid the card's name. Checked through a race of Dicey Curves played by
-/// random bots, at every step.
-#[test]
-fn a_track_cards_name_is_never_under_a_car() {
+/// Plays a game of `id` with random bots in two seats, without pauses, and calls `check` once
+/// for every step, on the frame that drew it, until the game is over or `check` says stop.
+fn each_step_of_a_random_game(id: &str, seed: u64, mut check: impl FnMut(&Studio) -> bool) {
     use farebox_editor::studio::worker::SeatKind;
-    let mut h = studio("dicey-curves".into());
+    let mut h = studio(id.into());
     until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
     {
         let play = &mut h.state_mut().as_mut().unwrap().play;
-        play.set_seed(266330);
+        play.set_seed(seed);
         play.set_seat(0, SeatKind::Bot("random".into()));
         play.set_seat(1, SeatKind::Bot("random".into()));
         play.pace = Duration::ZERO;
     }
     h.get_by_label("Start the game").click();
-    let mut checked = 0;
     let mut last = usize::MAX;
     for _ in 0..20_000 {
         h.step();
@@ -504,7 +501,7 @@ fn a_track_cards_name_is_never_under_a_car() {
             continue;
         };
         if snap.result.is_some() {
-            break;
+            return;
         }
         if snap.step == last {
             continue;
@@ -516,56 +513,43 @@ fn a_track_cards_name_is_never_under_a_car() {
             continue;
         };
         last = snap.step;
+        if !check(s) {
+            return;
+        }
+    }
+}
+
+/// A laid card's plate ("card 3 · Banked Right") keeps off the cars on the track: a car drawn
+/// over the plate hid the card's name. Checked through a race of Dicey Curves played by
+/// random bots, at every step.
+#[test]
+fn a_track_cards_name_is_never_under_a_car() {
+    let mut checked = 0;
+    each_step_of_a_random_game("dicey-curves", 266330, |s| {
+        let step = s.play.snapshot().map_or(0, |snap| snap.step);
         let (plates, _, cars) = s.play.written_on_board();
         for car in cars {
             for r in plates {
                 assert!(
                     !r.intersects(*car),
-                    "step {}: a card's plate at {r:?} lies under a car at {car:?}",
-                    snap.step
+                    "step {step}: a card's plate at {r:?} lies under a car at {car:?}"
                 );
             }
             checked += 1;
         }
-    }
+        true
+    });
     assert!(checked > 0, "no car was ever on the track");
 }
 
+/// Critter Cab: each cab's last drive is ringed in its colour on the space it reached, with
+/// the cab on it; the space's name goes beyond the ring (it ran under it). Checked through a
+/// game of random bots, at every step.
 #[test]
 fn a_spaces_name_is_written_beyond_the_ring_of_a_last_move() {
-    use farebox_editor::studio::worker::SeatKind;
-    // Critter Cab: each cab's last drive is ringed in its colour on the space it reached, with
-    // the cab on it; the space's name goes beyond the ring (it ran under it).
-    let mut h = studio("critter-cab".into());
-    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
-    {
-        let play = &mut h.state_mut().as_mut().unwrap().play;
-        play.set_seed(709034);
-        play.set_seat(0, SeatKind::Bot("random".into()));
-        play.set_seat(1, SeatKind::Bot("random".into()));
-        play.pace = Duration::ZERO;
-    }
-    h.get_by_label("Start the game").click();
     let mut checked = 0;
-    let mut last = usize::MAX;
-    for _ in 0..20_000 {
-        h.step();
-        let Some(snap) = h.state().as_ref().unwrap().play.snapshot() else {
-            continue;
-        };
-        if snap.result.is_some() || checked > 200 {
-            break;
-        }
-        if snap.step == last {
-            continue;
-        }
-        // One frame more, so the board drawn is this step's.
-        h.step();
-        let s = h.state().as_ref().unwrap();
-        let Some(snap) = s.play.snapshot() else {
-            continue;
-        };
-        last = snap.step;
+    each_step_of_a_random_game("critter-cab", 709034, |s| {
+        let step = s.play.snapshot().map_or(0, |snap| snap.step);
         let named = s.play.named_on_board();
         let (written, _, _) = s.play.written_on_board();
         assert_eq!(named.len(), written.len(), "a name for every place written");
@@ -577,12 +561,12 @@ fn a_spaces_name_is_written_beyond_the_ring_of_a_last_move() {
                 let nearest = r.clamp(c);
                 assert!(
                     nearest.distance(c) >= reach - 0.5,
-                    "step {}: `{name}` at {r:?} lies under its ring (centre {c:?}, out to {reach})",
-                    snap.step
+                    "step {step}: `{name}` at {r:?} lies under its ring (centre {c:?}, out to {reach})"
                 );
                 checked += 1;
             }
         }
-    }
+        checked <= 200
+    });
     assert!(checked > 0, "no ringed space had its name written");
 }

@@ -230,6 +230,23 @@ pub(super) fn wrapped(ui: &egui::Ui, text: String) -> egui::WidgetText {
         .into()
 }
 
+/// Every offered action's spots on the table, each with the action's label (for the board's
+/// tooltips), and the spots a person may act on, in order without repeats side by side.
+pub(super) fn offers_of(snap: &Snapshot) -> (Vec<(Spot, String)>, Vec<Spot>) {
+    let offers: Vec<(Spot, String)> = snap
+        .offered
+        .iter()
+        .flat_map(|o| {
+            spots_of(&o.action, snap)
+                .into_iter()
+                .map(|s| (s, o.label.clone()))
+        })
+        .collect();
+    let mut actionable: Vec<Spot> = offers.iter().map(|(s, _)| *s).collect();
+    actionable.dedup();
+    (offers, actionable)
+}
+
 /// Where on the table an action belongs: every space it names (a space id, or a grid cell
 /// as `x,y`) and every card it names that the viewer can see. An action naming none is only
 /// in the list.

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::actions::{act_at_spot, move_marks, spots_of, visual_order};
+use super::actions::{act_at_spot, move_marks, offers_of, spots_of, visual_order};
 use super::dialog::new_game;
 use super::{NewGame, PlayPanel, SIDE_W};
 use crate::studio::board_view::{self, Camera, Scene, Spot};
@@ -33,17 +33,7 @@ impl PlayPanel {
                 self.side_ui(&mut inner, snap, &mut act, armed);
                 ui.advance_cursor_after_rect(rect);
             });
-        let offers: Vec<(Spot, String)> = snap
-            .offered
-            .iter()
-            .flat_map(|o| {
-                spots_of(&o.action, snap)
-                    .into_iter()
-                    .map(|s| (s, o.label.clone()))
-            })
-            .collect();
-        let mut actionable: Vec<Spot> = offers.iter().map(|(s, _)| *s).collect();
-        actionable.dedup();
+        let (offers, actionable) = offers_of(snap);
         // The action under the pointer, or chosen with the keys: its spots are lit.
         let keyed = self
             .keyed

@@ -7,11 +7,11 @@
 use farebox::GameDef;
 use farebox_server::protocol::{SeatKind as WireSeat, SeatStatus};
 
-use super::actions::{act_at_spot, actions_ui, move_marks, spots_of};
+use super::actions::{act_at_spot, actions_ui, move_marks, offers_of};
 use super::online::{Online, Stage};
 use super::side::{log_ui, result_ui};
 use super::{Guard, SIDE_W, table_ui};
-use crate::studio::board_view::{self, Scene, Spot};
+use crate::studio::board_view::{self, Scene};
 use crate::studio::worker::Snapshot;
 
 /// What the online screen asks of the Play tab.
@@ -220,17 +220,7 @@ impl Online {
                 out = self.side(&mut inner, snap, &mut act, armed);
                 ui.advance_cursor_after_rect(rect);
             });
-        let offers: Vec<(Spot, String)> = snap
-            .offered
-            .iter()
-            .flat_map(|o| {
-                spots_of(&o.action, snap)
-                    .into_iter()
-                    .map(|s| (s, o.label.clone()))
-            })
-            .collect();
-        let mut actionable: Vec<Spot> = offers.iter().map(|(s, _)| *s).collect();
-        actionable.dedup();
+        let (offers, actionable) = offers_of(snap);
         let moved = move_marks(snap);
         let banner = (!self.board_drawn()).then_some(
             "The server has not sent this board's layout yet: the pieces are listed in the side panel",
