@@ -88,3 +88,66 @@ fn the_studio_opens_every_bundled_game_renders_and_exits() {
         );
     }
 }
+
+/// Started right after its X server, as `Xvfb :99 & DISPLAY=:99 farebox` does, the Studio
+/// waits for the server to take connections instead of closing with "could not open a
+/// window" (the window system's connection can be tried only once per process).
+#[test]
+fn the_studio_waits_for_an_x_server_that_is_still_starting() {
+    let display = loop {
+        let n = 600 + (std::process::id() % 300) + (rand_nanos() % 50);
+        if !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists() {
+            break n;
+        }
+    };
+    let bin = env!("CARGO_BIN_EXE_farebox");
+    let mut studio = Command::new(bin)
+        .args(["studio", "wheres-my-ride", "--frames", "5"])
+        .env("DISPLAY", format!(":{display}"))
+        .env_remove("WAYLAND_DISPLAY")
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The X server comes up a moment later.
+    std::thread::sleep(Duration::from_millis(700));
+    let _x = Xvfb(
+        Command::new("Xvfb")
+            .args([
+                &format!(":{display}"),
+                "-screen",
+                "0",
+                "1280x800x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb is needed for this test"),
+    );
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = studio.try_wait().unwrap() {
+            break s;
+        }
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = studio.kill();
+            panic!("the Studio did not close after its frames");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let out = studio.wait_with_output().unwrap();
+    assert!(
+        status.success(),
+        "exit {status}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn rand_nanos() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos())
+}

@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use farebox::{Diagnostic, GameDef};
 
+use super::Why;
 use super::edit::{Catalog, Edit, Editor};
 use super::reload::{ModPlace, Watcher};
 
@@ -25,6 +26,8 @@ pub struct Checked {
     pub took: Duration,
     /// From the edit to the result.
     pub since_edit: Duration,
+    /// What started it (an edit here, files changed on disk), for the status line.
+    pub why: Why,
 }
 
 pub struct Content {
@@ -34,8 +37,10 @@ pub struct Content {
     /// For a house rule: its game's content, to tell what the house rule changed.
     pub base: Catalog,
     checking: Option<Receiver<Checked>>,
-    /// An edit came while a check ran: check again when it ends.
-    again: Option<Instant>,
+    /// An edit came while a check ran: check again when it ends (since when, and why).
+    again: Option<(Instant, Why)>,
+    /// Why the check under way was started.
+    checking_why: Why,
     /// Problems the newest check found (empty: valid, or not checked yet).
     pub problems: Vec<Diagnostic>,
     /// The open mod's files as the newest check read them (the problems' lines are theirs),
@@ -64,6 +69,7 @@ impl Content {
             editor,
             checking: None,
             again: None,
+            checking_why: Why::Edit,
             problems: Vec::new(),
             checked_texts: BTreeMap::new(),
             checking_texts: BTreeMap::new(),
@@ -111,16 +117,26 @@ impl Content {
 
     /// The content changed: the catalog is rebuilt and the engine checks it.
     fn changed(&mut self) {
+        self.changed_by(Why::Edit);
+    }
+
+    fn changed_by(&mut self, why: Why) {
         self.catalog = self.editor.catalog();
-        self.check(Instant::now());
+        self.check(Instant::now(), why);
     }
 
     /// Checks the edited content on a thread; one check at a time, the newest edits last.
-    pub fn check(&mut self, since: Instant) {
+    /// A check asked for while one runs is made when it ends, for every reason asked since
+    /// (files changed on disk win over an edit here, for the status line).
+    pub fn check(&mut self, since: Instant, why: Why) {
         if self.checking.is_some() {
-            self.again.get_or_insert(since);
+            self.again = Some(match self.again.take() {
+                None => (since, why),
+                Some((first, old)) => (first, old.and(why)),
+            });
             return;
         }
+        self.checking_why = why.clone();
         let (own, mods) = self.editor.docs().mem_mods();
         self.checking_texts = own.files.clone();
         let (tx, rx) = channel();
@@ -129,12 +145,13 @@ impl Content {
             .name("farebox-check".into())
             .spawn(move || {
                 let t = Instant::now();
-                let result = farebox::content::load_mod(&own, &mods).map(Arc::new);
+                let result = super::reload::check(&own, &mods);
                 let took = t.elapsed();
                 let _ = tx.send(Checked {
                     result,
                     took,
                     since_edit: since.elapsed(),
+                    why,
                 });
                 wake();
             });
@@ -151,8 +168,8 @@ impl Content {
         let done = self.checking.as_ref()?.try_recv().ok()?;
         self.checking = None;
         self.checked_texts = std::mem::take(&mut self.checking_texts);
-        if let Some(since) = self.again.take() {
-            self.check(since);
+        if let Some((since, why)) = self.again.take() {
+            self.check(since, why);
         }
         self.problems = match &done.result {
             Ok(_) => Vec::new(),
@@ -184,7 +201,8 @@ impl Content {
     /// Someone else changed files of the mod: files without unsaved edits are read again
     /// (and the content checked); files that also have unsaved edits here are conflicts,
     /// for the person to settle. Whether anything was read again.
-    pub fn disk_changed(&mut self) -> bool {
+    /// `why` is what the check reports as its cause.
+    pub fn disk_changed(&mut self, why: Why) -> bool {
         let (reloaded, conflicts) = self.editor.refresh();
         for c in conflicts {
             if !self.conflicts.contains(&c) {
@@ -192,7 +210,7 @@ impl Content {
             }
         }
         if !reloaded.is_empty() {
-            self.changed();
+            self.changed_by(why);
         }
         !reloaded.is_empty()
     }

@@ -16,8 +16,19 @@ pub(super) fn diagnostics_ui(ui: &mut egui::Ui, p: &Project, out: &mut Vec<Comma
             out.push(Command::Reload);
         }
     });
+    if p.checking() {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("Checking the newest files…");
+        });
+    }
     if p.diagnostics.is_empty() {
-        ui.label("No problems: the mod loads and validates.");
+        if p.def.is_some() {
+            ui.label(
+                "No problems: the mod loads, its scripts compile, and a game of every seat \
+                 count sets up.",
+            );
+        }
         return;
     }
     if p.def.is_some() {

@@ -11,14 +11,38 @@ impl Loss {
         self.edits.is_empty() && self.game.is_none()
     }
 
+    /// What closing or leaving loses of the game in Play: the game in progress, and the
+    /// people seated at a table hosted here.
+    fn game_of(play: &super::play::PlayPanel) -> Loss {
+        let game = play.in_progress();
+        Loss {
+            edits: Vec::new(),
+            game,
+            hosted_for: if game.is_some() { play.hosted_for() } else { 0 },
+        }
+    }
+
     /// One sentence naming what would be lost.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();
         if !self.edits.is_empty() {
             parts.push(format!("unsaved edits in {}", self.edits.join(", ")));
         }
-        if let Some(step) = self.game {
-            parts.push(format!("a game in progress at action {step}"));
+        match self.game {
+            Some(0) => parts.push("a game in progress, just started".to_string()),
+            Some(step) => parts.push(format!("a game in progress at action {step}")),
+            None => {}
+        }
+        if self.hosted_for > 0 {
+            parts.push(format!(
+                "its table is hosted here, so leaving stops the game for the {} other {} seated",
+                self.hosted_for,
+                if self.hosted_for == 1 {
+                    "person"
+                } else {
+                    "people"
+                }
+            ));
         }
         let mut s = parts.join("; ");
         if let Some(first) = s.get(..1) {
@@ -83,12 +107,11 @@ impl Studio {
         match c {
             Command::Open(_) | Command::Close if self.project.is_some() => Loss {
                 edits: self.unsaved_files(),
-                game: self.play.in_progress(),
+                ..Loss::game_of(&self.play)
             },
-            Command::Fork { .. } | Command::StartGame => Loss {
-                edits: Vec::new(),
-                game: self.play.in_progress(),
-            },
+            Command::Fork { .. } | Command::StartGame | Command::LeaveGame => {
+                Loss::game_of(&self.play)
+            }
             _ => Loss::default(),
         }
     }
@@ -111,8 +134,8 @@ impl Studio {
     /// save and go on, to discard and go on (or to leave the game), or to cancel.
     pub(super) fn leaving_ui(&mut self, ui: &mut egui::Ui, out: &mut Vec<Command>) {
         let ctx = ui.ctx().clone();
-        if ctx.input(|i| i.viewport().close_requested()) && self.unsaved() && self.leaving.is_none()
-        {
+        let at_stake = self.unsaved() || self.play.in_progress().is_some();
+        if ctx.input(|i| i.viewport().close_requested()) && at_stake && self.leaving.is_none() {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.leaving = Some(Leave::Window);
         }
@@ -123,7 +146,7 @@ impl Studio {
         let loss = match leave {
             Leave::Window => Loss {
                 edits: self.unsaved_files(),
-                game: None,
+                ..Loss::game_of(&self.play)
             },
             Leave::Then(c) => self.at_risk(c),
         };
@@ -139,7 +162,12 @@ impl Studio {
             ui.horizontal(|ui| {
                 let on = if window { "close" } else { "go on" };
                 if loss.edits.is_empty() {
-                    if ui.button("Leave the game").clicked() {
+                    let leave = if window {
+                        "Leave the game and close"
+                    } else {
+                        "Leave the game"
+                    };
+                    if ui.button(leave).clicked() {
                         go = Some(false);
                     }
                 } else {
@@ -190,6 +218,8 @@ pub enum Leave {
 pub struct Loss {
     pub edits: Vec<String>,
     pub game: Option<usize>,
+    /// Other people seated at a table hosted here, whose game leaving would stop.
+    pub hosted_for: usize,
 }
 
 /// The changed files as the status line names them: relative to the watched folder that

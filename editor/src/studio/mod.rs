@@ -68,6 +68,9 @@ pub enum Command {
     StartGame,
     /// Undoes the viewing person's last move in the Play tab (where the game allows it).
     UndoMove,
+    /// Leaves the game in Play (local, or a table online: a server hosted here stops) for
+    /// the new-game dialog.
+    LeaveGame,
     /// Carries out a command that closes the mod or replaces the game without asking
     /// again: the person answered [`Leave`]'s question.
     Confirmed(Box<Command>),
@@ -79,6 +82,31 @@ pub enum Command {
         file: String,
         keep_mine: bool,
     },
+}
+
+/// Why the mod is being loaded or checked: the status line reports the verdict by it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Why {
+    /// The mod was opened.
+    Opened,
+    /// Files changed on disk, named as the status line names them ("rules/main.luau",
+    /// "decks/fares.toml and 2 other files").
+    Files(String),
+    /// An edit made in the Studio (or its undo, redo, a settled conflict).
+    Edit,
+    /// The person asked ("Check again").
+    Asked,
+}
+
+impl Why {
+    /// Two reasons for one check (a change came while a check ran): files changed on disk
+    /// are named over an edit made here, the newest files over older ones.
+    pub fn and(self, newer: Why) -> Why {
+        match (self, newer) {
+            (_, f @ Why::Files(_)) | (f @ Why::Files(_), _) => f,
+            (_, n) => n,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,9 +143,6 @@ pub struct Project {
     pub last_reload: Option<Duration>,
     /// The content being edited, once an editor was opened.
     pub content: Option<content::Content>,
-    /// The files whose change on disk started the load or check under way, as the status
-    /// line names them ("rules/main.luau", "decks/fares.toml and 2 other files").
-    changed: Option<String>,
 }
 
 pub struct Studio {
@@ -250,6 +275,7 @@ impl Studio {
             }
             Command::StartGame => self.play.start_chosen(),
             Command::UndoMove => self.play.undo_move(),
+            Command::LeaveGame => self.play.leave_game(),
             Command::Open(spec) => self.open(&spec),
             Command::Close => {
                 self.project = None;
@@ -303,10 +329,18 @@ impl Studio {
                     c.settle(&file, keep_mine);
                 }
             }
+            // With the editor open the check goes through it, so the unsaved edits are
+            // checked with the files on disk and stay live; else the disk is read again.
             Command::Reload => {
                 if let Some(p) = &mut self.project {
-                    p.changed = None;
-                    start_load(p, &self.ctx, Instant::now());
+                    match &mut p.content {
+                        Some(c) => {
+                            if !c.disk_changed(Why::Asked) {
+                                c.check(Instant::now(), Why::Asked);
+                            }
+                        }
+                        None => start_load(p, &self.ctx, Instant::now(), Why::Asked),
+                    }
                 }
             }
             Command::Fork { setup, history } => {
@@ -345,9 +379,8 @@ impl Studio {
             reloads: 0,
             last_reload: None,
             content: None,
-            changed: None,
         };
-        start_load(&mut p, &self.ctx, Instant::now());
+        start_load(&mut p, &self.ctx, Instant::now(), Why::Opened);
         self.play.close();
         self.project = Some(p);
         self.tab = Tab::Play;
@@ -380,10 +413,15 @@ impl Project {
     pub fn watching(&self) -> bool {
         self.watcher.is_some()
     }
+
+    /// Whether a load or a check of the mod is under way (its verdict is still to come).
+    pub fn checking(&self) -> bool {
+        self.loading.is_some() || self.content.as_ref().is_some_and(|c| c.checking())
+    }
 }
 
-fn start_load(p: &mut Project, ctx: &egui::Context, asked: Instant) {
-    p.loading = Some(reload::load(p.place.clone(), asked, waker(ctx)));
+fn start_load(p: &mut Project, ctx: &egui::Context, asked: Instant, why: Why) {
+    p.loading = Some(reload::load(p.place.clone(), asked, why, waker(ctx)));
 }
 
 fn target(p: &Project) -> Option<outcomes::Target> {
@@ -445,6 +483,7 @@ impl eframe::App for Studio {
 /// Opens the Studio window (on `open`, a bundled id or a folder). `frames`, when given,
 /// closes it after that many frames (the smoke test).
 pub fn run(open: Option<String>, frames: Option<u32>) -> Result<(), String> {
+    wait_for_display(Duration::from_secs(5))?;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Farebox Studio")
@@ -465,6 +504,51 @@ pub fn run(open: Option<String>, frames: Option<u32>) -> Result<(), String> {
         }),
     )
     .map_err(|e| format!("the Studio could not open a window: {e}"))
+}
+
+/// Waits (up to `wait`) for a local X server named by `DISPLAY` to take connections. A
+/// window system connection can be tried only once per process (the toolkit keeps its first
+/// failure), so a Studio started just after its X server (`Xvfb :99 & DISPLAY=:99 farebox`)
+/// used to close at once with "could not open a window"; now it waits for the server's socket
+/// to answer (at most `wait`, then the toolkit tries as before). Remote displays (`host:0`)
+/// and Wayland sessions are left to the toolkit.
+fn wait_for_display(wait: Duration) -> Result<(), String> {
+    if std::env::var_os("WAYLAND_DISPLAY").is_some() {
+        return Ok(());
+    }
+    let Some(display) = std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()) else {
+        return Err(
+            "the Studio needs a display, and DISPLAY is not set (on a machine without \
+             one, start a virtual one: `Xvfb :99 &`, then `DISPLAY=:99 farebox`)"
+                .into(),
+        );
+    };
+    // ":N" or ":N.S" is the local socket /tmp/.X11-unix/XN.
+    let Some(number) = display
+        .strip_prefix(':')
+        .and_then(|rest| rest.split('.').next())
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    else {
+        return Ok(());
+    };
+    let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
+    let start = Instant::now();
+    let mut told = false;
+    loop {
+        if std::os::unix::net::UnixStream::connect(&socket).is_ok() {
+            return Ok(());
+        }
+        // A server may listen elsewhere (an abstract socket alone): the toolkit has the
+        // last word.
+        if start.elapsed() >= wait {
+            return Ok(());
+        }
+        if !told {
+            eprintln!("Waiting for the X server on DISPLAY={display}…");
+            told = true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// The app, closing itself after a number of frames when asked (for the smoke test).

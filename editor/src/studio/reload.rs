@@ -17,9 +17,9 @@ use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use farebox::GameDef;
 use farebox::content;
-use farebox::source::{FolderResolver, FsSource};
+use farebox::source::{FolderResolver, FsSource, ModResolver, ModSource};
+use farebox::{Diagnostics, GameDef};
 use notify_debouncer_full::notify::{EventKind, RecursiveMode};
 use notify_debouncer_full::{DebounceEventResult, Debouncer, RecommendedCache, new_debouncer};
 
@@ -154,24 +154,23 @@ pub struct Loaded {
     pub took: Duration,
     /// When the load was asked for (a file change, or opening the mod).
     pub asked: Instant,
+    /// Why, for the status line.
+    pub why: super::Why,
 }
 
 /// Loads a mod on a new thread; the receiver gets the result once.
-pub fn load(place: ModPlace, asked: Instant, wake: impl Fn() + Send + 'static) -> Receiver<Loaded> {
+pub fn load(
+    place: ModPlace,
+    asked: Instant,
+    why: super::Why,
+    wake: impl Fn() + Send + 'static,
+) -> Receiver<Loaded> {
     let (tx, rx) = channel();
     let _ = std::thread::Builder::new()
         .name("farebox-load".into())
         .spawn(move || {
             let started = Instant::now();
-            let result = content::load_mod(&FsSource::new(&place.folder), &place.resolver)
-                .map(Arc::new)
-                .and_then(|def| match farebox::game::check_scripts(&def) {
-                    // A script that does not compile or run, or a setup that fails, is a
-                    // problem of this version like any in the content: the last good version
-                    // keeps running and the Diagnostics tab lists it.
-                    Ok(()) => Ok(def),
-                    Err(e) => Err(farebox::Diagnostics(vec![script_diagnostic(&e)])),
-                });
+            let result = check(&FsSource::new(&place.folder), &place.resolver);
             let mut folders = vec![place.folder.clone()];
             if let Ok(def) = &result {
                 for (id, _) in &def.layers {
@@ -187,10 +186,24 @@ pub fn load(place: ModPlace, asked: Instant, wake: impl Fn() + Send + 'static) -
                 folders,
                 took: started.elapsed(),
                 asked,
+                why,
             });
             wake();
         });
     rx
+}
+
+/// Whether a mod loads, its scripts compile and a game of it sets up: the one check behind
+/// every verdict the Studio shows on a mod (a reload from disk, "Check again", and the check of
+/// unsaved edits, whose scripts come from disk). A script that does not compile or run, or a
+/// setup that fails, is a problem of this version like any in the content: the last good
+/// version keeps running and the Diagnostics tab lists it.
+pub fn check(src: &dyn ModSource, deps: &dyn ModResolver) -> Result<Arc<GameDef>, Diagnostics> {
+    let def = Arc::new(content::load_mod(src, deps)?);
+    match farebox::game::check_scripts(&def) {
+        Ok(()) => Ok(def),
+        Err(e) => Err(Diagnostics(vec![script_diagnostic(&e)])),
+    }
 }
 
 /// A script error as a diagnostic: its file and line, the message with the hook (and the

@@ -23,6 +23,9 @@ use farebox::game::{Game, Setup, View};
 use farebox::replay::Recorder;
 use farebox::state::GameResult;
 
+mod rebase;
+pub use rebase::Rebased;
+
 /// Who plays a seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SeatKind {
@@ -120,44 +123,6 @@ impl Snapshot {
                 })
             })
             .collect()
-    }
-}
-
-/// How a game in progress fared when its history was replayed on reloaded rules.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Rebased {
-    /// Every action was legal again and led to the same states.
-    Follows { steps: usize },
-    /// Step `step` (0-based) is no longer legal, or the game ended before it.
-    Illegal {
-        step: usize,
-        action: String,
-        why: String,
-    },
-    /// Every action was legal, but from step `step` on the game went elsewhere.
-    Differs { step: usize, action: String },
-    /// The game could not even start on the new rules.
-    NoStart { why: String },
-}
-
-impl Rebased {
-    pub fn describe(&self) -> String {
-        match self {
-            Rebased::Follows { steps } => {
-                format!(
-                    "The game in progress still follows the new rules ({steps} actions replayed)."
-                )
-            }
-            Rebased::Illegal { step, action, why } => format!(
-                "Action {} (`{action}`) is no longer legal under the new rules: {why}",
-                step + 1
-            ),
-            Rebased::Differs { step, action } => format!(
-                "Under the new rules the game goes elsewhere from action {} (`{action}`).",
-                step + 1
-            ),
-            Rebased::NoStart { why } => format!("The game cannot start under the new rules: {why}"),
-        }
     }
 }
 
@@ -347,7 +312,11 @@ impl Work {
                     return vec![Reply::Failed("no game is being played".into())];
                 };
                 match p.step(&action) {
-                    Ok(()) => vec![self.snapshot()],
+                    Ok(()) => {
+                        // A rebuilt game waiting for a choice no longer matches this one.
+                        self.rebased = None;
+                        vec![self.snapshot()]
+                    }
                     Err(e) => vec![Reply::Failed(e), self.snapshot()],
                 }
             }
@@ -356,7 +325,10 @@ impl Work {
                     return vec![Reply::Failed("no game is being played".into())];
                 };
                 match p.bot_move() {
-                    Ok(()) => vec![self.snapshot()],
+                    Ok(()) => {
+                        self.rebased = None;
+                        vec![self.snapshot()]
+                    }
                     Err(e) => vec![Reply::Failed(e), self.snapshot()],
                 }
             }
@@ -374,6 +346,7 @@ impl Work {
                 match start(def, setup, seats, &history) {
                     Ok(p) => {
                         self.playing = Some(p);
+                        self.rebased = None;
                         vec![self.snapshot()]
                     }
                     Err(e) => vec![Reply::Failed(e), self.snapshot()],
@@ -391,16 +364,30 @@ impl Work {
                 let Some(p) = &self.playing else {
                     return vec![];
                 };
-                let (report, rebuilt) = rebase(p, def);
+                let (report, rebuilt) = rebase::rebase(p, def);
+                // A game that follows, and shows everyone what it showed, goes on under the
+                // new version here and now (no later request can slip between); any other
+                // waits for the person's choice, the old game unchanged meanwhile.
+                if matches!(report, Rebased::Follows { .. }) && rebuilt.is_some() {
+                    self.playing = rebuilt;
+                    self.rebased = None;
+                    return vec![Reply::Rebased(report), self.snapshot()];
+                }
                 self.rebased = rebuilt;
                 vec![Reply::Rebased(report)]
             }
             Request::Adopt(take) => {
-                if take && let Some(r) = self.rebased.take() {
-                    self.playing = Some(r);
+                let mut out = Vec::new();
+                match self.rebased.take() {
+                    Some(r) if take => self.playing = Some(r),
+                    None if take => out.push(Reply::Failed(
+                        "The game moved on before the choice was made; it goes on as it was."
+                            .into(),
+                    )),
+                    _ => {}
                 }
-                self.rebased = None;
-                vec![self.snapshot()]
+                out.push(self.snapshot());
+                out
             }
             Request::Save(path) => {
                 let Some(p) = &self.playing else {
@@ -711,52 +698,6 @@ impl Playing {
         }
         (moves, log)
     }
-}
-
-/// Replays a game's history on a new definition, action by action.
-fn rebase(p: &Playing, def: Arc<GameDef>) -> (Rebased, Option<Playing>) {
-    let setup = p.game.setup().clone();
-    let mut agents = BTreeMap::new();
-    for (i, s) in p.seats.iter().enumerate() {
-        if let SeatKind::Bot(spec) = s {
-            match Agent::from_spec(spec, &def, setup.seed, i as u8) {
-                Ok(a) => {
-                    agents.insert(i as u8, a);
-                }
-                Err(why) => return (Rebased::NoStart { why }, None),
-            }
-        }
-    }
-    let game = match Game::new(def, setup) {
-        Ok(g) => g,
-        Err(e) => {
-            return (Rebased::NoStart { why: e.to_string() }, None);
-        }
-    };
-    let mut q = Playing::new(game, p.seats.clone(), agents);
-    let mut first_difference = None;
-    for (i, a) in p.game.history().iter().enumerate() {
-        if let Err(why) = q.step(a) {
-            return (
-                Rebased::Illegal {
-                    step: i,
-                    action: a.clone(),
-                    why,
-                },
-                Some(q),
-            );
-        }
-        if first_difference.is_none() && p.hashes.get(i) != q.hashes.last() {
-            first_difference = Some((i, a.clone()));
-        }
-    }
-    let report = match first_difference {
-        None => Rebased::Follows {
-            steps: q.taken.len(),
-        },
-        Some((step, action)) => Rebased::Differs { step, action },
-    };
-    (report, Some(q))
 }
 
 /// Writes the game as a replay (the same format `farebox record` writes), atomically.

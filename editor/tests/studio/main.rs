@@ -9,6 +9,7 @@
 //! holds the helpers they share.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod author;
 mod board;
 mod edit;
 mod online;

@@ -468,13 +468,14 @@ fn fork_with_a_game_in_progress_asks_before_leaving_it() {
 
 #[test]
 fn a_game_that_cannot_start_says_why_and_goes_back_to_the_new_game_dialog() {
-    // Setup fails only with three players: the mod loads (its check sets up the fewest).
+    // Setup fails only with a game limit of five rounds: the mod loads (its check sets up
+    // every seat count with the default options).
     let (dir, folder) = copy_of("critter-cab");
     let rules = folder.join("rules/critter-cab.luau");
     let good = std::fs::read_to_string(&rules).unwrap();
     let failing = good.replacen(
         "\tsetup = function(_g)",
-        "\tsetup = function(_g)\n\t\tif game.seats() == 3 then error(\"three cabs do not fit\") end",
+        "\tsetup = function(_g)\n\t\tif game.option(\"turn-limit\") == 5 then error(\"three cabs do not fit\") end",
         1,
     );
     assert_ne!(failing, good);
@@ -485,6 +486,7 @@ fn a_game_that_cannot_start_says_why_and_goes_back_to_the_new_game_dialog() {
         let play = &mut h.state_mut().as_mut().unwrap().play;
         play.set_seed(5);
         play.set_players(3);
+        play.set_option("turn-limit", "5");
     }
     // The dialog lays the third seat out first.
     h.step();
@@ -510,8 +512,12 @@ fn a_game_that_cannot_start_says_why_and_goes_back_to_the_new_game_dialog() {
     assert!(e.contains(&format!("critter-cab.luau:{line}")), "{e}");
     assert!(h.query_by_label_contains("three cabs do not fit").is_some());
     assert!(h.query_by_label_contains("Starting the game").is_none());
-    // The dialog kept the choices: two players start.
-    h.state_mut().as_mut().unwrap().play.set_players(2);
+    // The dialog kept the choices: with another limit the game starts.
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .play
+        .set_option("turn-limit", "6");
     h.step();
     h.get_by_label("Start the game").click();
     until(&mut h, "the game", |s| s.play.snapshot().is_some());

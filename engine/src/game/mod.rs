@@ -193,19 +193,31 @@ impl Game {
     }
 }
 
-/// Whether a mod's scripts are fit to play: every rule and bot script compiles and runs, and
-/// a game of the fewest seats sets up (seed 1). The first script error, with its file and line;
-/// content-only mods pass. `farebox validate` and the Studio's reload report it beside the
-/// content's problems.
+/// Whether a mod's scripts are fit to play: every rule and bot script compiles and runs, a
+/// game of every seat count the mod allows sets up (seed 1, the default options), and the
+/// first seat to act is offered its actions. The first script error, with its file and line;
+/// content-only mods pass. The Studio's reload and its check of unsaved edits report it beside
+/// the content's problems, so a setup that fails only for four seats is found on the save.
 pub fn check_scripts(def: &Arc<GameDef>) -> Result<(), ScriptError> {
     if !def.playable() {
         return Ok(());
     }
-    let seats = u8::try_from(def.players.0.max(1)).unwrap_or(u8::MAX);
-    match Game::new(def.clone(), Setup::new(seats, 1)) {
-        Err(GameError::Script(e)) => Err(e),
-        _ => Ok(()),
+    let fewest = def.players.0.max(1);
+    // At most eight seat counts: a mod allowing 1 to 200 seats is checked at its fewest eight.
+    let most = def.players.1.max(fewest).min(fewest.saturating_add(7));
+    for seats in fewest..=most {
+        let seats = u8::try_from(seats).unwrap_or(u8::MAX);
+        match Game::new(def.clone(), Setup::new(seats, 1)) {
+            Err(GameError::Script(e)) => return Err(e),
+            Err(_) => {}
+            Ok(mut g) => {
+                if !g.is_over() {
+                    g.legal_actions()?;
+                }
+            }
+        }
     }
+    Ok(())
 }
 
 impl Game {

@@ -66,7 +66,9 @@ impl PlayPanel {
         if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut self.picked) {
             act = Some(a);
         }
-        if let (Some(a), Some(w)) = (act, &mut self.worker) {
+        // While a new version's replay is out or its question open, the game stands still.
+        let held = self.rebasing || self.rebased.is_some();
+        if let (Some(a), Some(w), false) = (act, &mut self.worker, held) {
             w.send(Request::Act(a));
             self.last_move = Instant::now();
         }
@@ -150,10 +152,24 @@ impl PlayPanel {
                     }
                 }
                 _ => {
-                    if ui.button("Go on under the new rules from there").clicked() {
+                    if ui
+                        .button("Go on under the new rules")
+                        .on_hover_text(
+                            "The game as the new version replays it, from its setup, up to the \
+                             last action that is still legal",
+                        )
+                        .clicked()
+                    {
                         self.adopt(true);
                     }
-                    if ui.button("Keep the old game").clicked() {
+                    if ui
+                        .button("Keep the old game")
+                        .on_hover_text(
+                            "The game exactly as it was on screen, under the version it was \
+                             played with",
+                        )
+                        .clicked()
+                    {
                         self.adopt(false);
                     }
                     if ui.button("Restart").clicked() {

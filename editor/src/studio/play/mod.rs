@@ -76,8 +76,15 @@ pub struct PlayPanel {
     handoff: Option<u8>,
     error: Option<String>,
     rebased: Option<Rebased>,
-    /// A passing message: the game followed a reload.
-    notice: Option<String>,
+    /// A new version was sent to the worker and its answer has not come: bots wait, so no
+    /// move slips between the replay and the choice.
+    rebasing: bool,
+    /// A command a panel of the game asked for (leaving it), for the app to carry out (and
+    /// ask about) after the frame.
+    wants: Option<Command>,
+    /// A passing message: the game followed a reload. It holds while the game stands at the
+    /// step it was said at (the snapshot's step), and goes with the next move or version.
+    notice: Option<(String, usize)>,
     save_path: String,
     saved: Option<String>,
     /// A place on the board with several actions, whose menu is open.
@@ -173,6 +180,8 @@ impl PlayPanel {
             handoff: None,
             error: None,
             rebased: None,
+            rebasing: false,
+            wants: None,
             notice: None,
             save_path: String::new(),
             saved: None,
@@ -204,6 +213,28 @@ impl PlayPanel {
 
     /// Leaves the game online: the connection closes and a server hosted here stops (on a
     /// thread of its own, so the screen never waits for it).
+    /// How many other people sit at a table hosted here (see [`Online::hosted_for`]).
+    pub fn hosted_for(&self) -> usize {
+        self.online.as_ref().map_or(0, Online::hosted_for)
+    }
+
+    /// Leaves the game shown (local or online) for the new-game dialog, its choices kept.
+    pub fn leave_game(&mut self) {
+        let kept = self.snap.as_ref().map(|s| (s.def.clone(), s.seats.clone()));
+        self.end_game();
+        if let Some((def, seats)) = kept {
+            self.dialog = Some(NewGame {
+                seats,
+                ..new_game(&def)
+            });
+        }
+    }
+
+    /// Whether a game (local or online) is on screen, started or over: Play offers to leave it.
+    pub fn has_game(&self) -> bool {
+        self.online.is_some() || self.worker.is_some() || self.snap.is_some()
+    }
+
     pub fn leave_online(&mut self) {
         if let Some(mut o) = self.online.take() {
             o.stop();
@@ -332,6 +363,7 @@ impl PlayPanel {
         self.handoff = None;
         self.rebased = None;
         self.notice = None;
+        self.rebasing = false;
         self.picked = None;
     }
 
@@ -409,6 +441,11 @@ impl PlayPanel {
             && (self.snap.is_some() || starting)
         {
             w.send(Request::Rebase { def: def.clone() });
+            // What was said of an older version no longer holds: the answer for this one
+            // replaces it.
+            self.rebased = None;
+            self.notice = None;
+            self.rebasing = true;
         }
         if let Some(d) = &mut self.dialog {
             // Seats and options chosen so far stay when they still fit.
@@ -470,6 +507,7 @@ impl PlayPanel {
         self.error = None;
         self.rebased = None;
         self.notice = None;
+        self.rebasing = false;
         self.saved = None;
         self.last_move = Instant::now();
     }
@@ -481,6 +519,9 @@ impl PlayPanel {
         for r in replies {
             match r {
                 Reply::Snapshot(s) => {
+                    if self.notice.as_ref().is_some_and(|(_, at)| *at != s.step) {
+                        self.notice = None;
+                    }
                     self.snap = Some(*s);
                     self.starting = None;
                 }
@@ -495,11 +536,16 @@ impl PlayPanel {
                 Reply::Failed(e) => self.error = Some(e),
                 // A game that follows the new rules simply goes on under them; only a game
                 // that no longer fits asks what to do.
-                Reply::Rebased(r @ Rebased::Follows { .. }) => {
-                    self.notice = Some(format!("The rules were reloaded. {}", r.describe()));
-                    w.send(Request::Adopt(true));
+                // (the worker has already gone on with it).
+                Reply::Rebased(r @ Rebased::Follows { steps }) => {
+                    self.rebasing = false;
+                    self.notice =
+                        Some((format!("The rules were reloaded. {}", r.describe()), steps));
                 }
-                Reply::Rebased(r) => self.rebased = Some(r),
+                Reply::Rebased(r) => {
+                    self.rebasing = false;
+                    self.rebased = Some(r);
+                }
                 Reply::Saved(p) => self.saved = Some(format!("Saved to {}", p.display())),
             }
         }
@@ -524,7 +570,7 @@ impl PlayPanel {
     fn drive(&mut self) {
         let Some(snap) = &self.snap else { return };
         let Some(w) = &mut self.worker else { return };
-        if snap.result.is_some() || w.busy() || self.rebased.is_some() {
+        if snap.result.is_some() || w.busy() || self.rebased.is_some() || self.rebasing {
             return;
         }
         let active = snap.active;
@@ -557,6 +603,7 @@ impl PlayPanel {
     pub fn ui(&mut self, ui: &mut egui::Ui, p: &Project, out: &mut Vec<Command>) {
         self.poll();
         self.drive();
+        out.extend(self.wants.take());
         if let Some(e) = &self.error {
             let mut close = false;
             ui.horizontal(|ui| {
@@ -567,7 +614,7 @@ impl PlayPanel {
                 self.error = None;
             }
         }
-        if let Some(n) = &self.notice {
+        if let Some((n, _)) = &self.notice {
             let mut close = false;
             ui.horizontal(|ui| {
                 ui.label(n);
@@ -577,6 +624,7 @@ impl PlayPanel {
                 self.notice = None;
             }
         }
+        broken_files_ui(ui, p, out);
         let Some(def) = p.def.clone() else {
             if p.diagnostics.is_empty() {
                 ui.horizontal(|ui| {
@@ -598,8 +646,10 @@ impl PlayPanel {
             return;
         }
         if let Some(o) = &mut self.online {
+            // Leaving asks first when a game is in progress (and names the people a
+            // server hosted here would stop for).
             if let OnlineOut::Leave = o.ui(ui, &mut self.online_ui) {
-                self.leave_online();
+                out.push(Command::LeaveGame);
             }
             return;
         }
@@ -629,6 +679,30 @@ impl PlayPanel {
         self.game_ui(ui, &snap);
         self.snap = Some(snap);
     }
+}
+
+/// While the files on disk have problems and the last good version runs, Play says so (from
+/// the same diagnostics the Diagnostics tab and the top bar show), with the first problem.
+fn broken_files_ui(ui: &mut egui::Ui, p: &Project, out: &mut Vec<Command>) {
+    let Some(first) = p.diagnostics.first() else {
+        return;
+    };
+    if p.def.is_none() {
+        return;
+    }
+    let n = p.diagnostics.len();
+    ui.horizontal_wrapped(|ui| {
+        ui.colored_label(
+            ui.visuals().error_fg_color,
+            format!(
+                "The mod's files have {n} {} ({first}); this game runs on the last version that loaded.",
+                crate::common::plural(n, "problem")
+            ),
+        );
+        if ui.small_button("Show the diagnostics").clicked() {
+            out.push(Command::Show(super::Tab::Diagnostics));
+        }
+    });
 }
 
 fn content_view(def: &Arc<GameDef>) -> Option<ContentView> {

@@ -9,8 +9,8 @@ use farebox::game::View;
 use super::actions::actions_ui;
 use super::dialog::new_game;
 use super::{NewGame, PlayPanel};
-use crate::studio::board_view;
 use crate::studio::worker::{Request, Snapshot};
+use crate::studio::{Command, board_view};
 
 impl PlayPanel {
     /// The side panel: the game's state line and controls at the top, always the same rows
@@ -26,9 +26,20 @@ impl PlayPanel {
     ) {
         let def = &snap.def;
         let name = |s: u8| def.seat_name(s as usize);
-        ui.add(
-            egui::Label::new(format!("Seed {} · {} actions", snap.setup.seed, snap.step)).wrap(),
-        );
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!("Seed {} · {} actions", snap.setup.seed, snap.step));
+            if snap.result.is_none()
+                && ui
+                    .small_button("Leave game")
+                    .on_hover_text(
+                        "Back to the new-game dialog, with these seats; asks first once the \
+                         game has begun",
+                    )
+                    .clicked()
+            {
+                self.wants = Some(Command::LeaveGame);
+            }
+        });
         if let Some(v) = snap.viewer {
             ui.label(format!("Showing what {} may see", name(v)));
         } else {

@@ -655,6 +655,23 @@ impl Online {
         self.server.is_some()
     }
 
+    /// How many other people sit at a table hosted here, connected: leaving stops their game.
+    pub fn hosted_for(&self) -> usize {
+        if !self.hosting() {
+            return 0;
+        }
+        let mine = self.seated.as_ref().and_then(|s| s.seat);
+        self.latest
+            .seats
+            .iter()
+            .filter(|s| {
+                s.kind == farebox_server::protocol::SeatKind::Person
+                    && s.connected
+                    && Some(s.seat) != mine
+            })
+            .count()
+    }
+
     /// Whether a request is waiting for its answer.
     pub fn busy(&self) -> bool {
         self.job.is_some()
