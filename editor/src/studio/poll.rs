@@ -91,7 +91,7 @@ impl Studio {
         };
         let first = p.def.is_none() && p.reloads == 0;
         let what = match &why {
-            Why::Opened => "Loaded".to_string(),
+            Why::Opened => "Opened".to_string(),
             Why::Files(files) => format!("{files} changed"),
             Why::Edit => "Edit".to_string(),
             Why::Asked => "Checked again".to_string(),

@@ -346,6 +346,9 @@ fn a_live_edit_that_changes_what_a_seat_saw_asks_and_keeping_keeps_it() {
         .unwrap_or_default();
     assert!(question.contains(&renamed), "{question:?} {renamed:?}");
     assert!(question.contains(&name), "{question}");
+    // Only what the person at the screen may see is named: never the bot's hand.
+    let bot = snap(&h).def.seat_name(1 - viewer as usize);
+    assert!(!question.contains(&format!("{bot}'s")), "{question}");
     // Actions are named as players read them, never by their action strings.
     assert!(!question.contains('`'), "{question}");
     assert!(!question.contains(&format!(" {card} ")), "{question}");

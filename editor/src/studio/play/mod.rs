@@ -691,12 +691,22 @@ fn broken_files_ui(ui: &mut egui::Ui, p: &Project, out: &mut Vec<Command>) {
         return;
     }
     let n = p.diagnostics.len();
+    // The file as the mod names it, not the folder it was opened from.
+    let folder = format!("{}/", p.place.folder.display());
+    let file = first.path.strip_prefix(&folder).unwrap_or(&first.path);
+    let place = if first.line > 0 {
+        format!("{file}:{}", first.line)
+    } else {
+        file.to_string()
+    };
     ui.horizontal_wrapped(|ui| {
         ui.colored_label(
             ui.visuals().error_fg_color,
             format!(
-                "The mod's files have {n} {} ({first}); this game runs on the last version that loaded.",
-                crate::common::plural(n, "problem")
+                "The mod's files have {n} {} ({place}: {}); this game runs on the last version \
+                 that loaded.",
+                crate::common::plural(n, "problem"),
+                crate::common::shown(&first.message, 200),
             ),
         );
         if ui.small_button("Show the diagnostics").clicked() {

@@ -125,12 +125,12 @@ pub(super) fn rebase(p: &Playing, def: Arc<GameDef>) -> (Rebased, Option<Playing
         );
     };
     let mut q = Playing::new(game, p.seats.clone(), agents);
-    let seats = p.seats.len() as u8;
+    let seats = Screen::of(&p.seats);
     let mut first: Option<Rebased> = None;
     let changes = compare(
         &old,
         &q.game,
-        seats,
+        &seats,
         old.log().len(),
         q.game.log().len(),
         None,
@@ -212,7 +212,7 @@ pub(super) fn rebase(p: &Playing, def: Arc<GameDef>) -> (Rebased, Option<Playing
             own,
             public,
         };
-        let changes = compare(&old, &q.game, seats, old_log, new_log, Some(&said));
+        let changes = compare(&old, &q.game, &seats, old_log, new_log, Some(&said));
         if elsewhere || !changes.is_empty() {
             first = Some(Rebased::Differs {
                 step: i + 1,
@@ -235,6 +235,35 @@ fn step_label(p: &Playing, i: usize) -> String {
     format!("{}: {label}", p.game.def().seat_name(seat as usize))
 }
 
+/// Whose eyes the question is written for. The Studio's screen shows one person's view (or
+/// everyone's, when only bots play), so only that is described in words: the cards of a bot,
+/// or of another person sharing the screen, are never named. With several people, what only
+/// one of them was shown counts as a change without being described.
+struct Screen {
+    /// The view described in words: the one person's seat, else the spectator's.
+    told: Option<u8>,
+    /// People's seats whose own view is compared but not described.
+    unnamed: Vec<u8>,
+}
+
+impl Screen {
+    fn of(seats: &[SeatKind]) -> Screen {
+        let people: Vec<u8> = (0..seats.len() as u8)
+            .filter(|&s| seats[s as usize].is_person())
+            .collect();
+        match people.as_slice() {
+            [one] => Screen {
+                told: Some(*one),
+                unnamed: Vec::new(),
+            },
+            _ => Screen {
+                told: None,
+                unnamed: people,
+            },
+        }
+    }
+}
+
 /// How one action read, in the old game and the new: to the seat that took it (a person's
 /// own words) and to everyone else.
 struct Said {
@@ -249,7 +278,7 @@ struct Said {
 fn compare(
     old: &Game,
     new: &Game,
-    seats: u8,
+    screen: &Screen,
     old_log: usize,
     new_log: usize,
     said: Option<&Said>,
@@ -260,7 +289,9 @@ fn compare(
             out.push(line);
         }
     };
-    if let Some(s) = said {
+    if let Some(s) = said
+        && (screen.told.is_none() || screen.told != Some(s.seat))
+    {
         if s.public.0 != s.public.1 {
             push(format!(
                 "the action now reads “{}” where it read “{}”",
@@ -268,16 +299,36 @@ fn compare(
                 s.public.0.as_deref().unwrap_or("")
             ));
         }
-        if s.own.0 != s.own.1 {
+    }
+    if let Some(s) = said
+        && screen.told == Some(s.seat)
+        && s.own.0 != s.own.1
+    {
+        push(format!(
+            "{} was offered it as “{}”, now “{}”",
+            old.def().seat_name(s.seat as usize),
+            s.own.0.as_deref().unwrap_or(""),
+            s.own.1.as_deref().unwrap_or("")
+        ));
+    }
+    for &seat in &screen.unnamed {
+        let lines = |g: &Game, from: usize| -> Vec<String> {
+            let log = g.log().get(from..).unwrap_or_default();
+            log.iter()
+                .filter(|l| l.seen.by(Some(seat)))
+                .map(|l| l.text.clone())
+                .collect()
+        };
+        let own = |g: &Game, from: usize| (shown(g, Some(seat)), lines(g, from));
+        if own(old, old_log) != own(new, new_log) {
             push(format!(
-                "{} was offered it as “{}”, now “{}”",
-                old.def().seat_name(s.seat as usize),
-                s.own.0.as_deref().unwrap_or(""),
-                s.own.1.as_deref().unwrap_or("")
+                "something only {} was shown reads differently",
+                old.def().seat_name(seat as usize)
             ));
         }
     }
-    for seat in 0..seats {
+    {
+        let seat = screen.told;
         let (a, b) = (shown(old, seat), shown(new, seat));
         for (topic, was) in &a {
             let now = b.get(topic).cloned().unwrap_or_default();
@@ -295,7 +346,7 @@ fn compare(
                 .get(from..)
                 .unwrap_or_default()
                 .iter()
-                .filter(|l| l.seen.by(Some(seat)))
+                .filter(|l| l.seen.by(seat))
                 .map(|l| l.text.clone())
                 .collect()
         };
@@ -303,25 +354,23 @@ fn compare(
         if was != now {
             let gone: Vec<&String> = was.iter().filter(|l| !now.contains(l)).collect();
             let came: Vec<&String> = now.iter().filter(|l| !was.contains(l)).collect();
-            let who = old.def().seat_name(seat as usize);
             push(match (gone.first(), came.first()) {
-                (Some(g), Some(c)) => {
-                    format!("{who}'s log reads “{c}” where it read “{g}”")
-                }
-                (Some(g), None) => format!("{who}'s log no longer reads “{g}”"),
-                (None, Some(c)) => format!("{who}'s log now also reads “{c}”"),
-                (None, None) => format!("{who}'s log lines come in another order"),
+                (Some(g), Some(c)) => format!("the log reads “{c}” where it read “{g}”"),
+                (Some(g), None) => format!("the log no longer reads “{g}”"),
+                (None, Some(c)) => format!("the log now also reads “{c}”"),
+                (None, None) => "the log's lines come in another order".to_string(),
             });
         }
     }
     out
 }
 
-/// The cards a seat sees, by zone ("Red's Hand"), each card in words.
-fn shown(g: &Game, seat: u8) -> BTreeMap<String, Vec<String>> {
+/// The cards a seat sees (None: what everyone sees), by zone ("Red's Hand"), each card in
+/// words.
+fn shown(g: &Game, seat: Option<u8>) -> BTreeMap<String, Vec<String>> {
     let def = g.def();
     let mut out = BTreeMap::new();
-    for z in g.view(Some(seat)).zones {
+    for z in g.view(seat).zones {
         let Some(d) = def.zones.iter().find(|d| d.id == z.id) else {
             continue;
         };
