@@ -290,15 +290,14 @@ fn compare(
         }
     };
     if let Some(s) = said
-        && (screen.told.is_none() || screen.told != Some(s.seat))
+        && screen.told != Some(s.seat)
+        && s.public.0 != s.public.1
     {
-        if s.public.0 != s.public.1 {
-            push(format!(
-                "the action now reads “{}” where it read “{}”",
-                s.public.1.as_deref().unwrap_or(""),
-                s.public.0.as_deref().unwrap_or("")
-            ));
-        }
+        push(format!(
+            "the action now reads “{}” where it read “{}”",
+            s.public.1.as_deref().unwrap_or(""),
+            s.public.0.as_deref().unwrap_or("")
+        ));
     }
     if let Some(s) = said
         && screen.told == Some(s.seat)
