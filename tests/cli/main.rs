@@ -11,6 +11,7 @@ use farebox_suite::{GAMES, load, mod_dir};
 #[path = "../common/run.rs"]
 mod run;
 
+mod authoring;
 mod new;
 mod play;
 use run::{farebox, farebox_with_input, s};

@@ -417,8 +417,46 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
         }
     }
     data.raw_set("track_pieces", track)?;
+    strict(lua, &data, "data", &["id", "name"])?;
+    if let Ok(constants) = data.raw_get::<Table>("constants") {
+        strict(lua, &constants, "data.constants", &[])?;
+    }
     freeze(&data);
     Ok(data)
+}
+
+/// Reading a key `t` does not hold is an error naming the key and the nearest one it does
+/// hold, instead of a nil the rules go on with (`C.wild_colour` for `wild_color`). A key that
+/// may be missing on purpose is read with `rawget`. Keys present are found without the
+/// metatable, so this costs nothing on the way that works.
+fn strict(lua: &Lua, t: &Table, name: &'static str, also: &[&str]) -> mlua::Result<()> {
+    let mut keys: Vec<String> = t
+        .clone()
+        .pairs::<LuaValue, LuaValue>()
+        .filter_map(|kv| kv.ok())
+        .filter_map(|(k, _)| {
+            k.as_string()
+                .and_then(|s| s.to_str().ok().map(|s| s.to_string()))
+        })
+        .collect();
+    keys.extend(also.iter().map(|k| (*k).to_string()));
+    keys.sort();
+    let index = lua.create_function(move |_, (_t, key): (LuaValue, LuaValue)| {
+        let shown = match &key {
+            LuaValue::String(s) => s.to_string_lossy().chars().take(64).collect::<String>(),
+            other => format!("({})", other.type_name()),
+        };
+        let near = crate::diag::suggestion(&shown, keys.iter().map(String::as_str));
+        Err::<(), _>(mlua::Error::runtime(format!(
+            "{name} has no `{shown}`{near} (read a key that may be missing with rawget({name}, \
+             \"{shown}\"))"
+        )))
+    })?;
+    let mt = lua.create_table()?;
+    mt.raw_set("__index", index)?;
+    mt.raw_set("__metatable", false)?;
+    t.set_metatable(Some(mt))?;
+    Ok(())
 }
 
 /// For each quarter turn 0..3 of a tile, the sides (as "NES"-style strings) picked out of its

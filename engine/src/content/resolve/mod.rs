@@ -26,6 +26,12 @@ struct Ctx<'a> {
     diags: &'a mut Diagnostics,
 }
 
+/// The longest id content may give anything, in characters.
+pub const MAX_ID: usize = 64;
+
+/// Bot ids the built-in players answer to (`--seats random,search:50,human`).
+pub const RESERVED_BOTS: [&str; 3] = ["random", "search", "human"];
+
 impl Ctx<'_> {
     fn err(&mut self, file: usize, span: std::ops::Range<usize>, msg: impl Into<String>) {
         let d = self.files.error(file, span, msg);
@@ -43,7 +49,21 @@ impl Ctx<'_> {
             self.err(
                 file,
                 id.span(),
-                format!("{what} id `{s}` should use only lowercase letters, digits and dashes"),
+                format!(
+                    "{what} id `{}` should use only lowercase letters, digits and dashes",
+                    crate::content::files::cut(s, 64)
+                ),
+            );
+        } else if s.chars().count() > MAX_ID {
+            self.err(
+                file,
+                id.span(),
+                format!(
+                    "{what} id `{}` is {} characters long; ids are at most {MAX_ID} (they name \
+                     things in actions, replays and messages)",
+                    crate::content::files::cut(s, 64),
+                    s.chars().count()
+                ),
             );
         }
     }
@@ -383,6 +403,20 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     let mut bots = Vec::new();
     for (b, script) in &merged.bots {
         cx.check_id(b.file, &b.item.id, "bot");
+        // The command line and the Studio name the built-in players by these words: a bot
+        // of the same id would shadow one (and `human` is a person in `play`).
+        if RESERVED_BOTS.contains(&b.item.id.get().as_str()) {
+            cx.err(
+                b.file,
+                b.item.id.span(),
+                format!(
+                    "bot id `{}` is taken by the built-in player of that name (the reserved ids \
+                     are {}); give the bot another id",
+                    b.item.id.get(),
+                    RESERVED_BOTS.map(|r| format!("`{r}`")).join(", ")
+                ),
+            );
+        }
         bot_ids.push((b.file, &b.item.id));
         if let Some(s) = script {
             bots.push(BotDef {
