@@ -11,7 +11,7 @@ use farebox::game::Setup;
 use farebox::script::Profile;
 use serde_json::json;
 
-use crate::common::Fail;
+use crate::common::{Fail, plural};
 
 /// At which decisions the games `test` plays make the labels of every action offered (the
 /// acting seat's and the public one), so a `describe` hook that fails only in play is found:
@@ -243,6 +243,146 @@ impl Stats {
             tally.add(o);
         }
         tally.stats()
+    }
+}
+
+impl Stats {
+    /// Games that ended in an error or were stopped at the action cap.
+    pub fn failed(&self) -> usize {
+        self.errors + self.capped
+    }
+
+    /// "3 of 200 games failed (2 with errors, 1 stopped at the action cap)".
+    pub fn failed_line(&self) -> String {
+        let mut how = Vec::new();
+        if self.errors > 0 {
+            how.push(if self.errors == 1 {
+                "1 with an error".to_string()
+            } else {
+                format!("{} with errors", self.errors)
+            });
+        }
+        if self.capped > 0 {
+            how.push(format!("{} stopped at the action cap", self.capped));
+        }
+        format!(
+            "{} of {} {} failed ({})",
+            self.failed(),
+            self.games,
+            plural(self.games, "game"),
+            how.join(", ")
+        )
+    }
+
+    /// The first game that failed, as the run reports it: its seed, the action it stopped
+    /// at and why (an error gives the script's file:line). None when no game failed.
+    pub fn first_failure(&self) -> Option<String> {
+        if self.failed() == 0 {
+            return None;
+        }
+        let Some(g) = self.failed_games.first() else {
+            // A game that failed before it started (an agent it could not make) has no
+            // action; its message says which seed.
+            return self.error_messages.first().cloned();
+        };
+        if g.capped {
+            return Some(format!(
+                "seed {} was stopped at the action cap, after {} actions",
+                g.seed, g.action
+            ));
+        }
+        let prefix = format!("seed {}: ", g.seed);
+        let why = self
+            .error_messages
+            .iter()
+            .find_map(|m| m.strip_prefix(&prefix))
+            .unwrap_or("an error");
+        let at = if g.action == 0 {
+            "setting up the game".to_string()
+        } else {
+            format!("action {}", g.action)
+        };
+        Some(format!("seed {}, {at}: {why}", g.seed))
+    }
+
+    /// The first figure that is not a finite number, by name (JSON has no such numbers: it
+    /// would be written as `null`, which does not read back as a figure).
+    pub fn non_finite(&self) -> Option<String> {
+        let mut all: Vec<(String, f64)> = vec![
+            ("mean length in actions".into(), self.actions_mean),
+            ("sd of the length in actions".into(), self.actions_sd),
+            ("mean length in turns".into(), self.turns_mean),
+            ("sd of the length in turns".into(), self.turns_sd),
+        ];
+        let seat = |what: &str, xs: &[f64]| -> Vec<(String, f64)> {
+            xs.iter()
+                .enumerate()
+                .map(|(i, x)| (format!("{what} of seat {}", i + 1), *x))
+                .collect()
+        };
+        all.extend(seat("win rate", &self.win_rate));
+        all.extend(seat("mean score", &self.score_mean));
+        all.extend(seat("sd of the score", &self.score_sd));
+        for (i, ends) in self.win_rate_interval.iter().enumerate() {
+            for x in ends {
+                all.push((format!("win rate of seat {} (its 95% interval)", i + 1), *x));
+            }
+        }
+        let f = &self.figures;
+        let mut maybe = |name: String, x: Option<f64>, i: Option<[f64; 2]>| {
+            all.extend(x.map(|x| (name.clone(), x)));
+            all.extend(
+                i.into_iter()
+                    .flatten()
+                    .map(|x| (format!("{name} (its 95% interval)"), x)),
+            );
+        };
+        maybe(
+            "first mover win rate".into(),
+            f.first_mover_win_rate,
+            f.first_mover_win_rate_interval,
+        );
+        maybe(
+            "lead changes a game".into(),
+            f.lead_changes_mean,
+            f.lead_changes_interval,
+        );
+        maybe(
+            "how far in the winner took the lead for good".into(),
+            f.winner_took_lead_at,
+            f.winner_took_lead_at_interval,
+        );
+        for (name, st) in &f.stats {
+            maybe(format!("stat `{name}`"), Some(st.mean), Some(st.interval));
+            maybe(format!("stat `{name}` (its sd)"), Some(st.sd), None);
+        }
+        for (key, c) in f
+            .cards
+            .iter()
+            .chain(&f.tiles)
+            .chain(&f.pieces)
+            .chain(&f.options)
+        {
+            for (how, x, i) in [
+                ("held", c.win_rate_held, c.win_rate_held_interval),
+                (
+                    "not held",
+                    c.win_rate_not_held,
+                    c.win_rate_not_held_interval,
+                ),
+                ("played", c.win_rate_played, c.win_rate_played_interval),
+                (
+                    "not played",
+                    c.win_rate_not_played,
+                    c.win_rate_not_played_interval,
+                ),
+            ] {
+                maybe(format!("win rate of {key} {how}"), x, i);
+            }
+        }
+        all.into_iter()
+            .find(|(_, x)| !x.is_finite())
+            .map(|(name, _)| name)
     }
 }
 

@@ -37,7 +37,9 @@ pub fn wilson(k: u64, n: u64) -> Option<[f64; 2]> {
     Some([(centre - half).max(0.0), (centre + half).min(1.0)])
 }
 
-/// The 95% interval of a mean of `n` values whose sample standard deviation is `sd`.
+/// The 95% interval of a mean of `n` values whose sample standard deviation is `sd`. Its
+/// ends stay within the finite numbers: the interval of a mean near ±1.7e308 ends at the
+/// largest finite number rather than at infinity (which JSON cannot hold).
 pub fn mean_interval(mean: f64, sd: f64, n: u64) -> Option<[f64; 2]> {
     if n == 0 {
         return None;
@@ -47,7 +49,7 @@ pub fn mean_interval(mean: f64, sd: f64, n: u64) -> Option<[f64; 2]> {
     } else {
         Z95 * sd / (n as f64).sqrt()
     };
-    Some([mean - half, mean + half])
+    Some([finite(mean - half), finite(mean + half)])
 }
 
 /// Whether `action` names `id` (one of its space-separated words is `id`).
@@ -311,13 +313,13 @@ struct Counts {
 
 /// Mean and spread gathered one value at a time (Welford's method).
 #[derive(Debug, Clone, Default)]
-struct Welford {
+struct Moments {
     n: u64,
     mean: f64,
     m2: f64,
 }
 
-impl Welford {
+impl Moments {
     fn add(&mut self, x: f64) {
         self.n += 1;
         let d = x - self.mean;
@@ -331,11 +333,58 @@ impl Welford {
             (self.m2.max(0.0) / (self.n - 1) as f64).sqrt()
         }
     }
+}
+
+/// How far [`Welford`] scales its second copy of the values down: by 2^-600, so the largest
+/// finite values (about ±1.8e308) become about ±4e127, whose differences and squares summed
+/// over any run stay far from overflowing.
+const SHRINK: i32 = 600;
+
+/// Any number as a finite one: beyond the largest finite value it is that value, and NaN
+/// (which [`Welford`] never gives) is 0.
+fn finite(x: f64) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        x.clamp(-f64::MAX, f64::MAX)
+    }
+}
+
+/// Mean and spread of a figure gathered one value at a time, always finite. The values are
+/// gathered as they are and also scaled down by 2^-[`SHRINK`] (exactly: a power of two).
+/// The plain sums overflow when values near ±1.7e308 meet (their difference, or its square,
+/// passes the largest finite number, and the mean becomes NaN); the figures then come from
+/// the scaled sums scaled back up, a spread too large to hold being the largest finite
+/// number. Otherwise they are the plain sums', so ordinary figures are as they always were.
+#[derive(Debug, Clone, Default)]
+struct Welford {
+    plain: Moments,
+    small: Moments,
+}
+
+impl Welford {
+    fn add(&mut self, x: f64) {
+        self.plain.add(x);
+        self.small.add(x * 2f64.powi(-SHRINK));
+    }
+    fn n(&self) -> u64 {
+        self.plain.n
+    }
+    /// Mean and sample standard deviation (0 for fewer than two values), both finite.
+    fn mean_sd(&self) -> (f64, f64) {
+        let (mean, sd) = (self.plain.mean, self.plain.sd());
+        if mean.is_finite() && sd.is_finite() {
+            return (mean, sd);
+        }
+        let up = 2f64.powi(SHRINK);
+        (finite(self.small.mean * up), finite(self.small.sd() * up))
+    }
     fn mean(&self) -> Option<f64> {
-        (self.n > 0).then_some(self.mean)
+        (self.n() > 0).then(|| self.mean_sd().0)
     }
     fn interval(&self) -> Option<[f64; 2]> {
-        mean_interval(self.mean, self.sd(), self.n)
+        let (mean, sd) = self.mean_sd();
+        mean_interval(mean, sd, self.n())
     }
 }
 
@@ -449,20 +498,21 @@ impl Tally {
             score_counter: self.score_counter.clone(),
             lead_changes_mean: self.lead_changes.mean(),
             lead_changes_interval: self.lead_changes.interval(),
-            winner_led_for_good_games: self.took_lead.n,
+            winner_led_for_good_games: self.took_lead.n(),
             winner_took_lead_at: self.took_lead.mean(),
             winner_took_lead_at_interval: self.took_lead.interval(),
             stats: self
                 .stats
                 .iter()
                 .map(|(k, w)| {
+                    let (mean, sd) = w.mean_sd();
                     (
                         k.clone(),
                         StatFigure {
-                            games: w.n,
-                            mean: w.mean,
-                            sd: w.sd(),
-                            interval: w.interval().unwrap_or([w.mean, w.mean]),
+                            games: w.n(),
+                            mean,
+                            sd,
+                            interval: w.interval().unwrap_or([mean, mean]),
                         },
                     )
                 })
@@ -568,6 +618,41 @@ mod tests {
             (s.min, s.p10, s.median, s.p90, s.max),
             (1.0, 1.0, 5.0, 9.0, 10.0)
         );
+    }
+
+    #[test]
+    fn figures_of_values_near_the_largest_number_stay_finite() {
+        // Values of ±1.7e308 overflow the plain sums (their difference is infinite).
+        let mut w = Welford::default();
+        for x in [1.7e308, -1.7e308, 1.7e308, 0.0, -1.7e308] {
+            w.add(x);
+        }
+        let (mean, sd) = w.mean_sd();
+        let [lo, hi] = w.interval().unwrap();
+        for x in [mean, sd, lo, hi] {
+            assert!(x.is_finite(), "{mean} {sd} {lo} {hi}");
+        }
+        // The mean is that of the values (0.0), to the precision of the scaled sums.
+        assert!(mean.abs() < 1e300, "{mean}");
+        assert!((sd / 1.7e308 - 1.0).abs() < 1e-12, "{sd}");
+        // A spread beyond the largest number (2.4e308 here) is the largest.
+        let mut two = Welford::default();
+        two.add(1.7e308);
+        two.add(-1.7e308);
+        assert_eq!(two.mean_sd(), (0.0, f64::MAX));
+        assert_eq!(two.interval(), Some([-f64::MAX, f64::MAX]));
+        // One value alone, and equal values, keep their exact mean.
+        let mut one = Welford::default();
+        one.add(-1.7e308);
+        one.add(-1.7e308);
+        assert_eq!(one.mean_sd(), (-1.7e308, 0.0));
+        // Ordinary values are summed as they always were.
+        let (mut w, mut m) = (Welford::default(), Moments::default());
+        for x in [3.0, 1.5, 4.25, 1e-200, 9.75e12] {
+            w.add(x);
+            m.add(x);
+        }
+        assert_eq!(w.mean_sd(), (m.mean, m.sd()));
     }
 
     #[test]

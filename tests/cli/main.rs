@@ -1,5 +1,6 @@
 //! The `farebox` command line, run in-process through `farebox_editor::run`: the terminal game
-//! in `play.rs`, `farebox new` in `new.rs`, the other commands here.
+//! in `play.rs`, `farebox new` in `new.rs`, `farebox test --accept` in `accept.rs`, the other
+//! commands here.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
@@ -11,6 +12,7 @@ use farebox_suite::{GAMES, load, mod_dir};
 #[path = "../common/run.rs"]
 mod run;
 
+mod accept;
 mod authoring;
 mod new;
 mod play;

@@ -123,6 +123,33 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             forbid: Vec::new(),
         };
         let outcomes = play(&def, &settings)?;
+        // Failed games are not an outcome to keep by accident: a mod whose scripts do not
+        // load, or settings it refuses, fail every game, and accepting that would put a
+        // run of errors where the good outcomes were.
+        if outcomes.failed() > 0 && !args.accept_failures {
+            io.note(format!(
+                "{}: not accepted: {}; {shown} is left as it was",
+                def.id,
+                outcomes.failed_line()
+            ));
+            if let Some(first) = outcomes.first_failure() {
+                let mut lines = first.lines();
+                if let Some(line) = lines.next() {
+                    io.note(format!("  the first: {}", crate::common::clean_line(line)));
+                }
+                for line in lines {
+                    io.note(format!(
+                        "    {}",
+                        crate::common::clean_line(line.trim_start())
+                    ));
+                }
+            }
+            io.note(format!(
+                "  fix what fails and accept again, or record these outcomes failures and all: farebox test {} --accept --accept-failures (with the same settings)",
+                crate::common::shown(&args.game, crate::common::MAX_SHOWN)
+            ));
+            return Ok(1);
+        }
         let snap = Snapshot {
             mod_version: def.version.clone(),
             settings,
@@ -135,6 +162,13 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             snap.settings.games,
             plural(snap.settings.games as usize, "game")
         ));
+        if snap.outcomes.failed() > 0 {
+            io.note(format!(
+                "{}: {}, and `farebox test` now expects them to",
+                def.id,
+                snap.outcomes.failed_line()
+            ));
+        }
         return Ok(0);
     }
     // Outcomes mean little if the rules remember something between hook calls: the same
@@ -234,18 +268,24 @@ pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
             )));
         }
     };
-    let snap: Snapshot = serde_json::from_str(&text).map_err(|e| {
-        Fail::Invalid(format!(
-            "{shown}:{}:{}: error: {}",
+    parse_snapshot(&text)
+        .map(Some)
+        .map_err(|e| Fail::Invalid(format!("{shown}:{e}")))
+}
+
+/// A snapshot's text as [`read_snapshot`] reads it; an error is "LINE:COL: error: …" or
+/// " error: …", to follow the file's name.
+fn parse_snapshot(text: &str) -> Result<Snapshot, String> {
+    let snap: Snapshot = serde_json::from_str(text).map_err(|e| {
+        format!(
+            "{}:{}: error: {}",
             e.line(),
             e.column(),
             cut(&plain_json_error(&e), 200)
-        ))
+        )
     })?;
-    snap.settings
-        .check()
-        .map_err(|e| Fail::Invalid(format!("{shown}: error: {e}")))?;
-    Ok(Some(snap))
+    snap.settings.check().map_err(|e| format!(" error: {e}"))?;
+    Ok(snap)
 }
 
 /// A JSON error in a mod author's words, without serde's " at line L column C" (the place
@@ -258,18 +298,73 @@ fn plain_json_error(e: &serde_json::Error) -> String {
     farebox::content::load::friendly_toml_error(msg)
 }
 
-/// Writes `snap` as the accepted outcomes of the mod in `folder` (atomically, in the format
-/// [`read_snapshot`] reads) and returns the file written. Only ever inside the mod folder: a
-/// `snapshots/` that is a link elsewhere, or an `outcomes.json` that is a link, is refused.
+/// Writes `snap` as the accepted outcomes of the mod in `folder` (atomically, through a
+/// temporary file, in the format [`read_snapshot`] reads) and returns the file written. Only
+/// ever inside the mod folder: a `snapshots/` that is a link elsewhere, or an
+/// `outcomes.json` that is a link, is refused. Nothing is written that would not read back
+/// as the same figures: a figure that is not a finite number (JSON would hold `null`, and
+/// `farebox test` could not read the file) is refused by name, and the text is read back
+/// and compared before it replaces the file.
 pub fn write_snapshot(folder: &Path, snap: &Snapshot) -> Result<PathBuf, Fail> {
+    let path = folder.join(SNAPSHOT);
+    let shown = crate::common::shown_path(&path);
+    let kept = "the accepted outcomes are left as they were";
+    if let Some(name) = snap.outcomes.non_finite() {
+        return Err(Fail::Invalid(format!(
+            "{shown} is not written: the figure {} is not a finite number, which the file cannot hold; {kept}",
+            cut(&name, 200)
+        )));
+    }
     let text = serde_json::to_string_pretty(snap)
-        .map_err(|e| Fail::Invalid(format!("cannot write the snapshot: {e}")))?;
-    farebox::source::write_in_mod(folder, SNAPSHOT, &(text + "\n")).map_err(|e| {
+        .map_err(|e| Fail::Invalid(format!("{shown} is not written: {e}; {kept}")))?
+        + "\n";
+    match parse_snapshot(&text) {
+        Ok(back) if same_json(&to_json(&back), &to_json(snap)) => {}
+        Ok(_) => {
+            return Err(Fail::Invalid(format!(
+                "{shown} is not written: read back, its figures would not be the ones accepted; {kept}"
+            )));
+        }
+        Err(e) => {
+            return Err(Fail::Invalid(format!(
+                "{shown} is not written: it would not read back ({}); {kept}",
+                e.trim_start()
+            )));
+        }
+    }
+    farebox::source::write_in_mod(folder, SNAPSHOT, &text).map_err(|e| {
         Fail::Usage(format!(
             "cannot write {}: {e}",
             folder.join(SNAPSHOT).display()
         ))
     })
+}
+
+fn to_json(snap: &Snapshot) -> serde_json::Value {
+    serde_json::to_value(snap).unwrap_or(serde_json::Value::Null)
+}
+
+/// Whether two JSON values hold the same figures: numbers written as decimals may read back
+/// a last binary digit apart, so fractions are compared to a part in 10^12.
+fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value as V;
+    match (a, b) {
+        (V::Number(x), V::Number(y)) if x.is_f64() || y.is_f64() => {
+            match (x.as_f64(), y.as_f64()) {
+                (Some(x), Some(y)) => x == y || (x - y).abs() <= 1e-12 * x.abs().max(y.abs()),
+                _ => false,
+            }
+        }
+        (V::Array(x), V::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (V::Object(x), V::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
 }
 
 /// Plays the games `s` describes, as `test` plays them, on `threads` threads; once `stop` is
@@ -358,4 +453,105 @@ fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, F
 /// The restricted play of `s` (every seat), its ids checked against the content.
 fn forbid_of(def: &farebox::GameDef, s: &Settings) -> Result<farebox::agent::Forbid, Fail> {
     crate::runs::forbid_of(def, &s.forbid, None, s.players)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mod folder in the temp dir holding Curbside's accepted outcomes, removed when dropped.
+    struct Folder(PathBuf);
+
+    impl Drop for Folder {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn curbside_snapshot(name: &str) -> (Folder, Snapshot, Vec<u8>) {
+        let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/curbside");
+        let dir =
+            std::env::temp_dir().join(format!("farebox-snapshot-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let bytes = std::fs::read(bundled.join(SNAPSHOT)).unwrap_or_default();
+        std::fs::create_dir_all(dir.join("snapshots")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.join(SNAPSHOT), &bytes).unwrap_or_else(|e| panic!("{e}"));
+        let snap = read_snapshot(&dir)
+            .unwrap_or_else(|f| panic!("{}", f.message()))
+            .unwrap_or_else(|| panic!("Curbside has accepted outcomes"));
+        (Folder(dir), snap, bytes)
+    }
+
+    #[test]
+    fn a_figure_that_is_not_a_number_is_refused_by_name_and_nothing_is_written() {
+        let (dir, mut snap, before) = curbside_snapshot("nan");
+        let stat = snap
+            .outcomes
+            .figures
+            .stats
+            .values_mut()
+            .next()
+            .unwrap_or_else(|| panic!("Curbside records a stat"));
+        stat.sd = f64::NAN;
+        let name = snap.outcomes.figures.stats.keys().next().cloned();
+        let e = match write_snapshot(&dir.0, &snap) {
+            Err(e) => e.message().to_string(),
+            Ok(_) => panic!("a NaN figure was written"),
+        };
+        let name = name.unwrap_or_default();
+        assert!(
+            e.contains(&format!(
+                "the figure stat `{name}` (its sd) is not a finite number"
+            )),
+            "{e}"
+        );
+        assert!(e.contains("left as they were"), "{e}");
+        let after = std::fs::read(dir.0.join(SNAPSHOT)).unwrap_or_default();
+        assert!(before == after, "the accepted outcomes were rewritten");
+        // An infinite mean score is refused the same way.
+        snap.outcomes.figures.stats.clear();
+        snap.outcomes.score_mean[1] = f64::INFINITY;
+        let e = write_snapshot(&dir.0, &snap)
+            .err()
+            .map(|e| e.message().to_string());
+        assert!(
+            e.as_deref()
+                .is_some_and(|e| e.contains("the figure mean score of seat 2 is not")),
+            "{e:?}"
+        );
+    }
+
+    #[test]
+    fn what_is_written_reads_back_as_the_same_figures() {
+        let (dir, snap, _) = curbside_snapshot("same");
+        let path = write_snapshot(&dir.0, &snap).unwrap_or_else(|f| panic!("{}", f.message()));
+        assert_eq!(
+            path.file_name(),
+            Some(std::ffi::OsStr::new("outcomes.json"))
+        );
+        let back = read_snapshot(&dir.0)
+            .unwrap_or_else(|f| panic!("{}", f.message()))
+            .unwrap_or_else(|| panic!("nothing was written"));
+        assert!(same_json(&to_json(&back), &to_json(&snap)));
+        // No temporary file is left beside it.
+        let left: Vec<_> = std::fs::read_dir(dir.0.join("snapshots"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(left, vec![std::ffi::OsString::from("outcomes.json")]);
+    }
+
+    #[test]
+    fn numbers_a_last_digit_apart_are_the_same_figure() {
+        let n = |x: f64| serde_json::json!({ "x": [x] });
+        let x = 0.1 + 0.2;
+        assert!(same_json(&n(x), &n(f64::from_bits(x.to_bits() + 1))));
+        assert!(!same_json(&n(x), &n(x * (1.0 + 1e-9))));
+        assert!(!same_json(&serde_json::json!(1), &serde_json::json!(2)));
+        assert!(!same_json(
+            &n(1.0),
+            &serde_json::json!({ "x": [1.0], "y": 2 })
+        ));
+    }
 }

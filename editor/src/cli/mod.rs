@@ -105,7 +105,8 @@ pub enum Command {
     /// a figure that moved less is shown as open, with how many more games would settle it.
     /// Exits 0 when no figure changed, 1 when one did (each is shown) or none were accepted
     /// yet. --accept plays the games and records their outcomes instead (by default with the
-    /// mod's own bot in every seat).
+    /// mod's own bot in every seat); a run in which any game fails or hits the action cap is
+    /// not recorded (exit 1) unless --accept-failures is given too.
     Test(TestArgs),
     /// Start a new mod: a small complete game to grow from, or with --from a house rule for a game.
     ///
@@ -335,6 +336,10 @@ pub struct TestArgs {
     /// Set a game option, as id=value (with --accept; repeatable).
     #[arg(long = "option", value_name = "ID=VALUE", requires = "accept")]
     pub options: Vec<String>,
+    /// With --accept: record the outcomes even when games end in an error or at the action
+    /// cap. Without it such a run is refused, and the accepted outcomes are left as they were.
+    #[arg(long, requires = "accept")]
+    pub accept_failures: bool,
 }
 
 #[derive(Debug, Args)]

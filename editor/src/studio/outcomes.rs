@@ -297,15 +297,41 @@ impl Outcomes {
             {
                 self.cancel();
             }
+            // A run with failed or capped games is not accepted by a click meant for a good
+            // one: Accept waits, and a button of its own says what it would record.
+            let failed = self
+                .acceptable()
+                .map(|(_, _, now)| (now.stats.failed(), now.stats.failed_line()));
+            let why_not = match &failed {
+                Some((n, line)) if *n > 0 => format!(
+                    "{line}; they are listed above. Accepting would make `farebox test` expect them: fix what fails and run again, or use \"{}\" to record them as they are",
+                    accept_failed_label(*n)
+                ),
+                _ => "Needs a complete run of the mod as it is now".to_string(),
+            };
             if ui
-                .add_enabled(self.acceptable().is_some(), egui::Button::new("Accept"))
+                .add_enabled(
+                    failed.as_ref().is_some_and(|(n, _)| *n == 0),
+                    egui::Button::new("Accept"),
+                )
                 .on_hover_text(format!(
                     "Record these outcomes as the accepted ones ({SNAPSHOT} in the mod folder), the ones `farebox test` compares with"
                 ))
-                .on_disabled_hover_text("Needs a complete run of the mod as it is now")
+                .on_disabled_hover_text(why_not)
                 .clicked()
             {
                 self.accept();
+            }
+            if let Some((n, _)) = failed
+                && n > 0
+                && ui
+                    .button(accept_failed_label(n))
+                    .on_hover_text(format!(
+                        "Record these outcomes as the accepted ones ({SNAPSHOT}), failed games and all: `farebox test` then expects the same games to fail (as `farebox test --accept --accept-failures` does)"
+                    ))
+                    .clicked()
+            {
+                self.accept_with_failures();
             }
         });
         if let Some(r) = &self.running {
@@ -414,6 +440,10 @@ impl Outcomes {
                 "These figures are from an earlier version of the mod: run again to update them.",
             );
         }
+        let base = f.base.as_ref().and_then(|b| b.as_ref().ok());
+        // Games that failed come first, above every figure: the figures leave them out, and
+        // a run that has them is not one to accept as it is.
+        self.failures_ui(ui, now, base);
         ui.strong(&self.view.summary);
         if let Some(s) = &self.view.base_summary {
             ui.label(s);
@@ -424,7 +454,6 @@ impl Outcomes {
                 format!("The base game could not run: {e}"),
             );
         }
-        let base = f.base.as_ref().and_then(|b| b.as_ref().ok());
         figures::grid(
             ui,
             &self.view.rows,
@@ -464,37 +493,48 @@ impl Outcomes {
             }
             figures::profile(ui, side, budget);
         }
-        for (k, side) in std::iter::once(now).chain(base).enumerate() {
-            if side.stats.errors > 0 || side.stats.capped > 0 {
-                ui.heading(format!(
-                    "Errors and capped games in {} ({} with errors, {} capped)",
-                    side.name, side.stats.errors, side.stats.capped,
-                ));
-                for m in &side.stats.error_messages {
-                    ui.colored_label(ui.visuals().error_fg_color, m);
-                }
-                for g in &side.stats.failed_games {
-                    ui.horizontal_wrapped(|ui| {
-                        if ui
-                            .button("Show in Replay")
-                            .on_hover_text(
-                                "Play this game again as the run played it and show it in the Replay tab, just before it stopped",
-                            )
-                            .clicked()
-                        {
-                            self.failed_pick.set(Some((k, g.seed)));
-                        }
-                        ui.label(format!(
-                            "Seed {}: {} at action {}",
-                            g.seed,
-                            if g.capped { "stopped at the cap" } else { "error" },
-                            g.action,
-                        ));
-                    });
-                }
-            }
-        }
         forbid
+    }
+
+    /// The games of the run on show that ended in an error or at the action cap, on each
+    /// side: the first errors, and each failed game with a button that shows it in Replay.
+    fn failures_ui(&self, ui: &mut Ui, now: &run::Side, base: Option<&run::Side>) {
+        for (k, side) in std::iter::once(now).chain(base).enumerate() {
+            if side.stats.failed() == 0 {
+                continue;
+            }
+            ui.heading(format!(
+                "Errors and capped games in {} ({} with errors, {} capped)",
+                side.name, side.stats.errors, side.stats.capped,
+            ));
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("{}.", side.stats.failed_line()),
+            );
+            for m in &side.stats.error_messages {
+                ui.colored_label(ui.visuals().error_fg_color, m);
+            }
+            for g in &side.stats.failed_games {
+                ui.horizontal_wrapped(|ui| {
+                    if ui
+                        .button("Show in Replay")
+                        .on_hover_text(
+                            "Play this game again as the run played it and show it in the Replay tab, just before it stopped",
+                        )
+                        .clicked()
+                    {
+                        self.failed_pick.set(Some((k, g.seed)));
+                    }
+                    ui.label(format!(
+                        "Seed {}: {} at action {}",
+                        g.seed,
+                        if g.capped { "stopped at the cap" } else { "error" },
+                        g.action,
+                    ));
+                });
+            }
+            ui.separator();
+        }
     }
 
     /// Starts a run with the panel's settings, unless they cannot be played.
@@ -561,11 +601,30 @@ impl Outcomes {
         (self.running.is_none() && complete && current && unrestricted).then_some((t, f, now))
     }
 
-    /// Writes the last run's outcomes as the accepted ones, as `farebox test --accept` does.
+    /// Writes the last run's outcomes as the accepted ones, as `farebox test --accept` does:
+    /// not when any of its games failed or hit the cap.
     fn accept(&mut self) {
+        self.accept_run(false);
+    }
+
+    /// Writes the last run's outcomes as the accepted ones even with failed or capped games,
+    /// as `farebox test --accept --accept-failures` does.
+    fn accept_with_failures(&mut self) {
+        self.accept_run(true);
+    }
+
+    fn accept_run(&mut self, failures: bool) {
         let Some((t, f, now)) = self.acceptable() else {
             return;
         };
+        if now.stats.failed() > 0 && !failures {
+            let why = format!(
+                "Not accepted: {}. The accepted outcomes are left as they were.",
+                now.stats.failed_line()
+            );
+            self.note = Some((why, true));
+            return;
+        }
         // The snapshot's own way of writing the same settings is kept, so accepting them
         // again changes only the figures in the file.
         let settings = match &self.snapshot {
@@ -703,6 +762,11 @@ fn provisional_ui(ui: &mut Ui, f: &run::Report) {
         f.settings.seed,
         f.settings.seed.wrapping_add(k.saturating_sub(1)),
     ));
+}
+
+/// "Accept with 10 failed games": the button that accepts a run with failures.
+fn accept_failed_label(failed: usize) -> String {
+    format!("Accept with {failed} failed {}", plural(failed, "game"))
 }
 
 /// "1,000".

@@ -230,7 +230,7 @@ fn a_failed_game_of_an_outcome_run_opens_in_the_replay_tab_just_before_its_faili
     }
     until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
     settle(&mut h);
-    // The list of failed games is below the figures: scrolled into view, then clicked.
+    // The list of failed games comes first, above the figures: brought into view, then clicked.
     h.get_all_by_label("Show in Replay")
         .next()
         .expect("a failed game to show")

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 
 use super::{Outcomes, Target};
 use crate::cli::cmd_test::read_snapshot;
@@ -621,4 +621,102 @@ fn a_run_shows_the_script_profile_of_every_hook_and_bot() {
         "no bot in {:?}",
         profile.keys()
     );
+}
+
+/// A copy of Curbside whose rules fail once a game runs past its 45th turn: some games
+/// finish, the longer ones end in an error.
+fn failing_copy(test: &str) -> Copy {
+    let copy = Copy::of("curbside", test);
+    let rules = copy.folder.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap_or_else(|e| panic!("{e}"));
+    let hook = "local function on_turn_start(seat: number)\n";
+    assert!(text.contains(hook), "Curbside has no on_turn_start");
+    let text = text.replacen(
+        hook,
+        &format!("{hook}\tif game.turn() > 45 then error(\"too long\") end\n"),
+        1,
+    );
+    std::fs::write(&rules, text).unwrap_or_else(|e| panic!("{e}"));
+    copy
+}
+
+/// A run with failed games cannot be accepted by the Accept meant for a good run: it is
+/// disabled and says why, the failures come first, above the figures and plots, and a button
+/// of its own, which says what it does, accepts them as they are.
+#[test]
+fn a_run_with_failed_games_is_not_accepted_by_accept() {
+    let copy = failing_copy("failed");
+    let snapshot = copy.folder.join(crate::cli::cmd_test::SNAPSHOT);
+    let before = std::fs::read(&snapshot).unwrap_or_else(|e| panic!("{e}"));
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(12);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+    let stats = match &h.state().last {
+        Some(super::run::Report { now: Ok(side), .. }) => side.stats.clone(),
+        _ => panic!("the run has no result"),
+    };
+    let failed = stats.failed();
+    assert!(
+        failed > 0 && stats.finished > 0,
+        "{failed} of 12 games failed, {} finished",
+        stats.finished
+    );
+    assert!(
+        h.state().acceptable().is_some(),
+        "the run is complete and of the mod as it is"
+    );
+
+    // Accept is disabled, and its hover text says why.
+    let accept = h.get_by_label("Accept");
+    assert!(accept.accesskit_node().is_disabled(), "Accept is enabled");
+    accept.hover();
+    h.run();
+    shows(&h, &format!("{failed} of 12 games failed"));
+    shows(&h, "they are listed above");
+
+    // The failures are drawn above the figures and the plots.
+    let failures = h.get_by_label_contains("Errors and capped games in").rect();
+    for below in ["Games finished", "Win rate per seat"] {
+        let top = h.get_by_label(below).rect().top();
+        assert!(
+            failures.bottom() <= top,
+            "the failures end at {} but {below:?} starts at {top}",
+            failures.bottom()
+        );
+    }
+    let replay = h
+        .get_all_by_label("Show in Replay")
+        .map(|b| b.rect().bottom())
+        .fold(f32::MIN, f32::max);
+    let plots = h.get_by_label("Win rate per seat").rect().top();
+    assert!(
+        replay <= plots,
+        "a Show in Replay button is below the plots"
+    );
+
+    // Accepting as a good run is refused, and the accepted outcomes stay as they were.
+    h.state_mut().accept();
+    h.run();
+    shows(&h, "Not accepted: ");
+    let after = std::fs::read(&snapshot).unwrap_or_else(|e| panic!("{e}"));
+    assert!(before == after, "the accepted outcomes were rewritten");
+
+    // The button that says what it does accepts them.
+    h.get_by_label(&format!(
+        "Accept with {failed} failed {}",
+        if failed == 1 { "game" } else { "games" }
+    ))
+    .click();
+    h.run();
+    shows(&h, "Accepted: wrote");
+    let snap = read_snapshot(&copy.folder)
+        .unwrap_or_else(|f| panic!("{}", f.message()))
+        .unwrap_or_else(|| panic!("no snapshot was written"));
+    assert_eq!(snap.outcomes.failed(), failed);
+    assert_eq!(snap.settings.games, 12);
 }

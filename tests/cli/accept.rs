@@ -1,0 +1,175 @@
+//! `farebox test --accept`: a run whose games fail is not accepted (the accepted outcomes stay
+//! byte for byte as they were) unless `--accept-failures` says so, and what is accepted
+//! always reads back.
+
+use super::*;
+
+const SNAPSHOT: &str = "snapshots/outcomes.json";
+
+/// A copy of Curbside in a scratch folder, with `line` put first into its `on_turn_start`
+/// (the hook that runs at every turn, setup's first turn included). Returns the folder and
+/// the line number `line` is on.
+fn curbside_with(name: &str, line: &str) -> (PathBuf, usize) {
+    let to = scratch(name).join("curbside");
+    copy_dir(&mod_dir("curbside"), &to);
+    let rules = to.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let hook = "local function on_turn_start(seat: number)\n";
+    let at = text.find(hook).expect("Curbside has on_turn_start");
+    let number = text[..at].lines().count() + 2;
+    let text = text.replacen(hook, &format!("{hook}\t{line}\n"), 1);
+    std::fs::write(&rules, text).unwrap();
+    (to, number)
+}
+
+fn snapshot_of(folder: &Path) -> Vec<u8> {
+    std::fs::read(folder.join(SNAPSHOT)).unwrap()
+}
+
+/// Runs `farebox test FOLDER --accept ARGS` and checks that it is refused, saying how many
+/// games failed and how to accept anyway, with the accepted outcomes left byte for byte.
+#[track_caller]
+fn refused(folder: &Path, args: &[&str]) -> String {
+    let before = snapshot_of(folder);
+    let mut all = vec!["test", folder.to_str().unwrap(), "--accept"];
+    all.extend(args);
+    let r = farebox(&all);
+    assert_eq!(r.code, 1, "{args:?}: {}{}", r.out, r.err);
+    assert!(
+        snapshot_of(folder) == before,
+        "{args:?}: the accepted outcomes were rewritten"
+    );
+    assert!(
+        r.err
+            .contains("curbside: not accepted: 3 of 3 games failed")
+            && r.err.contains("is left as it was"),
+        "{args:?}: {}",
+        r.err
+    );
+    assert!(
+        r.err.contains("farebox test ") && r.err.contains("--accept --accept-failures"),
+        "says how to accept anyway: {}",
+        r.err
+    );
+    assert!(!r.out.contains("accepted the outcomes"), "{}", r.out);
+    r.err
+}
+
+#[test]
+fn accept_refuses_games_that_fail_and_keeps_the_accepted_outcomes() {
+    // (a) The rules fail in every game: the first failure is given with its seed, where it
+    // stopped and the script's file and line.
+    let (folder, line) = curbside_with("accept-error", "error(\"the meter broke\")");
+    let err = refused(&folder, &["--games", "3"]);
+    assert!(
+        err.contains("the first: seed 1, setting up the game: ")
+            && err.contains(&format!(
+                "rules/curbside.luau:{line}: error: the meter broke"
+            )),
+        "{err}"
+    );
+
+    // (b) An option the mod refuses: every game fails at its setup.
+    let good = scratch("accept-option").join("curbside");
+    copy_dir(&mod_dir("curbside"), &good);
+    let err = refused(&good, &["--games", "3", "--option", "starting-gas=999"]);
+    assert!(
+        err.contains("seed 1, setting up the game: option `starting-gas` must be between"),
+        "{err}"
+    );
+
+    // (c) Rules that do not load (a syntax error): no game starts.
+    let broken = scratch("accept-load").join("curbside");
+    copy_dir(&mod_dir("curbside"), &broken);
+    let rules = broken.join("rules/curbside.luau");
+    let mut text = std::fs::read_to_string(&rules).unwrap();
+    let line = text.lines().count() + 1;
+    text.push_str("local = 1\n");
+    std::fs::write(&rules, text).unwrap();
+    let err = refused(&broken, &["--games", "3"]);
+    assert!(
+        err.contains(&format!("rules/curbside.luau:{line}: error: ")),
+        "{err}"
+    );
+
+    // Games stopped at the action cap are failures too.
+    let err = refused(&good, &["--games", "3", "--cap", "5"]);
+    assert!(
+        err.contains("3 stopped at the action cap")
+            && err.contains("the first: seed 1 was stopped at the action cap, after 5 actions"),
+        "{err}"
+    );
+
+    // The flag belongs to --accept.
+    let r = farebox(&["test", &s(&folder), "--accept-failures"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+
+    // Asked for, the failures are accepted, said so, and `farebox test` reads them back.
+    let before = snapshot_of(&folder);
+    let r = farebox(&[
+        "test",
+        &s(&folder),
+        "--accept",
+        "--accept-failures",
+        "--games",
+        "3",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains("accepted the outcomes of 3 games"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.err.contains("3 of 3 games failed (3 with errors)"),
+        "{}",
+        r.err
+    );
+    assert!(snapshot_of(&folder) != before, "nothing was written");
+    let r = farebox(&["test", &s(&folder)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+}
+
+#[test]
+fn test_help_documents_accepting_failures() {
+    let r = farebox(&["test", "--help"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(r.out.contains("--accept-failures"), "{}", r.out);
+    let readme = std::fs::read_to_string(
+        mod_dir("curbside")
+            .parent()
+            .and_then(Path::parent)
+            .unwrap()
+            .join("README.md"),
+    )
+    .unwrap();
+    assert!(readme.contains("--accept-failures"), "README.md");
+}
+
+/// A `game.stat` of ±1.7e308 (the largest numbers a figure may have) once made a mean and
+/// spread that overflowed to NaN, written as `null`, and `farebox test` could not read the
+/// file it had accepted.
+#[test]
+fn a_stat_near_the_largest_number_is_accepted_and_reads_back() {
+    let (folder, _) = curbside_with(
+        "accept-huge-stat",
+        "game.stat(\"huge\", if game.turn() % 2 == 0 then 1.7e308 else -1.7e308)",
+    );
+    let r = farebox(&["test", &s(&folder), "--accept", "--games", "20"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let text = std::fs::read_to_string(folder.join(SNAPSHOT)).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let huge = &json["outcomes"]["stats"]["huge"];
+    for key in ["mean", "sd"] {
+        assert!(huge[key].as_f64().is_some_and(f64::is_finite), "{huge}");
+    }
+    // Both signs were recorded, so the spread is as large as a number can be.
+    assert!(huge["sd"].as_f64().unwrap() > 1e308, "{huge}");
+    let r = farebox(&["test", &s(&folder)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains("outcomes match the accepted ones"),
+        "{}",
+        r.out
+    );
+}
