@@ -204,6 +204,18 @@ fn an_action_listed_twice_is_reported_with_the_hooks_line() {
     let mut g = game_with(long).unwrap();
     let e = g.legal_actions().unwrap_err().to_string();
     assert!(e.contains("`17` is listed twice"), "{e}");
+    // A list of 100,000 actions is checked in one pass (it once took seconds per action, pair
+    // by pair): all distinct passes, one repeated at the very end is named.
+    let huge = |last: &str| {
+        format!(
+            "return {{ setup = function(g) end, apply = function(g, s, a) end,\n  actions = function(g, seat) local t = table.create(100000) for i = 1, 99999 do t[i] = tostring(i) end t[100000] = \"{last}\" return t end }}\n"
+        )
+    };
+    let mut g = game_with(&huge("x")).unwrap();
+    assert_eq!(g.legal_actions().unwrap().len(), 100_000);
+    let mut g = game_with(&huge("5")).unwrap();
+    let e = g.legal_actions().unwrap_err().to_string();
+    assert!(e.contains("`5` is listed twice"), "{e}");
 }
 
 #[test]

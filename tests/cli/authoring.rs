@@ -87,3 +87,52 @@ fn reserved_bot_ids_and_endless_ids_are_refused() {
     );
     assert!(r.out.len() < 5_000, "the id is not echoed whole");
 }
+
+/// A deck's `tags_from` naming no table is an error even while no card has tags.
+#[test]
+fn tags_from_a_table_the_mod_does_not_have_is_an_error() {
+    let dir = scratch("tags-from").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let deck = dir.join("decks/passengers.toml");
+    let text = std::fs::read_to_string(&deck).unwrap();
+    std::fs::write(
+        &deck,
+        text.replacen(
+            "name = \"Passenger cards\"",
+            "name = \"Passenger cards\"\ntags_from = \"destinatons\"",
+            1,
+        ),
+    )
+    .unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains(
+            "deck `passengers` takes its tags from table `destinatons`, which the mod does not have; did you mean `destinations`?"
+        ),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("passengers.toml:6:"), "{}", r.out);
+}
+
+/// `game:place_tile(...)` (a colon for a dot) says what happened and how to fix it.
+#[test]
+fn a_game_call_with_a_colon_says_use_a_dot() {
+    let dir = scratch("colon-call").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let rules = dir.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let broken = text.replacen("game.place_tile(corner", "game:place_tile(corner", 1);
+    assert_ne!(broken, text);
+    std::fs::write(&rules, broken).unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains(
+            "`game:place_tile(...)` passes the `game` table itself as argument 1"
+        ) && r.out.contains("call it with a dot: `game.place_tile(...)`"),
+        "{}",
+        r.out
+    );
+}

@@ -518,11 +518,21 @@ impl Game {
 /// An action that appears more than once in a list, if any. Lists are a few dozen at most, so
 /// comparing pairs (most differ in length) costs less than hashing every action.
 fn repeated(actions: &[String]) -> Option<&str> {
+    // A short list (every bundled game's, nearly always) is scanned pair by pair without
+    // allocating; a long one goes through a set, so a list of 100,000 actions costs linear
+    // time, not quadratic. Either way the first action seen a second time is named.
+    if actions.len() <= 32 {
+        return actions
+            .iter()
+            .enumerate()
+            .find(|(i, a)| actions[..*i].contains(a))
+            .map(|(_, a)| a.as_str());
+    }
+    let mut seen = std::collections::HashSet::with_capacity(actions.len());
     actions
         .iter()
-        .enumerate()
-        .find(|(i, a)| actions[i + 1..].contains(a))
-        .map(|(_, a)| a.as_str())
+        .find(|a| !seen.insert(a.as_str()))
+        .map(String::as_str)
 }
 
 /// (road tile, blocker) on a grid cell, as (tile id, quarter turns).

@@ -144,6 +144,21 @@ pub(super) fn bad_argument(e: &mlua::Error, line: Option<&str>) -> Option<String
     };
     let want = returns::wanted(to)?;
     let got = returns::got(from, &want);
+    // `game:zone("hand")` passes the game table as argument 1: say so, with the fix.
+    if let Some(line) = line
+        && let Some(at) = line.find("game:")
+    {
+        let name: String = line[at + 5..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.is_empty() && line[at + 5 + name.len()..].trim_start().starts_with('(') {
+            return Some(format!(
+                "`game:{name}(...)` passes the `game` table itself as argument 1 (so argument \
+                 {pos} is {got}); call it with a dot: `game.{name}(...)`"
+            ));
+        }
+    }
     let mut called: Vec<&str> = vec![];
     if let Some(line) = line {
         for (at, _) in line.match_indices("game.") {

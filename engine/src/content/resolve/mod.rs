@@ -267,6 +267,23 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         .iter()
         .map(|t| resolve_table(&mut cx, t, &mut pending))
         .collect();
+    // A deck's `tags_from` names a table whether or not any card has tags yet.
+    for d in &merged.decks {
+        if let Some(from) = &d.item.tags_from
+            && !tables.iter().any(|t| &t.id == from.get())
+        {
+            let near = crate::diag::suggestion(from.get(), tables.iter().map(|t| t.id.as_str()));
+            cx.err(
+                d.file,
+                from.span(),
+                format!(
+                    "deck `{}` takes its tags from table `{}`, which the mod does not have{near}",
+                    d.item.id.get(),
+                    crate::content::files::cut(from.get(), 64)
+                ),
+            );
+        }
+    }
     let deck_index: HashMap<String, usize> = decks
         .iter()
         .enumerate()
