@@ -116,6 +116,15 @@ pub struct Camera {
     /// Where the legend's box was drawn last frame, over the board: the names written on the
     /// board keep off it (a name under it could not be read).
     legend: Option<Rect>,
+    /// The board's parts the legend may not cover (board units): its spaces, sections, cards.
+    solid: Vec<Rect>,
+    /// The person panned or zoomed since the last fit: the board is no longer fitted unasked.
+    moved: bool,
+    /// The view's size at the last fit.
+    fit_view: Vec2,
+    /// The legend's corner (its width and height from the view's top right) the last fit kept
+    /// the board's parts clear of, if it had been drawn.
+    fit_legend: Option<Vec2>,
 }
 
 /// What happened on the table this frame.
@@ -129,6 +138,12 @@ pub struct BoardResponse {
     pub written: Vec<Rect>,
     /// Where the legend's box is, on screen, when it is drawn over the board.
     pub legend: Option<Rect>,
+    /// The board's view on screen, and the board's extent in it (as fitted, panned, zoomed),
+    /// when there is a board.
+    pub view: Option<Rect>,
+    pub board: Option<Rect>,
+    /// The marks a track's card plates keep clear of (its gates' bars and badges), on screen.
+    pub marks: Vec<Rect>,
     /// Where the pieces' tokens are, on screen.
     pub tokens: Vec<Rect>,
     /// The rings marking last moves round round spaces: the space, the ring's centre and
@@ -210,6 +225,8 @@ pub(crate) struct Drawn {
     /// Where names were written beside their spaces (and a track's card plates), on screen;
     /// a grid's cell names, inside their cells, are not listed.
     pub written: Vec<Rect>,
+    /// What names keep clear of besides each other (a track's gates), on screen.
+    pub marks: Vec<Rect>,
 }
 
 /// Adds a legend line once.
@@ -235,6 +252,9 @@ pub(crate) struct Table {
     note: Option<String>,
     named: Vec<(u32, String)>,
     written: Vec<Rect>,
+    marks: Vec<Rect>,
+    /// The board's extent on screen.
+    board: Rect,
 }
 
 impl Table {
@@ -260,8 +280,13 @@ fn lay_table(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene, editing: boo
         _ => graph::extent(scene),
     };
     camera.top = if scene.banner.is_some() { 36.0 } else { 0.0 };
+    camera.solid = match scene.board.kind {
+        "grid" => vec![extent],
+        "track" => track::solid(scene),
+        _ => graph::solid(scene),
+    };
     let key = (scene.board.kind, rect_key(extent));
-    if camera.fitted != Some(key) || camera.scale <= 0.0 {
+    if camera.refit(rect, key) {
         camera.fit(rect, extent);
         camera.fitted = Some(key);
     }
@@ -279,6 +304,10 @@ fn lay_table(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene, editing: boo
         "track" => track::draw(&painter, xf, scene, keep_off),
         _ => graph::draw(&painter, xf, scene, keep_off),
     };
+    let board = Rect::from_min_max(
+        xf.p(extent.min.x as f64, extent.min.y as f64),
+        xf.p(extent.max.x as f64, extent.max.y as f64),
+    );
     Table {
         response: bg,
         rect,
@@ -290,6 +319,8 @@ fn lay_table(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene, editing: boo
         note: drawn.note,
         named: drawn.named,
         written: drawn.written,
+        marks: drawn.marks,
+        board,
     }
 }
 
@@ -357,6 +388,8 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         note,
         named,
         written,
+        marks,
+        board,
     } = table;
     let drawn = Drawn {
         places,
@@ -364,6 +397,7 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         note,
         named,
         written,
+        marks,
     };
     let mut legend = legend;
 
@@ -378,11 +412,11 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         let r = ui.interact(place.rect(), id.with(("spot", s)), Sense::click());
         let label = space_label(scene, s);
         r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
-        // Boards of spaces mark the spots themselves, under the spaces' names (see
-        // `graph::draw`); here only the one under the pointer, or of the action under the
-        // pointer, is marked again, brighter.
+        // Boards of spaces mark the spots themselves, under the spaces' names, the lit ones
+        // brighter (see `graph::draw`); here only the one under the pointer is marked again
+        // (a crowd of lit spots marked over their names hid them).
         let hot = r.hovered() || scene.lit.contains(spot);
-        if hot || !graph::marks_actionable(scene) {
+        if r.hovered() || !graph::marks_actionable(scene) {
             highlight(&painter, place, hot);
         }
         if r.clicked() {
@@ -479,6 +513,9 @@ pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardRespo
         named: drawn.named,
         written: drawn.written,
         legend: camera.legend,
+        view: Some(rect),
+        board: Some(board),
+        marks: drawn.marks,
         tokens: tokens
             .iter()
             .map(|&(c, r, _)| Rect::from_center_size(c, Vec2::splat(r * 2.0)))

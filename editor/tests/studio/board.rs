@@ -438,6 +438,108 @@ fn what_a_taxi_carries_is_on_the_board_and_in_the_legend() {
     assert!(checked, "no taxi was ever seen carrying a fare");
 }
 
+/// A Studio opening `game` in a window of 1600 x 1000 points, as the Studio's own window.
+fn studio_window(game: &'static str) -> H {
+    Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .build_ui_state(
+            move |ui, s: &mut Option<Studio>| {
+                let st =
+                    s.get_or_insert_with(|| Studio::without_settings(ui.ctx(), Some(game.into())));
+                st.frame(ui);
+            },
+            None,
+        )
+}
+
+/// No name written on the board lies over another, nor under the legend.
+fn names_apart(h: &H, what: &str) {
+    let s = h.state().as_ref().unwrap();
+    let (written, legend, _) = s.play.written_on_board();
+    let named = s.play.named_on_board();
+    for (i, a) in written.iter().enumerate() {
+        for (j, b) in written.iter().enumerate().skip(i + 1) {
+            assert!(
+                !a.intersects(*b),
+                "{what}: `{}` at {a:?} and `{}` at {b:?} are written over each other",
+                named.get(i).map_or("?", |n| n.1.as_str()),
+                named.get(j).map_or("?", |n| n.1.as_str()),
+            );
+        }
+        if let Some(l) = legend {
+            assert!(
+                !a.intersects(l),
+                "{what}: a name at {a:?} is under the legend"
+            );
+        }
+    }
+}
+
+/// Taxi Derby: when the turn ends the person moves the patrol car, to any of some two dozen
+/// places, each a place to act on. Their names piled up over each other; now each is written
+/// where it covers no other name (and not under the legend), or left to its tooltip, with the
+/// places lit by the action list's heading the first to be written.
+#[test]
+fn a_crowd_of_places_to_act_on_writes_no_name_over_another() {
+    let mut h = studio_window("taxi-derby");
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.state_mut().as_mut().unwrap().play.set_seed(161434);
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the person's start", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.offered.iter().any(|o| o.action.starts_with("start")))
+    });
+    let start = snap(&h).offered[0].action.clone();
+    let space = {
+        let snap = snap(&h);
+        let spot = farebox_editor::studio::play::spots_of(&start, snap)[0];
+        let farebox_editor::studio::board_view::Spot::Space(sp) = spot else {
+            panic!("{start} names no space");
+        };
+        farebox_editor::studio::board_view::board_space_name(&snap.board, sp)
+    };
+    h.get_by_role_and_label(egui::accesskit::Role::Button, &space)
+        .click();
+    until_long(&mut h, "the end of the person's turn offered", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.offered.iter().any(|o| o.action == "end"))
+    });
+    let end = snap(&h)
+        .offered
+        .iter()
+        .find(|o| o.action == "end")
+        .unwrap()
+        .label
+        .clone();
+    h.get_by_label(&end).click();
+    until(&mut h, "the patrol car's places", |s| {
+        s.play.snapshot().is_some_and(|snap| {
+            snap.offered
+                .iter()
+                .filter(|o| o.action.starts_with("patrol"))
+                .count()
+                > 20
+        })
+    });
+    h.state_mut().as_mut().unwrap().play.paused = true;
+    settle(&mut h);
+    let places = snap(&h).offered.len();
+    names_apart(&h, &format!("{places} places to move the patrol car to"));
+    let named = h.state().as_ref().unwrap().play.named_on_board().len();
+    assert!(
+        named >= places / 2,
+        "only {named} names for {places} places"
+    );
+    // The places of the heading under the pointer, lit, are written first.
+    h.get_by_label_contains("Move the patrol car").hover();
+    settle(&mut h);
+    let lit = h.state().as_ref().unwrap().play.lit().len();
+    assert!(lit > 20, "only {lit} places lit");
+    names_apart(&h, &format!("{lit} lit places"));
+}
+
 /// The names written on the board keep off the legend drawn over its top right corner: a
 /// name that would run under it goes to another side of its space, is shortened, or is left
 /// to its tooltip, rather than being cut by the legend (Taxi Derby's "Ashgrove University,
@@ -569,4 +671,78 @@ fn a_spaces_name_is_written_beyond_the_ring_of_a_last_move() {
         checked <= 200
     });
     assert!(checked > 0, "no ringed space had its name written");
+}
+
+/// How much of the board's view the board's extent covers, as fitted (0 to 1).
+fn share_of_view(h: &H) -> f32 {
+    let (view, board, _) = h.state().as_ref().unwrap().play.frame_on_board();
+    board.intersect(view).area() / view.area()
+}
+
+/// Critter Cab's map is wider than the view: it was fitted beside a column kept free for the
+/// legend down the whole height, and took about a third of the view. It is fitted across
+/// the view's width below the legend, its spaces clear of the legend.
+#[test]
+fn a_wide_map_is_fitted_to_the_whole_width_of_its_view() {
+    let mut h = studio_window("critter-cab");
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.state_mut().as_mut().unwrap().play.set_seed(5);
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the person's actions", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    settle(&mut h);
+    let share = share_of_view(&h);
+    assert!(
+        share > 0.5,
+        "the map covers {:.0}% of its view",
+        share * 100.0
+    );
+    let (view, board, _) = h.state().as_ref().unwrap().play.frame_on_board();
+    assert!(
+        board.width() > (view.width() - 48.0) * 0.95,
+        "the map is {} wide in a view {} wide",
+        board.width(),
+        view.width()
+    );
+    names_apart(&h, "Critter Cab's start");
+}
+
+/// Dicey Curves: the track is fitted to the view as large as the legend leaves it (a
+/// straight start across the whole width, not beside a column kept for the legend), and the
+/// cards' plates are never over a gate (a bar or its badge) nor off the view. Checked through
+/// a race of random bots, at every step.
+#[test]
+fn a_track_fills_its_view_and_its_plates_keep_off_the_gates_and_inside_the_view() {
+    let h = started("dicey-curves", 3);
+    let (view, board, _) = h.state().as_ref().unwrap().play.frame_on_board();
+    assert!(
+        board.width() > (view.width() - 48.0) * 0.95,
+        "the track is {} wide in a view {} wide",
+        board.width(),
+        view.width()
+    );
+    let mut gates_seen = 0;
+    each_step_of_a_random_game("dicey-curves", 266330, |s| {
+        let step = s.play.snapshot().map_or(0, |snap| snap.step);
+        let (plates, _, _) = s.play.written_on_board();
+        let (view, _, gates) = s.play.frame_on_board();
+        for r in plates {
+            assert!(
+                view.contains_rect(*r),
+                "step {step}: a card's plate at {r:?} runs off the view {view:?}"
+            );
+            for g in gates {
+                assert!(
+                    !r.intersects(*g),
+                    "step {step}: a card's plate at {r:?} covers a gate at {g:?}"
+                );
+            }
+        }
+        gates_seen += gates.len();
+        true
+    });
+    assert!(gates_seen > 0, "no gate was ever on the track");
 }

@@ -79,6 +79,21 @@ pub fn extent(scene: &Scene) -> Rect {
     r
 }
 
+/// What the legend drawn over the board may not cover, in board units: each space with its
+/// symbol, and the sections' squares.
+pub fn solid(scene: &Scene) -> Vec<Rect> {
+    let rn = node_radius(scene) as f32 * 1.3;
+    let mut out: Vec<Rect> = scene
+        .board
+        .graph
+        .spaces
+        .iter()
+        .map(|s| Rect::from_center_size(Pos2::new(s.x as f32, s.y as f32), Vec2::splat(rn * 2.0)))
+        .collect();
+    out.extend(section_squares(scene).into_iter().map(|(r, _)| r));
+    out
+}
+
 /// A soft colour for a terrain region named by a space's `region` property.
 fn region_color(name: &str) -> Color32 {
     let rgb = match name {
@@ -132,6 +147,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
                 note: None,
                 named: vec![],
                 written: vec![],
+                marks: vec![],
             };
         };
         for (sq, si) in section_squares(scene) {
@@ -353,12 +369,13 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
         }
     }
     // The spots a person may act on, marked before the names so that no name hides under
-    // a mark (the board view marks the one under the pointer again).
+    // a mark, the lit ones (of the action under the pointer) brighter (the board view marks
+    // the one under the pointer again).
     for spot in scene.actionable {
         if let super::Spot::Space(s) = *spot
             && let Some(Some(place)) = places.get(s as usize)
         {
-            super::highlight(p, *place, false);
+            super::highlight(p, *place, scene.lit.contains(spot));
         }
     }
     let mut taken = section_names;
@@ -370,6 +387,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
         note: None,
         named,
         written,
+        marks: Vec::new(),
     }
 }
 
@@ -390,8 +408,12 @@ const FEATURE_TEXT: f32 = 9.5;
 ///
 /// Every space a person may act on is named first, by the name the actions use
 /// ([`super::space_label`]: a name several spaces share gets the number its id ends
-/// with, as the rules say "Fernway 2"), in full, never shortened, at the least feature
-/// size; when no side of it is free its name is written all the same.
+/// with, as the rules say "Fernway 2"), in full, at the least feature size, those of the
+/// action under the pointer (`Scene::lit`) first; beside it where free, else further out on a
+/// line to it (a line that crosses no name), else in the shorter form below where that names
+/// it alone, else over the symbols it covers least. A name is never written over another
+/// name or the legend: where a crowd of such places leaves one no room, it is left to the
+/// space's tooltip and the action list (the patrol car's 37 places in Taxi Derby).
 ///
 /// Then the features, i.e. spaces with tags (the board draws them larger, with their
 /// symbol: a taxi stand, a store, a chance space, a perch...), since those are the places
@@ -424,9 +446,16 @@ fn names(
             super::Spot::Card { .. } => None,
         })
         .collect();
+    let lit = |i: usize| scene.lit.contains(&super::Spot::Space(i as u32));
     let mut order: Vec<usize> = (0..spaces.len()).collect();
     order.sort_by_key(|&i| {
-        let first = if acting.contains(&i) { 0 } else { 1 };
+        let first = if !acting.contains(&i) {
+            2
+        } else if lit(i) {
+            0
+        } else {
+            1
+        };
         (first, spaces.get(i).map_or(usize::MAX, |s| rank(&s.tags)))
     });
     let full: Vec<String> = (0..spaces.len())
@@ -495,6 +524,8 @@ fn names(
     let mut taken = taken;
     let first = taken.len();
     let mut named = Vec::new();
+    // The lines joining names written further out to their spaces.
+    let mut leaders: Vec<(Pos2, Pos2)> = Vec::new();
     for i in order {
         let (Some(sp), Some(Some(place)), Some(name)) = (spaces.get(i), places.get(i), full.get(i))
         else {
@@ -513,7 +544,7 @@ fn names(
             base
         };
         let mut forms = vec![name.clone()];
-        if featured && !act {
+        if featured || act {
             forms.extend(unique_head(i));
         }
         let sides: &[Align2] = if act {
@@ -540,7 +571,16 @@ fn names(
         // Nothing covered, its own space's symbol and pieces included (a name shifted in
         // from the edge of the view could land on them).
         let free = |r: Rect| {
-            !taken.iter().any(|t| t.intersects(r)) && !blocked.iter().any(|&(_, b)| b.intersects(r))
+            !taken.iter().any(|t| t.intersects(r))
+                && !blocked.iter().any(|&(_, b)| b.intersects(r))
+                && !leaders.iter().any(|&(a, b)| crosses(a, b, r))
+        };
+        // A name further out is joined to its space by a line that crosses no other name.
+        let clear_line = |r: Rect, far: f32| {
+            far <= 1.0 || {
+                let (a, b) = leader_of(*place, r);
+                !taken.iter().any(|t| crosses(a, b, t.shrink(0.5)))
+            }
         };
         let gap = reach.get(i).copied().unwrap_or(place.r) + 2.0;
         let at_side = |side: Align2, size: Vec2, far: f32| {
@@ -572,7 +612,7 @@ fn names(
             for &far in rings {
                 for &side in sides {
                     let r = at_side(side, galley.size(), far);
-                    if free(r) {
+                    if free(r) && clear_line(r, far) {
                         spot = Some((r, galley, form.clone(), far > 1.0));
                         break 'found;
                     }
@@ -580,24 +620,30 @@ fn names(
             }
         }
         if spot.is_none() && act {
-            // Named even where nothing is free at all: where it covers least.
+            // Where no side is clear, over the symbols it covers least, but never over
+            // another name or the legend: a crowd of places to act on (Taxi Derby's patrol
+            // car may go to 37) would otherwise pile their names up unreadably. A name that
+            // has no such place is left to the space's tooltip and the action list.
             let galley = p.layout_no_wrap(name.clone(), FontId::proportional(size), INK);
             let covered = |r: Rect| -> f32 {
-                let area = |o: Rect| {
-                    let i = r.intersect(o);
-                    if i.is_positive() { i.area() } else { 0.0 }
-                };
-                // Another name hidden costs more than a symbol partly covered.
-                taken.iter().map(|t| area(*t) * 4.0).sum::<f32>()
-                    + blocked.iter().map(|(_, b)| area(*b)).sum::<f32>()
+                blocked
+                    .iter()
+                    .map(|(_, b)| {
+                        let i = r.intersect(*b);
+                        if i.is_positive() { i.area() } else { 0.0 }
+                    })
+                    .sum::<f32>()
             };
             let best = rings
                 .iter()
                 .flat_map(|&far| sides.iter().map(move |&side| (far, side)))
-                .map(|(far, side)| {
-                    let r = at_side(side, galley.size(), far);
-                    (covered(r), r, far)
+                .map(|(far, side)| (at_side(side, galley.size(), far), far))
+                .filter(|&(r, far)| {
+                    !taken.iter().any(|t| t.intersects(r))
+                        && !leaders.iter().any(|&(a, b)| crosses(a, b, r))
+                        && clear_line(r, far)
                 })
+                .map(|(r, far)| (covered(r), r, far))
                 .min_by(|a, b| a.0.total_cmp(&b.0));
             if let Some((_, r, far)) = best {
                 spot = Some((r, galley, name.clone(), far > 1.0));
@@ -606,10 +652,10 @@ fn names(
         if let Some((r, galley, form, leader)) = spot {
             taken.push(r);
             if leader {
-                let to = r.clamp(place.c);
-                let from = place.c + (to - place.c).normalized() * place.r;
+                let (from, to) = leader_of(*place, r);
                 p.line_segment([from, to], Stroke::new(2.5, Color32::from_black_alpha(160)));
                 p.line_segment([from, to], Stroke::new(1.2, super::ACTION));
+                leaders.push((from, to));
             }
             p.rect_filled(
                 r,
@@ -624,6 +670,38 @@ fn names(
     (named, written)
 }
 
+/// The line from a space's edge to its name written further out.
+fn leader_of(place: Place, r: Rect) -> (Pos2, Pos2) {
+    let to = r.clamp(place.c);
+    (place.c + (to - place.c).normalized() * place.r, to)
+}
+
+/// Whether the segment `a`-`b` passes through `r` (Liang-Barsky clipping).
+fn crosses(a: Pos2, b: Pos2, r: Rect) -> bool {
+    let d = b - a;
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for (p, q) in [
+        (-d.x, a.x - r.min.x),
+        (d.x, r.max.x - a.x),
+        (-d.y, a.y - r.min.y),
+        (d.y, r.max.y - a.y),
+    ] {
+        if p == 0.0 {
+            if q < 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    t0 < t1
+}
+
 /// A name's shorter form: the part before a comma or parenthesis ("Anchor Street Rank,
 /// stop A" -> "Anchor Street Rank"). A name without one has none: its first word alone
 /// ("Gull" for "Gull Lane Taxi Rank") would be a cut name, not a name.
@@ -633,7 +711,7 @@ fn short_form(name: &str) -> Option<String> {
 }
 
 /// `r` moved the least to lie inside `view` (its left or top edge kept when it is larger).
-fn inside(r: Rect, view: Rect) -> Rect {
+pub(super) fn inside(r: Rect, view: Rect) -> Rect {
     let dx = if r.min.x < view.min.x {
         view.min.x - r.min.x
     } else if r.max.x > view.max.x {

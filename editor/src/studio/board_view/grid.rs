@@ -234,6 +234,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
         note: None,
         named,
         written: Vec::new(),
+        marks: Vec::new(),
     }
 }
 

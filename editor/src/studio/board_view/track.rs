@@ -90,6 +90,31 @@ pub fn extent(scene: &Scene) -> Rect {
     }
 }
 
+/// What the legend drawn over the board may not cover, in board units: the laid cards, as
+/// boxes round points along their edges and middle lines.
+pub fn solid(scene: &Scene) -> Vec<Rect> {
+    let laid = scene
+        .board
+        .track
+        .as_ref()
+        .map_or(&[][..], |t| t.laid.as_slice());
+    let mut out = Vec::new();
+    for (_, l) in on_table(laid) {
+        let g = Geo::new(l);
+        let hw = g.half_width();
+        for k in 0..=8 {
+            for off in [-hw, 0.0, hw] {
+                let (x, y) = g.at(k as f64 / 8.0, off);
+                out.push(Rect::from_center_size(
+                    Pos2::new(x as f32, y as f32),
+                    Vec2::splat(hw as f32),
+                ));
+            }
+        }
+    }
+    out
+}
+
 pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn {
     let mut legend = Vec::new();
     let mut places = vec![None; scene.board.graph.spaces.len()];
@@ -119,6 +144,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
             note: None,
             named: vec![],
             written: vec![],
+            marks: vec![],
         };
     };
     if track.laid.is_empty() {
@@ -129,6 +155,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
             note: Some(note.into()),
             named: vec![],
             written: vec![],
+            marks: vec![],
         };
     }
     let pt = |(x, y): (f64, f64)| xf.p(x, y);
@@ -236,9 +263,9 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
             }
         }
     }
-    let first = plates.len();
-    let mut named = Vec::new();
-    for (n, laid) in on_table(&track.laid) {
+    // Every card's gates first: no card's plate goes over them.
+    let mut gates: Vec<Rect> = Vec::new();
+    for (_, laid) in on_table(&track.laid) {
         let Some(d) = piece_def(scene, laid) else {
             continue;
         };
@@ -257,12 +284,13 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
             };
             let a = pt(g.at(1.0, g.lane_edge(*lo as f64) + 0.02));
             let b = pt(g.at(1.0, g.lane_edge(*hi as f64 + 1.0) - 0.02));
-            p.line_segment(
-                [a, b],
-                Stroke::new(xf.len(0.05).max(3.0), marks::gate_color(*size)),
-            );
+            let w = xf.len(0.05).max(3.0);
+            p.line_segment([a, b], Stroke::new(w, marks::gate_color(*size)));
+            gates.push(Rect::from_two_pos(a, b).expand(w / 2.0));
             let mid = (g.lane_edge(*lo as f64) + g.lane_edge(*hi as f64 + 1.0)) / 2.0;
-            marks::gate_badge(p, pt(g.at(0.91, mid)), xf.len(0.06).max(9.0), *size);
+            let (c, r) = (pt(g.at(0.91, mid)), xf.len(0.06).max(9.0));
+            marks::gate_badge(p, c, r, *size);
+            gates.push(Rect::from_center_size(c, Vec2::splat(r * 2.0 + 2.0)));
             note_legend(
                 &mut legend,
                 Sym::Gate(*size),
@@ -283,8 +311,17 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
                 );
             }
         }
+    }
+    plates.extend(gates.iter().copied());
+    let first = plates.len();
+    let mut named = Vec::new();
+    for (n, laid) in on_table(&track.laid) {
+        let Some(d) = piece_def(scene, laid) else {
+            continue;
+        };
         // The card's number and name, as actions name it ("Starting Grid (card 1)"), on a
         // plate beside the middle of the card, on the outside of a curve.
+        let g = Geo::new(laid);
         card_plate(p, xf, (&g, laid), n, &d.name, &mut plates, &mut named);
     }
     let finished = track
@@ -305,14 +342,16 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
         note: None,
         named,
         written: plates.get(first..).unwrap_or_default().to_vec(),
+        marks: gates,
     }
 }
 
 /// Writes "card N · name" beside a laid card, on the outside of its curve (a straight card
 /// takes the side its number's parity gives, so neighbours alternate). A plate that would
-/// overlap one already written tries the other side, then the number alone; one that fits
-/// nowhere is left out (the space's tooltip still names the card). `taken` holds the plates
-/// written so far; `named` gets the card's first space and the text written.
+/// overlap one already written (or a gate, a car or the legend) tries the other side, then the
+/// number alone; a plate running off the view is moved in. One that fits nowhere is left out
+/// (the space's tooltip still names the card). `taken` holds what plates keep off and the
+/// plates written so far; `named` gets the card's first space and the text written.
 fn card_plate(
     p: &Painter,
     xf: Xf,
@@ -349,6 +388,7 @@ fn card_plate(
         let r = Align2::CENTER_CENTER
             .anchor_size(xf.p(x, y), galley.size())
             .expand2(Vec2::new(8.0, 4.0));
+        let r = super::graph::inside(r, p.clip_rect().shrink(2.0));
         if taken.iter().any(|t| t.intersects(r)) {
             continue;
         }

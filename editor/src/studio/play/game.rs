@@ -62,6 +62,11 @@ impl PlayPanel {
         self.named = r.named.clone();
         self.written = (r.written.clone(), r.legend, r.tokens.clone());
         self.rings = r.rings.clone();
+        self.frame = (
+            r.view.unwrap_or(egui::Rect::NOTHING),
+            r.board.unwrap_or(egui::Rect::NOTHING),
+            r.marks.clone(),
+        );
         self.lit = lit.clone();
         if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut self.picked) {
             act = Some(a);
@@ -222,6 +227,9 @@ pub(super) fn table_ui(
         out.legend = r.legend;
         out.tokens = r.tokens;
         out.rings = r.rings;
+        out.view = r.view;
+        out.board = r.board;
+        out.marks = r.marks;
     });
     out
 }

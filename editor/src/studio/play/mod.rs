@@ -110,6 +110,8 @@ pub struct PlayPanel {
     written: (Vec<egui::Rect>, Option<egui::Rect>, Vec<egui::Rect>),
     /// The rings marking last moves round round spaces, last frame (space, centre, reach).
     rings: Vec<(u32, egui::Pos2, f32)>,
+    /// The board's view, the board's extent in it and a track's gates, last frame.
+    frame: (egui::Rect, egui::Rect, Vec<egui::Rect>),
     /// The spots lit last frame (of the action under the pointer or chosen with the keys).
     lit: Vec<Spot>,
     /// A game online (hosted here or joined), shown instead of the local one while it lasts.
@@ -194,6 +196,7 @@ impl PlayPanel {
             named: Vec::new(),
             written: (Vec::new(), None, Vec::new()),
             rings: Vec::new(),
+            frame: (egui::Rect::NOTHING, egui::Rect::NOTHING, Vec::new()),
             lit: Vec::new(),
             online: None,
             online_ui: OnlineUi::default(),
@@ -307,6 +310,12 @@ impl PlayPanel {
     /// frame: the space, the ring's centre and how far out it reaches.
     pub fn move_rings_on_board(&self) -> &[(u32, egui::Pos2, f32)] {
         &self.rings
+    }
+
+    /// The local game's board last frame: its view on screen, the board's extent in it (as
+    /// fitted, panned or zoomed), and a track's gates (bars and badges).
+    pub fn frame_on_board(&self) -> (egui::Rect, egui::Rect, &[egui::Rect]) {
+        (self.frame.0, self.frame.1, &self.frame.2)
     }
 
     /// The spots lit on the board last frame: those of the action under the pointer in the
