@@ -40,6 +40,27 @@ pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
     clean_with(text, true)
 }
 
+/// An engine report that may run to several lines (an error and the stack it was raised
+/// from: "rules/x.luau:12: error: ...\n    at rules/x.luau:40 in setup"), cleaned line by
+/// line: its line breaks stay real, and every line after the first is indented, so text a
+/// mod put in an error message cannot start a line that looks like the command's own.
+pub fn clean_report(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        if i == 0 {
+            out.push_str(&clean_line(line));
+            continue;
+        }
+        out.push('\n');
+        let line = clean_line(line);
+        if !line.starts_with(' ') {
+            out.push_str("    ");
+        }
+        out.push_str(&line);
+    }
+    out
+}
+
 /// [`clean`], with line breaks shown as `\n` too: a name or label cannot start a line that
 /// looks like the command line's own.
 pub fn clean_line(text: &str) -> std::borrow::Cow<'_, str> {
@@ -246,7 +267,7 @@ pub fn load_located_for_play(l: &Located, spec: &str, io: &mut Io) -> Result<Arc
         Ok(d) => Ok(Arc::new(d)),
         Err(diags) => {
             for d in diags.iter() {
-                io.note(clean_line(&d.to_string()));
+                io.note(clean_report(&d.to_string()));
             }
             Err(Fail::Invalid(format!(
                 "{} does not load ({} {})",

@@ -56,7 +56,7 @@ pub fn run(
         Ok(code) => code,
         Err(f) => {
             // One line: a message may hold a path or a name with a line break in it.
-            io.note(format!("error: {}", common::clean_line(f.message())));
+            io.note(format!("error: {}", common::clean_report(f.message())));
             f.code()
         }
     }

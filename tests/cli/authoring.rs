@@ -136,3 +136,34 @@ fn a_game_call_with_a_colon_says_use_a_dot() {
         r.out
     );
 }
+
+/// `farebox record` of a seed whose game fails saves the game up to the failure, which
+/// `farebox replay` plays back; the error prints its stack as lines, not a literal `\n`.
+#[test]
+fn record_keeps_a_failing_game_up_to_its_failure() {
+    let dir = scratch("record-fails").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let rules = dir.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let hook = "\tapply = function(_g, seat: number, action: string)";
+    assert!(text.contains(hook));
+    std::fs::write(
+        &rules,
+        text.replacen(
+            hook,
+            &format!("{hook}\n\t\tif action == \"end\" then error(\"the meter jammed\") end"),
+            1,
+        ),
+    )
+    .unwrap();
+    let file = dir.join("../failed.replay.json");
+    let r = farebox(&["record", &s(&dir), "--seed", "3", "--out", &s(&file)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.err.contains("the meter jammed"), "{}", r.err);
+    assert!(!r.err.contains("\\n"), "a literal \\n in: {}", r.err);
+    assert!(r.err.contains("\n    at "), "the stack on lines of its own: {}", r.err);
+    assert!(r.err.contains("is saved to"), "{}", r.err);
+    let r = farebox(&["replay", &s(&file), "--mod", &s(&dir)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(r.out.starts_with("verified: "), "{}", r.out);
+}

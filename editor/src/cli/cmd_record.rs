@@ -25,32 +25,56 @@ pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
     let mut game = Game::new(def.clone(), setup).map_err(|e| Fail::Usage(e.to_string()))?;
     let mut rec = Recorder::new(&game);
     let mut actions = 0u32;
+    // A game that fails is still saved up to the last action that went through, so it can be
+    // replayed and looked into (`farebox replay`, the Studio's Replay tab) as a Studio run's
+    // failed game can.
+    let mut failed: Option<Fail> = None;
     while !game.is_over() && actions < args.cap {
-        let legal = game
-            .legal_actions()
-            .map_err(|e| Fail::Invalid(e.to_string()))?;
+        let legal = match game.legal_actions() {
+            Ok(l) => l,
+            Err(e) => {
+                failed = Some(Fail::Invalid(e.to_string()));
+                break;
+            }
+        };
         if legal.is_empty() {
-            return Err(Fail::Invalid(format!(
+            failed = Some(Fail::Invalid(format!(
                 "{} has no legal action, and the game is not over",
                 def.seat_name(game.active() as usize)
             )));
+            break;
         }
         let seat = game.active();
-        let agent = agents
-            .get_mut(seat as usize)
-            .ok_or_else(|| Fail::Invalid(format!("no agent for seat {}", seat + 1)))?;
-        let i = agent
-            .choose(&mut game, &legal)
-            .map_err(|e| Fail::Invalid(e.to_string()))?;
-        let action = legal.get(i).cloned().unwrap_or_default();
-        game.apply_legal(&action)
-            .map_err(|e| Fail::Invalid(e.to_string()))?;
+        let Some(agent) = agents.get_mut(seat as usize) else {
+            failed = Some(Fail::Invalid(format!("no agent for seat {}", seat + 1)));
+            break;
+        };
+        let action = match agent.choose(&mut game, &legal) {
+            Ok(i) => legal.get(i).cloned().unwrap_or_default(),
+            Err(e) => {
+                failed = Some(Fail::Invalid(e.to_string()));
+                break;
+            }
+        };
+        if let Err(e) = game.apply_legal(&action) {
+            failed = Some(Fail::Invalid(e.to_string()));
+            break;
+        }
         rec.step(seat, &action, &game);
         actions += 1;
     }
     let replay = rec.finish(&game);
     farebox::source::write_atomic(&args.out, &replay.to_json())
         .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", shown_path(&args.out))))?;
+    if let Some(f) = failed {
+        io.note(format!(
+            "the game up to the failure ({actions} actions) is saved to {}; `farebox replay {}` \
+             plays it back",
+            shown_path(&args.out),
+            shown_path(&args.out)
+        ));
+        return Err(f);
+    }
     let result = game
         .result()
         .map_or(format!("stopped at the cap of {} actions", args.cap), |r| {

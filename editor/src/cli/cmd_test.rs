@@ -237,7 +237,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         io.say(format!("  {}", crate::common::clean_line(d)));
     }
     for e in &now.error_messages {
-        io.say(format!("  error: {}", crate::common::clean_line(e)));
+        io.say(format!("  error: {}", crate::common::clean_report(e)));
     }
     if !cmp.open.is_empty() {
         io.say(format!(

@@ -174,6 +174,8 @@ fn a_reload_during_a_game_replays_it_on_the_new_rules() {
             .snapshot()
             .is_some_and(|snap| !snap.offered.is_empty())
     });
+    // The bot waits: what is checked below is the game the person left, not the bot's pace.
+    h.state_mut().as_mut().unwrap().play.paused = true;
     let first = snap(&h).offered[0].label.clone();
     h.get_by_label(&first).click();
     until(&mut h, "one action played", |s| step_of(s) == Some(1));
