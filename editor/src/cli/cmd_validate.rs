@@ -134,13 +134,7 @@ pub fn call_order_problem(
     vm: &mut Option<Host>,
 ) -> Option<String> {
     let seats = u8::try_from(def.players.0.max(1)).unwrap_or(u8::MAX);
-    let f = farebox::call_order::check_reusing(
-        def,
-        seats,
-        depth.order_seeds,
-        depth.order_cap,
-        vm,
-    )?;
+    let f = farebox::call_order::check_reusing(def, seats, depth.order_seeds, depth.order_cap, vm)?;
     let file = f.scripts.first().cloned().unwrap_or_else(|| def.id.clone());
     Some(format!("{file}: error: {f}"))
 }
