@@ -128,7 +128,7 @@ pub fn check(def: &Arc<GameDef>, seats: u8, seeds: &[u64], cap: usize) -> Option
 /// [`check`], playing every game on the VM in `vm` when there is one (left by an earlier game
 /// of the same mod) and leaving a VM there after. Each game starts on a reset VM, which plays
 /// as a new one does, so only starting is cheaper: a new VM for each of the five games a seed
-/// plays cost a small mod's check about two thirds of its time.
+/// plays was about half of a small mod's check.
 pub fn check_reusing(
     def: &Arc<GameDef>,
     seats: u8,

@@ -259,6 +259,34 @@ fn validate_deep_plays_the_longer_games_farebox_test_checks() {
 }
 
 #[test]
+fn bench_validate_times_each_part_of_every_bundled_mod() {
+    let r = farebox(&["bench", "--validate", "--iterations", "1"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let mut lines = r.out.lines();
+    let first = lines.next().unwrap_or_default();
+    assert!(
+        first.starts_with("farebox validate of each bundled mod: milliseconds"),
+        "{first}"
+    );
+    let header = lines.next().unwrap_or_default();
+    for part in ["load", "vm", "trials", "replays", "total"] {
+        assert!(header.contains(part), "{header}");
+    }
+    for id in GAMES {
+        assert!(
+            r.out
+                .lines()
+                .any(|l| l.trim_start().starts_with(&format!("{id} "))),
+            "{id} missing from:\n{}",
+            r.out
+        );
+    }
+    // --deep is for --validate only.
+    let r = farebox(&["bench", "curbside", "--deep"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+}
+
+#[test]
 fn unknown_mods_get_a_suggestion_and_exit_2() {
     let r = farebox(&["validate", "curbsid"]);
     assert_eq!(r.code, 2);

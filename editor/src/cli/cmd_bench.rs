@@ -199,14 +199,13 @@ fn run_validate(rounds: u32, depth: Depth, io: &mut Io) -> Result<i32, Fail> {
     let ms = |s: f64| s * 1000.0 / rounds as f64;
     let w = all.iter().map(|(id, _)| id.len()).max().unwrap_or(0).max(3);
     io.say(format!(
-        "validate{}, means over {rounds} rounds, ms: {:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}",
+        "farebox validate{} of each bundled mod: milliseconds, means over {rounds} {}, one thread",
         if depth == DEEP { " --deep" } else { "" },
-        "",
-        "load",
-        "vm",
-        "trials",
-        "replays",
-        "total"
+        crate::common::plural(rounds as usize, "round")
+    ));
+    io.say(format!(
+        "  {:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}",
+        "mod", "load", "vm", "trials", "replays", "total"
     ));
     let mut sum = [0f64; 4];
     for ((id, _), p) in all.iter().zip(&parts) {

@@ -57,11 +57,12 @@ pub enum Command {
     /// fewest seats and one of the most, with both labels of every action offered made, and
     /// one game replayed with extra calls of every hook (rules must remember nothing between
     /// calls). Each game stops after a few dozen actions, so this is quick enough for every
-    /// save; --deep plays three games and replays two, each to 300 actions, as `farebox test`
-    /// does. Problems print one per line as `path:line:col: error: message` on stdout; a
-    /// summary per mod goes to stderr. Arguments that are not mod folders (a file, a folder
-    /// without mod.toml) are skipped with a note, so `farebox validate mods/*` works. Exits 0
-    /// when every mod is valid, 1 otherwise, 2 when no argument was a mod.
+    /// save; --deep plays three games and replays two, each to 300 actions (`farebox test`
+    /// runs the same replays). Problems print one per line as `path:line:col: error:
+    /// message` on stdout; a summary per mod goes to stderr. Arguments that are not mod
+    /// folders (a file, a folder without mod.toml) are skipped with a note, so `farebox
+    /// validate mods/*` works. Exits 0 when every mod is valid, 1 otherwise, 2 when no
+    /// argument was a mod.
     Validate(ValidateArgs),
     /// Play a game in the terminal, against bots or with friends at the same keyboard.
     ///
@@ -145,8 +146,8 @@ pub struct ValidateArgs {
     #[arg(required = true, value_name = "MOD")]
     pub mods: Vec<String>,
     /// Play longer and more games: three trial games and two replayed ones, each to 300
-    /// actions (what `farebox test` checks), instead of short ones. Slower: for CI or before
-    /// a release, not every save.
+    /// actions, instead of short ones, to find what goes wrong late in a game. Slower: for CI
+    /// or before a release, not every save.
     #[arg(long)]
     pub deep: bool,
 }
@@ -387,7 +388,7 @@ pub struct BenchArgs {
     /// Seed of the first game.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Time loading and validating every bundled mod instead.
+    /// Time loading every bundled mod instead (its content checked, its scripts compiled).
     #[arg(long)]
     pub load: bool,
     /// Time `farebox validate` of every bundled mod instead, split into its parts: loading,
