@@ -27,6 +27,7 @@ use std::sync::Arc;
 use crate::content::GameDef;
 use crate::game::{Game, Setup};
 use crate::rng::Rng;
+use crate::script::Host;
 
 /// A kind of extra call the check makes before every action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,15 +122,29 @@ struct Step {
 /// that cannot be played at all (a script error) is not this check's business: it ends there,
 /// and the other checks report it.
 pub fn check(def: &Arc<GameDef>, seats: u8, seeds: &[u64], cap: usize) -> Option<Finding> {
+    check_reusing(def, seats, seeds, cap, &mut None)
+}
+
+/// [`check`], playing every game on the VM in `vm` when there is one (left by an earlier game
+/// of the same mod) and leaving a VM there after. Each game starts on a reset VM, which plays
+/// as a new one does, so only starting is cheaper: a new VM for each of the five games a seed
+/// plays was about half of a small mod's check.
+pub fn check_reusing(
+    def: &Arc<GameDef>,
+    seats: u8,
+    seeds: &[u64],
+    cap: usize,
+    vm: &mut Option<Host>,
+) -> Option<Finding> {
     if !def.playable() {
         return None;
     }
     for &seed in seeds {
-        let Some(reference) = reference(def, seats, seed, cap) else {
+        let Some(reference) = reference(def, seats, seed, cap, vm) else {
             continue;
         };
         for extra in Extra::ALL {
-            if let Some((action, what)) = replay_with(def, seats, seed, &reference, extra) {
+            if let Some((action, what)) = replay_with(def, seats, seed, &reference, extra, vm) {
                 let mut scripts = vec![];
                 if let Ok(game) = Game::new(def.clone(), Setup::new(seats, seed)) {
                     for hook in extra.hooks() {
@@ -155,8 +170,30 @@ pub fn check(def: &Arc<GameDef>, seats: u8, seeds: &[u64], cap: usize) -> Option
     None
 }
 
-fn reference(def: &Arc<GameDef>, seats: u8, seed: u64, cap: usize) -> Option<Vec<Step>> {
-    let mut game = Game::new(def.clone(), Setup::new(seats, seed)).ok()?;
+/// A game of `seats` and `seed` on the VM in `vm` (reset), or on a new one when there is none
+/// (a game that failed to start took its VM with it).
+fn start(def: &Arc<GameDef>, seats: u8, seed: u64, vm: &mut Option<Host>) -> Option<Game> {
+    let setup = Setup::new(seats, seed);
+    match vm.take() {
+        Some(host) if Arc::ptr_eq(host.def(), def) => Game::with_host(setup, host).ok(),
+        _ => Game::new(def.clone(), setup).ok(),
+    }
+}
+
+fn reference(
+    def: &Arc<GameDef>,
+    seats: u8,
+    seed: u64,
+    cap: usize,
+    vm: &mut Option<Host>,
+) -> Option<Vec<Step>> {
+    let mut game = start(def, seats, seed, vm)?;
+    let steps = play_reference(&mut game, seed, cap);
+    *vm = Some(game.into_host());
+    steps
+}
+
+fn play_reference(game: &mut Game, seed: u64, cap: usize) -> Option<Vec<Step>> {
     let mut rng = Rng::new(seed, 4242);
     let mut steps = vec![];
     while !game.is_over() && steps.len() < cap {
@@ -173,7 +210,7 @@ fn reference(def: &Arc<GameDef>, seats: u8, seed: u64, cap: usize) -> Option<Vec
             offered,
             action,
             hash: game.state().hash(),
-            lines: new_lines(&game, before),
+            lines: new_lines(game, before),
         });
     }
     Some(steps)
@@ -186,15 +223,22 @@ fn replay_with(
     seed: u64,
     reference: &[Step],
     extra: Extra,
+    vm: &mut Option<Host>,
 ) -> Option<(usize, String)> {
-    let mut game = Game::new(def.clone(), Setup::new(seats, seed)).ok()?;
+    let mut game = start(def, seats, seed, vm)?;
+    let parted = replay(&mut game, reference, extra);
+    *vm = Some(game.into_host());
+    parted
+}
+
+fn replay(game: &mut Game, reference: &[Step], extra: Extra) -> Option<(usize, String)> {
     for (i, step) in reference.iter().enumerate() {
         let n = i + 1;
         let offered = match game.legal_actions() {
             Ok(a) => a,
             Err(e) => return Some((n, format!("the actions hook failed: {e}"))),
         };
-        extra_calls(&mut game, &offered, extra);
+        extra_calls(game, &offered, extra);
         let offered = match game.legal_actions() {
             Ok(a) => a,
             Err(e) => return Some((n, format!("the actions hook failed: {e}"))),
@@ -209,7 +253,7 @@ fn replay_with(
         if game.state().hash() != step.hash {
             return Some((n, format!("`{}` led to another state", cut(&step.action))));
         }
-        if new_lines(&game, before) != step.lines {
+        if new_lines(game, before) != step.lines {
             return Some((n, format!("`{}` logged something else", cut(&step.action))));
         }
     }

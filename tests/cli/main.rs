@@ -147,11 +147,11 @@ fn validate_reports_a_typo_with_its_position() {
     assert!(r.err.contains("error"), "{}", r.err);
 }
 
-#[test]
-fn validate_runs_setup_and_finds_rules_that_remember_between_calls() {
-    // Curbside's rules with a counter of `describe` calls kept in a top-level local and
-    // written into the game: the game depends on how often people's screens ask for labels.
-    let dir = scratch("remembers").join("curbside");
+/// A copy of Curbside in a scratch folder whose rules' hooks go through `lines` (Luau run with
+/// the hooks table in `hooks` and the original hooks in `describe` and `apply`) before they are
+/// returned; the folder and the original rules' text.
+fn curbside_with_hooks(name: &str, lines: &str) -> (PathBuf, String) {
+    let dir = scratch(name).join("curbside");
     copy_dir(&mod_dir("curbside"), &dir);
     let rules = dir.join("rules/curbside.luau");
     let text = std::fs::read_to_string(&rules).unwrap_or_default();
@@ -159,11 +159,23 @@ fn validate_runs_setup_and_finds_rules_that_remember_between_calls() {
         .rfind("\nreturn {")
         .expect("the rules end with their hooks");
     let changed = format!(
-        "{}\nlocal described = 0\nlocal hooks = {}\nlocal describe, apply = hooks.describe, hooks.apply\nhooks.describe = function(g, seat, action) described += 1 return describe(g, seat, action) end\nhooks.apply = function(g, seat, action) game.set(\"_described\", described) return apply(g, seat, action) end\nreturn hooks\n",
+        "{}\nlocal hooks = {}\nlocal describe, apply = hooks.describe, hooks.apply\n{lines}\nreturn hooks\n",
         &text[..at],
         &text[at + "\nreturn ".len()..]
     );
     std::fs::write(&rules, changed).unwrap_or_else(|e| panic!("{e}"));
+    (dir, text)
+}
+
+#[test]
+fn validate_runs_setup_and_finds_rules_that_remember_between_calls() {
+    // Curbside's rules with a counter of `describe` calls kept in a top-level local and
+    // written into the game: the game depends on how often people's screens ask for labels.
+    let (dir, text) = curbside_with_hooks(
+        "remembers",
+        "local described = 0\nhooks.describe = function(g, seat, action) described += 1 return describe(g, seat, action) end\nhooks.apply = function(g, seat, action) game.set(\"_described\", described) return apply(g, seat, action) end",
+    );
+    let rules = dir.join("rules/curbside.luau");
     let r = farebox(&["validate", &s(&dir)]);
     assert_eq!(r.code, 1, "{}{}", r.out, r.err);
     assert!(
@@ -187,6 +199,94 @@ fn validate_runs_setup_and_finds_rules_that_remember_between_calls() {
     assert!(r.out.contains("curbside.luau:"), "{}", r.out);
     assert!(r.out.contains("setup cannot find the board"), "{}", r.out);
     assert!(r.out.contains("in setup"), "{}", r.out);
+}
+
+#[test]
+fn plain_validate_finds_a_label_that_fails_in_play() {
+    // The label everyone else is shown for turning the cab fails: not at the first decision,
+    // but on the first turn a cab can turn, which the short trial games reach.
+    let (dir, _) = curbside_with_hooks(
+        "label-fails",
+        "hooks.describe = function(g, seat, action)\n  if game.viewer() == nil and string.find(action, \"^rotate\") then error(\"no words for a turn\") end\n  return describe(g, seat, action)\nend",
+    );
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains(
+            "the label everyone else is shown (describe read as a spectator) for `rotate"
+        ),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("rules/curbside.luau:"), "{}", r.out);
+    assert!(r.out.contains("no words for a turn"), "{}", r.out);
+    assert!(r.out.contains("(found in a trial game: "), "{}", r.out);
+    assert!(r.err.contains("curbside: 1 error"), "{}", r.err);
+}
+
+#[test]
+fn validate_deep_plays_the_longer_games_farebox_test_checks() {
+    // Problems that show only after 100 actions: the short games of a plain `validate` stop
+    // before them; --deep plays far enough, as `farebox test` does before its outcomes.
+    let count = "hooks.apply = function(g, seat, action)\n  game.set(\"_applied\", (game.get(\"_applied\") or 0) + 1)\n  return apply(g, seat, action)\nend\nlocal function late() return (game.get(\"_applied\") or 0) >= 100 end";
+    let (dir, _) = curbside_with_hooks(
+        "deep-label",
+        &format!(
+            "{count}\nhooks.describe = function(g, seat, action)\n  if late() and game.viewer() == nil then error(\"no words this late\") end\n  return describe(g, seat, action)\nend"
+        ),
+    );
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(r.err.contains("curbside: ok"), "{}", r.err);
+    let r = farebox(&["validate", "--deep", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(r.out.contains("no words this late"), "{}", r.out);
+    assert!(r.out.contains("(found in a trial game: "), "{}", r.out);
+
+    // A top-level local counting describe calls that changes the game only late.
+    let (dir, _) = curbside_with_hooks(
+        "deep-remembers",
+        &format!(
+            "{count}\nlocal described = 0\nhooks.describe = function(g, seat, action) described += 1 return describe(g, seat, action) end\nlocal counted = hooks.apply\nhooks.apply = function(g, seat, action)\n  if late() then game.set(\"_described\", described) end\n  return counted(g, seat, action)\nend"
+        ),
+    );
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let line = "rules/curbside.luau: error: the rules remember something between hook calls";
+    for args in [&["validate", "--deep", &s(&dir)][..], &["test", &s(&dir)]] {
+        let r = farebox(args);
+        assert_eq!(r.code, 1, "{args:?}: {}{}", r.out, r.err);
+        assert!(r.out.contains(line), "{args:?}: {}", r.out);
+        assert!(r.out.contains("describe"), "{args:?}: {}", r.out);
+    }
+}
+
+#[test]
+fn bench_validate_times_each_part_of_every_bundled_mod() {
+    let r = farebox(&["bench", "--validate", "--iterations", "1"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let mut lines = r.out.lines();
+    let first = lines.next().unwrap_or_default();
+    assert!(
+        first.starts_with("farebox validate of each bundled mod: milliseconds"),
+        "{first}"
+    );
+    let header = lines.next().unwrap_or_default();
+    for part in ["load", "vm", "trials", "replays", "total"] {
+        assert!(header.contains(part), "{header}");
+    }
+    for id in GAMES {
+        assert!(
+            r.out
+                .lines()
+                .any(|l| l.trim_start().starts_with(&format!("{id} "))),
+            "{id} missing from:\n{}",
+            r.out
+        );
+    }
+    // --deep is for --validate only.
+    let r = farebox(&["bench", "curbside", "--deep"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
 }
 
 #[test]

@@ -8,11 +8,16 @@ use farebox::script::{Host, Limits};
 use farebox::source::FolderResolver;
 
 use crate::cli::BenchArgs;
+use crate::cli::cmd_validate::{DEEP, Depth, QUICK, call_order_problem, trial_games};
 use crate::common::{Fail, Io, Located, load_for_play, load_located, mods_dir, setup};
 
 pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
     if args.load {
         return run_load(args.iterations, io);
+    }
+    if args.validate {
+        let depth = if args.deep { DEEP } else { QUICK };
+        return run_validate(args.iterations, depth, io);
     }
     let spec = args
         .game
@@ -127,6 +132,103 @@ pub fn run_load(rounds: u32, io: &mut Io) -> Result<i32, Fail> {
     io.say(format!(
         "all {} mods: {total_ms:.2} ms mean cold load+validate over {rounds} rounds",
         all.len()
+    ));
+    if !failed.is_empty() {
+        io.note(format!("error: did not validate: {}", failed.join(", ")));
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+/// `bench --validate`: what `farebox validate` of each bundled mod costs, part by part, over
+/// `rounds` rounds, each mod from its files and on a new VM as a `validate` process does
+/// (milliseconds, means over the rounds). A mod that fails any part is named at the end.
+fn run_validate(rounds: u32, depth: Depth, io: &mut Io) -> Result<i32, Fail> {
+    let dir = mods_dir();
+    let all = FolderResolver::new(&dir).all();
+    if all.is_empty() {
+        return Err(Fail::Usage(format!(
+            "no mods found in {}",
+            crate::common::shown_path(&dir)
+        )));
+    }
+    let rounds = rounds.max(1);
+    // Per mod: loading, a new VM, the trial games, the replays with extra calls.
+    let mut parts = vec![[0f64; 4]; all.len()];
+    let mut failed = Vec::new();
+    for _ in 0..rounds {
+        for (i, (id, folder)) in all.iter().enumerate() {
+            let l = Located {
+                folder: folder.clone(),
+                resolver: FolderResolver::new(&dir),
+                name: id.clone(),
+            };
+            let mut t = Instant::now();
+            let mut lap = |part: usize| {
+                parts[i][part] += t.elapsed().as_secs_f64();
+                t = Instant::now();
+            };
+            let ok = match load_located(&l) {
+                Ok(def) if def.playable() => {
+                    let def = Arc::new(def);
+                    lap(0);
+                    match Host::new(def.clone(), Limits::default()) {
+                        Ok(host) => {
+                            lap(1);
+                            let mut vm = Some(host);
+                            let trial = trial_games(&def, &mut vm, depth);
+                            lap(2);
+                            let order = call_order_problem(&def, depth, &mut vm);
+                            lap(3);
+                            trial.is_none() && order.is_none()
+                        }
+                        Err(_) => false,
+                    }
+                }
+                Ok(_) => {
+                    lap(0);
+                    true
+                }
+                Err(_) => false,
+            };
+            if !ok && !failed.contains(id) {
+                failed.push(id.clone());
+            }
+        }
+    }
+    let ms = |s: f64| s * 1000.0 / rounds as f64;
+    let w = all.iter().map(|(id, _)| id.len()).max().unwrap_or(0).max(3);
+    io.say(format!(
+        "farebox validate{} of each bundled mod: milliseconds, means over {rounds} {}, one thread",
+        if depth == DEEP { " --deep" } else { "" },
+        crate::common::plural(rounds as usize, "round")
+    ));
+    io.say(format!(
+        "  {:<w$}{:>9}{:>9}{:>9}{:>9}{:>9}",
+        "mod", "load", "vm", "trials", "replays", "total"
+    ));
+    let mut sum = [0f64; 4];
+    for ((id, _), p) in all.iter().zip(&parts) {
+        for (s, x) in sum.iter_mut().zip(p) {
+            *s += x;
+        }
+        io.say(format!(
+            "  {id:<w$}{:>9.2}{:>9.2}{:>9.2}{:>9.2}{:>9.2}",
+            ms(p[0]),
+            ms(p[1]),
+            ms(p[2]),
+            ms(p[3]),
+            ms(p.iter().sum())
+        ));
+    }
+    io.say(format!(
+        "  {:<w$}{:>9.2}{:>9.2}{:>9.2}{:>9.2}{:>9.2}",
+        format!("all {}", all.len()),
+        ms(sum[0]),
+        ms(sum[1]),
+        ms(sum[2]),
+        ms(sum[3]),
+        ms(sum.iter().sum())
     ));
     if !failed.is_empty() {
         io.note(format!("error: did not validate: {}", failed.join(", ")));

@@ -173,8 +173,12 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     }
     // Outcomes mean little if the rules remember something between hook calls: the same
     // seeds would play otherwise on a screen that asks for labels, or under a bot that looks
-    // ahead. Checked before the outcomes, as `validate` does.
-    if let Some(line) = crate::cli::cmd_validate::call_order_problem(&def) {
+    // ahead. Checked before the outcomes, as `validate --deep` does.
+    if let Some(line) = crate::cli::cmd_validate::call_order_problem(
+        &def,
+        crate::cli::cmd_validate::DEEP,
+        &mut None,
+    ) {
         io.say(line);
         return Ok(1);
     }

@@ -1,9 +1,12 @@
 //! `farebox validate`: load content and compile scripts, print every problem.
 //!
-//! A mod with rules then plays a few short seeded games with random players, making both
-//! labels of every action offered, so a rule or a `describe` hook that fails only in play is
-//! found here and not by the first person to play; and replays them with extra hook calls, so
-//! rules that remember something between calls are found too (see `farebox::call_order`).
+//! A mod with rules then plays short seeded games with random players, making both labels of
+//! every action offered, so a rule or a `describe` hook that fails only in play is found here
+//! and not by the first person to play; and replays one with extra hook calls, so rules that
+//! remember something between calls are found too (see `farebox::call_order`). How much it
+//! plays is a [`Depth`]: by default [`QUICK`], every kind of check once over short games, cheap
+//! enough to run on every save; with `--deep` [`DEEP`], longer games and more seeds, which
+//! `farebox test` also runs.
 //!
 //! Arguments that are not mod folders (a plain file, a folder without `mod.toml`) are skipped
 //! with a note, so a shell glob such as `farebox validate mods/*` checks every mod in a folder
@@ -20,7 +23,41 @@ use farebox::script::{Host, Limits};
 use crate::cli::ValidateArgs;
 use crate::common::{Fail, Io, MAX_SHOWN, clean_line, load_located, locate, plural, shown};
 
+/// How much of a mod `validate` plays once its content loads and its scripts compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Depth {
+    /// The trial games, every label made: (the most seats rather than the fewest, seed).
+    pub games: &'static [(bool, u64)],
+    /// Actions at most in each trial game.
+    pub cap: u32,
+    /// Seeds of the games of the fewest seats replayed with extra hook calls.
+    pub order_seeds: &'static [u64],
+    /// Actions at most in each of those.
+    pub order_cap: usize,
+}
+
+/// What `validate` plays by default, on every save: a trial game of the fewest seats and one
+/// of the most, and one game replayed with every kind of extra hook call, each to at most a
+/// few dozen actions. Every check runs; a problem that shows only late in a long game is left
+/// to [`DEEP`].
+pub const QUICK: Depth = Depth {
+    games: &[(false, 1), (true, 3)],
+    cap: 40,
+    order_seeds: &[1],
+    order_cap: 30,
+};
+
+/// `validate --deep` and `farebox test`: three trial games and two replayed ones, each to at
+/// most 300 actions.
+pub const DEEP: Depth = Depth {
+    games: &[(false, 1), (false, 2), (true, 3)],
+    cap: 300,
+    order_seeds: &[1, 2],
+    order_cap: 300,
+};
+
 pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
+    let depth = if args.deep { DEEP } else { QUICK };
     let mut all_ok = true;
     let mut validated = 0usize;
     for spec in &args.mods {
@@ -36,7 +73,10 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
                     let def = Arc::new(def);
                     match Host::new(def.clone(), Limits::default()) {
                         Ok(host) => {
-                            match try_games(&def, host).or_else(|| call_order_problem(&def)) {
+                            let mut vm = Some(host);
+                            match trial_games(&def, &mut vm, depth)
+                                .or_else(|| call_order_problem(&def, depth, &mut vm))
+                            {
                                 None => 0,
                                 Some(problem) => {
                                     io.say(clean_line(&problem));
@@ -86,10 +126,15 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
 
 /// Rules whose games change when their hooks are called more often (see
 /// `farebox::call_order`), as an error line naming the first script of the hook; None when
-/// two seeded games of the fewest seats replay the same with every kind of extra call.
-pub fn call_order_problem(def: &Arc<GameDef>) -> Option<String> {
+/// the games of `depth` replay the same with every kind of extra call. The games run on the
+/// VM in `vm` when there is one.
+pub fn call_order_problem(
+    def: &Arc<GameDef>,
+    depth: Depth,
+    vm: &mut Option<Host>,
+) -> Option<String> {
     let seats = u8::try_from(def.players.0.max(1)).unwrap_or(u8::MAX);
-    let f = farebox::call_order::check(def, seats, &[1, 2], 300)?;
+    let f = farebox::call_order::check_reusing(def, seats, depth.order_seeds, depth.order_cap, vm)?;
     let file = f.scripts.first().cloned().unwrap_or_else(|| def.id.clone());
     Some(format!("{file}: error: {f}"))
 }
@@ -106,24 +151,18 @@ fn not_a_mod(p: &Path) -> Option<&'static str> {
     }
 }
 
-/// The games `validate` plays: (the most seats rather than the fewest, seed), each to at most
-/// [`TRY_CAP`] actions.
-const TRY_GAMES: [(bool, u64); 3] = [(false, 1), (false, 2), (true, 3)];
-const TRY_CAP: u32 = 300;
-
-/// Plays the few short games `validate` tries, with random players, making every label; the
-/// first problem, saying which game.
-fn try_games(def: &Arc<GameDef>, host: Host) -> Option<String> {
+/// Plays the trial games of `depth` with random players, making every label, on the VM in
+/// `vm` (reset for each game) and leaving it there; the first problem, saying which game.
+pub fn trial_games(def: &Arc<GameDef>, vm: &mut Option<Host>, depth: Depth) -> Option<String> {
     let (lo, hi) = def.players;
-    let mut vm = Some(host);
-    for (most, seed) in TRY_GAMES {
+    for &(most, seed) in depth.games {
         let seats = if most { hi } else { lo }.clamp(1, 16) as u8;
         let o = play_labelled(
             def,
             Setup::new(seats, seed),
             &["random".to_string()],
-            TRY_CAP,
-            &mut vm,
+            depth.cap,
+            vm,
         );
         if let Some(e) = o.error {
             return Some(format!(

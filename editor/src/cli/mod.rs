@@ -53,10 +53,16 @@ pub enum Command {
     List(ListArgs),
     /// Check mods: load and validate their content and compile their scripts.
     ///
-    /// Problems print one per line as `path:line:col: error: message` on stdout; a summary per
-    /// mod goes to stderr. Arguments that are not mod folders (a file, a folder without
-    /// mod.toml) are skipped with a note, so `farebox validate mods/*` works. Exits 0 when
-    /// every mod is valid, 1 otherwise, 2 when no argument was a mod.
+    /// A mod with rules is then played a little with random players: a short game of the
+    /// fewest seats and one of the most, with both labels of every action offered made, and
+    /// one game replayed with extra calls of every hook (rules must remember nothing between
+    /// calls). Each game stops after a few dozen actions, so this is quick enough for every
+    /// save; --deep plays three games and replays two, each to 300 actions (`farebox test`
+    /// runs the same replays). Problems print one per line as `path:line:col: error:
+    /// message` on stdout; a summary per mod goes to stderr. Arguments that are not mod
+    /// folders (a file, a folder without mod.toml) are skipped with a note, so `farebox
+    /// validate mods/*` works. Exits 0 when every mod is valid, 1 otherwise, 2 when no
+    /// argument was a mod.
     Validate(ValidateArgs),
     /// Play a game in the terminal, against bots or with friends at the same keyboard.
     ///
@@ -116,7 +122,8 @@ pub enum Command {
     New(NewArgs),
     /// Write the JSON Schemas for mod files and the Luau type stubs.
     Schema(SchemaArgs),
-    /// Time random games of a mod (games per second, one thread); with --load, time loading.
+    /// Time random games of a mod (games per second, one thread); with --load, time loading;
+    /// with --validate, time `validate` of every bundled mod.
     Bench(BenchArgs),
     /// Time a cold load and validation of every bundled mod (same as `bench --load`).
     BenchLoad(BenchLoadArgs),
@@ -139,6 +146,11 @@ pub struct ValidateArgs {
     /// Mods to check: bundled ids or folder paths.
     #[arg(required = true, value_name = "MOD")]
     pub mods: Vec<String>,
+    /// Play longer and more games: three trial games and two replayed ones, each to 300
+    /// actions, instead of short ones, to find what goes wrong late in a game. Slower: for CI
+    /// or before a release, not every save.
+    #[arg(long)]
+    pub deep: bool,
 }
 
 #[derive(Debug, Args)]
@@ -363,8 +375,8 @@ pub struct SchemaArgs {
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// The mod to time (not needed with --load).
-    #[arg(value_name = "MOD", required_unless_present = "load")]
+    /// The mod to time (not needed with --load or --validate).
+    #[arg(value_name = "MOD", required_unless_present_any = ["load", "validate"])]
     pub game: Option<String>,
     /// Number of games (at most 1,000,000): 200 random games, or 10 with --search.
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
@@ -381,10 +393,17 @@ pub struct BenchArgs {
     /// Seed of the first game.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Time loading and validating every bundled mod instead.
+    /// Time loading every bundled mod instead (its content checked, its scripts compiled).
     #[arg(long)]
     pub load: bool,
-    /// Rounds for --load (at most 10,000).
+    /// Time `farebox validate` of every bundled mod instead, split into its parts: loading,
+    /// starting the VM, the trial games and the replays with extra hook calls.
+    #[arg(long, conflicts_with_all = ["load", "search"])]
+    pub validate: bool,
+    /// With --validate: time `validate --deep`.
+    #[arg(long, requires = "validate")]
+    pub deep: bool,
+    /// Rounds for --load and --validate (at most 10,000).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_ITERATIONS as i64))]
     pub iterations: u32,
 }

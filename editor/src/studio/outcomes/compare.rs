@@ -4,7 +4,10 @@
 //! Win rates and means carry their 95% intervals (Wilson's for a rate, `mean ± 1.96·sd/√n`
 //! for a mean), and such a figure counts as changed only when its intervals on the two
 //! sides do not overlap, as `farebox test` decides ([`crate::compare`]); the others (counts
-//! of games) keep a tolerance.
+//! of games) keep a tolerance. Provisional figures, over the first games of a run (as few as
+//! one), are judged by chance instead: a change counts only beyond [`CHANCE`] standard errors
+//! of the figure over the games so far, the spread taken from the accepted outcomes where
+//! there are some (a few games' own spread says little: one game's is 0).
 
 use farebox::GameDef;
 
@@ -53,8 +56,10 @@ pub struct Row {
     /// Which changes the summary names first: lower first.
     pub rank: u8,
     /// For provisional figures, how far `now` could be off by chance over the games played
-    /// so far (its standard error, from their own spread); 0 for final figures.
+    /// so far (its standard error; infinite when nothing tells); 0 for final figures.
     pub noise: f64,
+    /// The figures of `now` (and of the base game) are provisional: compared by `noise`.
+    pub provisional: bool,
     /// The 95% intervals of the accepted, new and base figures, where the figure has them.
     pub intervals: [Option<[f64; 2]>; 3],
 }
@@ -91,9 +96,20 @@ impl Row {
     }
 
     /// How the figure moved from `from` to `to` (None when a side lacks it), over runs of
-    /// `games` games: by the intervals where both sides have them.
+    /// `games` games: for provisional figures by chance, else by the intervals where both
+    /// sides have them.
     pub fn change(&self, from: Side, to: Side, games: f64) -> Option<Change> {
         let (kind, a, b) = (self.kind?, self.value(from)?, self.value(to)?);
+        if self.provisional {
+            // Against the accepted figure only `now` is off by chance; against the base
+            // game's, both are (over the same number of games).
+            let noise = if from == Side::Accepted || to == Side::Accepted {
+                self.noise
+            } else {
+                self.noise * std::f64::consts::SQRT_2
+            };
+            return Some(change(kind, a, b, games, noise));
+        }
         Some(match (self.interval(from), self.interval(to)) {
             (Some(ia), Some(ib)) => {
                 let f = crate::compare::Figure {
@@ -128,11 +144,6 @@ fn share_noise(p: f64, n: usize) -> f64 {
     (p * (1.0 - p) / n as f64).max(0.0).sqrt()
 }
 
-/// The standard error of a mean of `n` values whose standard deviation is `sd`.
-fn mean_noise(sd: f64, n: usize) -> f64 {
-    if n == 0 { 0.0 } else { sd / (n as f64).sqrt() }
-}
-
 /// The rows for the figures of `now`, with the accepted ones and the base game's beside them
 /// when there are any. Seats are named after `def`'s. For `provisional` figures of `now`
 /// (over fewer games than the others) the counts of games are compared as shares of each
@@ -159,6 +170,7 @@ pub fn rows(
             unit,
             rank,
             noise: 0.0,
+            provisional,
             intervals: [None; 3],
         }
     };
@@ -172,6 +184,36 @@ pub fn rows(
     // share that was 0, such as errors, then has no noise: any game moves it).
     let share_se = |p: &dyn Fn(&Stats) -> f64, n: &dyn Fn(&Stats) -> usize| {
         noise(&|s| share_noise(accepted.map_or_else(|| p(s), p), n(s)))
+    };
+    // The same for a mean, given each side's spread (standard deviation) and number of
+    // values: over `now`'s values, with the widest spread known. The accepted outcomes'
+    // comes from many games; a few games' own spread says little (one game's is 0), and with
+    // fewer than two values and no other side to go by, the mean could be anywhere.
+    let mean_se = |spread: &dyn Fn(&Stats) -> Option<(f64, u64)>| {
+        noise(&|s| {
+            let (sd, n) = spread(s).unwrap_or((0.0, 0));
+            let known = [accepted, base]
+                .into_iter()
+                .flatten()
+                .chain((n >= 2).then_some(s))
+                .filter_map(spread)
+                .filter(|&(_, m)| m >= 2)
+                .map(|(sd, _)| sd)
+                .reduce(f64::max);
+            match known {
+                Some(k) if n > 0 => k.max(sd) / (n as f64).sqrt(),
+                _ => f64::INFINITY,
+            }
+        })
+    };
+    // A spread from a 95% interval of a mean of `n` values.
+    let spread_of = |interval: Option<[f64; 2]>, n: u64| {
+        interval.map(|[lo, hi]| {
+            (
+                (hi - lo) / 2.0 * (n as f64).sqrt() / farebox::figures::Z95,
+                n,
+            )
+        })
     };
     // Games without errors, over which the lengths are worked out.
     let clean = |s: &Stats| s.games.saturating_sub(s.errors);
@@ -230,6 +272,9 @@ pub fn rows(
                 0,
                 &f,
             )
+            .noise(share_se(&|s| f(s).unwrap_or(0.0), &|s| {
+                s.figures.first_mover_games as usize
+            }))
             .intervals(|k| sides[k]?.figures.first_mover_win_rate_interval),
         );
     }
@@ -242,7 +287,7 @@ pub fn rows(
             1,
             &|s| Some(s.turns_mean),
         )
-        .noise(noise(&|s| mean_noise(s.turns_sd, clean(s))))
+        .noise(mean_se(&|s| Some((s.turns_sd, clean(s) as u64))))
         .intervals(|k| {
             let s = sides[k]?;
             farebox::figures::mean_interval(s.turns_mean, s.turns_sd, clean(s) as u64)
@@ -257,7 +302,7 @@ pub fn rows(
             1,
             &|s| Some(s.actions_mean),
         )
-        .noise(noise(&|s| mean_noise(s.actions_sd, clean(s))))
+        .noise(mean_se(&|s| Some((s.actions_sd, clean(s) as u64))))
         .intervals(|k| {
             let s = sides[k]?;
             farebox::figures::mean_interval(s.actions_mean, s.actions_sd, clean(s) as u64)
@@ -270,7 +315,7 @@ pub fn rows(
             row(&label, &short, Mean, "", 3, &|s| {
                 s.score_mean.get(i).copied()
             })
-            .noise(noise(&|s| mean_noise(sd(s), s.finished)))
+            .noise(mean_se(&|s| Some((sd(s), s.finished as u64))))
             .intervals(|k| {
                 let s = sides[k]?;
                 farebox::figures::mean_interval(*s.score_mean.get(i)?, sd(s), s.finished as u64)
@@ -291,6 +336,9 @@ pub fn rows(
             row(&label, &short, Mean, "", 3, &|s| {
                 s.figures.stats.get(name).map(|f| f.mean)
             })
+            .noise(mean_se(&|s| {
+                s.figures.stats.get(name).map(|f| (f.sd, f.games))
+            }))
             .intervals(|k| Some(sides[k]?.figures.stats.get(name)?.interval)),
         );
     }
@@ -303,6 +351,9 @@ pub fn rows(
             row("Lead changes a game", "lead changes", Mean, "", 4, &|s| {
                 s.figures.lead_changes_mean
             })
+            .noise(mean_se(&|s| {
+                spread_of(s.figures.lead_changes_interval, s.finished as u64)
+            }))
             .intervals(|k| sides[k]?.figures.lead_changes_interval),
         );
         out.push(
@@ -314,6 +365,12 @@ pub fn rows(
                 4,
                 &|s| s.figures.winner_took_lead_at,
             )
+            .noise(mean_se(&|s| {
+                spread_of(
+                    s.figures.winner_took_lead_at_interval,
+                    s.figures.winner_led_for_good_games,
+                )
+            }))
             .intervals(|k| sides[k]?.figures.winner_took_lead_at_interval),
         );
     }
@@ -340,6 +397,7 @@ pub fn rows(
             unit: "",
             rank: 9,
             noise: 0.0,
+            provisional,
             intervals: [None; 3],
         });
     }
@@ -470,5 +528,45 @@ mod tests {
         assert_eq!(change(Kind::Rate, 0.5, 0.6, 24.0, noise), Change::Chance);
         assert_eq!(change(Kind::Rate, 0.5, 0.9, 24.0, noise), Change::Changed);
         assert_eq!(delta(Kind::Rate, 0.26, 0.31), "+5.0 pts");
+    }
+
+    /// Provisional figures over one game are judged by chance, with the accepted outcomes'
+    /// spread: one of the accepted games shows no change (its own spread is 0, and judged by
+    /// intervals every mean of it had changed), while the same game four times as long does.
+    #[test]
+    fn one_game_shows_no_change_by_chance_alone_but_a_real_change_still_shows() {
+        let mods = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods");
+        let def = farebox::content::load_mod(
+            &farebox::source::FsSource::new(std::path::Path::new(mods).join("curbside")),
+            &farebox::source::FolderResolver::new(mods),
+        )
+        .unwrap_or_else(|e| panic!("curbside does not load: {e:?}"));
+        let settings = crate::cli::cmd_test::Settings {
+            games: 60,
+            seed: 1,
+            players: 2,
+            bots: vec!["random".into(); 2],
+            cap: 5000,
+            options: Vec::new(),
+            forbid: Vec::new(),
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let def = std::sync::Arc::new(def);
+        let games = crate::cli::cmd_test::play_games(&def, &settings, 1, &|| {}, &stop, false)
+            .unwrap_or_else(|f| panic!("{}", f.message()));
+        let accepted = Stats::of(&def, 2, &games);
+        let verdict = |one: &farebox::agent::Outcome| {
+            let now = Stats::of(&def, 2, std::slice::from_ref(one));
+            let rows = rows(&def, Some(&accepted), Some(&now), None, true);
+            summary(&rows, 1.0, Side::Accepted, Side::Now)
+        };
+        for one in &games[..5] {
+            assert_eq!(verdict(one), None, "seed {}", one.seed);
+        }
+        let mut long = games[0].clone();
+        long.actions *= 4;
+        long.turns *= 4;
+        let line = verdict(&long).unwrap_or_default();
+        assert!(line.contains("mean length"), "{line}");
     }
 }

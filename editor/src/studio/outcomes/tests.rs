@@ -385,6 +385,34 @@ fn provisional_figures_come_before_the_run_ends() {
     );
 }
 
+/// The first figures of a bundled game with its accepted outcomes (the Studio's defaults for
+/// it) come after a game or so, and over so few games an unchanged game shows no change: the
+/// line under the editors gives a verdict at once, and not a false one.
+#[test]
+fn the_first_figures_of_an_unchanged_game_show_no_change() {
+    for id in ["curbside", "dicey-curves"] {
+        let copy = Copy::of(id, "first-figures");
+        let mut panel = Outcomes::new();
+        panel.set_target(copy.target(), None, false);
+        let mut h = harness(panel);
+        h.run();
+        shows(&h, "These are the settings of the accepted outcomes");
+        h.get_by_label("Run").click();
+        h.step();
+        until_provisional(&mut h);
+        let games = h.state().figures().map_or(0, |(_, n, _)| n);
+        let line = h.state().status_line().unwrap_or_default();
+        assert!(
+            line.starts_with(&format!("Outcomes: So far ({games} of ")),
+            "{id}: {line}"
+        );
+        assert!(
+            line.ends_with("no figure differs from the accepted outcomes by more than chance."),
+            "{id}, over {games} games: {line}"
+        );
+    }
+}
+
 /// The figures of a run played batch by batch are exactly those of one full run: the same
 /// games, in seed order.
 #[test]
