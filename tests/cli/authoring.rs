@@ -167,3 +167,21 @@ fn record_keeps_a_failing_game_up_to_its_failure() {
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(r.out.starts_with("verified: "), "{}", r.out);
 }
+
+/// `farebox validate` prints a script error's stack as lines of its own.
+#[test]
+fn validate_prints_a_stack_as_lines() {
+    let dir = scratch("stack-lines").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let rules = dir.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    std::fs::write(
+        &rules,
+        text.replacen("C.start_tile", "(nil :: any).start_tile", 1),
+    )
+    .unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(!r.out.contains("\\n"), "a literal \\n in: {}", r.out);
+    assert!(r.out.contains("\n    at "), "{}", r.out);
+}

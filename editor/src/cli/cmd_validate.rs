@@ -21,7 +21,7 @@ use farebox::game::Setup;
 use farebox::script::{Host, Limits};
 
 use crate::cli::ValidateArgs;
-use crate::common::{Fail, Io, MAX_SHOWN, clean_line, load_located, locate, plural, shown};
+use crate::common::{Fail, Io, MAX_SHOWN, clean_report, load_located, locate, plural, shown};
 
 /// How much of a mod `validate` plays once its content loads and its scripts compile.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,13 +79,13 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
                             {
                                 None => 0,
                                 Some(problem) => {
-                                    io.say(clean_line(&problem));
+                                    io.say(clean_report(&problem));
                                     1
                                 }
                             }
                         }
                         Err(e) => {
-                            io.say(clean_line(&e.to_string()));
+                            io.say(clean_report(&e.to_string()));
                             1
                         }
                     }
@@ -95,7 +95,7 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
             }
             Err(diags) => {
                 for d in diags.iter() {
-                    io.say(clean_line(&d.to_string()));
+                    io.say(clean_report(&d.to_string()));
                 }
                 diags.len().max(1)
             }
