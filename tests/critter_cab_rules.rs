@@ -1,4 +1,4 @@
-//! Critter Cab's rules: every rule ID of shared/rulebooks/critter-cab.rules.md is proved by at
+//! Critter Cab's rules: every rule ID of mods/critter-cab/RULES.md is proved by at
 //! least one check below, which builds its situation through the script API (`Game::eval`, with
 //! the rules' rights) and asserts the rule's effect. Numbers the rulebook gives (three movement
 //! cards, the Family taxi's two cards and six seats, the Limousine's two coins, The Bet!'s three
@@ -1397,7 +1397,7 @@ pub const CHECKS: &[RuleCheck] = &[
     },
 ];
 
-/// The rule IDs of shared/rulebooks/critter-cab.rules.md.
+/// The rule IDs of mods/critter-cab/RULES.md.
 pub const RULES: &[&str] = &[
     "CC-S1", "CC-S2", "CC-S3", "CC-S4", "CC-X1", "CC-X2", "CC-X3", "CC-X4", "CC-X5", "CC-T1",
     "CC-T2", "CC-T3", "CC-T4", "CC-T5", "CC-T6", "CC-T7", "CC-T8", "CC-T9", "CC-E1", "CC-E2",
@@ -1452,8 +1452,8 @@ fn every_check_has_a_test() {
 }
 
 #[test]
-fn the_rule_list_matches_the_rulebook() {
-    rule_mutants::assert_rules_match_rulebook("critter-cab.rules.md", "CC-", RULES);
+fn the_rule_list_matches_rules_md() {
+    rule_mutants::assert_rules_match_rule_list("critter-cab", "CC-", RULES);
 }
 
 #[test]

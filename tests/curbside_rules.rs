@@ -1,4 +1,4 @@
-//! Curbside's rules: every rule ID of shared/rulebooks/curbside.rules.md is proved by at least
+//! Curbside's rules: every rule ID of mods/curbside/RULES.md is proved by at least
 //! one check below, which builds its situation through the script API (`Game::eval`, with the
 //! rules' rights) and asserts the rule's effect. Numbers the rulebook gives (three actions, a
 //! canteen's three gas, the destination board) are written here as the rulebook states them,
@@ -1455,7 +1455,7 @@ pub const CHECKS: &[RuleCheck] = &[
     },
 ];
 
-/// The rule IDs of shared/rulebooks/curbside.rules.md.
+/// The rule IDs of mods/curbside/RULES.md.
 pub const RULES: &[&str] = &[
     "CS-S1", "CS-S2", "CS-S3", "CS-S4", "CS-S5", "CS-S6", "CS-S7", "CS-S8", "CS-S9", "CS-T1",
     "CS-T2", "CS-T3", "CS-T4", "CS-T5", "CS-T6", "CS-T7", "CS-T8", "CS-T9", "CS-T10", "CS-T11",
@@ -1520,8 +1520,8 @@ fn every_check_has_a_test() {
 }
 
 #[test]
-fn the_rule_list_matches_the_rulebook() {
-    rule_mutants::assert_rules_match_rulebook("curbside.rules.md", "CS-", RULES);
+fn the_rule_list_matches_rules_md() {
+    rule_mutants::assert_rules_match_rule_list("curbside", "CS-", RULES);
 }
 
 #[test]

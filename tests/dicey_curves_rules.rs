@@ -1,4 +1,4 @@
-//! Dicey Curves' rules: every rule ID of shared/rulebooks/dicey-curves.rules.md is proved by at
+//! Dicey Curves' rules: every rule ID of mods/dicey-curves/RULES.md is proved by at
 //! least one check below, which builds its situation through the script API (`Game::eval`,
 //! with the rules' rights) and asserts the rule's effect. Numbers the rulebook gives (2-8
 //! players, two cars each up to four players, 2 chips each from 32, 36 cards, 9 grid spaces,
@@ -1258,6 +1258,7 @@ pub const CHECKS: &[RuleCheck] = &[
     },
 ];
 
+/// The rule IDs of mods/dicey-curves/RULES.md.
 pub const RULES: &[&str] = &[
     "DC-S1", "DC-S2", "DC-S3", "DC-S4", "DC-S5", "DC-S6", "DC-T1", "DC-T2", "DC-T3", "DC-T4",
     "DC-T5", "DC-T6", "DC-T7", "DC-T8", "DC-T9", "DC-T10", "DC-T11", "DC-T12", "DC-T13", "DC-T14",
@@ -1306,8 +1307,8 @@ fn every_check_has_a_test() {
 }
 
 #[test]
-fn the_rule_list_matches_the_rulebook() {
-    rule_mutants::assert_rules_match_rulebook("dicey-curves.rules.md", "DC-", RULES);
+fn the_rule_list_matches_rules_md() {
+    rule_mutants::assert_rules_match_rule_list("dicey-curves", "DC-", RULES);
 }
 
 #[test]

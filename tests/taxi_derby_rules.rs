@@ -1,4 +1,4 @@
-//! Taxi Derby's rules: every rule ID of shared/rulebooks/taxi-derby.rules.md is proved by at
+//! Taxi Derby's rules: every rule ID of mods/taxi-derby/RULES.md is proved by at
 //! least one check below, which builds its situation through the script API (`Game::eval`,
 //! with the rules' rights) and asserts the rule's effect. Numbers the rulebook prints (a speed
 //! limit of 4, a 4-sided die, the bonus board) are written here as the rulebook states them,
@@ -1673,7 +1673,7 @@ pub const CHECKS: &[RuleCheck] = &[
     check!(["TD-B5"], b5_furthest_single_turn),
 ];
 
-/// The rule IDs of shared/rulebooks/taxi-derby.rules.md.
+/// The rule IDs of mods/taxi-derby/RULES.md.
 pub const RULES: &[&str] = &[
     "TD-S1", "TD-S2", "TD-S3", "TD-S4", "TD-S5", "TD-S6", "TD-S7", "TD-S8", "TD-S9", "TD-T1",
     "TD-T2", "TD-T3", "TD-T4", "TD-T5", "TD-T6", "TD-T7", "TD-T8", "TD-C1", "TD-C2", "TD-C3",
@@ -1736,8 +1736,8 @@ fn every_check_has_a_test() {
 }
 
 #[test]
-fn the_rule_list_matches_the_rulebook() {
-    rule_mutants::assert_rules_match_rulebook("taxi-derby.rules.md", "TD-", RULES);
+fn the_rule_list_matches_rules_md() {
+    rule_mutants::assert_rules_match_rule_list("taxi-derby", "TD-", RULES);
 }
 
 #[test]

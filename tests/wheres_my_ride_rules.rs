@@ -1,4 +1,4 @@
-//! Where's My Ride?'s rules: every rule ID of shared/rulebooks/wheres-my-ride.rules.md is proved
+//! Where's My Ride?'s rules: every rule ID of mods/wheres-my-ride/RULES.md is proved
 //! by at least one check below, which builds its situation through the script API
 //! (`Game::eval`, with the rules' rights) and asserts the rule's effect. Numbers the rulebook
 //! gives (5 stars, 10 tiles of which 4 broken stars, 5 emojis, 9 places, two texters drawing 2
@@ -1252,7 +1252,7 @@ pub const CHECKS: &[RuleCheck] = &[
     },
 ];
 
-/// The rule IDs of shared/rulebooks/wheres-my-ride.rules.md.
+/// The rule IDs of mods/wheres-my-ride/RULES.md.
 pub const RULES: &[&str] = &[
     "WR-S1", "WR-S2", "WR-S3", "WR-S4", "WR-S5", "WR-R1", "WR-R2", "WR-R3", "WR-R4", "WR-R5",
     "WR-R6", "WR-R7", "WR-R8", "WR-R9", "WR-V1", "WR-V2", "WR-V3", "WR-B1",
@@ -1293,8 +1293,8 @@ fn every_check_has_a_test() {
 }
 
 #[test]
-fn the_rule_list_matches_the_rulebook() {
-    rule_mutants::assert_rules_match_rulebook("wheres-my-ride.rules.md", "WR-", RULES);
+fn the_rule_list_matches_rules_md() {
+    rule_mutants::assert_rules_match_rule_list("wheres-my-ride", "WR-", RULES);
 }
 
 #[test]

@@ -8,8 +8,8 @@
 //! mod, runs every check of the mutant's rule on it, and requires at least one to fail. A
 //! mutant that no check catches is a rule the tests do not really prove.
 //!
-//! The same harness serves every game: give it the mod id, the rule IDs of its rule list,
-//! its checks and its mutants.
+//! The same harness serves every game: give it the mod id, the rule IDs of its rule list
+//! (`mods/<game>/RULES.md`), its checks and its mutants.
 
 use std::cell::Cell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -181,31 +181,93 @@ pub fn assert_every_check_has_a_test(src: &str, checks: &[RuleCheck]) {
     }
 }
 
-/// Panics unless `rules` are exactly the rule IDs (`prefix` such as `CS-`, a letter, digits)
-/// of the shared rulebook's rule list `file` (e.g. `curbside.rules.md`), when the shared
-/// rulebooks sit beside the repository.
-pub fn assert_rules_match_rulebook(file: &str, prefix: &str, rules: &[&str]) {
-    let path = crate::root().join("../shared/rulebooks").join(file);
-    let Ok(md) = std::fs::read_to_string(&path) else {
-        return;
+/// The fewest words a rule's summary in a rule list may have.
+const MIN_SUMMARY_WORDS: usize = 3;
+
+/// Panics unless the game's rule list, `mods/<mod_id>/RULES.md` in this repository, names
+/// exactly the rule IDs `rules` (`prefix` such as `CS-`, a capital letter, digits), each on a
+/// line of its own (`- CS-S1 <summary>`) with a summary of at least a few words. A rule list
+/// that is missing or unreadable fails too: the check never passes for want of its input.
+pub fn assert_rules_match_rule_list(mod_id: &str, prefix: &str, rules: &[&str]) {
+    let path = crate::mod_dir(mod_id).join("RULES.md");
+    let shown = format!("mods/{mod_id}/RULES.md");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => panic!(
+            "{shown} could not be read ({e}). Every bundled game keeps its rule list there, one \
+             line `- {prefix}<letter><number> <summary>` per rule ID the rule tests name; restore \
+             it (git checkout -- {shown})."
+        ),
     };
-    let is_id = |w: &&str| {
-        w.strip_prefix(prefix).is_some_and(|rest| {
-            let mut c = rest.chars();
-            c.next().is_some_and(|l| l.is_ascii_uppercase())
-                && !c.as_str().is_empty()
-                && c.all(|d| d.is_ascii_digit())
-        })
-    };
-    let mut ids: Vec<&str> = md
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
-        .filter(is_id)
-        .collect();
-    ids.sort();
-    ids.dedup();
-    let mut ours = rules.to_vec();
-    ours.sort();
-    assert_eq!(ids, ours, "the rule IDs of {file}");
+    let problems = rule_list_problems(&shown, &text, prefix, rules);
+    assert!(
+        problems.is_empty(),
+        "{shown} does not match the rule tests' RULES list:\n  {}",
+        problems.join("\n  ")
+    );
+}
+
+/// Whether `word` is a rule ID of any game: two capital letters, `-`, a capital letter, digits.
+fn looks_like_rule_id(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 5
+        && b[0].is_ascii_uppercase()
+        && b[1].is_ascii_uppercase()
+        && b[2] == b'-'
+        && b[3].is_ascii_uppercase()
+        && b[4..].iter().all(u8::is_ascii_digit)
+}
+
+/// Everything wrong with the rule list `text` (shown as `shown`) against the rule IDs `rules`:
+/// an ID line with no summary or too short a one, an ID of another game, an ID listed twice,
+/// an ID the tests do not know, and a rule of the tests the list leaves out.
+pub fn rule_list_problems(shown: &str, text: &str, prefix: &str, rules: &[&str]) -> Vec<String> {
+    let mut problems = Vec::new();
+    let mut listed: Vec<(&str, usize)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let n = i + 1;
+        let Some(item) = line.trim_start().strip_prefix("- ") else {
+            continue;
+        };
+        let mut words = item.split_whitespace();
+        let Some(id) = words.next().filter(|w| looks_like_rule_id(w)) else {
+            continue;
+        };
+        if !id.starts_with(prefix) {
+            problems.push(format!(
+                "{shown}:{n}: {id} is not a rule ID of this game (they start with {prefix})"
+            ));
+            continue;
+        }
+        let summary = words.count();
+        if summary < MIN_SUMMARY_WORDS {
+            problems.push(format!(
+                "{shown}:{n}: {id} needs a summary of at least {MIN_SUMMARY_WORDS} words after \
+                 it, saying what the rule does (it has {summary})"
+            ));
+        }
+        if let Some((_, first)) = listed.iter().find(|(l, _)| *l == id) {
+            problems.push(format!(
+                "{shown}:{n}: {id} is listed again (first on line {first})"
+            ));
+            continue;
+        }
+        if !rules.contains(&id) {
+            problems.push(format!(
+                "{shown}:{n}: {id} is not in the rule tests' RULES list; add it there with a \
+                 check that proves it, or remove the line"
+            ));
+        }
+        listed.push((id, n));
+    }
+    for rule in rules {
+        if !listed.iter().any(|(l, _)| l == rule) {
+            problems.push(format!(
+                "{shown}: {rule} is missing; add a line `- {rule} <summary>` in its section"
+            ));
+        }
+    }
+    problems
 }
 
 /// A [`Mutant`] written in one line: `mutant!(rule, file, find, replace, breaks)`.
@@ -234,4 +296,63 @@ macro_rules! rule_tests {
             }
         )*
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule_list_problems;
+
+    const RULES: &[&str] = &["XY-S1", "XY-S2", "XY-T10"];
+
+    fn problems(text: &str) -> Vec<String> {
+        rule_list_problems("RULES.md", text, "XY-", RULES)
+    }
+
+    #[test]
+    fn a_complete_rule_list_has_no_problems() {
+        let text = "# X\n\nIDs like XY-S1 in prose are not lines.\n\n## Setup\n\
+                    - XY-S1 two to four players\n- XY-S2 each starts with three cards\n\n\
+                    ## Turn\n  - XY-T10 draw one card a turn\n";
+        assert_eq!(problems(text), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_missing_rule_is_named() {
+        let p = problems("- XY-S1 two to four players\n- XY-T10 draw one card a turn\n");
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].contains("XY-S2 is missing"), "{p:?}");
+    }
+
+    #[test]
+    fn an_unknown_a_foreign_and_a_repeated_id_are_named_with_their_line() {
+        let p = problems(
+            "- XY-S1 two to four players\n- XY-S2 each starts with three cards\n\
+             - XY-T10 draw one card a turn\n- XY-Z9 a rule nobody tests\n\
+             - AB-S1 a rule of another game\n- XY-S2 each starts with three cards\n",
+        );
+        assert_eq!(p.len(), 3, "{p:?}");
+        assert!(p[0].starts_with("RULES.md:4: XY-Z9 is not in"), "{p:?}");
+        assert!(
+            p[1].starts_with("RULES.md:5: AB-S1 is not a rule ID"),
+            "{p:?}"
+        );
+        assert!(
+            p[2].starts_with("RULES.md:6: XY-S2 is listed again (first on line 2)"),
+            "{p:?}"
+        );
+    }
+
+    #[test]
+    fn an_id_needs_a_summary() {
+        let p = problems("- XY-S1\n- XY-S2 cards\n- XY-T10 draw one card a turn\n");
+        assert_eq!(p.len(), 2, "{p:?}");
+        assert!(
+            p[0].starts_with("RULES.md:1: XY-S1 needs a summary") && p[0].ends_with("(it has 0)"),
+            "{p:?}"
+        );
+        assert!(
+            p[1].starts_with("RULES.md:2: XY-S2 needs a summary") && p[1].ends_with("(it has 1)"),
+            "{p:?}"
+        );
+    }
 }
