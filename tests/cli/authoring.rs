@@ -129,9 +129,9 @@ fn a_game_call_with_a_colon_says_use_a_dot() {
     let r = farebox(&["validate", &s(&dir)]);
     assert_eq!(r.code, 1, "{}{}", r.out, r.err);
     assert!(
-        r.out.contains(
-            "`game:place_tile(...)` passes the `game` table itself as argument 1"
-        ) && r.out.contains("call it with a dot: `game.place_tile(...)`"),
+        r.out
+            .contains("`game:place_tile(...)` passes the `game` table itself as argument 1")
+            && r.out.contains("call it with a dot: `game.place_tile(...)`"),
         "{}",
         r.out
     );
@@ -151,7 +151,9 @@ fn record_keeps_a_failing_game_up_to_its_failure() {
         &rules,
         text.replacen(
             hook,
-            &format!("{hook}\n\t\tif action == \"end\" then error(\"the meter jammed\") end"),
+            &format!(
+                "{hook}\n\t\tlocal function jam()\n\t\t\terror(\"the meter jammed\")\n\t\tend\n\t\tif action == \"end\" then\n\t\t\tjam()\n\t\tend"
+            ),
             1,
         ),
     )
@@ -161,7 +163,11 @@ fn record_keeps_a_failing_game_up_to_its_failure() {
     assert_eq!(r.code, 1, "{}{}", r.out, r.err);
     assert!(r.err.contains("the meter jammed"), "{}", r.err);
     assert!(!r.err.contains("\\n"), "a literal \\n in: {}", r.err);
-    assert!(r.err.contains("\n    at "), "the stack on lines of its own: {}", r.err);
+    assert!(
+        r.err.contains("\n    at "),
+        "the stack on lines of its own: {}",
+        r.err
+    );
     assert!(r.err.contains("is saved to"), "{}", r.err);
     let r = farebox(&["replay", &s(&file), "--mod", &s(&dir)]);
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
