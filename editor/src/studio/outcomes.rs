@@ -514,7 +514,9 @@ impl Outcomes {
             for m in &side.stats.error_messages {
                 ui.colored_label(ui.visuals().error_fg_color, m);
             }
-            for g in &side.stats.failed_games {
+            // The first few games each with its button; the rest folded, so that a run
+            // whose every game failed still shows its figures a scroll away.
+            let game_ui = |ui: &mut Ui, g: &crate::runs::FailedGame| {
                 ui.horizontal_wrapped(|ui| {
                     if ui
                         .button("Show in Replay")
@@ -531,6 +533,25 @@ impl Outcomes {
                         if g.capped { "stopped at the cap" } else { "error" },
                         g.action,
                     ));
+                });
+            };
+            const SHOWN: usize = 8;
+            let games = &side.stats.failed_games;
+            for g in games.iter().take(SHOWN) {
+                game_ui(ui, g);
+            }
+            if games.len() > SHOWN {
+                egui::CollapsingHeader::new(format!(
+                    "{} more failed {}",
+                    games.len() - SHOWN,
+                    crate::common::plural(games.len() - SHOWN, "game")
+                ))
+                .id_salt(("failed-games", k))
+                .default_open(false)
+                .show(ui, |ui| {
+                    for g in games.iter().skip(SHOWN) {
+                        game_ui(ui, g);
+                    }
                 });
             }
             ui.separator();
