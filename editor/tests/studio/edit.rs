@@ -670,3 +670,36 @@ fn each_deck_keeps_its_own_filter_and_an_empty_result_says_no_matches() {
     assert_eq!(h.get_by_label("Filter").value().as_deref(), Some("zebra"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn every_track_piece_is_previewed_alone_on_the_table() {
+    // Dicey Curves' start lies many card lengths out on its 32 x 28 table; the piece alone is
+    // laid on a small one, where that start would be off the table.
+    let mut h = studio("dicey-curves".into());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    h.get_by_label("This piece alone").click();
+    h.step();
+    let pieces: Vec<(String, String, u32, u32)> =
+        match &live(h.state().as_ref().unwrap()).unwrap().board {
+            farebox::content::def::BoardDef::Track(t) => t
+                .pieces
+                .iter()
+                .map(|p| (p.id.clone(), p.name.clone(), p.lanes, p.rows))
+                .collect(),
+            _ => panic!("Dicey Curves has a track"),
+        };
+    assert!(pieces.len() >= 18, "{pieces:?}");
+    for (id, name, lanes, rows) in pieces {
+        // The piece as the list in the tools panel picks it.
+        h.state_mut().as_mut().unwrap().board.piece = Some(id.clone());
+        h.step();
+        h.step();
+        assert!(
+            h.query_by_label_contains("No track laid yet").is_none()
+                && h.query_by_label_contains("cannot be laid").is_none(),
+            "{id} is not shown alone"
+        );
+        h.get_by_label(&format!("{name}: {lanes} lanes, {rows} rows"));
+    }
+}
