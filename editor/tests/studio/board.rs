@@ -570,3 +570,28 @@ fn a_spaces_name_is_written_beyond_the_ring_of_a_last_move() {
     });
     assert!(checked > 0, "no ringed space had its name written");
 }
+
+/// The legend names the starts of the seats in the game only: a two-seat game of Curbside
+/// has four start cells on its board and Taxi Derby a depot per colour, but only two seats.
+#[test]
+fn the_legend_lists_the_starts_of_the_seats_in_the_game_only() {
+    for (game, starts) in [("curbside", "start cell of "), ("taxi-derby", "start of ")] {
+        let mut h = started(game, 7);
+        let (names, seats) = {
+            let snap = snap(&h);
+            (snap.def.seat_names.clone(), snap.view.seats as usize)
+        };
+        assert_eq!(seats, 2, "{game}");
+        assert!(names.len() > 2, "{game}");
+        if h.query_by_label_contains("you can act here").is_none() {
+            h.get_by_label("Legend").click();
+            settle(&mut h);
+        }
+        for (k, name) in names.iter().enumerate() {
+            let listed = h
+                .query_by_label_contains(&format!("{starts}{name}"))
+                .is_some();
+            assert_eq!(listed, k < seats, "{game}: the start of {name}");
+        }
+    }
+}
