@@ -765,3 +765,29 @@ fn play_names_a_card_s_abilities_as_the_content_names_them() {
         }
     }
 }
+
+#[test]
+fn play_names_each_dicey_curves_car_by_the_seat_that_drives_it() {
+    // Two seats drive two cars each: Red the Red and the Yellow Racer, Blue the Blue and the
+    // Green. The pieces' list says whose each car is.
+    let r = farebox_with_input(
+        &[
+            "play",
+            "dicey-curves",
+            "--seats",
+            "human,random",
+            "--seed",
+            "5",
+        ],
+        "?\nq\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    for car in [
+        "Red Racer of Red",
+        "Yellow Racer of Red",
+        "Blue Racer of Blue",
+        "Green Racer of Blue",
+    ] {
+        assert!(r.out.contains(car), "no {car} in\n{}", r.out);
+    }
+}

@@ -595,3 +595,45 @@ fn the_legend_lists_the_starts_of_the_seats_in_the_game_only() {
         }
     }
 }
+
+/// In a two-seat race each seat drives two cars and the second is of another colour (Red
+/// drives the Yellow Racer): the legend names every car by its driver and its colour.
+#[test]
+fn each_dicey_curves_car_is_named_by_the_seat_that_drives_it() {
+    use farebox_editor::studio::worker::SeatKind;
+    let mut h = studio("dicey-curves".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(5);
+        play.set_seat(0, SeatKind::Bot("racer".into()));
+        play.set_seat(1, SeatKind::Bot("racer".into()));
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    until_long(&mut h, "all four cars lined up", |s| {
+        s.play.snapshot().is_some_and(|snap| {
+            snap.view
+                .pieces
+                .iter()
+                .filter(|p| p.kind.starts_with("car-") && p.at.is_some())
+                .count()
+                == 4
+        })
+    });
+    h.state_mut().as_mut().unwrap().play.paused = true;
+    settle(&mut h);
+    if h.query_by_label_contains("edge of the table").is_none() {
+        h.get_by_label("Legend").click();
+        settle(&mut h);
+    }
+    for car in [
+        "Red's Red Racer",
+        "Red's Yellow Racer",
+        "Blue's Blue Racer",
+        "Blue's Green Racer",
+    ] {
+        assert!(h.query_by_label(car).is_some(), "no {car} in the legend");
+    }
+    assert!(h.query_by_label_contains("(in its own colour)").is_none());
+}
