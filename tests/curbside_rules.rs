@@ -77,6 +77,31 @@ fn ev(g: &mut Game, code: &str) -> Value {
         .unwrap_or_else(|e| panic!("{e}\n{code}"))
 }
 
+/// The action that plays the first card of a kind in the acting seat's hand (`canteen`,
+/// `pothole`, `reroute`), with `rest` after the card it names: "pothole cs-t12 5,6".
+fn card_action(g: &mut Game, kind: &str, rest: &str) -> Option<String> {
+    offered(g, &format!("{kind} ")).into_iter().find(|a| {
+        let mut w = a.splitn(3, ' ');
+        w.next();
+        w.next();
+        w.next().unwrap_or("") == rest
+    })
+}
+
+fn play_card(g: &mut Game, kind: &str, rest: &str) {
+    let a = card_action(g, kind, rest)
+        .unwrap_or_else(|| panic!("no {kind} {rest}: {:?}", offered(g, kind)));
+    act(g, &a);
+}
+
+/// What follows the card in the offered actions of a kind: "d2" of "reroute cs-t11 d2".
+fn card_targets(g: &mut Game, kind: &str) -> Vec<String> {
+    offered(g, &format!("{kind} "))
+        .iter()
+        .map(|a| a.splitn(3, ' ').nth(2).unwrap_or("").to_string())
+        .collect()
+}
+
 /// A two-seat game with every passenger parked on rows 5 and 6; seat 1 (Yellow) to act, its
 /// taxi on the crossroads at 1,1 with 12 gas and three actions.
 fn road_game(def: &Arc<GameDef>) -> Game {
@@ -290,7 +315,7 @@ fn d1_every_trip_size_by_forced_rolls(def: &Arc<GameDef>) {
             ),
         );
         let before = int(ev(&mut g, "return game.counter('actions')"));
-        act(&mut g, "reroute d1");
+        play_card(&mut g, "reroute", "d1");
         ev(&mut g, "uncrowd()");
         let f = fares(&mut g);
         assert_eq!(f[0].1, format!("{},{}", to.0, to.1));
@@ -653,16 +678,20 @@ fn t10_a_canteen_adds_three_gas(def: &Arc<GameDef>) {
     act(&mut g, "end");
     act(&mut g, "end");
     assert_eq!(int(ev(&mut g, "return game.counter('gas', 1)")), 12, "kept");
-    act(&mut g, "canteen");
+    // The action names the card it plays, which the outcome figures count as played.
+    act(&mut g, "canteen start-canteen");
     assert_eq!(int(ev(&mut g, "return game.counter('gas', 1)")), 15);
-    assert!(!has(&mut g, "canteen"), "one canteen, used up");
+    assert!(
+        offered(&mut g, "canteen").is_empty(),
+        "one canteen, used up"
+    );
 }
 
 /// CS-T11: re-routes passenger 1 (`"p"`) or its destination (`"d"`) again and again: the
 /// other piece never moves, the moved one never lands on its partner (with only the two
 /// pieces' cells left open, it can only stay), and the trip is priced anew each time.
 fn reroute_moves_one_piece(g: &mut Game, which: &str) {
-    let action = format!("reroute {which}1");
+    let target = format!("{which}1");
     let moved = |f: &(String, String, i64, i64)| {
         if which == "p" {
             f.0.clone()
@@ -680,14 +709,14 @@ fn reroute_moves_one_piece(g: &mut Game, which: &str) {
     for _ in 0..6 {
         let before = moved(&fares(g)[0]);
         ev(g, "give('start-reroute') crowd({ at(1, 5), at(1, 6) })");
-        act(g, &action);
+        play_card(g, "reroute", &target);
         ev(g, "uncrowd()");
         assert_eq!(moved(&fares(g)[0]), before, "rolled onto its partner");
     }
     for _ in 0..8 {
         let before = fares(g)[0].clone();
         ev(g, "give('start-reroute')");
-        act(g, &action);
+        play_card(g, "reroute", &target);
         let after = fares(g)[0].clone();
         assert_eq!(partner(&after), partner(&before), "its partner moved too");
         assert_eq!((after.2, after.3), trip_for(size_of(&after.0, &after.1)));
@@ -721,13 +750,16 @@ fn t11_only_for_the_player_whose_turn_it_is(def: &Arc<GameDef>) {
         r#"game.move_piece(pass(1), nil) game.set_prop(pass(1), "rider", 2)
            game.move_piece(pass(2), nil) game.set_prop(pass(2), "rider", 1)"#,
     );
-    let acts: Vec<String> = offered(&mut g, "reroute");
-    assert_eq!(acts, vec!["reroute d2", "reroute p3", "reroute d3"]);
-    assert!(g.apply("reroute d1").is_err(), "a rival's fare");
+    assert_eq!(card_targets(&mut g, "reroute"), vec!["d2", "p3", "d3"]);
+    for card in ["start-reroute", "cs-t11"] {
+        assert!(
+            g.apply(&format!("reroute {card} d1")).is_err(),
+            "a rival's fare"
+        );
+    }
     // Seat 2, on its turn, may move the destination of its own fare (1) but not seat 1's (2).
     act(&mut g, "end");
-    let acts: Vec<String> = offered(&mut g, "reroute");
-    assert_eq!(acts, vec!["reroute d1", "reroute p3", "reroute d3"]);
+    assert_eq!(card_targets(&mut g, "reroute"), vec!["d1", "p3", "d3"]);
 }
 
 fn t12_a_pothole_goes_on_a_free_cell(def: &Arc<GameDef>) {
@@ -737,12 +769,7 @@ fn t12_a_pothole_goes_on_a_free_cell(def: &Arc<GameDef>) {
         &mut g,
         "give('cs-t12') game.set_blocker(at(4, 4), 'cs-t12')",
     );
-    let mut offered: Vec<String> = g
-        .legal_actions()
-        .unwrap()
-        .into_iter()
-        .filter_map(|a| a.strip_prefix("pothole ").map(str::to_string))
-        .collect();
+    let mut offered = card_targets(&mut g, "pothole");
     offered.sort();
     let mut want = Vec::new();
     for y in 1..=6 {
@@ -764,7 +791,7 @@ fn t12_a_pothole_blocks_until_its_owners_next_turn(def: &Arc<GameDef>) {
         &mut g,
         "give('cs-t12') road(5, 6, 'cs-t4', 1) road(4, 6, 'cs-t4', 1)",
     );
-    act(&mut g, "pothole 5,6");
+    play_card(&mut g, "pothole", "5,6");
     act(&mut g, "end");
     // Seat 2, at 6,6, cannot drive west onto it.
     assert!(!has(&mut g, "move W 1"), "onto the pothole");
@@ -792,9 +819,9 @@ fn a0_cards_from_hand_cost_no_action(def: &Arc<GameDef>) {
     // spending one of the three actions.
     let mut g = road_game(def);
     ev(&mut g, "give('cs-t12')");
-    act(&mut g, "canteen");
-    act(&mut g, "pothole 4,4");
-    act(&mut g, "reroute d1");
+    play_card(&mut g, "canteen", "");
+    play_card(&mut g, "pothole", "4,4");
+    play_card(&mut g, "reroute", "d1");
     assert_eq!(int(ev(&mut g, "return game.counter('actions')")), 3);
     assert_eq!(g.active(), 0);
 }
@@ -1531,8 +1558,9 @@ fn every_broken_rule_is_caught() {
 
 #[test]
 fn no_action_is_listed_twice() {
-    // The action list is a set: a starting canteen and a canteen from the deck offer one
-    // "canteen", not two. Checked at every decision of seeded random games.
+    // The action list is a set, and a starting canteen and a canteen from the deck offer one
+    // canteen action, not two (naming the first in hand). Checked at every decision of
+    // seeded random games.
     let mut rng = farebox::rng::Rng::new(7, 1);
     let mut checked = 0;
     for seed in 0..40 {
@@ -1543,6 +1571,8 @@ fn no_action_is_listed_twice() {
             sorted.sort();
             sorted.dedup();
             assert_eq!(sorted.len(), acts.len(), "seed {seed}: {acts:?}");
+            let canteens = acts.iter().filter(|a| a.starts_with("canteen ")).count();
+            assert!(canteens <= 1, "seed {seed}: {acts:?}");
             checked += 1;
             let a = acts[rng.below(acts.len() as u32) as usize].clone();
             g.apply_legal(&a).unwrap();

@@ -370,6 +370,25 @@ mod tests {
     }
 
     #[test]
+    fn abilities_read_as_the_names_of_their_table_rows_for_a_list_and_for_one() {
+        let def = load("critter-cab");
+        let b = card(&def, "family-taxi");
+        assert!(
+            b.details
+                .contains(&"abilities Two fares at once, Everyone off first".to_string()),
+            "{}",
+            b.text()
+        );
+        let def = load("taxi-derby");
+        let b = card(&def, "stereo");
+        assert!(
+            b.details.contains(&"ability Police Scanner".to_string()),
+            "{}",
+            b.text()
+        );
+    }
+
+    #[test]
     fn destinations_among_spaces_read_as_one_or_the_other() {
         let def = load("critter-cab");
         let b = card(&def, "squirrel-courier");

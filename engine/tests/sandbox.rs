@@ -349,3 +349,44 @@ return {
         "{e}"
     );
 }
+
+#[test]
+fn the_rules_give_a_piece_to_a_seat_and_every_view_names_its_owner() {
+    let script = r#"
+return {
+  setup = function(g)
+    game.set_owner(game.pieces("car")[2], 2)
+  end,
+  actions = function(g, seat) return { "pass" } end,
+  apply = function(g, seat, action) game.end_turn() end,
+}"#;
+    let pieces = "[[pieces]]\nid = \"car\"\nname = \"Car\"\ncount = 2\n";
+    let def = Arc::new(support::probe_with_pieces(script, pieces));
+    let mut g = Game::new(def, Setup::new(2, 7)).unwrap_or_else(|e| panic!("{e}"));
+    let owners =
+        |g: &Game| -> Vec<Option<u8>> { g.view(None).pieces.iter().map(|p| p.owner).collect() };
+    assert_eq!(owners(&g), vec![None, Some(1)]);
+    assert_eq!(
+        g.eval("return game.owner(game.pieces('car')[2])").unwrap(),
+        Value::Int(2)
+    );
+    assert_eq!(
+        g.eval("return #game.pieces('car', 2)").unwrap(),
+        Value::Int(1)
+    );
+    g.eval("game.set_owner(game.pieces('car')[2], nil)")
+        .unwrap();
+    assert_eq!(owners(&g), vec![None, None]);
+    let e = g
+        .eval("game.set_owner(game.pieces('car')[1], 3)")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("there is no seat 3"), "{e}");
+    // Only the rules change the game.
+    let e = g
+        .inspect("game.set_owner(game.pieces('car')[1], 1)")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("game.set_owner changes the game"), "{e}");
+    assert_eq!(owners(&g), vec![None, None]);
+}

@@ -721,3 +721,35 @@ fn sim_gives_figures_per_card_and_forbids_what_it_is_told() {
         r.err
     );
 }
+
+#[test]
+fn sim_counts_each_card_once_and_as_played_when_an_action_plays_it() {
+    // Curbside's road-tile cards share their ids with the tiles they show, and a canteen, a
+    // pothole or a re-route is played by an action of its own: each card is one row of the
+    // figures (never again as a tile), and the cards played from hand count as played.
+    let r = farebox(&["sim", "curbside", "--games", "30", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let one: serde_json::Value = serde_json::from_str(&r.out).unwrap();
+    let cards = one["cards"].as_object().expect("a cards object");
+    let tiles = one["tiles"].as_object().expect("a tiles object");
+    for id in tiles.keys() {
+        assert!(
+            !cards.contains_key(id),
+            "{id} is a card and a tile: {}",
+            r.out
+        );
+    }
+    let played = |id: &str| cards[id]["games_played"].as_u64().unwrap_or(0);
+    assert!(played("cs-t4") > 0, "{}", r.out);
+    assert!(
+        played("start-canteen") + played("cs-t10") > 0,
+        "no canteen played: {}",
+        r.out
+    );
+    assert!(
+        played("start-reroute") + played("cs-t11") > 0,
+        "no re-route played: {}",
+        r.out
+    );
+    assert!(played("cs-t12") > 0, "no pothole played: {}", r.out);
+}

@@ -718,3 +718,76 @@ visibility = "owner"
 fn after<'a>(out: &'a str, from: &str) -> Vec<&'a str> {
     out.lines().skip_while(|l| !l.contains(from)).collect()
 }
+
+#[test]
+fn play_names_a_card_s_abilities_as_the_content_names_them() {
+    // A taxi's `abilities` and an upgrade token's `ability` name rows of the game's abilities
+    // table: the cards read by those rows' names, never by their ids.
+    for (game, names, ids) in [
+        (
+            "critter-cab",
+            &[
+                "River lanes",
+                "Flight paths",
+                "VIP tips",
+                "Two fares at once",
+            ][..],
+            &[
+                "river-edges",
+                "flight-edges",
+                "vip-bonus",
+                "draws-two",
+                "no-top-up",
+            ][..],
+        ),
+        (
+            "taxi-derby",
+            &["Police Scanner", "Overdrive", "Traffic App", "Velvet Seats"][..],
+            &["police-scanner", "overdrive", "traffic-app", "velvet-seats"][..],
+        ),
+    ] {
+        let r = farebox_with_input(
+            &["play", game, "--seats", "human,random", "--seed", "3"],
+            "q\n",
+        );
+        assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+        // Each seat's taxi card or first upgrade token, with its abilities by name.
+        let cards: String = r
+            .out
+            .lines()
+            .filter(|l| l.contains("(abilit"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let shown = names.iter().filter(|n| cards.contains(*n)).count();
+        assert!(shown >= 2, "{game}: abilities not named in\n{}", r.out);
+        for id in ids {
+            assert!(!r.out.contains(id), "{game}: `{id}` shown in\n{}", r.out);
+        }
+    }
+}
+
+#[test]
+fn play_names_each_dicey_curves_car_by_the_seat_that_drives_it() {
+    // Two seats drive two cars each: Red the Red and the Yellow Racer, Blue the Blue and the
+    // Green. The pieces' list says whose each car is.
+    let r = farebox_with_input(
+        &[
+            "play",
+            "dicey-curves",
+            "--seats",
+            "human,random",
+            "--seed",
+            "5",
+        ],
+        "?\nq\n",
+    );
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    for car in [
+        "Red Racer of Red",
+        "Yellow Racer of Red",
+        "Blue Racer of Blue",
+        "Green Racer of Blue",
+    ] {
+        assert!(r.out.contains(car), "no {car} in\n{}", r.out);
+    }
+}

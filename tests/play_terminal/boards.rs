@@ -306,10 +306,12 @@ fn a_track_is_drawn_card_by_card_with_lanes_gates_and_cars() {
     assert!(legend.contains("Cards: 1 Starting Grid, 2 "), "{legend}");
     // Gates show their dice on the exit edge.
     assert!(legend.contains("gate on the exit"), "{legend}");
-    // The car Red lined up, at the back of the left lane of card 1: the first cell of the
-    // card's L line holds the red car's mark.
+    // The car Red lined up, at the back of the left lane of card 1, named with its driver:
+    // the first cell of the card's L line holds the red car's mark.
     assert!(
-        screen.contains("  Red Racer at Starting Grid (card 1), left lane, 3rd row from the front"),
+        screen.contains(
+            "  Red Racer of Red at Starting Grid (card 1), left lane, 3rd row from the front"
+        ),
         "{screen}"
     );
     let left = board.iter().find(|l| l.starts_with("L ")).unwrap();

@@ -78,12 +78,21 @@ pub fn seat_marks(def: &GameDef, seats: u8) -> Vec<String> {
         .collect()
 }
 
-/// A piece's mark: its seat's mark, or for a piece of no seat the initial of its kind followed
-/// by the initial of its `color` property ("py": the yellow passenger). A piece whose
-/// `carrying` property is a string adds "+" and that string's initial ("Y+g").
+/// A piece's mark: its seat's mark, or for a piece of no seat (or in a colour of its own) the
+/// initial of its kind followed by the initial of its `color` property ("py": the yellow
+/// passenger). A piece whose `carrying` property is a string adds "+" and that string's
+/// initial ("Y+g").
 pub fn piece_mark(p: &PieceView, seat_marks: &[String]) -> String {
     let lower = |s: &str| initial(s).to_lowercase().collect::<String>();
-    let mut m = match p.owner.and_then(|o| seat_marks.get(o as usize)) {
+    // A seat's piece in a colour of its own (one of the two cars a Dicey Curves seat drives)
+    // is marked by its kind and colour, as a piece of no seat is: the seat's mark alone would
+    // not tell its pieces apart.
+    let own_color = matches!(p.props.get("color"), Some(Value::Str(c)) if !c.is_empty());
+    let seat_mark = p
+        .owner
+        .filter(|_| !own_color)
+        .and_then(|o| seat_marks.get(o as usize));
+    let mut m = match seat_mark {
         Some(s) => s.clone(),
         None => {
             let mut m = lower(&p.kind);
@@ -497,8 +506,9 @@ pub(crate) fn piece_legend(
         {
             carrying = true;
         }
+        let own_color = matches!(p.props.get("color"), Some(Value::Str(c)) if !c.is_empty());
         match p.owner {
-            Some(o) if (o as usize) < seat_marks.len() => {
+            Some(o) if (o as usize) < seat_marks.len() && !own_color => {
                 let at = match seats.iter().position(|(s, _)| *s == o) {
                     Some(k) => k,
                     None => {

@@ -347,6 +347,7 @@ pub(crate) fn show_editing(
         }
     }
     overlay_ui(&t);
+    // Painted text is invisible to screen readers: the note and the banner are named nodes too.
     if let Some(note) = &t.note {
         plate_text(
             &t.painter,
@@ -355,11 +356,17 @@ pub(crate) fn show_editing(
             note,
             16.0,
         );
+        let r = Rect::from_center_size(t.rect.center(), Vec2::new(200.0, 20.0));
+        let r = ui.interact(r, id.with("note"), Sense::hover());
+        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, note));
     }
     // At the bottom: the top right is the legend's.
     if let Some(b) = scene.banner {
         let at = t.rect.center_bottom() - Vec2::new(0.0, 12.0);
         plate_text(&t.painter, at, Align2::CENTER_BOTTOM, b, 15.0);
+        let r = Rect::from_center_size(at - Vec2::new(0.0, 10.0), Vec2::new(200.0, 20.0));
+        let r = ui.interact(r, id.with("banner"), Sense::hover());
+        r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, b));
     }
     let mut legend = std::mem::take(&mut t.legend);
     legend.sort_by_key(|(sym, _)| sym.group());

@@ -478,6 +478,7 @@ impl Outcomes {
         let forbid = content::table_ui(
             ui,
             table,
+            def,
             &now.stats.figures,
             accepted_stats.map(|s| &s.figures),
             self.running.is_none(),

@@ -745,4 +745,70 @@ fn a_track_fills_its_view_and_its_plates_keep_off_the_gates_and_inside_the_view(
         true
     });
     assert!(gates_seen > 0, "no gate was ever on the track");
+
+/// The legend names the starts of the seats in the game only: a two-seat game of Curbside
+/// has four start cells on its board and Taxi Derby a depot per colour, but only two seats.
+#[test]
+fn the_legend_lists_the_starts_of_the_seats_in_the_game_only() {
+    for (game, starts) in [("curbside", "start cell of "), ("taxi-derby", "start of ")] {
+        let mut h = started(game, 7);
+        let (names, seats) = {
+            let snap = snap(&h);
+            (snap.def.seat_names.clone(), snap.view.seats as usize)
+        };
+        assert_eq!(seats, 2, "{game}");
+        assert!(names.len() > 2, "{game}");
+        if h.query_by_label_contains("you can act here").is_none() {
+            h.get_by_label("Legend").click();
+            settle(&mut h);
+        }
+        for (k, name) in names.iter().enumerate() {
+            let listed = h
+                .query_by_label_contains(&format!("{starts}{name}"))
+                .is_some();
+            assert_eq!(listed, k < seats, "{game}: the start of {name}");
+        }
+    }
+}
+
+/// In a two-seat race each seat drives two cars and the second is of another colour (Red
+/// drives the Yellow Racer): the legend names every car by its driver and its colour.
+#[test]
+fn each_dicey_curves_car_is_named_by_the_seat_that_drives_it() {
+    use farebox_editor::studio::worker::SeatKind;
+    let mut h = studio("dicey-curves".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    {
+        let play = &mut h.state_mut().as_mut().unwrap().play;
+        play.set_seed(5);
+        play.set_seat(0, SeatKind::Bot("racer".into()));
+        play.set_seat(1, SeatKind::Bot("racer".into()));
+        play.pace = Duration::ZERO;
+    }
+    h.get_by_label("Start the game").click();
+    until_long(&mut h, "all four cars lined up", |s| {
+        s.play.snapshot().is_some_and(|snap| {
+            snap.view
+                .pieces
+                .iter()
+                .filter(|p| p.kind.starts_with("car-") && p.at.is_some())
+                .count()
+                == 4
+        })
+    });
+    h.state_mut().as_mut().unwrap().play.paused = true;
+    settle(&mut h);
+    if h.query_by_label_contains("edge of the table").is_none() {
+        h.get_by_label("Legend").click();
+        settle(&mut h);
+    }
+    for car in [
+        "Red's Red Racer",
+        "Red's Yellow Racer",
+        "Blue's Blue Racer",
+        "Blue's Green Racer",
+    ] {
+        assert!(h.query_by_label(car).is_some(), "no {car} in the legend");
+    }
+    assert!(h.query_by_label_contains("(in its own colour)").is_none());
 }

@@ -670,3 +670,68 @@ fn each_deck_keeps_its_own_filter_and_an_empty_result_says_no_matches() {
     assert_eq!(h.get_by_label("Filter").value().as_deref(), Some("zebra"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn every_track_piece_is_previewed_alone_on_the_table() {
+    // Dicey Curves' start lies many card lengths out on its 32 x 28 table; the piece alone is
+    // laid on a small one, where that start would be off the table.
+    let mut h = studio("dicey-curves".into());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    h.get_by_label("This piece alone").click();
+    h.step();
+    let pieces: Vec<(String, String, u32, u32)> =
+        match &live(h.state().as_ref().unwrap()).unwrap().board {
+            farebox::content::def::BoardDef::Track(t) => t
+                .pieces
+                .iter()
+                .map(|p| (p.id.clone(), p.name.clone(), p.lanes, p.rows))
+                .collect(),
+            _ => panic!("Dicey Curves has a track"),
+        };
+    assert!(pieces.len() >= 18, "{pieces:?}");
+    for (id, name, lanes, rows) in pieces {
+        // The piece as the list in the tools panel picks it.
+        h.state_mut().as_mut().unwrap().board.piece = Some(id.clone());
+        h.step();
+        h.step();
+        assert!(
+            h.query_by_label_contains("No track laid yet").is_none()
+                && h.query_by_label_contains("cannot be laid").is_none(),
+            "{id} is not shown alone"
+        );
+        h.get_by_label(&format!("{name}: {lanes} lanes, {rows} rows"));
+    }
+}
+
+#[test]
+fn a_reference_cell_lists_what_it_may_name_by_the_content_s_names_and_writes_the_id() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    open_deck(&mut h, "road-tiles");
+    // The first card's tile cell shows its tile by the tile's name, with the id it holds.
+    h.query_all_by_value("Crossroads (cs-t1)")
+        .next()
+        .expect("the first card's tile cell")
+        .click();
+    settle(&mut h);
+    // Its list names every tile so, a pothole among them.
+    assert!(
+        h.query_by_label("cs-t12").is_none(),
+        "a bare id in the list"
+    );
+    let pothole: Vec<_> = h.query_all_by_label("Pothole (cs-t12)").collect();
+    assert_eq!(pothole.len(), 1, "{pothole:?}");
+    pothole[0].click();
+    settle(&mut h);
+    // Choosing it writes the id.
+    until(&mut h, "the card's tile changed", |s| {
+        live(s).is_some_and(|d| {
+            d.decks.iter().flat_map(|x| &x.cards).any(|c| {
+                c.id == "cs-t1" && c.fields.get("tile").and_then(|v| v.as_str()) == Some("cs-t12")
+            })
+        })
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}

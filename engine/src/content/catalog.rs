@@ -138,10 +138,27 @@ impl Catalog {
         c
     }
 
+    /// Adds an item, and the word actions name it by. Cards come first ([`Catalog::of`]): a
+    /// tile kind, piece kind or option value whose id is also a card's is not named by that
+    /// word, because the card is what a seat holds and plays (Curbside's card `cs-t4` shows
+    /// the tile `cs-t4`: "place cs-t4 ..." plays the card, and counting the tile too would
+    /// list one piece of content twice, under two kinds).
     fn push(&mut self, item: Item) {
         let i = self.items.len() as u32;
         // Yes/no values are not words an action names content by.
-        if !(item.kind == ItemKind::OptionValue && (item.id == "true" || item.id == "false")) {
+        let yes_no =
+            item.kind == ItemKind::OptionValue && (item.id == "true" || item.id == "false");
+        let items = &self.items;
+        let card_named = |named: &Vec<u32>| {
+            named.iter().any(|&k| {
+                items
+                    .get(k as usize)
+                    .is_some_and(|x| x.kind == ItemKind::Card)
+            })
+        };
+        let named_by_a_card =
+            item.kind != ItemKind::Card && self.words.get(&item.id).is_some_and(card_named);
+        if !yes_no && !named_by_a_card {
             self.words.entry(item.id.clone()).or_default().push(i);
         }
         self.items.push(item);

@@ -26,11 +26,8 @@ fn first(s: &str) -> String {
         .map_or(String::new(), |c| c.to_lowercase().collect())
 }
 
-/// A piece of no seat with a color: its kind and color.
-fn colored(p: &PieceView, seats: &[String]) -> Option<(String, String)> {
-    if p.owner.is_some_and(|o| (o as usize) < seats.len()) {
-        return None;
-    }
+/// A piece with a color (a seat's or no seat's): its kind and color.
+fn colored(p: &PieceView) -> Option<(String, String)> {
     match p.props.get("color") {
         Some(Value::Str(c)) if !c.is_empty() => Some((p.kind.clone(), c.clone())),
         _ => None,
@@ -53,7 +50,7 @@ impl<'a> MapMarks<'a> {
             }
         }
         for p in pieces {
-            if let Some(pair) = colored(p, seats)
+            if let Some(pair) = colored(p)
                 && !pairs.contains(&pair)
             {
                 pairs.push(pair);
@@ -62,7 +59,7 @@ impl<'a> MapMarks<'a> {
         // Marks no colored piece may take: the seats' and those of the pieces without color.
         let mut taken: Vec<String> = seats.iter().map(|s| s.to_lowercase()).collect();
         for p in pieces {
-            if colored(p, seats).is_none() && p.owner.is_none_or(|o| (o as usize) >= seats.len()) {
+            if colored(p).is_none() && p.owner.is_none_or(|o| (o as usize) >= seats.len()) {
                 taken.push(first(&p.kind));
             }
         }
@@ -102,7 +99,7 @@ impl<'a> MapMarks<'a> {
     /// A piece's mark on the map.
     pub(super) fn mark(&self, p: &PieceView) -> String {
         let m = piece_mark(p, self.seats);
-        match colored(p, self.seats).and_then(|pair| self.moved.get(&pair)) {
+        match colored(p).and_then(|pair| self.moved.get(&pair)) {
             // piece_mark's colored mark is two letters, then "+x" when it carries something.
             Some(alt) => format!("{alt}{}", m.chars().skip(2).collect::<String>()),
             None => m,

@@ -65,16 +65,15 @@ pub fn draw_map(
 }
 
 /// The pieces with the `color` their kind gives them when they have none of their own, so
-/// that pieces of no seat told apart only by their kind's color get marks of their own ("cr"
-/// the red car, "cb" the blue one) rather than all being "c". The kind's properties are
-/// public (the mod's pieces file).
+/// that pieces told apart only by their kind's color get marks of their own ("cr" the red
+/// car, "cb" the blue one) rather than all being "c", or all their seat's mark when a seat
+/// drives two. The kind's properties are public (the mod's pieces file).
 fn with_kind_color(def: &GameDef, pieces: &[PieceView]) -> Vec<PieceView> {
     pieces
         .iter()
         .map(|p| {
             let mut p = p.clone();
-            if p.owner.is_none()
-                && !p.props.contains_key("color")
+            if !p.props.contains_key("color")
                 && let Some(c) = def
                     .piece(&p.kind)
                     .and_then(|i| def.pieces.get(i))

@@ -192,13 +192,32 @@ pub(super) fn turn_name(t: i32) -> String {
     }
 }
 
-/// Lays one piece alone, for its preview.
+/// The side of the small table a piece is previewed alone on, in card lengths: room for
+/// any piece (one card length long, at most six lanes wide) laid from its middle.
+const PREVIEW_TABLE: f64 = 3.0;
+
+/// Lays one piece alone, for its preview: on a small table, heading as the board's start
+/// heads, its entry edge half a card length behind the table's centre so the piece lies in
+/// the middle. (The board's own start is placed for the board's table, many card lengths
+/// out, which is off a small one.)
 pub(super) fn preview_piece(board: &mut Board, pieces: &[TrackPieceDef], id: &str) -> String {
     let Some((i, piece)) = pieces.iter().enumerate().find(|(_, p)| p.id == id) else {
         return format!("No piece `{id}`");
     };
-    if let Some(t) = board.track.as_mut() {
-        t.table = (3.0, 3.0);
+    let Some(t) = board.track.as_mut() else {
+        return "The board is not a track".to_string();
+    };
+    t.set_table(PREVIEW_TABLE, PREVIEW_TABLE);
+    let heading = t.end.2;
+    let a = f64::from(heading) * std::f64::consts::FRAC_PI_4;
+    if board
+        .start_track(-0.5 * a.sin(), 0.5 * a.cos(), heading, None)
+        .is_err()
+    {
+        return format!(
+            "{} cannot be previewed: the track has already started",
+            piece.name
+        );
     }
     match board.attach_track(i, piece) {
         Ok(_) => format!("{}: {} lanes, {} rows", piece.name, piece.lanes, piece.rows),
@@ -303,7 +322,45 @@ fn sample_words(
 
 #[cfg(test)]
 mod tests {
-    use super::sample_words;
+    use super::{preview_piece, sample_words};
+    use farebox::board::Board;
+    use farebox::content::def::BoardDef;
+    use farebox::rng::Rng;
+
+    #[test]
+    fn a_piece_of_any_width_and_turn_is_previewed_on_the_small_table() {
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+        let resolver = farebox::source::FolderResolver::new(mods.clone());
+        let def = farebox::content::load_mod(
+            &farebox::source::FsSource::new(mods.join("dicey-curves")),
+            &resolver,
+        )
+        .unwrap_or_else(|d| panic!("{d}"));
+        let BoardDef::Track(t) = &def.board else {
+            panic!("Dicey Curves has a track");
+        };
+        for lanes in 1..=6 {
+            for turn in [-90, -45, 0, 45, 90] {
+                let mut pieces = t.pieces.clone();
+                pieces[0].lanes = lanes;
+                pieces[0].turn = turn;
+                let id = pieces[0].id.clone();
+                let mut board = Board::new(
+                    &def.board,
+                    &def.tiles,
+                    &Default::default(),
+                    &mut Rng::new(1, 0),
+                );
+                let said = preview_piece(&mut board, &pieces, &id);
+                assert!(
+                    said.contains(&format!("{lanes} lanes")),
+                    "{lanes} lanes, turn {turn}: {said}"
+                );
+                let laid = board.track.as_ref().map_or(0, |t| t.laid.len());
+                assert_eq!(laid, 1, "{lanes} lanes, turn {turn}: {said}");
+            }
+        }
+    }
 
     #[test]
     fn a_sample_says_it_lays_the_whole_deck_and_how_the_finish_went() {

@@ -304,7 +304,17 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
         if !p.clip_rect().expand(r).contains(c) {
             continue;
         }
-        if has("start") {
+        // The seat a start belongs to, by the colour it names; a start of a seat not in this
+        // game is drawn as a plain space.
+        let word = sp
+            .props
+            .get("color")
+            .and_then(|v| v.as_str())
+            .unwrap_or("a taxi");
+        let seat = (0..scene.def.seat_names.len())
+            .find(|&k| scene.def.seat_name(k).eq_ignore_ascii_case(word));
+        let in_game = seat.is_none_or(|k| k < usize::from(scene.view.seats));
+        if has("start") && in_game {
             let color = prop_color(scene.def, &sp.props).unwrap_or(Color32::WHITE);
             marks::space(p, c, r, color);
             p.circle_stroke(
@@ -312,15 +322,7 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn
                 r * 0.62,
                 Stroke::new((r * 0.14).max(1.0), Color32::WHITE),
             );
-            let word = sp
-                .props
-                .get("color")
-                .and_then(|v| v.as_str())
-                .unwrap_or("a taxi");
-            let whose = (0..scene.def.seat_names.len())
-                .map(|k| scene.def.seat_name(k))
-                .find(|n| n.eq_ignore_ascii_case(word))
-                .unwrap_or_else(|| word.to_string());
+            let whose = seat.map_or_else(|| word.to_string(), |k| scene.def.seat_name(k));
             note_legend(&mut legend, Sym::Start(color), format!("start of {whose}"));
         } else if has("store") {
             let price = sp.props.get("price").and_then(|v| v.as_int());

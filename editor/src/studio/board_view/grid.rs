@@ -163,12 +163,14 @@ pub fn draw(p: &Painter, xf: Xf, scene: &Scene) -> Drawn {
             .spaces
             .get(cell as usize)
             .is_some_and(|sp| sp.tags.iter().any(|t| t == "start"));
+        // A start cell of a seat not in this game is a cell like any other.
+        let color = start_color(scene, cell);
+        let whose =
+            (0..scene.def.seat_names.len()).find(|&k| seat_color(scene.def, k as u8) == color);
+        let start = start && whose.is_none_or(|k| k < usize::from(scene.view.seats));
         if start {
-            let color = start_color(scene, cell);
             marks::start_mark(p, rect, color);
-            let whose = (0..scene.def.seat_names.len())
-                .find(|&k| seat_color(scene.def, k as u8) == color)
-                .map_or("a taxi".to_string(), |k| scene.def.seat_name(k));
+            let whose = whose.map_or("a taxi".to_string(), |k| scene.def.seat_name(k));
             note_legend(
                 &mut legend,
                 Sym::Start(color),

@@ -10,13 +10,14 @@ use super::color::{first_color, prop_color, seat_color};
 use super::marks::Sym;
 use super::{NEUTRAL, Place, Scene, note_legend, props_lines, space_label};
 
-/// The colour of a piece: its seat's, else the colour its properties name, else grey.
+/// The colour of a piece: the colour its properties or its kind's name (Dicey Curves' Yellow
+/// Racer is yellow whoever drives it), else its seat's, else grey.
 pub(super) fn piece_color(scene: &Scene, p: &farebox::game::PieceView) -> Color32 {
-    match p.owner {
-        Some(o) => seat_color(scene.def, o),
-        None => prop_color(scene.def, &p.props)
-            .or_else(|| kind_color(scene.def, &p.kind))
-            .unwrap_or(NEUTRAL),
+    let own = prop_color(scene.def, &p.props).or_else(|| kind_color(scene.def, &p.kind));
+    match (own, p.owner) {
+        (Some(c), _) => c,
+        (None, Some(o)) => seat_color(scene.def, o),
+        (None, None) => NEUTRAL,
     }
 }
 
@@ -71,7 +72,17 @@ pub(super) fn draw_pieces(
             let letter = piece_letter(scene, p);
             super::marks::token(painter, c, r, color, &letter);
             out.push((c, r, k));
+            // A seat's piece in a colour of its own keeps its kind's name as the mod writes it,
+            // which says the colour ("Red's Yellow Racer"); others read as "Red's taxi".
+            let coloured = prop_color(scene.def, &p.props)
+                .or_else(|| kind_color(scene.def, &p.kind))
+                .is_some();
             let what = match p.owner {
+                Some(o) if coloured => format!(
+                    "{}'s {}",
+                    scene.def.seat_name(o as usize),
+                    kind_name(scene.def, &p.kind)
+                ),
                 Some(o) => format!(
                     "{}'s {}",
                     scene.def.seat_name(o as usize),

@@ -547,3 +547,55 @@ fn cards_read_their_fields_as_people_do_and_identical_ones_stack() {
         "no readable fields: {texts:?}"
     );
 }
+
+#[test]
+fn a_seat_s_car_keeps_its_own_colour_and_a_taxi_takes_its_seat_s() {
+    // Dicey Curves: in a two-seat race Red drives the Red and the Yellow Racer.
+    let def = Arc::new(load("dicey-curves"));
+    let game = match Game::new(def.clone(), Setup::new(2, 7)) {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    };
+    let view = game.view(None);
+    let scene = Scene {
+        def: &def,
+        board: &game.state().board,
+        view: &view,
+        actionable: &[],
+        banner: None,
+        lit: &[],
+        moved: &[],
+        offers: &[],
+    };
+    let Some(yellow) = view.pieces.iter().find(|p| p.kind == "car-yellow") else {
+        panic!("no yellow car")
+    };
+    assert_eq!(yellow.owner, Some(0), "Red drives the Yellow Racer");
+    let own = pieces::kind_color(&def, "car-yellow");
+    assert!(own.is_some());
+    assert_eq!(Some(pieces::piece_color(&scene, yellow)), own);
+    assert_ne!(pieces::piece_color(&scene, yellow), seat_color(&def, 0));
+    // Curbside's taxis have no colour of their own: each is its seat's.
+    let def = Arc::new(load("curbside"));
+    let game = match Game::new(def.clone(), Setup::new(2, 7)) {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    };
+    let view = game.view(None);
+    let scene = Scene {
+        def: &def,
+        board: &game.state().board,
+        view: &view,
+        actionable: &[],
+        banner: None,
+        lit: &[],
+        moved: &[],
+        offers: &[],
+    };
+    for p in view.pieces.iter().filter(|p| p.kind == "taxi") {
+        let Some(o) = p.owner else {
+            panic!("a taxi of no seat")
+        };
+        assert_eq!(pieces::piece_color(&scene, p), seat_color(&def, o));
+    }
+}

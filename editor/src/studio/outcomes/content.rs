@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use egui::{RichText, Ui};
+use farebox::GameDef;
 use farebox::figures::{ContentFigure, Figures};
 
 /// What the table is sorted by.
@@ -46,11 +47,14 @@ struct Line<'a> {
     key: &'a str,
     /// The id actions name it by (what "Without it" forbids).
     id: String,
+    /// Its name, told apart from another row's of the same name by its deck ("Gas canteen
+    /// (Starting tiles)") or its kind.
+    name: String,
     now: &'a ContentFigure,
     accepted: Option<&'a ContentFigure>,
 }
 
-fn lines<'a>(now: &'a Figures, accepted: Option<&'a Figures>) -> Vec<Line<'a>> {
+fn lines<'a>(def: &GameDef, now: &'a Figures, accepted: Option<&'a Figures>) -> Vec<Line<'a>> {
     let mut out = Vec::new();
     let groups: [(
         &'static str,
@@ -74,12 +78,42 @@ fn lines<'a>(now: &'a Figures, accepted: Option<&'a Figures>) -> Vec<Line<'a>> {
                 kind,
                 key,
                 id,
+                name: f.name.clone(),
                 now: f,
                 accepted: old.and_then(|m| m.get(key)),
             });
         }
     }
+    tell_apart(def, &mut out);
     out
+}
+
+/// Rows that share a name get what tells them apart: a card its deck's name, anything else
+/// its kind; where that is not enough either, the id.
+fn tell_apart(def: &GameDef, rows: &mut [Line]) {
+    let same = |rows: &[Line], i: usize| {
+        let name = rows[i].name.to_lowercase();
+        rows.iter()
+            .enumerate()
+            .any(|(k, r)| k != i && r.name.to_lowercase() == name)
+    };
+    let shared: Vec<usize> = (0..rows.len()).filter(|&i| same(rows, i)).collect();
+    for &i in &shared {
+        let r = &rows[i];
+        let whose = match r.kind {
+            "card" => def
+                .deck(&r.now.group)
+                .and_then(|d| def.decks.get(d))
+                .map_or(r.now.group.clone(), |d| d.name.clone()),
+            kind => kind.to_string(),
+        };
+        rows[i].name = format!("{} ({whose})", r.now.name);
+    }
+    let still: Vec<usize> = shared.into_iter().filter(|&i| same(rows, i)).collect();
+    for i in still {
+        let id = rows[i].key.to_string();
+        rows[i].name = format!("{} ({id})", rows[i].name);
+    }
 }
 
 /// "61.0% (55.2-66.5)".
@@ -104,11 +138,12 @@ fn effect(f: Option<&ContentFigure>) -> String {
 pub fn table_ui(
     ui: &mut Ui,
     t: &mut Table,
+    def: &GameDef,
     now: &Figures,
     accepted: Option<&Figures>,
     can_forbid: bool,
 ) -> Option<String> {
-    let mut rows = lines(now, accepted);
+    let mut rows = lines(def, now, accepted);
     if rows.is_empty() {
         ui.weak("No card, tile, piece or option was held or played in these games.");
         return None;
@@ -121,7 +156,7 @@ pub fn table_ui(
     let needle = t.filter.trim().to_lowercase();
     if !needle.is_empty() {
         rows.retain(|r| {
-            r.key.to_lowercase().contains(&needle) || r.now.name.to_lowercase().contains(&needle)
+            r.key.to_lowercase().contains(&needle) || r.name.to_lowercase().contains(&needle)
         });
     }
     let key = |r: &Line| match t.sort {
@@ -195,7 +230,7 @@ pub fn table_ui(
                     for r in &rows {
                         ui.label(r.kind);
                         ui.label(r.key);
-                        ui.label(crate::common::cut(&r.now.name, 40));
+                        ui.label(crate::common::cut(&r.name, 48));
                         ui.label(r.now.games_held.to_string());
                         ui.label(rate(r.now.win_rate_held, r.now.win_rate_held_interval))
                             .on_hover_text(format!(
@@ -257,4 +292,47 @@ pub fn card_column(now: Option<&Figures>, accepted: Option<&Figures>) -> BTreeMa
         out.insert(card.to_string(), text);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lines;
+    use farebox::figures::{ContentFigure, Figures};
+
+    #[test]
+    fn rows_of_the_same_name_are_told_apart_by_their_deck() {
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+        let resolver = farebox::source::FolderResolver::new(mods.clone());
+        let def = farebox::content::load_mod(
+            &farebox::source::FsSource::new(mods.join("curbside")),
+            &resolver,
+        )
+        .unwrap_or_else(|d| panic!("{d}"));
+        let fig = |group: &str, name: &str| ContentFigure {
+            group: group.into(),
+            name: name.into(),
+            ..ContentFigure::default()
+        };
+        let mut f = Figures::default();
+        f.cards
+            .insert("start-canteen".into(), fig("starter", "Gas canteen"));
+        f.cards
+            .insert("cs-t10".into(), fig("road-tiles", "Gas canteen"));
+        f.cards
+            .insert("cs-t4".into(), fig("road-tiles", "Straightaway"));
+        f.pieces.insert("taxi".into(), fig("", "Taxi"));
+        f.tiles.insert("cs-t99".into(), fig("", "taxi"));
+        let rows = lines(&def, &f, None);
+        let name = |key: &str| {
+            rows.iter()
+                .find(|r| r.key == key)
+                .map(|r| r.name.clone())
+                .unwrap_or_default()
+        };
+        assert_eq!(name("start-canteen"), "Gas canteen (Starting tiles)");
+        assert_eq!(name("cs-t10"), "Gas canteen (Tile deck)");
+        assert_eq!(name("cs-t4"), "Straightaway");
+        assert_eq!(name("taxi"), "Taxi (piece)");
+        assert_eq!(name("cs-t99"), "taxi (tile)");
+    }
 }

@@ -65,6 +65,11 @@ impl Sheets {
             }
             FieldType::Ref => {
                 let shown = now.as_ref().map(show).unwrap_or_default();
+                // The content's own name for what the cell names, with the id it writes.
+                let named = match def.zip(col.to.as_deref()) {
+                    Some((d, to)) if !shown.is_empty() => ref_label(d, to, &shown),
+                    _ => shown.clone(),
+                };
                 let mut chosen = None;
                 let r = egui::ComboBox::from_id_salt(("cell", id, &col.key))
                     .width(field_w - 8.0)
@@ -76,21 +81,21 @@ impl Sheets {
                             format!("— {hint}")
                         }
                     } else {
-                        shown.clone()
+                        named
                     })
                     .height(320.0)
                     .show_ui(ui, |ui| {
                         // Worked out only while the list is open.
-                        let ids = def
+                        let choices = def
                             .zip(col.to.as_deref())
-                            .map(|(d, to)| ref_ids(d, to))
+                            .map(|(d, to)| ref_choices(d, to))
                             .unwrap_or_default();
                         if ui.selectable_label(shown.is_empty(), "— none").clicked() {
                             chosen = Some(None);
                         }
-                        for i in &ids {
-                            if ui.selectable_label(*i == shown, i).clicked() {
-                                chosen = Some(Some(i.clone()));
+                        for (id, label) in &choices {
+                            if ui.selectable_label(*id == shown, label).clicked() {
+                                chosen = Some(Some(id.clone()));
                             }
                         }
                     })
@@ -273,6 +278,29 @@ pub(super) fn parse_number(text: &str, kind: FieldType) -> Result<Option<RawValu
     }
 }
 
+/// What a reference field may name, as its drop-down lists it: each id with the name the
+/// content gives it, "Crossroads (cs-t1)" (the id alone where the content gives no name).
+/// The id is what the cell writes.
+pub fn ref_choices(def: &GameDef, to: &str) -> Vec<(String, String)> {
+    ref_ids(def, to)
+        .into_iter()
+        .map(|id| {
+            let label = ref_label(def, to, &id);
+            (id, label)
+        })
+        .collect()
+}
+
+/// "Name (id)", or the id where the content names it no other way.
+fn ref_label(def: &GameDef, to: &str, id: &str) -> String {
+    let name = crate::card_brief::ref_name(def, to, id);
+    if name == id {
+        id.to_string()
+    } else {
+        format!("{name} ({id})")
+    }
+}
+
 /// The ids a reference field may name.
 pub fn ref_ids(def: &GameDef, to: &str) -> Vec<String> {
     match to {
@@ -304,7 +332,7 @@ pub fn ref_ids(def: &GameDef, to: &str) -> Vec<String> {
                         Some(
                             x.rows
                                 .iter()
-                                .filter_map(|r| r.get(k).map(|v| format!("{v:?}")))
+                                .filter_map(|r| r.get(k).map(|v| v.to_string()))
                                 .collect(),
                         )
                     })
@@ -369,4 +397,33 @@ pub(super) fn fresh_id<'a>(taken: impl Iterator<Item = &'a str> + Clone, deck: &
         .map(|n| format!("{deck}-new-{n}"))
         .find(|c| !taken.clone().any(|t| t == c))
         .unwrap_or_else(|| format!("{deck}-new"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ref_choices;
+
+    fn load(id: &str) -> farebox::GameDef {
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+        let resolver = farebox::source::FolderResolver::new(mods.clone());
+        farebox::content::load_mod(&farebox::source::FsSource::new(mods.join(id)), &resolver)
+            .unwrap_or_else(|d| panic!("{id}: {d}"))
+    }
+
+    #[test]
+    fn a_reference_s_choices_are_its_ids_with_the_content_s_names() {
+        let def = load("taxi-derby");
+        let rows = ref_choices(&def, "table:locations");
+        assert!(
+            rows.contains(&(
+                "ballpark".to_string(),
+                "Copperfield Ballpark (ballpark)".to_string()
+            )),
+            "{rows:?}"
+        );
+        let def = load("curbside");
+        let tiles = ref_choices(&def, "tiles");
+        assert_eq!(tiles.len(), def.tiles.len());
+        assert_eq!(tiles[0], ("cs-t1".into(), "Crossroads (cs-t1)".into()));
+    }
 }

@@ -17,7 +17,7 @@ use super::edit::{DeckEntry, Edit, Entry, TableEntry};
 use super::{Command, Project};
 use cell::{SheetRef, count_of, default_of, fresh_id};
 
-pub use cell::ref_ids;
+pub use cell::{ref_choices, ref_ids};
 use grid::{card_preview, col, field_col};
 
 /// Which sheet is shown.

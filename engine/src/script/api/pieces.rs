@@ -1,5 +1,6 @@
 //! Pieces and their properties: `game.pieces`, `game.piece_kind`, `game.owner`,
-//! `game.where_is`, `game.move_piece`, `game.pieces_at`, `game.prop` and `game.set_prop`.
+//! `game.set_owner`, `game.where_is`, `game.move_piece`, `game.pieces_at`, `game.prop` and
+//! `game.set_prop`.
 
 use mlua::{Lua, Table, Value as LuaValue};
 
@@ -31,6 +32,11 @@ pub const API: &[(&str, &str, &str)] = &[
         "owner",
         "(piece: number) -> number?",
         "The seat owning a piece, if any.",
+    ),
+    (
+        "set_owner",
+        "(piece: number, seat: number?) -> ()",
+        "Give a piece to a seat (or to nobody with nil): front ends name it as that seat's.",
     ),
     (
         "where_is",
@@ -91,6 +97,14 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         let p = piece_arg(c, p)?;
         Ok(c.state.pieces[p].owner.map(|o| o as i64 + 1))
     }));
+    reg!(lua, t, "set_owner", |_, (p, seat): (i64, Option<i64>)| {
+        with_mut("set_owner", |c| {
+            let p = piece_arg(c, p)?;
+            let owner = seat_arg(c, seat)?;
+            c.state.pieces[p].owner = owner;
+            Ok(())
+        })
+    });
     reg!(lua, t, "where_is", |_, p: i64| with(|c| {
         let p = piece_arg(c, p)?;
         Ok(c.state.pieces[p].at.map(|s| s as i64 + 1))
