@@ -745,6 +745,7 @@ fn a_track_fills_its_view_and_its_plates_keep_off_the_gates_and_inside_the_view(
         true
     });
     assert!(gates_seen > 0, "no gate was ever on the track");
+}
 
 /// The legend names the starts of the seats in the game only: a two-seat game of Curbside
 /// has four start cells on its board and Taxi Derby a depot per colour, but only two seats.
