@@ -118,7 +118,10 @@ fn schema_line(depth: usize, schema: &str) -> String {
 const SELENE_TOML: &str = "# selene (a Luau linter) for this mod's scripts: `selene rules`.\n\
 # types/farebox.yml, written by `farebox new` and `farebox schema --out types`, lists the\n\
 # `game` API and what the sandbox takes away.\n\
-std = \"types/farebox\"\n";
+std = \"types/farebox\"\n\
+[lints]\n\
+# `while game.move_card(a, b) do end` moves every card: the loop's work is its condition.\n\
+empty_loop = \"allow\"\n";
 
 /// StyLua's settings, the same as the bundled games'.
 pub const STYLUA_TOML: &str = include_str!("../../../stylua.toml");

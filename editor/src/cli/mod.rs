@@ -88,7 +88,7 @@ pub enum Command {
     /// whose entries hold games_held, win_rate_held, games_played, win_rate_played (each rate
     /// with an _interval, and the same for the seats that did not). Intervals are 95%:
     /// Wilson's score interval for rates, mean ± 1.96 sd/√n for means. The authoring guide
-    /// (mods/README.md, "Outcomes") describes every key.
+    /// (mods/README.md, "Outcome figures") describes every key.
     Sim(SimArgs),
     /// Serve tables for online play: people join with `farebox play --join ADDR CODE`.
     ///
