@@ -282,6 +282,9 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                     crate::content::files::cut(from.get(), 64)
                 ),
             );
+            // Said once, here: not again for every tag of every card.
+            let target = format!("table:{}", from.get());
+            pending.retain(|p| p.target != target || !p.context.ends_with(", tags"));
         }
     }
     let deck_index: HashMap<String, usize> = decks
