@@ -393,12 +393,13 @@ pub(super) fn field_col(f: &FieldDef) -> Column {
     }
 }
 
-/// How wide a column is: by its type, so the grid does not change shape as values do.
+/// How wide a column is: by its type, so the grid does not change shape as values do (a
+/// reference shows a name and its id).
 pub(super) fn col_width(c: &Column, key_col: &str) -> f32 {
     match c.kind {
         FieldType::Bool => 56.0,
         FieldType::Int | FieldType::Number => 76.0,
-        FieldType::Ref => 150.0,
+        FieldType::Ref => 190.0,
         FieldType::Ints | FieldType::Strings | FieldType::Refs => 170.0,
         FieldType::String if c.key == "text" || c.key == "description" => 300.0,
         FieldType::String if c.key == key_col => 150.0,
