@@ -41,22 +41,17 @@ pub fn clean(text: &str) -> std::borrow::Cow<'_, str> {
 }
 
 /// An engine report that may run to several lines (an error and the stack it was raised
-/// from: "rules/x.luau:12: error: ...\n    at rules/x.luau:40 in setup"), cleaned line by
-/// line: its line breaks stay real, and every line after the first is indented, so text a
-/// mod put in an error message cannot start a line that looks like the command's own.
+/// from: "rules/x.luau:12: error: ...\n    at rules/x.luau:40 in setup"), cleaned: the
+/// stack's frames (the engine's "\n    at ") stay lines of their own, indented, and every
+/// other line break (in a path, a name, a mod's message) is shown as `\n`, so nothing a mod
+/// wrote can start a line that looks like the command's own.
 pub fn clean_report(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for (i, line) in text.split('\n').enumerate() {
-        if i == 0 {
-            out.push_str(&clean_line(line));
-            continue;
-        }
-        out.push('\n');
-        let line = clean_line(line);
-        if !line.starts_with(' ') {
-            out.push_str("    ");
-        }
-        out.push_str(&line);
+    const FRAME: &str = "\n    at ";
+    let mut parts = text.split(FRAME);
+    let mut out = clean_line(parts.next().unwrap_or("")).into_owned();
+    for frame in parts {
+        out.push_str(FRAME);
+        out.push_str(&clean_line(frame));
     }
     out
 }
