@@ -191,3 +191,28 @@ fn validate_prints_a_stack_as_lines() {
     assert!(!r.out.contains("\\n"), "a literal \\n in: {}", r.out);
     assert!(r.out.contains("\n    at "), "{}", r.out);
 }
+
+/// `--forbid-seat` says whose play is restricted: alone, with nothing to restrict, it is a
+/// usage error rather than a run that ignores it.
+#[test]
+fn forbid_seat_alone_is_refused() {
+    let r = farebox(&["sim", "curbside", "--games", "2", "--forbid-seat", "2"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+    assert!(r.err.contains("--forbid-seat"), "{}", r.err);
+    assert!(
+        r.err.contains("--forbid") || r.err.contains("--rank"),
+        "{}",
+        r.err
+    );
+    let r = farebox(&[
+        "sim",
+        "curbside",
+        "--games",
+        "2",
+        "--forbid",
+        "cs-t12",
+        "--forbid-seat",
+        "2",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+}

@@ -219,6 +219,7 @@ pub struct ServeArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("restricted").args(["forbid", "rank"]).multiple(true)))]
 pub struct SimArgs {
     /// The mod to simulate: a bundled id or a folder path.
     #[arg(value_name = "MOD")]
@@ -258,7 +259,7 @@ pub struct SimArgs {
     #[arg(long, value_name = "ID")]
     pub forbid: Vec<String>,
     /// Forbid the --forbid ids (or, with --rank, each card) to this seat only (1-based).
-    #[arg(long, value_name = "SEAT", value_parser = clap::value_parser!(u8).range(1..))]
+    #[arg(long, value_name = "SEAT", value_parser = clap::value_parser!(u8).range(1..), requires = "restricted")]
     pub forbid_seat: Option<u8>,
     /// Rank the cards of DECK by what each is worth: the games are played once as they are
     /// and once per card with that card forbidden to one seat (--forbid-seat, default 1),
