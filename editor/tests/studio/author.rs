@@ -258,14 +258,7 @@ fn a_pending_question_does_not_hide_a_broken_save() {
         &mod_toml,
         &text.replacen("die_sides = 6", "die_sides = 5", 1),
     );
-    until(&mut h, "the question", |_| true);
-    for _ in 0..3000 {
-        h.step();
-        if h.query_by_label("Keep the old game").is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    until_shown(&mut h, "Keep the old game");
     assert!(h.query_by_label("Keep the old game").is_some());
     let rules = folder.join("rules/curbside.luau");
     let good = std::fs::read_to_string(&rules).unwrap();
@@ -332,13 +325,7 @@ fn a_live_edit_that_changes_what_a_seat_saw_asks_and_keeping_keeps_it() {
             },
         ));
     show_tab(&mut h, "Play");
-    for _ in 0..3000 {
-        h.step();
-        if h.query_by_label("Keep the old game").is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    until_shown(&mut h, "Keep the old game");
     let question = h
         .query_by_label_contains("in place of")
         .expect("the question names what changed")

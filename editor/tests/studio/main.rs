@@ -55,6 +55,18 @@ fn until(h: &mut H, what: &str, done: impl Fn(&Studio) -> bool) {
     panic!("never happened: {what}");
 }
 
+/// Steps frames until a widget labelled `label` is shown (at most about 30 s).
+fn until_shown(h: &mut H, label: &str) {
+    for _ in 0..3000 {
+        h.step();
+        if h.query_by_label(label).is_some() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("never shown: {label}");
+}
+
 /// A copy of a bundled mod in a fresh temporary folder, so tests may change its files.
 fn copy_of(id: &str) -> (PathBuf, PathBuf) {
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -205,13 +205,7 @@ fn a_reload_during_a_game_replays_it_on_the_new_rules() {
     until(&mut h, "the choice after the reload", |s| {
         s.project.as_ref().is_some_and(|p| p.reloads >= 2)
     });
-    for _ in 0..3000 {
-        h.step();
-        if h.query_by_label("Keep the old game").is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    until_shown(&mut h, "Keep the old game");
     h.get_by_label("Keep the old game").click();
     h.step();
     h.step();
