@@ -27,7 +27,7 @@ mod diagnostics;
 mod leaving;
 mod poll;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
@@ -483,7 +483,10 @@ impl eframe::App for Studio {
 /// Opens the Studio window (on `open`, a bundled id or a folder). `frames`, when given,
 /// closes it after that many frames (the smoke test).
 pub fn run(open: Option<String>, frames: Option<u32>) -> Result<(), String> {
-    wait_for_display(Duration::from_secs(5))?;
+    // Held until the window closes: while it is open the X server has a client, so a server
+    // that resets when its last client leaves (Xvfb's default) cannot reset between the
+    // probe and the toolkit's own connection.
+    let _held = wait_for_display(Duration::from_secs(5))?;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Farebox Studio")
@@ -508,13 +511,16 @@ pub fn run(open: Option<String>, frames: Option<u32>) -> Result<(), String> {
 
 /// Waits (up to `wait`) for a local X server named by `DISPLAY` to take connections. A
 /// window system connection can be tried only once per process (the toolkit keeps its first
-/// failure), so a Studio started just after its X server (`Xvfb :99 & DISPLAY=:99 farebox`)
-/// used to close at once with "could not open a window"; now it waits for the server's socket
-/// to answer (at most `wait`, then the toolkit tries as before). Remote displays (`host:0`)
-/// and Wayland sessions are left to the toolkit.
-fn wait_for_display(wait: Duration) -> Result<(), String> {
+/// failure), so a Studio started just after its X server (`Xvfb :99 & DISPLAY=:99 farebox`),
+/// or while the server resets after its last client left (what Xvfb does by default), used to
+/// close at once with "could not open a window". Now it opens the X connection itself and
+/// waits for the server's answer to the connection setup (at most `wait`, then the toolkit
+/// tries as before), and returns that connection for the caller to hold, so the server keeps
+/// a client until the toolkit has connected too. Remote displays (`host:0`) and Wayland
+/// sessions are left to the toolkit.
+fn wait_for_display(wait: Duration) -> Result<Option<std::os::unix::net::UnixStream>, String> {
     if std::env::var_os("WAYLAND_DISPLAY").is_some() {
-        return Ok(());
+        return Ok(None);
     }
     let Some(display) = std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()) else {
         return Err(
@@ -529,25 +535,57 @@ fn wait_for_display(wait: Duration) -> Result<(), String> {
         .and_then(|rest| rest.split('.').next())
         .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
     else {
-        return Ok(());
+        return Ok(None);
     };
     let socket = PathBuf::from(format!("/tmp/.X11-unix/X{number}"));
     let start = Instant::now();
     let mut told = false;
     loop {
-        if std::os::unix::net::UnixStream::connect(&socket).is_ok() {
-            return Ok(());
+        match x_setup(&socket) {
+            Some(XAnswer::Accepted(stream)) => return Ok(Some(stream)),
+            // The server is up but wants credentials this probe does not send: it is the
+            // toolkit's to connect with them.
+            Some(XAnswer::Other) => return Ok(None),
+            None => {}
         }
         // A server may listen elsewhere (an abstract socket alone): the toolkit has the
         // last word.
         if start.elapsed() >= wait {
-            return Ok(());
+            return Ok(None);
         }
         if !told {
             eprintln!("Waiting for the X server on DISPLAY={display}…");
             told = true;
         }
         std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// What an X server answered to a connection setup.
+enum XAnswer {
+    /// The connection is open and usable (held by the caller).
+    Accepted(std::os::unix::net::UnixStream),
+    /// The server answered, but refused or asked for authentication.
+    Other,
+}
+
+/// Sends the X11 connection setup (protocol 11.0, no authorisation) over the local socket
+/// and reads the first byte of the answer: 1 is success, 0 failure, 2 "authenticate". `None`
+/// when the socket is not there, the connection is refused or closed before an answer (a
+/// server still starting or resetting), or nothing comes within a second.
+fn x_setup(socket: &Path) -> Option<XAnswer> {
+    use std::io::{Read, Write};
+    let mut stream = std::os::unix::net::UnixStream::connect(socket).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(1))).ok()?;
+    // 'l': little-endian; then an unused byte, major 11, minor 0, empty authorisation name
+    // and data, two unused bytes.
+    let request = [b'l', 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    stream.write_all(&request).ok()?;
+    let mut first = [0u8; 1];
+    match stream.read(&mut first) {
+        Ok(1) if first[0] == 1 => Some(XAnswer::Accepted(stream)),
+        Ok(1) => Some(XAnswer::Other),
+        _ => None,
     }
 }
 
