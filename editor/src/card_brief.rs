@@ -228,6 +228,9 @@ fn field(def: &GameDef, f: &FieldDef, v: &Value, name: &str, said: &str) -> Opti
                 || v.to_string(),
                 |id| ref_name(def, f.to.as_deref().unwrap_or(""), id),
             ),
+            FieldType::String | FieldType::Strings => v
+                .as_str()
+                .map_or_else(|| v.to_string(), |s| f.choice_label(s).to_string()),
             _ => v.to_string(),
         })
         .collect();
@@ -389,6 +392,34 @@ mod tests {
     }
 
     #[test]
+    fn a_choice_reads_as_its_label_and_scripts_keep_its_id() {
+        let def = load("taxi-derby");
+        let id = first_card(&def, "passengers", |c| {
+            c.fields.get("requires") == Some(&Value::List(vec![Value::Str("wifi".into())]))
+        });
+        let b = card(&def, id);
+        assert!(
+            b.details.contains(&"requires Wi-Fi".to_string()),
+            "{}",
+            b.text()
+        );
+        let def = load("critter-cab");
+        let b = card(&def, "coin-under-the-seat");
+        assert!(!b.text().contains("gain-coins"), "{}", b.text());
+        assert!(
+            b.details.contains(&"effect gain coins".to_string()),
+            "{}",
+            b.text()
+        );
+        // The value the rules read is still the id.
+        let (_, c) = find(&def, None, "coin-under-the-seat").unwrap();
+        assert_eq!(
+            c.fields.get("effect"),
+            Some(&Value::Str("gain-coins".into()))
+        );
+    }
+
+    #[test]
     fn destinations_among_spaces_read_as_one_or_the_other() {
         let def = load("critter-cab");
         let b = card(&def, "squirrel-courier");
@@ -469,6 +500,7 @@ mod tests {
             required: false,
             default: None,
             description: description.into(),
+            choices: Vec::new(),
         };
         assert_eq!(field_label(&f("vip", "VIP (solo): rides alone")), "VIP");
         assert_eq!(field_label(&f("vip", "A VIP card: pays more")), "VIP");

@@ -216,3 +216,49 @@ fn forbid_seat_alone_is_refused() {
     ]);
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
 }
+
+/// A choice with a label is still checked by its id: a card giving a label, or an id the
+/// field does not list, is an error listing the ids; a choice listed twice is refused.
+#[test]
+fn labelled_choices_are_checked_by_their_ids() {
+    let dir = scratch("labelled-choices").join("taxi-derby");
+    copy_dir(&mod_dir("taxi-derby"), &dir);
+    let deck = dir.join("decks/passengers.toml");
+    let text = std::fs::read_to_string(&deck).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l == "requires = [\"wifi\"]")
+        .expect("a passenger requires wi-fi")
+        + 1;
+    std::fs::write(
+        &deck,
+        text.replacen("requires = [\"wifi\"]", "requires = [\"Wi-Fi\"]", 1),
+    )
+    .unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains(&format!("passengers.toml:{line}"))
+            && r.out
+                .contains("`Wi-Fi` is not one of stereo, turbo, wifi, luxury (`Wi-Fi` is the label of `wifi`: write the id)"),
+        "{}",
+        r.out
+    );
+    std::fs::write(
+        &deck,
+        text.replacen(
+            "{ id = \"luxury\", label = \"Luxury\" },",
+            "{ id = \"luxury\", label = \"Luxury\" },\n  { id = \"wifi\", label = \"Wireless\" },",
+            1,
+        ),
+    )
+    .unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("field `requires` lists the choice `wifi` twice"),
+        "{}",
+        r.out
+    );
+}

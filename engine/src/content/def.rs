@@ -385,6 +385,19 @@ pub struct FieldDef {
     pub required: bool,
     pub default: Option<Value>,
     pub description: String,
+    /// The allowed values of a string field with their labels (the id again where the mod
+    /// gives none); empty when any string goes.
+    pub choices: Vec<(String, String)>,
+}
+
+impl FieldDef {
+    /// The words people read for a value of this field: its choice's label, else the value.
+    pub fn choice_label<'a>(&'a self, value: &'a str) -> &'a str {
+        self.choices
+            .iter()
+            .find(|(id, _)| id == value)
+            .map_or(value, |(_, label)| label.as_str())
+    }
 }
 
 #[derive(Debug, Clone)]

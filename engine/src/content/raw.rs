@@ -549,9 +549,10 @@ pub struct RawFieldDef {
     pub default: Option<Sp<RawValue>>,
     pub min: Option<i64>,
     pub max: Option<i64>,
-    /// Allowed values, for string fields.
+    /// Allowed values, for string fields: ids (`"gain-coins"`), or ids with the words people
+    /// read on a card (`{ id = "gain-coins", label = "Gain coins" }`).
     #[serde(default)]
-    pub choices: Vec<String>,
+    pub choices: Vec<RawFieldChoice>,
     /// For list fields (`ints`, `strings`, `refs`): exactly this many items.
     pub length: Option<Sp<u32>>,
     /// For `ref`/`refs` fields naming `spaces`, `tiles`, `pieces` or `deck:<id>`: every thing
@@ -559,6 +560,38 @@ pub struct RawFieldDef {
     pub tagged: Option<Sp<String>>,
     #[serde(default)]
     pub description: String,
+}
+
+/// One allowed value of a string field: its id alone, or its id and a label.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RawFieldChoice {
+    Id(String),
+    Labelled(RawFieldChoiceLabelled),
+}
+
+/// A field choice with the words a person reads for it.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawFieldChoiceLabelled {
+    pub id: String,
+    pub label: String,
+}
+
+impl RawFieldChoice {
+    pub fn id(&self) -> &str {
+        match self {
+            RawFieldChoice::Id(id) => id,
+            RawFieldChoice::Labelled(c) => &c.id,
+        }
+    }
+    /// The label, or the id where none is given.
+    pub fn label(&self) -> &str {
+        match self {
+            RawFieldChoice::Id(id) => id,
+            RawFieldChoice::Labelled(c) => &c.label,
+        }
+    }
 }
 
 /// A deck file: one deck of cards (or tokens, or tiles drawn from a bag).

@@ -57,6 +57,17 @@ pub(super) fn resolve_fields(
         if !f.choices.is_empty() && !matches!(kind, FieldType::String | FieldType::Strings) {
             cx.err(file, f.kind.span(), "only string fields have `choices`");
         }
+        let mut seen: Vec<&str> = Vec::new();
+        for c in &f.choices {
+            if seen.contains(&c.id()) {
+                cx.err(
+                    file,
+                    name.span(),
+                    format!("field `{}` lists the choice `{}` twice", name.get(), c.id()),
+                );
+            }
+            seen.push(c.id());
+        }
         if let Some(n) = &f.length
             && !matches!(kind, FieldType::Ints | FieldType::Strings | FieldType::Refs)
         {
@@ -88,6 +99,11 @@ pub(super) fn resolve_fields(
             required: f.required,
             default: None,
             description: f.description.clone(),
+            choices: f
+                .choices
+                .iter()
+                .map(|c| (c.id().to_string(), c.label().to_string()))
+                .collect(),
         };
         let default = f
             .default
@@ -120,14 +136,15 @@ fn check_value(f: &RawFieldDef, v: &RawValue) -> Result<Value, String> {
         Ok(i)
     };
     let string_choice = |s: &str| -> Result<String, String> {
-        if f.choices.is_empty() || f.choices.iter().any(|c| c == s) {
+        if f.choices.is_empty() || f.choices.iter().any(|c| c.id() == s) {
             Ok(s.to_string())
         } else {
-            let hint = suggestion(s, f.choices.iter().map(|c| c.as_str()));
-            Err(format!(
-                "`{s}` is not one of {}{hint}",
-                f.choices.join(", ")
-            ))
+            let hint = match f.choices.iter().find(|c| c.label().eq_ignore_ascii_case(s)) {
+                Some(c) => format!(" (`{s}` is the label of `{}`: write the id)", c.id()),
+                None => suggestion(s, f.choices.iter().map(|c| c.id())),
+            };
+            let ids: Vec<&str> = f.choices.iter().map(|c| c.id()).collect();
+            Err(format!("`{s}` is not one of {}{hint}", ids.join(", ")))
         }
     };
     let wrong = |want: &str| {
