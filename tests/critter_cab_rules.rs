@@ -901,12 +901,12 @@ fn t8_the_bet(def: &Arc<GameDef>) {
     let mut g = chance_game(def, &["the-bet"], &[]);
     let bets: BTreeSet<String> = offered(&mut g, "bet ")
         .into_iter()
-        .map(|a| a[4..].to_string())
+        .map(|a| a["bet the-bet ".len()..].to_string())
         .collect();
     let threes = drive_ends(&mut g, "drive", "move-3");
     assert_eq!(bets, threes, "exactly three spaces");
     let hand = cards(&mut g, "movement-hand", Some(1));
-    act(&mut g, "bet elm-street-1");
+    act(&mut g, "bet the-bet elm-street-1");
     assert_eq!(cab_at(&mut g, 1), "elm-street-1");
     let mut after = cards(&mut g, "movement-hand", Some(1));
     after.sort();
@@ -941,9 +941,9 @@ fn t8_green_wave(def: &Arc<GameDef>) {
     // the other (the second may be left out), then the hand is filled back to 3.
     let mut g = chance_game(def, &["green-wave"], &[]);
     ev(&mut g, "no_chance()");
-    assert!(has(&mut g, "wave"));
-    act(&mut g, "wave");
-    assert!(!has(&mut g, "wave"));
+    assert!(has(&mut g, "wave green-wave"));
+    act(&mut g, "wave green-wave");
+    assert!(offered(&mut g, "wave").is_empty());
     act(&mut g, "drive move-1 fernway-3");
     assert_eq!(g.active(), 0, "a second drive");
     assert!(has(&mut g, "stop"));
@@ -958,7 +958,7 @@ fn t8_green_wave(def: &Arc<GameDef>) {
     // Leaving the second drive out ends the turn.
     let mut g = chance_game(def, &["green-wave"], &[]);
     ev(&mut g, "no_chance()");
-    act(&mut g, "wave");
+    act(&mut g, "wave green-wave");
     act(&mut g, "drive move-1 fernway-3");
     act(&mut g, "stop");
     assert_eq!(cab_at(&mut g, 1), "fernway-3");
@@ -968,12 +968,15 @@ fn t8_green_wave(def: &Arc<GameDef>) {
     let mut g = chance_game(def, &["green-wave", "green-wave"], &[]);
     ev(&mut g, "no_chance()");
     assert_eq!(count(&mut g, "kept-chance", Some(1)), 2);
-    act(&mut g, "wave");
-    assert!(!has(&mut g, "wave"), "a second Green Wave in the same turn");
+    act(&mut g, "wave green-wave");
+    assert!(
+        offered(&mut g, "wave").is_empty(),
+        "a second Green Wave in the same turn"
+    );
     // Without the card there is no second drive.
     let mut g = chance_game(def, &[], &[]);
     ev(&mut g, "no_chance()");
-    assert!(!has(&mut g, "wave"));
+    assert!(offered(&mut g, "wave").is_empty());
     act(&mut g, "drive move-1 fernway-3");
     assert_eq!(g.active(), 1);
 }
@@ -985,7 +988,7 @@ fn t8_fresh_map(def: &Arc<GameDef>) {
         &mut g,
         "next_cards('movement-deck', { 'move-6', 'move-5', 'move-4' })",
     );
-    act(&mut g, "map");
+    act(&mut g, "map fresh-map");
     let mut h = cards(&mut g, "movement-hand", Some(1));
     h.sort();
     assert_eq!(h, ["move-4", "move-5", "move-6"]);
@@ -1009,12 +1012,12 @@ fn t8_handbrake(def: &Arc<GameDef>) {
         &["move-3"],
     );
     ev(&mut g, "no_chance() keep(1, { 'handbrake' })");
-    let braked = drive_ends(&mut g, "brake", "move-3");
+    let braked = drive_ends(&mut g, "brake", "move-3 handbrake");
     let full = drive_ends(&mut g, "drive", "move-3");
     assert!(braked.contains("hootwood-lookout"), "{braked:?}");
     assert!(braked.contains("bramble-way-2"), "{braked:?}");
     assert!(braked.is_disjoint(&full));
-    act(&mut g, "brake move-3 hootwood-lookout");
+    act(&mut g, "brake move-3 handbrake hootwood-lookout");
     assert_eq!(cab_at(&mut g, 1), "hootwood-lookout");
     assert_eq!(coins(&mut g, 1), 5, "Raccoon Band dropped off");
     let mut d = cards(&mut g, "movement-discard", None);
@@ -1028,8 +1031,8 @@ fn t8_wrong_cab(def: &Arc<GameDef>) {
     // CC-T8 (designed): Wrong Cab!, before the drive: a riding card goes back into the deck,
     // the deck is shuffled and another drawn; one that does not fit the seats goes back too.
     let mut g = chance_game(def, &["wrong-cab"], &[]);
-    assert_eq!(offered(&mut g, "swap "), ["swap raccoon-band"]);
-    act(&mut g, "swap raccoon-band");
+    assert_eq!(offered(&mut g, "swap "), ["swap wrong-cab raccoon-band"]);
+    act(&mut g, "swap wrong-cab raccoon-band");
     let r = cards(&mut g, "riding", Some(1));
     assert_eq!(r.len(), 1);
     assert_eq!(count(&mut g, "passenger-deck", None), 48 - 2);
@@ -1045,7 +1048,7 @@ fn t8_wrong_cab(def: &Arc<GameDef>) {
             "taxis({ 'family-taxi', 'limousine' }) put(1, 'acorn-square') ride(1, { 'mayor-marmot', 'raccoon-band' })
              hand(1, { 'move-1' }) keep(1, { 'wrong-cab' }) put(2, 'lilypad-lido') ride(2, { 'lifeguard-otters' }) drive_phase()",
         );
-        act(&mut g, "swap mayor-marmot");
+        act(&mut g, "swap wrong-cab mayor-marmot");
         let r = cards(&mut g, "riding", Some(1));
         assert!(r.contains(&"raccoon-band".to_string()));
         let seats = int(ev(
@@ -1103,8 +1106,11 @@ fn t8_roadworks_sign(def: &Arc<GameDef>) {
     );
     let mut r = offered(&mut g, "roadworks ");
     r.sort();
-    assert_eq!(r, ["roadworks 2", "roadworks 3"]);
-    act(&mut g, "roadworks 3");
+    assert_eq!(
+        r,
+        ["roadworks roadworks-sign 2", "roadworks roadworks-sign 3"]
+    );
+    act(&mut g, "roadworks roadworks-sign 3");
     assert_eq!(int(ev(&mut g, "return game.counter('skip-turns', 3)")), 1);
     assert_eq!(g.active(), 0, "then Fox drives");
     for _ in 0..2 {
@@ -1500,10 +1506,10 @@ fn a_passenger_listing_names_only_the_destination_that_applies() {
         &mut g,
         "game.set('_pickup', { ['raccoon-band'] = 'hootwood-lookout' })",
     );
-    let label = g.describe("swap raccoon-band");
+    let label = g.describe("swap wrong-cab raccoon-band");
     assert!(label.contains("Thistledown Station"), "{label}");
     assert!(!label.contains("Hootwood Lookout"), "{label}");
-    let public = g.describe_public("swap raccoon-band");
+    let public = g.describe_public("swap wrong-cab raccoon-band");
     assert!(!public.contains("Hootwood Lookout"), "{public}");
 }
 

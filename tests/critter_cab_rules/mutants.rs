@@ -241,8 +241,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "CC-T5",
         RULES,
-        "\t\tif kept(seat, \"stop-short\") then\n",
-        "\t\tif true then\n",
+        "\t\tif handbrake then\n",
+        "\t\tif true then\n\t\t\thandbrake = \"handbrake\"\n",
         "any move may stop short"
     ),
     m!(
@@ -332,7 +332,7 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "CC-T8",
         RULES,
-        "\t\t\tgame.take_card(zone(\"kept-chance\", seat), hb :: string, zone(\"in-play\"))\n",
+        "\t\t\tgame.take_card(zone(\"kept-chance\", seat), hb, zone(\"in-play\"))\n",
         "",
         "the Handbrake is never used up"
     ),
@@ -414,8 +414,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "CC-T8",
         RULES,
-        "if kept(seat, \"double-move\") and not game.get(\"_waved\") then",
-        "if kept(seat, \"double-move\") then",
+        "if wave and not game.get(\"_waved\") then",
+        "if wave then",
         "two Green Waves in one turn"
     ),
     m!(
