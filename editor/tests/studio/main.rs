@@ -30,16 +30,19 @@ type H = Harness<'static, Option<Studio>>;
 
 /// A Studio opening `spec`, in a harness.
 fn studio(spec: String) -> H {
-    Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(
-            move |ui, s: &mut Option<Studio>| {
-                let st =
-                    s.get_or_insert_with(|| Studio::without_settings(ui.ctx(), Some(spec.clone())));
-                st.frame(ui);
-            },
-            None,
-        )
+    studio_sized(spec, egui::vec2(1400.0, 900.0))
+}
+
+/// A Studio opening `spec` in a window of `size`.
+fn studio_sized(spec: String, size: egui::Vec2) -> H {
+    Harness::builder().with_size(size).build_ui_state(
+        move |ui, s: &mut Option<Studio>| {
+            let st =
+                s.get_or_insert_with(|| Studio::without_settings(ui.ctx(), Some(spec.clone())));
+            st.frame(ui);
+        },
+        None,
+    )
 }
 
 /// Steps frames until `done` holds (at most about 30 s of waiting).
@@ -176,7 +179,12 @@ fn play_one_move(h: &mut H) -> usize {
 /// A game of `id` started with a person in the first seat and the mod's bot in the others,
 /// shown once the person has actions.
 fn started(id: &str, seed: u64) -> H {
-    let mut h = studio(id.into());
+    started_sized(id, seed, egui::vec2(1400.0, 900.0))
+}
+
+/// [`started`] in a window of `size`.
+fn started_sized(id: &str, seed: u64, size: egui::Vec2) -> H {
+    let mut h = studio_sized(id.into(), size);
     until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
     h.state_mut().as_mut().unwrap().play.set_seed(seed);
     h.get_by_label("Start the game").click();
