@@ -14,7 +14,10 @@
 //! every seat; a try of several actions, taken back). A replay that leads elsewhere (other
 //! actions offered, another state or log after an action, an action refused) names the kind
 //! of call that changed the game, the hook and the scripts that give it, the seed and the
-//! action. `farebox validate` and `farebox test` run it.
+//! action. It also replays each game on a new VM in another thread, where the scripts' tables
+//! and functions sit at other memory addresses ([`Extra::Moved`]): a game that parts there
+//! iterates over keys whose order follows addresses, and would play differently in another
+//! process. `farebox validate` and `farebox test` run it.
 //!
 //! What holds (and the authoring guide says): a `local` at the top of a script may hold
 //! constants, lookups built from `data`, and caches whose content depends only on the game's
@@ -40,10 +43,23 @@ pub enum Extra {
     Score,
     /// Up to four of the actions offered tried and taken back (`apply`, `on_turn_start`).
     Try,
+    /// No extra calls: the game replayed on a new VM in another thread, after some memory was
+    /// taken, so the scripts' tables and functions sit at other addresses, as they do in
+    /// another process or on another machine.
+    Moved,
 }
 
 impl Extra {
-    pub const ALL: [Extra; 4] = [Extra::Actions, Extra::Describe, Extra::Score, Extra::Try];
+    /// Every kind, [`Extra::Moved`] first: a game that follows addresses also parts when a
+    /// hook is called again (its new tables sit elsewhere), and the reason to give then is
+    /// the addresses.
+    pub const ALL: [Extra; 5] = [
+        Extra::Moved,
+        Extra::Actions,
+        Extra::Describe,
+        Extra::Score,
+        Extra::Try,
+    ];
 
     /// The hooks these calls run.
     pub fn hooks(self) -> &'static [&'static str] {
@@ -52,6 +68,7 @@ impl Extra {
             Extra::Describe => &["describe"],
             Extra::Score => &["score", "evaluate"],
             Extra::Try => &["apply", "on_turn_start"],
+            Extra::Moved => &["setup", "actions", "apply", "on_turn_start"],
         }
     }
 
@@ -65,6 +82,7 @@ impl Extra {
                 "score and evaluate called for every seat (as a screen shows the scores, or a search bot weighs a position)"
             }
             Extra::Try => "actions tried and taken back (as a bot looks ahead)",
+            Extra::Moved => "the game replayed where its tables sit at other memory addresses",
         }
     }
 }
@@ -91,6 +109,13 @@ impl std::fmt::Display for Finding {
         } else {
             format!(" ({})", self.scripts.join(", "))
         };
+        if self.extra == Extra::Moved {
+            return write!(
+                f,
+                "the game depends on where its tables sit in memory, so the same seed plays differently in another process or on another machine: replayed at other addresses, {} at action {} of the game with seed {} and {} seats{scripts}. The usual cause is a loop with pairs or next (or `for k, v in t`) over a table whose keys are tables or functions: that order follows memory addresses. Keep such things in a list, or key them by ids (strings or numbers), whose order does not change",
+                self.what, self.action, self.seed, self.seats
+            );
+        }
         write!(
             f,
             "the rules remember something between hook calls: with {}, the {hooks} hook{}{scripts} changed the game: {} at action {} of the game with seed {} and {} seats. Keep what the game must remember with game.set, not in a `local` outside the hooks",
@@ -225,10 +250,41 @@ fn replay_with(
     extra: Extra,
     vm: &mut Option<Host>,
 ) -> Option<(usize, String)> {
+    if extra == Extra::Moved {
+        return replay_moved(def, seats, seed, reference);
+    }
     let mut game = start(def, seats, seed, vm)?;
     let parted = replay(&mut game, reference, extra);
     *vm = Some(game.into_host());
     parted
+}
+
+/// Replays `reference` on a new VM in a thread of its own (whose allocations come from
+/// another part of memory), after taking some memory first, so that every table and function
+/// the scripts make sits at another address than in the reference game. Only the order of
+/// keys that are tables, functions or other objects follows addresses (strings and numbers
+/// hash by value), so a game that parts here iterates over such keys.
+fn replay_moved(
+    def: &Arc<GameDef>,
+    seats: u8,
+    seed: u64,
+    reference: &[Step],
+) -> Option<(usize, String)> {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                // Blocks of several sizes, held for the replay: later allocations land
+                // elsewhere than in a thread that took none.
+                let taken: Vec<Vec<u8>> = (1..=97usize).map(|k| vec![0u8; k * 40 + 8]).collect();
+                let mut game = Game::new(def.clone(), Setup::new(seats, seed)).ok()?;
+                let parted = replay(&mut game, reference, Extra::Moved);
+                drop(taken);
+                parted
+            })
+            .join()
+            .ok()
+            .flatten()
+    })
 }
 
 fn replay(game: &mut Game, reference: &[Step], extra: Extra) -> Option<(usize, String)> {
@@ -294,6 +350,7 @@ fn extra_calls(game: &mut Game, offered: &[String], extra: Extra) {
                 });
             }
         }
+        Extra::Moved => {}
     }
 }
 

@@ -262,3 +262,48 @@ fn labelled_choices_are_checked_by_their_ids() {
         r.out
     );
 }
+
+/// Rules that loop over a table keyed by tables (whose order follows memory addresses) play
+/// another game from the same seed in another process; validate finds it and says why.
+#[test]
+fn an_order_that_follows_memory_addresses_is_found() {
+    let dir = scratch("address-order").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let rules = dir.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let shuffled = "\t\tfresh()\n\t\tlocal keyed = {}\n\t\tfor _, a in actions(seat) do\n\t\t\tkeyed[{ a }] = a\n\t\tend\n\t\tlocal out = {}\n\t\tfor _, a in pairs(keyed) do\n\t\t\ttable.insert(out, a)\n\t\tend\n\t\treturn out\n";
+    let hook = "\t\tfresh()\n\t\treturn actions(seat)\n";
+    assert!(text.contains(hook));
+    std::fs::write(&rules, text.replacen(hook, shuffled, 1)).unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("the game depends on where its tables sit in memory")
+            && r.out.contains("pairs or next"),
+        "{}",
+        r.out
+    );
+    // Setup alone picking by such an order (called once a game, so no extra call shows it).
+    // (How many dice it throws follows the whole order, so two orders never agree by chance.)
+    let once = "\t\tfresh()\n\t\tlocal keyed = {}\n\t\tfor i = 1, 16 do\n\t\t\tkeyed[{ i }] = i\n\t\tend\n\t\tlocal n, k = 0, 0\n\t\tfor _, i in pairs(keyed) do\n\t\t\tk += 1\n\t\t\tn += i * k * k\n\t\tend\n\t\tfor _ = 1, n do\n\t\t\tgame.roll(6)\n\t\tend\n\t\tsetup()\n";
+    let setup = "\t\tfresh()\n\t\tsetup()\n";
+    assert!(text.contains(setup));
+    std::fs::write(&rules, text.replacen(setup, once, 1)).unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("the game depends on where its tables sit in memory"),
+        "{}",
+        r.out
+    );
+    // Keyed by the action's text, the order is the same everywhere.
+    std::fs::write(
+        &rules,
+        text.replacen(hook, &shuffled.replace("keyed[{ a }]", "keyed[a]"), 1),
+    )
+    .unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+}
