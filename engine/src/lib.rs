@@ -27,6 +27,7 @@ pub mod content;
 pub mod diag;
 pub mod figures;
 pub mod game;
+pub mod leaks;
 pub mod luau;
 pub mod replay;
 pub mod rng;

@@ -307,3 +307,62 @@ fn an_order_that_follows_memory_addresses_is_found() {
     let r = farebox(&["validate", &s(&dir)]);
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
 }
+
+/// Rules whose own words show a seat what it may not see are refused by validate: a log line
+/// naming the passenger card dispatch will send next, and a label naming it for everyone.
+#[test]
+fn rules_that_name_hidden_cards_to_other_seats_are_found() {
+    let dir = scratch("leaky-words").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let rules = dir.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let at = "\tif COSTS_ACTION[kind] then\n";
+    assert!(text.contains(at));
+    let logged = "\tlocal next = game.top(zone(\"dispatch\"))\n\tif next then\n\t\tgame.log(\"Next fare: \" .. data.decks.passengers.cards[next].name)\n\tend\n";
+    std::fs::write(&rules, text.replacen(at, &format!("{logged}{at}"), 1)).unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out
+            .contains("curbside/rules/curbside.luau: error: hidden information is shown")
+            && r.out.contains("a log line names it")
+            && r.out.contains("Next fare: "),
+        "{}",
+        r.out
+    );
+    // A label that names what the rules saw while applying the last action (a top-level
+    // local, which describe then reads for everyone): the next passenger card.
+    let applied = "\t\tfresh()\n\t\tapply(seat, action)\n";
+    let public = "\t\tif game.viewer() == nil then\n\t\t\treturn public_label(path)\n";
+    assert!(text.contains(applied) && text.contains(public));
+    let peeked = text
+        .replacen(
+            "local C = data.constants\n",
+            "local C = data.constants\nlocal peek = \"\"\n",
+            1,
+        )
+        .replacen(
+            applied,
+            "\t\tfresh()\n\t\tapply(seat, action)\n\t\tlocal top = game.top(game.zone(\"dispatch\"))\n\t\tpeek = if top then data.decks.passengers.cards[top].name else \"\"\n",
+            1,
+        )
+        .replacen(
+            public,
+            "\t\tif game.viewer() == nil then\n\t\t\treturn public_label(path) .. \" (\" .. peek .. \" waits)\"\n",
+            1,
+        );
+    std::fs::write(&rules, peeked).unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains("hidden information is shown")
+            && r.out.contains("its label for the action names it")
+            && r.out.contains(" waits)"),
+        "{}",
+        r.out
+    );
+    // The game as shipped shows nothing it should not.
+    std::fs::write(&rules, &text).unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+}

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use farebox::game::{Game, visible_cards};
+use farebox::game::Game;
 use farebox::value::Value;
 
 /// The ids, names and texts of the cards `seat` may not see, less any that a card it may see
@@ -16,52 +16,10 @@ pub fn secrets(g: &Game, seat: u8) -> BTreeSet<String> {
     secrets_for(g, Some(seat))
 }
 
-/// [`secrets`] for any viewer (None: a spectator, who may see only what is public).
+/// [`secrets`] for any viewer (None: a spectator, who may see only what is public): the
+/// engine's own search, which `farebox validate` and `farebox test` run on every mod.
 pub fn secrets_for(g: &Game, viewer: Option<u8>) -> BTreeSet<String> {
-    let def = g.def();
-    let s = g.state();
-    let (mut hidden, mut open) = (BTreeSet::new(), BTreeSet::new());
-    let words = |card: &farebox::content::def::CardDef, into: &mut BTreeSet<String>| {
-        for w in [&card.id, &card.name, &card.text] {
-            if w.chars().count() >= 3 {
-                into.insert(w.clone());
-            }
-        }
-    };
-    for z in &s.zones {
-        let shown = visible_cards(def, z, viewer);
-        let cut = z.cards.len() - shown;
-        for (i, c) in z.cards.iter().enumerate() {
-            let card = &def.decks[c.deck as usize].cards[c.card as usize];
-            if i < cut {
-                words(card, &mut hidden);
-            } else {
-                words(card, &mut open);
-            }
-        }
-    }
-    // What lies on the board is seen by everyone: tile ids and names.
-    if let Some(grid) = &s.board.grid {
-        for p in grid.tiles.iter().chain(&grid.blockers).flatten() {
-            let t = &def.tiles[p.tile as usize];
-            open.insert(t.id.clone());
-            open.insert(t.name.clone());
-        }
-    }
-    let mut out: BTreeSet<String> = hidden.difference(&open).cloned().collect();
-    // A hidden variable's text counts the same way: Where's My Ride?'s answer is the id of a
-    // location every seat sees on the table; which one it is, is the secret, and
-    // `wheres_my_ride_riders_never_learn_the_answer` below checks that.
-    for v in s.vars.values() {
-        if !v.seen.by(viewer)
-            && let Value::Str(text) = &v.value
-            && text.chars().count() >= 3
-            && !open.contains(text)
-        {
-            out.insert(text.clone());
-        }
-    }
-    out
+    farebox::leaks::secrets_for(g, viewer)
 }
 
 /// Whether the cards of zone `zone` (owned by `owner`) are secret from `seat` by the rules.

@@ -182,6 +182,13 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         io.say(line);
         return Ok(1);
     }
+    // Nor may a seat be shown what is hidden from it, in a label or a log line.
+    if let Some(line) =
+        crate::cli::cmd_validate::leak_problem(&def, crate::cli::cmd_validate::DEEP, &mut None)
+    {
+        io.say(line);
+        return Ok(1);
+    }
     let Some(snap) = read_snapshot(&located.folder)? else {
         io.note(format!(
             "{}: no accepted outcomes yet ({shown} does not exist); run `farebox test {} --accept` to record them",

@@ -76,6 +76,7 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
                             let mut vm = Some(host);
                             match trial_games(&def, &mut vm, depth)
                                 .or_else(|| call_order_problem(&def, depth, &mut vm))
+                                .or_else(|| leak_problem(&def, depth, &mut vm))
                             {
                                 None => 0,
                                 Some(problem) => {
@@ -137,6 +138,25 @@ pub fn call_order_problem(
     let f = farebox::call_order::check_reusing(def, seats, depth.order_seeds, depth.order_cap, vm)?;
     let file = f.scripts.first().cloned().unwrap_or_else(|| def.id.clone());
     Some(format!("{file}: error: {f}"))
+}
+
+/// Hidden information the rules' own words show (see `farebox::leaks`), as an error line
+/// naming the first script that wrote it; None when the trial games of `depth` show none.
+pub fn leak_problem(def: &Arc<GameDef>, depth: Depth, vm: &mut Option<Host>) -> Option<String> {
+    let (lo, hi) = def.players;
+    for &(most, seed) in depth.games {
+        let seats = if most { hi } else { lo }.clamp(1, 16) as u8;
+        if let Some(leak) = farebox::leaks::first_leak(def, seats, &[seed], depth.cap as usize, vm)
+        {
+            let file = leak
+                .scripts
+                .first()
+                .cloned()
+                .unwrap_or_else(|| def.id.clone());
+            return Some(format!("{file}: error: {leak}"));
+        }
+    }
+    None
 }
 
 /// Why an existing path is not a mod folder, if it is not one. Paths that do not exist are
