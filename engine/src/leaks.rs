@@ -97,7 +97,8 @@ pub fn find_word(text: &str, word: &str) -> Option<usize> {
     text.match_indices(word).map(|(i, _)| i).find(|&i| {
         let before = text[..i].chars().next_back();
         let after = text[i + word.len()..].chars().next();
-        !(edge_in && alnum(before)) && !(edge_out && alnum(after))
+        let touched = (edge_in && alnum(before)) || (edge_out && alnum(after));
+        !touched
     })
 }
 
