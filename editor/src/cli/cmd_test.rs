@@ -466,6 +466,26 @@ fn forbid_of(def: &farebox::GameDef, s: &Settings) -> Result<farebox::agent::For
     crate::runs::forbid_of(def, &s.forbid, None, s.players)
 }
 
+/// The tie rate now beside the accepted one: "  tie rate: accepted 12.5% (9.9-15.6%), now
+/// 11.0% (8.6-14.0%) of 400 finished games" (a tie for first is a win for each tied seat).
+fn tie_comparison(accepted: &Stats, now: &Stats) -> String {
+    let now_text = crate::runs::rate_text(now.tie_rate, now.tie_rate_interval);
+    let of = format!(
+        "of {} finished {} (a tie for first is a win for each tied seat)",
+        now.finished,
+        plural(now.finished, "game")
+    );
+    if accepted.ties.is_none() {
+        return format!(
+            "  tie rate: now {now_text} {of}; the accepted outcomes predate the tie rate, so accept again to compare it"
+        );
+    }
+    format!(
+        "  tie rate: accepted {}, now {now_text} {of}",
+        crate::runs::rate_text(accepted.tie_rate, accepted.tie_rate_interval)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -565,24 +585,4 @@ mod tests {
             &serde_json::json!({ "x": [1.0], "y": 2 })
         ));
     }
-}
-
-/// The tie rate now beside the accepted one: "  tie rate: accepted 12.5% (9.9-15.6%), now
-/// 11.0% (8.6-14.0%) of 400 finished games" (a tie for first is a win for each tied seat).
-fn tie_comparison(accepted: &Stats, now: &Stats) -> String {
-    let now_text = crate::runs::rate_text(now.tie_rate, now.tie_rate_interval);
-    let of = format!(
-        "of {} finished {} (a tie for first is a win for each tied seat)",
-        now.finished,
-        plural(now.finished, "game")
-    );
-    if accepted.ties.is_none() {
-        return format!(
-            "  tie rate: now {now_text} {of}; the accepted outcomes predate the tie rate, so accept again to compare it"
-        );
-    }
-    format!(
-        "  tie rate: accepted {}, now {now_text} {of}",
-        crate::runs::rate_text(accepted.tie_rate, accepted.tie_rate_interval)
-    )
 }

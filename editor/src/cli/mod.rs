@@ -78,7 +78,8 @@ pub enum Command {
     /// object is printed with the keys: games, finished (games that reached a result), capped
     /// (games stopped at --cap actions), errors (count), error_messages (the first few),
     /// win_rate (per seat: share of finished games where the seat placed 1st, ties count for
-    /// each), actions_mean, actions_sd, turns_mean, turns_sd (over games without errors),
+    /// each), ties, tie_rate, tie_rate_interval (finished games where two or more seats placed
+    /// 1st, their share and its interval), actions_mean, actions_sd, turns_mean, turns_sd (over games without errors),
     /// score_mean, score_sd (per seat, over finished games), endings (each reason a finished
     /// game ended for, with its count), seconds, games_per_second, seed, players, bots, forbid (the --forbid ids), forced (decisions where every action was forbidden, when not 0). Standard deviations are sample deviations (0 for fewer than 2 games).
     /// Also (unless --no-figures): win_rate_interval, failed_games (seed and action of the
