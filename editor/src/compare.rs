@@ -118,6 +118,9 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
             b.finished,
         );
     }
+    if let (Some(ta), Some(tb)) = (a.ties, b.ties) {
+        share("tie rate".into(), ta, a.finished, tb, b.finished);
+    }
     let mut reasons: Vec<&String> = a.endings.keys().chain(b.endings.keys()).collect();
     reasons.sort();
     reasons.dedup();

@@ -192,7 +192,8 @@ pub struct Stats {
     pub errors: usize,
     /// The first few errors, with their seeds.
     pub error_messages: Vec<String>,
-    /// Per seat: the share of finished games where the seat placed first (ties count for each).
+    /// Per seat: the share of finished games where the seat placed first (a tie for first
+    /// counts as a win for each tied seat).
     pub win_rate: Vec<f64>,
     pub actions_mean: f64,
     pub actions_sd: f64,
@@ -212,6 +213,15 @@ pub struct Stats {
     /// Decisions at which every action offered was forbidden (restricted play only).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub forced: u64,
+    /// Finished games that were ties (two or more seats placed first; never a cooperative
+    /// game), their share of the finished games and its 95% interval (Wilson's). None in
+    /// outcomes accepted before ties were counted.
+    #[serde(default)]
+    pub ties: Option<usize>,
+    #[serde(default)]
+    pub tie_rate: Option<f64>,
+    #[serde(default)]
+    pub tie_rate_interval: Option<[f64; 2]>,
     /// The figures per card, tile, piece and option, and of the game as a whole.
     #[serde(flatten)]
     pub figures: Figures,
@@ -323,6 +333,13 @@ impl Stats {
         all.extend(seat("win rate", &self.win_rate));
         all.extend(seat("mean score", &self.score_mean));
         all.extend(seat("sd of the score", &self.score_sd));
+        all.extend(self.tie_rate.map(|x| ("tie rate".to_string(), x)));
+        all.extend(
+            self.tie_rate_interval
+                .into_iter()
+                .flatten()
+                .map(|x| ("tie rate (its 95% interval)".to_string(), x)),
+        );
         for (i, ends) in self.win_rate_interval.iter().enumerate() {
             for x in ends {
                 all.push((format!("win rate of seat {} (its 95% interval)", i + 1), *x));
@@ -437,6 +454,7 @@ pub struct Tally {
     errors: usize,
     error_messages: Vec<String>,
     wins: Vec<u64>,
+    ties: u64,
     actions: Spread,
     turns: Spread,
     scores: Vec<Spread>,
@@ -459,6 +477,7 @@ impl Tally {
             errors: 0,
             error_messages: Vec::new(),
             wins: vec![0; n],
+            ties: 0,
             actions: Spread::default(),
             turns: Spread::default(),
             scores: vec![Spread::default(); n],
@@ -513,6 +532,7 @@ impl Tally {
             OTHER_ENDINGS.to_string()
         };
         *self.endings.entry(key).or_insert(0) += 1;
+        self.ties += u64::from(r.is_tie());
         for w in r.winners() {
             if let Some(count) = self.wins.get_mut(w) {
                 *count += 1;
@@ -558,6 +578,9 @@ impl Tally {
                 .collect(),
             failed_games: self.failed.clone(),
             forced: self.forced,
+            ties: Some(self.ties as usize),
+            tie_rate: (self.finished > 0).then(|| self.ties as f64 / self.finished as f64),
+            tie_rate_interval: farebox::figures::wilson(self.ties, self.finished as u64),
             figures: self.figures.figures(),
         }
     }
@@ -604,6 +627,19 @@ pub fn rate_text(rate: Option<f64>, interval: Option<[f64; 2]>) -> String {
         (Some(r), None) => format!("{:.1}%", r * 100.0),
         _ => "-".into(),
     }
+}
+
+/// "ties      12.5% (9.9-15.6%) of 400 finished games: a tie for first is a win for each
+/// tied seat" (None when no
+/// game finished, or the figures predate ties).
+pub fn tie_line(st: &Stats) -> Option<String> {
+    st.tie_rate?;
+    Some(format!(
+        "ties      {} of {} finished {}: a tie for first is a win for each tied seat",
+        rate_text(st.tie_rate, st.tie_rate_interval),
+        st.finished,
+        plural(st.finished, "game")
+    ))
 }
 
 /// The figures about the game as a whole and its content, for people: the first mover, the

@@ -104,6 +104,14 @@ impl GameResult {
             .map(|(i, _)| i)
             .collect()
     }
+
+    /// Whether the game was a tie: two or more seats placed first in a game of places. A
+    /// tie counts as a win for each tied seat (so win rates can add up to more than 100%),
+    /// and every figure that counts wins also counts the game as a tie. A cooperative ending
+    /// is never a tie.
+    pub fn is_tie(&self) -> bool {
+        self.together.is_none() && self.places.iter().filter(|p| **p == 1).count() >= 2
+    }
 }
 
 /// Everything that changes during a game, except the log.
@@ -148,6 +156,41 @@ pub struct State {
     /// follows). Shared with snapshots until one changes.
     #[serde(skip)]
     pub stats: Arc<BTreeMap<String, f64>>,
+    /// Cards one seat never draws, in restricted play (see [`crate::game::Barred`]); None in
+    /// a game played as the rules have it. Not part of the hash.
+    #[serde(skip)]
+    pub barred: Option<Arc<BarredCards>>,
+}
+
+/// [`crate::game::Barred`] resolved: the seat and the cards it never draws.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BarredCards {
+    pub seat: u8,
+    pub cards: Vec<CardRef>,
+}
+
+impl State {
+    /// Which card of zone `from` a move of its top card into zone `to` takes: the top one,
+    /// unless `to` belongs to a seat that may not draw it (see [`crate::game::Barred`]).
+    /// None when `from` is empty.
+    pub fn drawn_from(&self, from: usize, to: usize) -> Option<usize> {
+        let cards = &self.zones.get(from)?.cards;
+        let top = cards.len().checked_sub(1)?;
+        let Some(b) = &self.barred else {
+            return Some(top);
+        };
+        let into = self.zones.get(to).and_then(|z| z.owner);
+        let out_of = self.zones.get(from).and_then(|z| z.owner);
+        if into != Some(b.seat) || out_of == Some(b.seat) || !b.cards.contains(&cards[top]) {
+            return Some(top);
+        }
+        Some(
+            cards
+                .iter()
+                .rposition(|c| !b.cards.contains(c))
+                .unwrap_or(top),
+        )
+    }
 }
 
 /// The secrets taken out of a game imagined for `seat` (see [`State::unknown`]).
@@ -186,6 +229,7 @@ impl State {
             unknown: None,
             vars_bytes: 0,
             stats: Arc::default(),
+            barred: None,
         }
     }
 

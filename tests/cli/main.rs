@@ -14,6 +14,7 @@ mod run;
 
 mod accept;
 mod authoring;
+mod figures;
 mod new;
 mod play;
 use run::{farebox, farebox_with_input, s};
@@ -423,6 +424,9 @@ fn sim_help_documents_the_json_keys() {
         "capped",
         "errors",
         "win_rate",
+        "ties",
+        "tie_rate",
+        "tie_rate_interval",
         "actions_mean",
         "actions_sd",
         "turns_mean",

@@ -82,10 +82,10 @@ fn mean_sd(xs: &[f64]) -> (f64, f64) {
 }
 
 /// Figures over 1,000 seeded games (seeds 0 to 999) of `seats` seats played by `agents` (one
-/// for every seat, or one for all): win rate per seat, game length, each seat's score (called
+/// for every seat, or one for all): win rate per seat, ties, game length, each seat's score (called
 /// `score`, e.g. "stars") and how games ended. No game may fail.
 pub fn statistics(def: &Arc<GameDef>, seats: usize, agents: &[&str], score: &str) -> String {
-    let mut wins = vec![0u32; seats];
+    let (mut wins, mut ties) = (vec![0u32; seats], 0u32);
     let (mut lengths, mut scores, mut capped) = (Vec::new(), vec![Vec::new(); seats], 0);
     let mut endings = BTreeMap::<String, u32>::new();
     let games: Vec<Match> = (0..1000)
@@ -101,6 +101,7 @@ pub fn statistics(def: &Arc<GameDef>, seats: usize, agents: &[&str], score: &str
             continue;
         };
         *endings.entry(r.reason.clone()).or_default() += 1;
+        ties += u32::from(r.is_tie());
         for s in r.winners() {
             wins[s] += 1;
         }
@@ -119,6 +120,10 @@ pub fn statistics(def: &Arc<GameDef>, seats: usize, agents: &[&str], score: &str
         .map(|w| format!("{:.3}", *w as f64 / 1000.0))
         .collect();
     let _ = writeln!(out, "win rate per seat: {rates:?}");
+    let _ = writeln!(
+        out,
+        "ties: {ties} (a tie for first is a win for each tied seat)"
+    );
     let _ = writeln!(out, "game length (actions): mean {lm:.1}, sd {ls:.1}");
     for (s, sc) in scores.iter().enumerate() {
         let (m, sd) = mean_sd(sc);

@@ -1,8 +1,15 @@
 //! `farebox sim MOD --rank DECK`: what each card of a deck is worth, from restricted play.
 //! The run's games are played as they are, then again once per card of the deck with that
-//! card forbidden to one seat (`--forbid-seat`, default the first): the drop in that seat's
-//! win rate is what the card is worth to it. A card whose removal raises the win rate is a
-//! trap; one whose removal costs a lot may dominate the game.
+//! card kept from one seat (`--forbid-seat`, default the first): the drop in that seat's
+//! win rate is what the card is worth to it. A card whose absence raises the win rate is a
+//! trap; one whose absence costs a lot may dominate the game.
+//!
+//! Two ways to keep the card from the seat. Forbidden (the default): the seat still draws
+//! and holds it but never chooses an action naming it, so the card is dead weight in its
+//! hand; in a game of small hands that costs a place in the hand whatever the card, and
+//! every card looks valuable. Removed (`--remove`): the seat never draws it either
+//! ([`farebox::game::Barred`]: it draws the next card down, and the card stays for the
+//! others), which is what having the card is worth against never seeing it.
 //!
 //! The same seeds are played every time, so the runs differ only where the forbidden card
 //! changed a decision. The interval of a difference is the 95% Wald interval of the
@@ -12,7 +19,7 @@
 use std::sync::atomic::AtomicBool;
 
 use farebox::agent::{Checks, Forbid, Labels};
-use farebox::game::Setup;
+use farebox::game::{Barred, Setup};
 use serde_json::json;
 
 use crate::cli::SimArgs;
@@ -59,7 +66,7 @@ pub fn run(
         .map_or(1, |n| n.get())
         .clamp(1, crate::common::MAX_THREADS as usize);
     let threads = args.threads.map_or(threads, usize::from);
-    let play = |forbid: &Forbid| -> Stats {
+    let play = |forbid: &Forbid, base: &Setup| -> Stats {
         let mut tally = Tally::new(def, seats);
         play_each(
             def,
@@ -81,7 +88,7 @@ pub fn run(
         tally.stats()
     };
     let rate = |s: &Stats| s.win_rate.get(seat as usize).copied().unwrap_or(0.0);
-    let all = play(&Forbid::NONE);
+    let all = play(&Forbid::NONE, base);
     let (p0, n0) = (rate(&all), all.finished.max(1) as f64);
     let mut ranked = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -89,10 +96,20 @@ pub fn run(
         if !seen.insert(c.id.as_str()) {
             continue;
         }
-        let st = play(&Forbid {
-            ids: vec![c.id.clone()],
-            seat: Some(seat),
-        });
+        let mut without = base.clone();
+        if args.remove {
+            without.barred = Some(Barred {
+                seat,
+                ids: vec![c.id.clone()],
+            });
+        }
+        let st = play(
+            &Forbid {
+                ids: vec![c.id.clone()],
+                seat: Some(seat),
+            },
+            &without,
+        );
         let (p1, n1) = (rate(&st), st.finished.max(1) as f64);
         ranked.push(Ranked {
             card: c.id.clone(),
@@ -105,10 +122,12 @@ pub fn run(
     }
     ranked.sort_by(|a, b| b.worth.total_cmp(&a.worth).then(a.card.cmp(&b.card)));
     let who = def.seat_name(seat as usize);
+    let how = if args.remove { "removed" } else { "forbidden" };
     if args.json {
         io.say(json!({
             "deck": d.id,
             "seat": seat + 1,
+            "without": how,
             "games": args.games,
             "seed": args.seed,
             "bots": bots,
@@ -132,7 +151,11 @@ pub fn run(
             bots.join(","),
             p0 * 100.0
         ));
-        io.say("worth = how much the win rate drops when that seat may never play the card (negative: the card is a trap); 95% interval in brackets".to_string());
+        io.say(if args.remove {
+            "worth = how much the win rate drops when the card is removed from that seat's game: it never draws the card (it draws the next one instead) nor plays it (negative: the card is a trap); 95% interval in brackets"
+        } else {
+            "worth = how much the win rate drops when that seat may never play the card, though it still draws and holds it (a dead card in the hand: every card of a small hand looks valuable; --remove takes the card out of the seat's draws instead); 95% interval in brackets"
+        });
         for r in &ranked {
             let forced = if r.forced > 0 {
                 format!(", forced {} times", r.forced)

@@ -25,6 +25,9 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         farebox::agent::Agent::from_spec(b, &def, 0, i as u8).map_err(Fail::Usage)?;
     }
     let forbid = forbid_of(&def, &args.forbid, args.forbid_seat, seats)?;
+    if let Some(other) = &args.vs {
+        return crate::cli::cmd_vs::run(&def, &args, &base, &bots, other, io);
+    }
     if let Some(deck) = &args.rank {
         return crate::cli::cmd_rank::run(&def, &args, &base, &bots, deck, io);
     }
@@ -162,6 +165,9 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
                 def.seat_name(seat),
                 w * 100.0
             ));
+        }
+        if let Some(line) = crate::runs::tie_line(&st) {
+            io.say(line);
         }
         if !args.no_figures {
             for line in figure_lines(&def, &st) {

@@ -162,6 +162,9 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             snap.settings.games,
             plural(snap.settings.games as usize, "game")
         ));
+        if let Some(line) = crate::runs::tie_line(&snap.outcomes) {
+            io.say(line);
+        }
         if snap.outcomes.failed() > 0 {
             io.note(format!(
                 "{}: {}, and `farebox test` now expects them to",
@@ -215,12 +218,14 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             def.id, cmp.one_sided
         ));
     }
+    let ties = tie_comparison(&snap.outcomes, &now);
     if cmp.changed.is_empty() {
         if cmp.open.is_empty() {
             io.say(format!(
                 "{}: outcomes match the accepted ones, {what}",
                 def.id
             ));
+            io.say(ties);
         } else {
             io.say(format!(
                 "{}: outcomes match the accepted ones within their 95% intervals, {what}; {} {} moved but not beyond chance:",
@@ -237,6 +242,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             if cmp.open.len() > OPEN_SHOWN {
                 io.say(format!("  and {} more", cmp.open.len() - OPEN_SHOWN));
             }
+            io.say(ties);
         }
         return Ok(0);
     }
@@ -257,6 +263,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             plural(cmp.open.len(), "figure")
         ));
     }
+    io.say(ties);
     io.note(format!(
         "if the change is meant, accept the new outcomes: farebox test {} --accept (with the same settings)",
         crate::common::shown(&args.game, crate::common::MAX_SHOWN)
@@ -464,6 +471,26 @@ fn play(def: &std::sync::Arc<farebox::GameDef>, s: &Settings) -> Result<Stats, F
 /// The restricted play of `s` (every seat), its ids checked against the content.
 fn forbid_of(def: &farebox::GameDef, s: &Settings) -> Result<farebox::agent::Forbid, Fail> {
     crate::runs::forbid_of(def, &s.forbid, None, s.players)
+}
+
+/// The tie rate now beside the accepted one: "  tie rate: accepted 12.5% (9.9-15.6%), now
+/// 11.0% (8.6-14.0%) of 400 finished games" (a tie for first is a win for each tied seat).
+fn tie_comparison(accepted: &Stats, now: &Stats) -> String {
+    let now_text = crate::runs::rate_text(now.tie_rate, now.tie_rate_interval);
+    let of = format!(
+        "of {} finished {} (a tie for first is a win for each tied seat)",
+        now.finished,
+        plural(now.finished, "game")
+    );
+    if accepted.ties.is_none() {
+        return format!(
+            "  tie rate: now {now_text} {of}; the accepted outcomes predate the tie rate, so accept again to compare it"
+        );
+    }
+    format!(
+        "  tie rate: accepted {}, now {now_text} {of}",
+        crate::runs::rate_text(accepted.tie_rate, accepted.tie_rate_interval)
+    )
 }
 
 #[cfg(test)]

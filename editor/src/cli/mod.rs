@@ -16,6 +16,7 @@ pub mod cmd_serve;
 pub mod cmd_sim;
 pub mod cmd_test;
 pub mod cmd_validate;
+pub mod cmd_vs;
 pub mod play_board;
 pub mod play_board_map;
 pub mod play_menu;
@@ -77,7 +78,8 @@ pub enum Command {
     /// object is printed with the keys: games, finished (games that reached a result), capped
     /// (games stopped at --cap actions), errors (count), error_messages (the first few),
     /// win_rate (per seat: share of finished games where the seat placed 1st, ties count for
-    /// each), actions_mean, actions_sd, turns_mean, turns_sd (over games without errors),
+    /// each), ties, tie_rate, tie_rate_interval (finished games where two or more seats placed
+    /// 1st, their share and its interval), actions_mean, actions_sd, turns_mean, turns_sd (over games without errors),
     /// score_mean, score_sd (per seat, over finished games), endings (each reason a finished
     /// game ended for, with its count), seconds, games_per_second, seed, players, bots, forbid (the --forbid ids), forced (decisions where every action was forbidden, when not 0). Standard deviations are sample deviations (0 for fewer than 2 games).
     /// Also (unless --no-figures): win_rate_interval, failed_games (seed and action of the
@@ -261,11 +263,32 @@ pub struct SimArgs {
     /// Forbid the --forbid ids (or, with --rank, each card) to this seat only (1-based).
     #[arg(long, value_name = "SEAT", value_parser = clap::value_parser!(u8).range(1..), requires = "restricted")]
     pub forbid_seat: Option<u8>,
-    /// Rank the cards of DECK by what each is worth: the games are played once as they are
-    /// and once per card with that card forbidden to one seat (--forbid-seat, default 1),
-    /// and the cards are listed by how much that seat's win rate drops without them.
-    #[arg(long, value_name = "DECK", conflicts_with = "forbid")]
+    /// Rank the cards of DECK by what each is worth to one seat (--forbid-seat, default 1):
+    /// the games are played once as they are and once per card, and the cards are listed by
+    /// how much that seat's win rate drops without the card. Without --remove the card is
+    /// only forbidden: the seat still draws it and holds it, but never plays it, so a dead
+    /// card takes a place in its hand and every card of a small hand looks valuable (this
+    /// measures what playing the card is worth against holding it idle). With --remove
+    /// the seat never draws it either (see --remove).
+    #[arg(long, value_name = "DECK", conflicts_with_all = ["forbid", "vs"])]
     pub rank: Option<String>,
+    /// With --rank: take each card out of that seat's game instead of only forbidding it.
+    /// Whenever the seat would draw the card (a `game.move_card` from a zone not its own
+    /// into one of its zones, at setup too), it draws the next card down instead and the
+    /// card stays where it was for the other seats; the seat never chooses an action that
+    /// names it. This measures what having the card is worth against never seeing it, so a
+    /// dominant card stands out. Cards the rules hand over by name (`game.take_card`) still
+    /// arrive.
+    #[arg(long, requires = "rank")]
+    pub remove: bool,
+    /// Compare MOD with another mod, B (a house rule of it, another folder): both are played
+    /// on the same seeds, seats, agents and options, and each figure is printed for both
+    /// with the difference B - MOD and its 95% interval. Win rates, the tie rate and the
+    /// game length are paired by seed (the interval of the mean difference per game); the
+    /// mean scores and the figures of each card both mods have (the win rate of the seats
+    /// that played it, else held it) are compared as two independent runs.
+    #[arg(long, value_name = "B", conflicts_with_all = ["forbid", "profile"])]
+    pub vs: Option<String>,
     /// Leave out the figures per card, tile, piece and option and the game-wide figures
     /// (first mover, lead changes, `game.stat`): only the per-seat figures.
     #[arg(long)]

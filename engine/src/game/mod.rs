@@ -40,6 +40,24 @@ pub struct Setup {
     /// Options given; the rest take their defaults.
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
+    /// Restricted play that takes cards out of one seat's draws (`farebox sim --rank DECK
+    /// --remove`). None in a game played as the rules have it; never written to a replay.
+    #[serde(skip)]
+    pub barred: Option<Barred>,
+}
+
+/// Cards one seat never draws: whenever `game.move_card` would move one of them from a zone
+/// that is not the seat's into one of its zones, the topmost other card of that zone moves
+/// instead and the barred card stays where it was, for the other seats to draw. Where every
+/// card left in the zone is barred, the top one moves after all (the rules must go on).
+/// `game.take_card`, which names its card, is left alone: the agents are kept from actions
+/// that name a barred card by [`crate::agent::Forbid`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Barred {
+    /// The seat (0-based).
+    pub seat: u8,
+    /// Card ids (in any deck).
+    pub ids: Vec<String>,
 }
 
 impl Setup {
@@ -48,6 +66,7 @@ impl Setup {
             seats,
             seed,
             options: BTreeMap::new(),
+            barred: None,
         }
     }
     pub fn option(mut self, id: &str, v: Value) -> Setup {

@@ -113,6 +113,27 @@ pub fn initial_state(def: &GameDef, setup: &Setup) -> Result<State, GameError> {
         unknown: None,
         vars_bytes: 0,
         stats: Arc::default(),
+        barred: setup.barred.as_ref().map(|b| {
+            let cards = def
+                .decks
+                .iter()
+                .enumerate()
+                .flat_map(|(d, deck)| {
+                    deck.cards
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| b.ids.contains(&c.id))
+                        .map(move |(c, _)| CardRef {
+                            deck: d as u16,
+                            card: c as u16,
+                        })
+                })
+                .collect();
+            Arc::new(crate::state::BarredCards {
+                seat: b.seat,
+                cards,
+            })
+        }),
     })
 }
 

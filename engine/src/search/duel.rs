@@ -17,8 +17,11 @@ use crate::game::{Game, Setup};
 #[derive(Debug, Clone, Default)]
 pub struct Duel {
     pub games: u32,
-    /// The first agent's points: 1 a win, 0.5 a tie (for a cooperative game, 1 a game won).
-    pub points: f64,
+    /// Games the first agent won. A tie for first counts as a win for each tied seat, as in
+    /// every figure Farebox gives (`GameResult::is_tie`); ties are counted apart too. In a
+    /// cooperative game, a game won together.
+    pub wins: u32,
+    /// Finished games that were ties.
     pub ties: u32,
     /// Games that did not end within the action cap, or failed.
     pub unfinished: u32,
@@ -38,7 +41,7 @@ impl Duel {
         if self.games == 0 {
             0.0
         } else {
-            self.points / f64::from(self.games)
+            f64::from(self.wins) / f64::from(self.games)
         }
     }
 
@@ -62,8 +65,8 @@ impl Duel {
         )
     }
 
-    /// One line: "search:100 vs dispatcher: 12.5 of 20 games (62%, 95% 41-80%); 830 decisions,
-    /// median 210 ms, worst 690 ms (CPU; wall 230 / 910 ms)".
+    /// One line: "search:100 vs dispatcher: won 13 of 20 games (65.0%, 95% 43-82%, 2 ties
+    /// won by both); 830 decisions, median 210 ms, worst 690 ms (CPU; wall 230 / 910 ms)".
     pub fn summary(&self, first: &str, second: &str) -> String {
         let (lo, hi) = self.interval();
         let (mc, wc) = Duel::median_worst(&self.cpu);
@@ -86,14 +89,18 @@ impl Duel {
             _ => String::new(),
         };
         format!(
-            "{first} vs {second}: {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}",
-            self.points,
+            "{first} vs {second}: won {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}",
+            self.wins,
             self.games,
             100.0 * self.share(),
             100.0 * lo,
             100.0 * hi,
             if self.ties > 0 {
-                format!(", {} ties", self.ties)
+                format!(
+                    ", {} {} won by both",
+                    self.ties,
+                    if self.ties == 1 { "tie" } else { "ties" }
+                )
             } else {
                 String::new()
             },
@@ -181,17 +188,8 @@ pub fn duel(
         }
         match game.result() {
             Some(r) if !failed => {
-                if let Some(won) = r.together {
-                    out.points += if won { 1.0 } else { 0.0 };
-                } else {
-                    let (mine, theirs) = (r.places[me as usize], r.places[1 - me as usize]);
-                    if mine < theirs {
-                        out.points += 1.0;
-                    } else if mine == theirs {
-                        out.points += 0.5;
-                        out.ties += 1;
-                    }
-                }
+                out.wins += u32::from(r.winners().contains(&usize::from(me)));
+                out.ties += u32::from(r.is_tie());
             }
             _ => out.unfinished += 1,
         }
@@ -215,12 +213,12 @@ mod tests {
     fn the_interval_holds_the_share_and_narrows_with_games() {
         let few = Duel {
             games: 10,
-            points: 5.0,
+            wins: 5,
             ..Duel::default()
         };
         let many = Duel {
             games: 1000,
-            points: 500.0,
+            wins: 500,
             ..Duel::default()
         };
         let (a, b) = few.interval();

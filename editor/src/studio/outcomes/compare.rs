@@ -262,6 +262,14 @@ pub fn rows(
         );
     }
     {
+        let f = |s: &Stats| s.tie_rate;
+        out.push(
+            row("Tie rate", "tie rate", Rate, "", 0, &f)
+                .noise(share_se(&|s| f(s).unwrap_or(0.0), &|s| s.finished))
+                .intervals(|k| sides[k]?.tie_rate_interval),
+        );
+    }
+    {
         let f = |s: &Stats| s.figures.first_mover_win_rate;
         out.push(
             row(

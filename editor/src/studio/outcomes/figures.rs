@@ -125,6 +125,14 @@ pub fn plots(
 
     ui.heading("Win rate per seat");
     ui.weak("A tie for first counts as a win for each tied seat, so the win rates can add up to more than 100%.");
+    if now.stats.tie_rate.is_some() {
+        ui.label(format!(
+            "Ties: {} of {} finished {}.",
+            crate::runs::rate_text(now.stats.tie_rate, now.stats.tie_rate_interval),
+            now.stats.finished,
+            crate::common::plural(now.stats.finished, "game")
+        ));
+    }
     let mut series: Vec<(&str, Color32, &[f64])> = vec![(own, NOW, &now.stats.win_rate)];
     if let (Some(b), Some(label)) = (base, &base_label) {
         series.push((label, BASE, &b.stats.win_rate));

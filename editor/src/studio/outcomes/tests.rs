@@ -576,6 +576,9 @@ fn the_content_table_runs_the_games_without_a_card() {
     until_done(&mut h);
     shows(&h, "Cards, tiles, pieces and options");
     shows(&h, "A tie for first counts as a win for each tied seat");
+    // The tie rate, with its interval, beside the win rates and in the grid of figures.
+    shows(&h, "Ties: ");
+    shows(&h, "Tie rate");
     let stats = match &h.state().last {
         Some(super::run::Report { now: Ok(side), .. }) => side.stats.clone(),
         _ => panic!("the run has no result"),

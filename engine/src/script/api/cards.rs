@@ -95,9 +95,11 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     )| {
         let card = with_mut("move_card", |c| {
             let (f, t) = (zone_arg(c, from)?, zone_arg(c, to)?);
-            let Some(card) = c.state.zones[f].cards.pop() else {
+            // The top card, unless restricted play keeps it from the seat drawing it.
+            let Some(at) = c.state.drawn_from(f, t) else {
                 return Ok(None);
             };
+            let card = c.state.zones[f].cards.remove(at);
             insert(&mut c.state.zones[t].cards, card, place.as_deref())?;
             Ok(Some(card_name(c, card)))
         })?;
