@@ -276,8 +276,10 @@ fn an_error_that_cannot_be_shown_still_names_its_line() {
     .unwrap();
     let r = farebox(&["validate", &s(&dir)]);
     assert!(
-        r.out
-            .contains(&format!("rules/curbside.luau:{}: error: caught 7", line + 1)),
+        r.out.contains(&format!(
+            "rules/curbside.luau:{}: error: caught 7",
+            line + 1
+        )),
         "{}",
         r.out
     );

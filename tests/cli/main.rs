@@ -14,6 +14,7 @@ mod run;
 
 mod accept;
 mod authoring;
+mod messages;
 mod new;
 mod play;
 use run::{farebox, farebox_with_input, s};

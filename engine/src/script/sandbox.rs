@@ -5,8 +5,8 @@
 use mlua::{Function, Lua, Table, Value as LuaValue};
 
 use super::bots::{TRY_MARK, UNDO_MARK};
-use super::errors::MAX_MESSAGE;
 use super::convert;
+use super::errors::MAX_MESSAGE;
 use super::{api, debug};
 use crate::content::GameDef;
 use mlua::chunk::ChunkMode;
