@@ -266,7 +266,7 @@ pub fn friendly_toml_error(msg: &str) -> String {
         && x.fract() == 0.0
         && x.abs() < 1e18
     {
-        let expected = plain_expected(expected);
+        let expected = plain_expected(expected, false);
         return format!(
             "wrong type: `{number}` is written with a decimal point, expected {expected}: write {}",
             x as i64
@@ -277,9 +277,11 @@ pub fn friendly_toml_error(msg: &str) -> String {
     if msg.starts_with("invalid length ") && msg.contains("expected struct ") {
         return "wrong type: a list, expected a table".to_string();
     }
+    // A number out of range says the range; a value of the wrong type only what belongs.
+    let range = msg.starts_with("invalid value: integer `");
     let mut msg = msg.replace("invalid type: ", "wrong type: ");
     if let Some((head, expected)) = msg.rsplit_once("expected ") {
-        msg = format!("{head}expected {}", plain_expected(expected));
+        msg = format!("{head}expected {}", plain_expected(expected, range));
     }
     // A whole number past 64 bits reaches serde as a 128-bit one ("integer `N` as i128").
     for wide in ["` as i128", "` as u128"] {
@@ -309,8 +311,10 @@ pub fn friendly_toml_error(msg: &str) -> String {
 
 /// What serde says it expected, in a mod author's words: Rust's type names mean nothing to
 /// them, and a number out of range should say the range.
-fn plain_expected(expected: &str) -> String {
+fn plain_expected(expected: &str, range: bool) -> String {
     let plain = match expected {
+        "u8" | "u16" | "u32" | "u64" | "usize" if !range => "a whole number, 0 or more",
+        "i8" | "i16" | "i32" | "i64" | "isize" if !range => "a whole number",
         "u8" => "a whole number from 0 to 255",
         "u16" => "a whole number from 0 to 65535",
         "u32" => "a whole number from 0 to 4294967295",
