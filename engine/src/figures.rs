@@ -504,10 +504,11 @@ impl Tally {
         for (name, v) in &t.stats {
             if self.stats.contains_key(name) || self.stats.len() < MAX_RUN_STATS {
                 self.stats.entry(name.clone()).or_default().add(*v);
-            } else if self.left_out.len() < MAX_LEFT_OUT && self.left_out.insert(name.clone()) {
-                if self.left_out_first.len() < LEFT_OUT_NAMED {
-                    self.left_out_first.push(name.clone());
-                }
+            } else if self.left_out.len() < MAX_LEFT_OUT
+                && self.left_out.insert(name.clone())
+                && self.left_out_first.len() < LEFT_OUT_NAMED
+            {
+                self.left_out_first.push(name.clone());
             }
         }
     }
