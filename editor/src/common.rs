@@ -210,7 +210,14 @@ pub fn locate(spec: &str) -> Result<Located, Fail> {
     let bundled = mods_dir();
     let as_path = Path::new(spec);
     if spec.contains('/') || as_path.is_dir() {
-        if !as_path.join("mod.toml").is_file() {
+        let manifest = as_path.join("mod.toml");
+        if let Some(why) = farebox::source::not_a_regular_file(&manifest) {
+            return Err(Fail::Invalid(format!(
+                "{}: error: {why}; a mod's files are read only when they are regular files",
+                shown_path(&manifest)
+            )));
+        }
+        if !manifest.is_file() {
             return Err(Fail::Usage(format!(
                 "`{}` is not a mod folder (it has no mod.toml)",
                 shown(spec, MAX_SHOWN)

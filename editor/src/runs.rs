@@ -588,22 +588,32 @@ impl Tally {
 
 /// The `--forbid` ids as restricted play, each checked against the content: an id nothing
 /// is called is refused with the names nearest to it.
+/// The first of `ids` the content does not have, and a sentence saying so ("Curbside has no
+/// card, tile, piece or option value of that id; did you mean ...").
+pub fn unknown_id<'i>(def: &farebox::GameDef, ids: &'i [String]) -> Option<(&'i str, String)> {
+    let catalog = def.catalog();
+    let id = ids.iter().find(|id| !catalog.knows(id))?;
+    let near = farebox::diag::suggestion(id, catalog.ids());
+    Some((
+        id,
+        format!(
+            "{} has no card, tile, piece or option value of that id{near}",
+            def.name
+        ),
+    ))
+}
+
 pub fn forbid_of(
     def: &farebox::GameDef,
     ids: &[String],
     seat: Option<u8>,
     seats: u8,
 ) -> Result<Forbid, Fail> {
-    let catalog = def.catalog();
-    for id in ids {
-        if !catalog.knows(id) {
-            let near = farebox::diag::suggestion(id, catalog.ids());
-            return Err(Fail::Usage(format!(
-                "--forbid {}: {} has no card, tile, piece or option value of that id{near}",
-                crate::common::shown(id, 60),
-                def.name
-            )));
-        }
+    if let Some((id, why)) = unknown_id(def, ids) {
+        return Err(Fail::Usage(format!(
+            "--forbid {}: {why}",
+            crate::common::shown(id, 60)
+        )));
     }
     if let Some(s) = seat
         && (s == 0 || s > seats)
@@ -639,6 +649,41 @@ pub fn tie_line(st: &Stats) -> Option<String> {
         rate_text(st.tie_rate, st.tie_rate_interval),
         st.finished,
         plural(st.finished, "game")
+    ))
+}
+
+/// A warning when the rules recorded more `game.stat` names than a run summarises: the names
+/// past the limit are left out of the figures, and the person should know which.
+pub fn left_out_note(game: &str, f: &Figures) -> Option<String> {
+    if f.stats_left_out == 0 {
+        return None;
+    }
+    let at_least = if f.stats_left_out as usize >= farebox::figures::MAX_LEFT_OUT {
+        "at least "
+    } else {
+        ""
+    };
+    let first: Vec<String> = f
+        .stats_left_out_first
+        .iter()
+        .map(|n| format!("`{}`", crate::common::shown(n, 64)))
+        .collect();
+    Some(format!(
+        "{game}: warning: the rules recorded {at_least}{} game.stat {} past the {} a run summarises, and {} left out of these figures ({}{}); record a fixed set of names, and count the rest under one of them",
+        f.stats_left_out,
+        plural(f.stats_left_out as usize, "name"),
+        farebox::figures::MAX_RUN_STATS,
+        if f.stats_left_out == 1 {
+            "it is"
+        } else {
+            "they are"
+        },
+        if f.stats_left_out as usize > first.len() {
+            "the first: "
+        } else {
+            ""
+        },
+        first.join(", ")
     ))
 }
 

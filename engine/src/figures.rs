@@ -292,6 +292,12 @@ pub struct Figures {
     pub winner_took_lead_at_interval: Option<[f64; 2]>,
     /// Per `game.stat` name.
     pub stats: BTreeMap<String, StatFigure>,
+    /// `game.stat` names recorded past the [`MAX_RUN_STATS`] a run summarises, which are left
+    /// out of `stats`: how many (counted up to [`MAX_LEFT_OUT`]), and the first few.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub stats_left_out: u64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stats_left_out_first: Vec<String>,
     /// Per card (keyed by id, or `deck/card` where two decks share an id), tile kind, piece
     /// kind and option value (`option=value`). Items never held nor played are left out.
     pub cards: BTreeMap<String, ContentFigure>,
@@ -404,11 +410,25 @@ pub struct Tally {
     lead_changes: Welford,
     took_lead: Welford,
     stats: BTreeMap<String, Welford>,
+    /// Names past `MAX_RUN_STATS`, kept only to count them (at most `MAX_LEFT_OUT`).
+    left_out: std::collections::BTreeSet<String>,
+    left_out_first: Vec<String>,
 }
 
 /// The most `game.stat` names a run summarises (a mod whose every game records other names
-/// cannot make the figures grow with the games).
+/// cannot make the figures grow with the games). The names past it are counted and said
+/// (`Figures::stats_left_out`), never summarised.
 pub const MAX_RUN_STATS: usize = 100;
+
+/// The most names left out that a run counts one by one; past it, "at least" this many.
+pub const MAX_LEFT_OUT: usize = 10_000;
+
+/// The names left out that a run names.
+const LEFT_OUT_NAMED: usize = 3;
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
 
 impl Tally {
     pub fn new(def: &GameDef) -> Tally {
@@ -484,6 +504,11 @@ impl Tally {
         for (name, v) in &t.stats {
             if self.stats.contains_key(name) || self.stats.len() < MAX_RUN_STATS {
                 self.stats.entry(name.clone()).or_default().add(*v);
+            } else if self.left_out.len() < MAX_LEFT_OUT
+                && self.left_out.insert(name.clone())
+                && self.left_out_first.len() < LEFT_OUT_NAMED
+            {
+                self.left_out_first.push(name.clone());
             }
         }
     }
@@ -517,6 +542,8 @@ impl Tally {
                     )
                 })
                 .collect(),
+            stats_left_out: self.left_out.len() as u64,
+            stats_left_out_first: self.left_out_first.clone(),
             ..Figures::default()
         };
         let Some(catalog) = &self.catalog else {

@@ -45,6 +45,7 @@ impl Replay {
     /// Reads a replay and checks every field (see [`Replay::check`]). Errors give the line
     /// and column where JSON has one, and never echo more than a short piece of the input.
     pub fn from_json(text: &str) -> Result<Replay, String> {
+        let text = text.strip_prefix(crate::source::BOM).unwrap_or(text);
         let r: Replay = serde_json::from_str(text).map_err(|e| {
             let msg = e.to_string();
             // serde's message ends with " at line L column C"; the place is given in front.

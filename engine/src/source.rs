@@ -68,6 +68,14 @@ fn not_regular(what: &str) -> io::Error {
     )
 }
 
+/// Why `path` cannot be read as a mod's file although something is there ("it is a named pipe
+/// (FIFO), not a regular file"); None when it is a regular file or nothing is there. A link is
+/// followed, so a link to `/dev/null` is a device.
+pub fn not_a_regular_file(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    (!meta.is_file()).then(|| not_regular(kind_of(meta.file_type())).to_string())
+}
+
 /// What a file that is not a regular file is, in words.
 fn kind_of(t: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
@@ -128,6 +136,11 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<String> {
     if bytes.len() as u64 > limit {
         return Err(too_big(bytes.len() as u64, limit));
     }
+    // A byte order mark some editors put first is not part of the text: TOML, JSON and Luau
+    // read without it.
+    if bytes.starts_with(BOM.as_bytes()) {
+        bytes.drain(..BOM.len());
+    }
     String::from_utf8(bytes).map_err(|_| {
         io::Error::new(
             io::ErrorKind::InvalidData,
@@ -135,6 +148,9 @@ pub fn read_bounded(path: &Path, limit: u64) -> io::Result<String> {
         )
     })
 }
+
+/// The UTF-8 byte order mark.
+pub const BOM: &str = "\u{feff}";
 
 fn too_big(len: u64, limit: u64) -> io::Error {
     let mib = |n: u64| n as f64 / (1u64 << 20) as f64;

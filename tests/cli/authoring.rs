@@ -366,3 +366,71 @@ fn rules_that_name_hidden_cards_to_other_seats_are_found() {
     let r = farebox(&["validate", &s(&dir)]);
     assert_eq!(r.code, 0, "{}{}", r.out, r.err);
 }
+
+/// An error value a report cannot show as it is (a message of megabytes, an object whose
+/// `__tostring` fails) is reported at the line of the `error(...)` call, its message bounded,
+/// rather than as "error in error handling" with no line.
+#[test]
+fn an_error_that_cannot_be_shown_still_names_its_line() {
+    let dir = scratch("unshowable-error").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let rules = dir.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let setup = "\tsetup = function(_g)\n";
+    let line = text[..text.find(setup).expect("the rules have a setup")]
+        .lines()
+        .count()
+        + 2;
+    for (raised, said) in [
+        (
+            "error(string.rep(\"x\", 16 * 1024 * 1024))",
+            format!("… ({} bytes more)", 16 * 1024 * 1024 - 1968),
+        ),
+        (
+            "error(setmetatable({}, { __tostring = function() error(\"no words\") end }))",
+            "the error value could not be turned into text: its __tostring failed".to_string(),
+        ),
+        (
+            "error(setmetatable({}, { __tostring = function() return {} end }))",
+            "the error value could not be turned into text".to_string(),
+        ),
+    ] {
+        std::fs::write(
+            &rules,
+            text.replacen(setup, &format!("{setup}\t\t{raised}\n"), 1),
+        )
+        .unwrap();
+        let r = farebox(&["validate", &s(&dir)]);
+        assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+        assert!(!r.out.contains("error in error handling"), "{}", r.out);
+        assert!(
+            r.out
+                .contains(&format!("rules/curbside.luau:{line}: error: ")),
+            "{raised}: {}",
+            &r.out[..r.out.len().min(600)]
+        );
+        assert!(r.out.contains(&said), "{raised}: {}", r.out);
+        assert!(r.out.len() < 5000, "{raised}: {} bytes", r.out.len());
+    }
+    // A value that can be shown is raised unchanged, so a `pcall` still catches the table.
+    std::fs::write(
+        &rules,
+        text.replacen(
+            setup,
+            &format!(
+                "{setup}\t\tlocal _, e = pcall(error, {{ code = 7 }})\n\t\terror(\"caught \" .. e.code)\n"
+            ),
+            1,
+        ),
+    )
+    .unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert!(
+        r.out.contains(&format!(
+            "rules/curbside.luau:{}: error: caught 7",
+            line + 1
+        )),
+        "{}",
+        r.out
+    );
+}

@@ -15,6 +15,7 @@ mod run;
 mod accept;
 mod authoring;
 mod figures;
+mod messages;
 mod new;
 mod play;
 use run::{farebox, farebox_with_input, s};

@@ -298,8 +298,15 @@ return {
 
 /// A house rule for `base`: it depends on the game, wraps none of its hooks yet and patches
 /// nothing yet, with working examples (using the game's real ids) in comments.
+///
+/// The base game's texts (its name, an option's label, a card's name) may hold anything: each
+/// is written as a TOML string with every quote, backslash and control character escaped,
+/// and shown in a TOML or Luau comment on one line, so nothing in them can become live TOML
+/// or code in the new files.
 fn house_rule_files(id: &str, base: &GameDef) -> Vec<(String, String)> {
     let name = format!("{}: {}", base.name, title(id));
+    let name_shown = one_line(&name);
+    let base_shown = one_line(&base.name);
     let version = base
         .version
         .split('.')
@@ -311,40 +318,39 @@ fn house_rule_files(id: &str, base: &GameDef) -> Vec<(String, String)> {
             let first = &d.cards[0];
             let remove = match d.cards.last() {
                 Some(last) if d.cards.len() > 1 => format!(
-                    "# remove = [\"{}\"]           # cards taken out, by id\n",
-                    last.id
+                    "# remove = [{}]           # cards taken out, by id\n",
+                    toml_str(&last.id)
                 ),
                 _ => String::new(),
             };
             let mut card = format!(
-                "# [[decks.cards]]                # a card with an id already there replaces it; a new id is added\n# id = \"{}\"\n# name = {}\n",
-                first.id,
-                toml_value(&farebox::value::Value::Str(first.name.clone()))
+                "# [[decks.cards]]                # a card with an id already there replaces it; a new id is added\n# id = {}\n# name = {}\n",
+                toml_str(&first.id),
+                toml_str(&first.name)
             );
             if !first.text.is_empty() {
-                card += &format!(
-                    "# text = {}\n",
-                    toml_value(&farebox::value::Value::Str(first.text.clone()))
-                );
+                card += &format!("# text = {}\n", toml_str(&first.text));
             }
             for (k, v) in &first.fields {
-                card += &format!("# {k} = {}\n", toml_value(v));
+                card += &format!("# {} = {}\n", toml_key(k), toml_value(v));
             }
             card += &format!("# count = {}\n", first.count + 1);
-            format!("# [[decks]]\n# id = \"{}\"\n{remove}{card}", d.id)
+            format!("# [[decks]]\n# id = {}\n{remove}{card}", toml_str(&d.id))
         }
         None => "# (this game has no decks)\n".into(),
     };
     let option_example = match base.options.first() {
         Some(o) => format!(
-            "\n# An item with the id of one of {}'s replaces it, like this option:\n# [[options]]\n# id = \"{}\"\n# label = \"{}\"\n# type = \"{}\"\n# default = {}\n{}",
-            base.name,
-            o.id,
-            o.label,
-            serde_json::to_value(o.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
+            "\n# An item with the id of one of {}'s replaces it, like this option:\n# [[options]]\n# id = {}\n# label = {}\n# type = {}\n# default = {}\n{}",
+            base_shown,
+            toml_str(&o.id),
+            toml_str(&o.label),
+            toml_str(
+                &serde_json::to_value(o.kind)
+                    .ok()
+                    .and_then(|v| v.as_str().map(String::from))
+                    .unwrap_or_default()
+            ),
             toml_value(&o.default),
             [("min", o.min), ("max", o.max)]
                 .iter()
@@ -354,15 +360,15 @@ fn house_rule_files(id: &str, base: &GameDef) -> Vec<(String, String)> {
         None => String::new(),
     };
     let manifest = format!(
-        r#"{schema}# {name}: a house rule for {base_name}. It changes the game in three ways, all optional:
+        r#"{schema}# {name_shown}: a house rule for {base_name}. It changes the game in three ways, all optional:
 # items with the same id as the game's replace them (below), patches/{id}.toml takes things
 # out and changes decks and tables, and rules/{id}.luau wraps the game's rule hooks.
 
 id = "{id}"
-name = "{name}"
+name = {name_toml}
 version = "0.1.0"
 engine = "{engine}"
-description = "{base_name} with a house rule."
+description = {description}
 # players = {{ min = {min}, max = {max} }}   # the game's seats, unless you change them here
 depends = [{{ id = "{base_id}", version = "{version}" }}]
 scripts = ["rules/{id}.luau"]
@@ -371,7 +377,9 @@ scripts = ["rules/{id}.luau"]
 patches = ["patches/{id}.toml"]
 "#,
         schema = schema_line(0, "mod.schema.json"),
-        base_name = base.name,
+        base_name = base_shown,
+        name_toml = toml_str(&name),
+        description = toml_str(&format!("{} with a house rule.", base.name)),
         base_id = base.id,
         engine = farebox::content::ENGINE_VERSION,
         min = base.players.0,
@@ -387,11 +395,11 @@ patches = ["patches/{id}.toml"]
 
 {deck_example}"#,
         schema = schema_line(1, "patch.schema.json"),
-        base_name = base.name,
+        base_name = base_shown,
     );
     let rules = format!(
         r#"--!strict
--- {name}. A plain hook (`apply = function ...`) would replace {base_name}'s; hooks under
+-- {name_shown}. A plain hook (`apply = function ...`) would replace {base_name}'s; hooks under
 -- `before` and `after` wrap it instead. A `before` that returns a value other than nil or
 -- false ends the hook with that value; an `after` gets the result so far and may return a
 -- new one. As it stands this changes nothing: try the examples in the comments.
@@ -414,7 +422,7 @@ return {{
 	}},
 }}
 "#,
-        base_name = base.name,
+        base_name = base_shown,
     );
     vec![
         ("mod.toml".into(), manifest),
@@ -423,15 +431,74 @@ return {{
     ]
 }
 
-/// A value as TOML, for the examples.
+/// A value as TOML on one line, for the examples.
 fn toml_value(v: &farebox::value::Value) -> String {
     use farebox::value::Value as V;
     match v {
-        V::Str(s) => format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\"")),
+        V::Str(s) => toml_str(s),
         V::List(l) => format!(
             "[{}]",
             l.iter().map(toml_value).collect::<Vec<_>>().join(", ")
         ),
-        other => other.to_string(),
+        V::Map(m) => format!(
+            "{{ {} }}",
+            m.iter()
+                .map(|(k, v)| format!("{} = {}", toml_key(k), toml_value(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        V::Num(x) if x.is_nan() => "nan".into(),
+        V::Num(x) if x.is_infinite() => if *x > 0.0 { "inf" } else { "-inf" }.into(),
+        // `{:?}` keeps the decimal point ("2.0"), so the value stays a float.
+        V::Num(x) => format!("{x:?}"),
+        V::Nil => "\"\"".into(),
+        V::Bool(_) | V::Int(_) => v.to_string(),
     }
+}
+
+/// `s` as a TOML basic string on one line: quotes, backslashes and every control character
+/// escaped.
+fn toml_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A TOML key: bare when it can be, else quoted.
+fn toml_key(k: &str) -> String {
+    if !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        k.to_string()
+    } else {
+        toml_str(k)
+    }
+}
+
+/// Text for a TOML or Luau comment: on one line, every control character (a line break
+/// above all, which would end the comment) and Unicode's line and paragraph separators
+/// shown as a space.
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() || c == '\u{2028}' || c == '\u{2029}' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
 }

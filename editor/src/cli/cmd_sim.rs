@@ -196,5 +196,8 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
             }
         }
     }
+    if let Some(note) = crate::runs::left_out_note(&def.id, &st.figures) {
+        io.note(note);
+    }
     Ok(if st.errors == 0 { 0 } else { 1 })
 }

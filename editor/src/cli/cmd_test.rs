@@ -103,6 +103,13 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let path = located.folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     if args.accept {
+        // Refused before any game is played: the file is replaced only when it is a regular
+        // file (or not there yet).
+        if let Some(why) = farebox::source::not_a_regular_file(&path) {
+            return Err(Fail::Invalid(format!(
+                "{shown}: error: {why}; accepted outcomes are written only over a regular file, so nothing was played or written"
+            )));
+        }
         let bots = match &args.bots {
             Some(b) => split_list(b, "--bots")?,
             None => vec![own_bot(&def)],
@@ -123,6 +130,9 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             forbid: Vec::new(),
         };
         let outcomes = play(&def, &settings)?;
+        if let Some(note) = crate::runs::left_out_note(&def.id, &outcomes.figures) {
+            io.note(note);
+        }
         // Failed games are not an outcome to keep by accident: a mod whose scripts do not
         // load, or settings it refuses, fail every game, and accepting that would put a
         // run of errors where the good outcomes were.
@@ -192,7 +202,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         io.say(line);
         return Ok(1);
     }
-    let Some(snap) = read_snapshot(&located.folder)? else {
+    let Some(snap) = read_snapshot_for(&located.folder, &def)? else {
         io.note(format!(
             "{}: no accepted outcomes yet ({shown} does not exist); run `farebox test {} --accept` to record them",
             def.id,
@@ -201,6 +211,9 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         return Ok(1);
     };
     let now = play(&def, &snap.settings)?;
+    if let Some(note) = crate::runs::left_out_note(&def.id, &now.figures) {
+        io.note(note);
+    }
     let cmp = crate::compare::compare(&def, &snap.outcomes, &now, snap.settings.games);
     let s = &snap.settings;
     let what = format!(
@@ -275,6 +288,102 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
 /// is the mod's file like any other: read through the same gate (inside the mod folder, a
 /// regular file, bounded in size), and its settings are held to the command line's limits.
 pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
+    Ok(read_snapshot_text(folder)?.map(|(snap, _)| snap))
+}
+
+/// The accepted outcomes of the mod in `folder`, as [`read_snapshot`] reads them, with their
+/// settings checked against the mod as well: seats, agents, options and forbidden ids it
+/// does not have are reported at the file and line of the setting, before any game is
+/// played (rather than as if given on the command line, or as an error in every game).
+pub fn read_snapshot_for(folder: &Path, def: &farebox::GameDef) -> Result<Option<Snapshot>, Fail> {
+    let Some((snap, text)) = read_snapshot_text(folder)? else {
+        return Ok(None);
+    };
+    let shown = crate::common::shown_path(&folder.join(SNAPSHOT));
+    match settings_problem(def, &snap.settings) {
+        None => Ok(Some(snap)),
+        Some((key, item, why)) => {
+            let place = setting_place(&text, key, item.as_deref())
+                .map_or(String::new(), |(line, col)| format!(":{line}:{col}"));
+            Err(Fail::Invalid(format!(
+                "{shown}{place}: error: settings.{key}: {why}; correct the file, or accept the outcomes again with `farebox test --accept`"
+            )))
+        }
+    }
+}
+
+/// The first setting of `s` the mod cannot play: the key, the item of a list it is about,
+/// and why.
+fn settings_problem(
+    def: &farebox::GameDef,
+    s: &Settings,
+) -> Option<(&'static str, Option<String>, String)> {
+    let (lo, hi) = def.players;
+    if (s.players as u32) < lo || (s.players as u32) > hi {
+        return Some((
+            "players",
+            None,
+            format!(
+                "{} is for {lo} to {hi} players, not {}",
+                def.name, s.players
+            ),
+        ));
+    }
+    for (i, b) in s.bots.iter().enumerate() {
+        if let Err(e) = Agent::from_spec(b, def, 0, i as u8) {
+            return Some(("bots", Some(b.clone()), e));
+        }
+    }
+    for o in &s.options {
+        let Some((k, v)) = o.split_once('=') else {
+            return Some((
+                "options",
+                Some(o.clone()),
+                format!("`{}` should be written id=value", cut(o, 100)),
+            ));
+        };
+        let Some(opt) = def.option(k.trim()) else {
+            let hint =
+                farebox::diag::suggestion(k.trim(), def.options.iter().map(|o| o.id.as_str()));
+            return Some((
+                "options",
+                Some(o.clone()),
+                format!("{} has no option `{}`{hint}", def.name, cut(k.trim(), 100)),
+            ));
+        };
+        if let Err(e) = opt.parse(v.trim()) {
+            return Some(("options", Some(o.clone()), cut(&e, 300)));
+        }
+    }
+    crate::runs::unknown_id(def, &s.forbid).map(|(id, why)| {
+        (
+            "forbid",
+            Some(id.to_string()),
+            format!("`{}`: {why}", cut(id, 100)),
+        )
+    })
+}
+
+/// The line and column (1-based) of setting `key` in a snapshot's text, at `item` of its list
+/// when that is found after the key.
+fn setting_place(text: &str, key: &str, item: Option<&str>) -> Option<(usize, usize)> {
+    let settings = text.find("\"settings\"")?;
+    let quoted = serde_json::to_string(key).ok()?;
+    let mut at = settings + text[settings..].find(&quoted)?;
+    if let Some(item) = item
+        && let Ok(q) = serde_json::to_string(item)
+        && let Some(i) = text[at..].find(&q)
+    {
+        at += i;
+    }
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Some((line, col))
+}
+
+/// The accepted outcomes and the text they were read from.
+fn read_snapshot_text(folder: &Path) -> Result<Option<(Snapshot, String)>, Fail> {
     let path = folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     let text = match FsSource::new(folder).read(SNAPSHOT) {
@@ -286,9 +395,10 @@ pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
             )));
         }
     };
-    parse_snapshot(&text)
-        .map(Some)
-        .map_err(|e| Fail::Invalid(format!("{shown}:{e}")))
+    match parse_snapshot(&text) {
+        Ok(snap) => Ok(Some((snap, text))),
+        Err(e) => Err(Fail::Invalid(format!("{shown}:{e}"))),
+    }
 }
 
 /// A snapshot's text as [`read_snapshot`] reads it; an error is "LINE:COL: error: …" or

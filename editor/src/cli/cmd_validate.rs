@@ -65,6 +65,21 @@ pub fn run(args: ValidateArgs, io: &mut Io) -> Result<i32, Fail> {
             io.note(format!("{}: skipped, {why}", shown(spec, MAX_SHOWN)));
             continue;
         }
+        // A mod.toml that is there but cannot be read (a FIFO, a link to a device) is this
+        // mod's error, not a folder to skip.
+        let manifest = Path::new(spec).join("mod.toml");
+        if Path::new(spec).is_dir()
+            && let Some(why) = farebox::source::not_a_regular_file(&manifest)
+        {
+            validated += 1;
+            all_ok = false;
+            io.say(format!(
+                "{}: error: {why}; a mod's files are read only when they are regular files",
+                crate::common::shown_path(&manifest)
+            ));
+            io.note(format!("{}: 1 error", shown(spec, MAX_SHOWN)));
+            continue;
+        }
         let l = locate(spec)?;
         validated += 1;
         let errors = match load_located(&l) {
@@ -164,7 +179,7 @@ pub fn leak_problem(def: &Arc<GameDef>, depth: Depth, vm: &mut Option<Host>) -> 
 fn not_a_mod(p: &Path) -> Option<&'static str> {
     if p.is_file() {
         Some("a file, not a mod folder")
-    } else if p.is_dir() && !p.join("mod.toml").is_file() {
+    } else if p.is_dir() && std::fs::metadata(p.join("mod.toml")).is_err() {
         Some("a folder without a mod.toml")
     } else {
         None

@@ -153,9 +153,20 @@ pub(super) fn resolve_options(
         let v = match (o.kind, v) {
             (_, Value::Str(s)) => o.parse(s).map_err(GameError::Setup)?,
             (OptionType::Int, Value::Int(_)) | (OptionType::Bool, Value::Bool(_)) => v.clone(),
-            _ => {
+            (OptionType::Int, Value::Num(x)) if x.fract() == 0.0 && x.abs() < 1e18 => {
                 return Err(GameError::Setup(format!(
-                    "option `{k}` cannot be {}",
+                    "option `{k}` takes a whole number: write {}, not {x:?}",
+                    *x as i64
+                )));
+            }
+            (kind, _) => {
+                let wants = match kind {
+                    OptionType::Int => "a whole number",
+                    OptionType::Bool => "true or false",
+                    OptionType::Choice => "one of its choices, as text",
+                };
+                return Err(GameError::Setup(format!(
+                    "option `{k}` takes {wants}, not {}",
                     v.type_name()
                 )));
             }

@@ -72,11 +72,12 @@ pub(super) fn shorten(m: &str) -> String {
     if m.len() <= MAX_MESSAGE {
         return m.to_string();
     }
-    let mut end = MAX_MESSAGE;
+    // Room for the note of what was cut, so the message stays within the bound.
+    let mut end = MAX_MESSAGE - 32;
     while !m.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}... ({} bytes in all)", &m[..end], m.len())
+    format!("{}… ({} bytes more)", &m[..end], m.len() - end)
 }
 
 /// The frames of the Luau code running now, innermost first ("file:line in name"), leaving

@@ -6,6 +6,7 @@ use mlua::{Function, Lua, Table, Value as LuaValue};
 
 use super::bots::{TRY_MARK, UNDO_MARK};
 use super::convert;
+use super::errors::MAX_MESSAGE;
 use super::{api, debug};
 use crate::content::GameDef;
 use mlua::chunk::ChunkMode;
@@ -238,6 +239,10 @@ pub(super) fn guard_protected_calls(lua: &Lua, g: &Table, refused: Function) -> 
 /// at once, with the line, rather than leaving it to the allocator (whose error has none).
 /// `tostring` and `string.format` show a table, function, thread or buffer without a
 /// `__tostring` as its type name: an address differs between runs, and a game must replay.
+/// `error` cuts a message longer than a report keeps ("… (N bytes more)") and raises a value
+/// whose `__tostring` fails as a message saying so, at the caller's line: left to the VM, both
+/// failed inside its error handler and reached the report as "error in error handling", with
+/// no line.
 /// Left to the interrupt and the safety net: the built-ins Luau runs without a call
 /// (`string.sub`, `table.insert`, `table.unpack`, the `..` operator), whose work is bounded by
 /// the memory limit per call.
@@ -292,6 +297,7 @@ pub(super) fn guard_libraries(
     }
     for name in [
         "error",
+        "pcall",
         "type",
         "select",
         "getmetatable",
@@ -303,10 +309,11 @@ pub(super) fn guard_libraries(
     }
     let guarded: Table = lua
         .load(
-            r##"local charge, memory, lib = ...
+            r##"local charge, memory, lib, KEPT = ...
             -- `type`, `select`, `rawlen`, `rawget` and `getmetatable` are left as globals, so
             -- Luau calls them as built-ins (no call at all) once the globals are sealed.
-            local error, tostring = lib.error, lib.tostring
+            local error, tostring, pcall = lib.error, lib.tostring, lib.pcall
+            local sub, byte = string.sub, string.byte
             local pack, unpack = lib["table.pack"], lib["table.unpack"]
             local find, split, rep, format = lib["string.find"], lib["string.split"], lib["string.rep"], lib["string.format"]
             local upper, lower, reverse = lib["string.upper"], lib["string.lower"], lib["string.reverse"]
@@ -364,6 +371,40 @@ pub(super) fn guard_libraries(
                     end
                 end
                 return tostring(v)
+            end
+            -- A message cut to `most` bytes, at a character's start, saying how much more there
+            -- was (the note included in the `most`).
+            local function cut(s, most)
+                local n = #s
+                if n <= most then
+                    return s
+                end
+                local keep = most - 32
+                while keep > 0 and (byte(s, keep + 1) or 0) >= 0x80 and byte(s, keep + 1) < 0xC0 do
+                    keep -= 1
+                end
+                return sub(s, 1, keep) .. "… (" .. (n - keep) .. " bytes more)"
+            end
+            -- What `error` raises when a report could not show the value as it is: a message
+            -- too long to keep, or a value whose `__tostring` fails, returns something other
+            -- than text, or returns too much. Anything else is raised unchanged.
+            local function reportable(e)
+                local t = type(e)
+                if t == "string" then
+                    return cut(e, KEPT)
+                end
+                if t ~= "table" and t ~= "userdata" then
+                    return e
+                end
+                local ok, s = pcall(tostring, e)
+                if not ok then
+                    local why = if type(s) == "string" then cut(s, 300) else "it raised a " .. type(s)
+                    return "the error value could not be turned into text: its __tostring failed (" .. why .. ")"
+                end
+                if type(s) == "string" and #s > KEPT then
+                    return cut(s, KEPT)
+                end
+                return e
             end
             local function blength(b)
                 if type(b) == "buffer" then
@@ -509,6 +550,16 @@ pub(super) fn guard_libraries(
                 tostring = function(v, ...)
                     return plain(v)
                 end,
+                -- Level 1 is this function: the position said is the caller's.
+                error = function(e, level)
+                    e = reportable(e)
+                    if level == nil then
+                        return error(e, 2)
+                    elseif type(level) == "number" and level > 0 then
+                        return error(e, level + 1)
+                    end
+                    return error(e, level)
+                end,
                 format = function(fmt, ...)
                     local n = select("#", ...)
                     for i = 1, n do
@@ -534,7 +585,7 @@ pub(super) fn guard_libraries(
         )
         .set_name("=farebox")
         .set_mode(ChunkMode::Text)
-        .call((charge, memory as f64, originals))?;
+        .call((charge, memory as f64, originals, MESSAGE_KEPT))?;
     let set = |lib: &Table, name: &str, key: &str| -> mlua::Result<()> {
         lib.raw_set(name, guarded.raw_get::<Function>(key)?)
     };
@@ -560,8 +611,13 @@ pub(super) fn guard_libraries(
     }
     set(&utf8, "len", "ulen")?;
     g.raw_set("tostring", guarded.raw_get::<Function>("tostring")?)?;
+    g.raw_set("error", guarded.raw_get::<Function>("error")?)?;
     Ok(())
 }
+
+/// The bytes of an error message `error` raises at most, its note of what was cut included:
+/// what a report keeps, so the report does not cut it again.
+const MESSAGE_KEPT: usize = MAX_MESSAGE;
 
 #[allow(clippy::panic)]
 pub(super) fn unreachable_ctx() -> ! {

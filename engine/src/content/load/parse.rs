@@ -259,23 +259,29 @@ pub fn friendly_toml_error(msg: &str) -> String {
     if let Some(rest) = msg.strip_prefix("missing field") {
         return format!("missing key{rest}");
     }
+    // A whole number written with a decimal point ("12.0") where a whole number belongs.
+    if let Some(rest) = msg.strip_prefix("invalid type: floating point `")
+        && let Some((number, expected)) = rest.split_once("`, expected ")
+        && let Ok(x) = number.parse::<f64>()
+        && x.fract() == 0.0
+        && x.abs() < 1e18
+    {
+        let expected = plain_expected(expected, false);
+        return format!(
+            "wrong type: `{number}` is written with a decimal point, expected {expected}: write {}",
+            x as i64
+        );
+    }
+    // A list where a table of named values belongs ("invalid length 1, expected struct X with
+    // 4 elements": serde reads a struct from a list too).
+    if msg.starts_with("invalid length ") && msg.contains("expected struct ") {
+        return "wrong type: a list, expected a table".to_string();
+    }
+    // A number out of range says the range; a value of the wrong type only what belongs.
+    let range = msg.starts_with("invalid value: integer `");
     let mut msg = msg.replace("invalid type: ", "wrong type: ");
-    // Rust's type names mean nothing to a mod author.
-    for (rust, plain) in [
-        ("u8", "a whole number, 0 or more"),
-        ("u16", "a whole number, 0 or more"),
-        ("u32", "a whole number, 0 or more"),
-        ("u64", "a whole number, 0 or more"),
-        ("usize", "a whole number, 0 or more"),
-        ("i32", "a whole number"),
-        ("i64", "a whole number"),
-        ("f32", "a number"),
-        ("f64", "a number"),
-    ] {
-        if let Some(head) = msg.strip_suffix(&format!("expected {rust}")) {
-            msg = format!("{head}expected {plain}");
-            break;
-        }
+    if let Some((head, expected)) = msg.rsplit_once("expected ") {
+        msg = format!("{head}expected {}", plain_expected(expected, range));
     }
     // A whole number past 64 bits reaches serde as a 128-bit one ("integer `N` as i128").
     for wide in ["` as i128", "` as u128"] {
@@ -301,6 +307,47 @@ pub fn friendly_toml_error(msg: &str) -> String {
         .replace("expected a sequence", "expected a list")
         .replace("wrong type: map,", "wrong type: a table,")
         .replace("wrong type: sequence,", "wrong type: a list,")
+}
+
+/// What serde says it expected, in a mod author's words: Rust's type names mean nothing to
+/// them, and a number out of range should say the range.
+fn plain_expected(expected: &str, range: bool) -> String {
+    let plain = match expected {
+        "u8" | "u16" | "u32" | "u64" | "usize" if !range => "a whole number, 0 or more",
+        "i8" | "i16" | "i32" | "i64" | "isize" if !range => "a whole number",
+        "u8" => "a whole number from 0 to 255",
+        "u16" => "a whole number from 0 to 65535",
+        "u32" => "a whole number from 0 to 4294967295",
+        "u64" | "usize" => "a whole number, 0 or more",
+        "i8" => "a whole number from -128 to 127",
+        "i16" => "a whole number from -32768 to 32767",
+        "i32" => "a whole number from -2147483648 to 2147483647",
+        "i64" | "isize" => "a whole number",
+        "f32" | "f64" => "a number",
+        _ => "",
+    };
+    if !plain.is_empty() {
+        return plain.to_string();
+    }
+    // "struct StatFigure", "struct Settings with 7 elements", "tuple struct X", "enum Y".
+    for (rust, words) in [
+        ("struct ", "a table"),
+        ("tuple struct ", "a list"),
+        ("enum ", "one of the values allowed here"),
+    ] {
+        if let Some(name) = expected.strip_prefix(rust)
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+        {
+            return words.to_string();
+        }
+    }
+    if let Some(n) = expected
+        .strip_prefix("a tuple of size ")
+        .or_else(|| expected.strip_prefix("an array of length "))
+    {
+        return format!("a list of {n}");
+    }
+    expected.to_string()
 }
 
 #[cfg(test)]

@@ -182,7 +182,14 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             .into_iter()
             .flatten()
         {
-            check_option_ref(&mut cx, &merged, &options, b.file, o, OptionType::Bool);
+            check_option_ref(
+                &mut cx,
+                &merged,
+                &options,
+                (b.file, &b.mod_id),
+                o,
+                OptionType::Bool,
+            );
         }
     }
 
@@ -323,7 +330,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 }
             }
             if let Some(o) = &r.initial_option {
-                check_option_ref(&mut cx, &merged, &options, c.file, o, OptionType::Int);
+                check_option_ref(&mut cx, &merged, &options, (c.file, &c.mod_id), o, OptionType::Int);
             }
             let mut initial = r.initial;
             if let Some(k) = &r.initial_constant {
@@ -352,7 +359,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 }
             }
             if let Some(w) = &r.applies_when {
-                check_applies(&mut cx, c.file, w.get(), None, &options);
+                check_applies(&mut cx, &merged.options, (c.file, &c.mod_id), w.get(), None, &options);
             }
             CounterDef {
                 id: r.id.get().clone(),

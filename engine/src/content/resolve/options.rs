@@ -110,19 +110,49 @@ pub(super) fn resolve_options(cx: &mut Ctx, raw: &[At<raw::RawOption>]) -> Vec<O
 fn check_applies_when(cx: &mut Ctx, raw: &[At<raw::RawOption>], defs: &[OptionDef]) {
     for o in raw {
         if let Some(w) = &o.item.applies_when {
-            check_applies(cx, o.file, w.get(), Some(o.item.id.get()), defs);
+            check_applies(
+                cx,
+                raw,
+                (o.file, &o.mod_id),
+                w.get(),
+                Some(o.item.id.get()),
+                defs,
+            );
         }
     }
 }
 
-/// One `applies_when` (of an option, or of a counter when `own` is None).
+/// The option `id` when a mod other than `by` gave it (a house rule replacing its game's
+/// option by id), so that a reference from `by`'s files that no longer fits it is reported
+/// where it was changed.
+fn replaced_by_another<'r>(
+    raw: &'r [At<raw::RawOption>],
+    id: &str,
+    by: &str,
+) -> Option<&'r At<raw::RawOption>> {
+    raw.iter()
+        .rev()
+        .find(|o| o.item.id.get() == id)
+        .filter(|o| o.mod_id != by)
+}
+
+/// "pieces.toml:22" of `mod` `x`: where a reference stands, for a message reported elsewhere.
+fn place(cx: &Ctx, file: usize, span: std::ops::Range<usize>, by: &str) -> String {
+    let d = cx.files.error(file, span, "");
+    format!("{}:{} (of `{by}`)", d.path, d.line)
+}
+
+/// One `applies_when` (of an option, or of a counter when `own` is None), in `at`: the file
+/// and the mod it belongs to.
 pub(super) fn check_applies(
     cx: &mut Ctx,
-    file: usize,
+    raw: &[At<raw::RawOption>],
+    at: (usize, &str),
     w: &raw::RawAppliesWhen,
     own: Option<&String>,
     defs: &[OptionDef],
 ) {
+    let (file, by) = at;
     let name = w.option.get();
     let Some(other) = defs.iter().find(|d| &d.id == name) else {
         let hint = suggestion(name, defs.iter().map(|d| d.id.as_str()));
@@ -140,6 +170,19 @@ pub(super) fn check_applies(
             .as_str()
             .is_some_and(|v| other.choices.iter().any(|(c, _)| c == v)),
         OptionType::Int => {
+            if let Some(o) = replaced_by_another(raw, name, by) {
+                let used = place(cx, file, w.option.span(), by);
+                cx.err(
+                    o.file,
+                    o.item.kind.span(),
+                    format!(
+                        "option `{name}` is an int option here, but {used} names it in \
+                         `applies_when`, which needs a choice or bool option: an option that \
+                         replaces another keeps its type"
+                    ),
+                );
+                return;
+            }
             cx.err(
                 file,
                 w.option.span(),
@@ -150,6 +193,22 @@ pub(super) fn check_applies(
             return;
         }
     };
+    if !fits && let Some(o) = replaced_by_another(raw, name, by) {
+        let used = place(cx, file, w.is.span(), by);
+        let shown = match is.as_str() {
+            Some(v) => format!("`{v}`"),
+            None => is.to_string(),
+        };
+        cx.err(
+            o.file,
+            o.item.id.span(),
+            format!(
+                "option `{name}` cannot be {shown} as replaced here, but {used} counts on that \
+                 value in `applies_when`: keep the value, or replace what names it too"
+            ),
+        );
+        return;
+    }
     if !fits {
         let hint = match is.as_str() {
             Some(v) => suggestion(v, other.choices.iter().map(|(c, _)| c.as_str())),
@@ -167,30 +226,46 @@ pub(super) fn check_applies(
     }
 }
 
-/// Checks that `o` names an option of the given kind (with "did you mean", or which patch
-/// removed it).
+/// Checks that `o`, in `at` (the file and the mod it belongs to), names an option of the
+/// given kind (with "did you mean", or which patch removed it). When another mod replaced the
+/// option with one of another kind, that is reported at the replacement's `type`.
 pub(super) fn check_option_ref(
     cx: &mut Ctx,
     merged: &Merged,
     options: &[OptionDef],
-    file: usize,
+    at: (usize, &str),
     o: &Sp<String>,
     kind: OptionType,
 ) {
+    let (file, by) = at;
+    let kind_name = |k: OptionType| match k {
+        OptionType::Int => "an int",
+        OptionType::Bool => "a bool",
+        OptionType::Choice => "a choice",
+    };
     match options.iter().find(|x| &x.id == o.get()) {
         Some(opt) if opt.kind == kind => {}
-        Some(_) => {
-            let want = match kind {
-                OptionType::Int => "an int",
-                OptionType::Bool => "a bool",
-                OptionType::Choice => "a choice",
-            };
-            cx.err(
+        Some(opt) => match replaced_by_another(&merged.options, o.get(), by) {
+            Some(r) => {
+                let used = place(cx, file, o.span(), by);
+                cx.err(
+                    r.file,
+                    r.item.kind.span(),
+                    format!(
+                        "option `{}` is {} option here, but {used} uses it as {} option: an \
+                         option that replaces another keeps its type",
+                        o.get(),
+                        kind_name(opt.kind),
+                        kind_name(kind)
+                    ),
+                );
+            }
+            None => cx.err(
                 file,
                 o.span(),
-                format!("option `{}` is not {want} option", o.get()),
-            )
-        }
+                format!("option `{}` is not {} option", o.get(), kind_name(kind)),
+            ),
+        },
         None => {
             let msg = removed(merged, "options", "option", o.get()).unwrap_or_else(|| {
                 let hint = suggestion(o.get(), options.iter().map(|x| x.id.as_str()));
