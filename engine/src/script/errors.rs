@@ -33,6 +33,17 @@ pub struct ErrorContext {
     /// the first; 0 during setup), and the game's seed. None outside a game.
     pub action: Option<usize>,
     pub seed: Option<u64>,
+    /// When it failed in one of the search bot's playouts at that action, rather than in the
+    /// game itself: which playout, and how far it had got.
+    pub playout: Option<PlayoutAt>,
+}
+
+/// Where in the search bot's thinking a script failed: the playout (1 for the decision's
+/// first) and the actions it had taken from the game's real position before the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayoutAt {
+    pub playout: u32,
+    pub taken: u32,
 }
 
 impl fmt::Display for ScriptError {
@@ -47,6 +58,15 @@ impl fmt::Display for ScriptError {
             (Some(0), Some(seed)) => write!(f, ", setting up the game with seed {seed}")?,
             (Some(n), Some(seed)) => write!(f, ", at action {n} of the game with seed {seed}")?,
             _ => {}
+        }
+        if let Some(p) = self.context.playout {
+            write!(
+                f,
+                ", in the search bot's playout {} of that decision, after {} playout {}",
+                p.playout,
+                p.taken,
+                if p.taken == 1 { "action" } else { "actions" }
+            )?;
         }
         write!(f, ")")?;
         // One frame says no more than the first line.

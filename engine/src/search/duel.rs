@@ -25,8 +25,13 @@ pub struct Duel {
     /// The first agent's decisions with a real choice: wall time and CPU time.
     pub wall: Vec<Duration>,
     pub cpu: Vec<Duration>,
-    /// The first error a game met, if any.
+    /// Games that failed (a script error or a limit reached in the game itself, or no legal
+    /// action), counted among the unfinished ones, and the first error met.
+    pub failed: u32,
     pub error: Option<String>,
+    /// What failed in the search bots' playouts (both agents', when both search): the games
+    /// played on, and this says so.
+    pub playout_failures: super::Failures,
     /// When the first agent is the search bot with a scripted policy: its decisions, and how
     /// many of them left the bot's choice.
     pub departures: Option<(u32, u32)>,
@@ -78,6 +83,21 @@ impl Duel {
                 ms(wc)
             )
         };
+        let failures = &self.playout_failures;
+        let playout_errors = if failures.errors > 0 {
+            format!(
+                "; {} {} in {} playouts (each ended where it failed)",
+                failures.errors,
+                if failures.errors == 1 {
+                    "error"
+                } else {
+                    "errors"
+                },
+                failures.playouts
+            )
+        } else {
+            String::new()
+        };
         let departed = match self.departures {
             Some((d, o)) if d > 0 => format!(
                 "; left its playout bot's choice in {o} of {d} decisions ({:.0}%)",
@@ -86,7 +106,7 @@ impl Duel {
             _ => String::new(),
         };
         format!(
-            "{first} vs {second}: {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}",
+            "{first} vs {second}: {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}{playout_errors}",
             self.points,
             self.games,
             100.0 * self.share(),
@@ -97,10 +117,10 @@ impl Duel {
             } else {
                 String::new()
             },
-            if self.unfinished > 0 {
-                format!(", {} unfinished", self.unfinished)
-            } else {
-                String::new()
+            match (self.unfinished, self.failed) {
+                (0, _) => String::new(),
+                (u, 0) => format!(", {u} unfinished"),
+                (u, f) => format!(", {u} unfinished, {f} of them failed with an error"),
             },
             self.wall.len(),
             ms(mw),
@@ -141,6 +161,11 @@ pub fn duel(
             let actions = match game.legal_actions() {
                 Ok(a) if !a.is_empty() => a,
                 Ok(_) => {
+                    out.error.get_or_insert(format!(
+                        "seat {} has no legal action, and the game is not over (seed {})",
+                        game.active() + 1,
+                        game.setup().seed
+                    ));
                     failed = true;
                     break;
                 }
@@ -172,12 +197,17 @@ pub fn duel(
                 break;
             }
         }
+        out.playout_failures
+            .add(&crate::agent::playout_failures(&agents));
         if let Agent::Search(s) = &agents[me as usize]
             && matches!(s.policy(), super::Policy::Bot(_))
         {
             let (d, o) = s.departures();
             let (a, b) = out.departures.unwrap_or((0, 0));
             out.departures = Some((a + d, b + o));
+        }
+        if failed {
+            out.failed += 1;
         }
         match game.result() {
             Some(r) if !failed => {
