@@ -16,6 +16,7 @@ mod accept;
 mod authoring;
 mod new;
 mod play;
+mod playouts;
 use run::{farebox, farebox_with_input, s};
 
 fn scratch(name: &str) -> PathBuf {

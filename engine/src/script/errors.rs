@@ -42,8 +42,28 @@ pub struct ErrorContext {
 /// first) and the actions it had taken from the game's real position before the call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PlayoutAt {
+    /// 0: while asking the playout bot what it would do, before the playouts.
     pub playout: u32,
     pub taken: u32,
+}
+
+impl fmt::Display for PlayoutAt {
+    /// "in the search bot's playout 3 of that decision, after 5 playout actions".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.playout == 0 {
+            return write!(
+                f,
+                "while the search bot asked its playout bot what it would do there"
+            );
+        }
+        write!(
+            f,
+            "in the search bot's playout {} of that decision, after {} playout {}",
+            self.playout,
+            self.taken,
+            if self.taken == 1 { "action" } else { "actions" }
+        )
+    }
 }
 
 impl fmt::Display for ScriptError {
@@ -60,13 +80,7 @@ impl fmt::Display for ScriptError {
             _ => {}
         }
         if let Some(p) = self.context.playout {
-            write!(
-                f,
-                ", in the search bot's playout {} of that decision, after {} playout {}",
-                p.playout,
-                p.taken,
-                if p.taken == 1 { "action" } else { "actions" }
-            )?;
+            write!(f, ", {p}")?;
         }
         write!(f, ")")?;
         // One frame says no more than the first line.

@@ -35,9 +35,19 @@ pub struct Duel {
     /// When the first agent is the search bot with a scripted policy: its decisions, and how
     /// many of them left the bot's choice.
     pub departures: Option<(u32, u32)>,
+    /// Actions the search bots took in their playouts, and the bytes hashed to tell positions
+    /// apart over the whole duel ([`crate::state::hashed_bytes`]): their ratio should not
+    /// grow with what the game holds.
+    pub playout_actions: u64,
+    pub hashed: u64,
 }
 
 impl Duel {
+    /// Bytes hashed a playout action (0 without playouts).
+    pub fn hashed_per_action(&self) -> u64 {
+        self.hashed.checked_div(self.playout_actions).unwrap_or(0)
+    }
+
     /// The first agent's score as a share of the games, 0 to 1.
     pub fn share(&self) -> f64 {
         if self.games == 0 {
@@ -98,6 +108,14 @@ impl Duel {
         } else {
             String::new()
         };
+        let hashed = if self.playout_actions > 0 {
+            format!(
+                "; {} bytes of state hashed a playout action",
+                self.hashed_per_action()
+            )
+        } else {
+            String::new()
+        };
         let departed = match self.departures {
             Some((d, o)) if d > 0 => format!(
                 "; left its playout bot's choice in {o} of {d} decisions ({:.0}%)",
@@ -106,7 +124,7 @@ impl Duel {
             _ => String::new(),
         };
         format!(
-            "{first} vs {second}: {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}{playout_errors}",
+            "{first} vs {second}: {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}{hashed}{playout_errors}",
             self.points,
             self.games,
             100.0 * self.share(),
@@ -144,6 +162,7 @@ pub fn duel(
         games,
         ..Duel::default()
     };
+    let hashed = crate::state::hashed_bytes();
     for g in 0..games {
         let me = (g % 2) as u8;
         let mut su = setup.clone();
@@ -199,6 +218,11 @@ pub fn duel(
         }
         out.playout_failures
             .add(&crate::agent::playout_failures(&agents));
+        for a in &agents {
+            if let Agent::Search(s) = a {
+                out.playout_actions = out.playout_actions.saturating_add(s.playout_actions());
+            }
+        }
         if let Agent::Search(s) = &agents[me as usize]
             && matches!(s.policy(), super::Policy::Bot(_))
         {
@@ -226,6 +250,7 @@ pub fn duel(
             _ => out.unfinished += 1,
         }
     }
+    out.hashed = crate::state::hashed_bytes().saturating_sub(hashed);
     Ok(out)
 }
 

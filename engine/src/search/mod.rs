@@ -97,7 +97,8 @@ pub struct Failures {
     pub errors: u64,
     /// The first failure, saying where: the game's seed and action, the playout and how far
     /// into it, and for a script error its file, line, hook and stack.
-    pub first: Option<GameError>,
+    /// (Boxed: a search bot carries it in every seat that plays.)
+    pub first: Option<Box<GameError>>,
 }
 
 impl Failures {
@@ -137,8 +138,8 @@ fn in_playout(e: GameError, here: Here, taken: u32) -> GameError {
             GameError::Script(e)
         }
         other => GameError::Setup(format!(
-            "{other} (at action {action} of the game with seed {seed}, in the search bot's playout {playout} of that decision, after {taken} playout {})",
-            if taken == 1 { "action" } else { "actions" }
+            "{other} (at action {action} of the game with seed {seed}, {})",
+            PlayoutAt { playout, taken }
         )),
     }
 }
@@ -174,16 +175,11 @@ struct Earlier {
     positions: Vec<String>,
 }
 
-/// A seat's position: the hash of its view of the game, without the log (which grows with
-/// every action, a "back" included).
+/// A seat's position: a fingerprint of its view of the game, without the log (which grows
+/// with every action, a "back" included). Equal exactly when the views are; what it costs
+/// does not grow with what the variables hold ([`Game::view_print`]).
 fn position(game: &Game, seat: u8) -> String {
-    let mut view = game.view(Some(seat));
-    view.log.clear();
-    let mut h = blake3::Hasher::new();
-    if let Ok(bytes) = serde_json::to_vec(&view) {
-        h.update(&bytes);
-    }
-    h.finalize().to_hex()[..16].to_string()
+    game.view_print(Some(seat))
 }
 
 /// The indices of `actions` that do not bring `seat` back to one of the `earlier` positions
@@ -298,7 +294,7 @@ impl Search {
         let mut f = self.failures.borrow_mut();
         f.errors = f.errors.saturating_add(1);
         if f.first.is_none() {
-            f.first = Some(in_playout(e, here, taken));
+            f.first = Some(Box::new(in_playout(e, here, taken)));
         }
     }
 
@@ -458,7 +454,9 @@ impl Search {
         // one of them (a menu's "back", a move there and back) gains nothing and would let
         // the walk credit a choice with what the other branch is worth, so the seat that
         // took it scores it as a loss. Only the tree part is watched; policies do not loop.
-        let mut passed = vec![copy.state().hash()];
+        // Fingerprints, not hashes: equal exactly when the hashes are, without writing out
+        // every variable's value at every step (see `State::fingerprint`).
+        let mut passed = vec![copy.state().fingerprint()];
         let mut looped: Option<u8> = None;
         let mut taken = 0;
         for depth in 0..DEPTH {
@@ -536,7 +534,7 @@ impl Search {
             self.playout_actions
                 .set(self.playout_actions.get().saturating_add(1));
             if in_tree {
-                let h = copy.state().hash();
+                let h = copy.state().fingerprint();
                 if passed.contains(&h) {
                     looped = Some(seat);
                     break;
