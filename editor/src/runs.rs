@@ -222,6 +222,17 @@ pub struct Stats {
     pub tie_rate: Option<f64>,
     #[serde(default)]
     pub tie_rate_interval: Option<[f64; 2]>,
+    /// Failed calls in the search bots' playouts (the games played on, each failed playout
+    /// judged from where it got to), the games they were met in, the playouts run, and the
+    /// first few failures with their seeds. Left out when none failed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub playout_errors: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub playout_error_games: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub playouts: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub playout_error_messages: Vec<String>,
     /// The figures per card, tile, piece and option, and of the game as a whole.
     #[serde(flatten)]
     pub figures: Figures,
@@ -461,6 +472,10 @@ pub struct Tally {
     endings: std::collections::BTreeMap<String, usize>,
     failed: Vec<FailedGame>,
     forced: u64,
+    playout_errors: u64,
+    playout_error_games: u64,
+    playouts: u64,
+    playout_error_messages: Vec<String>,
     figures: farebox::figures::Tally,
 }
 
@@ -470,6 +485,10 @@ impl Tally {
         Tally {
             failed: Vec::new(),
             forced: 0,
+            playout_errors: 0,
+            playout_error_games: 0,
+            playouts: 0,
+            playout_error_messages: Vec::new(),
             figures: farebox::figures::Tally::new(def),
             games: 0,
             finished: 0,
@@ -490,6 +509,20 @@ impl Tally {
         self.games += 1;
         self.capped += usize::from(o.capped);
         self.forced += u64::from(o.forced);
+        self.playouts = self.playouts.saturating_add(o.playouts);
+        if o.playout_errors > 0 {
+            self.playout_errors = self.playout_errors.saturating_add(o.playout_errors);
+            self.playout_error_games += 1;
+            if let Some(e) = &o.playout_error
+                && self.playout_error_messages.len() < 5
+            {
+                self.playout_error_messages.push(format!(
+                    "seed {}: {}",
+                    o.seed,
+                    crate::common::cut(e, 500)
+                ));
+            }
+        }
         if let Some(action) = o.stopped_at
             && self.failed.len() < MAX_FAILED
         {
@@ -581,6 +614,10 @@ impl Tally {
             ties: Some(self.ties as usize),
             tie_rate: (self.finished > 0).then(|| self.ties as f64 / self.finished as f64),
             tie_rate_interval: farebox::figures::wilson(self.ties, self.finished as u64),
+            playout_errors: self.playout_errors,
+            playout_error_games: self.playout_error_games,
+            playouts: self.playouts,
+            playout_error_messages: self.playout_error_messages.clone(),
             figures: self.figures.figures(),
         }
     }

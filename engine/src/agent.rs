@@ -165,6 +165,12 @@ pub struct Outcome {
     /// Decisions at which every action offered was forbidden (`farebox sim --forbid`), so
     /// the bot chose among all of them.
     pub forced: u32,
+    /// What failed in the search bots' playouts (every seat's together; see
+    /// [`crate::search::Failures`]): the game played on, each failed playout judged from
+    /// where it got to. Failed calls, playouts run and the first failure in full.
+    pub playout_errors: u64,
+    pub playouts: u64,
+    pub playout_error: Option<String>,
     /// Calls, steps and time per hook and bot, when the run keeps a profile (see
     /// [`Checks`]); empty otherwise.
     #[serde(skip)]
@@ -186,6 +192,9 @@ impl Outcome {
             error: None,
             stopped_at: None,
             forced: 0,
+            playout_errors: 0,
+            playouts: 0,
+            playout_error: None,
             profile: Default::default(),
             trace: None,
         }
@@ -328,6 +337,10 @@ fn play_game(
     } else if out.capped {
         out.stopped_at = Some(out.actions);
     }
+    let failures = playout_failures(&ags);
+    out.playout_errors = failures.errors;
+    out.playouts = failures.playouts;
+    out.playout_error = failures.first.map(|e| e.to_string());
     out.turns = game.state().turn;
     out.result = game.result().cloned();
     out.trace = tracker.map(|t| Box::new(t.finish(game.state())));
@@ -337,6 +350,18 @@ fn play_game(
     }
     *vm = Some(game.into_host());
     out
+}
+
+/// What failed in the playouts of the search bots among `agents`, all seats together (the
+/// first failure is the lowest seat's).
+pub fn playout_failures(agents: &[Agent]) -> crate::search::Failures {
+    let mut all = crate::search::Failures::default();
+    for a in agents {
+        if let Agent::Search(s) = a {
+            all.add(&s.failures());
+        }
+    }
+    all
 }
 
 /// One game to simulate: its setup and the agent of each seat (the last repeats).

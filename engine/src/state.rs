@@ -74,6 +74,78 @@ pub struct Var {
     /// state's hash (it follows from the value).
     #[serde(skip)]
     pub size: usize,
+    /// The digest of the value as the hash writes it, made the first time it is asked for
+    /// (see [`Var::digest`]) and shared by every state that shares the variable. A value is
+    /// never changed in place: `game.set` makes a new `Var`.
+    #[serde(skip)]
+    digest: std::sync::OnceLock<[u8; 32]>,
+}
+
+impl Var {
+    pub fn new(value: Value, seen: Seen, size: usize) -> Var {
+        Var {
+            value,
+            seen,
+            size,
+            digest: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The blake3 digest of the value's JSON (what [`State::hash`] writes of it): two values
+    /// have the same digest exactly when they hash alike. Made once per value, so comparing
+    /// states that share a variable costs nothing per byte it holds.
+    pub fn digest(&self) -> [u8; 32] {
+        *self.digest.get_or_init(|| {
+            let mut h = Hashing::new();
+            h.json(&self.value);
+            *h.finish().as_bytes()
+        })
+    }
+}
+
+thread_local! {
+    /// Bytes this thread has hashed to compare or record states (see [`hashed_bytes`]).
+    static HASHED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The bytes this thread has hashed so far to compare or record states: state hashes, the
+/// search bot's fingerprints of states and views, and the digests of variables. A counted
+/// measure of what comparing positions costs (`farebox bench --search` prints it per playout
+/// action), which must not grow with what the game holds but with what changes.
+pub fn hashed_bytes() -> u64 {
+    HASHED.with(std::cell::Cell::get)
+}
+
+/// A blake3 hasher that adds what it hashes to the thread's [`hashed_bytes`].
+pub(crate) struct Hashing {
+    h: blake3::Hasher,
+    n: u64,
+}
+
+impl Hashing {
+    pub(crate) fn new() -> Hashing {
+        Hashing {
+            h: blake3::Hasher::new(),
+            n: 0,
+        }
+    }
+
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
+        self.h.update(bytes);
+        self.n = self.n.saturating_add(bytes.len() as u64);
+    }
+
+    /// Adds the JSON of `x` (serde_json of ordered maps is canonical for our types).
+    pub(crate) fn json<T: Serialize + ?Sized>(&mut self, x: &T) {
+        if let Ok(bytes) = serde_json::to_vec(x) {
+            self.update(&bytes);
+        }
+    }
+
+    pub(crate) fn finish(self) -> blake3::Hash {
+        HASHED.with(|c| c.set(c.get().saturating_add(self.n)));
+        self.h.finalize()
+    }
 }
 
 /// How a finished game ended.
@@ -130,8 +202,9 @@ pub struct State {
     pub zone_index: Vec<Vec<u16>>,
     /// counter definition -> values (one per seat, or one).
     pub counters: Vec<Vec<i64>>,
-    /// Shared with snapshots until a variable changes (most actions change none).
-    pub vars: Arc<BTreeMap<String, Var>>,
+    /// Shared with snapshots until a variable changes (most actions change none); each
+    /// variable is shared on its own too, so a change copies the names, not the values.
+    pub vars: Arc<BTreeMap<String, Arc<Var>>>,
     pub options: Arc<BTreeMap<String, Value>>,
     pub rng: Rng,
     pub result: Option<GameResult>,
@@ -282,12 +355,60 @@ impl State {
 
     /// A hash of everything that matters for the game's future: replays compare it.
     pub fn hash(&self) -> String {
-        let mut h = blake3::Hasher::new();
-        // serde_json of ordered maps is canonical for our types.
-        if let Ok(bytes) = serde_json::to_vec(self) {
-            h.update(&bytes);
+        let mut h = Hashing::new();
+        h.json(self);
+        h.finish().to_hex()[..16].to_string()
+    }
+
+    /// A fingerprint of the state for telling positions apart within one process (the search
+    /// bot's walks): two states have the same fingerprint exactly when they have the same
+    /// [`State::hash`], but each variable is read by its digest ([`Var::digest`], made once
+    /// per value), so the cost grows with what changed since, not with what the variables
+    /// hold. Not the same text as the hash; never recorded.
+    pub fn fingerprint(&self) -> String {
+        let mut h = Hashing::new();
+        h.json(&Print::of(self));
+        h.finish().to_hex()[..16].to_string()
+    }
+}
+
+/// What [`State::fingerprint`] writes: every field [`State::hash`] writes, in its order, the
+/// variables as (name, who sees it, digest of the value). A test checks that it has every
+/// field the state writes.
+#[derive(Serialize)]
+struct Print<'a> {
+    seats: u8,
+    active: u8,
+    turn: u32,
+    board: &'a Board,
+    pieces: &'a [PieceState],
+    zones: &'a [ZoneState],
+    counters: &'a [Vec<i64>],
+    vars: Vec<(&'a str, Seen, [u8; 32])>,
+    options: &'a BTreeMap<String, Value>,
+    rng: &'a Rng,
+    result: &'a Option<GameResult>,
+}
+
+impl<'a> Print<'a> {
+    fn of(s: &'a State) -> Print<'a> {
+        Print {
+            seats: s.seats,
+            active: s.active,
+            turn: s.turn,
+            board: &s.board,
+            pieces: &s.pieces,
+            zones: &s.zones,
+            counters: &s.counters,
+            vars: s
+                .vars
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.seen, v.digest()))
+                .collect(),
+            options: &s.options,
+            rng: &s.rng,
+            result: &s.result,
         }
-        h.finalize().to_hex()[..16].to_string()
     }
 }
 
@@ -386,5 +507,61 @@ pub fn visible_cards(def: &crate::content::GameDef, zone: &ZoneState, seat: Opti
         }
         Some(crate::content::def::Visibility::Top) => zone.cards.len().min(1),
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with_var(s: &State, name: &str, value: Value) -> State {
+        let mut s = s.clone();
+        let size = value.footprint();
+        Arc::make_mut(&mut s.vars).insert(name.into(), Arc::new(Var::new(value, Seen::All, size)));
+        s
+    }
+
+    #[test]
+    fn the_fingerprint_writes_every_field_the_hash_writes() {
+        let s = with_var(&State::empty(), "fares", Value::Int(3));
+        let keys = |v: serde_json::Value| -> Vec<String> {
+            v.as_object()
+                .map(|o| o.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            keys(serde_json::to_value(&s).unwrap_or_default()),
+            keys(serde_json::to_value(Print::of(&s)).unwrap_or_default())
+        );
+    }
+
+    #[test]
+    fn fingerprints_are_equal_exactly_when_hashes_are() {
+        let empty = State::empty();
+        let a = with_var(
+            &empty,
+            "fares",
+            Value::List(vec![Value::Int(1), Value::Int(2)]),
+        );
+        // The same value in another variable of its own.
+        let b = with_var(
+            &empty,
+            "fares",
+            Value::List(vec![Value::Int(1), Value::Int(2)]),
+        );
+        let c = with_var(
+            &empty,
+            "fares",
+            Value::List(vec![Value::Int(1), Value::Num(2.0)]),
+        );
+        let mut d = a.clone();
+        if let Some(v) = Arc::make_mut(&mut d.vars).get_mut("fares") {
+            Arc::make_mut(v).seen = Seen::Nobody;
+        }
+        for (x, y) in [(&a, &b), (&a, &c), (&a, &d), (&a, &empty), (&c, &d)] {
+            assert_eq!(x.hash() == y.hash(), x.fingerprint() == y.fingerprint());
+        }
+        assert_eq!(a.fingerprint(), b.fingerprint());
+        assert_ne!(a.fingerprint(), c.fingerprint());
     }
 }

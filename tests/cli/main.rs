@@ -18,6 +18,7 @@ mod figures;
 mod messages;
 mod new;
 mod play;
+mod playouts;
 use run::{farebox, farebox_with_input, s};
 
 fn scratch(name: &str) -> PathBuf {

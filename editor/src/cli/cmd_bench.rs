@@ -89,7 +89,14 @@ fn run_search(
     if let Some(e) = &d.error {
         io.note(format!("error: {e}"));
     }
-    Ok(if d.error.is_some() { 1 } else { 0 })
+    if let Some(e) = &d.playout_failures.first {
+        io.note(format!("error in a playout: {e}"));
+    }
+    Ok(if d.error.is_some() || d.playout_failures.errors > 0 {
+        1
+    } else {
+        0
+    })
 }
 
 /// Loads (and, for playable mods, compiles the scripts of) every bundled mod, `rounds` times.

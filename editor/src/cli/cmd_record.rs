@@ -66,10 +66,21 @@ pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
     let replay = rec.finish(&game);
     farebox::source::write_atomic(&args.out, &replay.to_json())
         .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", shown_path(&args.out))))?;
+    // The search bots' playouts that failed: the game played on, and the run says so.
+    let playouts = farebox::agent::playout_failures(&agents);
+    if let Some(e) = &playouts.first {
+        io.note(format!(
+            "error: the search bot met {} {} in its {} playouts (each playout ended where it failed; the game played on); the first: {e}",
+            playouts.errors,
+            if playouts.errors == 1 { "error" } else { "errors" },
+            playouts.playouts
+        ));
+    }
     if let Some(f) = failed {
         io.note(format!(
-            "the game up to the failure ({actions} actions) is saved to {}; `farebox replay {}` \
+            "the game up to the failure ({actions} {}) is saved to {}; `farebox replay {}` \
              plays it back",
+            crate::common::plural(actions as usize, "action"),
             shown_path(&args.out),
             shown_path(&args.out)
         ));
@@ -86,5 +97,5 @@ pub fn run(args: RecordArgs, io: &mut Io) -> Result<i32, Fail> {
         args.seed,
         shown_path(&args.out)
     ));
-    Ok(0)
+    Ok(if playouts.errors > 0 { 1 } else { 0 })
 }

@@ -118,12 +118,29 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
             args.seed,
             args.seed.wrapping_add(args.games.saturating_sub(1))
         ));
+        // Errors in the search bots' playouts are errors too, though the games played on.
+        let errors = match (st.errors, st.playout_errors) {
+            (e, 0) => e.to_string(),
+            (0, p) => format!(
+                "{p} in the search bot's playouts, in {} {} ({} playouts; the games played on)",
+                st.playout_error_games,
+                crate::common::plural(st.playout_error_games as usize, "game"),
+                st.playouts
+            ),
+            (e, p) => format!(
+                "{e}, and {p} in the search bot's playouts ({} playouts)",
+                st.playouts
+            ),
+        };
         io.say(format!(
-            "games     {}  finished {}  capped {} (cap {} actions)  errors {}",
-            st.games, st.finished, st.capped, args.cap, st.errors
+            "games     {}  finished {}  capped {} (cap {} actions)  errors {errors}",
+            st.games, st.finished, st.capped, args.cap
         ));
         for e in &st.error_messages {
             io.say(format!("  error: {e}"));
+        }
+        for e in &st.playout_error_messages {
+            io.say(format!("  error in a playout: {e}"));
         }
         for f in st.failed_games.iter().filter(|f| f.capped).take(3) {
             io.say(format!(
@@ -199,5 +216,9 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     if let Some(note) = crate::runs::left_out_note(&def.id, &st.figures) {
         io.note(note);
     }
-    Ok(if st.errors == 0 { 0 } else { 1 })
+    Ok(if st.errors == 0 && st.playout_errors == 0 {
+        0
+    } else {
+        1
+    })
 }

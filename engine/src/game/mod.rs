@@ -453,25 +453,34 @@ impl Game {
 
     /// The rules' score of a seat (from the `score` hook), if the mod has one.
     pub fn score(&mut self, seat: u8) -> Option<f64> {
+        self.try_score(seat).ok().flatten()
+    }
+
+    /// [`Game::score`], with the error when the hook fails.
+    pub fn try_score(&mut self, seat: u8) -> Result<Option<f64>, ScriptError> {
         let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 3));
         let (ctx, r) = self.host.call_hook::<f64>("score", ctx, Some(seat), None);
         self.restore(ctx);
-        r.ok().flatten()
+        r.map_err(|e| self.at(e, self.next_action()))
     }
 
     /// The rules' evaluation of an unfinished game for a seat (the `evaluate` hook), in
     /// [0, 1], if the mod has one; a value outside is clamped, and an error or a value that
     /// is not a finite number counts as none.
     pub fn evaluate(&mut self, seat: u8) -> Option<f64> {
+        self.try_evaluate(seat).ok().flatten()
+    }
+
+    /// [`Game::evaluate`], with the error when the hook fails (a value that is not a finite
+    /// number is still none, not an error).
+    pub fn try_evaluate(&mut self, seat: u8) -> Result<Option<f64>, ScriptError> {
         let ctx = self.ctx(Access::ReadOnly, Rng::new(0, 4));
         let (ctx, r) = self
             .host
             .call_hook::<f64>("evaluate", ctx, Some(seat), None);
         self.restore(ctx);
-        r.ok()
-            .flatten()
-            .filter(|v| v.is_finite())
-            .map(|v| v.clamp(0.0, 1.0))
+        let v = r.map_err(|e| self.at(e, self.next_action()))?;
+        Ok(v.filter(|v| v.is_finite()).map(|v| v.clamp(0.0, 1.0)))
     }
 
     /// Checks that `action` is legal, then applies it.

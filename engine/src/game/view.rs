@@ -14,11 +14,39 @@ impl Game {
     pub fn view(&self, seat: Option<u8>) -> View {
         view_of(&self.def, &self.state, &self.log, seat)
     }
+
+    /// A fingerprint of what `seat` sees of the game, its log left out: two games have the
+    /// same one exactly when their views (log aside) are the same. The variables the seat
+    /// sees are read by their digests ([`crate::state::Var::digest`], made once per value)
+    /// instead of copied into a view and written out, so the cost does not grow with what
+    /// they hold.
+    pub fn view_print(&self, seat: Option<u8>) -> String {
+        let view = view_with(&self.def, &self.state, &[], seat, false);
+        let mut h = crate::state::Hashing::new();
+        h.json(&view);
+        for (name, v) in self.state.vars.iter().filter(|(_, v)| v.seen.by(seat)) {
+            h.update(&(name.len() as u64).to_le_bytes());
+            h.update(name.as_bytes());
+            h.update(&v.digest());
+        }
+        h.finish().to_hex()[..16].to_string()
+    }
 }
 
 /// A state as `seat` may see it (None: a spectator), with the log lines it may read. For a
 /// state that is not in a game (see [`super::initial_state`]).
 pub fn view_of(def: &GameDef, s: &State, log: &[LogEntry], seat: Option<u8>) -> View {
+    view_with(def, s, log, seat, true)
+}
+
+/// [`view_of`], with the variables the seat may see or with none.
+fn view_with(
+    def: &GameDef,
+    s: &State,
+    log: &[LogEntry],
+    seat: Option<u8>,
+    with_vars: bool,
+) -> View {
     let zones = s
         .zones
         .iter()
@@ -40,7 +68,7 @@ pub fn view_of(def: &GameDef, s: &State, log: &[LogEntry], seat: Option<u8>) -> 
     let vars = s
         .vars
         .iter()
-        .filter(|(_, v)| v.seen.by(seat))
+        .filter(|(_, v)| with_vars && v.seen.by(seat))
         .map(|(k, v)| (k.clone(), v.value.clone()))
         .collect();
     // A counter that does not apply under the game's options (`applies_when`) is left out.

@@ -33,6 +33,37 @@ pub struct ErrorContext {
     /// the first; 0 during setup), and the game's seed. None outside a game.
     pub action: Option<usize>,
     pub seed: Option<u64>,
+    /// When it failed in one of the search bot's playouts at that action, rather than in the
+    /// game itself: which playout, and how far it had got.
+    pub playout: Option<PlayoutAt>,
+}
+
+/// Where in the search bot's thinking a script failed: the playout (1 for the decision's
+/// first) and the actions it had taken from the game's real position before the call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayoutAt {
+    /// 0: while asking the playout bot what it would do, before the playouts.
+    pub playout: u32,
+    pub taken: u32,
+}
+
+impl fmt::Display for PlayoutAt {
+    /// "in the search bot's playout 3 of that decision, after 5 playout actions".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.playout == 0 {
+            return write!(
+                f,
+                "while the search bot asked its playout bot what it would do there"
+            );
+        }
+        write!(
+            f,
+            "in the search bot's playout {} of that decision, after {} playout {}",
+            self.playout,
+            self.taken,
+            if self.taken == 1 { "action" } else { "actions" }
+        )
+    }
 }
 
 impl fmt::Display for ScriptError {
@@ -47,6 +78,9 @@ impl fmt::Display for ScriptError {
             (Some(0), Some(seed)) => write!(f, ", setting up the game with seed {seed}")?,
             (Some(n), Some(seed)) => write!(f, ", at action {n} of the game with seed {seed}")?,
             _ => {}
+        }
+        if let Some(p) = self.context.playout {
+            write!(f, ", {p}")?;
         }
         write!(f, ")")?;
         // One frame says no more than the first line.

@@ -29,7 +29,7 @@ mod sandbox;
 
 pub use bots::BotStep;
 pub use ctx::{Access, CallCtx};
-pub use errors::{ErrorContext, ScriptError};
+pub use errors::{ErrorContext, PlayoutAt, ScriptError};
 pub use hooks::{HOOKS, HookPart, HookStep};
 pub use limits::{CallStats, Limits, Profile, SAFETY_TIME};
 

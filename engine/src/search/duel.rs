@@ -28,14 +28,29 @@ pub struct Duel {
     /// The first agent's decisions with a real choice: wall time and CPU time.
     pub wall: Vec<Duration>,
     pub cpu: Vec<Duration>,
-    /// The first error a game met, if any.
+    /// Games that failed (a script error or a limit reached in the game itself, or no legal
+    /// action), counted among the unfinished ones, and the first error met.
+    pub failed: u32,
     pub error: Option<String>,
+    /// What failed in the search bots' playouts (both agents', when both search): the games
+    /// played on, and this says so.
+    pub playout_failures: super::Failures,
     /// When the first agent is the search bot with a scripted policy: its decisions, and how
     /// many of them left the bot's choice.
     pub departures: Option<(u32, u32)>,
+    /// Actions the search bots took in their playouts, and the bytes hashed to tell positions
+    /// apart over the whole duel ([`crate::state::hashed_bytes`]): their ratio should not
+    /// grow with what the game holds.
+    pub playout_actions: u64,
+    pub hashed: u64,
 }
 
 impl Duel {
+    /// Bytes hashed a playout action (0 without playouts).
+    pub fn hashed_per_action(&self) -> u64 {
+        self.hashed.checked_div(self.playout_actions).unwrap_or(0)
+    }
+
     /// The first agent's score as a share of the games, 0 to 1.
     pub fn share(&self) -> f64 {
         if self.games == 0 {
@@ -81,6 +96,29 @@ impl Duel {
                 ms(wc)
             )
         };
+        let failures = &self.playout_failures;
+        let playout_errors = if failures.errors > 0 {
+            format!(
+                "; {} {} in {} playouts (each ended where it failed)",
+                failures.errors,
+                if failures.errors == 1 {
+                    "error"
+                } else {
+                    "errors"
+                },
+                failures.playouts
+            )
+        } else {
+            String::new()
+        };
+        let hashed = if self.playout_actions > 0 {
+            format!(
+                "; {} bytes of state hashed a playout action",
+                self.hashed_per_action()
+            )
+        } else {
+            String::new()
+        };
         let departed = match self.departures {
             Some((d, o)) if d > 0 => format!(
                 "; left its playout bot's choice in {o} of {d} decisions ({:.0}%)",
@@ -89,7 +127,7 @@ impl Duel {
             _ => String::new(),
         };
         format!(
-            "{first} vs {second}: won {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}",
+            "{first} vs {second}: won {} of {} games ({:.1}%, 95% {:.0}-{:.0}%{}{}); {} decisions, {cpu}median {:.0} ms, worst {:.0} ms{departed}{hashed}{playout_errors}",
             self.wins,
             self.games,
             100.0 * self.share(),
@@ -104,10 +142,10 @@ impl Duel {
             } else {
                 String::new()
             },
-            if self.unfinished > 0 {
-                format!(", {} unfinished", self.unfinished)
-            } else {
-                String::new()
+            match (self.unfinished, self.failed) {
+                (0, _) => String::new(),
+                (u, 0) => format!(", {u} unfinished"),
+                (u, f) => format!(", {u} unfinished, {f} of them failed with an error"),
             },
             self.wall.len(),
             ms(mw),
@@ -131,6 +169,7 @@ pub fn duel(
         games,
         ..Duel::default()
     };
+    let hashed = crate::state::hashed_bytes();
     for g in 0..games {
         let me = (g % 2) as u8;
         let mut su = setup.clone();
@@ -148,6 +187,11 @@ pub fn duel(
             let actions = match game.legal_actions() {
                 Ok(a) if !a.is_empty() => a,
                 Ok(_) => {
+                    out.error.get_or_insert(format!(
+                        "seat {} has no legal action, and the game is not over (seed {})",
+                        game.active() + 1,
+                        game.setup().seed
+                    ));
                     failed = true;
                     break;
                 }
@@ -179,12 +223,22 @@ pub fn duel(
                 break;
             }
         }
+        out.playout_failures
+            .add(&crate::agent::playout_failures(&agents));
+        for a in &agents {
+            if let Agent::Search(s) = a {
+                out.playout_actions = out.playout_actions.saturating_add(s.playout_actions());
+            }
+        }
         if let Agent::Search(s) = &agents[me as usize]
             && matches!(s.policy(), super::Policy::Bot(_))
         {
             let (d, o) = s.departures();
             let (a, b) = out.departures.unwrap_or((0, 0));
             out.departures = Some((a + d, b + o));
+        }
+        if failed {
+            out.failed += 1;
         }
         match game.result() {
             Some(r) if !failed => {
@@ -194,6 +248,7 @@ pub fn duel(
             _ => out.unfinished += 1,
         }
     }
+    out.hashed = crate::state::hashed_bytes().saturating_sub(hashed);
     Ok(out)
 }
 

@@ -29,7 +29,7 @@ pub mod duel;
 use crate::content::GameDef;
 use crate::game::{Game, GameError};
 use crate::rng::Rng;
-use crate::script::Host;
+use crate::script::{Host, PlayoutAt, ScriptError};
 use crate::state::GameResult;
 
 /// Playouts per decision of a bare `search`.
@@ -73,11 +73,75 @@ pub struct Search {
     /// (counted for the bench; they never change a choice).
     decided: std::cell::Cell<u32>,
     departed: std::cell::Cell<u32>,
+    /// Actions taken in playouts so far (counted for the bench, like `decided`).
+    playout_actions: std::cell::Cell<u64>,
     /// The positions this seat has chosen from in the current turn of the real game, as it
     /// saw them (see [`Earlier`]).
     earlier: std::cell::RefCell<Earlier>,
     /// The VM the playout bot is asked for the root's prior on (see [`Search::ask_bot`]).
     prior_vm: PriorVm,
+    /// What failed in the playouts so far (see [`Failures`]).
+    failures: std::cell::RefCell<Failures>,
+}
+
+/// The failures met in a search bot's playouts: script errors and limits reached in the rules,
+/// the playout bot or the `evaluate` and `score` hooks of an imagined game, and `actions`
+/// hooks that offered nothing. A playout that fails ends where it got to and is judged from
+/// there, as before failures were counted, so counting them changes no choice; the run that
+/// played the game reports them (`farebox sim`, `bench`, `record`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Failures {
+    /// Playouts run (one a determinization, whether or not it failed).
+    pub playouts: u64,
+    /// Failed calls.
+    pub errors: u64,
+    /// The first failure, saying where: the game's seed and action, the playout and how far
+    /// into it, and for a script error its file, line, hook and stack.
+    /// (Boxed: a search bot carries it in every seat that plays.)
+    pub first: Option<Box<GameError>>,
+}
+
+impl Failures {
+    /// Adds another bot's (or game's) failures to these.
+    pub fn add(&mut self, other: &Failures) {
+        self.playouts = self.playouts.saturating_add(other.playouts);
+        self.errors = self.errors.saturating_add(other.errors);
+        if self.first.is_none() {
+            self.first.clone_from(&other.first);
+        }
+    }
+}
+
+/// Where in a decision the search is: the real game's seed and actions taken, and the
+/// playout (1 for the first; 0 while asking the playout bot for the prior).
+#[derive(Debug, Clone, Copy)]
+struct Here {
+    seed: u64,
+    decision: u64,
+    playout: u32,
+}
+
+/// Says of an error met while the search bot thinks that it happened there, `taken` actions
+/// into the playout: at the real game's action `decision` + 1. A script error keeps its file,
+/// line, hook and stack; another failure (an `actions` hook that offers nothing) becomes a
+/// message saying the same.
+fn in_playout(e: GameError, here: Here, taken: u32) -> GameError {
+    let action = usize::try_from(here.decision)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    let (seed, playout) = (here.seed, here.playout);
+    match e {
+        GameError::Script(mut e) => {
+            e.context.seed = Some(seed);
+            e.context.action = Some(action);
+            e.context.playout = Some(PlayoutAt { playout, taken });
+            GameError::Script(e)
+        }
+        other => GameError::Setup(format!(
+            "{other} (at action {action} of the game with seed {seed}, {})",
+            PlayoutAt { playout, taken }
+        )),
+    }
 }
 
 /// A VM kept between decisions. A cloned bot starts without one.
@@ -111,27 +175,33 @@ struct Earlier {
     positions: Vec<String>,
 }
 
-/// A seat's position: the hash of its view of the game, without the log (which grows with
-/// every action, a "back" included).
+/// A seat's position: a fingerprint of its view of the game, without the log (which grows
+/// with every action, a "back" included). Equal exactly when the views are; what it costs
+/// does not grow with what the variables hold ([`Game::view_print`]).
 fn position(game: &Game, seat: u8) -> String {
-    let mut view = game.view(Some(seat));
-    view.log.clear();
-    let mut h = blake3::Hasher::new();
-    if let Ok(bytes) = serde_json::to_vec(&view) {
-        h.update(&bytes);
-    }
-    h.finalize().to_hex()[..16].to_string()
+    game.view_print(Some(seat))
 }
 
 /// The indices of `actions` that do not bring `seat` back to one of the `earlier` positions
 /// of this turn, tried on `copy` (a determinization, so only what the seat may see decides);
 /// all of them when every one would.
-fn not_returning(copy: &mut Game, actions: &[String], seat: u8, earlier: &[String]) -> Vec<usize> {
+///
+/// A script error in a try keeps the action (as it always did) and goes to `failed`.
+fn not_returning(
+    copy: &mut Game,
+    actions: &[String],
+    seat: u8,
+    earlier: &[String],
+    failed: &mut dyn FnMut(GameError),
+) -> Vec<usize> {
     let kept: Vec<usize> = (0..actions.len())
-        .filter(|&k| {
-            !copy
-                .trial(&actions[k], |g| position(g, seat))
-                .is_ok_and(|p| earlier.contains(&p))
+        .filter(|&k| match copy.trial(&actions[k], |g| position(g, seat)) {
+            Ok(p) => !earlier.contains(&p),
+            Err(e @ GameError::Script(_)) => {
+                failed(e);
+                true
+            }
+            Err(_) => true,
         })
         .collect();
     if kept.is_empty() {
@@ -188,8 +258,10 @@ impl Search {
             seed: mix(seed, 0x005e_a7c4 + u64::from(seat)),
             decided: Default::default(),
             departed: Default::default(),
+            playout_actions: Default::default(),
             earlier: Default::default(),
             prior_vm: Default::default(),
+            failures: Default::default(),
         })
     }
 
@@ -205,6 +277,25 @@ impl Search {
     /// than its playout bot would have (0 with a random policy).
     pub fn departures(&self) -> (u32, u32) {
         (self.decided.get(), self.departed.get())
+    }
+
+    /// Actions taken in this bot's playouts so far (in the tree and by the playout policy).
+    pub fn playout_actions(&self) -> u64 {
+        self.playout_actions.get()
+    }
+
+    /// What failed in this bot's playouts so far.
+    pub fn failures(&self) -> Failures {
+        self.failures.borrow().clone()
+    }
+
+    /// Counts a failure met at `here`, `taken` actions into the playout.
+    fn failed(&self, e: GameError, here: Here, taken: u32) {
+        let mut f = self.failures.borrow_mut();
+        f.errors = f.errors.saturating_add(1);
+        if f.first.is_none() {
+            f.first = Some(Box::new(in_playout(e, here, taken)));
+        }
     }
 
     /// Picks one of `actions` (the legal actions of the seat to act in `game`); returns its
@@ -238,9 +329,19 @@ impl Search {
         let mut done = 0;
         for i in 0..self.playouts {
             let seed = mix(mix(self.seed, decision), u64::from(i));
+            let here = Here {
+                seed: game.setup().seed,
+                decision,
+                playout: i.saturating_add(1),
+            };
+            {
+                let mut f = self.failures.borrow_mut();
+                f.playouts = f.playouts.saturating_add(1);
+            }
             let copy = match game.determinized_on(seat, seed, vm.take()) {
                 Ok(c) => c,
                 Err(e) => {
+                    self.failed(e.clone(), here, 0);
                     failed.get_or_insert(e);
                     continue;
                 }
@@ -248,21 +349,24 @@ impl Search {
             let mut rng = Rng::new(seed, 7);
             let mut copy = copy;
             if tree.is_none() {
-                allowed = not_returning(&mut copy, actions, seat, &earlier);
+                allowed = not_returning(&mut copy, actions, seat, &earlier, &mut |e| {
+                    self.failed(e, here, 0)
+                });
                 if allowed.len() == 1 {
                     return Ok(self.decided_on(allowed[0], bot_pick));
                 }
                 let shown: Vec<String> = allowed.iter().map(|&k| actions[k].clone()).collect();
                 let mut t = Tree::new(&shown);
                 if let Policy::Bot(id) = &self.policy {
-                    let (pick, prior) = self.ask_bot(game, id, actions, &allowed, decision);
+                    let asking = Here { playout: 0, ..here };
+                    let (pick, prior) = self.ask_bot(game, id, actions, &allowed, asking);
                     bot_pick = pick;
                     t.prior = prior;
                 }
                 tree = Some(t);
             }
             let Some(t) = tree.as_mut() else { continue };
-            let (copy, ok) = self.iterate(copy, t, &mut rng);
+            let (copy, ok) = self.iterate(copy, t, &mut rng, here);
             done += 1;
             // A VM whose call reached a limit is not used again.
             if ok {
@@ -291,18 +395,23 @@ impl Search {
         id: &str,
         actions: &[String],
         allowed: &[usize],
-        decision: u64,
+        here: Here,
     ) -> (Option<usize>, Option<usize>) {
-        let seed = mix(mix(self.seed, decision), u64::from(u32::MAX) + 1);
+        let seed = mix(mix(self.seed, here.decision), u64::from(u32::MAX) + 1);
         let vm = self.prior_vm.0.borrow_mut().take().map(|b| *b);
-        let Ok(mut copy) = game.determinized_on(game.active(), seed, vm) else {
-            return (None, None);
+        let mut copy = match game.determinized_on(game.active(), seed, vm) {
+            Ok(c) => c,
+            Err(e) => {
+                self.failed(e, here, 0);
+                return (None, None);
+            }
         };
         let mut rng = Rng::new(seed, 8);
         let mut ok = true;
         let pick = match copy.bot_choose(id, actions, &mut rng) {
             Ok(b) => (b < actions.len()).then_some(b),
-            Err(_) => {
+            Err(e) => {
+                self.failed(e.into(), here, 0);
                 ok = false;
                 None
             }
@@ -312,7 +421,10 @@ impl Search {
             let shown: Vec<String> = allowed.iter().map(|&k| actions[k].clone()).collect();
             match copy.bot_choose(id, &shown, &mut rng) {
                 Ok(b) => prior = (b < shown.len()).then_some(b),
-                Err(_) => ok = false,
+                Err(e) => {
+                    self.failed(e.into(), here, 0);
+                    ok = false;
+                }
             }
         }
         // A VM whose call reached a limit is not used again.
@@ -333,8 +445,8 @@ impl Search {
 
     /// One iteration on `copy`: down the tree, then the policy, then back up with the values.
     /// Returns the copy, and false when a rules or bot call failed in it (the iteration still
-    /// counts, with the position reached).
-    fn iterate(&self, mut copy: Game, tree: &mut Tree, rng: &mut Rng) -> (Game, bool) {
+    /// counts, with the position reached; the failure is counted, see [`Failures`]).
+    fn iterate(&self, mut copy: Game, tree: &mut Tree, rng: &mut Rng, here: Here) -> (Game, bool) {
         let mut path: Vec<(usize, usize, u8)> = Vec::new();
         let mut node = Some(0);
         let mut ok = true;
@@ -342,8 +454,11 @@ impl Search {
         // one of them (a menu's "back", a move there and back) gains nothing and would let
         // the walk credit a choice with what the other branch is worth, so the seat that
         // took it scores it as a loss. Only the tree part is watched; policies do not loop.
-        let mut passed = vec![copy.state().hash()];
+        // Fingerprints, not hashes: equal exactly when the hashes are, without writing out
+        // every variable's value at every step (see `State::fingerprint`).
+        let mut passed = vec![copy.state().fingerprint()];
         let mut looped: Option<u8> = None;
+        let mut taken = 0;
         for depth in 0..DEPTH {
             if copy.is_over() {
                 break;
@@ -358,7 +473,17 @@ impl Search {
             } else {
                 match copy.legal_actions() {
                     Ok(a) if !a.is_empty() => a,
-                    _ => {
+                    Ok(_) => {
+                        let e = GameError::Setup(format!(
+                            "seat {} has no legal action, and the game is not over",
+                            seat + 1
+                        ));
+                        self.failed(e, here, depth);
+                        ok = false;
+                        break;
+                    }
+                    Err(e) => {
+                        self.failed(e.into(), here, depth);
                         ok = false;
                         break;
                     }
@@ -381,7 +506,18 @@ impl Search {
                     Policy::Random => rng.below(acts.len() as u32) as usize,
                     Policy::Bot(id) => match copy.bot_choose(id, &acts, rng) {
                         Ok(i) if i < acts.len() => i,
-                        _ => {
+                        Ok(i) => {
+                            let e = GameError::Setup(format!(
+                                "the playout bot `{id}` chose action {} of {}",
+                                i.saturating_add(1),
+                                acts.len()
+                            ));
+                            self.failed(e, here, depth);
+                            ok = false;
+                            break;
+                        }
+                        Err(e) => {
+                            self.failed(e.into(), here, depth);
                             ok = false;
                             break;
                         }
@@ -389,12 +525,16 @@ impl Search {
                 },
             };
             let in_tree = path.len() == depth as usize + 1;
-            if copy.apply_legal(&acts[pick]).is_err() {
+            if let Err(e) = copy.apply_legal(&acts[pick]) {
+                self.failed(e, here, depth);
                 ok = false;
                 break;
             }
+            taken = depth + 1;
+            self.playout_actions
+                .set(self.playout_actions.get().saturating_add(1));
             if in_tree {
-                let h = copy.state().hash();
+                let h = copy.state().fingerprint();
                 if passed.contains(&h) {
                     looped = Some(seat);
                     break;
@@ -410,7 +550,9 @@ impl Search {
                 }
                 v
             }
-            None => values(&mut copy),
+            None => judge(&mut copy, &mut |e| {
+                self.failed(e.into(), here, taken);
+            }),
         };
         for (n, c, seat) in path {
             let child = &mut tree.nodes[n].children[c];
@@ -433,15 +575,32 @@ impl Search {
 ///   or a cooperative game whose seats share a score, `s / (|s| + 1)` the same way; 0.5 for
 ///   every seat when the mod has no `score` hook or it fails.
 pub fn values(game: &mut Game) -> Vec<f64> {
+    judge(game, &mut |_| {})
+}
+
+/// [`values`], handing each failure of the `evaluate` and `score` hooks to `failed` (a failed
+/// call still counts as no answer, so the values are the same).
+fn judge(game: &mut Game, failed: &mut dyn FnMut(ScriptError)) -> Vec<f64> {
     let seats = game.state().seats as usize;
     if let Some(r) = game.result() {
         return placed(r, seats);
     }
-    let evaluated: Option<Vec<f64>> = (0..seats).map(|s| game.evaluate(s as u8)).collect();
+    let mut answer = |r: Result<Option<f64>, ScriptError>| match r {
+        Ok(v) => v,
+        Err(e) => {
+            failed(e);
+            None
+        }
+    };
+    let evaluated: Option<Vec<f64>> = (0..seats)
+        .map(|s| answer(game.try_evaluate(s as u8)))
+        .collect();
     if let Some(v) = evaluated {
         return v.into_iter().map(|v| 0.1 + 0.8 * v).collect();
     }
-    let scores: Option<Vec<f64>> = (0..seats).map(|s| game.score(s as u8)).collect();
+    let scores: Option<Vec<f64>> = (0..seats)
+        .map(|s| answer(game.try_score(s as u8)))
+        .collect();
     let Some(scores) = scores else {
         return vec![0.5; seats];
     };

@@ -300,7 +300,8 @@ fn store_var(
     if size > old {
         room_for(lua, c, size - old)?;
     }
-    std::sync::Arc::make_mut(&mut c.state.vars).insert(name, Var { value, seen, size });
+    std::sync::Arc::make_mut(&mut c.state.vars)
+        .insert(name, std::sync::Arc::new(Var::new(value, seen, size)));
     c.state.vars_bytes = others + size;
     if size < old {
         note_held(lua, c);
