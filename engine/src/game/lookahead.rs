@@ -10,27 +10,35 @@ use crate::script::{Access, BotStep, Host, ScriptError};
 use crate::state::{State, visible_cards};
 
 /// Deals the cards hidden from `seat` again, shuffled by `seed`, into the places hidden from
-/// it (every zone keeps its count, every card the seat can see stays where it is), and seeds
+/// it that held a card of the same deck (every zone keeps its count of each deck's cards,
+/// every card the seat can see stays where it is), and seeds
 /// the generator anew: the game as the seat might imagine it, for lookahead that must not see
 /// the real deal or the real dice to come. The hidden cards are put in a fixed order (by deck
 /// and card) before the shuffle, so where each lands depends only on which cards are hidden,
 /// which the seat can work out, and never on where they really lie.
 fn redeal_hidden(def: &GameDef, state: &mut State, seat: u8, seed: u64) {
     let viewer = Some(seat);
-    let mut places = Vec::new();
-    let mut cards = Vec::new();
+    // Per deck: the hidden places holding one of its cards, and those cards. A card's back
+    // shows its deck, so a seat knows how many cards of each deck every hidden place holds;
+    // only which card of that deck is where is unknown. (Dealing every hidden card into every
+    // hidden place made worlds the rules cannot be in: a starting tile in the draw deck.)
+    let mut by_deck: std::collections::BTreeMap<u16, (Vec<(usize, usize)>, Vec<_>)> =
+        std::collections::BTreeMap::new();
     for (z, zone) in state.zones.iter().enumerate() {
         let hidden = zone.cards.len() - visible_cards(def, zone, viewer);
-        for i in 0..hidden {
+        for (i, card) in zone.cards.iter().enumerate().take(hidden) {
+            let (places, cards) = by_deck.entry(card.deck).or_default();
             places.push((z, i));
-            cards.push(zone.cards[i]);
+            cards.push(*card);
         }
     }
-    cards.sort_unstable_by_key(|c| (c.deck, c.card));
     let mut rng = Rng::new(seed, 5);
-    rng.shuffle(&mut cards);
-    for ((z, i), card) in places.into_iter().zip(cards) {
-        state.zones[z].cards[i] = card;
+    for (places, mut cards) in by_deck.into_values() {
+        cards.sort_unstable_by_key(|c| c.card);
+        rng.shuffle(&mut cards);
+        for ((z, i), card) in places.into_iter().zip(cards) {
+            state.zones[z].cards[i] = card;
+        }
     }
     state.rng = Rng::new(seed, 6);
 }
