@@ -273,3 +273,31 @@ fn search_cost_does_not_grow_with_what_the_variables_hold() {
         "{big_hashed} bytes hashed a playout action with 9 MB of variables"
     );
 }
+
+/// The search bot's playouts run clean in every bundled game, against the game's own bot:
+/// imagined games keep each deck's cards in the places of that deck (a starting tile dealt
+/// into Curbside's draw deck broke most playouts), and bots and rules that keep what they
+/// read of the board forget it when a playout goes back.
+#[test]
+fn search_playouts_run_clean_in_every_bundled_game() {
+    for (game, bot) in [
+        ("curbside", "dispatcher"),
+        ("dicey-curves", "racer"),
+        ("taxi-derby", "fare-planner"),
+        ("critter-cab", "cabbie"),
+        ("wheres-my-ride", "regular"),
+    ] {
+        let r = farebox(&[
+            "sim",
+            game,
+            "--games",
+            "1",
+            "--seed",
+            "11",
+            "--bots",
+            &format!("search:2,{bot}"),
+        ]);
+        assert_eq!(r.code, 0, "{game}: {}{}", r.out, r.err);
+        assert!(r.out.contains("errors 0"), "{game}: {}", r.out);
+    }
+}
