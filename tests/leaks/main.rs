@@ -1,5 +1,5 @@
-//! Hidden information never reaches a seat that may not see it. Every bundled game with rules
-//! is played with bots in every seat; after every action, for every seat, everything that seat
+//! Hidden information never reaches a seat that may not see it. Every bundled game with rules,
+//! and every bundled house rule, is played with bots in every seat; after every action, for every seat, everything that seat
 //! is shown — its view (zones, variables, pieces, board, its log lines) and the label it is
 //! shown for the action — is searched for the ids, names and texts of the cards hidden from
 //! it and the values of the variables hidden from it. A name counts only while nothing the seat
@@ -42,6 +42,10 @@ fn first_leak(def: &Arc<GameDef>, bots: &[&str], seeds: std::ops::Range<u64>) ->
             let labels: Vec<String> = (0..seats)
                 .map(|s| g.describe_for(&action, Some(s)))
                 .collect();
+            // What each seat could not see before the action: its label and the lines the
+            // action logs may name a card that was in sight before it or after it (a card
+            // played from a hand, one everyone saw go to the back of a queue).
+            let before: Vec<BTreeSet<String>> = (0..seats).map(|s| secrets(&g, s)).collect();
             let told = g.log().len();
             g.apply_legal(&action).unwrap();
             step += 1;
@@ -55,13 +59,20 @@ fn first_leak(def: &Arc<GameDef>, bots: &[&str], seeds: std::ops::Range<u64>) ->
                     .filter(|e| e.seen.by(Some(s)))
                     .map(|e| e.text.as_str())
                     .collect();
-                let shown = format!(
-                    "{}\n{}\n{}",
-                    serde_json::to_string(&view).unwrap(),
-                    lines.join("\n"),
-                    labels[s as usize]
-                );
-                if let Some(secret) = secrets(&g, s).into_iter().find(|w| shown.contains(w)) {
+                let view = serde_json::to_string(&view).unwrap();
+                let told_now = format!("{}\n{}", lines.join("\n"), labels[s as usize]);
+                let after = secrets(&g, s);
+                let found = after
+                    .iter()
+                    .find(|w| view.contains(w.as_str()))
+                    .or_else(|| {
+                        after
+                            .intersection(&before[s as usize])
+                            .find(|w| told_now.contains(w.as_str()))
+                    })
+                    .cloned();
+                let shown = format!("{view}\n{told_now}");
+                if let Some(secret) = found {
                     let at = shown.find(&secret).unwrap_or(0);
                     let around: String = shown
                         .chars()
@@ -81,7 +92,10 @@ fn first_leak(def: &Arc<GameDef>, bots: &[&str], seeds: std::ops::Range<u64>) ->
 
 #[test]
 fn no_seat_is_shown_what_is_hidden_from_it() {
-    for id in farebox_suite::GAMES {
+    for id in farebox_suite::GAMES
+        .into_iter()
+        .chain(farebox_suite::HOUSE_RULES)
+    {
         let def = Arc::new(farebox_suite::load(id));
         if def.scripts.is_empty() {
             continue; // content only, for now: nothing to play
@@ -112,6 +126,34 @@ fn the_search_finds_a_leak() {
     let src = src.clone();
     let def = Arc::new(content::load_mod(&src, &mods).unwrap());
     let leak = first_leak(&def, &["dispatcher", "random"], 0..1);
+    assert!(
+        leak.as_deref().is_some_and(|l| l.contains("is shown")),
+        "{leak:?}"
+    );
+}
+
+#[test]
+fn the_search_finds_a_house_rule_leak() {
+    // Show, Don't Tell, with the Driver's fresh hand announced to the whole table: the house
+    // rules are searched as the games are.
+    let mut mods = farebox_suite::bundled_in_memory();
+    let id = "wheres-my-ride-show-dont-tell";
+    let src = mods.0.get_mut(id).unwrap();
+    let rules = src.files.get_mut("rules/show-dont-tell.luau").unwrap();
+    let before = rules.clone();
+    *rules = rules.replacen(
+        "table.concat(EMOJIS[token].meanings, \", \") .. \")\", d)",
+        "table.concat(EMOJIS[token].meanings, \", \") .. \")\")",
+        1,
+    );
+    assert_ne!(*rules, before, "the line to break was not found");
+    let src = src.clone();
+    let def = Arc::new(content::load_mod(&src, &mods).unwrap());
+    let bots: Vec<&str> = def.bots.iter().map(|b| b.id.as_str()).collect();
+    let seats = [bots[0], bots[0], bots[0]];
+    let leak = (0..40)
+        .step_by(4)
+        .find_map(|k| first_leak(&def, &seats, k..k + 4));
     assert!(
         leak.as_deref().is_some_and(|l| l.contains("is shown")),
         "{leak:?}"

@@ -84,6 +84,15 @@ pub const GAMES: [&str; 5] = [
     "critter-cab",
 ];
 
+/// The bundled house rules, each a mod on top of one of [`GAMES`].
+pub const HOUSE_RULES: [&str; 5] = [
+    "curbside-gas-station",
+    "wheres-my-ride-show-dont-tell",
+    "taxi-derby-learners-permit",
+    "dicey-curves-sunday-drive",
+    "critter-cab-no-sitting-out",
+];
+
 /// Lookups by id on a loaded mod that panic with a clear message: what content tests want.
 pub trait Lookup {
     fn deck_def(&self, id: &str) -> &DeckDef;
