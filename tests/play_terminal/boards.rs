@@ -33,7 +33,9 @@ fn map_of(out: &str, map_lines: usize) -> (Vec<String>, Vec<(String, String)>) {
     {
         for item in l.split("  ").map(str::trim).filter(|i| !i.is_empty()) {
             let (code, text) = item.split_once(' ').unwrap();
-            items.push((code.to_string(), text.to_string()));
+            // A space's tags and properties follow its name after a dash.
+            let name = text.split(" — ").next().unwrap();
+            items.push((code.to_string(), name.to_string()));
         }
     }
     (map, items)
@@ -167,6 +169,13 @@ fn a_graph_board_is_drawn_as_a_map_of_its_spaces_within_the_width() {
         assert!(
             all.contains('─') && all.contains('≈') && all.contains('·'),
             "{screen}"
+        );
+        // A space's tags and properties are told after its name in the list of codes.
+        assert!(
+            r.out
+                .contains("Hootwood Lookout — stand, perch; region forest"),
+            "{}",
+            r.out
         );
         // Every space a choice names is on the map under the code the legend gives it.
         let places = menu_places(&r.out);

@@ -234,7 +234,18 @@ pub(super) fn draw_spaces(
         .iter()
         .map(|s| names.get(&s.id).cloned().unwrap_or_else(|| s.id.clone()))
         .collect();
-    let (codes, items) = space_codes(&shown);
+    let (codes, mut items) = space_codes(&shown);
+    // What a space is besides its name, after its code in the list: its tags and properties
+    // ("HL Hootwood Lookout — stand, perch; region forest"), for a space with a code of its
+    // own.
+    for (code, text) in items.iter_mut() {
+        let mut of_code = codes.iter().enumerate().filter(|(_, c)| *c == code);
+        if let (Some((i, _)), None) = (of_code.next(), of_code.next())
+            && let Some(more) = g.spaces.get(i).and_then(space_details)
+        {
+            text.push_str(&format!(" — {more}"));
+        }
+    }
     // The extent: a sections city is its whole table; a graph the box around its spaces.
     let (x0, y0, x1, y1) = match sections {
         Some(s) => (
@@ -365,6 +376,32 @@ pub(super) fn draw_spaces(
     out.push(CODES_HEAD.to_string());
     out.extend(columns(&items));
     out
+}
+
+/// A space's tags and properties in a few words: "stand, perch; region forest" (None when it
+/// has neither). Long property values are left out.
+fn space_details(s: &Space) -> Option<String> {
+    let props: Vec<String> = s
+        .props
+        .iter()
+        .filter_map(|(k, v)| {
+            let v = match v {
+                farebox::value::Value::Str(t) => t.clone(),
+                farebox::value::Value::Int(_)
+                | farebox::value::Value::Num(_)
+                | farebox::value::Value::Bool(_) => v.to_string(),
+                _ => return None,
+            };
+            (v.chars().count() <= 24).then(|| format!("{} {v}", k.replace(['_', '-'], " ")))
+        })
+        .collect();
+    let tags = s.tags.join(", ");
+    match (tags.is_empty(), props.is_empty()) {
+        (true, true) => None,
+        (false, true) => Some(tags),
+        (true, false) => Some(props.join(", ")),
+        (false, false) => Some(format!("{tags}; {}", props.join(", "))),
+    }
 }
 
 /// The codes of the legend in columns across [`LEGEND_W`]: "HL Hootwood Lookout". An item
