@@ -68,6 +68,38 @@ fn accept_refuses_games_that_fail_and_keeps_the_accepted_outcomes() {
             )),
         "{err}"
     );
+    // The command it gives plays that game again, with the run's seats and bots, to the same
+    // error (one that fails after setup is saved for the replay tools).
+    let cmd = err
+        .lines()
+        .find_map(|l| {
+            l.split_once("to replay and inspect: farebox ")
+                .map(|(_, c)| c)
+        })
+        .unwrap_or_else(|| panic!("no record command in: {err}"));
+    assert!(cmd.contains("--bots dispatcher"), "{cmd}");
+    // (The file it names is written where the test says, not in the test's working folder.)
+    let out_dir = folder.parent().unwrap();
+    let out = s(&out_dir.join("seed-1.replay.json"));
+    let args: Vec<&str> = cmd
+        .split_whitespace()
+        .map(|a| {
+            if a == "seed-1.replay.json" {
+                out.as_str()
+            } else {
+                a
+            }
+        })
+        .collect();
+    let r = farebox(&args);
+    assert_ne!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        format!("{}{}", r.out, r.err)
+            .contains(&format!("curbside.luau:{line}: error: the meter broke")),
+        "{}{}",
+        r.out,
+        r.err
+    );
 
     // (b) An option the mod refuses: every game fails at its setup.
     let good = scratch("accept-option").join("curbside");

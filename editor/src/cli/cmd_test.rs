@@ -52,6 +52,23 @@ pub struct Settings {
     pub forbid: Vec<String>,
 }
 
+/// The `farebox record` command that plays game `seed` of a run with `settings` again: the
+/// same seats, agents, cap and options (restricted play is not recorded).
+pub fn record_command(game: &str, settings: &Settings, seed: u64) -> String {
+    let mut cmd = format!(
+        "farebox record {} --seed {seed} --players {} --bots {} --cap {}",
+        crate::common::shown(game, crate::common::MAX_SHOWN),
+        settings.players,
+        settings.bots.join(","),
+        settings.cap
+    );
+    for o in &settings.options {
+        cmd.push_str(&format!(" --option {o}"));
+    }
+    cmd.push_str(&format!(" --out seed-{seed}.replay.json"));
+    cmd
+}
+
 impl Settings {
     /// The limits the command line puts on the same settings: a snapshot comes with the mod,
     /// so from whoever made it.
@@ -153,6 +170,12 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
                         crate::common::clean_line(line.trim_start())
                     ));
                 }
+            }
+            if let Some(g) = outcomes.failed_games.first() {
+                io.note(format!(
+                    "  play it again, to replay and inspect: {}",
+                    record_command(&args.game, &settings, g.seed)
+                ));
             }
             io.note(format!(
                 "  fix what fails and accept again, or record these outcomes failures and all: farebox test {} --accept --accept-failures (with the same settings)",
