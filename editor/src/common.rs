@@ -334,6 +334,8 @@ pub fn setup(def: &GameDef, seats: u8, seed: u64, options: &[String]) -> Result<
         }
         s = s.option(k, Value::Str(v.trim().to_string()));
     }
+    // A value the option does not take fails every game's setup: say so once, up front.
+    farebox::game::check_options(def, &s).map_err(|m| Fail::Usage(format!("{}: {m}", def.name)))?;
     let (lo, hi) = def.players;
     if (seats as u32) < lo || (seats as u32) > hi {
         return Err(Fail::Usage(format!(

@@ -101,14 +101,32 @@ fn accept_refuses_games_that_fail_and_keeps_the_accepted_outcomes() {
         r.err
     );
 
-    // (b) An option the mod refuses: every game fails at its setup.
+    // (b) An option value the mod refuses is a usage error before any game is played, and
+    // the accepted outcomes stay as they were (as it is for `sim`).
     let good = scratch("accept-option").join("curbside");
     copy_dir(&mod_dir("curbside"), &good);
-    let err = refused(&good, &["--games", "3", "--option", "starting-gas=999"]);
-    assert!(
-        err.contains("seed 1, setting up the game: option `starting-gas` must be between"),
-        "{err}"
-    );
+    let before = snapshot_of(&good);
+    for cmd in ["test", "sim"] {
+        let mut args = vec![cmd, good.to_str().unwrap()];
+        if cmd == "test" {
+            args.push("--accept");
+        }
+        args.extend(["--games", "3", "--option", "starting-gas=999"]);
+        let r = farebox(&args);
+        assert_eq!(r.code, 2, "{cmd}: {}{}", r.out, r.err);
+        assert!(
+            r.err
+                .contains("Curbside: option `starting-gas` must be between 4 and 40"),
+            "{cmd}: {}",
+            r.err
+        );
+        assert!(
+            !r.out.contains("games "),
+            "{cmd}: no game is played: {}",
+            r.out
+        );
+    }
+    assert!(snapshot_of(&good) == before);
 
     // (c) Rules that do not load (a syntax error): no game starts.
     let broken = scratch("accept-load").join("curbside");

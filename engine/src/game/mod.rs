@@ -29,7 +29,7 @@ mod lookahead;
 mod setup;
 mod view;
 
-pub use setup::initial_state;
+pub use setup::{check_options, initial_state};
 pub use view::{PieceView, View, ZoneView, view_of};
 
 /// How a game starts: seats, seed and options.

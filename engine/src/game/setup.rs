@@ -137,6 +137,17 @@ pub fn initial_state(def: &GameDef, setup: &Setup) -> Result<State, GameError> {
     })
 }
 
+/// Whether `setup`'s options are ones `def` takes (an option it has, a value of its type and
+/// range): the message a game's setup would fail with, for a front end to give up front.
+pub fn check_options(def: &GameDef, setup: &Setup) -> Result<(), String> {
+    resolve_options(def, setup)
+        .map(|_| ())
+        .map_err(|e| match e {
+            GameError::Setup(m) => m,
+            other => other.to_string(),
+        })
+}
+
 pub(super) fn resolve_options(
     def: &GameDef,
     setup: &Setup,
