@@ -434,3 +434,32 @@ fn an_error_that_cannot_be_shown_still_names_its_line() {
         r.out
     );
 }
+
+/// A replay of a mod that is neither bundled nor in FAREBOX_MODS says how to name its folder.
+#[test]
+fn a_replay_of_an_unknown_mod_says_to_give_its_folder() {
+    let dir = scratch("replay-folder");
+    let folder = dir.join("fare-race");
+    copy_dir(&mod_dir("curbside"), &folder);
+    let manifest = folder.join("mod.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replacen("id = \"curbside\"", "id = \"fare-race\"", 1),
+    )
+    .unwrap();
+    let file = s(&dir.join("game.json"));
+    let r = farebox(&["record", &s(&folder), "--seed", "2", "--out", &file]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let r = farebox(&["replay", &file]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+    assert!(
+        r.err.contains(
+            "the replay was recorded from the mod `fare-race`: give its folder with --mod PATH"
+        ),
+        "{}",
+        r.err
+    );
+    let r = farebox(&["replay", &file, "--mod", &s(&folder)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+}

@@ -3,7 +3,7 @@
 use farebox::replay::{Replay, seat_transcript, verify};
 
 use crate::cli::ReplayArgs;
-use crate::common::{Fail, Io, load_for_play, result_line, shown, shown_path};
+use crate::common::{Fail, Io, MAX_SHOWN, load_for_play, result_line, shown, shown_path};
 
 /// The longest line of a transcript shown whole: a log line (4,000 bytes at most) and what
 /// is put before it; a longer label is cut (see `shown`).
@@ -22,8 +22,17 @@ pub fn run(args: ReplayArgs, io: &mut Io) -> Result<i32, Fail> {
         };
         Fail::Invalid(format!("{file}{sep}{e}"))
     })?;
-    let spec = args.game.unwrap_or_else(|| replay.mod_id.clone());
-    let def = load_for_play(&spec, io)?;
+    let def = match args.game {
+        Some(spec) => load_for_play(&spec, io)?,
+        // Not a bundled mod or one in FAREBOX_MODS: say how to name its folder.
+        None => load_for_play(&replay.mod_id, io).map_err(|e| match e {
+            Fail::Usage(m) => Fail::Usage(format!(
+                "{m}; the replay was recorded from the mod `{}`: give its folder with --mod PATH",
+                shown(&replay.mod_id, MAX_SHOWN)
+            )),
+            other => other,
+        })?,
+    };
     if let Some(seat) = args.seat {
         let lines = match seat_transcript(&def, &replay, seat - 1) {
             Ok(l) => l,
