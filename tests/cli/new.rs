@@ -64,6 +64,25 @@ fn new_makes_a_game_that_validates_and_plays() {
 }
 
 #[test]
+fn a_house_rule_named_after_its_game_is_not_named_twice() {
+    let dir = scratch("new-house-rule-name");
+    let r = farebox(&[
+        "new",
+        "curbside-long-shift",
+        "--from",
+        "curbside",
+        "--dir",
+        &s(&dir),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    let manifest = std::fs::read_to_string(dir.join("curbside-long-shift/mod.toml")).unwrap();
+    assert!(
+        manifest.contains(r#"name = "Curbside: Long Shift""#),
+        "{manifest}"
+    );
+}
+
+#[test]
 fn new_from_a_game_makes_a_house_rule_that_changes_nothing_yet() {
     let dir = scratch("new-house-rule");
     let r = farebox(&["new", "siesta", "--from", "curbside", "--dir", &s(&dir)]);
@@ -71,6 +90,10 @@ fn new_from_a_game_makes_a_house_rule_that_changes_nothing_yet() {
     let folder = dir.join("siesta");
     let manifest = std::fs::read_to_string(folder.join("mod.toml")).unwrap();
     assert!(manifest.contains(r#"depends = [{ id = "curbside", version = "1.0" }]"#));
+    assert!(
+        manifest.contains(r#"name = "Curbside: Siesta""#),
+        "{manifest}"
+    );
     assert!(folder.join("patches/siesta.toml").is_file());
     assert!(folder.join("rules/siesta.luau").is_file());
     assert_eq!(farebox(&["validate", &s(&folder)]).code, 0);

@@ -304,7 +304,14 @@ return {
 /// and shown in a TOML or Luau comment on one line, so nothing in them can become live TOML
 /// or code in the new files.
 fn house_rule_files(id: &str, base: &GameDef) -> Vec<(String, String)> {
-    let name = format!("{}: {}", base.name, title(id));
+    // "curbside-long-shift" of Curbside is "Curbside: Long Shift", not "Curbside: Curbside
+    // Long Shift".
+    let own = id
+        .strip_prefix(base.id.as_str())
+        .and_then(|rest| rest.strip_prefix('-'))
+        .filter(|rest| !rest.is_empty())
+        .unwrap_or(id);
+    let name = format!("{}: {}", base.name, title(own));
     let name_shown = one_line(&name);
     let base_shown = one_line(&base.name);
     let version = base
