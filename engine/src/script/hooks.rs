@@ -24,7 +24,7 @@ pub const HOOKS: [(&str, &str); 8] = [
     ),
     (
         "on_turn_start",
-        "on_turn_start(game, seat): after game.end_turn() passes play on",
+        "on_turn_start(game, seat): at the start of every turn: the first, right after setup, and each time game.end_turn() passes play on",
     ),
     (
         "score",
