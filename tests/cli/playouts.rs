@@ -301,3 +301,48 @@ fn search_playouts_run_clean_in_every_bundled_game() {
         assert!(r.out.contains("errors 0"), "{game}: {}", r.out);
     }
 }
+
+/// `farebox test` with a search bot whose playouts fail: accepting is refused (the figures
+/// are those of another bot) unless asked for, and a test of accepted outcomes fails saying
+/// what failed in the playouts.
+#[test]
+fn test_refuses_and_fails_outcomes_whose_playouts_fail() {
+    let (dir, text) = new_game(
+        "broken-dial",
+        with_evaluate("\t\terror(\"the dial is broken\")"),
+    );
+    let at = format!(
+        "broken-dial.luau:{}: error: the dial is broken",
+        line_of(&text, "the dial is broken")
+    );
+    let game = s(&dir);
+    let run = [
+        "--games",
+        "2",
+        "--bots",
+        "search:3:random,random",
+        "--players",
+        "2",
+    ];
+    let mut args = vec!["test", &game, "--accept"];
+    args.extend(run);
+    let r = farebox(&args);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.err.contains("in the search bot's playouts") && r.err.contains(&at),
+        "{}",
+        r.err
+    );
+    assert!(r.err.contains("not accepted"), "{}", r.err);
+    assert!(!dir.join("snapshots/outcomes.json").exists());
+    args.push("--accept-failures");
+    let r = farebox(&args);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let r = farebox(&["test", &game]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains("in the search bot's playouts") && r.out.contains(&at),
+        "{}",
+        r.out
+    );
+}

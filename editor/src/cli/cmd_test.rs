@@ -52,6 +52,26 @@ pub struct Settings {
     pub forbid: Vec<String>,
 }
 
+/// What failed in the search bots' playouts of a run: how many calls, in how many games, and
+/// the first few failures in full.
+fn playout_lines(id: &str, st: &Stats) -> Vec<String> {
+    let mut out = vec![format!(
+        "{id}: {} {} in the search bot's playouts, in {} {} ({} playouts)",
+        st.playout_errors,
+        plural(st.playout_errors as usize, "error"),
+        st.playout_error_games,
+        plural(st.playout_error_games as usize, "game"),
+        st.playouts
+    )];
+    for m in &st.playout_error_messages {
+        out.push(format!(
+            "  error in a playout: {}",
+            crate::common::clean_report(m)
+        ));
+    }
+    out
+}
+
 /// The `farebox record` command that plays game `seed` of a run with `settings` again: the
 /// same seats, agents, cap and options (restricted play is not recorded).
 pub fn record_command(game: &str, settings: &Settings, seed: u64) -> String {
@@ -153,6 +173,16 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         // Failed games are not an outcome to keep by accident: a mod whose scripts do not
         // load, or settings it refuses, fail every game, and accepting that would put a
         // run of errors where the good outcomes were.
+        if outcomes.playout_errors > 0 && !args.accept_failures {
+            for line in playout_lines(&def.id, &outcomes) {
+                io.note(line);
+            }
+            io.note(format!(
+                "{}: not accepted; {shown} is left as it was (fix what fails, or accept anyway with --accept-failures)",
+                def.id
+            ));
+            return Ok(1);
+        }
         if outcomes.failed() > 0 && !args.accept_failures {
             io.note(format!(
                 "{}: not accepted: {}; {shown} is left as it was",
@@ -236,6 +266,13 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let now = play(&def, &snap.settings)?;
     if let Some(note) = crate::runs::left_out_note(&def.id, &now.figures) {
         io.note(note);
+    }
+    // Figures of a search bot whose playouts fail are figures of another bot: a failure.
+    if now.playout_errors > 0 {
+        for line in playout_lines(&def.id, &now) {
+            io.say(line);
+        }
+        return Ok(1);
     }
     let cmp = crate::compare::compare(&def, &snap.outcomes, &now, snap.settings.games);
     let s = &snap.settings;

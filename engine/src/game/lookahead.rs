@@ -9,6 +9,9 @@ use crate::rng::Rng;
 use crate::script::{Access, BotStep, Host, ScriptError};
 use crate::state::{State, visible_cards};
 
+/// The hidden places (zone, position) holding a card of one deck, and those cards.
+type DeckDeal = (Vec<(usize, usize)>, Vec<crate::state::CardRef>);
+
 /// Deals the cards hidden from `seat` again, shuffled by `seed`, into the places hidden from
 /// it that held a card of the same deck (every zone keeps its count of each deck's cards,
 /// every card the seat can see stays where it is), and seeds
@@ -22,8 +25,7 @@ fn redeal_hidden(def: &GameDef, state: &mut State, seat: u8, seed: u64) {
     // shows its deck, so a seat knows how many cards of each deck every hidden place holds;
     // only which card of that deck is where is unknown. (Dealing every hidden card into every
     // hidden place made worlds the rules cannot be in: a starting tile in the draw deck.)
-    let mut by_deck: std::collections::BTreeMap<u16, (Vec<(usize, usize)>, Vec<_>)> =
-        std::collections::BTreeMap::new();
+    let mut by_deck: std::collections::BTreeMap<u16, DeckDeal> = std::collections::BTreeMap::new();
     for (z, zone) in state.zones.iter().enumerate() {
         let hidden = zone.cards.len() - visible_cards(def, zone, viewer);
         for (i, card) in zone.cards.iter().enumerate().take(hidden) {
