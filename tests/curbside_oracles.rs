@@ -10,66 +10,10 @@
 
 use std::time::Instant;
 
-use farebox::game::Game;
 use farebox_suite::curbside_oracles;
-use farebox_suite::oracles::{self, Plan};
+use farebox_suite::curbside_oracles::plans;
+use farebox_suite::oracles;
 use farebox_suite::rule_kit;
-
-/// The plans of a run with `n` seeds of each kind.
-fn plans(n: u64) -> Vec<Plan> {
-    let mut out = Vec::new();
-    for seed in 0..n {
-        out.push(Plan::new(seed, &["random", "random"]));
-        out.push(Plan::new(100 + seed, &["dispatcher", "random", "dispatcher"]));
-        out.push(Plan::new(200 + seed, &["random", "dispatcher", "random", "random"]));
-        out.push(Plan::new(300 + seed, &["dispatcher", "dispatcher"]).option("starting-gas", 4));
-        out.push(Plan::new(400 + seed, &["dispatcher", "dispatcher"]).option("passenger-cards", 1));
-        out.push(Plan::new(500 + seed, &["random", "random", "random"]).prepare(last_tiles));
-    }
-    out.push(Plan::new(600, &["random", "random", "random"]).prepare(stalled_tie));
-    out
-}
-
-/// The deck down to its last two tiles (the rest dealt into the hands, cones left in the
-/// deck), so the last tile is drawn and the deck runs empty.
-fn last_tiles(g: &mut Game) {
-    g.eval(
-        r#"
-        local deck = game.zone("deck")
-        local s = 1
-        for _ = 1, 200 do
-          if game.count(deck) <= 2 then break end
-          local hand = game.zone("hand", s)
-          local card = game.move_card(deck, hand)
-          if card == "cs-t9" then game.take_card(hand, card, deck, "bottom") end
-          s = s % game.seats() + 1
-        end
-        "#,
-    )
-    .unwrap();
-}
-
-/// No taxi can ever move (a blocker nobody lifts under each), nobody can gain gas (no
-/// canteens), and seat 1 carries a fare: the game stalls with every seat tied on stars and
-/// gas, seat 1 nearest a drop-off and the others tied for second place.
-fn stalled_tie(g: &mut Game) {
-    g.eval(
-        r#"
-        local used = game.zone("used")
-        for s = 1, game.seats() do
-          game.set_blocker(game.where_is(game.pieces("taxi", s)[1]), "cs-t12")
-          local hand = game.zone("hand", s)
-          while game.take_card(hand, "start-canteen", used) do end
-          while game.take_card(hand, "cs-t10", used) do end
-        end
-        while game.take_card(game.zone("deck"), "cs-t10", used) do end
-        local p = game.pieces("passenger")[1]
-        game.move_piece(p, nil)
-        game.set_prop(p, "rider", 1)
-        "#,
-    )
-    .unwrap();
-}
 
 fn run(n: u64) {
     let def = rule_kit::shipped("curbside");
@@ -117,5 +61,21 @@ fn a_broken_rule_fails_an_oracle() {
     let mut all = oracles::invariants();
     all.extend(curbside_oracles::oracles());
     let caught = oracles::first_catch(&def, &plans(1), &all, 3000).expect("no oracle failed");
-    assert_eq!(caught.rule, "CS-A6", "{}", caught.message);
+    assert!(caught.rules.contains(&"CS-A6"), "{caught}");
+}
+
+/// An oracle whose case never comes up fails the run, so no rule passes unseen.
+#[test]
+fn an_oracle_that_judged_nothing_fails_the_run() {
+    let def = rule_kit::shipped("curbside");
+    let never = [oracles::Oracle::new("CS-E1", "never judges", |_| {
+        oracles::Verdict::Skip
+    })];
+    let report = oracles::run(&def, &plans(1)[..1], &never, 3000, false);
+    let problems = report.problems(&never);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("judged nothing in 1 games: steer games there"),
+        "{problems:?}"
+    );
 }

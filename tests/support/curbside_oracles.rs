@@ -18,7 +18,9 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use farebox::state::State;
 use farebox::value::Value;
 
-use crate::oracles::{Oracle, Step, Verdict, all, check};
+use farebox::game::Game;
+
+use crate::oracles::{Oracle, Plan, Step, Verdict, all, check};
 
 const N: usize = 0;
 const E: usize = 1;
@@ -38,13 +40,13 @@ fn rule_roads(kind: &str) -> &'static [(usize, usize, bool)] {
         (W, N, true),
     ];
     match kind {
-        "cs-t1" | "cs-t2" => ALL_WAYS,                              // CS-T1, CS-T2: every side
-        "cs-t3" => &[(W, E, true), (W, S, true), (E, S, true)],     // CS-T3: three sides
-        "cs-t4" => &[(N, S, true)],                                 // CS-T4: opposite ends
-        "cs-t5" => &[(N, S, false), (W, E, false)],                 // CS-T5: arrows only
-        "cs-t6" => &[(S, N, false)],                                // CS-T6: one arrow
-        "cs-t7" => &[(S, S, false)],                                // CS-T7: a cul-de-sac
-        "cs-t8" => &[(S, E, true)],                                 // CS-T8: neighbouring sides
+        "cs-t1" | "cs-t2" => ALL_WAYS, // CS-T1, CS-T2: every side
+        "cs-t3" => &[(W, E, true), (W, S, true), (E, S, true)], // CS-T3: three sides
+        "cs-t4" => &[(N, S, true)],    // CS-T4: opposite ends
+        "cs-t5" => &[(N, S, false), (W, E, false)], // CS-T5: arrows only
+        "cs-t6" => &[(S, N, false)],   // CS-T6: one arrow
+        "cs-t7" => &[(S, S, false)],   // CS-T7: a cul-de-sac
+        "cs-t8" => &[(S, E, true)],    // CS-T8: neighbouring sides
         _ => &[],
     }
 }
@@ -204,13 +206,22 @@ impl<'a> Cs<'a> {
         self.int(f.piece, "rider").map(|r| r as u8 - 1)
     }
     fn carried(&self, seat: u8) -> Vec<Fare> {
-        self.fares().into_iter().filter(|f| self.rider(*f) == Some(seat)).collect()
+        self.fares()
+            .into_iter()
+            .filter(|f| self.rider(*f) == Some(seat))
+            .collect()
     }
     fn waiting(&self) -> BTreeMap<u32, Fare> {
-        self.fares().into_iter().filter_map(|f| Some((self.at(f.piece)?, f))).collect()
+        self.fares()
+            .into_iter()
+            .filter_map(|f| Some((self.at(f.piece)?, f)))
+            .collect()
     }
     fn dests(&self) -> BTreeMap<u32, Fare> {
-        self.fares().into_iter().filter_map(|f| Some((self.at(f.dest)?, f))).collect()
+        self.fares()
+            .into_iter()
+            .filter_map(|f| Some((self.at(f.dest)?, f)))
+            .collect()
     }
     /// Where a drive of `seat` must stop (CS-A7): its fare's destination, or else the waiting
     /// passengers.
@@ -241,7 +252,10 @@ impl<'a> Cs<'a> {
         self.hand(seat).iter().map(|c| self.card_tile(*c)).collect()
     }
     fn rotatable(&self, kind: &str) -> bool {
-        self.st.def.tile(kind).is_some_and(|t| self.st.def.tiles[t].rotatable)
+        self.st
+            .def
+            .tile(kind)
+            .is_some_and(|t| self.st.def.tiles[t].rotatable)
     }
     /// CS-E2's designed measure: road steps to the carried fare's destination; 100 plus the
     /// straight-line distance with no road; 1000 with no fare.
@@ -274,7 +288,11 @@ impl<'a> Cs<'a> {
 }
 
 fn constant(st: &Step, name: &str) -> i64 {
-    st.def.constants.get(name).and_then(Value::as_int).unwrap_or(i64::MIN)
+    st.def
+        .constants
+        .get(name)
+        .and_then(Value::as_int)
+        .unwrap_or(i64::MIN)
 }
 
 fn option(st: &Step, id: &str) -> i64 {
@@ -341,7 +359,11 @@ fn turn_passed(st: &Step) -> bool {
 fn placed_by(st: &Step, cell: u32, kind: &str) -> Option<u8> {
     let has = |s: &State| Cs::new(st, s).blocker(cell) == Some(kind);
     for k in (0..st.index).rev() {
-        let after = if k + 1 < st.index { &st.earlier[k + 1].before } else { st.before };
+        let after = if k + 1 < st.index {
+            &st.earlier[k + 1].before
+        } else {
+            st.before
+        };
         if has(after) && !has(&st.earlier[k].before) {
             return Some(st.earlier[k].actor);
         }
@@ -349,13 +371,18 @@ fn placed_by(st: &Step, cell: u32, kind: &str) -> Option<u8> {
     None
 }
 
-fn set_diff<T: Ord + Clone + std::fmt::Debug>(want: &BTreeSet<T>, got: &BTreeSet<T>) -> Option<String> {
+fn set_diff<T: Ord + Clone + std::fmt::Debug>(
+    want: &BTreeSet<T>,
+    got: &BTreeSet<T>,
+) -> Option<String> {
     let missing: Vec<_> = want.difference(got).cloned().collect();
     let extra: Vec<_> = got.difference(want).cloned().collect();
     if missing.is_empty() && extra.is_empty() {
         return None;
     }
-    Some(format!("not offered: {missing:?}; offered but not allowed: {extra:?}"))
+    Some(format!(
+        "not offered: {missing:?}; offered but not allowed: {extra:?}"
+    ))
 }
 
 fn offered_with<'b>(st: &'b Step, kind: &str) -> BTreeSet<&'b str> {
@@ -370,12 +397,14 @@ fn offered_with<'b>(st: &'b Step, kind: &str) -> BTreeSet<&'b str> {
 fn allowed_drives(st: &Step) -> BTreeMap<String, Vec<u32>> {
     let cs = Cs::new(st, st.before);
     let mut out = BTreeMap::new();
-    let Some(here) = cs.taxi_at(st.actor) else { return out };
+    let Some(here) = cs.taxi_at(st.actor) else {
+        return out;
+    };
     let stops = cs.stops(st.actor);
-    for side in 0..4 {
+    for (side, name) in SIDE.iter().enumerate() {
         let cells = cs.ray(here, side, cs.gas(st.actor), &stops);
         for k in 1..=cells.len() {
-            out.insert(format!("move {} {k}", SIDE[side]), cells[..k].to_vec());
+            out.insert(format!("move {name} {k}"), cells[..k].to_vec());
         }
     }
     out
@@ -387,7 +416,9 @@ fn allowed_drives(st: &Step) -> BTreeMap<String, Vec<u32>> {
 fn placements(st: &Step) -> BTreeMap<u32, u8> {
     let cs = Cs::new(st, st.before);
     let mut out = BTreeMap::new();
-    let Some(here) = cs.taxi_at(st.actor) else { return out };
+    let Some(here) = cs.taxi_at(st.actor) else {
+        return out;
+    };
     let empty = |c: u32| cs.tile(c).is_none() && cs.blocker(c).is_none();
     let left = st.counter(st.before, "actions", None);
     let gas = cs.gas(st.actor);
@@ -456,65 +487,127 @@ fn fail(msg: String) -> Verdict {
 pub fn oracles() -> Vec<Oracle> {
     let mut v = vec![
         // ---- setup: judged on the state before the first action of an unforced game
-        Oracle::new("CS-S2", "every taxi starts in its own corner on a crossroads", |st| {
-            if st.index != 0 || st.forced {
-                return Verdict::Skip;
-            }
-            let cs = Cs::new(st, st.before);
-            all((0..st.seats).map(|s| {
-                let corner = st.before.board.graph.find(&format!("start-{}", s + 1));
-                let at = cs.taxi_at(s);
-                check(at.is_some() && at == corner && at.and_then(|c| cs.tile(c)).is_some_and(|t| t.0 == "cs-t1"), || {
-                    format!("seat {} starts on {:?} ({:?}), not its corner's crossroads", s + 1, at.map(|c| cs.name(c)), at.and_then(|c| cs.tile(c)))
-                })
-            }))
-        }),
-        Oracle::new("CS-S3", "gas starts at the option's value and stars at zero", |st| {
-            if st.index != 0 || st.forced {
-                return Verdict::Skip;
-            }
-            let cs = Cs::new(st, st.before);
-            let gas = option(st, "starting-gas");
-            all((0..st.seats).map(|s| {
-                check(cs.gas(s) == gas && cs.stars(s) == 0, || {
-                    format!("seat {} starts with {} gas and {} stars (the option says {gas} gas)", s + 1, cs.gas(s), cs.stars(s))
-                })
-            }))
-        }),
-        Oracle::new("CS-S4", "one passenger more than there are players, each with a destination", |st| {
-            if st.index != 0 || st.forced {
-                return Verdict::Skip;
-            }
-            let cs = Cs::new(st, st.before);
-            let want = st.seats as usize + constant(st, "extra_passengers") as usize;
-            let placed = cs.fares().iter().filter(|f| cs.at(f.piece).is_some() && cs.at(f.dest).is_some()).count();
-            check(cs.fares().len() == want && placed == want, || {
-                format!("{} passengers in play, {placed} of them placed with a destination; {want} wanted", cs.fares().len())
-            })
-        }),
-        Oracle::new("CS-S5", "a rolled passenger or destination lands on a free cell, apart from its partner", |st| {
-            let (b, a) = (Cs::new(st, st.before), Cs::new(st, st.after));
-            let first = st.index == 0 && !st.forced;
-            let taxis = a.taxi_cells();
-            let mut verdicts = vec![];
-            for f in a.fares() {
-                for (piece, partner, what) in [(f.piece, f.dest, "passenger"), (f.dest, f.piece, "destination")] {
-                    let now = a.at(piece);
-                    let rolled = if first { b.at(piece) } else { now.filter(|c| b.at(piece) != Some(*c)) };
-                    let Some(cell) = rolled else { continue };
-                    let s = if first { st.before } else { st.after };
-                    let cs = Cs::new(st, s);
-                    let others = cs.fares().into_iter().filter(|g| g.i != f.i).flat_map(|g| [cs.at(g.piece), cs.at(g.dest)]).flatten().any(|c| c == cell);
-                    let on_taxi = if first { cs.taxi_cells().contains(&cell) } else { taxis.contains(&cell) };
-                    let ok = cell < cs.cells() && !on_taxi && !others && cs.blocker(cell).is_none() && cs.at(partner) != Some(cell);
-                    verdicts.push(check(ok, || format!("the {what} of fare {} was rolled onto {}, which holds a taxi, another marker, a blocker or its partner", f.i, cs.name(cell))));
+        Oracle::new(
+            "CS-S2",
+            "every taxi starts in its own corner on a crossroads",
+            |st| {
+                if st.index != 0 || st.forced {
+                    return Verdict::Skip;
                 }
-            }
-            all(verdicts)
-        }),
-        Oracle::new("CS-S6", "a trip is priced as soon as it is placed, on both its pieces", |st| {
-            let (b, a) = (Cs::new(st, st.before), Cs::new(st, st.after));
-            all(a.fares().into_iter().filter(|f| a.at(f.piece).is_some() && (a.at(f.piece) != b.at(f.piece) || a.at(f.dest) != b.at(f.dest) || st.index == 0)).map(|f| {
+                let cs = Cs::new(st, st.before);
+                all((0..st.seats).map(|s| {
+                    let corner = st.before.board.graph.find(&format!("start-{}", s + 1));
+                    let at = cs.taxi_at(s);
+                    check(
+                        at.is_some()
+                            && at == corner
+                            && at.and_then(|c| cs.tile(c)).is_some_and(|t| t.0 == "cs-t1"),
+                        || {
+                            format!(
+                                "seat {} starts on {:?} ({:?}), not its corner's crossroads",
+                                s + 1,
+                                at.map(|c| cs.name(c)),
+                                at.and_then(|c| cs.tile(c))
+                            )
+                        },
+                    )
+                }))
+            },
+        ),
+        Oracle::new(
+            "CS-S3",
+            "gas starts at the option's value and stars at zero",
+            |st| {
+                if st.index != 0 || st.forced {
+                    return Verdict::Skip;
+                }
+                let cs = Cs::new(st, st.before);
+                let gas = option(st, "starting-gas");
+                all((0..st.seats).map(|s| {
+                    check(cs.gas(s) == gas && cs.stars(s) == 0, || {
+                        format!(
+                            "seat {} starts with {} gas and {} stars (the option says {gas} gas)",
+                            s + 1,
+                            cs.gas(s),
+                            cs.stars(s)
+                        )
+                    })
+                }))
+            },
+        ),
+        Oracle::new(
+            "CS-S4",
+            "one passenger more than there are players, each with a destination",
+            |st| {
+                if st.index != 0 || st.forced {
+                    return Verdict::Skip;
+                }
+                let cs = Cs::new(st, st.before);
+                let want = st.seats as usize + constant(st, "extra_passengers") as usize;
+                let placed = cs
+                    .fares()
+                    .iter()
+                    .filter(|f| cs.at(f.piece).is_some() && cs.at(f.dest).is_some())
+                    .count();
+                check(cs.fares().len() == want && placed == want, || {
+                    format!(
+                        "{} passengers in play, {placed} of them placed with a destination; {want} wanted",
+                        cs.fares().len()
+                    )
+                })
+            },
+        ),
+        Oracle::new(
+            "CS-S5",
+            "a rolled passenger or destination lands on a free cell, apart from its partner",
+            |st| {
+                let (b, a) = (Cs::new(st, st.before), Cs::new(st, st.after));
+                let first = st.index == 0 && !st.forced;
+                let taxis = a.taxi_cells();
+                let mut verdicts = vec![];
+                for f in a.fares() {
+                    for (piece, partner, what) in [
+                        (f.piece, f.dest, "passenger"),
+                        (f.dest, f.piece, "destination"),
+                    ] {
+                        let now = a.at(piece);
+                        let rolled = if first {
+                            b.at(piece)
+                        } else {
+                            now.filter(|c| b.at(piece) != Some(*c))
+                        };
+                        let Some(cell) = rolled else { continue };
+                        let s = if first { st.before } else { st.after };
+                        let cs = Cs::new(st, s);
+                        let others = cs
+                            .fares()
+                            .into_iter()
+                            .filter(|g| g.i != f.i)
+                            .flat_map(|g| [cs.at(g.piece), cs.at(g.dest)])
+                            .flatten()
+                            .any(|c| c == cell);
+                        let on_taxi = if first {
+                            cs.taxi_cells().contains(&cell)
+                        } else {
+                            taxis.contains(&cell)
+                        };
+                        let ok = cell < cs.cells()
+                            && !on_taxi
+                            && !others
+                            && cs.blocker(cell).is_none()
+                            && cs.at(partner) != Some(cell);
+                        verdicts.push(check(ok, || format!("the {what} of fare {} was rolled onto {}, which holds a taxi, another marker, a blocker or its partner", f.i, cs.name(cell))));
+                    }
+                }
+                all(verdicts)
+            },
+        ),
+        Oracle::new(
+            "CS-S6",
+            "a trip is priced as soon as it is placed, on both its pieces",
+            |st| {
+                let (b, a) = (Cs::new(st, st.before), Cs::new(st, st.after));
+                all(a.fares().into_iter().filter(|f| a.at(f.piece).is_some() && (a.at(f.piece) != b.at(f.piece) || a.at(f.dest) != b.at(f.dest) || st.index == 0)).map(|f| {
                 let (Some(p), Some(d)) = (a.at(f.piece), a.at(f.dest)) else { return fail(format!("fare {} has no destination", f.i)) };
                 let want = price(&a, p, d);
                 let on = |piece| Some((a.int(piece, "stars")?, a.int(piece, "gas")?));
@@ -522,14 +615,18 @@ pub fn oracles() -> Vec<Oracle> {
                     format!("fare {} from {} to {} shows {:?} on the passenger and {:?} on the destination; the destination board gives {want:?}", f.i, a.name(p), a.name(d), on(f.piece), on(f.dest))
                 })
             }))
-        }),
-        Oracle::new("CS-S7", "a hand starts with three tiles from the deck, no cone, a canteen and a re-route", |st| {
-            if st.index != 0 || st.forced {
-                return Verdict::Skip;
-            }
-            let cs = Cs::new(st, st.before);
-            let deck = st.def.deck("road-tiles").unwrap_or(usize::MAX) as u16;
-            all((0..st.seats).map(|s| {
+            },
+        ),
+        Oracle::new(
+            "CS-S7",
+            "a hand starts with three tiles from the deck, no cone, a canteen and a re-route",
+            |st| {
+                if st.index != 0 || st.forced {
+                    return Verdict::Skip;
+                }
+                let cs = Cs::new(st, st.before);
+                let deck = st.def.deck("road-tiles").unwrap_or(usize::MAX) as u16;
+                all((0..st.seats).map(|s| {
                 let hand = cs.hand(s);
                 let dealt = hand.iter().filter(|c| c.deck == deck).count() as i64;
                 let cone = hand.iter().any(|c| cs.card_tile(*c) == "cs-t9");
@@ -538,40 +635,84 @@ pub fn oracles() -> Vec<Oracle> {
                     format!("seat {} starts with {dealt} deck tiles (cone: {cone}), {} canteens and {} re-routes", s + 1, starter("cs-t10"), starter("cs-t11"))
                 })
             }))
-        }),
-        Oracle::new("CS-S8", "the passenger cards in play are the option's number, none taken", |st| {
-            if st.index != 0 || st.forced {
-                return Verdict::Skip;
-            }
-            let n = st.zone(st.before, "dispatch", None).len() as i64;
-            let taken: usize = (0..st.seats).map(|s| st.zone(st.before, "fares", Some(s)).len()).sum();
-            check(n == option(st, "passenger-cards") && taken == 0, || format!("{n} passenger cards to claim and {taken} taken at the start"))
-        }),
+            },
+        ),
+        Oracle::new(
+            "CS-S8",
+            "the passenger cards in play are the option's number, none taken",
+            |st| {
+                if st.index != 0 || st.forced {
+                    return Verdict::Skip;
+                }
+                let n = st.zone(st.before, "dispatch", None).len() as i64;
+                let taken: usize = (0..st.seats)
+                    .map(|s| st.zone(st.before, "fares", Some(s)).len())
+                    .sum();
+                check(n == option(st, "passenger-cards") && taken == 0, || {
+                    format!("{n} passenger cards to claim and {taken} taken at the start")
+                })
+            },
+        ),
         Oracle::new("CS-S9", "fifty tiles of twelve kinds make the deck", |st| {
             if st.index != 0 || st.forced {
                 return Verdict::Skip;
             }
-            let Some(d) = st.def.deck("road-tiles") else { return fail("no road-tiles deck".into()) };
+            let Some(d) = st.def.deck("road-tiles") else {
+                return fail("no road-tiles deck".into());
+            };
             let cards = &st.def.decks[d].cards;
             let total: u32 = cards.iter().map(|c| c.count).sum();
-            let kinds: BTreeSet<&str> = cards.iter().filter_map(|c| c.fields.get("tile").and_then(Value::as_str)).collect();
+            let kinds: BTreeSet<&str> = cards
+                .iter()
+                .filter_map(|c| c.fields.get("tile").and_then(Value::as_str))
+                .collect();
             let cs = Cs::new(st, st.before);
-            let in_play = st.zone(st.before, "deck", None).len() + (0..st.seats).map(|s| cs.hand(s).iter().filter(|c| c.deck as usize == d).count()).sum::<usize>();
-            check(total == 50 && kinds.len() == 12 && in_play == 50, || format!("the deck has {total} tiles of {} kinds, {in_play} of them in the deck and hands", kinds.len()))
+            let in_play = st.zone(st.before, "deck", None).len()
+                + (0..st.seats)
+                    .map(|s| cs.hand(s).iter().filter(|c| c.deck as usize == d).count())
+                    .sum::<usize>();
+            check(total == 50 && kinds.len() == 12 && in_play == 50, || {
+                format!(
+                    "the deck has {total} tiles of {} kinds, {in_play} of them in the deck and hands",
+                    kinds.len()
+                )
+            })
         }),
     ];
     // ---- tiles: a drive taken over a tile of each kind follows that kind's road
     for (rule, kind, name) in [
         ("CS-T1", "cs-t1", "a drive over a crossroads may go any way"),
         ("CS-T2", "cs-t2", "a drive ends on entering an all-way stop"),
-        ("CS-T3", "cs-t3", "a drive over a T-junction uses its three open sides"),
+        (
+            "CS-T3",
+            "cs-t3",
+            "a drive over a T-junction uses its three open sides",
+        ),
         ("CS-T4", "cs-t4", "a drive over a straight runs end to end"),
-        ("CS-T5", "cs-t5", "a drive over a one-way crossing follows its arrows"),
-        ("CS-T6", "cs-t6", "a drive over a one-way street follows its arrow"),
-        ("CS-T7", "cs-t7", "a broken road is entered and left by its one side"),
-        ("CS-T8", "cs-t8", "a drive over a bend enters or leaves by its two sides"),
+        (
+            "CS-T5",
+            "cs-t5",
+            "a drive over a one-way crossing follows its arrows",
+        ),
+        (
+            "CS-T6",
+            "cs-t6",
+            "a drive over a one-way street follows its arrow",
+        ),
+        (
+            "CS-T7",
+            "cs-t7",
+            "a broken road is entered and left by its one side",
+        ),
+        (
+            "CS-T8",
+            "cs-t8",
+            "a drive over a bend enters or leaves by its two sides",
+        ),
     ] {
-        v.push(Oracle::new(rule, name, move |st| path_verdict(st, Some(kind))));
+        v.push(Oracle::new(rule, name, move |st| {
+            path_verdict(st, Some(kind))
+        }));
     }
     v.extend(more_oracles());
     v
@@ -580,15 +721,24 @@ pub fn oracles() -> Vec<Oracle> {
 /// Whether the drive taken at this step follows the roads (over tiles of `kind` only, or all).
 fn path_verdict(st: &Step, kind: Option<&str>) -> Verdict {
     let cs = Cs::new(st, st.before);
-    let Some((side, cells)) = drive(&cs, st.actor, st.action) else { return Verdict::Skip };
-    let Some(start) = cs.taxi_at(st.actor) else { return Verdict::Skip };
+    let Some((side, cells)) = drive(&cs, st.actor, st.action) else {
+        return Verdict::Skip;
+    };
+    let Some(start) = cs.taxi_at(st.actor) else {
+        return Verdict::Skip;
+    };
     let mut judged = false;
     let opp = (side + 2) % 4;
     let mine = |c: u32| kind.is_none_or(|k| cs.tile(c).is_some_and(|t| t.0 == k));
     if mine(start) {
         judged = true;
         if cs.exits(start) & (1 << side) == 0 {
-            return fail(format!("the taxi left {} ({:?}) by its {} side, which has no road out", cs.name(start), cs.tile(start), SIDE[side]));
+            return fail(format!(
+                "the taxi left {} ({:?}) by its {} side, which has no road out",
+                cs.name(start),
+                cs.tile(start),
+                SIDE[side]
+            ));
         }
     }
     for (i, &c) in cells.iter().enumerate() {
@@ -599,16 +749,93 @@ fn path_verdict(st: &Step, kind: Option<&str>) -> Verdict {
         judged = true;
         let l = cs.links(c);
         if l[opp] == 0 {
-            return fail(format!("the drive entered {} ({:?}, blocked: {}) by its {} side, where no road comes in", cs.name(c), cs.tile(c), cs.blocker(c).is_some(), SIDE[opp]));
+            return fail(format!(
+                "the drive entered {} ({:?}, blocked: {}) by its {} side, where no road comes in",
+                cs.name(c),
+                cs.tile(c),
+                cs.blocker(c).is_some(),
+                SIDE[opp]
+            ));
         }
         if !last && l[opp] & (1 << side) == 0 {
-            return fail(format!("the drive ran straight through {} ({:?}), whose road does not go straight on", cs.name(c), cs.tile(c)));
+            return fail(format!(
+                "the drive ran straight through {} ({:?}), whose road does not go straight on",
+                cs.name(c),
+                cs.tile(c)
+            ));
         }
         if !last && cs.tile(c).is_some_and(|t| t.0 == "cs-t2") {
-            return fail(format!("the drive ran through the all-way stop at {}", cs.name(c)));
+            return fail(format!(
+                "the drive ran through the all-way stop at {}",
+                cs.name(c)
+            ));
         }
     }
     if judged { Verdict::Pass } else { Verdict::Skip }
+}
+
+/// The games the oracles judge, with `n` seeds of each kind: random players and the Dispatcher,
+/// two to four seats, short tanks, one passenger card, the deck near its end, and one stalled
+/// game tied on stars and gas.
+pub fn plans(n: u64) -> Vec<Plan> {
+    let mut out = Vec::new();
+    for seed in 0..n {
+        out.push(Plan::new(seed, &["random", "random"]));
+        out.push(Plan::new(
+            100 + seed,
+            &["dispatcher", "random", "dispatcher"],
+        ));
+        out.push(Plan::new(
+            200 + seed,
+            &["random", "dispatcher", "random", "random"],
+        ));
+        out.push(Plan::new(300 + seed, &["dispatcher", "dispatcher"]).option("starting-gas", 4));
+        out.push(Plan::new(400 + seed, &["dispatcher", "dispatcher"]).option("passenger-cards", 1));
+        out.push(Plan::new(500 + seed, &["random", "random", "random"]).prepare(last_tiles));
+    }
+    out.push(Plan::new(600, &["random", "random", "random"]).prepare(stalled_tie));
+    out
+}
+
+/// The deck down to its last two tiles (the rest dealt into the hands, cones left in the
+/// deck), so the last tile is drawn and the deck runs empty.
+fn last_tiles(g: &mut Game) {
+    g.eval(
+        r#"
+        local deck = game.zone("deck")
+        local s = 1
+        for _ = 1, 200 do
+          if game.count(deck) <= 2 then break end
+          local hand = game.zone("hand", s)
+          local card = game.move_card(deck, hand)
+          if card == "cs-t9" then game.take_card(hand, card, deck, "bottom") end
+          s = s % game.seats() + 1
+        end
+        "#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// No taxi can ever move (a blocker nobody lifts under each), nobody can gain gas (no
+/// canteens), and seat 1 carries a fare: the game stalls with every seat tied on stars and
+/// gas, seat 1 nearest a drop-off and the others tied for second place.
+fn stalled_tie(g: &mut Game) {
+    g.eval(
+        r#"
+        local used = game.zone("used")
+        for s = 1, game.seats() do
+          game.set_blocker(game.where_is(game.pieces("taxi", s)[1]), "cs-t12")
+          local hand = game.zone("hand", s)
+          while game.take_card(hand, "start-canteen", used) do end
+          while game.take_card(hand, "cs-t10", used) do end
+        end
+        while game.take_card(game.zone("deck"), "cs-t10", used) do end
+        local p = game.pieces("passenger")[1]
+        game.move_piece(p, nil)
+        game.set_prop(p, "rider", 1)
+        "#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
 }
 
 #[path = "curbside_oracles_turn.rs"]

@@ -114,8 +114,16 @@ impl Step<'_> {
     }
 
     /// The zone instance of `id` (owned by `seat` for a per-seat zone) in `s`.
-    pub fn zone<'s>(&self, s: &'s State, id: &str, seat: Option<u8>) -> &'s [farebox::state::CardRef] {
-        let d = self.def.zone(id).unwrap_or_else(|| panic!("no zone `{id}`"));
+    pub fn zone<'s>(
+        &self,
+        s: &'s State,
+        id: &str,
+        seat: Option<u8>,
+    ) -> &'s [farebox::state::CardRef] {
+        let d = self
+            .def
+            .zone(id)
+            .unwrap_or_else(|| panic!("no zone `{id}`"));
         let z = s
             .zone_of(d, seat)
             .unwrap_or_else(|| panic!("no zone `{id}` for {seat:?}"));
@@ -205,11 +213,18 @@ impl Report {
     }
 }
 
-/// The first oracle failure of a run: its rule ID, the oracle's name and the message.
+/// What failed first in a run: the rule IDs and names of every oracle that failed at that
+/// step, and the first message.
 pub struct Caught {
-    pub rule: &'static str,
-    pub name: &'static str,
+    pub rules: Vec<&'static str>,
+    pub names: Vec<&'static str>,
     pub message: String,
+}
+
+impl std::fmt::Display for Caught {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "caught by {}: {}", self.rules.join(", "), self.message)
+    }
 }
 
 /// Plays every plan and runs every oracle on every step; `stop_at_first` ends the run at the
@@ -236,19 +251,28 @@ pub fn run(
     report
 }
 
-/// The first failure of [`run`] with `stop_at_first`, if any.
-pub fn first_catch(def: &Arc<GameDef>, plans: &[Plan], oracles: &[Oracle], cap: usize) -> Option<Caught> {
+/// The first failing step of [`run`] with `stop_at_first`, if any.
+pub fn first_catch(
+    def: &Arc<GameDef>,
+    plans: &[Plan],
+    oracles: &[Oracle],
+    cap: usize,
+) -> Option<Caught> {
     let report = run(def, plans, oracles, cap, true);
-    report
+    let failed: Vec<(&Oracle, &String)> = report
         .failures
         .iter()
         .zip(oracles)
-        .find(|(f, _)| !f.is_empty())
-        .map(|(f, o)| Caught {
-            rule: o.rule,
-            name: o.name,
-            message: f[0].clone(),
-        })
+        .filter_map(|(f, o)| Some((o, f.first()?)))
+        .collect();
+    let (_, message) = failed.first()?;
+    let mut rules: Vec<&'static str> = failed.iter().map(|(o, _)| o.rule).collect();
+    rules.dedup();
+    Some(Caught {
+        names: failed.iter().map(|(o, _)| o.name).collect(),
+        message: (*message).clone(),
+        rules,
+    })
 }
 
 /// Plays one plan; true when the run should stop (a failure and `stop_at_first`).
@@ -268,7 +292,9 @@ fn play_one(
     let mut g = match Game::new(def.clone(), setup) {
         Ok(g) => g,
         Err(e) => {
-            report.errors.push(format!("seed {seed}: the game does not start: {e}"));
+            report
+                .errors
+                .push(format!("seed {seed}: the game does not start: {e}"));
             return stop_at_first;
         }
     };
@@ -288,7 +314,9 @@ fn play_one(
         let offered = match g.legal_actions() {
             Ok(a) => a,
             Err(e) => {
-                report.errors.push(format!("seed {seed}: no legal actions: {e}"));
+                report
+                    .errors
+                    .push(format!("seed {seed}: no legal actions: {e}"));
                 return stop_at_first;
             }
         };
@@ -296,13 +324,19 @@ fn play_one(
         let choice = match agents[actor as usize].choose(&mut g, &offered) {
             Ok(i) => i,
             Err(e) => {
-                report.errors.push(format!("seed {seed}: seat {} could not choose: {e}", actor + 1));
+                report.errors.push(format!(
+                    "seed {seed}: seat {} could not choose: {e}",
+                    actor + 1
+                ));
                 return stop_at_first;
             }
         };
         let action = offered[choice].clone();
         let label = g.describe_public(&action);
-        let labels: Vec<String> = viewers.iter().map(|&v| g.describe_for(&action, v)).collect();
+        let labels: Vec<String> = viewers
+            .iter()
+            .map(|&v| g.describe_for(&action, v))
+            .collect();
         let secrets_before: Vec<BTreeSet<String>> = viewers
             .iter()
             .map(|&v| farebox::leaks::secrets_for(&g, v))
@@ -310,9 +344,10 @@ fn play_one(
         let before = g.state().clone();
         let told = g.log().len();
         if let Err(e) = g.apply_legal(&action) {
-            report
-                .errors
-                .push(format!("seed {seed}, action {} ({action}): {e}", earlier.len() + 1));
+            report.errors.push(format!(
+                "seed {seed}, action {} ({action}): {e}",
+                earlier.len() + 1
+            ));
             return stop_at_first;
         }
         let lines: Vec<LogEntry> = g.log()[told..].to_vec();
@@ -389,7 +424,11 @@ fn play_one(
 
 /// Fails with `msg` unless `ok`.
 pub fn check(ok: bool, msg: impl FnOnce() -> String) -> Verdict {
-    if ok { Verdict::Pass } else { Verdict::Fail(msg()) }
+    if ok {
+        Verdict::Pass
+    } else {
+        Verdict::Fail(msg())
+    }
 }
 
 /// All of `verdicts`: the first failure, else a pass if any judged, else a skip.
@@ -419,46 +458,55 @@ fn cards(s: &State) -> Vec<(u16, u16)> {
 /// The invariants every game keeps at every step.
 pub fn invariants() -> Vec<Oracle> {
     vec![
-        Oracle::new("any", "every card in exactly one place, none made or lost", |st| {
-            let (b, a) = (cards(st.before), cards(st.after));
-            if st.index == 0 && !st.forced {
-                // Every card of every deck is somewhere, once.
-                let mut all: Vec<(u16, u16)> = st
-                    .def
-                    .decks
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(d, deck)| {
-                        deck.cards.iter().enumerate().flat_map(move |(c, card)| {
-                            std::iter::repeat_n((d as u16, c as u16), card.count as usize)
+        Oracle::new(
+            "any",
+            "every card in exactly one place, none made or lost",
+            |st| {
+                let (b, a) = (cards(st.before), cards(st.after));
+                if st.index == 0 && !st.forced {
+                    // Every card of every deck is somewhere, once.
+                    let mut all: Vec<(u16, u16)> = st
+                        .def
+                        .decks
+                        .iter()
+                        .enumerate()
+                        .flat_map(|(d, deck)| {
+                            deck.cards.iter().enumerate().flat_map(move |(c, card)| {
+                                std::iter::repeat_n((d as u16, c as u16), card.count as usize)
+                            })
                         })
-                    })
-                    .collect();
-                all.sort_unstable();
-                if b != all {
-                    return Verdict::Fail(format!(
-                        "the game starts with {} cards in its zones; its decks hold {}",
-                        b.len(),
-                        all.len()
-                    ));
+                        .collect();
+                    all.sort_unstable();
+                    if b != all {
+                        return Verdict::Fail(format!(
+                            "the game starts with {} cards in its zones; its decks hold {}",
+                            b.len(),
+                            all.len()
+                        ));
+                    }
                 }
-            }
-            check(a == b, || {
-                format!(
-                    "the zones held {} cards before and {} after (a card was made or lost)",
-                    b.len(),
-                    a.len()
-                )
-            })
-        }),
+                check(a == b, || {
+                    format!(
+                        "the zones held {} cards before and {} after (a card was made or lost)",
+                        b.len(),
+                        a.len()
+                    )
+                })
+            },
+        ),
         Oracle::new("any", "the seat to act is a seat of the game", |st| {
             check(st.after.active < st.seats, || {
-                format!("seat {} is to act in a game of {}", st.after.active + 1, st.seats)
+                format!(
+                    "seat {} is to act in a game of {}",
+                    st.after.active + 1,
+                    st.seats
+                )
             })
         }),
         Oracle::new("any", "nothing hidden from a seat is shown to it", |st| {
             all(st.shown.iter().map(|s| {
-                let both: BTreeSet<&String> = s.secrets_before.intersection(&s.secrets_after).collect();
+                let both: BTreeSet<&String> =
+                    s.secrets_before.intersection(&s.secrets_after).collect();
                 let who = match s.viewer {
                     Some(v) => format!("seat {}", v + 1),
                     None => "a spectator".into(),
@@ -467,7 +515,11 @@ pub fn invariants() -> Vec<Oracle> {
                     if farebox::leaks::find_word(&s.label, w).is_some() {
                         return Verdict::Fail(format!("{who}'s label `{}` names `{w}`", s.label));
                     }
-                    if let Some(l) = s.lines.iter().find(|l| farebox::leaks::find_word(l, w).is_some()) {
+                    if let Some(l) = s
+                        .lines
+                        .iter()
+                        .find(|l| farebox::leaks::find_word(l, w).is_some())
+                    {
                         return Verdict::Fail(format!("{who} reads `{w}` in the log line `{l}`"));
                     }
                 }
