@@ -1553,7 +1553,23 @@ fn the_rule_list_matches_rules_md() {
 
 #[test]
 fn every_broken_rule_is_caught() {
-    rule_mutants::run("curbside", RULES, CHECKS, curbside_mutants::MUTANTS);
+    // The oracles judge one seed of each kind of game (curbside_oracles::plans).
+    let mut oracles = farebox_suite::oracles::invariants();
+    oracles.extend(farebox_suite::curbside_oracles::oracles());
+    let plans = farebox_suite::curbside_oracles::plans(1);
+    let catch = |def: &Arc<GameDef>| {
+        farebox_suite::oracles::first_catch(def, &plans, &oracles, 3000).map(|c| c.to_string())
+    };
+    rule_mutants::run_with_oracles(
+        "curbside",
+        RULES,
+        CHECKS,
+        curbside_mutants::MUTANTS,
+        Some(rule_mutants::OracleRun {
+            catch: &catch,
+            required: curbside_mutants::FOR_ORACLES,
+        }),
+    );
 }
 
 #[test]

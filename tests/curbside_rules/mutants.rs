@@ -634,3 +634,52 @@ pub const MUTANTS: &[Mutant] = &[
         "the passenger cards face up"
     ),
 ];
+
+/// Breaks of the kinds scenario tests tend to miss, which the rule oracles
+/// (`tests/support/curbside_oracles.rs`) must catch: a tie at a rare rank, a count off by one,
+/// the end of the game noticed late, a restriction dropped in one of two paths, a card lost
+/// instead of going back.
+pub const FOR_ORACLES: &[Mutant] = &[
+    m!(
+        "CS-E2",
+        RULES,
+        "if better(keys[o], keys[s]) then",
+        "if better(keys[o], keys[s]) or (place > 1 and o < s and not better(keys[s], keys[o])) then",
+        "a tie below first place broken by seat order"
+    ),
+    m!(
+        "CS-A5",
+        RULES,
+        "for k = 1, #straight(gas, here, d, stops) do",
+        "for k = 1, #straight(gas, here, d, stops) - 1 do",
+        "the longest drive each way never offered"
+    ),
+    m!(
+        "CS-E1",
+        RULES,
+        "\tcheck_end(seat, emptied)",
+        "\tif kind ~= \"move\" then check_end(seat, emptied) end",
+        "the end of the game noticed only at the action after the drive"
+    ),
+    m!(
+        "CS-A2",
+        RULES,
+        "if not tiles[n] and not blockers[n] then",
+        "if not tiles[n] then",
+        "a tile laid beside the taxi under a cone or pothole (the far path still refuses it)"
+    ),
+    m!(
+        "CS-T9",
+        RULES,
+        "card_to(c.card, zone(\"used\"), zone(\"deck\"), \"bottom\")",
+        "-- (broken)",
+        "a lifted cone's card lost instead of going under the deck"
+    ),
+    m!(
+        "CS-A3",
+        RULES,
+        "card_to(card, used, zone(\"deck\"), \"bottom\") -- CS-A3",
+        "-- (broken)",
+        "a lifted tile's card lost instead of going under the deck"
+    ),
+];

@@ -9,6 +9,8 @@ use farebox::content::{self, GameDef};
 use farebox::source::{MemMods, MemSource};
 use farebox::value::Value;
 
+pub mod curbside_oracles;
+pub mod oracles;
 pub mod outcomes;
 pub mod rule_kit;
 pub mod rule_mutants;

@@ -16,6 +16,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Once};
 
 use farebox::content::{self, GameDef};
+use farebox::source::MemMods;
 
 /// A rule test: builds its situation on the definition it is given and panics when the
 /// rule's effect is wrong.
@@ -72,10 +73,55 @@ fn fails(check: fn(&Arc<GameDef>), def: &Arc<GameDef>) -> Option<String> {
     }
 }
 
+/// A game's rule oracles (`oracles.rs`) in a mutation run.
+pub struct OracleRun<'a> {
+    /// Plays the oracles' games on a definition and names the first failure: the rule IDs of
+    /// every oracle that failed at the first failing step, and its message.
+    pub catch: &'a dyn Fn(&Arc<GameDef>) -> Option<String>,
+    /// Mutants the oracles themselves must catch (the scenario checks need not).
+    pub required: &'a [Mutant],
+}
+
 /// Checks the coverage of `rules` and runs every mutant; panics with a list of everything
 /// wrong: a rule with no check or no mutant, a mutant whose text is not found exactly once
 /// or whose mod no longer loads, and every mutant that no check of its rule catches.
 pub fn run(mod_id: &str, rules: &[&str], checks: &[RuleCheck], mutants: &[Mutant]) {
+    run_with_oracles(mod_id, rules, checks, mutants, None);
+}
+
+/// The mod `mod_id` of `base` with the mutant's edit made, or what went wrong.
+fn broken(base: &MemMods, mod_id: &str, m: &Mutant) -> Result<Arc<GameDef>, String> {
+    let mut mods = base.clone();
+    let Some(src) = mods.0.get_mut(mod_id) else {
+        return Err(format!("no bundled mod {mod_id}"));
+    };
+    let Some(text) = src.files.get_mut(m.file) else {
+        return Err(format!("no file {}", m.file));
+    };
+    let found = text.matches(m.find).count();
+    if found != 1 {
+        return Err(format!(
+            "the text to replace occurs {found} times, not once"
+        ));
+    }
+    *text = text.replacen(m.find, m.replace, 1);
+    let src = src.clone();
+    content::load_mod(&src, &mods)
+        .map(Arc::new)
+        .map_err(|e| format!("the broken mod does not load:\n{e}"))
+}
+
+/// [`run`], and with `oracles` the game's rule oracles on each mutant too: each mutant's line
+/// says whether an oracle caught it and which rule IDs, the mutants of `oracles.required`
+/// must be caught by an oracle, and the oracles must pass on the mod as shipped. Prints a
+/// line per mutant and how many the oracles alone catch.
+pub fn run_with_oracles(
+    mod_id: &str,
+    rules: &[&str],
+    checks: &[RuleCheck],
+    mutants: &[Mutant],
+    oracles: Option<OracleRun>,
+) {
     let mut problems = Vec::new();
     for rule in rules {
         if !checks.iter().any(|c| c.rules.contains(rule)) {
@@ -108,37 +154,33 @@ pub fn run(mod_id: &str, rules: &[&str], checks: &[RuleCheck], mutants: &[Mutant
             ));
         }
     }
+    if let Some(o) = &oracles
+        && let Some(msg) = (o.catch)(&shipped)
+    {
+        problems.push(format!("an oracle fails on {mod_id} as shipped: {msg}"));
+    }
     if !problems.is_empty() {
         panic!("the checks are not ready:\n  {}", problems.join("\n  "));
     }
     let mut caught = 0;
-    for m in mutants {
+    let mut by_oracles = 0;
+    let mut lines = Vec::new();
+    let required = oracles.as_ref().map_or(&[][..], |o| o.required);
+    let all: Vec<(&Mutant, bool)> = mutants
+        .iter()
+        .map(|m| (m, false))
+        .chain(required.iter().map(|m| (m, true)))
+        .collect();
+    for (m, must) in all {
         let label = format!("{} ({}: {})", m.rule, m.file, m.breaks);
         if !rules.contains(&m.rule) {
             problems.push(format!("{label}: not a rule of {mod_id}"));
             continue;
         }
-        let mut mods = base.clone();
-        let Some(src) = mods.0.get_mut(mod_id) else {
-            panic!("no bundled mod {mod_id}");
-        };
-        let Some(text) = src.files.get_mut(m.file) else {
-            problems.push(format!("{label}: no file {}", m.file));
-            continue;
-        };
-        let found = text.matches(m.find).count();
-        if found != 1 {
-            problems.push(format!(
-                "{label}: the text to replace occurs {found} times, not once"
-            ));
-            continue;
-        }
-        *text = text.replacen(m.find, m.replace, 1);
-        let src = src.clone();
-        let def = match content::load_mod(&src, &mods) {
-            Ok(d) => Arc::new(d),
+        let def = match broken(&base, mod_id, m) {
+            Ok(d) => d,
             Err(e) => {
-                problems.push(format!("{label}: the broken mod does not load:\n{e}"));
+                problems.push(format!("{label}: {e}"));
                 continue;
             }
         };
@@ -147,14 +189,38 @@ pub fn run(mod_id: &str, rules: &[&str], checks: &[RuleCheck], mutants: &[Mutant
             .filter(|c| c.rules.contains(&m.rule))
             .collect();
         let failed = mine.iter().find_map(|c| fails(c.check, &def));
-        match failed {
-            Some(_) => caught += 1,
-            None => problems.push(format!(
+        let scenario = failed.is_some();
+        if scenario && !must {
+            caught += 1;
+        } else if !must {
+            problems.push(format!(
                 "{label}: survived; no check of {} failed ({})",
                 m.rule,
                 mine.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
-            )),
+            ));
         }
+        let Some(o) = &oracles else { continue };
+        let by = (o.catch)(&def);
+        if by.is_some() && !must {
+            by_oracles += 1;
+        }
+        if must && by.is_none() {
+            problems.push(format!("{label}: no oracle caught it"));
+        }
+        lines.push(format!(
+            "{label}{}: scenarios {}; oracles {}",
+            if must { " [oracles must catch]" } else { "" },
+            if scenario { "caught it" } else { "missed it" },
+            by.unwrap_or_else(|| "missed it".into())
+        ));
+    }
+    if oracles.is_some() {
+        println!(
+            "{}\n{mod_id}: the oracles alone catch {by_oracles} of the {} mutants the scenarios catch, and {} more made for them",
+            lines.join("\n"),
+            mutants.len(),
+            required.len()
+        );
     }
     assert!(
         problems.is_empty(),

@@ -1,0 +1,81 @@
+//! Curbside's rule oracles (`tests/support/curbside_oracles.rs`) and the invariants every game
+//! keeps (`tests/support/oracles.rs`), run on every step of seeded games: random players and
+//! the Dispatcher bot, two to four seats, and games steered to the rare cases (a tank run dry
+//! with the last gas, the deck's last tile, the last passenger card, a stalled game tied on
+//! stars and gas with a tie at second place). Every oracle must judge at least one step.
+//!
+//! `curbside_oracles` is the quick run; `curbside_oracles_long` (ignored; run it with
+//! `--ignored`) plays ten times the seeds.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Instant;
+
+use farebox_suite::curbside_oracles;
+use farebox_suite::curbside_oracles::plans;
+use farebox_suite::oracles;
+use farebox_suite::rule_kit;
+
+fn run(n: u64) {
+    let def = rule_kit::shipped("curbside");
+    let mut all = oracles::invariants();
+    all.extend(curbside_oracles::oracles());
+    let t = Instant::now();
+    let report = oracles::run(&def, &plans(n), &all, 3000, false);
+    println!(
+        "{} games, {} steps in {:.2} s\n{}",
+        report.games,
+        report.steps,
+        t.elapsed().as_secs_f64(),
+        report.table(&all)
+    );
+    let problems = report.problems(&all);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn curbside_oracles() {
+    run(2);
+}
+
+#[test]
+#[ignore = "the longer run: cargo test --test curbside_oracles -- --ignored"]
+fn curbside_oracles_long() {
+    run(20);
+}
+
+/// The oracles are no rubber stamp: on Curbside with a rule broken, one fails.
+#[test]
+fn a_broken_rule_fails_an_oracle() {
+    let mut mods = farebox_suite::bundled_in_memory();
+    let src = mods.0.get_mut("curbside").unwrap();
+    let rules = src.files.get_mut("rules/curbside.luau").unwrap();
+    let broken = rules.replacen(
+        "game.add_counter(\"gas\", seat, -k)",
+        "game.add_counter(\"gas\", seat, -1)",
+        1,
+    );
+    assert_ne!(*rules, broken);
+    *rules = broken;
+    let src = src.clone();
+    let def = std::sync::Arc::new(farebox::content::load_mod(&src, &mods).unwrap());
+    let mut all = oracles::invariants();
+    all.extend(curbside_oracles::oracles());
+    let caught = oracles::first_catch(&def, &plans(1), &all, 3000).expect("no oracle failed");
+    assert!(caught.rules.contains(&"CS-A6"), "{caught}");
+}
+
+/// An oracle whose case never comes up fails the run, so no rule passes unseen.
+#[test]
+fn an_oracle_that_judged_nothing_fails_the_run() {
+    let def = rule_kit::shipped("curbside");
+    let never = [oracles::Oracle::new("CS-E1", "never judges", |_| {
+        oracles::Verdict::Skip
+    })];
+    let report = oracles::run(&def, &plans(1)[..1], &never, 3000, false);
+    let problems = report.problems(&never);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("judged nothing in 1 games: steer games there"),
+        "{problems:?}"
+    );
+}
