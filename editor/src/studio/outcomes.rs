@@ -148,6 +148,13 @@ impl Outcomes {
         }
     }
 
+    /// The agents of the next run's seats (the last repeats), as the seat drop-downs set them.
+    pub fn set_bots(&mut self, bots: Vec<String>) {
+        if !bots.is_empty() {
+            self.settings.bots = bots;
+        }
+    }
+
     /// The number of games the next run plays.
     pub fn set_games(&mut self, games: u64) {
         self.settings.games = games.clamp(1, MAX_GAMES);
@@ -299,9 +306,20 @@ impl Outcomes {
             }
             // A run with failed or capped games is not accepted by a click meant for a good
             // one: Accept waits, and a button of its own says what it would record.
-            let failed = self
-                .acceptable()
-                .map(|(_, _, now)| (now.stats.failed(), now.stats.failed_line()));
+            let failed = self.acceptable().map(|(_, _, now)| {
+                let st = &now.stats;
+                // Failed playouts count as one failure: the figures are another bot's.
+                let playouts = usize::from(st.playout_errors > 0);
+                let line = if st.failed() > 0 {
+                    st.failed_line()
+                } else {
+                    format!(
+                        "{} calls failed in the search bot's playouts",
+                        st.playout_errors
+                    )
+                };
+                (st.failed() + playouts, line)
+            });
             let why_not = match &failed {
                 Some((n, line)) if *n > 0 => format!(
                     "{line}; they are listed above. Accepting would make `farebox test` expect them: fix what fails and run again, or use \"{}\" to record them as they are",
@@ -501,6 +519,37 @@ impl Outcomes {
     /// side: the first errors, and each failed game with a button that shows it in Replay.
     fn failures_ui(&self, ui: &mut Ui, now: &run::Side, base: Option<&run::Side>) {
         for (k, side) in std::iter::once(now).chain(base).enumerate() {
+            // A search bot's playouts that failed: the games played on, but the figures are
+            // those of a bot that did not think as it should.
+            if side.stats.playout_errors > 0 {
+                let st = &side.stats;
+                ui.heading(format!(
+                    "Errors in the search bot's playouts in {}",
+                    side.name
+                ));
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    format!(
+                        "{} failed {} in {} playouts, in {} {} (the games played on).",
+                        st.playout_errors,
+                        if st.playout_errors == 1 {
+                            "call"
+                        } else {
+                            "calls"
+                        },
+                        st.playouts,
+                        st.playout_error_games,
+                        if st.playout_error_games == 1 {
+                            "game"
+                        } else {
+                            "games"
+                        },
+                    ),
+                );
+                for m in &st.playout_error_messages {
+                    ui.colored_label(ui.visuals().error_fg_color, m);
+                }
+            }
             if side.stats.failed() == 0 {
                 continue;
             }
@@ -639,11 +688,16 @@ impl Outcomes {
         let Some((t, f, now)) = self.acceptable() else {
             return;
         };
-        if now.stats.failed() > 0 && !failures {
-            let why = format!(
-                "Not accepted: {}. The accepted outcomes are left as they were.",
+        if (now.stats.failed() > 0 || now.stats.playout_errors > 0) && !failures {
+            let what = if now.stats.failed() > 0 {
                 now.stats.failed_line()
-            );
+            } else {
+                format!(
+                    "{} calls failed in the search bot's playouts",
+                    now.stats.playout_errors
+                )
+            };
+            let why = format!("Not accepted: {what}. The accepted outcomes are left as they were.");
             self.note = Some((why, true));
             return;
         }

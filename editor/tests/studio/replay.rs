@@ -2,6 +2,7 @@
 //! its mod, one with hidden information, and a failed game of an outcome run.
 
 use super::*;
+use egui_kittest::kittest::NodeT;
 
 #[test]
 fn a_saved_game_opens_as_a_replay_steps_back_and_forks() {
@@ -253,5 +254,42 @@ fn a_failed_game_of_an_outcome_run_opens_in_the_replay_tab_just_before_its_faili
     );
     settle(&mut h);
     assert!(h.query_by_label_contains("boom at five").is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A run with the search bot whose playouts fail (an `evaluate` hook that errors) says so
+/// above the figures, with the error in full, and is not accepted by a plain Accept.
+#[test]
+fn failed_search_playouts_are_shown_above_the_figures_and_hold_accept() {
+    let (dir, folder) = copy_of("curbside");
+    let rules = folder.join("rules/curbside.luau");
+    let text = std::fs::read_to_string(&rules).unwrap();
+    let failing = text.replacen(
+        "\tscore = function(",
+        "\tevaluate = function(_g, _seat: number): number\n\t\terror(\"the gauge sticks\")\n\tend,\n\tscore = function(",
+        1,
+    );
+    assert_ne!(failing, text);
+    std::fs::write(&rules, failing).unwrap();
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Outcomes");
+    {
+        let o = &mut h.state_mut().as_mut().unwrap().outcomes;
+        o.set_games(1);
+        o.set_bots(vec!["search:2".into(), "dispatcher".into()]);
+        o.rerun();
+    }
+    until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("Errors in the search bot's playouts")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("the gauge sticks").is_some());
+    assert!(
+        h.get_by_label("Accept").accesskit_node().is_disabled(),
+        "Accept waits"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
