@@ -490,3 +490,22 @@ fn leaving_a_hosted_table_with_another_person_seated_asks_first() {
         s.play.online().is_none() && s.play.in_dialog()
     });
 }
+
+/// A move chosen while a new version's replay is out is taken once the replay is back (the
+/// game on screen is still at that step and still offers it), not lost: under load the
+/// replay of a live edit can still be out when the person clicks.
+#[test]
+fn a_move_chosen_during_a_reload_is_taken_after_it() {
+    let mut h = started("curbside", 7);
+    h.state_mut().as_mut().unwrap().play.paused = true;
+    let (label, before, def) = {
+        let snap = snap(&h);
+        (snap.offered[0].label.clone(), snap.step, snap.def.clone())
+    };
+    // The same content sent again, as a save of an unchanged file does: the replay is out.
+    h.state_mut().as_mut().unwrap().play.rebase(def);
+    h.get_by_label(&label).click();
+    until(&mut h, "the move taken after the replay", |s| {
+        step_of(s) == Some(before + 1)
+    });
+}

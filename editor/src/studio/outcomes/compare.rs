@@ -108,7 +108,20 @@ impl Row {
             } else {
                 self.noise * std::f64::consts::SQRT_2
             };
-            return Some(change(kind, a, b, games, noise));
+            let c = change(kind, a, b, games, noise);
+            // A share over few games is far from normal: one tie in one game, where the
+            // accepted games tied one time in twenty, is a 5% chance, not the four standard
+            // errors the normal estimate makes of it. Changed only when that few games
+            // coming out so far from the accepted share is as unlikely as three standard
+            // errors (about 0.27%).
+            if kind == Kind::Rate
+                && c == Change::Changed
+                && from == Side::Accepted
+                && binomial_tail(a, b, games) > 0.0027
+            {
+                return Some(Change::Chance);
+            }
+            return Some(c);
         }
         Some(match (self.interval(from), self.interval(to)) {
             (Some(ia), Some(ib)) => {
@@ -129,6 +142,34 @@ impl Row {
             _ => change(kind, a, b, games, self.noise),
         })
     }
+}
+
+/// The chance that `games` games with a true share `p` come out at a share `q` or further
+/// from `p` (on `q`'s side): the binomial tail. 1 when there are no games.
+fn binomial_tail(p: f64, q: f64, games: f64) -> f64 {
+    let n = games.round().max(0.0) as u64;
+    if n == 0 || !(0.0..=1.0).contains(&p) {
+        return 1.0;
+    }
+    let x = ((q * n as f64).round() as u64).min(n);
+    // A share that cannot come out otherwise: only the count it forces has any chance.
+    if p <= 0.0 || p >= 1.0 {
+        let only = if p <= 0.0 { 0 } else { n };
+        let reached = if q >= p { only >= x } else { only <= x };
+        return if reached { 1.0 } else { 0.0 };
+    }
+    let ln_choose = |k: u64| -> f64 { (1..=k).map(|i| ((n - k + i) as f64 / i as f64).ln()).sum() };
+    let term = |k: u64| -> f64 {
+        let (lp, lq) = (p.ln(), (1.0 - p).ln());
+        let t = ln_choose(k) + k as f64 * lp + (n - k) as f64 * lq;
+        if t.is_nan() { 0.0 } else { t.exp() }
+    };
+    let ks: Box<dyn Iterator<Item = u64>> = if q >= p {
+        Box::new(x..=n)
+    } else {
+        Box::new(0..=x)
+    };
+    ks.map(term).sum::<f64>().min(1.0)
 }
 
 /// How many standard errors a provisional figure must move before it counts as changed:

@@ -71,11 +71,24 @@ impl PlayPanel {
         if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut self.picked) {
             act = Some(a);
         }
-        // While a new version's replay is out or its question open, the game stands still.
-        let held = self.rebasing || self.rebased.is_some();
-        if let (Some(a), Some(w), false) = (act, &mut self.worker, held) {
-            w.send(Request::Act(a));
-            self.last_move = Instant::now();
+        // While a new version's replay is out or its question open, the game stands still: a
+        // choice made while the replay is out waits for it (and is taken if the game it was
+        // made in is still the one on screen); one made while the question is open is not
+        // taken, the question comes first.
+        if self.rebased.is_some() {
+            self.held_act = None;
+        } else if self.rebasing {
+            if let Some(a) = act {
+                self.held_act = Some((a, snap.step));
+            }
+        } else {
+            let waiting = self.held_act.take().filter(|(a, step)| {
+                *step == snap.step && snap.offered.iter().any(|o| &o.action == a)
+            });
+            if let (Some(a), Some(w)) = (act.or(waiting.map(|(a, _)| a)), &mut self.worker) {
+                w.send(Request::Act(a));
+                self.last_move = Instant::now();
+            }
         }
     }
 

@@ -79,6 +79,10 @@ pub struct PlayPanel {
     /// A new version was sent to the worker and its answer has not come: bots wait, so no
     /// move slips between the replay and the choice.
     rebasing: bool,
+    /// An action chosen while a new version's replay was out, and the step it was chosen at:
+    /// taken once the replay is back, if the game on screen is still at that step and still
+    /// offers it (a click is never lost to a reload, nor taken in another position).
+    held_act: Option<(String, usize)>,
     /// A command a panel of the game asked for (leaving it), for the app to carry out (and
     /// ask about) after the frame.
     wants: Option<Command>,
@@ -183,6 +187,7 @@ impl PlayPanel {
             error: None,
             rebased: None,
             rebasing: false,
+            held_act: None,
             wants: None,
             notice: None,
             save_path: String::new(),
