@@ -349,8 +349,30 @@ fn purse_verdict(st: &Step, p: &Purse) -> Verdict {
     })
 }
 
-/// The drives, brakes and bets the rules allow the actor now: (action, for checks).
+thread_local! {
+    /// The moves worked out for the last step judged (several oracles ask for them), by the
+    /// step's seed, index and state.
+    static MOVES: std::cell::RefCell<Option<((u64, usize, usize), Option<BTreeSet<String>>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The drives, brakes and bets the rules allow the actor now.
 fn allowed_moves(st: &Step) -> Option<BTreeSet<String>> {
+    let key = (st.seed, st.index, std::ptr::from_ref(st.before) as usize);
+    if let Some(known) = MOVES.with(|m| {
+        m.borrow()
+            .as_ref()
+            .filter(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
+    }) {
+        return known;
+    }
+    let moves = work_out_moves(st);
+    MOVES.with(|m| *m.borrow_mut() = Some((key, moves.clone())));
+    moves
+}
+
+fn work_out_moves(st: &Step) -> Option<BTreeSet<String>> {
     let s = st.before;
     let backtrack = constant(st, "moves_may_backtrack").and_then(Value::as_bool);
     if phase(s) != "drive" || backtrack == Some(false) {
@@ -850,6 +872,41 @@ pub fn oracles() -> Vec<Oracle> {
             },
         ),
         Oracle::new(
+            "CC-T8",
+            "Wrong Cab! sends a fare back into the passenger deck and draws one for it",
+            |st| {
+                let w = words(st);
+                if w[0] != "swap" {
+                    return Verdict::Skip;
+                }
+                let old = w.get(2).map(|c| c.to_string()).unwrap_or_default();
+                let (rb, ra) = (
+                    ids(st, st.before, "riding", Some(st.actor)),
+                    ids(st, st.after, "riding", Some(st.actor)),
+                );
+                let gone = minus(&rb, &ra);
+                let new = minus(&ra, &rb);
+                let deck_b = ids(st, st.before, "passenger-deck", None);
+                let deck_a = ids(st, st.after, "passenger-deck", None);
+                // The deck is shuffled with the card in it: the one drawn may be the same card.
+                let same_again = gone.is_empty() && new.is_empty() && ra.contains(&old);
+                check(
+                    (same_again && deck_a.len() == deck_b.len())
+                        || (gone == vec![old.clone()]
+                            && new.len() <= 1
+                            && deck_a.contains(&old)
+                            && deck_a.len() + new.len() == deck_b.len() + 1),
+                    || {
+                        format!(
+                            "sending back {old}: {gone:?} left the taxi, {new:?} got in, the deck went from {} to {} cards",
+                            deck_b.len(),
+                            deck_a.len()
+                        )
+                    },
+                )
+            },
+        ),
+        Oracle::new(
             "CC-T9",
             "a deck is rebuilt from its discards only when it is empty, and whenever a draw needs it",
             |st| {
@@ -1142,6 +1199,7 @@ pub fn plans(n: u64) -> Vec<Plan> {
     out.push(Plan::new(701, &["random", "random", "random", "random"]).prepare(tie_third));
     out.push(Plan::new(702, &["random", "random", "random"]).prepare(tie_all));
     out.push(Plan::new(703, &["random", "random"]).prepare(family_six));
+    out.push(Plan::new(705, &["random", "random"]).prepare(wrong_cab));
     out.push(
         Plan::new(704, &["random", "random", "random"])
             .option("turn-limit", 4)
@@ -1222,6 +1280,25 @@ fn family_six(g: &mut Game) {
         -- six seats exactly; seat 2's Limousine then draws Lady Swan, a VIP
         for _, c in { "badger-elders", "lady-swan", "mayor-marmot", "moth-choir" } do
           game.take_card(deck, c, deck, "top")
+        end
+        "#,
+    );
+}
+
+/// Both seats keep a Wrong Cab! and hold three one-space cards, so a random player has few
+/// drives to choose from besides sending a fare back.
+fn wrong_cab(g: &mut Game) {
+    eval(
+        g,
+        r#"
+        local function z(id, s) return game.zone(id, s) end
+        local deck = z("movement-deck")
+        for s = 1, 2 do
+          while game.move_card(z("movement-hand", s), deck) do end
+          for _ = 1, 3 do game.take_card(deck, "move-1", z("movement-hand", s)) end
+          if not game.take_card(z("chance-deck"), "wrong-cab", z("kept-chance", s)) then
+            game.take_card(z("chance-discard"), "wrong-cab", z("kept-chance", s))
+          end
         end
         "#,
     );
