@@ -349,11 +349,13 @@ fn purse_verdict(st: &Step, p: &Purse) -> Verdict {
     })
 }
 
+/// The moves of the last step worked out: (seed, index, state), and the moves.
+type KnownMoves = Option<((u64, usize, usize), Option<BTreeSet<String>>)>;
+
 thread_local! {
     /// The moves worked out for the last step judged (several oracles ask for them), by the
     /// step's seed, index and state.
-    static MOVES: std::cell::RefCell<Option<((u64, usize, usize), Option<BTreeSet<String>>)>> =
-        const { std::cell::RefCell::new(None) };
+    static MOVES: std::cell::RefCell<KnownMoves> = const { std::cell::RefCell::new(None) };
 }
 
 /// The drives, brakes and bets the rules allow the actor now.
@@ -1016,7 +1018,7 @@ pub fn oracles() -> Vec<Oracle> {
                 let want = deck.min(2);
                 let fits = seats_taken(st, st.after, a) <= capacity(st, st.after, a);
                 check(
-                    got.len() == want && (phase(st.after) == "family") == !fits,
+                    got.len() == want && (phase(st.after) == "family") != fits,
                     || {
                         format!(
                             "the Family taxi draws {got:?} from a deck of {deck}, phase {}",
