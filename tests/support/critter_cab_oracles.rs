@@ -702,10 +702,41 @@ pub fn oracles() -> Vec<Oracle> {
                 if turn_ended(st) && !ended_by_run_out(st) {
                     let hand = ids(st, st.after, "movement-hand", Some(st.actor)).len();
                     let deck = ids(st, st.after, "movement-deck", None).len();
-                    verdicts.push(check(hand == HAND || deck == 0, || {
+                    // Short only when the deck and its discards ran dry: the discards then hold
+                    // no more than the cards played this turn (they go there after the refill).
+                    let played = this_turn(st)
+                        .filter(|e| {
+                            e.action.starts_with("drive ") || e.action.starts_with("brake ")
+                        })
+                        .count()
+                        + usize::from(
+                            st.action.starts_with("drive ") || st.action.starts_with("brake "),
+                        );
+                    let discards = ids(st, st.after, "movement-discard", None).len();
+                    verdicts.push(check(hand == HAND || (deck == 0 && discards <= played), || {
                         format!(
-                            "seat {} ends its turn with {hand} movement cards and {deck} left to draw",
+                            "seat {} ends its turn with {hand} movement cards, {deck} left to draw and {discards} discarded",
                             st.actor + 1
+                        )
+                    }));
+                }
+                let w = words(st);
+                if (w[0] == "drive" || w[0] == "brake") && rebuilt(st, "movement-deck").is_none() {
+                    let card = w[1].to_string();
+                    let out = [
+                        minus(
+                            &ids(st, st.after, "movement-discard", None),
+                            &ids(st, st.before, "movement-discard", None),
+                        ),
+                        minus(
+                            &ids(st, st.after, "in-play", None),
+                            &ids(st, st.before, "in-play", None),
+                        ),
+                    ];
+                    verdicts.push(check(out.iter().any(|z| z.contains(&card)), || {
+                        format!(
+                            "`{}` leaves {card} out of the discards and the cards in play",
+                            st.action
                         )
                     }));
                 }
@@ -906,6 +937,75 @@ pub fn oracles() -> Vec<Oracle> {
                         )
                     },
                 )
+            },
+        ),
+        Oracle::new(
+            "CC-T8",
+            "kept chance cards do what they say: a jam, Roadworks, a Green Wave, a Fresh Map",
+            |st| {
+                let w = words(st);
+                let me = st.actor;
+                let came_back = turn_passed(st) && st.after.active == me;
+                let mut v = vec![];
+                if let Some(c) = move_end(st)
+                    .filter(|&e| tagged(st, st.before, e, "chance_tag"))
+                    .and_then(|_| chance_drawn(st))
+                    && str_of(st, &c, "chance", "effect") == "skip-turn"
+                    && !came_back
+                {
+                    let (b, a) = (skips(st, st.before, me), skips(st, st.after, me));
+                    v.push(check(a == b + 1, || {
+                        format!(
+                            "{c} drawn and seat {} has {b} -> {a} turns to sit out",
+                            me + 1
+                        )
+                    }));
+                }
+                if w[0] == "roadworks" {
+                    let target = w.get(2).and_then(|t| t.parse::<u8>().ok()).unwrap_or(0);
+                    let t = target.saturating_sub(1);
+                    let ok = target >= 1
+                        && t != me
+                        && skips(st, st.after, t) == skips(st, st.before, t) + 1
+                        && skips(st, st.after, me) == skips(st, st.before, me);
+                    v.push(check(ok, || {
+                        format!(
+                            "`{}` leaves the turns to sit out at {:?}",
+                            st.action,
+                            (0..st.seats)
+                                .map(|s| skips(st, st.after, s))
+                                .collect::<Vec<_>>()
+                        )
+                    }));
+                }
+                let waved = this_turn(st).any(|e| e.action.starts_with("wave "));
+                let drove = this_turn(st).any(|e| is_move(&e.action));
+                if st.offered.iter().any(|a| a.starts_with("wave ")) {
+                    v.push(check(!waved && !drove, || {
+                        "a Green Wave is offered after a Green Wave or a drive this turn".into()
+                    }));
+                }
+                if is_move(st.action) && waved && !drove && !st.ended() {
+                    v.push(check(!turn_passed(st), || {
+                        "the first drive after a Green Wave ends the turn".into()
+                    }));
+                }
+                if w[0] == "map" && rebuilt(st, "movement-deck").is_none() {
+                    let mut old = ids(st, st.before, "movement-hand", Some(me));
+                    let mut thrown = minus(
+                        &ids(st, st.after, "movement-discard", None),
+                        &ids(st, st.before, "movement-discard", None),
+                    );
+                    old.sort();
+                    thrown.sort();
+                    let n = ids(st, st.after, "movement-hand", Some(me)).len();
+                    v.push(check(thrown == old && n == HAND, || {
+                        format!(
+                            "Fresh Map discards {thrown:?} of the hand {old:?} and leaves {n} cards"
+                        )
+                    }));
+                }
+                all(v)
             },
         ),
         Oracle::new(
@@ -1183,7 +1283,7 @@ pub fn plans(n: u64) -> Vec<Plan> {
         out.push(
             Plan::new(300 + seed, &["cabbie", "cabbie", "random"])
                 .text_option("limit", "clock")
-                .option("clock-minutes", 35),
+                .option("clock-minutes", 36),
         );
         out.push(
             Plan::new(400 + seed, &["random", "random", "random", "random"])
@@ -1192,7 +1292,8 @@ pub fn plans(n: u64) -> Vec<Plan> {
         );
         out.push(
             Plan::new(500 + seed, &["random", "random", "random", "random"])
-                .option("turn-limit", 6)
+                .text_option("limit", "clock")
+                .option("clock-minutes", 35)
                 .prepare(tricks),
         );
         out.push(Plan::new(600 + seed, &["cabbie", "random"]).prepare(last_fares));
@@ -1202,6 +1303,7 @@ pub fn plans(n: u64) -> Vec<Plan> {
     out.push(Plan::new(702, &["random", "random", "random"]).prepare(tie_all));
     out.push(Plan::new(703, &["random", "random"]).prepare(family_six));
     out.push(Plan::new(705, &["random", "random"]).prepare(wrong_cab));
+    out.push(Plan::new(706, &["random", "random"]).prepare(family_last));
     out.push(
         Plan::new(704, &["random", "random", "random"])
             .option("turn-limit", 4)
@@ -1228,6 +1330,8 @@ fn tricks(g: &mut Game) {
             if not game.take_card(deck, c, kept) then game.take_card(discard, c, kept) end
           end
         end
+        -- Seat 1 holds both Generous Tippers: a drop-off uses one of them.
+        game.take_card(game.zone("kept-chance", 2), "generous-tipper", game.zone("kept-chance", 1))
         while game.count(deck) > 2 do game.move_card(deck, discard) end
         "#,
     );
@@ -1302,6 +1406,24 @@ fn wrong_cab(g: &mut Game) {
             game.take_card(z("chance-discard"), "wrong-cab", z("kept-chance", s))
           end
         end
+        "#,
+    );
+}
+
+/// Seat 1 drives the Family taxi and one passenger card is left: it takes what there is.
+fn family_last(g: &mut Game) {
+    eval(
+        g,
+        r#"
+        local function z(id, s) return game.zone(id, s) end
+        local supply = z("taxi-supply")
+        while game.move_card(z("taxi", 1), supply) do end
+        if not game.take_card(supply, "family-taxi", z("taxi", 1)) then
+          game.take_card(z("taxi", 2), "family-taxi", z("taxi", 1))
+          game.move_card(supply, z("taxi", 2))
+        end
+        local deck = z("passenger-deck")
+        while game.count(deck) > 1 do game.move_card(deck, z("passenger-discard")) end
         "#,
     );
 }
