@@ -1330,8 +1330,10 @@ fn tricks(g: &mut Game) {
             if not game.take_card(deck, c, kept) then game.take_card(discard, c, kept) end
           end
         end
-        -- Seat 1 holds both Generous Tippers: a drop-off uses one of them.
+        -- Seat 1 holds both Generous Tippers (a drop-off uses one of them) and both Green Waves
+        -- (one a turn).
         game.take_card(game.zone("kept-chance", 2), "generous-tipper", game.zone("kept-chance", 1))
+        game.take_card(game.zone("kept-chance", 2), "green-wave", game.zone("kept-chance", 1))
         while game.count(deck) > 2 do game.move_card(deck, discard) end
         "#,
     );
