@@ -4,8 +4,7 @@
 //! the rare cases (every kept chance card in hand with a chance deck about to be rebuilt, the
 //! last passenger cards, a Family draw that fills six seats exactly or takes the last card, a
 //! Wrong Cab! to play, the round limit and the table clock reached exactly, ties for first,
-//! second, third and every place). Every oracle must
-//! judge at least one step.
+//! second, third and every place). Every oracle must judge at least one step.
 //!
 //! `critter_cab_oracles` is the quick run; `critter_cab_oracles_long` (ignored; run it with
 //! `--ignored`) plays ten times the seeds.
