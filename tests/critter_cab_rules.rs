@@ -1464,7 +1464,24 @@ fn the_rule_list_matches_rules_md() {
 
 #[test]
 fn every_broken_rule_is_caught() {
-    rule_mutants::run("critter-cab", RULES, CHECKS, critter_cab_mutants::MUTANTS);
+    // The oracles judge one seed of each kind of game (critter_cab_oracles::plans), and stop
+    // at their first catch.
+    let mut oracles = farebox_suite::oracles::invariants();
+    oracles.extend(farebox_suite::critter_cab_oracles::oracles());
+    let plans = farebox_suite::critter_cab_oracles::plans(1);
+    let catch = |def: &Arc<GameDef>| {
+        farebox_suite::oracles::first_catch(def, &plans, &oracles, 3000).map(|c| c.to_string())
+    };
+    rule_mutants::run_with_oracles(
+        "critter-cab",
+        RULES,
+        CHECKS,
+        critter_cab_mutants::MUTANTS,
+        Some(rule_mutants::OracleRun {
+            catch: &catch,
+            required: critter_cab_mutants::FOR_ORACLES,
+        }),
+    );
 }
 
 #[test]

@@ -426,3 +426,81 @@ pub const MUTANTS: &[Mutant] = &[
         "a movement card played with the Handbrake stays in hand"
     ),
 ];
+
+/// Breaks of the kinds scenario tests tend to miss, which the rule oracles
+/// (`tests/support/critter_cab_oracles.rs`) must catch: a tie at a rare rank, a count off by
+/// one, a seat that should sit out still taking its turn, a card lost instead of going back
+/// into its deck, a deck rebuilt while its last card is in it, the end noticed a turn late, a
+/// 'stop' allowed after no drive, a restriction dropped in one of two paths.
+pub const FOR_ORACLES: &[Mutant] = &[
+    m!(
+        "CC-E2",
+        RULES,
+        "if scores[o] > scores[s] then",
+        "if scores[o] > scores[s] or (place > 1 and o < s and scores[o] == scores[s]) then",
+        "a tie below first place broken by seat order"
+    ),
+    m!(
+        "CC-X2",
+        RULES,
+        "then C.family_passenger_draw else C.passenger_draw",
+        "then C.family_passenger_draw - 1 else C.passenger_draw",
+        "the Family taxi draws one fare too few"
+    ),
+    m!(
+        "CC-T8",
+        RULES,
+        "game.counter(\"skip-turns\", seat) > 0 then",
+        "game.counter(\"skip-turns\", seat) > 1 then",
+        "a seat with one turn to sit out takes it"
+    ),
+    m!(
+        "CC-X2",
+        RULES,
+        "game.take_card(zone(\"riding\", seat), card, zone(\"passenger-deck\"))",
+        "game.take_card(zone(\"riding\", seat), card, zone(\"passenger-discard\"))",
+        "the Family taxi's card not kept is lost instead of going back into the deck"
+    ),
+    m!(
+        "CC-T8",
+        RULES,
+        "game.take_card(zone(\"riding\", seat), old, deck)",
+        "game.take_card(zone(\"riding\", seat), old, zone(\"passenger-discard\"))",
+        "the card Wrong Cab! sends back is lost instead of going back into the deck"
+    ),
+    m!(
+        "CC-T9",
+        RULES,
+        "if game.count(d) == 0 and game.count(zone(discard)) > 0 then",
+        "if game.count(d) <= 1 and game.count(zone(discard)) > 0 then",
+        "a deck rebuilt while its last card is in it"
+    ),
+    m!(
+        "CC-E1",
+        RULES,
+        "\t\tif C.end_when_passengers_run_out then\n",
+        "\t\tlocal late = game.get(\"_late\")\n\t\tgame.set(\"_late\", true)\n\t\tif C.end_when_passengers_run_out and late then\n",
+        "the empty passenger deck noticed a turn late"
+    ),
+    m!(
+        "CC-T4",
+        RULES,
+        "\t\t\tlocal map = kept(seat, \"redraw-hand\")",
+        "\t\t\ttable.insert(out, \"stop\")\n\t\t\tlocal map = kept(seat, \"redraw-hand\")",
+        "a turn may stop before its first drive"
+    ),
+    m!(
+        "CC-X5",
+        RULES,
+        "for _, s in brake_ends(here, MOVES[card].moves, tags) do",
+        "for _, s in brake_ends(here, MOVES[card].moves, C.restricted_edge_tags) do",
+        "a Handbrake drive may take any taxi's shortcut (plain drives still may not)"
+    ),
+    m!(
+        "CC-X5",
+        RULES,
+        "for _, s in move_ends(here, CHANCE[bet].amount, tags) do",
+        "for _, s in move_ends(here, CHANCE[bet].amount, C.restricted_edge_tags) do",
+        "a drive with The Bet! may take any taxi's shortcut (plain drives still may not)"
+    ),
+];

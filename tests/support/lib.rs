@@ -9,6 +9,7 @@ use farebox::content::{self, GameDef};
 use farebox::source::{MemMods, MemSource};
 use farebox::value::Value;
 
+pub mod critter_cab_oracles;
 pub mod curbside_oracles;
 pub mod oracles;
 pub mod outcomes;

@@ -166,6 +166,10 @@ impl Plan {
         self.options.push((id, Value::Int(v)));
         self
     }
+    pub fn text_option(mut self, id: &'static str, v: &str) -> Plan {
+        self.options.push((id, Value::Str(v.into())));
+        self
+    }
     pub fn prepare(mut self, f: fn(&mut Game)) -> Plan {
         self.prepare = Some(f);
         self

@@ -1,0 +1,63 @@
+//! Critter Cab's rule oracles (`tests/support/critter_cab_oracles.rs`) and the invariants every
+//! game keeps (`tests/support/oracles.rs`), run on every step of seeded games: random players
+//! and the Cabbie bot, two to four seats, both game limits, chosen taxis, and games steered to
+//! the rare cases (every kept chance card in hand with a chance deck about to be rebuilt, the
+//! last passenger cards, a Family draw that fills six seats exactly or takes the last card, a
+//! Wrong Cab! to play, the round limit and the table clock reached exactly, ties for first,
+//! second, third and every place). Every oracle must judge at least one step.
+//!
+//! `critter_cab_oracles` is the quick run; `critter_cab_oracles_long` (ignored; run it with
+//! `--ignored`) plays ten times the seeds.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Instant;
+
+use farebox_suite::critter_cab_oracles;
+use farebox_suite::critter_cab_oracles::plans;
+use farebox_suite::oracles;
+use farebox_suite::rule_kit;
+
+fn run(n: u64) {
+    let def = rule_kit::shipped("critter-cab");
+    let mut all = oracles::invariants();
+    all.extend(critter_cab_oracles::oracles());
+    let t = Instant::now();
+    let report = oracles::run(&def, &plans(n), &all, 3000, false);
+    println!(
+        "{} games, {} steps in {:.2} s\n{}",
+        report.games,
+        report.steps,
+        t.elapsed().as_secs_f64(),
+        report.table(&all)
+    );
+    let problems = report.problems(&all);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn critter_cab_oracles() {
+    run(2);
+}
+
+#[test]
+#[ignore = "the longer run: cargo test --test critter_cab_oracles -- --ignored"]
+fn critter_cab_oracles_long() {
+    run(20);
+}
+
+/// The oracles are no rubber stamp: on Critter Cab with a rule broken, one fails.
+#[test]
+fn a_broken_rule_fails_an_oracle() {
+    let mut mods = farebox_suite::bundled_in_memory();
+    let src = mods.0.get_mut("critter-cab").unwrap();
+    let rules = src.files.get_mut("rules/critter-cab.luau").unwrap();
+    let broken = rules.replacen("local gain = p.fare\n", "local gain = p.fare + 1\n", 1);
+    assert_ne!(*rules, broken);
+    *rules = broken;
+    let src = src.clone();
+    let def = std::sync::Arc::new(farebox::content::load_mod(&src, &mods).unwrap());
+    let mut all = oracles::invariants();
+    all.extend(critter_cab_oracles::oracles());
+    let caught = oracles::first_catch(&def, &plans(1), &all, 3000).expect("no oracle failed");
+    assert!(caught.rules.contains(&"CC-T7"), "{caught}");
+}
