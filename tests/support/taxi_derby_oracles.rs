@@ -17,9 +17,9 @@
 //! places, which the state holds only as space numbers these oracles do not route over);
 //! TD-S7 and TD-S9 (a shuffle and a random first seat, properties of many games); TD-T1 and
 //! TD-T7 (whether the car moves before the last action or chases a speeding taxi depends on
-//! the die and the route); TD-K2 (a paid ticket's turn going on is TD-K1's money plus the
-//! cab kept, judged by TD-K3's oracle: passengers leave a cab only by a drop-off or an
-//! impound); TD-P1 (a content fact, the five types on the tiles, checked by the content tests).
+//! the die and the route); TD-K2 (whether the turn goes on after a paid ticket depends on
+//! the patrol; the passengers kept are judged by TD-T5's "passengers leave a cab only to be
+//! delivered", which allows only a drop-off or an impound); TD-P1 (a content fact, the five types on the tiles, checked by the content tests).
 //! Every other rule ID has at least one oracle below.
 
 use std::collections::BTreeMap;
