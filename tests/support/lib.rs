@@ -16,6 +16,7 @@ pub mod outcomes;
 pub mod rule_kit;
 pub mod rule_mutants;
 pub mod secrets;
+pub mod taxi_derby_oracles;
 
 /// The repository root.
 pub fn root() -> PathBuf {

@@ -701,3 +701,59 @@ pub const MUTANTS: &[Mutant] = &[
         "the last ticket of the deck is never issued"
     ),
 ];
+
+/// Breaks the rule oracles (`tests/support/taxi_derby_oracles.rs`) must catch themselves,
+/// of the kinds that slipped past scenario tests elsewhere: a tie at a rarely reached rank, a
+/// count off by one, a tie-break order swapped, the end noticed a turn late, a "drive at
+/// least one space" allowing 0, a restriction dropped in one of two paths, a card lost.
+pub const FOR_ORACLES: &[Mutant] = &[
+    m!(
+        "TD-B4",
+        RULES,
+        "if not (rank == 3 and tied > 2) then",
+        "if not (rank == 3 and tied > 3) then",
+        "three tied for third share it (only four tied get nothing)"
+    ),
+    m!(
+        "TD-P5",
+        RULES,
+        "local earlier = 0",
+        "local earlier = 1",
+        "a multiplier counts one delivery too many"
+    ),
+    m!(
+        "TD-E3",
+        RULES,
+        "tickets(o) < tickets(s)",
+        "o < s",
+        "a money tie goes to the earlier seat, not the fewer tickets"
+    ),
+    m!(
+        "TD-E2",
+        RULES,
+        "game.set(\"_final\", game.seats())",
+        "game.set(\"_final\", game.seats() + 1)",
+        "the end noticed a turn late"
+    ),
+    m!(
+        "TD-T3",
+        RULES,
+        "if game.get(\"_since\") < 1 then",
+        "if game.get(\"_since\") < 0 then",
+        "an action without driving a space first"
+    ),
+    m!(
+        "TD-T4",
+        RULES,
+        "\t\tif p.vip then\n\t\t\treturn false\n\t\tend",
+        "",
+        "a solo rider boards a taxi with someone aboard (the rider-aboard check kept)"
+    ),
+    m!(
+        "TD-K1",
+        RULES,
+        "local card = game.move_card(zone(\"ticket-deck\"), zone(\"issued-tickets\", seat))",
+        "local card = game.move_card(zone(\"ticket-deck\"), zone(\"box\"))",
+        "the ticket goes to the box instead of to the player"
+    ),
+];

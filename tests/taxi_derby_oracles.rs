@@ -1,0 +1,65 @@
+//! Taxi Derby's rule oracles (`tests/support/taxi_derby_oracles.rs`) and the invariants every
+//! game keeps (`tests/support/oracles.rs`), run on every step of seeded games: random players
+//! and the Fare Planner, two to five seats, each end-stacks option, and games steered to the
+//! rare cases (two stacks cleared at the start, the ticket deck's last ticket, every seat
+//! tied at the end, three tied for third). Every oracle must judge at least one step.
+//!
+//! `taxi_derby_oracles` is the quick run; `taxi_derby_oracles_long` (ignored; run it with
+//! `--ignored`) plays ten times the seeds.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Instant;
+
+use farebox_suite::oracles;
+use farebox_suite::rule_kit;
+use farebox_suite::taxi_derby_oracles;
+use farebox_suite::taxi_derby_oracles::plans;
+
+fn run(n: u64) {
+    let def = rule_kit::shipped("taxi-derby");
+    let mut all = oracles::invariants();
+    all.extend(taxi_derby_oracles::oracles());
+    let t = Instant::now();
+    let report = oracles::run(&def, &plans(n), &all, 3000, false);
+    println!(
+        "{} games, {} steps in {:.2} s\n{}",
+        report.games,
+        report.steps,
+        t.elapsed().as_secs_f64(),
+        report.table(&all)
+    );
+    let problems = report.problems(&all);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn taxi_derby_oracles() {
+    run(1);
+}
+
+#[test]
+#[ignore = "the longer run: cargo test --test taxi_derby_oracles -- --ignored"]
+fn taxi_derby_oracles_long() {
+    run(10);
+}
+
+/// The oracles are no rubber stamp: on Taxi Derby with a rule broken, one fails.
+#[test]
+fn a_broken_rule_fails_an_oracle() {
+    let mut mods = farebox_suite::bundled_in_memory();
+    let src = mods.0.get_mut("taxi-derby").unwrap();
+    let rules = src.files.get_mut("rules/taxi-derby.luau").unwrap();
+    let broken = rules.replacen(
+        "game.add_counter(\"money\", seat, -p.price)",
+        "game.add_counter(\"money\", seat, 1 - p.price)",
+        1,
+    );
+    assert_ne!(*rules, broken);
+    *rules = broken;
+    let src = src.clone();
+    let def = std::sync::Arc::new(farebox::content::load_mod(&src, &mods).unwrap());
+    let mut all = oracles::invariants();
+    all.extend(taxi_derby_oracles::oracles());
+    let caught = oracles::first_catch(&def, &plans(1), &all, 3000).expect("no oracle failed");
+    assert!(caught.rules.contains(&"TD-T6"), "{caught}");
+}
