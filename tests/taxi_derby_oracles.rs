@@ -8,28 +8,12 @@
 //! `--ignored`) plays ten times the seeds.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::time::Instant;
-
 use farebox_suite::oracles;
-use farebox_suite::rule_kit;
 use farebox_suite::taxi_derby_oracles;
 use farebox_suite::taxi_derby_oracles::plans;
 
 fn run(n: u64) {
-    let def = rule_kit::shipped("taxi-derby");
-    let mut all = oracles::invariants();
-    all.extend(taxi_derby_oracles::oracles());
-    let t = Instant::now();
-    let report = oracles::run(&def, &plans(n), &all, 3000, false);
-    println!(
-        "{} games, {} steps in {:.2} s\n{}",
-        report.games,
-        report.steps,
-        t.elapsed().as_secs_f64(),
-        report.table(&all)
-    );
-    let problems = report.problems(&all);
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    oracles::check_game("taxi-derby", &plans(n), taxi_derby_oracles::oracles());
 }
 
 #[test]

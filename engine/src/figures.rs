@@ -319,20 +319,32 @@ struct Counts {
 
 /// Mean and spread gathered one value at a time (Welford's method).
 #[derive(Debug, Clone, Default)]
-struct Moments {
+pub struct Moments {
     n: u64,
     mean: f64,
     m2: f64,
 }
 
 impl Moments {
-    fn add(&mut self, x: f64) {
+    /// How many values were added.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+    /// Their mean (0 before the first).
+    pub fn mean(&self) -> f64 {
+        self.mean
+    }
+    /// The 95% interval of their mean (see [`mean_interval`]).
+    pub fn interval(&self) -> Option<[f64; 2]> {
+        mean_interval(self.mean, self.sd(), self.n)
+    }
+    pub fn add(&mut self, x: f64) {
         self.n += 1;
         let d = x - self.mean;
         self.mean += d / self.n as f64;
         self.m2 += d * (x - self.mean);
     }
-    fn sd(&self) -> f64 {
+    pub fn sd(&self) -> f64 {
         if self.n < 2 {
             0.0
         } else {

@@ -537,3 +537,23 @@ pub fn invariants() -> Vec<Oracle> {
         }),
     ]
 }
+
+/// Runs a game's oracles and the invariants over `plans` (at most 3,000 actions a game),
+/// prints how many steps each judged, and panics with every problem: an oracle that failed,
+/// or one that judged nothing. What each game's `<game>_oracles` test does.
+pub fn check_game(mod_id: &str, plans: &[Plan], game_oracles: Vec<Oracle>) {
+    let def = crate::rule_kit::shipped(mod_id);
+    let mut all = invariants();
+    all.extend(game_oracles);
+    let t = std::time::Instant::now();
+    let report = run(&def, plans, &all, 3000, false);
+    println!(
+        "{} games, {} steps in {:.2} s\n{}",
+        report.games,
+        report.steps,
+        t.elapsed().as_secs_f64(),
+        report.table(&all)
+    );
+    let problems = report.problems(&all);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use farebox::agent::{Checks, Forbid, Labels, Outcome};
-use farebox::figures::{ContentFigure, Z95, mean_interval, wilson};
+use farebox::figures::{ContentFigure, Moments, Z95, mean_interval, wilson};
 use farebox::game::Setup;
 use serde_json::json;
 
@@ -37,33 +37,6 @@ impl Game {
             finished: o.result.as_ref().map(|r| (r.winners(), r.is_tie())),
             length: o.error.is_none().then_some((o.turns, o.actions)),
         }
-    }
-}
-
-/// A mean gathered one value at a time (Welford's method).
-#[derive(Default)]
-struct Mean {
-    n: u64,
-    mean: f64,
-    m2: f64,
-}
-
-impl Mean {
-    fn add(&mut self, x: f64) {
-        self.n += 1;
-        let d = x - self.mean;
-        self.mean += d / self.n as f64;
-        self.m2 += d * (x - self.mean);
-    }
-    fn sd(&self) -> f64 {
-        if self.n < 2 {
-            0.0
-        } else {
-            (self.m2.max(0.0) / (self.n - 1) as f64).sqrt()
-        }
-    }
-    fn interval(&self) -> Option<[f64; 2]> {
-        mean_interval(self.mean, self.sd(), self.n)
     }
 }
 
@@ -140,8 +113,9 @@ pub fn run(
     let sa = play(def, base, &mut |o| games_a.push(Game::of(o)));
     // The paired differences, B - A, as B's games come back.
     let n = seats as usize;
-    let mut wins = (0..n).map(|_| Mean::default()).collect::<Vec<_>>();
-    let (mut ties, mut turns, mut actions) = (Mean::default(), Mean::default(), Mean::default());
+    let mut wins = (0..n).map(|_| Moments::default()).collect::<Vec<_>>();
+    let (mut ties, mut turns, mut actions) =
+        (Moments::default(), Moments::default(), Moments::default());
     let mut next = 0usize;
     let sb = play(&def_b, &base_b, &mut |o| {
         let (gb, ga) = (Game::of(o), games_a.get(next));
@@ -250,13 +224,13 @@ fn rows(
     def: &farebox::GameDef,
     sa: &Stats,
     sb: &Stats,
-    wins: &[Mean],
-    ties: &Mean,
-    turns: &Mean,
-    actions: &Mean,
+    wins: &[Moments],
+    ties: &Moments,
+    turns: &Moments,
+    actions: &Moments,
 ) -> Vec<Row> {
     let mut out = Vec::new();
-    let paired = |m: &Mean| (m.n > 0).then_some(m.mean);
+    let paired = |m: &Moments| (m.count() > 0).then_some(m.mean());
     let share = |k: f64, st: &Stats| (k.round() as u64, st.finished as u64);
     for (s, m) in wins.iter().enumerate() {
         let rate = |st: &Stats| st.win_rate.get(s).copied().filter(|_| st.finished > 0);
@@ -273,7 +247,7 @@ fn rows(
             b_interval: interval(sb),
             diff: paired(m),
             diff_interval: m.interval(),
-            paired: Some(m.n),
+            paired: Some(m.count()),
             card: false,
         });
     }
@@ -286,7 +260,7 @@ fn rows(
         b_interval: sb.tie_rate_interval,
         diff: paired(ties),
         diff_interval: ties.interval(),
-        paired: Some(ties.n),
+        paired: Some(ties.count()),
         card: false,
     });
     let clean = |st: &Stats| st.games.saturating_sub(st.errors) as u64;
@@ -314,7 +288,7 @@ fn rows(
             b_interval: b.and_then(|x| x.1),
             diff: paired(m),
             diff_interval: m.interval(),
-            paired: Some(m.n),
+            paired: Some(m.count()),
             card: false,
         });
     }
