@@ -45,3 +45,32 @@ fn a_broken_rule_fails_an_oracle() {
     let caught = oracles::first_catch(&def, &plans(1), &all, 3000).expect("no oracle failed");
     assert!(caught.rules.contains(&"CC-T7"), "{caught}");
 }
+
+/// The house rule No Sitting Out: Critter Cab's oracles with the changed end of the game in
+/// place of the ones it replaces (`critter_cab_house_oracles.rs`), every one judging something.
+#[test]
+fn critter_cab_no_sitting_out_oracles() {
+    oracles::check_game(
+        "critter-cab-no-sitting-out",
+        &critter_cab_oracles::no_sitting_out_plans(1),
+        critter_cab_oracles::no_sitting_out_oracles(),
+    );
+}
+
+/// A break of the house rule's own script is caught, naming the Critter Cab rule it amends:
+/// the game ended mid-round, or never at the round's end.
+#[test]
+fn a_broken_no_sitting_out_fails_an_oracle() {
+    for replace in ["and seat == 2 then", "and seat == 99 then"] {
+        let caught = oracles::catch_break(
+            "critter-cab-no-sitting-out",
+            ("critter-cab-no-sitting-out", "rules/no-sitting-out.luau"),
+            "and seat == 1 then",
+            replace,
+            &critter_cab_oracles::no_sitting_out_plans(1),
+            critter_cab_oracles::no_sitting_out_oracles(),
+        )
+        .unwrap_or_else(|| panic!("no oracle caught `{replace}`"));
+        assert!(caught.rules.contains(&"CC-E1"), "{caught}");
+    }
+}

@@ -64,3 +64,38 @@ fn an_oracle_that_judged_nothing_fails_the_run() {
         "{problems:?}"
     );
 }
+
+/// The house rule Gas Station: Curbside's oracles with the fill-up's rules in place of the
+/// ones it changes (`curbside_house_oracles.rs`), every one judging something.
+#[test]
+fn curbside_gas_station_oracles() {
+    oracles::check_game(
+        "curbside-gas-station",
+        &curbside_oracles::gas_station_plans(1),
+        curbside_oracles::gas_station_oracles(),
+    );
+}
+
+/// A break of the house rule's own script is caught, naming the Curbside rule it amends.
+#[test]
+fn a_broken_gas_station_fails_an_oracle() {
+    for (find, replace, rule) in [
+        ("C.refuel_gas)", "C.refuel_gas + 1)", "CS-A6"),
+        (
+            "== C.actions_per_turn and not carrying(seat)",
+            "== C.actions_per_turn",
+            "CS-A0",
+        ),
+    ] {
+        let caught = oracles::catch_break(
+            "curbside-gas-station",
+            ("curbside-gas-station", "rules/station.luau"),
+            find,
+            replace,
+            &curbside_oracles::gas_station_plans(1),
+            curbside_oracles::gas_station_oracles(),
+        )
+        .unwrap_or_else(|| panic!("no oracle caught `{replace}`"));
+        assert!(caught.rules.contains(&rule), "{caught}");
+    }
+}

@@ -47,3 +47,48 @@ fn a_broken_rule_fails_an_oracle() {
     let caught = oracles::first_catch(&def, &plans(1), &all, 3000).expect("no oracle failed");
     assert!(caught.rules.contains(&"TD-T6"), "{caught}");
 }
+
+/// The house rule Learner's Permit: Taxi Derby's oracles (which pay its careful driver's tip)
+/// with waving a passenger on and the warnings in place of what it changes
+/// (`taxi_derby_house_oracles.rs`), every one judging something.
+#[test]
+fn taxi_derby_learners_permit_oracles() {
+    oracles::check_game(
+        "taxi-derby-learners-permit",
+        &taxi_derby_oracles::learners_permit_plans(1),
+        taxi_derby_oracles::learners_permit_oracles(),
+    );
+}
+
+/// Breaks of the house rule are caught, naming the Taxi Derby rule each amends: a second wave
+/// in a turn, a waved passenger put back on top, and the tip paid only under the limit.
+#[test]
+fn a_broken_learners_permit_fails_an_oracle() {
+    let permit = ("taxi-derby-learners-permit", "rules/permit.luau");
+    for (edit, find, replace, rule) in [
+        (permit, " or game.get(\"_waved\") then", " then", "TD-P2"),
+        (
+            permit,
+            "game.zone(stack :: string), \"bottom\")",
+            "game.zone(stack :: string), \"top\")",
+            "TD-P2",
+        ),
+        (
+            ("taxi-derby", "rules/taxi-derby.luau"),
+            "drops > 0 and moved <= speed_limit(seat)",
+            "drops > 0 and moved < speed_limit(seat)",
+            "TD-T5",
+        ),
+    ] {
+        let caught = oracles::catch_break(
+            "taxi-derby-learners-permit",
+            edit,
+            find,
+            replace,
+            &taxi_derby_oracles::learners_permit_plans(1),
+            taxi_derby_oracles::learners_permit_oracles(),
+        )
+        .unwrap_or_else(|| panic!("no oracle caught `{replace}`"));
+        assert!(caught.rules.contains(&rule), "{caught}");
+    }
+}

@@ -1434,3 +1434,7 @@ fn family_last(g: &mut Game) {
 fn last_round(g: &mut Game) {
     eval(g, r#"game.set_counter("rounds", 3)"#);
 }
+
+#[path = "critter_cab_house_oracles.rs"]
+mod house;
+pub use house::{no_sitting_out_oracles, no_sitting_out_plans};

@@ -841,3 +841,7 @@ fn stalled_tie(g: &mut Game) {
 #[path = "curbside_oracles_turn.rs"]
 mod turn;
 use turn::more_oracles;
+
+#[path = "curbside_house_oracles.rs"]
+mod house;
+pub use house::{gas_station_oracles, gas_station_plans};

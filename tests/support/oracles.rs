@@ -279,6 +279,43 @@ pub fn first_catch(
     })
 }
 
+/// The first oracle failure (invariants included) on `mod_id` with one edit made to one file
+/// of `edit.0` (`mod_id` itself, or the game a house rule is built on): in `edit.1`, `find`
+/// (which must occur) replaced by `replace`. What a test wants to show that an oracle catches
+/// a break. Panics if the edit finds nothing or the mod no longer loads.
+pub fn catch_break(
+    mod_id: &str,
+    edit: (&str, &str),
+    find: &str,
+    replace: &str,
+    plans: &[Plan],
+    game_oracles: Vec<Oracle>,
+) -> Option<Caught> {
+    let (edit_mod, file) = edit;
+    let mut mods = crate::bundled_in_memory();
+    let text = mods
+        .0
+        .get_mut(edit_mod)
+        .unwrap_or_else(|| panic!("no bundled mod {edit_mod}"))
+        .files
+        .get_mut(file)
+        .unwrap_or_else(|| panic!("{edit_mod} has no file {file}"));
+    assert!(text.contains(find), "{edit_mod}/{file} has no `{find}`");
+    *text = text.replacen(find, replace, 1);
+    let src = mods
+        .0
+        .get(mod_id)
+        .unwrap_or_else(|| panic!("no bundled mod {mod_id}"))
+        .clone();
+    let def = Arc::new(
+        farebox::content::load_mod(&src, &mods)
+            .unwrap_or_else(|e| panic!("{mod_id} with the edit does not load:\n{e}")),
+    );
+    let mut all = invariants();
+    all.extend(game_oracles);
+    first_catch(&def, plans, &all, 3000)
+}
+
 /// Plays one plan; true when the run should stop (a failure and `stop_at_first`).
 fn play_one(
     def: &Arc<GameDef>,

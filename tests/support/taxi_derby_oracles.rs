@@ -257,6 +257,58 @@ struct Moves {
     fares: Vec<(String, i64)>,
     prices: Vec<(String, i64)>,
     fines: Vec<(String, i64)>,
+    /// The careful driver's tip paid as the turn ends (the `careful_tip` constant: 0 in Taxi
+    /// Derby, so only a house rule that sets it pays one).
+    tip: i64,
+}
+
+impl Moves {
+    /// What the actor's money changes by.
+    fn net(&self) -> i64 {
+        self.fares.iter().map(|f| f.1).sum::<i64>()
+            - self.prices.iter().map(|f| f.1).sum::<i64>()
+            - self.fines.iter().map(|f| f.1).sum::<i64>()
+            + self.tip
+    }
+}
+
+/// Whether `seat` has Overdrive (TD-P6): it held the second token of the kind whose ability
+/// it is at some point of the game (an ability outlasts the tokens that unlocked it).
+fn overdrive(st: &Step, seat: u8) -> Option<i64> {
+    let d = st.def.deck("upgrades")?;
+    let card = st.def.decks[d]
+        .cards
+        .iter()
+        .find(|c| str_field(c, "ability") == "overdrive")?;
+    let value = int_field(card, "ability_value")?;
+    let need = constant(st, "tier2_tokens");
+    let held = |s: &State| kinds(st, s, seat).get(&card.id).copied().unwrap_or(0) >= need;
+    let ever = st.earlier.iter().any(|e| held(&e.before)) || held(st.before) || held(st.after);
+    ever.then_some(value)
+}
+
+/// The careful driver's tip at this step: when the actor's turn ends within its speed limit
+/// (Overdrive's if it has it), `careful_tip` for each passenger it delivered in the turn.
+fn careful_tip(st: &Step) -> i64 {
+    let per = st
+        .def
+        .constants
+        .get("careful_tip")
+        .and_then(Value::as_int)
+        .unwrap_or(0);
+    if per == 0 || !turn_end(st, st.index) {
+        return 0;
+    }
+    let turn: Vec<usize> = this_turn(st).collect();
+    let first = turn.first().copied().unwrap_or(st.index);
+    let moved = turn
+        .iter()
+        .filter(|&&i| action_at(st, i).starts_with("go "))
+        .count() as i64;
+    let limit = overdrive(st, st.actor).unwrap_or_else(|| constant(st, "speed_limit"));
+    let drops = count(st, st.after, "delivered", Some(st.actor)) as i64
+        - count(st, state_at(st, first), "delivered", Some(st.actor)) as i64;
+    if moved <= limit { per * drops } else { 0 }
 }
 
 fn money_moves(st: &Step) -> Moves {
@@ -265,6 +317,7 @@ fn money_moves(st: &Step) -> Moves {
         fares: vec![],
         prices: vec![],
         fines: vec![],
+        tip: careful_tip(st),
     };
     let delivered = added(
         cards_in(st, st.before, "delivered", Some(seat)),
@@ -308,22 +361,17 @@ fn money_kept(st: &Step) -> Verdict {
     let m = money_moves(st);
     for seat in 0..st.seats {
         let delta = money(st, st.after, seat) - money(st, st.before, seat);
-        let want = if seat == st.actor {
-            m.fares.iter().map(|f| f.1).sum::<i64>()
-                - m.prices.iter().map(|f| f.1).sum::<i64>()
-                - m.fines.iter().map(|f| f.1).sum::<i64>()
-        } else {
-            0
-        };
+        let want = if seat == st.actor { m.net() } else { 0 };
         if delta != want {
             return Verdict::Fail(format!(
-                "{}'s money went from {} to {} ({delta:+}); the rules give {want:+} (fares {:?}, prices {:?}, fines {:?})",
+                "{}'s money went from {} to {} ({delta:+}); the rules give {want:+} (fares {:?}, prices {:?}, fines {:?}, tip {})",
                 seat_name(st, seat),
                 money(st, st.before, seat),
                 money(st, st.after, seat),
                 m.fares,
                 m.prices,
-                m.fines
+                m.fines,
+                m.tip
             ));
         }
     }
@@ -1054,13 +1102,7 @@ pub fn oracles() -> Vec<Oracle> {
             let m = money_moves(st);
             all((0..st.seats).map(|seat| {
                 let delta = money(st, st.after, seat) - money(st, st.before, seat);
-                let own = if seat == st.actor {
-                    m.fares.iter().map(|f| f.1).sum::<i64>()
-                        - m.prices.iter().map(|f| f.1).sum::<i64>()
-                        - m.fines.iter().map(|f| f.1).sum::<i64>()
-                } else {
-                    0
-                };
+                let own = if seat == st.actor { m.net() } else { 0 };
                 let want = own + total[seat as usize];
                 check(delta == want, || {
                     format!(
@@ -1188,3 +1230,7 @@ fn three_tied_third(g: &mut Game) {
         "#,
     );
 }
+
+#[path = "taxi_derby_house_oracles.rs"]
+mod house;
+pub use house::{learners_permit_oracles, learners_permit_plans};
