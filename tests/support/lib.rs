@@ -18,9 +18,14 @@ pub mod rule_mutants;
 pub mod secrets;
 pub mod taxi_derby_oracles;
 
-/// The repository root.
+/// The repository root, or the checkout `FAREBOX_SUITE_ROOT` names: a copy of the project
+/// with a rule broken on purpose, which `tests/breaks/measure.py` points the built tests at to
+/// see which of them catch the break.
 pub fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    match std::env::var_os("FAREBOX_SUITE_ROOT") {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+    }
 }
 
 /// The folder of a bundled mod.
