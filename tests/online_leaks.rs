@@ -43,6 +43,10 @@ fn server(mods: &[Arc<GameDef>], leaky: bool) -> Server {
     cfg.burst = 10_000;
     cfg.queue = 100_000;
     cfg.leak_for_tests = leaky;
+    // Every client comes from loopback: one address.
+    cfg.limits.conns_per_addr = 100_000;
+    cfg.limits.tables_per_addr = 100_000;
+    cfg.queue_bytes = 1 << 30;
     Server::start(cfg).unwrap()
 }
 
@@ -173,6 +177,7 @@ async fn wire_leaks_with(server: &Server, def: &Arc<GameDef>, returning: bool) -
             mod_id: def.id.clone(),
             seats: vec!["person".into(); seats as usize],
             options: Default::default(),
+            clock: None,
         })
         .unwrap();
     let addr = server.addr().to_string();

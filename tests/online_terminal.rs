@@ -47,6 +47,7 @@ fn a_person_plays_a_whole_game_at_a_servers_table_in_the_terminal() {
             mod_id: "curbside".into(),
             seats: vec!["person".into(), "random".into()],
             options: Default::default(),
+            clock: None,
         })
         .unwrap();
     let addr = s.addr().to_string();
@@ -108,6 +109,7 @@ fn a_table_is_hosted_from_the_terminal_and_other_content_refused() {
             mod_id: "curbside".into(),
             seats: vec!["person".into(), "random".into()],
             options: Default::default(),
+            clock: None,
         })
         .unwrap();
     let (rc, _, err) = farebox(&["play", "--join", &s2.addr().to_string(), &code], "");
@@ -123,6 +125,7 @@ fn first_joined_screen(s: &Server, id: &str) -> String {
             mod_id: id.into(),
             seats: vec!["person".into(), "random".into()],
             options: Default::default(),
+            clock: None,
         })
         .unwrap();
     let addr = s.addr().to_string();
@@ -184,6 +187,7 @@ fn a_person_coming_back_in_the_terminal_is_told_what_happened_meanwhile() {
             mod_id: "curbside".into(),
             seats: vec!["person".into(), "random".into()],
             options: Default::default(),
+            clock: None,
         })
         .unwrap();
     let addr = s.addr().to_string();

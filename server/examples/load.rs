@@ -31,6 +31,10 @@ fn main() {
     cfg.rate = 5_000;
     cfg.burst = 10_000;
     let threads = cfg.threads;
+    // Every client comes from loopback: one address.
+    cfg.limits.conns_per_addr = 100_000;
+    cfg.limits.tables_per_addr = 100_000;
+    cfg.queue_bytes = 1 << 30;
     let server = Server::start(cfg).unwrap();
     let mut seats = vec!["person".to_string()];
     seats.extend(std::iter::repeat_n(
@@ -44,6 +48,7 @@ fn main() {
                     mod_id: game.clone(),
                     seats: seats.clone(),
                     options: Default::default(),
+                    clock: None,
                 })
                 .unwrap()
         })

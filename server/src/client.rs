@@ -353,6 +353,7 @@ impl Client {
             mod_id: mod_id.to_string(),
             seats: seats.iter().map(|s| s.to_string()).collect(),
             options: Default::default(),
+            clock: None,
         });
         match self.wait_for(timeout, |m| matches!(m, ServerMsg::Created { .. }))? {
             ServerMsg::Created { code, .. } => Ok(code),

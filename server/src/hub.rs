@@ -3,9 +3,10 @@
 //! goes straight to its thread with no shared map of tables; the same rule would let a
 //! stateless front send a code to the right server (see ARCHITECTURE.md).
 //!
-//! Each thread loops: it takes every request waiting, then lets each table whose bot is to
-//! act take one action (so a long bot game does not hold up the other tables), puts stand-in
-//! bots on seats whose grace period is over, and drops tables nobody needs any more.
+//! Each thread loops: it takes every request waiting, puts stand-in bots on seats whose grace
+//! period or turn clock is over, asks the bot threads ([`crate::bots`]) for the move of each
+//! table whose bot is to act (a game thread never runs a bot, so no bot delays a person), takes
+//! the bots' moves as they come back, and drops tables nobody needs any more.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -15,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use farebox::GameDef;
 
+use crate::bots::{BotCmd, BotPool};
 use crate::conn::Conn;
+use crate::guard::Guard;
 use crate::protocol::{ClientMsg, ServerMsg};
 use crate::table::{Table, TableConfig, TableSpec, cut, os_random};
 
@@ -49,12 +52,23 @@ pub enum Cmd {
         code: String,
         conn: u64,
     },
+    /// A bot's move at table `code`, worked out on a bot thread at action `number` (or why
+    /// the bot could not choose).
+    BotMove {
+        code: String,
+        number: u64,
+        result: Result<String, String>,
+    },
     Stop,
 }
 
 pub struct HubConfig {
     pub mods: BTreeMap<String, Arc<GameDef>>,
     pub threads: usize,
+    /// Bot threads ([`crate::bots`]).
+    pub bot_threads: usize,
+    /// What each address may hold ([`crate::guard`]).
+    pub guard: Arc<Guard>,
     pub table: TableConfig,
     /// Seeds tables from this (table k gets seed + k) instead of the operating system: tests.
     pub seed: Option<u64>,
@@ -66,6 +80,7 @@ pub struct Hub {
     next: AtomicUsize,
     threads: Vec<std::thread::JoinHandle<()>>,
     tables: Arc<AtomicUsize>,
+    bots: Option<Arc<BotPool>>,
 }
 
 /// Which thread holds the table `code`.
@@ -85,17 +100,19 @@ impl Hub {
         let mods = Arc::new(cfg.mods);
         let seeds = Arc::new(AtomicUsize::new(0));
         let tables = Arc::new(AtomicUsize::new(0));
-        let mut senders = vec![];
+        let (senders, receivers): (Vec<Sender<Cmd>>, Vec<Receiver<Cmd>>) =
+            (0..n).map(|_| channel()).unzip();
+        let bots = Arc::new(BotPool::start(cfg.bot_threads, senders.clone()));
         let mut threads = vec![];
-        for i in 0..n {
-            let (tx, rx) = channel();
-            senders.push(tx);
-            let (mods, table_cfg, seed, seeds, count) = (
+        for (i, rx) in receivers.into_iter().enumerate() {
+            let guard = cfg.guard.clone();
+            let (mods, table_cfg, seed, seeds, count, pool) = (
                 mods.clone(),
                 cfg.table.clone(),
                 cfg.seed,
                 seeds.clone(),
                 tables.clone(),
+                bots.clone(),
             );
             // The tables (and their Luau VMs) are made on the thread and never leave it.
             let spawned = std::thread::Builder::new()
@@ -109,6 +126,8 @@ impl Hub {
                         seed,
                         seeds,
                         count,
+                        pool,
+                        guard,
                         tables: HashMap::new(),
                     }
                     .run(rx)
@@ -122,6 +141,7 @@ impl Hub {
             next: AtomicUsize::new(0),
             threads,
             tables,
+            bots: Some(bots),
         }
     }
 
@@ -152,6 +172,8 @@ impl Hub {
         for t in self.threads.drain(..) {
             let _ = t.join();
         }
+        // The game threads held the other handles: this stops the bot threads.
+        self.bots.take();
     }
 }
 
@@ -169,40 +191,31 @@ struct Worker {
     seed: Option<u64>,
     seeds: Arc<AtomicUsize>,
     count: Arc<AtomicUsize>,
+    pool: Arc<BotPool>,
+    guard: Arc<Guard>,
+    /// The tables, each with the address that made it (None: the server's own caller).
     tables: HashMap<String, Table>,
 }
 
 impl Worker {
     fn run(mut self, rx: Receiver<Cmd>) {
         loop {
-            let busy = self.tables.values().any(Table::bot_to_act);
-            let wait = if busy {
-                Duration::ZERO
-            } else {
-                let now = Instant::now();
-                self.tables
-                    .values()
-                    .filter_map(Table::next_deadline)
-                    .min()
-                    .map_or(Duration::from_secs(1), |d| {
-                        d.saturating_duration_since(now).min(Duration::from_secs(1))
-                    })
-            };
-            let first = if wait.is_zero() {
-                rx.try_recv().map_err(|e| match e {
-                    std::sync::mpsc::TryRecvError::Empty => RecvTimeoutError::Timeout,
-                    std::sync::mpsc::TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
-                })
-            } else {
-                rx.recv_timeout(wait)
-            };
-            match first {
+            let now = Instant::now();
+            let wait = self
+                .tables
+                .values()
+                .filter_map(Table::next_deadline)
+                .min()
+                .map_or(Duration::from_secs(1), |d| {
+                    d.saturating_duration_since(now).min(Duration::from_secs(1))
+                });
+            match rx.recv_timeout(wait) {
                 Ok(Cmd::Stop) | Err(RecvTimeoutError::Disconnected) => return,
                 Ok(cmd) => {
                     if !self.handle(cmd) {
                         return;
                     }
-                    // Everything else waiting, before any bot moves.
+                    // Everything else waiting, before the bots are asked.
                     while let Ok(cmd) = rx.try_recv() {
                         if !self.handle(cmd) {
                             return;
@@ -214,15 +227,20 @@ impl Worker {
             let now = Instant::now();
             for t in self.tables.values_mut() {
                 t.tick(now);
-                t.step_bot();
+                if let Some(think) = t.bot_request() {
+                    self.pool.send(&t.code, BotCmd::Think(Box::new(think)));
+                }
             }
-            self.tables.retain(|_, t| {
+            let (pool, guard) = (&self.pool, &self.guard);
+            self.tables.retain(|code, t| {
                 let quiet = now.duration_since(t.last_activity);
                 let keep = t.has_conns()
                     || (t.is_over() && quiet < KEEP_FINISHED)
                     || (!t.is_over() && quiet < KEEP_IDLE);
                 if !keep {
                     self.count.fetch_sub(1, Ordering::Relaxed);
+                    pool.send(code, BotCmd::Forget(code.clone()));
+                    guard.table_closed(t.creator);
                 }
                 keep
             });
@@ -234,7 +252,8 @@ impl Worker {
         match cmd {
             Cmd::Stop => return false,
             Cmd::Create { spec, conn, reply } => {
-                let r = self.create(&spec);
+                let creator = conn.as_ref().and_then(|c| c.addr);
+                let r = self.create(&spec, creator);
                 if let Some(c) = &conn {
                     match &r {
                         Ok(code) => c.send(&ServerMsg::Created {
@@ -254,11 +273,33 @@ impl Worker {
                     t.gone(conn);
                 }
             }
+            Cmd::BotMove {
+                code,
+                number,
+                result,
+            } => {
+                if let Some(t) = self.tables.get_mut(&code) {
+                    t.bot_move(number, result);
+                    if t.is_over() {
+                        self.pool.send(&code, BotCmd::Forget(code.clone()));
+                    }
+                }
+            }
             Cmd::Msg { code, conn, msg } => {
                 let Some(t) = self.tables.get_mut(&code) else {
                     conn.send(&ServerMsg::Error {
                         reason: format!("there is no table `{}` on this server", cut(&code)),
                     });
+                    // Codes are not to be guessed: each unknown one is a strike on the address.
+                    if let Some(ip) = conn.addr
+                        && self.guard.unknown_code(ip)
+                    {
+                        conn.end(&format!(
+                            "this address asked for more than {} tables that do not exist: it is shut out for {} minutes",
+                            self.guard.limits().unknown_codes,
+                            self.guard.limits().shut_out.as_secs() / 60
+                        ));
+                    }
                     return true;
                 };
                 match msg {
@@ -299,7 +340,11 @@ impl Worker {
         true
     }
 
-    fn create(&mut self, spec: &TableSpec) -> Result<String, String> {
+    fn create(
+        &mut self,
+        spec: &TableSpec,
+        creator: Option<std::net::IpAddr>,
+    ) -> Result<String, String> {
         if self.count.load(Ordering::Relaxed) >= MAX_TABLES {
             return Err(format!(
                 "the server holds {MAX_TABLES} tables, its most; try again later"
@@ -328,15 +373,23 @@ impl Worker {
             }
             None => (os_random(), os_random()),
         };
+        self.guard.open_table(creator)?;
         let code = self.new_code();
-        let t = Table::new(
+        let mut t = match Table::new(
             code.clone(),
             def.clone(),
             spec,
             seed,
             bot_seed,
             self.table_cfg.clone(),
-        )?;
+        ) {
+            Ok(t) => t,
+            Err(e) => {
+                self.guard.table_closed(creator);
+                return Err(e);
+            }
+        };
+        t.creator = creator;
         self.tables.insert(code.clone(), t);
         self.count.fetch_add(1, Ordering::Relaxed);
         Ok(code)

@@ -17,12 +17,15 @@
 //!     mod_id: "curbside".into(),
 //!     seats: vec!["person".into(), "random".into()],
 //!     options: Default::default(),
+//!     clock: None,
 //! }).unwrap();
 //! println!("table {code} at {}", server.addr());
 //! ```
 
+pub mod bots;
 pub mod client;
 pub mod conn;
+pub mod guard;
 pub mod hub;
 pub mod load;
 pub mod protocol;

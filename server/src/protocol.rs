@@ -53,6 +53,10 @@ pub enum ClientMsg {
         /// Game options, id = value as text.
         #[serde(default)]
         options: BTreeMap<String, String>,
+        /// The turn clock: seconds a person has for each decision before the table's stand-in
+        /// bot takes it (absent: the server's clock).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<u32>,
     },
     /// Asks what a table is (its mod, content hash and seats) without joining it.
     Look { code: String },
@@ -132,6 +136,11 @@ pub struct SeatStatus {
     pub bot: Option<String>,
     /// Whether the seat is to act.
     pub to_act: bool,
+    /// The milliseconds left on the clock of the seat's decision when this was sent (the seat
+    /// to act, a person, at a table with a turn clock): when it runs out, the table's stand-in
+    /// bot takes that decision for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<u64>,
 }
 
 /// An action offered to the connection's seat, with the label its rules give that seat as a

@@ -18,6 +18,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::conn::Conn;
+use crate::guard::{Guard, Limits};
 use crate::hub::{Cmd, Hub, HubConfig};
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, ModInfo, PROTOCOL, ServerMsg, parse_client};
 use crate::table::{TableConfig, TableSpec, cut};
@@ -30,14 +31,28 @@ pub struct ServerConfig {
     pub mods: Vec<Arc<GameDef>>,
     /// Game threads (default: one per core).
     pub threads: usize,
+    /// Bot threads, where every bot move is worked out (default: one per core).
+    pub bot_threads: usize,
+    /// The time a person has for each decision at a table that sets none, before the stand-in
+    /// bot takes it for them (None: no clock).
+    pub clock: Option<Duration>,
     /// Threads of the network runtime.
     pub net_threads: usize,
     /// How long a person may be gone before a bot plays their seat.
     pub grace: Duration,
     /// Seeds tables from this instead of the operating system (tests: table k gets seed + k).
     pub seed: Option<u64>,
-    /// Messages queued for a connection before it counts as too slow a reader and is ended.
+    /// Messages queued for a connection before it counts as too slow a reader and is ended,
+    /// and the bytes they may add up to.
     pub queue: usize,
+    pub queue_bytes: usize,
+    /// What each address may hold ([`Limits`]).
+    pub limits: Limits,
+    /// How long a connection may take to open its WebSocket, and go without sending a whole
+    /// message (the server pings every third of it; a client's pong is a message, so only a
+    /// client that stopped reading, or sends a message in pieces it never finishes, runs out).
+    pub handshake: Duration,
+    pub idle: Duration,
     /// Messages a connection may send a second, and in a burst.
     pub rate: u32,
     pub burst: u32,
@@ -59,10 +74,16 @@ impl ServerConfig {
             addr,
             mods,
             threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            clock: Some(Duration::from_secs(10 * 60)),
             net_threads: 1,
             grace: Duration::from_secs(30),
             seed: None,
             queue: 256,
+            queue_bytes: 4 << 20,
+            limits: Limits::default(),
+            handshake: Duration::from_secs(5),
+            idle: Duration::from_secs(60),
             rate: 100,
             burst: 200,
             max_malformed: 5,
@@ -83,6 +104,9 @@ pub struct Server {
 impl Server {
     /// Binds the address and starts the game threads and the network runtime.
     pub fn start(cfg: ServerConfig) -> std::io::Result<Server> {
+        if let Some(dir) = &cfg.replays {
+            check_writable(dir)?;
+        }
         let listener = std::net::TcpListener::bind(cfg.addr)?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -100,10 +124,14 @@ impl Server {
                 bots: d.bots.iter().map(|b| b.id.clone()).collect(),
             })
             .collect();
+        let guard = Arc::new(Guard::new(cfg.limits.clone()));
         let hub = Arc::new(Hub::start(HubConfig {
             mods,
             threads: cfg.threads,
+            bot_threads: cfg.bot_threads,
+            guard: guard.clone(),
             table: TableConfig {
+                clock: cfg.clock,
                 grace: cfg.grace,
                 leak_for_tests: cfg.leak_for_tests,
                 replays: cfg.replays.clone(),
@@ -128,6 +156,7 @@ impl Server {
         };
         let shared = Arc::new(Shared {
             hub: hub.clone(),
+            guard,
             cfg,
             welcome,
         });
@@ -188,8 +217,27 @@ impl Drop for Server {
 
 struct Shared {
     hub: Arc<Hub>,
+    guard: Arc<Guard>,
     cfg: ServerConfig,
     welcome: Arc<str>,
+}
+
+/// A replays folder the server is given must take a file: checked at start, so a server
+/// never loses its replays without a word.
+fn check_writable(dir: &std::path::Path) -> std::io::Result<()> {
+    let fail = |e: std::io::Error| {
+        std::io::Error::new(
+            e.kind(),
+            format!(
+                "the replays folder {} cannot be written to: {e}",
+                dir.display()
+            ),
+        )
+    };
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let probe = dir.join(format!(".farebox-probe-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(fail)?;
+    std::fs::remove_file(&probe).map_err(fail)
 }
 
 async fn accept(
@@ -200,12 +248,27 @@ async fn accept(
     loop {
         tokio::select! {
             _ = &mut stopped => return,
-            r = listener.accept() => {
-                if let Ok((stream, _)) = r {
-                    let _ = stream.set_nodelay(true);
-                    tokio::spawn(connection(stream, shared.clone()));
+            r = listener.accept() => match r {
+                Ok((stream, peer)) => {
+                    let ip = peer.ip();
+                    match shared.guard.admit(ip) {
+                        Ok(()) => {
+                            let _ = stream.set_nodelay(true);
+                            let shared = shared.clone();
+                            tokio::spawn(async move {
+                                connection(stream, ip, &shared).await;
+                                shared.guard.conn_closed(ip);
+                            });
+                        }
+                        // Refused before the WebSocket opens: the socket is closed at once,
+                        // which costs the server nothing to repeat.
+                        Err(_) => drop(stream),
+                    }
                 }
-            }
+                // Out of file descriptors (or another passing failure): wait a little rather
+                // than spin on a listener that fails at once.
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            },
         }
     }
 }
@@ -218,21 +281,33 @@ fn ws_config() -> WebSocketConfig {
         .max_frame_size(Some(MAX_CLIENT_MESSAGE))
 }
 
-async fn connection(stream: TcpStream, shared: Arc<Shared>) {
+async fn connection(stream: TcpStream, ip: std::net::IpAddr, shared: &Shared) {
     let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config()));
-    let Ok(Ok(ws)) = tokio::time::timeout(Duration::from_secs(10), handshake).await else {
+    let Ok(Ok(ws)) = tokio::time::timeout(shared.cfg.handshake, handshake).await else {
         return;
     };
     let (mut sink, mut stream) = ws.split();
-    let (conn, mut outbox, mut killed) = Conn::new(shared.cfg.queue);
+    let (conn, mut outbox, mut killed) =
+        Conn::new(shared.cfg.queue, shared.cfg.queue_bytes, Some(ip));
     conn.send_text(shared.welcome.clone());
 
     // The writer: the queue to the socket, until the connection is ended (also while a send
     // waits on a reader that does not read); then the reason, if the socket takes it in time.
     let mut writer_killed = killed.clone();
+    let mut ping = tokio::time::interval(shared.cfg.idle / 3);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    ping.tick().await;
     let writer = tokio::spawn(async move {
         loop {
             tokio::select! {
+                _ = ping.tick() => {
+                    tokio::select! {
+                        r = sink.send(Message::Ping(Default::default())) => {
+                            if r.is_err() { return; }
+                        }
+                        _ = writer_killed.changed() => break,
+                    }
+                }
                 m = outbox.recv() => match m {
                     Some(text) => {
                         tokio::select! {
@@ -261,7 +336,7 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
             short.truncate(n);
             let _ = tokio::time::timeout(Duration::from_secs(3), async {
                 // What was queued before the end (the answers to the messages that led to it).
-                while let Ok(text) = outbox.try_recv() {
+                while let Some(text) = outbox.try_recv() {
                     sink.send(Message::text(text.to_string())).await?;
                 }
                 sink.send(Message::text(bye)).await?;
@@ -279,9 +354,19 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
     let mut tokens = f64::from(shared.cfg.burst);
     let mut last = Instant::now();
     let mut malformed = 0;
+    let mut created = 0;
     loop {
         let frame = tokio::select! {
-            f = stream.next() => f,
+            f = tokio::time::timeout(shared.cfg.idle, stream.next()) => match f {
+                Ok(f) => f,
+                Err(_) => {
+                    conn.end(&format!(
+                        "no whole message in {} s (not even an answer to the server's ping): the server ends the connection",
+                        shared.cfg.idle.as_secs()
+                    ));
+                    break;
+                }
+            },
             _ = killed.changed() => break,
         };
         let text = match frame {
@@ -340,7 +425,7 @@ async fn connection(stream: TcpStream, shared: Arc<Shared>) {
                 continue;
             }
         };
-        route(&shared, &conn, &mut table, msg);
+        route(shared, &conn, &mut table, &mut created, msg);
     }
     if let Some(code) = table {
         shared.hub.to_table(
@@ -368,13 +453,20 @@ fn norm(code: &str) -> String {
     code.trim().to_ascii_uppercase()
 }
 
-fn route(shared: &Shared, conn: &Conn, table: &mut Option<String>, msg: ClientMsg) {
+fn route(
+    shared: &Shared,
+    conn: &Conn,
+    table: &mut Option<String>,
+    created: &mut usize,
+    msg: ClientMsg,
+) {
     let hub = &shared.hub;
     match msg {
         ClientMsg::Create {
             mod_id,
             seats,
             options,
+            clock,
         } => {
             if seats.len() > 16 {
                 conn.send(&ServerMsg::Error {
@@ -382,11 +474,22 @@ fn route(shared: &Shared, conn: &Conn, table: &mut Option<String>, msg: ClientMs
                 });
                 return;
             }
+            let most = shared.guard.limits().tables_per_conn;
+            if *created >= most {
+                conn.send(&ServerMsg::Error {
+                    reason: format!(
+                        "a connection may create {most} tables; this one has created its {most}"
+                    ),
+                });
+                return;
+            }
+            *created += 1;
             hub.create(Cmd::Create {
                 spec: TableSpec {
                     mod_id,
                     seats,
                     options,
+                    clock,
                 },
                 conn: Some(conn.clone()),
                 reply: None,

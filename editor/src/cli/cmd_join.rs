@@ -157,6 +157,7 @@ fn host(args: &PlayArgs, client: &Client, addr: &str, io: &mut Io) -> Result<Str
         mod_id: def.id.clone(),
         seats,
         options,
+        clock: args.clock,
     });
     let code = match client
         .wait_for(WAIT, |m| matches!(m, ServerMsg::Created { .. }))

@@ -64,6 +64,7 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
             mod_id: m.to_string(),
             seats,
             options: Default::default(),
+            clock: None,
         });
     }
     let mut cfg = ServerConfig::new(addr, mods.clone());
@@ -71,6 +72,17 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
     if let Some(t) = args.threads {
         cfg.threads = t as usize;
     }
+    if let Some(t) = args.bot_threads {
+        cfg.bot_threads = t as usize;
+    }
+    cfg.clock = (args.clock > 0).then(|| Duration::from_secs(args.clock));
+    cfg.idle = Duration::from_secs(args.idle);
+    let n = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+    cfg.limits.conns = n(args.max_connections);
+    cfg.limits.conns_per_addr = n(args.max_connections_per_address);
+    cfg.limits.tables_per_conn = n(args.max_tables_per_connection);
+    cfg.limits.tables_per_addr = n(args.max_tables_per_address);
+    cfg.limits.memory = n(args.memory_mb).saturating_mul(1 << 20);
     if let Some(dir) = &args.replays {
         std::fs::create_dir_all(dir).map_err(|e| {
             Fail::Invalid(format!(
@@ -80,8 +92,13 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
         })?;
         cfg.replays = Some(dir.clone());
     }
-    let server =
-        Server::start(cfg).map_err(|e| Fail::Invalid(format!("cannot listen on {addr}: {e}")))?;
+    let server = Server::start(cfg).map_err(|e| {
+        if args.replays.is_some() && e.to_string().contains("replays folder") {
+            Fail::Invalid(format!("--replays: {e}"))
+        } else {
+            Fail::Invalid(format!("cannot listen on {addr}: {e}"))
+        }
+    })?;
     let names: Vec<String> = mods
         .iter()
         .map(|d| format!("{} {}", d.id, d.version))

@@ -191,6 +191,10 @@ pub struct PlayArgs {
     /// Set a game option, as id=value (repeatable).
     #[arg(long = "option", value_name = "ID=VALUE")]
     pub options: Vec<String>,
+    /// With --host: the turn clock, seconds each person has for a decision before the
+    /// table's stand-in bot takes it for them (5 to 86400; default: the server's).
+    #[arg(long, requires = "host", value_parser = clap::value_parser!(u32).range(5..=86_400))]
+    pub clock: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -211,6 +215,34 @@ pub struct ServeArgs {
     /// Game threads (default: one per core; at most 64).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub threads: Option<u16>,
+    /// Bot threads, where every bot move is worked out, off the game threads that answer
+    /// people (default: one per core; at most 64).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub bot_threads: Option<u16>,
+    /// The turn clock of tables that set none: seconds a person has for each decision before
+    /// the table's stand-in bot takes it for them (0: no clock).
+    #[arg(long, default_value_t = 600, value_parser = clap::value_parser!(u64).range(0..=86_400))]
+    pub clock: u64,
+    /// Connections the server holds at once.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: u64,
+    /// Connections one address (an IPv6 /64) may hold at once.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_connections_per_address: u64,
+    /// Tables one connection may create.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_tables_per_connection: u64,
+    /// Tables one address may keep open at once.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_tables_per_address: u64,
+    /// The memory, in MiB, the server's tables and connections may take (by their measured
+    /// costs: about 1.2 MB a table, 150 KB a connection); past it, new ones are refused.
+    #[arg(long, default_value_t = 2048, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub memory_mb: u64,
+    /// Seconds a connection may go without sending a whole message (the server pings every
+    /// third of it, and a client's answer counts).
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(3..=3_600))]
+    pub idle: u64,
     /// Save every finished game's replay in this folder (made if missing), one file per
     /// table: MOD-CODE-SECONDS.json, written whole or not at all.
     #[arg(long, value_name = "DIR")]

@@ -58,6 +58,7 @@ fn table_of(server: &Server, id: &str, seats: &[&str]) -> String {
             mod_id: id.into(),
             seats: seats.iter().map(|s| s.to_string()).collect(),
             options: Default::default(),
+            clock: None,
         })
         .unwrap()
 }

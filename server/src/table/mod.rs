@@ -34,6 +34,10 @@ use crate::protocol::{
 /// is cut off.
 pub const MAX_STRIKES: u32 = 8;
 
+/// The shortest and longest turn clock a table may set, in seconds a decision.
+pub const MIN_CLOCK_SECS: u32 = 5;
+pub const MAX_CLOCK_SECS: u32 = 24 * 60 * 60;
+
 /// What a table is made from.
 #[derive(Debug, Clone)]
 pub struct TableSpec {
@@ -41,11 +45,16 @@ pub struct TableSpec {
     /// [`PERSON`] or a bot spec, per seat.
     pub seats: Vec<String>,
     pub options: BTreeMap<String, String>,
+    /// Seconds a person has for each decision (None: the server's clock).
+    pub clock: Option<u32>,
 }
 
 /// The table's settings from the server.
 #[derive(Debug, Clone)]
 pub struct TableConfig {
+    /// The time a person has for each decision before the stand-in bot takes it for them
+    /// (None: no clock). A table's own clock ([`TableSpec::clock`]) is used when it has one.
+    pub clock: Option<Duration>,
     /// How long a person may be gone before a bot plays their seat.
     pub grace: Duration,
     /// Send every connection the whole game (tests of the leak test only).
@@ -56,18 +65,17 @@ pub struct TableConfig {
 
 enum Holder {
     Open,
-    Bot {
-        spec: String,
-        agent: Box<Agent>,
-    },
+    /// A bot's seat: its spec (its agent thinks on a bot thread, [`crate::bots`]).
+    Bot { spec: String },
     Person {
         name: String,
         token: String,
         conn: Option<Conn>,
         /// When they dropped out (None while connected).
         left: Option<Instant>,
-        /// The bot playing for them once the grace period is over, until they come back.
-        standin: Option<Box<Agent>>,
+        /// Whether the stand-in bot plays for them (the grace period is over), until they
+        /// come back.
+        standin: bool,
     },
 }
 
@@ -97,6 +105,8 @@ impl Past {
 
 pub struct Table {
     pub code: String,
+    /// The address whose connection made the table (None: the server's own caller).
+    pub creator: Option<std::net::IpAddr>,
     def: Arc<GameDef>,
     game: Game,
     recorder: Option<Recorder>,
@@ -115,6 +125,17 @@ pub struct Table {
     failed: Option<String>,
     strikes: HashMap<u64, u32>,
     pub last_activity: Instant,
+    /// The time each person has for a decision, when the current decision began, and whether
+    /// it ran out (then the stand-in bot takes this one decision).
+    clock: Option<Duration>,
+    decision_since: Instant,
+    timed_out: bool,
+    /// The action number a bot was asked to think at (its move is awaited), how many of the
+    /// game's actions the bot thread's replica has been sent, and whether a failed bot
+    /// request was already tried again from the start.
+    thinking: Option<u64>,
+    bot_sent: usize,
+    bot_retried: bool,
     /// The board as it lies on the table now (graph, sections and track boards), and whether
     /// the last action changed it (then every update after it carries it).
     board: Option<WireBoard>,
@@ -192,13 +213,19 @@ impl Table {
                 holders.push(Holder::Open);
             } else {
                 bot_ok(s, &def)?;
-                let agent = Agent::from_spec(s, &def, bot_seed, i as u8)?;
-                holders.push(Holder::Bot {
-                    spec: s.clone(),
-                    agent: Box::new(agent),
-                });
+                Agent::from_spec(s, &def, bot_seed, i as u8)?;
+                holders.push(Holder::Bot { spec: s.clone() });
             }
         }
+        let clock = match spec.clock {
+            Some(secs) if !(MIN_CLOCK_SECS..=MAX_CLOCK_SECS).contains(&secs) => {
+                return Err(format!(
+                    "a turn clock is {MIN_CLOCK_SECS} to {MAX_CLOCK_SECS} seconds a decision, not {secs}"
+                ));
+            }
+            Some(secs) => Some(Duration::from_secs(u64::from(secs))),
+            None => cfg.clock,
+        };
         let game = Game::new(def.clone(), setup).map_err(|e| e.to_string())?;
         let recorder = Some(Recorder::new(&game));
         let board = WireBoard::of(&def, &game.state().board);
@@ -208,6 +235,7 @@ impl Table {
             .map_or_else(|| "random".to_string(), |b| b.id.clone());
         let mut t = Table {
             code,
+            creator: None,
             def,
             game,
             recorder,
@@ -222,6 +250,12 @@ impl Table {
             failed: None,
             strikes: HashMap::new(),
             last_activity: Instant::now(),
+            clock,
+            decision_since: Instant::now(),
+            timed_out: false,
+            thinking: None,
+            bot_sent: 0,
+            bot_retried: false,
             board,
             board_changed: false,
             past: VecDeque::new(),
@@ -305,40 +339,85 @@ impl Table {
         self.failed = Some(reason);
     }
 
-    /// Whether a bot is to act now (a bot's seat, or a person's played by a stand-in).
-    pub fn bot_to_act(&self) -> bool {
+    /// The bot to act now, if one is: a bot's seat's, or the stand-in's on a person's seat
+    /// whose person is gone past the grace period or whose clock ran out.
+    pub fn bot_to_act(&self) -> Option<String> {
         if self.is_over() || self.legal.is_empty() {
-            return false;
+            return None;
         }
         match self.holders.get(self.game.active() as usize) {
-            Some(Holder::Bot { .. }) => true,
-            Some(Holder::Person { standin, .. }) => standin.is_some(),
-            _ => false,
+            Some(Holder::Bot { spec }) => Some(spec.clone()),
+            Some(Holder::Person { standin, .. }) if *standin || self.timed_out => {
+                Some(self.standin.clone())
+            }
+            _ => None,
         }
     }
 
-    /// Lets the bot to act take one action.
-    pub fn step_bot(&mut self) {
-        if !self.bot_to_act() {
+    /// A request for the bot to act, when one is to act and none has been asked yet at this
+    /// action: it carries the actions the bot thread's replica has not seen.
+    pub fn bot_request(&mut self) -> Option<crate::bots::Think> {
+        let spec = self.bot_to_act()?;
+        let number = self.number();
+        if self.thinking == Some(number) {
+            return None;
+        }
+        self.thinking = Some(number);
+        let history = self.game.history();
+        let from = self.bot_sent.min(history.len());
+        let actions = history[from..].to_vec();
+        self.bot_sent = history.len();
+        Some(crate::bots::Think {
+            code: self.code.clone(),
+            def: self.def.clone(),
+            setup: self.game.setup().clone(),
+            from,
+            actions,
+            seat: self.game.active(),
+            spec,
+            bot_seed: self.bot_seed,
+        })
+    }
+
+    /// The milliseconds left on the clock of `h`'s decision (a person's seat at a table with a
+    /// clock; none while a bot plays it).
+    fn clock_left(&self, h: &Holder) -> Option<u64> {
+        let clock = self.clock?;
+        match h {
+            Holder::Person { standin: false, .. } if !self.timed_out => {
+                let left = clock.saturating_sub(self.decision_since.elapsed());
+                Some(left.as_millis() as u64)
+            }
+            _ => None,
+        }
+    }
+
+    /// A bot's move, worked out on a bot thread at action `number`: taken if the table is
+    /// still there and a bot still to act (a person who came back in the meantime keeps the
+    /// decision).
+    pub fn bot_move(&mut self, number: u64, result: Result<String, String>) {
+        if self.thinking == Some(number) {
+            self.thinking = None;
+        }
+        if number != self.number() || self.bot_to_act().is_none() {
             return;
         }
-        let seat = self.game.active();
-        let legal = std::mem::take(&mut self.legal);
-        let chosen = match self.holders.get_mut(seat as usize) {
-            Some(Holder::Bot { agent, .. }) => agent.choose(&mut self.game, &legal),
-            Some(Holder::Person {
-                standin: Some(agent),
-                ..
-            }) => agent.choose(&mut self.game, &legal),
-            _ => return,
-        };
-        self.legal = legal;
-        match chosen {
-            Ok(i) => match self.legal.get(i).cloned() {
-                Some(a) => self.take(seat, &a, true),
-                None => self.fail(format!("a bot chose action {i} of {}", self.legal.len())),
-            },
-            Err(e) => self.fail(e.to_string()),
+        match result {
+            Ok(action) if self.legal.contains(&action) => {
+                self.bot_retried = false;
+                let seat = self.game.active();
+                self.take(seat, &action, true);
+            }
+            Ok(action) => self.fail(format!(
+                "a bot chose `{}`, which is not a legal action",
+                cut(&action)
+            )),
+            // Once, the bot thread's copy of the game is made again from the start.
+            Err(_) if !self.bot_retried => {
+                self.bot_retried = true;
+                self.bot_sent = 0;
+            }
+            Err(e) => self.fail(e),
         }
     }
 
@@ -361,6 +440,8 @@ impl Table {
             r.step(seat, action, &self.game);
         }
         self.last_activity = Instant::now();
+        self.decision_since = self.last_activity;
+        self.timed_out = false;
         self.refresh();
         let board = WireBoard::of(&self.def, &self.game.state().board);
         self.board_changed = board != self.board;
@@ -463,7 +544,7 @@ impl Table {
             .map(|(i, h)| {
                 let (kind, player, connected, bot) = match h {
                     Holder::Open => (SeatKind::Open, None, false, None),
-                    Holder::Bot { spec, .. } => (SeatKind::Bot, None, false, Some(spec.clone())),
+                    Holder::Bot { spec } => (SeatKind::Bot, None, false, Some(spec.clone())),
                     Holder::Person {
                         name,
                         conn,
@@ -473,7 +554,7 @@ impl Table {
                         SeatKind::Person,
                         Some(name.clone()),
                         conn.is_some(),
-                        standin.as_ref().map(|_| self.standin.clone()),
+                        standin.then(|| self.standin.clone()),
                     ),
                 };
                 SeatStatus {
@@ -484,6 +565,9 @@ impl Table {
                     connected,
                     bot,
                     to_act: active == Some(i as u8),
+                    clock_ms: (active == Some(i as u8))
+                        .then(|| self.clock_left(h))
+                        .flatten(),
                 }
             })
             .collect()
@@ -525,7 +609,7 @@ impl Table {
                 self.holders.get(s as usize),
                 Some(Holder::Person {
                     conn: Some(_),
-                    standin: None,
+                    standin: false,
                     ..
                 })
             )

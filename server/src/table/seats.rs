@@ -76,7 +76,7 @@ impl Table {
                         token: token.clone(),
                         conn: Some(conn.clone()),
                         left: None,
-                        standin: None,
+                        standin: false,
                     };
                     self.last_activity = Instant::now();
                     self.joined(conn, Some(s), Some(token));
@@ -138,7 +138,7 @@ impl Table {
             }
             *c = Some(conn.clone());
             *left = None;
-            *standin = None;
+            *standin = false;
             let token = token.clone();
             self.last_activity = Instant::now();
             self.joined(conn, Some(s as u8), Some(token));
@@ -165,31 +165,39 @@ impl Table {
         }
     }
 
-    /// Puts a stand-in bot on the seats of people gone longer than the grace period. True
-    /// when a seat changed hands.
+    /// Puts the stand-in bot on the seats of people gone longer than the grace period, and
+    /// lets it take the decision of a person whose clock ran out. True when a seat changed
+    /// hands.
     pub fn tick(&mut self, now: Instant) -> bool {
         let mut changed = false;
         if self.is_over() {
             return false;
         }
-        for (i, h) in self.holders.iter_mut().enumerate() {
+        for h in &mut self.holders {
             if let Holder::Person {
                 conn: None,
                 left: Some(t),
                 standin,
                 ..
             } = h
-                && standin.is_none()
+                && !*standin
                 && now.duration_since(*t) >= self.cfg.grace
             {
-                // The bot's generator is the table's bot seed, never the game's.
-                let agent = Agent::from_spec(&self.standin, &self.def, self.bot_seed, i as u8)
-                    .or_else(|_| Agent::from_spec("random", &self.def, self.bot_seed, i as u8));
-                if let Ok(a) = agent {
-                    *standin = Some(Box::new(a));
-                    changed = true;
-                }
+                *standin = true;
+                changed = true;
             }
+        }
+        if let Some(clock) = self.clock
+            && !self.timed_out
+            && !self.legal.is_empty()
+            && matches!(
+                self.holders.get(self.game.active() as usize),
+                Some(Holder::Person { standin: false, .. })
+            )
+            && now.duration_since(self.decision_since) >= clock
+        {
+            self.timed_out = true;
+            changed = true;
         }
         if changed {
             self.send_seats();
@@ -197,22 +205,30 @@ impl Table {
         changed
     }
 
-    /// When the next grace period ends, if any runs.
+    /// When the next grace period or the clock of the decision now ends, if any runs.
     pub fn next_deadline(&self) -> Option<Instant> {
         if self.is_over() {
             return None;
         }
+        let clock = self.clock.filter(|_| {
+            !self.timed_out
+                && matches!(
+                    self.holders.get(self.game.active() as usize),
+                    Some(Holder::Person { standin: false, .. })
+                )
+        });
         self.holders
             .iter()
             .filter_map(|h| match h {
                 Holder::Person {
                     left: Some(t),
-                    standin: None,
+                    standin: false,
                     conn: None,
                     ..
                 } => Some(*t + self.cfg.grace),
                 _ => None,
             })
+            .chain(clock.map(|c| self.decision_since + c))
             .min()
     }
 }

@@ -47,6 +47,11 @@ pub fn config(mods: &[&str], seed: u64) -> ServerConfig {
     // test of its own (hostile.rs).
     cfg.rate = 5_000;
     cfg.burst = 10_000;
+    // Every client of a test comes from loopback, one address: the limits per address have
+    // tests of their own (limits.rs).
+    cfg.limits.conns_per_addr = 100_000;
+    cfg.limits.tables_per_addr = 100_000;
+    cfg.limits.tables_per_conn = 100_000;
     cfg
 }
 
@@ -60,6 +65,7 @@ pub fn table(server: &Server, mod_id: &str, seats: &[&str]) -> String {
             mod_id: mod_id.into(),
             seats: seats.iter().map(|s| s.to_string()).collect(),
             options: Default::default(),
+            clock: None,
         })
         .unwrap()
 }

@@ -36,6 +36,7 @@ pub(super) fn host_table(def: Arc<GameDef>, spec: HostSpec) -> Done {
         mod_id: def.id.clone(),
         seats: spec.seats.clone(),
         options: spec.options.clone(),
+        clock: None,
     }) {
         Ok(c) => c,
         Err(why) => {

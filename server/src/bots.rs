@@ -1,0 +1,179 @@
+//! The bot threads: where every bot move of every table is worked out, off the game threads
+//! that answer people.
+//!
+//! A game thread never runs a bot. When a bot is to act at one of its tables (a bot's seat,
+//! or a person's played by a stand-in), it sends a [`Think`] to the bot thread of that table
+//! (a hash of the code, so a table's bots always think on the same thread) with the actions
+//! taken since its last request, and goes on answering people. The bot thread keeps a replica
+//! of each table's game (made on that thread from the same mod, setup and actions: the engine
+//! is deterministic, so the replica is the same game), brings it up to date, lets the seat's
+//! bot choose, and sends the move back to the table's game thread as [`Cmd::BotMove`], which
+//! takes it only if the table is still where the bot saw it (same action number, a bot still
+//! to act). So a search bot that thinks for a second delays no person at any table, its own
+//! included: a person's action, a join or a look is answered while it thinks.
+//!
+//! Each seat's agent lives in the replica and is made once from its spec with the table's bot
+//! seed, as it was on the game thread: a table's bots choose what they chose before.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use farebox::GameDef;
+use farebox::agent::Agent;
+use farebox::game::{Game, Setup};
+
+use crate::hub::{Cmd, thread_of};
+
+/// A request for a bot's move at a table.
+pub struct Think {
+    pub code: String,
+    pub def: Arc<GameDef>,
+    pub setup: Setup,
+    /// The table's actions from `from` on (all of them when the replica is new).
+    pub from: usize,
+    pub actions: Vec<String>,
+    /// The seat to act and the bot that plays it now.
+    pub seat: u8,
+    pub spec: String,
+    pub bot_seed: u64,
+}
+
+pub enum BotCmd {
+    Think(Box<Think>),
+    /// The table is gone: drop its replica.
+    Forget(String),
+    Stop,
+}
+
+/// The handle the game threads hold.
+pub struct BotPool {
+    senders: Vec<Sender<BotCmd>>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+}
+
+impl BotPool {
+    /// `n` bot threads that send moves back to the game threads of `games`.
+    pub fn start(n: usize, games: Vec<Sender<Cmd>>) -> BotPool {
+        let games = Arc::new(games);
+        let mut senders = vec![];
+        let mut threads = vec![];
+        for i in 0..n.max(1) {
+            let (tx, rx) = channel();
+            senders.push(tx);
+            let games = games.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("farebox-bots-{i}"))
+                .spawn(move || run(rx, &games));
+            if let Ok(h) = spawned {
+                threads.push(h);
+            }
+        }
+        BotPool { senders, threads }
+    }
+
+    pub fn send(&self, code: &str, cmd: BotCmd) {
+        let i = thread_of(code, self.senders.len());
+        if let Some(s) = self.senders.get(i) {
+            let _ = s.send(cmd);
+        }
+    }
+
+    pub fn stop(&mut self) {
+        for s in &self.senders {
+            let _ = s.send(BotCmd::Stop);
+        }
+        for t in self.threads.drain(..) {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for BotPool {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A table's game as the bot thread keeps it, and the agents of its seats by spec.
+struct Replica {
+    game: Game,
+    agents: HashMap<(u8, String), Agent>,
+}
+
+fn run(rx: Receiver<BotCmd>, games: &[Sender<Cmd>]) {
+    let mut replicas: HashMap<String, Replica> = HashMap::new();
+    while let Ok(cmd) = rx.recv() {
+        match cmd {
+            BotCmd::Stop => return,
+            BotCmd::Forget(code) => {
+                replicas.remove(&code);
+            }
+            BotCmd::Think(t) => {
+                let number = (t.from + t.actions.len()) as u64;
+                let result = think(&mut replicas, &t);
+                if result.is_err() {
+                    // A replica that went wrong is made afresh next time.
+                    replicas.remove(&t.code);
+                }
+                let reply = Cmd::BotMove {
+                    code: t.code.clone(),
+                    number,
+                    result,
+                };
+                if let Some(g) = games.get(thread_of(&t.code, games.len())) {
+                    let _ = g.send(reply);
+                }
+            }
+        }
+    }
+}
+
+/// Brings the replica up to date and lets the seat's bot choose: the action, or why not.
+fn think(replicas: &mut HashMap<String, Replica>, t: &Think) -> Result<String, String> {
+    let stale = replicas
+        .get(&t.code)
+        .is_none_or(|r| r.game.history().len() != t.from);
+    if stale {
+        if t.from != 0 {
+            return Err("the bot's copy of the game is out of step".into());
+        }
+        let game = Game::new(t.def.clone(), t.setup.clone()).map_err(|e| e.to_string())?;
+        replicas.insert(
+            t.code.clone(),
+            Replica {
+                game,
+                agents: HashMap::new(),
+            },
+        );
+    }
+    let r = replicas
+        .get_mut(&t.code)
+        .ok_or_else(|| "no replica".to_string())?;
+    for a in &t.actions {
+        r.game.apply(a).map_err(|e| e.to_string())?;
+    }
+    if r.game.active() != t.seat {
+        return Err("the bot's copy of the game has another seat to act".into());
+    }
+    let legal = r.game.legal_actions().map_err(|e| e.to_string())?;
+    if legal.is_empty() {
+        return Err("the seat to act has no legal action".into());
+    }
+    let key = (t.seat, t.spec.clone());
+    if !r.agents.contains_key(&key) {
+        // The bot's generator is the table's bot seed, never the game's.
+        let agent = Agent::from_spec(&t.spec, &t.def, t.bot_seed, t.seat)
+            .or_else(|_| Agent::from_spec("random", &t.def, t.bot_seed, t.seat))?;
+        r.agents.insert(key.clone(), agent);
+    }
+    let agent = r
+        .agents
+        .get_mut(&key)
+        .ok_or_else(|| "no agent".to_string())?;
+    let i = agent.choose(&mut r.game, &legal).map_err(|e| e.to_string())?;
+    legal
+        .get(i)
+        .cloned()
+        .ok_or_else(|| format!("a bot chose action {i} of {}", legal.len()))
+}
