@@ -1313,7 +1313,24 @@ fn the_rule_list_matches_rules_md() {
 
 #[test]
 fn every_broken_rule_is_caught() {
-    rule_mutants::run("dicey-curves", RULES, CHECKS, dicey_curves_mutants::MUTANTS);
+    // The oracles judge one seed of each kind of game (dicey_curves_oracles::plans), stopping
+    // at their first catch.
+    let mut oracles = farebox_suite::oracles::invariants();
+    oracles.extend(farebox_suite::dicey_curves_oracles::oracles());
+    let plans = farebox_suite::dicey_curves_oracles::plans(1);
+    let catch = |def: &Arc<GameDef>| {
+        farebox_suite::oracles::first_catch(def, &plans, &oracles, 3000).map(|c| c.to_string())
+    };
+    rule_mutants::run_with_oracles(
+        "dicey-curves",
+        RULES,
+        CHECKS,
+        dicey_curves_mutants::MUTANTS,
+        Some(rule_mutants::OracleRun {
+            catch: &catch,
+            required: dicey_curves_mutants::FOR_ORACLES,
+        }),
+    );
 }
 
 #[test]

@@ -545,3 +545,82 @@ pub const MUTANTS: &[Mutant] = &[
         "the track deck lies face up"
     ),
 ];
+
+/// Breaks the oracles (`tests/support/dicey_curves_oracles.rs`) must catch, of the kinds that
+/// slip past scenario tests: a tie at a rarely reached rank, a tie-break order swapped, a count
+/// off by one, a finished seat still taking turns, a leftover buying nothing, the end noticed
+/// late, a re-roll of no dice, a restriction dropped in one of two paths, a card that leaves the
+/// deck for the wrong place, a car lined up without a word to the table. (No card of Dicey
+/// Curves goes back under a deck, and its deck is never rebuilt.)
+pub const FOR_ORACLES: &[Mutant] = &[
+    m!(
+        "DC-E4",
+        RULES,
+        "if sa ~= sb then",
+        "if sa ~= sb and scores[a] < 15 then",
+        "a tie below first place broken by seat order"
+    ),
+    m!(
+        "DC-E4",
+        RULES,
+        "return sa < sb",
+        "return sa > sb",
+        "a tie on score goes to the worse second car"
+    ),
+    m!(
+        "DC-T2",
+        RULES,
+        "for _ = 1, math.min(#sixes, math.max(room, 0)) do",
+        "for _ = 1, math.min(math.max(#sixes - 1, 1), math.max(room, 0)) do",
+        "two 6s bring one green die, not two"
+    ),
+    m!(
+        "DC-E3",
+        RULES,
+        "if not seat_racing(seat) then",
+        "if false then",
+        "a seat whose cars have all finished still takes turns"
+    ),
+    m!(
+        "DC-T14",
+        RULES,
+        "if size == row.combo or (row.or_larger and size > row.combo) then",
+        "if size == row.combo then",
+        "a leftover of five dice buys nothing"
+    ),
+    m!(
+        "DC-E2",
+        RULES,
+        "if left <= C.seats_left_at_end then",
+        "if left < C.seats_left_at_end then",
+        "the race goes on while one seat's cars are left"
+    ),
+    m!(
+        "DC-T4",
+        RULES,
+        "if #pick > 0 then",
+        "if #pick >= 0 then",
+        "a re-roll of no dice offered"
+    ),
+    m!(
+        "DC-T12",
+        RULES,
+        "\t\t\tif cost + C.chip_action_cost <= chips(seat) then",
+        "\t\t\tif true then",
+        "power moves offered without a chip to pay (the check for a usable combo keeps it)"
+    ),
+    m!(
+        "DC-T1",
+        RULES,
+        "game.move_card(deck, zone(\"off-track\"))",
+        "game.move_card(deck, zone(\"set-aside\"))",
+        "a card that does not fit is put aside, not out of the race"
+    ),
+    m!(
+        "DC-S6",
+        RULES,
+        "game.log(game.seat_name(seat) .. \" lines up \" .. car_name(car) .. \": \" .. place_name(s))",
+        "local _ = place_name(s)",
+        "a car lined up without a word to the table"
+    ),
+];
