@@ -107,6 +107,9 @@ pub struct Table {
     pub code: String,
     /// The address whose connection made the table (None: the server's own caller).
     pub creator: Option<std::net::IpAddr>,
+    /// Whether a person ever took a seat or watched: only such a game's replay is saved on
+    /// disk (a table of bots nobody came to would fill the disk for nobody).
+    people_played: bool,
     def: Arc<GameDef>,
     game: Game,
     recorder: Option<Recorder>,
@@ -236,6 +239,7 @@ impl Table {
         let mut t = Table {
             code,
             creator: None,
+            people_played: false,
             def,
             game,
             recorder,
@@ -298,7 +302,7 @@ impl Table {
             self.legal.clear();
             if let Some(r) = self.recorder.take() {
                 let replay = r.finish(&self.game);
-                if let Some(dir) = &self.cfg.replays {
+                if let Some(dir) = self.cfg.replays.as_ref().filter(|_| self.people_played) {
                     let secs = std::time::SystemTime::now()
                         .duration_since(std::time::UNIX_EPOCH)
                         .map_or(0, |d| d.as_secs());

@@ -59,9 +59,27 @@ impl Table {
             return;
         }
         let name = cut(name.trim());
+        // One seat a connection: a connection in two seats would be offered the second
+        // seat's moves and refused them, and the table would be stuck.
+        if let Some(mine) = self.seat_of(conn) {
+            conn.send(&ServerMsg::Error {
+                reason: format!(
+                    "this connection already sits in seat {}: one seat a connection (open another connection to play another seat)",
+                    mine as u32 + 1
+                ),
+            });
+            return;
+        }
+        if seat.is_none() && self.watchers.iter().any(|w| w.id == conn.id) {
+            conn.send(&ServerMsg::Error {
+                reason: "this connection is already watching this table".into(),
+            });
+            return;
+        }
         match seat {
             None => {
                 self.watchers.push(conn.clone());
+                self.people_played = true;
                 self.joined(conn, None, None);
             }
             Some(s) => match self.holders.get_mut(s as usize) {
@@ -79,6 +97,7 @@ impl Table {
                         standin: false,
                     };
                     self.last_activity = Instant::now();
+                    self.people_played = true;
                     self.joined(conn, Some(s), Some(token));
                 }
                 Some(Holder::Bot { .. }) => {
