@@ -17,6 +17,7 @@ pub mod rule_kit;
 pub mod rule_mutants;
 pub mod secrets;
 pub mod taxi_derby_oracles;
+pub mod wheres_my_ride_oracles;
 
 /// The repository root.
 pub fn root() -> PathBuf {
