@@ -533,6 +533,45 @@ fn five_emojis(st: &Step) -> Verdict {
     }))
 }
 
+/// No other seat sees the tokens behind the Driver's screen.
+fn the_screen_hides_the_emojis(st: &Step) -> Verdict {
+    let Some(d) = driver(st.after) else {
+        return Verdict::Skip;
+    };
+    let hand = ids(st, st.after, "driver-emojis", Some(d));
+    all(st.shown.iter().filter(|s| s.viewer != Some(d)).map(|s| {
+        let seen: Vec<&String> = hand
+            .iter()
+            .filter(|t| {
+                farebox::leaks::find_word(&s.view, t).is_some()
+                    || s.view.contains(&name(st, "emojis", t))
+            })
+            .collect();
+        check(seen.is_empty(), || {
+            format!(
+                "{} sees {seen:?} behind the Driver's screen",
+                seat_word(s.viewer)
+            )
+        })
+    }))
+}
+
+/// At the start, the text deck, the emoji bag and the location deck are not in the order of
+/// their files (an unshuffled pile is, less the cards drawn from its top).
+fn piles_are_shuffled(st: &Step) -> Verdict {
+    if !setup_step(st) {
+        return Verdict::Skip;
+    }
+    all(["text-deck", "emoji-bag", "location-deck"].map(|z| {
+        let order: Vec<u16> = st.zone(st.before, z, None).iter().map(|c| c.card).collect();
+        let sorted =
+            order.windows(2).all(|w| w[0] <= w[1]) || order.windows(2).all(|w| w[0] >= w[1]);
+        check(order.len() < 8 || !sorted, || {
+            format!("`{z}` lies in the order of its file: it was not shuffled")
+        })
+    }))
+}
+
 fn nine_places(st: &Step) -> Verdict {
     if !setup_step(st) {
         return Verdict::Skip;
@@ -614,7 +653,9 @@ fn texters_oracle(st: &Step, rule: &str) -> Verdict {
         return Verdict::Skip;
     }
     let mut v = vec![];
-    if setup_step(st) {
+    // The first round is judged before the first action in forced games too: no plan's
+    // `prepare` touches the texters' hands.
+    if st.index == 0 {
         v.push(texters_of_the_round(st, st.before));
     }
     if began_round(st) && !st.ended() {
@@ -657,7 +698,9 @@ fn draws_oracle(st: &Step, rule: &str) -> Verdict {
         return Verdict::Skip;
     }
     let mut v = vec![];
-    if setup_step(st) {
+    // The first round is judged before the first action in forced games too: no plan's
+    // `prepare` touches the texters' hands.
+    if st.index == 0 {
         v.push(draws_of_the_round(st, st.before, st.before));
     }
     if began_round(st) && !st.ended() {
@@ -812,8 +855,13 @@ fn nobody_is_told_the_text(st: &Step) -> Verdict {
         .filter(|s| s.viewer != Some(st.actor))
         .map(|s| {
             let told = |l: &str| l.contains(&msg) || l.contains(&nm);
+            let shown = |v: &str| {
+                farebox::leaks::find_word(v, card).is_some()
+                    || farebox::leaks::find_word(v, &nm).is_some()
+            };
             check(
-                !told(&s.label) && (reveal || !s.lines.iter().any(|l| told(l))),
+                !told(&s.label)
+                    && (reveal || (!s.lines.iter().any(|l| told(l)) && !shown(&s.view))),
                 || format!("{} is told the text `{card}` kept", seat_word(s.viewer)),
             )
         }))
@@ -1441,6 +1489,16 @@ fn base(house: bool) -> Vec<Oracle> {
             five_emojis,
         ),
         Oracle::new(
+            "WR-S4",
+            "no other seat sees the tokens behind the Driver's screen",
+            the_screen_hides_the_emojis,
+        ),
+        Oracle::new(
+            "WR-S3",
+            "the text deck, the emoji bag and the location deck are shuffled",
+            piles_are_shuffled,
+        ),
+        Oracle::new(
             "WR-S5",
             "nine places face up, the pickup spot among them, on the Driver's screen",
             nine_places,
@@ -1666,7 +1724,7 @@ pub fn plans(n: u64) -> Vec<Plan> {
     for seed in 0..n {
         out.push(Plan::new(seed, &["random", "random"]));
         out.push(off(
-            Plan::new(100 + seed, &["random", "regular"]),
+            Plan::new(100 + seed, &["random", "regular"]).text_option("difficulty", "hard"),
             "two-player",
         ));
         out.push(
@@ -1684,8 +1742,14 @@ pub fn plans(n: u64) -> Vec<Plan> {
                 .text_option("difficulty", "harder")
                 .prepare(texts_for_one_round),
         );
-        out.push(Plan::new(500 + seed, &["regular"; 8]).text_option("driver", "random"));
-        out.push(Plan::new(600 + seed, &["random"; 4]).prepare(fourth_star_next));
+        out.push(
+            Plan::new(500 + seed, &["regular"; 8])
+                .text_option("driver", "random")
+                .text_option("difficulty", "harder"),
+        );
+        out.push(
+            on(Plan::new(600 + seed, &["random"; 4]), "triple-text").prepare(fourth_star_next),
+        );
         out.push(Plan::new(700 + seed, &["random"; 3]).prepare(fourth_star_second));
         out.push(Plan::new(800 + seed, &["random", "random"]).prepare(one_place_left));
         if n > 1 {
