@@ -450,7 +450,7 @@ fn together(st: &Step) -> Verdict {
 }
 
 fn starting_tiles(st: &Step) -> Verdict {
-    if !setup_step(st) {
+    if !tiles_as_dealt(st) {
         return Verdict::Skip;
     }
     let s = st.before;
@@ -488,8 +488,17 @@ fn starting_tiles(st: &Step) -> Verdict {
     ])
 }
 
+/// The first action of a game whose rating tiles are as setup left them: every game not
+/// forced, and forced games whose `prepare` turned no tile (no plan's `prepare` moves the
+/// tiles unless it turns some onto the rating board).
+fn tiles_as_dealt(st: &Step) -> bool {
+    st.index == 0
+        && count(st, st.before, "rating-board", None) == 0
+        && count(st, st.before, "rating-revealed", None) == 0
+}
+
 fn checks_left_in_the_box(st: &Step) -> Verdict {
-    if !setup_step(st) {
+    if !tiles_as_dealt(st) {
         return Verdict::Skip;
     }
     let level = opt_str(st, "difficulty");
@@ -533,26 +542,59 @@ fn five_emojis(st: &Step) -> Verdict {
     }))
 }
 
-/// No other seat sees the tokens behind the Driver's screen.
-fn the_screen_hides_the_emojis(st: &Step) -> Verdict {
-    let Some(d) = driver(st.after) else {
-        return Verdict::Skip;
-    };
-    let hand = ids(st, st.after, "driver-emojis", Some(d));
-    all(st.shown.iter().filter(|s| s.viewer != Some(d)).map(|s| {
-        let seen: Vec<&String> = hand
-            .iter()
-            .filter(|t| {
-                farebox::leaks::find_word(&s.view, t).is_some()
-                    || s.view.contains(&name(st, "emojis", t))
-            })
-            .collect();
-        check(seen.is_empty(), || {
-            format!(
-                "{} sees {seen:?} behind the Driver's screen",
-                seat_word(s.viewer)
-            )
-        })
+/// How a zone lies: face down to everyone, seen by its owner only, or face up.
+#[derive(Clone, Copy, PartialEq)]
+enum Face {
+    Down,
+    Owner,
+    Up,
+}
+
+/// Every viewer's view shows the cards of each zone listed as it lies, and no more.
+fn zones_lie(st: &Step, zones: &[(&str, Face)]) -> Verdict {
+    all(st.shown.iter().map(|s| {
+        let view: serde_json::Value = match serde_json::from_str(&s.view) {
+            Ok(v) => v,
+            Err(e) => return Verdict::Fail(format!("a view that is not JSON: {e}")),
+        };
+        let Some(list) = view.get("zones").and_then(serde_json::Value::as_array) else {
+            return Verdict::Fail("a view without zones".into());
+        };
+        for z in list {
+            let id = z
+                .get("id")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or("");
+            let Some(&(_, face)) = zones.iter().find(|(zid, _)| *zid == id) else {
+                continue;
+            };
+            let owner = z
+                .get("owner")
+                .and_then(serde_json::Value::as_u64)
+                .and_then(|o| u8::try_from(o).ok());
+            let count = z
+                .get("count")
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0) as usize;
+            let cards = z
+                .get("cards")
+                .and_then(serde_json::Value::as_array)
+                .map_or(0, Vec::len);
+            let want = match face {
+                Face::Down => 0,
+                Face::Up => count,
+                Face::Owner if owner.is_some() && owner == s.viewer => count,
+                Face::Owner => 0,
+            };
+            if cards != want {
+                return Verdict::Fail(format!(
+                    "{} sees {cards} of the {count} cards of `{id}`{}",
+                    seat_word(s.viewer),
+                    owner.map_or(String::new(), |o| format!(" of seat {}", o + 1))
+                ));
+            }
+        }
+        Verdict::Pass
     }))
 }
 
@@ -1489,10 +1531,65 @@ fn base(house: bool) -> Vec<Oracle> {
             five_emojis,
         ),
         Oracle::new(
-            "WR-S4",
-            "no other seat sees the tokens behind the Driver's screen",
-            the_screen_hides_the_emojis,
+            "WR-S2",
+            "the rating tiles lie face down until turned, and face up after",
+            |st| {
+                zones_lie(
+                    st,
+                    &[
+                        ("rating-stack", Face::Down),
+                        ("rating-removed", Face::Up),
+                        ("rating-revealed", Face::Up),
+                        ("rating-board", Face::Up),
+                    ],
+                )
+            },
         ),
+        Oracle::new(
+            "WR-S4",
+            "the emojis behind the screen are seen by the Driver only, the bag by nobody",
+            |st| {
+                zones_lie(
+                    st,
+                    &[("driver-emojis", Face::Owner), ("emoji-bag", Face::Down)],
+                )
+            },
+        ),
+        Oracle::new(
+            "WR-S5",
+            "the places lie face up, the location deck face down",
+            |st| {
+                zones_lie(
+                    st,
+                    &[
+                        ("candidates", Face::Up),
+                        ("ruled-out", Face::Up),
+                        ("location-deck", Face::Down),
+                    ],
+                )
+            },
+        ),
+        Oracle::new(
+            "WR-R2",
+            "texts drawn and kept are seen by their texter only, the deck and discards by nobody",
+            |st| {
+                zones_lie(
+                    st,
+                    &[
+                        ("text-hand", Face::Owner),
+                        ("text-chosen", Face::Owner),
+                        ("text-deck", Face::Down),
+                        ("text-discard", Face::Down),
+                    ],
+                )
+            },
+        ),
+        Oracle::new("WR-R3", "the texts sent lie face up", |st| {
+            zones_lie(st, &[("played-texts", Face::Up)])
+        }),
+        Oracle::new("WR-R5", "the emojis placed lie face up", |st| {
+            zones_lie(st, &[("placed-emojis", Face::Up)])
+        }),
         Oracle::new(
             "WR-S3",
             "the text deck, the emoji bag and the location deck are shuffled",
@@ -1735,6 +1832,7 @@ pub fn plans(n: u64) -> Vec<Plan> {
         out.push(
             on(Plan::new(300 + seed, &["random"; 3]), "triple-text")
                 .text_option("driver", "random")
+                .text_option("difficulty", "hard")
                 .prepare(last_emojis),
         );
         out.push(
@@ -1751,7 +1849,11 @@ pub fn plans(n: u64) -> Vec<Plan> {
             on(Plan::new(600 + seed, &["random"; 4]), "triple-text").prepare(fourth_star_next),
         );
         out.push(Plan::new(700 + seed, &["random"; 3]).prepare(fourth_star_second));
-        out.push(Plan::new(800 + seed, &["random", "random"]).prepare(one_place_left));
+        out.push(
+            Plan::new(800 + seed, &["random", "random"])
+                .text_option("difficulty", "harder")
+                .prepare(one_place_left),
+        );
         if n > 1 {
             out.push(
                 on(Plan::new(900 + seed, &["random"; 5]), "triple-text")
