@@ -1,12 +1,13 @@
 //! Where's My Ride?'s rule oracles (`tests/support/wheres_my_ride_oracles.rs`) and the
 //! invariants every game keeps (`tests/support/oracles.rs`), run on every step of seeded games:
-//! random players and the App Regular, two to eight seats, every difficulty, Triple Text, two
-//! players with and without their texting, a Driver drawn at random, and games steered to the
-//! rare cases (the text deck's last card, a deck holding exactly one round's draws, the emoji
-//! bag's last token, the fourth broken star on the first or the second tile of a miss, one
-//! place left). The house rule Show, Don't Tell runs the same oracles, with those of the rules
-//! it changes replaced, over the same games and games whose Driver holds nothing true of the
-//! pickup spot. Every oracle must judge at least one step.
+//! random players and the App Regular, two, three, four and eight seats, every difficulty,
+//! Triple Text at three and four seats, two players with and without their texting, a Driver
+//! drawn at random, and games steered to the rare cases (the text deck's last card, a deck
+//! holding exactly one round's draws, the emoji bag's last token, the fourth broken star on
+//! the first or the second tile of a miss, one place left). The house rule Show, Don't Tell
+//! runs the same oracles, with those of the rules it changes replaced, over the same games and
+//! games whose Driver holds nothing true of the pickup spot. Every oracle must judge at least
+//! one step.
 //!
 //! `wheres_my_ride_oracles` is the quick run; `wheres_my_ride_oracles_long` (ignored; run it
 //! with `--ignored`) plays five times the seeds (the leak invariant, which reads every
