@@ -1299,11 +1299,23 @@ fn the_rule_list_matches_rules_md() {
 
 #[test]
 fn every_broken_rule_is_caught() {
-    rule_mutants::run(
+    // The oracles judge one seed of each kind of game (wheres_my_ride_oracles::plans), and stop
+    // at their first catch.
+    let mut oracles = farebox_suite::oracles::invariants();
+    oracles.extend(farebox_suite::wheres_my_ride_oracles::oracles());
+    let plans = farebox_suite::wheres_my_ride_oracles::plans(1);
+    let catch = |def: &Arc<GameDef>| {
+        farebox_suite::oracles::first_catch(def, &plans, &oracles, 3000).map(|c| c.to_string())
+    };
+    rule_mutants::run_with_oracles(
         "wheres-my-ride",
         RULES,
         CHECKS,
         wheres_my_ride_mutants::MUTANTS,
+        Some(rule_mutants::OracleRun {
+            catch: &catch,
+            required: wheres_my_ride_mutants::FOR_ORACLES,
+        }),
     );
 }
 

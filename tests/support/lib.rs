@@ -18,6 +18,7 @@ pub mod rule_kit;
 pub mod rule_mutants;
 pub mod secrets;
 pub mod taxi_derby_oracles;
+pub mod wheres_my_ride_oracles;
 
 /// The repository root, or the checkout `FAREBOX_SUITE_ROOT` names: a copy of the project
 /// with a rule broken on purpose, which `tests/breaks/measure.py` points the built tests at to

@@ -571,3 +571,80 @@ pub const MUTANTS: &[Mutant] = &[
         "a limit checked one step late: the spokesperson bot waits with two tiles left"
     ),
 ];
+
+/// Breaks the oracles must catch (`rule_mutants::OracleRun::required`): the kinds of fault
+/// that seeded games find and scenarios may not think of. Where's My Ride? is cooperative, so
+/// a tie at a rarely reached rank has no place in it (the table shares one result), nor has a
+/// leftover buying something: its leftover is the texts not sent.
+pub const FOR_ORACLES: &[Mutant] = &[
+    m!(
+        "WR-R7",
+        RULES,
+        "for _ = 1, n do",
+        "for _ = 2, n do",
+        "a count off by one: waiting turns no tile and a miss one"
+    ),
+    m!(
+        "WR-R2",
+        RULES,
+        "if game.count(chosen) < kept and game.count(hand) > 0 then",
+        "if game.count(hand) > 0 then",
+        "a texter who has sent their text goes on choosing"
+    ),
+    m!(
+        "WR-R2",
+        RULES,
+        "while game.move_card(hand, zone(\"text-discard\")) do\n\tend\n",
+        "",
+        "the leftover: the texts not sent stay in the texter's hand"
+    ),
+    m!(
+        "WR-R3",
+        RULES,
+        "for _, s in game.get(\"_texters\") do\n\t\tlocal chosen",
+        "local order = game.get(\"_texters\")\n\tfor i = #order, 1, -1 do\n\t\tlocal s = order[i]\n\t\tlocal chosen",
+        "an order swapped: the texts are turned up last texter first"
+    ),
+    m!(
+        "WR-R6",
+        RULES,
+        "game.take_card(zone(\"candidates\"), card, zone(\"ruled-out\"))",
+        "game.take_card(zone(\"candidates\"), card, zone(\"location-deck\"), \"bottom\")",
+        "a card lost: a missed place goes back under the location deck, not face down on the table"
+    ),
+    m!(
+        "WR-R2",
+        RULES,
+        "if game.count(deck) == 0 and game.count(zone(\"text-discard\")) > 0 then",
+        "if game.count(deck) <= 2 and game.count(zone(\"text-discard\")) > 0 then",
+        "a deck rebuilt while its last cards are in it"
+    ),
+    m!(
+        "WR-R8",
+        RULES,
+        "local rating = game.add_counter(\"rating\", -1)",
+        "local rating = game.counter(\"rating\")\n\t\t\tgame.add_counter(\"rating\", -1)",
+        "the end noticed a tile late: the rating is read before the fourth broken star lowers it"
+    ),
+    m!(
+        "WR-R4",
+        RULES,
+        "if game.get(\"_placed_round\") >= C.min_emojis_placed or #hand == 0 then",
+        "if game.get(\"_placed_round\") + 1 >= C.min_emojis_placed or #hand == 0 then",
+        "a \"one or more\" that allows none: done before any emoji is placed"
+    ),
+    m!(
+        "WR-V3",
+        RULES,
+        "return math.min(k, #riders())",
+        "return if game.option(\"triple-text\") then k else math.min(k, #riders())",
+        "a restriction dropped in one of two paths: Triple Text at three players has a Rider text twice"
+    ),
+    m!(
+        "WR-R4",
+        RULES,
+        "\t\t\t.. quoted(card)\n\t)\n\tshow_text(card)\n",
+        "\t\t\t.. quoted(card)\n\t)\n",
+        "a placed token never shown in the public conversation"
+    ),
+];
