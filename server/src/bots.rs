@@ -12,6 +12,11 @@
 //! to act). So a search bot that thinks for a second delays no person at any table, its own
 //! included: a person's action, a join or a look is answered while it thinks.
 //!
+//! The threads are in two lanes: the search bot's, whose decisions take up to seconds, and
+//! the quick one of every other bot (random, a mod's bot script), so a search thinking at one
+//! table never keeps a person at another waiting for their quick opponent. A table has a
+//! replica in each lane its bots use.
+//!
 //! Each seat's agent lives in the replica and is made once from its spec with the table's bot
 //! seed, as it was on the game thread: a table's bots choose what they chose before.
 
@@ -24,6 +29,11 @@ use farebox::agent::Agent;
 use farebox::game::{Game, Setup};
 
 use crate::hub::{Cmd, thread_of};
+
+/// Which bot threads a bot thinks on: the search bot's lane or the quick lane.
+pub fn lane(spec: &str) -> usize {
+    usize::from(spec == "search" || spec.starts_with("search:"))
+}
 
 /// A request for a bot's move at a table.
 pub struct Think {
@@ -48,39 +58,51 @@ pub enum BotCmd {
 
 /// The handle the game threads hold.
 pub struct BotPool {
-    senders: Vec<Sender<BotCmd>>,
+    /// The senders of each lane's threads ([`lane`]).
+    lanes: [Vec<Sender<BotCmd>>; 2],
     threads: Vec<std::thread::JoinHandle<()>>,
 }
 
 impl BotPool {
-    /// `n` bot threads that send moves back to the game threads of `games`.
+    /// `n` search bot threads and one quick bot thread, that send moves back to the game
+    /// threads of `games`.
     pub fn start(n: usize, games: Vec<Sender<Cmd>>) -> BotPool {
         let games = Arc::new(games);
-        let mut senders = vec![];
+        let mut lanes: [Vec<Sender<BotCmd>>; 2] = [vec![], vec![]];
         let mut threads = vec![];
-        for i in 0..n.max(1) {
-            let (tx, rx) = channel();
-            senders.push(tx);
-            let games = games.clone();
-            let spawned = std::thread::Builder::new()
-                .name(format!("farebox-bots-{i}"))
-                .spawn(move || run(rx, &games));
-            if let Ok(h) = spawned {
-                threads.push(h);
+        for (lane, count, name) in [(0, 1, "quick"), (1, n.max(1), "search")] {
+            for i in 0..count {
+                let (tx, rx) = channel();
+                lanes[lane].push(tx);
+                let games = games.clone();
+                let spawned = std::thread::Builder::new()
+                    .name(format!("farebox-bots-{name}-{i}"))
+                    .spawn(move || run(rx, &games));
+                if let Ok(h) = spawned {
+                    threads.push(h);
+                }
             }
         }
-        BotPool { senders, threads }
+        BotPool { lanes, threads }
     }
 
-    pub fn send(&self, code: &str, cmd: BotCmd) {
-        let i = thread_of(code, self.senders.len());
-        if let Some(s) = self.senders.get(i) {
+    /// Sends a request to the thread of `code` in `lane`.
+    pub fn send(&self, lane: usize, code: &str, cmd: BotCmd) {
+        let senders = &self.lanes[lane.min(1)];
+        if let Some(s) = senders.get(thread_of(code, senders.len())) {
             let _ = s.send(cmd);
         }
     }
 
+    /// Tells every lane that the table `code` is gone.
+    pub fn forget(&self, code: &str) {
+        for lane in 0..2 {
+            self.send(lane, code, BotCmd::Forget(code.to_string()));
+        }
+    }
+
     pub fn stop(&mut self) {
-        for s in &self.senders {
+        for s in self.lanes.iter().flatten() {
             let _ = s.send(BotCmd::Stop);
         }
         for t in self.threads.drain(..) {
@@ -171,7 +193,9 @@ fn think(replicas: &mut HashMap<String, Replica>, t: &Think) -> Result<String, S
         .agents
         .get_mut(&key)
         .ok_or_else(|| "no agent".to_string())?;
-    let i = agent.choose(&mut r.game, &legal).map_err(|e| e.to_string())?;
+    let i = agent
+        .choose(&mut r.game, &legal)
+        .map_err(|e| e.to_string())?;
     legal
         .get(i)
         .cloned()

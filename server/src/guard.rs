@@ -74,8 +74,15 @@ struct Addr {
 }
 
 impl Addr {
-    fn idle(&self, now: Instant) -> bool {
-        self.conns == 0 && self.tables == 0 && self.shut_until.is_none_or(|t| t <= now)
+    /// Whether nothing about the address need be kept: no connection, no table, no shut-out
+    /// and no strike still counting.
+    fn idle(&self, now: Instant, window: Duration) -> bool {
+        self.conns == 0
+            && self.tables == 0
+            && self.shut_until.is_none_or(|t| t <= now)
+            && self
+                .strikes_since
+                .is_none_or(|t| now.duration_since(t) > window)
     }
 }
 
@@ -153,7 +160,7 @@ impl Guard {
             let k = key(ip);
             if let Some(a) = s.addrs.get_mut(&k) {
                 a.conns = a.conns.saturating_sub(1);
-                if a.idle(now) {
+                if a.idle(now, self.limits.strike_window) {
                     s.addrs.remove(&k);
                 }
             }
@@ -192,7 +199,7 @@ impl Guard {
                 let k = key(ip);
                 if let Some(a) = s.addrs.get_mut(&k) {
                     a.tables = a.tables.saturating_sub(1);
-                    if a.idle(now) {
+                    if a.idle(now, self.limits.strike_window) {
                         s.addrs.remove(&k);
                     }
                 }
@@ -206,8 +213,7 @@ impl Guard {
         let now = Instant::now();
         self.with(|s| {
             let a = s.addrs.entry(key(ip)).or_default();
-            if a
-                .strikes_since
+            if a.strikes_since
                 .is_none_or(|t| now.duration_since(t) > self.limits.strike_window)
             {
                 a.strikes = 0;
@@ -244,7 +250,8 @@ mod tests {
     use super::*;
 
     fn ip(s: &str) -> IpAddr {
-        s.parse().unwrap_or(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST))
+        s.parse()
+            .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST))
     }
 
     #[test]

@@ -228,7 +228,9 @@ impl Worker {
             for t in self.tables.values_mut() {
                 t.tick(now);
                 if let Some(think) = t.bot_request() {
-                    self.pool.send(&t.code, BotCmd::Think(Box::new(think)));
+                    let lane = crate::bots::lane(&think.spec);
+                    self.pool
+                        .send(lane, &t.code, BotCmd::Think(Box::new(think)));
                 }
             }
             let (pool, guard) = (&self.pool, &self.guard);
@@ -239,7 +241,7 @@ impl Worker {
                     || (!t.is_over() && quiet < KEEP_IDLE);
                 if !keep {
                     self.count.fetch_sub(1, Ordering::Relaxed);
-                    pool.send(code, BotCmd::Forget(code.clone()));
+                    pool.forget(code);
                     guard.table_closed(t.creator);
                 }
                 keep
@@ -281,7 +283,7 @@ impl Worker {
                 if let Some(t) = self.tables.get_mut(&code) {
                     t.bot_move(number, result);
                     if t.is_over() {
-                        self.pool.send(&code, BotCmd::Forget(code.clone()));
+                        self.pool.forget(&code);
                     }
                 }
             }

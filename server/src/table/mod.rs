@@ -66,7 +66,9 @@ pub struct TableConfig {
 enum Holder {
     Open,
     /// A bot's seat: its spec (its agent thinks on a bot thread, [`crate::bots`]).
-    Bot { spec: String },
+    Bot {
+        spec: String,
+    },
     Person {
         name: String,
         token: String,
@@ -134,10 +136,10 @@ pub struct Table {
     decision_since: Instant,
     timed_out: bool,
     /// The action number a bot was asked to think at (its move is awaited), how many of the
-    /// game's actions the bot thread's replica has been sent, and whether a failed bot
-    /// request was already tried again from the start.
+    /// game's actions the replica in each bot lane has been sent ([`crate::bots::lane`]), and
+    /// whether a failed bot request was already tried again from the start.
     thinking: Option<u64>,
-    bot_sent: usize,
+    bot_sent: [usize; 2],
     bot_retried: bool,
     /// The board as it lies on the table now (graph, sections and track boards), and whether
     /// the last action changed it (then every update after it carries it).
@@ -258,7 +260,7 @@ impl Table {
             decision_since: Instant::now(),
             timed_out: false,
             thinking: None,
-            bot_sent: 0,
+            bot_sent: [0; 2],
             bot_retried: false,
             board,
             board_changed: false,
@@ -368,9 +370,10 @@ impl Table {
         }
         self.thinking = Some(number);
         let history = self.game.history();
-        let from = self.bot_sent.min(history.len());
+        let lane = crate::bots::lane(&spec);
+        let from = self.bot_sent[lane].min(history.len());
         let actions = history[from..].to_vec();
-        self.bot_sent = history.len();
+        self.bot_sent[lane] = history.len();
         Some(crate::bots::Think {
             code: self.code.clone(),
             def: self.def.clone(),
@@ -419,7 +422,7 @@ impl Table {
             // Once, the bot thread's copy of the game is made again from the start.
             Err(_) if !self.bot_retried => {
                 self.bot_retried = true;
-                self.bot_sent = 0;
+                self.bot_sent = [0; 2];
             }
             Err(e) => self.fail(e),
         }
