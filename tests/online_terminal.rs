@@ -84,12 +84,20 @@ fn a_table_is_hosted_from_the_terminal_and_other_content_refused() {
             &addr,
             "--seats",
             "human,random",
+            "--clock",
+            "90",
         ],
         &input,
     );
     assert_eq!(rc, 0, "{err}\n{out}");
     assert!(out.contains("Table ") && out.contains("is open"), "{out}");
     assert!(out.contains("Game over: "), "{out}");
+    // The table's own turn clock, told with each decision.
+    assert!(
+        out.contains("You have 1:30 for this decision")
+            || out.contains("You have 1:29 for this decision"),
+        "{out}"
+    );
 
     // A server whose Curbside differs from ours (another file): joining is refused, clearly.
     let mut mods = farebox_suite::bundled_in_memory();

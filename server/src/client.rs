@@ -104,6 +104,8 @@ pub struct Latest {
     /// The actions the seat may take now (empty unless it is this person's turn).
     pub offered: Vec<Offer>,
     pub seats: Vec<SeatStatus>,
+    /// When `seats` arrived: the clock of the seat to act counts down from then.
+    pub seats_at: Option<std::time::Instant>,
     pub last: Option<LastAction>,
     /// The seat's log: each action's line (its label for this seat) and the lines the rules
     /// wrote that it may read, the newest [`LOG_KEPT`]. Whether this client was at the table
@@ -121,6 +123,15 @@ pub struct Latest {
 }
 
 impl Latest {
+    /// The time left on the turn clock of the seat to act now, counted down since the seats
+    /// arrived, with that seat: None when no clock runs.
+    pub fn clock(&self) -> Option<(u8, Duration)> {
+        let s = self.seats.iter().find(|s| s.to_act)?;
+        let left = Duration::from_millis(s.clock_ms?);
+        let since = self.seats_at.map_or(Duration::ZERO, |t| t.elapsed());
+        Some((s.seat, left.saturating_sub(since)))
+    }
+
     fn take(&mut self, m: &ServerMsg) {
         match m {
             ServerMsg::Welcome { mods, .. } => self.mods = mods.clone(),
@@ -183,12 +194,14 @@ impl Latest {
                 }
                 self.offered = u.offered.clone();
                 self.seats = u.seats.clone();
+                self.seats_at = Some(std::time::Instant::now());
                 if !u.resync {
                     self.last = u.last.clone();
                 }
             }
             ServerMsg::Seats { number, seats, .. } if *number == self.number => {
                 self.seats = seats.clone();
+                self.seats_at = Some(std::time::Instant::now());
             }
             ServerMsg::Refused { reason, .. } | ServerMsg::Error { reason } => {
                 self.problem = Some(reason.clone())

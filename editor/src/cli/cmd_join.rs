@@ -132,6 +132,12 @@ fn catch_up(def: &GameDef, told: &[Told], me: Option<u8>, upto: u64) -> Vec<Stri
     out
 }
 
+/// A turn clock's time left, as m:ss.
+fn clock_text(left: Duration) -> String {
+    let s = left.as_secs();
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
 /// Opens a table of the mod with --seats on the server; its code.
 fn host(args: &PlayArgs, client: &Client, addr: &str, io: &mut Io) -> Result<String, Fail> {
     let def = load_for_play(args.game.as_deref().unwrap_or_default(), io)?;
@@ -323,8 +329,12 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
         if u.offered.is_empty() {
             let to_act = (view.active, u.number);
             if waiting_for.is_none_or(|(s, _)| s != to_act.0) && me.is_some() {
+                let clock = latest
+                    .clock()
+                    .map(|(_, left)| format!(" ({} on their turn clock)", clock_text(left)))
+                    .unwrap_or_default();
                 io.say(format!(
-                    "Waiting for {}…",
+                    "Waiting for {}…{clock}",
                     def.seat_name(view.active as usize)
                 ));
             }
@@ -332,6 +342,12 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
             continue;
         }
         waiting_for = None;
+        if let Some((_, left)) = latest.clock() {
+            io.say(format!(
+                "You have {} for this decision; then the table's bot takes it for you.",
+                clock_text(left)
+            ));
+        }
         // This seat's turn: the game, what happened since its last turn and the menu of the
         // actions offered, fitted to a terminal of 100 x 40 (`c` and `i` show what was folded).
         let actions: Vec<String> = u.offered.iter().map(|o| o.action.clone()).collect();

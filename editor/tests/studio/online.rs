@@ -626,3 +626,23 @@ fn an_action_taken_while_joining_is_logged_once() {
     let labels = log.iter().filter(|l| l.contains(": Line up ")).count();
     assert_eq!(labels, 1, "the action's own line once: {log:#?}");
 }
+
+/// The turn clock of the seat to act is shown beside it, counting down from the server's
+/// ten minutes a decision.
+#[test]
+fn the_turn_clock_of_the_seat_to_act_is_shown() {
+    let server = server(Duration::from_secs(30));
+    let (mut h, _) = seated_studio(&server, &["person", "random"]);
+    until(&mut h, "actions offered", |s| {
+        online(s).is_some_and(|o| !o.offered().is_empty())
+    });
+    settle(&mut h);
+    let clocks = h
+        .query_all_by_label_contains(" left")
+        .filter(|n| {
+            let t = format!("{n:?}");
+            t.contains("\"9:5") || t.contains("\"10:00 left")
+        })
+        .count();
+    assert_eq!(clocks, 1, "the seat to act's clock is not shown once");
+}

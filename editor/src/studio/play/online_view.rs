@@ -315,6 +315,15 @@ impl Online {
                             .strong()
                             .color(ui.visuals().warn_fg_color),
                     );
+                    // The turn clock: when it runs out, the table's bot takes the decision.
+                    if let Some((seat, left)) = self.clock()
+                        && seat == s.seat
+                    {
+                        let secs = left.as_secs();
+                        ui.label(egui::RichText::new(format!("{}:{:02} left", secs / 60, secs % 60)).strong())
+                            .on_hover_text("The turn clock: when it runs out, the table's stand-in bot takes this decision.");
+                        ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+                    }
                 }
             });
             let mut words = seat_status(&def, &s);

@@ -633,6 +633,11 @@ impl Online {
         &self.latest.seats
     }
 
+    /// The seat to act and the time left on its turn clock, counting down (None: no clock).
+    pub fn clock(&self) -> Option<(u8, std::time::Duration)> {
+        self.latest.clock()
+    }
+
     /// Where the connection sits (its code, seat and token).
     pub fn seated(&self) -> Option<&Seated> {
         self.seated.as_ref()
