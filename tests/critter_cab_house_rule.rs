@@ -164,3 +164,59 @@ fn no_sitting_out_games_play_to_the_end_with_bots() {
         "only {ran_out} of 10 long games ran out of passengers"
     );
 }
+
+/// With nobody sitting a turn out, No Sitting Out plays one round fewer by default than
+/// Critter Cab (its option), to keep the game about as long at the table.
+#[test]
+fn the_game_is_a_round_shorter_by_default() {
+    let rounds = |id: &str| -> i64 {
+        let def = farebox_suite::load(id);
+        def.option("turn-limit")
+            .and_then(|o| o.default.as_int())
+            .expect("no turn-limit option")
+    };
+    assert_eq!(
+        rounds("critter-cab-no-sitting-out"),
+        rounds("critter-cab") - 1
+    );
+}
+
+/// Every chance card that moves coins says how many in its text, in Critter Cab and in No
+/// Sitting Out (whose Ducks Crossing costs one coin): what the table reads is what is paid.
+#[test]
+fn a_chance_card_pays_what_its_text_says() {
+    for id in ["critter-cab", "critter-cab-no-sitting-out"] {
+        let def = farebox_suite::load(id);
+        let d = def.deck("chance").expect("no chance deck");
+        for card in &def.decks[d].cards {
+            let effect = card
+                .fields
+                .get("effect")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if ![
+                "gain-coins",
+                "lose-coins",
+                "collect-from-each",
+                "next-fare-bonus",
+            ]
+            .contains(&effect)
+            {
+                continue;
+            }
+            let amount = card
+                .fields
+                .get("amount")
+                .and_then(Value::as_int)
+                .unwrap_or(0);
+            let text = &card.text;
+            let word = if amount == 1 { "coin" } else { "coins" };
+            assert!(
+                text.contains(&format!("{amount} {word}"))
+                    || text.contains(&format!("{amount} extra {word}")),
+                "{id}: {} moves {amount} {word} but says: {text}",
+                card.id
+            );
+        }
+    }
+}

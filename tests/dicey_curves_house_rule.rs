@@ -94,3 +94,29 @@ fn the_bots_play_sunday_drive_to_the_end() {
         assert!(out.result.is_some(), "seed {seed}: not finished");
     }
 }
+
+/// Every leftover combo buys one chip more in Sunday Drive than in Dicey Curves, and never
+/// more than the four-chip cap (its patch: "every leftover combo buys one more control chip").
+#[test]
+fn every_leftover_combo_buys_one_chip_more_up_to_four() {
+    let chips = |id: &str, combo: i64| -> Option<i64> {
+        let def = farebox_suite::load(id);
+        let t = def.table("chip-purchase").expect("no chip-purchase table");
+        def.tables[t]
+            .lookup(&Value::Int(combo))
+            .and_then(|row| row.get("chips").and_then(Value::as_int))
+    };
+    for combo in 1..=8 {
+        let (game, house) = (
+            chips("dicey-curves", combo),
+            chips("dicey-curves-sunday-drive", combo),
+        );
+        if let Some(g) = game {
+            assert_eq!(
+                house,
+                Some((g + 1).min(4)),
+                "a leftover of {combo} dice: Dicey Curves buys {g}, Sunday Drive {house:?}"
+            );
+        }
+    }
+}

@@ -121,6 +121,7 @@ end }}
         pieces = pieces.join(", ")
     );
     BotDef {
+        standin: false,
         id: "peek".into(),
         name: "Peek".into(),
         description: "Reports everything its lookahead shows".into(),

@@ -301,3 +301,30 @@ fn the_bots_still_play_it() {
     }
     assert!(bot_wins >= 55, "the Fare Planner won {bot_wins} of 60");
 }
+
+/// The Cleanest Record bonus pays more in Learner's Permit than in Taxi Derby at every rank
+/// (mod.toml: "a clean record pays better"), so careful driving is still worth learning.
+#[test]
+fn a_clean_record_pays_more_at_every_rank() {
+    let row = |def: &GameDef| -> Vec<i64> {
+        let t = def.table("end-bonus").expect("no end-bonus table");
+        let row = def.tables[t]
+            .rows
+            .iter()
+            .find(|r| r.get("category").and_then(Value::as_str) == Some("fewest-tickets"))
+            .expect("no Cleanest Record row")
+            .clone();
+        ["first", "second", "third"]
+            .iter()
+            .map(|k| row.get(*k).and_then(Value::as_int).unwrap_or(0))
+            .collect()
+    };
+    let (house, game) = (row(&permit()), row(&farebox_suite::load("taxi-derby")));
+    for (rank, (h, g)) in house.iter().zip(&game).enumerate() {
+        assert!(
+            h > g,
+            "rank {}: Learner's Permit pays {h}, Taxi Derby {g}",
+            rank + 1
+        );
+    }
+}

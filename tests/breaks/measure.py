@@ -18,7 +18,9 @@ whenever a check does), its rule oracles (the house rule's included), its house-
 generic leak test and its outcome snapshots (these two only when the rule tests and oracles
 missed the break: they are slow). A break is caught by the rule tests or oracles
 when one of those fails; it names its rule when a failing rule test proves that rule ID or an
-oracle's failure names it. Changed outcome figures alone are reported, not counted as caught.
+oracle's failure names it. A house rule has no rule list of its own: a break of one is also
+caught, and named, when its own tests (`<game>_house_rule`, `house_rules`) fail. Changed
+outcome figures alone are reported, not counted as caught.
 
     cargo test -p farebox-suite --no-run
     python3 tests/breaks/measure.py BREAKS.toml [--only N]
@@ -134,7 +136,7 @@ def measure(b, bins, scratch):
     for n in house:
         failed, _ = run(bins[n], root)
         result["house"] += failed
-    if result["rules"] or result["oracles"]:
+    if result["rules"] or result["oracles"] or (b["mod"] in GAMES.values() and result["house"]):
         return result
     # What else notices a break the rule tests and oracles missed (slow: every game's leaks).
     failed, _ = run(bins["leaks"], root, skip=("the_search_finds",))
@@ -168,7 +170,11 @@ def main():
             tally["error"] += 1
             print(f"{head} ERROR {r['error']}", flush=True)
             continue
-        caught = bool(r["rules"] or r["oracles"])
+        # A house rule has no rule list: its own tests are its rule tests.
+        own = b["mod"] in GAMES.values() and bool(r["house"])
+        if own and not (r["rules"] or r["oracles"]):
+            r["named"] = True
+        caught = bool(r["rules"] or r["oracles"]) or own
         if caught:
             tally["caught"] += 1
             tally["named"] += r["named"]

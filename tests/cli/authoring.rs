@@ -88,6 +88,46 @@ fn reserved_bot_ids_and_endless_ids_are_refused() {
     assert!(r.out.len() < 5_000, "the id is not echoed whole");
 }
 
+/// Online, the bot marked `standin` plays for people who dropped out or ran out of time; a mod
+/// marks one at most.
+#[test]
+fn one_bot_stands_in_for_people() {
+    let dir = scratch("standin-bot").join("curbside");
+    copy_dir(&mod_dir("curbside"), &dir);
+    let manifest = dir.join("mod.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::copy(dir.join("bots/dispatcher.luau"), dir.join("bots/relief.luau")).unwrap();
+    let relief = "\n[[bots]]\nid = \"relief\"\nname = \"Relief driver\"\nscript = \"bots/relief.luau\"\nstandin = true\n";
+    std::fs::write(&manifest, format!("{text}{relief}")).unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let def = farebox::content::load_mod(
+        &farebox::source::FsSource::new(&dir),
+        &farebox::source::FolderResolver::new(dir.parent().unwrap()),
+    )
+    .unwrap();
+    assert_eq!(def.standin_bot().map(|b| b.id.as_str()), Some("relief"));
+    std::fs::write(
+        &manifest,
+        format!(
+            "{}{relief}",
+            text.replacen(
+                "script = \"bots/dispatcher.luau\"",
+                "script = \"bots/dispatcher.luau\"\nstandin = true",
+                1
+            )
+        ),
+    )
+    .unwrap();
+    let r = farebox(&["validate", &s(&dir)]);
+    assert_eq!(r.code, 1, "{}{}", r.out, r.err);
+    assert!(
+        r.out.contains("one bot of a mod stands in for people"),
+        "{}",
+        r.out
+    );
+}
+
 /// A deck's `tags_from` naming no table is an error even while no card has tags.
 #[test]
 fn tags_from_a_table_the_mod_does_not_have_is_an_error() {

@@ -1483,12 +1483,21 @@ fn fresh_hand_told_to_the_driver_only(st: &Step) -> Verdict {
     };
     // What the Driver alone was told at this step.
     let private: Vec<&String> = mine.lines.iter().filter(|l| !public.contains(l)).collect();
+    // Why the hand changed is a secret too (nothing held was true of the pickup spot): the
+    // Driver alone is told it, in a line that names no token of the fresh hand.
+    let why = private
+        .iter()
+        .any(|l| !new.iter().any(|t| l.contains(&name(st, "emojis", t))));
     all([
         check(
             new.iter()
                 .all(|t| private.iter().any(|l| l.contains(&name(st, "emojis", t)))),
             || "the Driver is not told each token of the fresh hand".into(),
         ),
+        check(why, || {
+            "the Driver is not told alone why the hand is drawn afresh (the table may have heard it)"
+                .into()
+        }),
         all(st.shown.iter().filter(|s| s.viewer != Some(d)).map(|s| {
             let heard: Vec<&&String> = private.iter().filter(|l| s.lines.contains(l)).collect();
             check(heard.is_empty(), || {

@@ -84,6 +84,14 @@ impl GameDef {
     pub fn bot(&self, id: &str) -> Option<&BotDef> {
         self.bots.iter().find(|b| b.id == id)
     }
+    /// The bot that plays online for a person who dropped out or whose turn clock ran out:
+    /// the one marked `standin`, else the first listed (None: the random player does it).
+    pub fn standin_bot(&self) -> Option<&BotDef> {
+        self.bots
+            .iter()
+            .find(|b| b.standin)
+            .or_else(|| self.bots.first())
+    }
     /// The counter that holds each seat's score during play, if the mod names one.
     pub fn score_counter(&self) -> Option<usize> {
         self.counters.iter().position(|c| c.score)
@@ -506,4 +514,6 @@ pub struct BotDef {
     pub name: String,
     pub description: String,
     pub script: ScriptDef,
+    /// Whether it stands in for people online ([`GameDef::standin_bot`]).
+    pub standin: bool,
 }

@@ -215,6 +215,10 @@ pub struct RawBot {
     pub description: String,
     /// Luau file that returns a table with a `choose(game, seat, actions)` function.
     pub script: Sp<String>,
+    /// Online, the bot that plays for a person who dropped out or whose turn clock ran out
+    /// (at most one bot of a mod; without one, the first bot listed does it).
+    #[serde(default)]
+    pub standin: bool,
 }
 
 // ---------------------------------------------------------------------------------------------

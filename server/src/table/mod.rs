@@ -235,8 +235,7 @@ impl Table {
         let recorder = Some(Recorder::new(&game));
         let board = WireBoard::of(&def, &game.state().board);
         let standin = def
-            .bots
-            .first()
+            .standin_bot()
             .map_or_else(|| "random".to_string(), |b| b.id.clone());
         let mut t = Table {
             code,

@@ -451,7 +451,22 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 name: b.item.name.clone(),
                 description: b.item.description.clone(),
                 script: script_def(s),
+                standin: b.item.standin,
             });
+        }
+    }
+    let standins: Vec<_> = merged.bots.iter().filter(|(b, _)| b.item.standin).collect();
+    if let [_, more @ ..] = standins.as_slice() {
+        for (b, _) in more {
+            cx.err(
+                b.file,
+                b.item.id.span(),
+                format!(
+                    "bot `{}` is marked `standin`, and so is `{}`: one bot of a mod stands in for people",
+                    b.item.id.get(),
+                    standins[0].0.item.id.get()
+                ),
+            );
         }
     }
     cx.unique("bot", bot_ids);
