@@ -17,6 +17,7 @@ use farebox::GameDef;
 
 use crate::conn::Conn;
 use crate::protocol::{ClientMsg, ServerMsg};
+use crate::store::{Resumed, Store, resume_tables};
 use crate::table::{Table, TableConfig, TableSpec, cut, os_random};
 
 /// Letters of table codes (no 0/O, 1/I/L: codes are read aloud and typed).
@@ -58,6 +59,8 @@ pub struct HubConfig {
     pub table: TableConfig,
     /// Seeds tables from this (table k gets seed + k) instead of the operating system: tests.
     pub seed: Option<u64>,
+    /// The table store: one connection per game thread, or none (tables in memory only).
+    pub stores: Vec<Store>,
 }
 
 /// The handle the network side holds.
@@ -66,6 +69,8 @@ pub struct Hub {
     next: AtomicUsize,
     threads: Vec<std::thread::JoinHandle<()>>,
     tables: Arc<AtomicUsize>,
+    /// The stored tables each thread took up at start (or left).
+    resumed: Vec<Resumed>,
 }
 
 /// Which thread holds the table `code`.
@@ -87,7 +92,10 @@ impl Hub {
         let tables = Arc::new(AtomicUsize::new(0));
         let mut senders = vec![];
         let mut threads = vec![];
+        let mut stores = cfg.stores.into_iter();
+        let (loaded_tx, loaded) = channel();
         for i in 0..n {
+            let (store, loaded_tx) = (stores.next(), loaded_tx.clone());
             let (tx, rx) = channel();
             senders.push(tx);
             let (mods, table_cfg, seed, seeds, count) = (
@@ -101,7 +109,7 @@ impl Hub {
             let spawned = std::thread::Builder::new()
                 .name(format!("farebox-tables-{i}"))
                 .spawn(move || {
-                    Worker {
+                    let mut w = Worker {
                         index: i,
                         threads: n,
                         mods,
@@ -110,18 +118,25 @@ impl Hub {
                         seeds,
                         count,
                         tables: HashMap::new(),
-                    }
-                    .run(rx)
+                        store: store.map(std::rc::Rc::new),
+                        held: HashMap::new(),
+                    };
+                    let _ = loaded_tx.send(w.resume());
+                    w.run(rx)
                 });
             if let Ok(h) = spawned {
                 threads.push(h);
             }
         }
+        drop(loaded_tx);
+        // Every thread has taken up its stored tables before the server answers anyone.
+        let resumed = loaded.iter().flatten().collect();
         Hub {
             senders,
             next: AtomicUsize::new(0),
             threads,
             tables,
+            resumed,
         }
     }
 
@@ -143,6 +158,11 @@ impl Hub {
 
     pub fn tables(&self) -> usize {
         self.tables.load(Ordering::Relaxed)
+    }
+
+    /// What became of the stored tables at start.
+    pub fn resumed(&self) -> &[Resumed] {
+        &self.resumed
     }
 
     pub fn stop(&mut self) {
@@ -170,9 +190,31 @@ struct Worker {
     seeds: Arc<AtomicUsize>,
     count: Arc<AtomicUsize>,
     tables: HashMap<String, Table>,
+    store: Option<std::rc::Rc<Store>>,
+    /// Stored tables not resumed, and why (told to whoever asks for them).
+    held: HashMap<String, String>,
 }
 
 impl Worker {
+    /// Takes up this thread's stored tables.
+    fn resume(&mut self) -> Vec<Resumed> {
+        let Some(store) = &self.store else {
+            return vec![];
+        };
+        let (tables, said) =
+            resume_tables(store, self.index, self.threads, &self.mods, &self.table_cfg);
+        for t in tables {
+            self.tables.insert(t.code.clone(), t);
+            self.count.fetch_add(1, Ordering::Relaxed);
+        }
+        for r in &said {
+            if let Resumed::Held { code, reason } = r {
+                self.held.insert(code.clone(), reason.clone());
+            }
+        }
+        said
+    }
+
     fn run(mut self, rx: Receiver<Cmd>) {
         loop {
             let busy = self.tables.values().any(Table::bot_to_act);
@@ -223,6 +265,9 @@ impl Worker {
                     || (!t.is_over() && quiet < KEEP_IDLE);
                 if !keep {
                     self.count.fetch_sub(1, Ordering::Relaxed);
+                    if let Some(s) = &self.store {
+                        let _ = s.drop_table(&t.code);
+                    }
                 }
                 keep
             });
@@ -256,9 +301,10 @@ impl Worker {
             }
             Cmd::Msg { code, conn, msg } => {
                 let Some(t) = self.tables.get_mut(&code) else {
-                    conn.send(&ServerMsg::Error {
-                        reason: format!("there is no table `{}` on this server", cut(&code)),
+                    let reason = self.held.get(&code).cloned().unwrap_or_else(|| {
+                        format!("there is no table `{}` on this server", cut(&code))
                     });
+                    conn.send(&ServerMsg::Error { reason });
                     return true;
                 };
                 match msg {
@@ -329,7 +375,7 @@ impl Worker {
             None => (os_random(), os_random()),
         };
         let code = self.new_code();
-        let t = Table::new(
+        let mut t = Table::new(
             code.clone(),
             def.clone(),
             spec,
@@ -337,6 +383,19 @@ impl Worker {
             bot_seed,
             self.table_cfg.clone(),
         )?;
+        if let Some(s) = &self.store {
+            s.create(
+                &code,
+                &def.id,
+                &def.content_hash,
+                &spec.options,
+                seed,
+                bot_seed,
+                &spec.seats,
+            )
+            .map_err(|e| format!("the server could not keep a new table: {e}"))?;
+            t.set_store(s.clone());
+        }
         self.tables.insert(code.clone(), t);
         self.count.fetch_add(1, Ordering::Relaxed);
         Ok(code)
@@ -353,7 +412,11 @@ impl Worker {
                     c as char
                 })
                 .collect();
-            if thread_of(&code, self.threads) == self.index && !self.tables.contains_key(&code) {
+            if thread_of(&code, self.threads) == self.index
+                && !self.tables.contains_key(&code)
+                && !self.held.contains_key(&code)
+                && !self.store.as_ref().is_some_and(|s| s.has(&code))
+            {
                 return code;
             }
         }

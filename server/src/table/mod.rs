@@ -21,10 +21,12 @@ use farebox::value::Value;
 
 mod records;
 mod seats;
+mod stored;
 
 pub use records::save_replay;
 
 use crate::conn::Conn;
+use crate::store::Store;
 use crate::protocol::{
     DownloadKind, LOG_KEPT, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus,
     ServerMsg, Told, Update, WireBoard,
@@ -62,7 +64,8 @@ enum Holder {
     },
     Person {
         name: String,
-        token: String,
+        /// The BLAKE3 hash of the seat's token: the token itself is kept by its person only.
+        token_hash: [u8; 32],
         conn: Option<Conn>,
         /// When they dropped out (None while connected).
         left: Option<Instant>,
@@ -121,6 +124,8 @@ pub struct Table {
     board_changed: bool,
     /// The last [`LOG_KEPT`] actions, for the log of a seat that (re)joins.
     past: VecDeque<Past>,
+    /// Where the table is kept as it is played (`stored.rs`), if anywhere.
+    store: Option<std::rc::Rc<Store>>,
 }
 
 fn bot_ok(spec: &str, def: &GameDef) -> Result<(), String> {
@@ -225,6 +230,7 @@ impl Table {
             board,
             board_changed: false,
             past: VecDeque::new(),
+            store: None,
         };
         t.refresh();
         Ok(t)
@@ -295,8 +301,12 @@ impl Table {
     }
 
     fn fail(&mut self, why: String) {
+        self.stop(format!("the table stopped: a rule failed: {why}"));
+    }
+
+    /// Stops the table for good, telling everyone why.
+    fn stop(&mut self, reason: String) {
         self.legal.clear();
-        let reason = format!("the table stopped: a rule failed: {why}");
         for c in self.conns() {
             c.send(&ServerMsg::Error {
                 reason: reason.clone(),
@@ -342,8 +352,21 @@ impl Table {
         }
     }
 
-    /// Applies an action of the seat to act (legal: from `self.legal`) and tells everyone.
+    /// Applies an action of the seat to act (legal: from `self.legal`), records it in the
+    /// store, and only then tells everyone.
     fn take(&mut self, seat: u8, action: &str, by_bot: bool) {
+        let Some(told) = self.advance(seat, action, by_bot) else {
+            return;
+        };
+        if !self.store_action(seat, action, by_bot) {
+            return;
+        }
+        self.broadcast(told);
+    }
+
+    /// Applies an action of the seat to act (legal: from `self.legal`) to the game, its
+    /// recording and its log; the log's length before it, or None when a rule failed.
+    fn advance(&mut self, seat: u8, action: &str, by_bot: bool) -> Option<usize> {
         // Labels are made before the action: the public one, and the seat's own when a
         // person sits there or may yet (it is shown to them live, or when they (re)join).
         let public = self.game.describe_for(action, None);
@@ -355,7 +378,7 @@ impl Table {
         let told = self.game.log().len();
         if let Err(e) = self.game.apply_legal(action) {
             self.fail(e.to_string());
-            return;
+            return None;
         }
         if let Some(r) = &mut self.recorder {
             r.step(seat, action, &self.game);
@@ -375,7 +398,7 @@ impl Table {
             by_bot,
             wrote: (told, self.game.log().len()),
         });
-        self.broadcast(told);
+        Some(told)
     }
 
     /// The last action as `viewer` is shown it.
@@ -681,7 +704,3 @@ impl Table {
     }
 }
 
-/// Compares tokens in time that does not depend on where they differ.
-fn constant_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
-}
