@@ -122,6 +122,7 @@ impl Hub {
                         held: HashMap::new(),
                     };
                     let _ = loaded_tx.send(w.resume());
+                    drop(loaded_tx);
                     w.run(rx)
                 });
             if let Ok(h) = spawned {
