@@ -298,9 +298,11 @@ impl Store {
 
     pub fn has(&self, code: &str) -> bool {
         self.conn
-            .query_row("SELECT 1 FROM tables WHERE code = ?1", params![code], |_| {
-                Ok(())
-            })
+            .query_row(
+                "SELECT 1 FROM tables WHERE code = ?1",
+                params![code],
+                |_| Ok(()),
+            )
             .optional()
             .ok()
             .flatten()
@@ -351,8 +353,7 @@ impl Store {
         let (mod_id, content_hash, options, seed, bot_seed, specs, created, finished) = head;
         let options: BTreeMap<String, String> =
             serde_json::from_str(&options).map_err(|e| bad("options", &e))?;
-        let seat_specs: Vec<String> =
-            serde_json::from_str(&specs).map_err(|e| bad("seats", &e))?;
+        let seat_specs: Vec<String> = serde_json::from_str(&specs).map_err(|e| bad("seats", &e))?;
         let mut st = self
             .conn
             .prepare("SELECT seat, name, token_hash FROM people WHERE code = ?1 ORDER BY seat")
@@ -513,10 +514,8 @@ mod tests {
     use super::*;
 
     fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "farebox-store-{name}-{}",
-            crate::table::token()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("farebox-store-{name}-{}", crate::table::token()));
         std::fs::create_dir_all(&dir).unwrap();
         dir.join("tables.sqlite")
     }
@@ -527,8 +526,16 @@ mod tests {
         let s = Store::open(&path).unwrap();
         let options = BTreeMap::from([("rounds".to_string(), "3".to_string())]);
         let specs = vec!["person".to_string(), "random".to_string()];
-        s.create("ABC234", "curbside", "h1", &options, u64::MAX - 3, 7, &specs)
-            .unwrap();
+        s.create(
+            "ABC234",
+            "curbside",
+            "h1",
+            &options,
+            u64::MAX - 3,
+            7,
+            &specs,
+        )
+        .unwrap();
         s.person("ABC234", 0, "Ada", &token_hash("secret")).unwrap();
         for n in 1..=3 {
             s.action(

@@ -73,10 +73,16 @@ struct ServerProcess {
 impl ServerProcess {
     fn start(store: &Path, mod_dir: Option<&Path>) -> ServerProcess {
         let mut cmd = Command::new(std::env::current_exe().unwrap());
-        cmd.args(["--exact", "server_process", "--nocapture", "--test-threads", "1"])
-            .env(STORE_VAR, store)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+        cmd.args([
+            "--exact",
+            "server_process",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env(STORE_VAR, store)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
         match mod_dir {
             Some(d) => cmd.env(MOD_VAR, d),
             None => cmd.env_remove(MOD_VAR),
@@ -183,7 +189,9 @@ fn sit_down(c1: Client, c2: Client, hash: &str) -> (String, Vec<Person>) {
         .into_iter()
         .enumerate()
     {
-        let s = c.join(&code, Some(i as u8), name, Some(hash), WAIT).unwrap();
+        let s = c
+            .join(&code, Some(i as u8), name, Some(hash), WAIT)
+            .unwrap();
         people.push(Person {
             c,
             name,
@@ -243,7 +251,10 @@ fn a_killed_server_resumes_its_tables_and_the_game_ends_as_if_never_stopped() {
     assert!(first.resumed.is_empty(), "{:?}", first.resumed);
     let (code, mut people) = sit_down(first.connect(), first.connect(), &hash);
     let stopped = drive(&mut people, |n| n >= 12);
-    assert!(stopped >= 12, "the game ended before the kill, at {stopped}");
+    assert!(
+        stopped >= 12,
+        "the game ended before the kill, at {stopped}"
+    );
     first.kill();
 
     // What the store holds: the people's names and the log, never a token.
@@ -260,7 +271,9 @@ fn a_killed_server_resumes_its_tables_and_the_game_ends_as_if_never_stopped() {
     let second = ServerProcess::start(&store, None);
     assert_eq!(
         second.resumed,
-        vec![format!("table {code} (curbside) resumed at action {stopped}")]
+        vec![format!(
+            "table {code} (curbside) resumed at action {stopped}"
+        )]
     );
     // The table is there, its seats still the people's, nobody connected.
     let watcher = second.connect();
@@ -349,14 +362,19 @@ fn a_table_whose_mod_changed_is_not_resumed_and_is_named() {
     }
     // Asked for, the table is explained, not said to be missing.
     let e = second.connect().look(&code, WAIT).unwrap_err();
-    assert!(e.contains(&def.content_hash) && e.contains("curbside"), "{e}");
+    assert!(
+        e.contains(&def.content_hash) && e.contains("curbside"),
+        "{e}"
+    );
     second.kill();
 
     // Its row was left: the server with the mod as it was resumes it.
     let third = ServerProcess::start(&store, None);
     assert_eq!(
         third.resumed,
-        vec![format!("table {code} (curbside) resumed at action {stopped}")]
+        vec![format!(
+            "table {code} (curbside) resumed at action {stopped}"
+        )]
     );
     third.kill();
     std::fs::remove_dir_all(&dir).unwrap();

@@ -121,7 +121,9 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
             "Tables are kept in {} (resumed when the server starts again on it)",
             path.display()
         )),
-        None => io.say("Tables are kept in memory only (--no-store): a stopped server's games are lost"),
+        None => {
+            io.say("Tables are kept in memory only (--no-store): a stopped server's games are lost")
+        }
     }
     for r in server.resumed() {
         match r {

@@ -26,11 +26,11 @@ mod stored;
 pub use records::save_replay;
 
 use crate::conn::Conn;
-use crate::store::Store;
 use crate::protocol::{
     DownloadKind, LOG_KEPT, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus,
     ServerMsg, Told, Update, WireBoard,
 };
+use crate::store::Store;
 
 /// Refused actions (other than stale ones) and bad requests a connection may make before it
 /// is cut off.
@@ -703,4 +703,3 @@ impl Table {
         self.strike(conn);
     }
 }
-

@@ -18,7 +18,9 @@ impl Table {
             return Ok(());
         };
         store.person(&self.code, seat, name, hash).map_err(|e| {
-            format!("the server could not keep your seat in its table store, so it is not yours: {e}")
+            format!(
+                "the server could not keep your seat in its table store, so it is not yours: {e}"
+            )
         })
     }
 
@@ -82,11 +84,21 @@ impl Table {
                         standin: None,
                     }
                 }
-                _ => return Err(format!("seat {} has a person and is not a person's seat", p.seat as u32 + 1)),
+                _ => {
+                    return Err(format!(
+                        "seat {} has a person and is not a person's seat",
+                        p.seat as u32 + 1
+                    ));
+                }
             }
         }
         for a in &row.actions {
-            let at = format!("action {} (`{}`, seat {})", a.number, cut(&a.action), a.seat as u32 + 1);
+            let at = format!(
+                "action {} (`{}`, seat {})",
+                a.number,
+                cut(&a.action),
+                a.seat as u32 + 1
+            );
             if let Some(why) = &t.failed {
                 return Err(format!("{at} follows the table's stop: {why}"));
             }
