@@ -111,7 +111,7 @@ impl Table {
                     t.game.active() as u32 + 1
                 ));
             }
-            if !t.legal.iter().any(|l| *l == a.action) {
+            if !t.legal.contains(&a.action) {
                 return Err(format!("{at} is not a legal action there"));
             }
             // A bot's generator moves on as it did when it chose.
