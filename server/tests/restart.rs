@@ -409,3 +409,53 @@ fn a_store_that_cannot_be_opened_and_written_stops_the_server_at_start() {
     Server::start(cfg).unwrap().stop();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An action the store cannot take is never announced: the table stops, saying why, and the
+/// game is kept up to the action before it.
+#[test]
+fn an_action_the_store_cannot_keep_is_not_announced() {
+    let dir = temp_dir("locked");
+    let store = dir.join("tables.sqlite");
+    let def = load("curbside");
+    let mut cfg = config(&["curbside"], SEED);
+    cfg.store = Some(store.clone());
+    let server = start(cfg.clone());
+    let code = table(&server, "curbside", &["person", "random"]);
+    let c = connect(&server);
+    c.join(&code, Some(0), "Ada", Some(&def.content_hash), WAIT)
+        .unwrap();
+    let l = c.latest();
+    assert!(!l.offered.is_empty(), "seat 1 acts first");
+    let before = l.number;
+    // Another writer holds the file longer than the server waits for it.
+    let blocker = rusqlite::Connection::open(&store).unwrap();
+    blocker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    c.act(&l.offered[0].action);
+    let e = c
+        .wait_for(WAIT, |m| matches!(m, ServerMsg::Update(_)))
+        .unwrap_err();
+    assert!(
+        e.contains(&format!(
+            "could not record action {} in its table store",
+            before + 1
+        )),
+        "{e}"
+    );
+    assert!(e.contains(&store.display().to_string()), "{e}");
+    assert_eq!(c.latest().number, before, "the action was announced");
+    blocker.execute_batch("ROLLBACK").unwrap();
+    drop(blocker);
+    server.stop();
+    // Started again, the table is where the store has it: before the action.
+    let server = start(cfg);
+    assert_eq!(
+        server
+            .resumed()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        vec![format!("table {code} (curbside) resumed at action {before}")]
+    );
+    server.stop();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
