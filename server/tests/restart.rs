@@ -454,7 +454,9 @@ fn an_action_the_store_cannot_keep_is_not_announced() {
             .iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>(),
-        vec![format!("table {code} (curbside) resumed at action {before}")]
+        vec![format!(
+            "table {code} (curbside) resumed at action {before}"
+        )]
     );
     server.stop();
     std::fs::remove_dir_all(&dir).unwrap();
