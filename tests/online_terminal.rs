@@ -265,3 +265,59 @@ fn a_person_coming_back_in_the_terminal_is_told_what_happened_meanwhile() {
         "not told what happened:\n{told}\n-- in --\n{out}"
     );
 }
+
+/// `farebox serve --store FILE` keeps its tables in the file and takes them up again when it
+/// starts on it; a store it cannot open and write stops it at start, naming the file.
+#[test]
+fn farebox_serve_keeps_its_tables_in_the_store_it_is_given() {
+    let dir = std::env::temp_dir().join(format!(
+        "farebox-serve-store-{}",
+        farebox_server::table::token()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = dir.join("tables.sqlite");
+    let store_arg = store.to_str().unwrap();
+    let serve = |extra: &[&str]| {
+        let mut args = vec![
+            "serve",
+            "curbside",
+            "--addr",
+            "127.0.0.1:0",
+            "--stop-after",
+            "0",
+        ];
+        args.extend_from_slice(extra);
+        farebox(&args, "")
+    };
+    let (rc, out, err) = serve(&["--store", store_arg, "--table", "curbside:human,random"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains(&format!("Tables are kept in {store_arg}")),
+        "{out}"
+    );
+    let code = out
+        .lines()
+        .find_map(|l| l.strip_prefix("table ")?.split(':').next())
+        .unwrap()
+        .to_string();
+    // Started again on the file: the table is back.
+    let (rc, out, err) = serve(&["--store", store_arg]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        out.contains(&format!("table {code} (curbside) resumed at action 0")),
+        "{out}"
+    );
+    // Without a store, nothing is kept or resumed.
+    let (rc, out, err) = serve(&["--no-store"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("in memory only"), "{out}");
+    assert!(!out.contains("resumed"), "{out}");
+    // A store that cannot be made (its folder is a file): the server does not start.
+    let bad = dir.join("tables.sqlite").join("inside.sqlite");
+    let (rc, out, err) = serve(&["--store", bad.to_str().unwrap()]);
+    assert_ne!(rc, 0, "{out}");
+    assert!(err.contains(bad.to_str().unwrap()), "{err}");
+    assert!(err.contains("cannot be opened and written"), "{err}");
+    assert!(!out.contains("Serving"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

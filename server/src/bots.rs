@@ -43,6 +43,12 @@ pub struct Think {
     /// The table's actions from `from` on (all of them when the replica is new).
     pub from: usize,
     pub actions: Vec<String>,
+    /// For a replica made afresh (`from` 0): the indexes of the actions bots' seats took,
+    /// which each such bot (of this lane) chooses again as the replica is brought up to date,
+    /// so its generator is where it was (after a server restart, say); and each seat's bot
+    /// spec (None: a person's seat).
+    pub catch_up: Vec<u32>,
+    pub bots: Vec<Option<String>>,
     /// The seat to act and the bot that plays it now.
     pub seat: u8,
     pub spec: String,
@@ -172,7 +178,23 @@ fn think(replicas: &mut HashMap<String, Replica>, t: &Think) -> Result<String, S
     let r = replicas
         .get_mut(&t.code)
         .ok_or_else(|| "no replica".to_string())?;
-    for a in &t.actions {
+    let lane_of = lane(&t.spec);
+    let mut again = t.catch_up.iter().peekable();
+    for (i, a) in t.actions.iter().enumerate() {
+        let index = (t.from + i) as u32;
+        while again.next_if(|&&k| k < index).is_some() {}
+        if again.next_if(|&&k| k == index).is_some() {
+            let seat = r.game.active();
+            if let Some(Some(spec)) = t.bots.get(seat as usize)
+                && lane(spec) == lane_of
+            {
+                let legal = r.game.legal_actions().map_err(|e| e.to_string())?;
+                let agent = agent_for(&mut r.agents, t, seat, spec)?;
+                agent
+                    .choose(&mut r.game, &legal)
+                    .map_err(|e| e.to_string())?;
+            }
+        }
         r.game.apply(a).map_err(|e| e.to_string())?;
     }
     if r.game.active() != t.seat {
@@ -182,17 +204,7 @@ fn think(replicas: &mut HashMap<String, Replica>, t: &Think) -> Result<String, S
     if legal.is_empty() {
         return Err("the seat to act has no legal action".into());
     }
-    let key = (t.seat, t.spec.clone());
-    if !r.agents.contains_key(&key) {
-        // The bot's generator is the table's bot seed, never the game's.
-        let agent = Agent::from_spec(&t.spec, &t.def, t.bot_seed, t.seat)
-            .or_else(|_| Agent::from_spec("random", &t.def, t.bot_seed, t.seat))?;
-        r.agents.insert(key.clone(), agent);
-    }
-    let agent = r
-        .agents
-        .get_mut(&key)
-        .ok_or_else(|| "no agent".to_string())?;
+    let agent = agent_for(&mut r.agents, t, t.seat, &t.spec)?;
     let i = agent
         .choose(&mut r.game, &legal)
         .map_err(|e| e.to_string())?;
@@ -200,4 +212,21 @@ fn think(replicas: &mut HashMap<String, Replica>, t: &Think) -> Result<String, S
         .get(i)
         .cloned()
         .ok_or_else(|| format!("a bot chose action {i} of {}", legal.len()))
+}
+
+/// The agent of `seat` playing as `spec` in a replica, made on first use from the table's bot
+/// seed (never the game's).
+fn agent_for<'a>(
+    agents: &'a mut HashMap<(u8, String), Agent>,
+    t: &Think,
+    seat: u8,
+    spec: &str,
+) -> Result<&'a mut Agent, String> {
+    let key = (seat, spec.to_string());
+    if !agents.contains_key(&key) {
+        let agent = Agent::from_spec(spec, &t.def, t.bot_seed, seat)
+            .or_else(|_| Agent::from_spec("random", &t.def, t.bot_seed, seat))?;
+        agents.insert(key.clone(), agent);
+    }
+    agents.get_mut(&key).ok_or_else(|| "no agent".to_string())
 }

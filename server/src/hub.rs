@@ -20,6 +20,7 @@ use crate::bots::{BotCmd, BotPool};
 use crate::conn::Conn;
 use crate::guard::Guard;
 use crate::protocol::{ClientMsg, ServerMsg};
+use crate::store::{Resumed, Store, resume_tables};
 use crate::table::{Table, TableConfig, TableSpec, cut, os_random};
 
 /// Letters of table codes (no 0/O, 1/I/L: codes are read aloud and typed).
@@ -72,6 +73,8 @@ pub struct HubConfig {
     pub table: TableConfig,
     /// Seeds tables from this (table k gets seed + k) instead of the operating system: tests.
     pub seed: Option<u64>,
+    /// The table store: one connection per game thread, or none (tables in memory only).
+    pub stores: Vec<Store>,
 }
 
 /// The handle the network side holds.
@@ -81,6 +84,8 @@ pub struct Hub {
     threads: Vec<std::thread::JoinHandle<()>>,
     tables: Arc<AtomicUsize>,
     bots: Option<Arc<BotPool>>,
+    /// The stored tables each thread took up at start (or left).
+    resumed: Vec<Resumed>,
 }
 
 /// Which thread holds the table `code`.
@@ -104,7 +109,10 @@ impl Hub {
             (0..n).map(|_| channel()).unzip();
         let bots = Arc::new(BotPool::start(cfg.bot_threads, senders.clone()));
         let mut threads = vec![];
+        let mut stores = cfg.stores.into_iter();
+        let (loaded_tx, loaded) = channel();
         for (i, rx) in receivers.into_iter().enumerate() {
+            let (store, loaded_tx) = (stores.next(), loaded_tx.clone());
             let guard = cfg.guard.clone();
             let (mods, table_cfg, seed, seeds, count, pool) = (
                 mods.clone(),
@@ -118,7 +126,7 @@ impl Hub {
             let spawned = std::thread::Builder::new()
                 .name(format!("farebox-tables-{i}"))
                 .spawn(move || {
-                    Worker {
+                    let mut w = Worker {
                         index: i,
                         threads: n,
                         mods,
@@ -129,19 +137,27 @@ impl Hub {
                         pool,
                         guard,
                         tables: HashMap::new(),
-                    }
-                    .run(rx)
+                        store: store.map(std::rc::Rc::new),
+                        held: HashMap::new(),
+                    };
+                    let _ = loaded_tx.send(w.resume());
+                    drop(loaded_tx);
+                    w.run(rx)
                 });
             if let Ok(h) = spawned {
                 threads.push(h);
             }
         }
+        drop(loaded_tx);
+        // Every thread has taken up its stored tables before the server answers anyone.
+        let resumed = loaded.iter().flatten().collect();
         Hub {
             senders,
             next: AtomicUsize::new(0),
             threads,
             tables,
             bots: Some(bots),
+            resumed,
         }
     }
 
@@ -163,6 +179,11 @@ impl Hub {
 
     pub fn tables(&self) -> usize {
         self.tables.load(Ordering::Relaxed)
+    }
+
+    /// What became of the stored tables at start.
+    pub fn resumed(&self) -> &[Resumed] {
+        &self.resumed
     }
 
     pub fn stop(&mut self) {
@@ -195,9 +216,31 @@ struct Worker {
     guard: Arc<Guard>,
     /// The tables, each with the address that made it (None: the server's own caller).
     tables: HashMap<String, Table>,
+    store: Option<std::rc::Rc<Store>>,
+    /// Stored tables not resumed, and why (told to whoever asks for them).
+    held: HashMap<String, String>,
 }
 
 impl Worker {
+    /// Takes up this thread's stored tables.
+    fn resume(&mut self) -> Vec<Resumed> {
+        let Some(store) = &self.store else {
+            return vec![];
+        };
+        let (tables, said) =
+            resume_tables(store, self.index, self.threads, &self.mods, &self.table_cfg);
+        for t in tables {
+            self.tables.insert(t.code.clone(), t);
+            self.count.fetch_add(1, Ordering::Relaxed);
+        }
+        for r in &said {
+            if let Resumed::Held { code, reason } = r {
+                self.held.insert(code.clone(), reason.clone());
+            }
+        }
+        said
+    }
+
     fn run(mut self, rx: Receiver<Cmd>) {
         loop {
             let now = Instant::now();
@@ -233,7 +276,7 @@ impl Worker {
                         .send(lane, &t.code, BotCmd::Think(Box::new(think)));
                 }
             }
-            let (pool, guard) = (&self.pool, &self.guard);
+            let (pool, guard, store) = (&self.pool, &self.guard, &self.store);
             self.tables.retain(|code, t| {
                 let quiet = now.duration_since(t.last_activity);
                 let keep = t.has_conns()
@@ -243,6 +286,9 @@ impl Worker {
                     self.count.fetch_sub(1, Ordering::Relaxed);
                     pool.forget(code);
                     guard.table_closed(t.creator);
+                    if let Some(s) = store {
+                        let _ = s.drop_table(&t.code);
+                    }
                 }
                 keep
             });
@@ -289,11 +335,13 @@ impl Worker {
             }
             Cmd::Msg { code, conn, msg } => {
                 let Some(t) = self.tables.get_mut(&code) else {
-                    conn.send(&ServerMsg::Error {
-                        reason: format!("there is no table `{}` on this server", cut(&code)),
+                    let reason = self.held.get(&code).cloned().unwrap_or_else(|| {
+                        format!("there is no table `{}` on this server", cut(&code))
                     });
+                    conn.send(&ServerMsg::Error { reason });
                     // Codes are not to be guessed: each unknown one is a strike on the address.
                     if let Some(ip) = conn.addr
+                        && !self.held.contains_key(&code)
                         && self.guard.unknown_code(ip)
                     {
                         conn.end(&format!(
@@ -392,6 +440,23 @@ impl Worker {
             }
         };
         t.creator = creator;
+        if let Some(s) = &self.store
+            && let Err(e) = s.create(
+                &code,
+                &def.id,
+                &def.content_hash,
+                &spec.options,
+                seed,
+                bot_seed,
+                &spec.seats,
+            )
+        {
+            self.guard.table_closed(creator);
+            return Err(format!("the server could not keep a new table: {e}"));
+        }
+        if let Some(s) = &self.store {
+            t.set_store(s.clone());
+        }
         self.tables.insert(code.clone(), t);
         self.count.fetch_add(1, Ordering::Relaxed);
         Ok(code)
@@ -408,7 +473,11 @@ impl Worker {
                     c as char
                 })
                 .collect();
-            if thread_of(&code, self.threads) == self.index && !self.tables.contains_key(&code) {
+            if thread_of(&code, self.threads) == self.index
+                && !self.tables.contains_key(&code)
+                && !self.held.contains_key(&code)
+                && !self.store.as_ref().is_some_and(|s| s.has(&code))
+            {
                 return code;
             }
         }

@@ -30,4 +30,5 @@ pub mod hub;
 pub mod load;
 pub mod protocol;
 pub mod server;
+pub mod store;
 pub mod table;

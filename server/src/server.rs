@@ -21,6 +21,7 @@ use crate::conn::Conn;
 use crate::guard::{Guard, Limits};
 use crate::hub::{Cmd, Hub, HubConfig};
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, ModInfo, PROTOCOL, ServerMsg, parse_client};
+use crate::store::{Resumed, Store};
 use crate::table::{TableConfig, TableSpec, cut};
 
 /// How a server runs.
@@ -66,6 +67,10 @@ pub struct ServerConfig {
     /// Where finished games' replays are saved, one file per table (`MOD-CODE-SECONDS.json`,
     /// written atomically); None keeps them in memory only (downloaded over the wire).
     pub replays: Option<PathBuf>,
+    /// The table store (an SQLite file, made if missing): every table kept as it is played
+    /// and resumed when a server starts on the file again ([`crate::store`]). None keeps
+    /// tables in memory only.
+    pub store: Option<PathBuf>,
 }
 
 impl ServerConfig {
@@ -89,6 +94,7 @@ impl ServerConfig {
             max_malformed: 5,
             leak_for_tests: false,
             replays: None,
+            store: None,
         }
     }
 }
@@ -99,14 +105,25 @@ pub struct Server {
     hub: Arc<Hub>,
     runtime: Option<tokio::runtime::Runtime>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
+    /// Held while the server runs: one server a store file.
+    _store_lock: Option<std::fs::File>,
 }
 
 impl Server {
-    /// Binds the address and starts the game threads and the network runtime.
+    /// Binds the address, opens the table store and takes up its tables, and starts the game
+    /// threads and the network runtime. A store that cannot be opened and written is an
+    /// error that names the file.
     pub fn start(cfg: ServerConfig) -> std::io::Result<Server> {
         if let Some(dir) = &cfg.replays {
             check_writable(dir)?;
         }
+        let (stores, store_lock) = match &cfg.store {
+            Some(path) => {
+                let (stores, lock) = open_stores(path, cfg.threads.max(1))?;
+                (stores, Some(lock))
+            }
+            None => (vec![], None),
+        };
         let listener = std::net::TcpListener::bind(cfg.addr)?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
@@ -137,6 +154,7 @@ impl Server {
                 replays: cfg.replays.clone(),
             },
             seed: cfg.seed,
+            stores,
         }));
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(cfg.net_threads.max(1))
@@ -164,6 +182,7 @@ impl Server {
         Ok(Server {
             addr,
             hub,
+            _store_lock: store_lock,
             runtime: Some(runtime),
             stop: Some(stop),
         })
@@ -183,6 +202,11 @@ impl Server {
         });
         rx.recv_timeout(Duration::from_secs(30))
             .map_err(|_| "the server did not answer".to_string())?
+    }
+
+    /// The stored tables taken up (or left, and why) at start.
+    pub fn resumed(&self) -> &[Resumed] {
+        self.hub.resumed()
     }
 
     /// How many tables the server holds.
@@ -213,6 +237,46 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// One connection to the store for each game thread, and the lock that keeps a second
+/// server off the file (two would resume the same tables and play them apart); the finished
+/// tables are dropped (their replays are what `replays` keeps).
+fn open_stores(
+    path: &std::path::Path,
+    threads: usize,
+) -> std::io::Result<(Vec<Store>, std::fs::File)> {
+    let err = |e: String| std::io::Error::other(e);
+    let mut lock_path = path.as_os_str().to_owned();
+    lock_path.push(".lock");
+    let lock_path = PathBuf::from(lock_path);
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| {
+            err(format!(
+                "the table store {} cannot be opened and written: its lock file {}: {e}; give another file with --store, or --no-store to keep tables in memory only",
+                path.display(),
+                lock_path.display()
+            ))
+        })?;
+    if lock.try_lock().is_err() {
+        return Err(err(format!(
+            "the table store {} is in use by another server (it holds {}): give each server its own --store",
+            path.display(),
+            lock_path.display()
+        )));
+    }
+    let first = Store::open(path).map_err(err)?;
+    first.drop_finished().map_err(err)?;
+    let mut stores = vec![];
+    for _ in 1..threads {
+        stores.push(first.reopen().map_err(err)?);
+    }
+    stores.push(first);
+    Ok((stores, lock))
 }
 
 struct Shared {

@@ -96,7 +96,11 @@ fn one_bot_stands_in_for_people() {
     copy_dir(&mod_dir("curbside"), &dir);
     let manifest = dir.join("mod.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::copy(dir.join("bots/dispatcher.luau"), dir.join("bots/relief.luau")).unwrap();
+    std::fs::copy(
+        dir.join("bots/dispatcher.luau"),
+        dir.join("bots/relief.luau"),
+    )
+    .unwrap();
     let relief = "\n[[bots]]\nid = \"relief\"\nname = \"Relief driver\"\nscript = \"bots/relief.luau\"\nstandin = true\n";
     std::fs::write(&manifest, format!("{text}{relief}")).unwrap();
     let r = farebox(&["validate", &s(&dir)]);

@@ -9,10 +9,14 @@ use farebox::GameDef;
 use farebox::source::FolderResolver;
 use farebox_server::protocol::PERSON;
 use farebox_server::server::{Server, ServerConfig};
+use farebox_server::store::Resumed;
 use farebox_server::table::TableSpec;
 
 use crate::cli::ServeArgs;
 use crate::common::{Fail, Io, Located, load_for_play, load_located, mods_dir, shown, split_list};
+
+/// The table store `farebox serve` keeps unless told otherwise (--store, --no-store).
+pub const DEFAULT_STORE: &str = "farebox-tables.sqlite";
 
 pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
     let addr = args.addr.parse().map_err(|_| {
@@ -92,9 +96,20 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
         })?;
         cfg.replays = Some(dir.clone());
     }
+    if !args.no_store {
+        cfg.store = Some(
+            args.store
+                .clone()
+                .unwrap_or_else(|| std::path::PathBuf::from(DEFAULT_STORE)),
+        );
+    }
+    let store = cfg.store.clone();
     let server = Server::start(cfg).map_err(|e| {
         if args.replays.is_some() && e.to_string().contains("replays folder") {
             Fail::Invalid(format!("--replays: {e}"))
+        } else if e.kind() == std::io::ErrorKind::Other {
+            // The store's errors name the file and say what to do.
+            Fail::Invalid(e.to_string())
         } else {
             Fail::Invalid(format!("cannot listen on {addr}: {e}"))
         }
@@ -117,6 +132,21 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
             "Finished games' replays are saved in {}",
             dir.display()
         ));
+    }
+    match &store {
+        Some(path) => io.say(format!(
+            "Tables are kept in {} (resumed when the server starts again on it)",
+            path.display()
+        )),
+        None => {
+            io.say("Tables are kept in memory only (--no-store): a stopped server's games are lost")
+        }
+    }
+    for r in server.resumed() {
+        match r {
+            Resumed::Table { .. } => io.say(r),
+            Resumed::Held { .. } => io.note(r),
+        }
     }
     for spec in tables {
         let seats = spec.seats.join(",");

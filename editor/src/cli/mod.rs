@@ -247,6 +247,14 @@ pub struct ServeArgs {
     /// table: MOD-CODE-SECONDS.json, written whole or not at all.
     #[arg(long, value_name = "DIR")]
     pub replays: Option<std::path::PathBuf>,
+    /// Keep every table in this SQLite file as it is played, so a server that is stopped or
+    /// killed resumes its games when started again on the file (made if missing). Default:
+    /// farebox-tables.sqlite in the current folder.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_store")]
+    pub store: Option<std::path::PathBuf>,
+    /// Keep tables in memory only: a stopped server's games are lost.
+    #[arg(long)]
+    pub no_store: bool,
     /// Stop after this many seconds (scripts and tests; default: run until stopped).
     #[arg(long)]
     pub stop_after: Option<u64>,

@@ -21,6 +21,7 @@ use farebox::value::Value;
 
 mod records;
 mod seats;
+mod stored;
 
 pub use records::save_replay;
 
@@ -29,6 +30,7 @@ use crate::protocol::{
     DownloadKind, LOG_KEPT, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus,
     ServerMsg, Told, Update, WireBoard,
 };
+use crate::store::Store;
 
 /// Refused actions (other than stale ones) and bad requests a connection may make before it
 /// is cut off.
@@ -71,7 +73,8 @@ enum Holder {
     },
     Person {
         name: String,
-        token: String,
+        /// The BLAKE3 hash of the seat's token: the token itself is kept by its person only.
+        token_hash: [u8; 32],
         conn: Option<Conn>,
         /// When they dropped out (None while connected).
         left: Option<Instant>,
@@ -140,6 +143,10 @@ pub struct Table {
     /// whether a failed bot request was already tried again from the start.
     thinking: Option<u64>,
     bot_sent: [usize; 2],
+    /// The indexes (in the game's history) of the actions taken by bots' seats: a bot
+    /// thread's replica made afresh (after a restart) lets each such bot choose them again, so
+    /// its generator is where it was and it goes on choosing as it would have.
+    bot_actions: Vec<u32>,
     bot_retried: bool,
     /// The board as it lies on the table now (graph, sections and track boards), and whether
     /// the last action changed it (then every update after it carries it).
@@ -147,6 +154,8 @@ pub struct Table {
     board_changed: bool,
     /// The last [`LOG_KEPT`] actions, for the log of a seat that (re)joins.
     past: VecDeque<Past>,
+    /// Where the table is kept as it is played (`stored.rs`), if anywhere.
+    store: Option<std::rc::Rc<Store>>,
 }
 
 fn bot_ok(spec: &str, def: &GameDef) -> Result<(), String> {
@@ -260,10 +269,12 @@ impl Table {
             timed_out: false,
             thinking: None,
             bot_sent: [0; 2],
+            bot_actions: vec![],
             bot_retried: false,
             board,
             board_changed: false,
             past: VecDeque::new(),
+            store: None,
         };
         t.refresh();
         Ok(t)
@@ -334,8 +345,12 @@ impl Table {
     }
 
     fn fail(&mut self, why: String) {
+        self.stop(format!("the table stopped: a rule failed: {why}"));
+    }
+
+    /// Stops the table for good, telling everyone why.
+    fn stop(&mut self, reason: String) {
         self.legal.clear();
-        let reason = format!("the table stopped: a rule failed: {why}");
         for c in self.conns() {
             c.send(&ServerMsg::Error {
                 reason: reason.clone(),
@@ -373,7 +388,22 @@ impl Table {
         let from = self.bot_sent[lane].min(history.len());
         let actions = history[from..].to_vec();
         self.bot_sent[lane] = history.len();
+        let catch_up = if from == 0 {
+            self.bot_actions.clone()
+        } else {
+            vec![]
+        };
+        let bots = self
+            .holders
+            .iter()
+            .map(|h| match h {
+                Holder::Bot { spec } => Some(spec.clone()),
+                _ => None,
+            })
+            .collect();
         Some(crate::bots::Think {
+            catch_up,
+            bots,
             code: self.code.clone(),
             def: self.def.clone(),
             setup: self.game.setup().clone(),
@@ -427,8 +457,21 @@ impl Table {
         }
     }
 
-    /// Applies an action of the seat to act (legal: from `self.legal`) and tells everyone.
+    /// Applies an action of the seat to act (legal: from `self.legal`), records it in the
+    /// store, and only then tells everyone.
     fn take(&mut self, seat: u8, action: &str, by_bot: bool) {
+        let Some(told) = self.advance(seat, action, by_bot) else {
+            return;
+        };
+        if !self.store_action(seat, action, by_bot) {
+            return;
+        }
+        self.broadcast(told);
+    }
+
+    /// Applies an action of the seat to act (legal: from `self.legal`) to the game, its
+    /// recording and its log; the log's length before it, or None when a rule failed.
+    fn advance(&mut self, seat: u8, action: &str, by_bot: bool) -> Option<usize> {
         // Labels are made before the action: the public one, and the seat's own when a
         // person sits there or may yet (it is shown to them live, or when they (re)join).
         let public = self.game.describe_for(action, None);
@@ -438,9 +481,13 @@ impl Table {
         )
         .then(|| self.game.describe_for(action, Some(seat)));
         let told = self.game.log().len();
+        let index = self.game.history().len() as u32;
         if let Err(e) = self.game.apply_legal(action) {
             self.fail(e.to_string());
-            return;
+            return None;
+        }
+        if matches!(self.holders.get(seat as usize), Some(Holder::Bot { .. })) {
+            self.bot_actions.push(index);
         }
         if let Some(r) = &mut self.recorder {
             r.step(seat, action, &self.game);
@@ -462,7 +509,7 @@ impl Table {
             by_bot,
             wrote: (told, self.game.log().len()),
         });
-        self.broadcast(told);
+        Some(told)
     }
 
     /// The last action as `viewer` is shown it.
@@ -769,9 +816,4 @@ impl Table {
         conn.send(&ServerMsg::Error { reason });
         self.strike(conn);
     }
-}
-
-/// Compares tokens in time that does not depend on where they differ.
-fn constant_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }

@@ -83,19 +83,28 @@ impl Table {
                 self.joined(conn, None, None);
             }
             Some(s) => match self.holders.get_mut(s as usize) {
-                Some(h @ Holder::Open) => {
+                Some(Holder::Open) => {
                     let token = token();
-                    *h = Holder::Person {
-                        name: if name.is_empty() {
-                            format!("Player {}", s as u32 + 1)
-                        } else {
-                            name
-                        },
-                        token: token.clone(),
-                        conn: Some(conn.clone()),
-                        left: None,
-                        standin: false,
+                    let token_hash = crate::store::token_hash(&token);
+                    let name = if name.is_empty() {
+                        format!("Player {}", s as u32 + 1)
+                    } else {
+                        name
                     };
+                    // The seat is the person's once the store has it (never the token).
+                    if let Err(reason) = self.store_person(s, &name, &token_hash) {
+                        conn.send(&ServerMsg::Error { reason });
+                        return;
+                    }
+                    if let Some(h) = self.holders.get_mut(s as usize) {
+                        *h = Holder::Person {
+                            name,
+                            token_hash,
+                            conn: Some(conn.clone()),
+                            left: None,
+                            standin: false,
+                        };
+                    }
                     self.last_activity = Instant::now();
                     self.people_played = true;
                     self.joined(conn, Some(s), Some(token));
@@ -135,7 +144,7 @@ impl Table {
         let found = self
             .holders
             .iter()
-            .position(|h| matches!(h, Holder::Person { token: t, .. } if constant_eq(t, token)));
+            .position(|h| matches!(h, Holder::Person { token_hash, .. } if crate::store::token_matches(token, token_hash)));
         let Some(s) = found else {
             conn.send(&ServerMsg::Error {
                 reason: "no seat at this table has that token".into(),
@@ -146,7 +155,6 @@ impl Table {
             conn: c,
             left,
             standin,
-            token,
             ..
         }) = self.holders.get_mut(s)
         {
@@ -158,9 +166,8 @@ impl Table {
             *c = Some(conn.clone());
             *left = None;
             *standin = false;
-            let token = token.clone();
             self.last_activity = Instant::now();
-            self.joined(conn, Some(s as u8), Some(token));
+            self.joined(conn, Some(s as u8), Some(token.to_string()));
         }
         true
     }
