@@ -102,9 +102,23 @@ fn every_leftover_combo_buys_one_chip_more_up_to_four() {
     let chips = |id: &str, combo: i64| -> Option<i64> {
         let def = farebox_suite::load(id);
         let t = def.table("chip-purchase").expect("no chip-purchase table");
-        def.tables[t]
-            .lookup(&Value::Int(combo))
-            .and_then(|row| row.get("chips").and_then(Value::as_int))
+        // The row of that many dice, or the largest smaller one that covers every larger
+        // combo (`or_larger`), as the table's description says.
+        let int = |row: &std::collections::BTreeMap<String, Value>, k: &str| {
+            row.get(k).and_then(Value::as_int)
+        };
+        let rows = &def.tables[t].rows;
+        rows.iter()
+            .find(|r| int(r, "combo") == Some(combo))
+            .or_else(|| {
+                rows.iter()
+                    .filter(|r| {
+                        r.get("or_larger").and_then(Value::as_bool) == Some(true)
+                            && int(r, "combo").is_some_and(|c| c < combo)
+                    })
+                    .max_by_key(|r| int(r, "combo"))
+            })
+            .and_then(|r| int(r, "chips"))
     };
     for combo in 1..=8 {
         let (game, house) = (
