@@ -185,7 +185,9 @@ fn think(replicas: &mut HashMap<String, Replica>, t: &Think) -> Result<String, S
         while again.next_if(|&&k| k < index).is_some() {}
         if again.next_if(|&&k| k == index).is_some() {
             let seat = r.game.active();
+            // (A random player chooses on the game thread, never here.)
             if let Some(Some(spec)) = t.bots.get(seat as usize)
+                && spec != "random"
                 && lane(spec) == lane_of
             {
                 let legal = r.game.legal_actions().map_err(|e| e.to_string())?;

@@ -244,14 +244,18 @@ impl Worker {
     fn run(mut self, rx: Receiver<Cmd>) {
         loop {
             let now = Instant::now();
-            let wait = self
-                .tables
-                .values()
-                .filter_map(Table::next_deadline)
-                .min()
-                .map_or(Duration::from_secs(1), |d| {
-                    d.saturating_duration_since(now).min(Duration::from_secs(1))
-                });
+            // A random player to move: no waiting (its move is made below, one a table).
+            let wait = if self.tables.values().any(Table::random_to_act) {
+                Duration::ZERO
+            } else {
+                self.tables
+                    .values()
+                    .filter_map(Table::next_deadline)
+                    .min()
+                    .map_or(Duration::from_secs(1), |d| {
+                        d.saturating_duration_since(now).min(Duration::from_secs(1))
+                    })
+            };
             match rx.recv_timeout(wait) {
                 Ok(Cmd::Stop) | Err(RecvTimeoutError::Disconnected) => return,
                 Ok(cmd) => {
@@ -270,6 +274,11 @@ impl Worker {
             let now = Instant::now();
             for t in self.tables.values_mut() {
                 t.tick(now);
+                // One random move a table per round of the loop, so a long game of random
+                // players does not hold up the other tables' requests.
+                if t.step_random() {
+                    continue;
+                }
                 if let Some(think) = t.bot_request() {
                     let lane = crate::bots::lane(&think.spec);
                     self.pool

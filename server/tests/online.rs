@@ -537,7 +537,7 @@ fn a_late_or_returning_client_reads_the_log_of_one_there_all_along() {
 /// who watched it all.
 #[test]
 fn a_long_games_log_is_sent_bounded() {
-    let server = start(config(&["taxi-derby"], 33));
+    let server = start(config(&["taxi-derby"], 29));
     let code = table(
         &server,
         "taxi-derby",

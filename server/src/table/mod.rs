@@ -36,6 +36,9 @@ use crate::store::Store;
 /// is cut off.
 pub const MAX_STRIKES: u32 = 8;
 
+/// The random player's spec.
+const RANDOM: &str = "random";
+
 /// The shortest and longest turn clock a table may set, in seconds a decision.
 pub const MIN_CLOCK_SECS: u32 = 5;
 pub const MAX_CLOCK_SECS: u32 = 24 * 60 * 60;
@@ -147,6 +150,9 @@ pub struct Table {
     /// thread's replica made afresh (after a restart) lets each such bot choose them again, so
     /// its generator is where it was and it goes on choosing as it would have.
     bot_actions: Vec<u32>,
+    /// The random players of its seats: a random choice costs next to nothing, so it is made
+    /// here on the game thread rather than on a bot thread with a replica of the game.
+    randoms: HashMap<u8, Agent>,
     bot_retried: bool,
     /// The board as it lies on the table now (graph, sections and track boards), and whether
     /// the last action changed it (then every update after it carries it).
@@ -270,6 +276,7 @@ impl Table {
             thinking: None,
             bot_sent: [0; 2],
             bot_actions: vec![],
+            randoms: HashMap::new(),
             bot_retried: false,
             board,
             board_changed: false,
@@ -374,10 +381,51 @@ impl Table {
         }
     }
 
+    /// The random player's choice among the legal actions of `seat` now (its generator made
+    /// on first use from the table's bot seed): the action's index.
+    pub(super) fn random_choice(&mut self, seat: u8) -> Result<usize, String> {
+        if !self.randoms.contains_key(&seat) {
+            let a = Agent::from_spec(RANDOM, &self.def, self.bot_seed, seat)?;
+            self.randoms.insert(seat, a);
+        }
+        let agent = self
+            .randoms
+            .get_mut(&seat)
+            .ok_or_else(|| "no random player".to_string())?;
+        agent
+            .choose(&mut self.game, &self.legal)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Whether the random player is to act (its move is made on the game thread).
+    pub fn random_to_act(&self) -> bool {
+        self.bot_to_act().as_deref() == Some(RANDOM)
+    }
+
+    /// When the bot to act is the random player: takes its action here and now. True when
+    /// it acted.
+    pub fn step_random(&mut self) -> bool {
+        if self.bot_to_act().as_deref() != Some(RANDOM) {
+            return false;
+        }
+        let seat = self.game.active();
+        match self.random_choice(seat) {
+            Ok(i) => match self.legal.get(i).cloned() {
+                Some(a) => self.take(seat, &a, true),
+                None => self.fail(format!("a bot chose action {i} of {}", self.legal.len())),
+            },
+            Err(e) => self.fail(e),
+        }
+        true
+    }
+
     /// A request for the bot to act, when one is to act and none has been asked yet at this
     /// action: it carries the actions the bot thread's replica has not seen.
     pub fn bot_request(&mut self) -> Option<crate::bots::Think> {
         let spec = self.bot_to_act()?;
+        if spec == RANDOM {
+            return None;
+        }
         let number = self.number();
         if self.thinking == Some(number) {
             return None;

@@ -117,8 +117,14 @@ impl Table {
             if !t.legal.contains(&a.action) {
                 return Err(format!("{at} is not a legal action there"));
             }
-            // The bots' generators are brought to where they were by the bot threads, which
-            // let each bot choose its logged actions again (`Table::bot_actions`).
+            // The bots' generators are brought to where they were: a random player's here,
+            // the others' by the bot threads, which let each bot choose its logged actions
+            // again (`Table::bot_actions`).
+            if matches!(t.holders.get(a.seat as usize), Some(Holder::Bot { spec }) if spec == RANDOM)
+            {
+                t.random_choice(a.seat)
+                    .map_err(|e| format!("{at}: the random player failed choosing again: {e}"))?;
+            }
             if t.advance(a.seat, &a.action, a.by_bot).is_none() {
                 let why = t.failed.clone().unwrap_or_default();
                 return Err(format!("{at} does not apply again: {why}"));
