@@ -368,14 +368,14 @@ impl Table {
 
     /// The bot to act now, if one is: a bot's seat's, or the stand-in's on a person's seat
     /// whose person is gone past the grace period or whose clock ran out.
-    pub fn bot_to_act(&self) -> Option<String> {
+    pub fn bot_to_act(&self) -> Option<&str> {
         if self.is_over() || self.legal.is_empty() {
             return None;
         }
         match self.holders.get(self.game.active() as usize) {
-            Some(Holder::Bot { spec }) => Some(spec.clone()),
+            Some(Holder::Bot { spec }) => Some(spec),
             Some(Holder::Person { standin, .. }) if *standin || self.timed_out => {
-                Some(self.standin.clone())
+                Some(&self.standin)
             }
             _ => None,
         }
@@ -399,13 +399,13 @@ impl Table {
 
     /// Whether the random player is to act (its move is made on the game thread).
     pub fn random_to_act(&self) -> bool {
-        self.bot_to_act().as_deref() == Some(RANDOM)
+        self.bot_to_act() == Some(RANDOM)
     }
 
     /// When the bot to act is the random player: takes its action here and now. True when
     /// it acted.
     pub fn step_random(&mut self) -> bool {
-        if self.bot_to_act().as_deref() != Some(RANDOM) {
+        if self.bot_to_act() != Some(RANDOM) {
             return false;
         }
         let seat = self.game.active();
@@ -422,7 +422,7 @@ impl Table {
     /// A request for the bot to act, when one is to act and none has been asked yet at this
     /// action: it carries the actions the bot thread's replica has not seen.
     pub fn bot_request(&mut self) -> Option<crate::bots::Think> {
-        let spec = self.bot_to_act()?;
+        let spec = self.bot_to_act()?.to_string();
         if spec == RANDOM {
             return None;
         }
