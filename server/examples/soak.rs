@@ -116,7 +116,11 @@ fn person(i: usize, addr: Arc<Mutex<String>>, end: Instant, tally: Arc<Tally>) {
                         if e.contains("no table") {
                             tally.lost.fetch_add(1, Ordering::Relaxed);
                         }
-                        tally.errors.lock().unwrap().push(format!("{code}: rejoin: {e}"));
+                        tally
+                            .errors
+                            .lock()
+                            .unwrap()
+                            .push(format!("{code}: rejoin: {e}"));
                         break;
                     }
                 }
@@ -130,7 +134,11 @@ fn person(i: usize, addr: Arc<Mutex<String>>, end: Instant, tally: Arc<Tally>) {
             }
             match c.next_event(Duration::from_millis(500)) {
                 Some(Event::Msg(ServerMsg::Error { reason })) if reason.contains("stopped") => {
-                    tally.errors.lock().unwrap().push(format!("{code}: {reason}"));
+                    tally
+                        .errors
+                        .lock()
+                        .unwrap()
+                        .push(format!("{code}: {reason}"));
                     break;
                 }
                 _ => {}
