@@ -1,8 +1,9 @@
 //! The load figures: `cargo run --release -p farebox-server --example load -- [TABLES]
-//! [ACTIONS] [MOD] [THREADS] [BOT_TABLES] [BOT]` runs TABLES tables (default 200) of MOD
+//! [ACTIONS] [MOD] [THREADS] [BOT_TABLES] [BOT] [PAUSE_MS]` runs TABLES tables (default 200) of MOD
 //! (default curbside: a person driven by the run, a random bot and a spectator each) on one
 //! server, each person taking ACTIONS actions (default 30), while BOT_TABLES tables (default
-//! 0) of BOT bots alone (default `search:50`) play meanwhile; it prints actions a second, the
+//! 0) of BOT bots alone (default `search:50`) play meanwhile, each person pausing about
+//! PAUSE_MS (default 0: as fast as the server answers) before each action; it prints actions a second, the
 //! p50/p99 time from a person's action to every client's update, the process's CPU time per
 //! action (server and clients: they share the process) and its memory per table.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -39,6 +40,7 @@ fn main() {
     cfg.queue_bytes = 1 << 30;
     let bot_tables: usize = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(0);
     let bot = args.get(5).cloned().unwrap_or_else(|| "search:50".into());
+    let pause = Duration::from_millis(args.get(6).and_then(|a| a.parse().ok()).unwrap_or(0));
     let server = Server::start(cfg).unwrap();
     let rss_before = rss();
     let mut seats = vec!["person".to_string()];
@@ -77,10 +79,11 @@ fn main() {
         .build()
         .unwrap();
     let figures = rt
-        .block_on(farebox_server::load::run(
+        .block_on(farebox_server::load::run_paced(
             &server.addr().to_string(),
             codes,
             own,
+            pause,
         ))
         .unwrap();
     let cpu_per_action = (cpu() - cpu_before) / figures.actions.max(1) as f64;

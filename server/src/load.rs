@@ -64,7 +64,12 @@ async fn update(c: &mut AsyncConn, want: impl Fn(&Update) -> bool) -> Result<Box
 /// One table: the person (seat 0) takes up to `own` actions (picked among those offered by a
 /// fixed pattern), each timed until both connections have its update. Returns the table's
 /// action number at the end and the times.
-async fn table(addr: String, code: String, own: usize) -> Result<(u64, Vec<Duration>), String> {
+async fn table(
+    addr: String,
+    code: String,
+    own: usize,
+    pause: Duration,
+) -> Result<(u64, Vec<Duration>), String> {
     let mut watcher = AsyncConn::connect(&addr).await?;
     watcher
         .send(&ClientMsg::Join {
@@ -111,6 +116,10 @@ async fn table(addr: String, code: String, own: usize) -> Result<(u64, Vec<Durat
             .action
             .clone();
         acted = Some(u.number);
+        if !pause.is_zero() {
+            // A person's pace: a pause before each action, spread from none to twice `pause`.
+            tokio::time::sleep(pause.mul_f64((pick % 1000) as f64 / 500.0)).await;
+        }
         let start = Instant::now();
         person
             .send(&ClientMsg::Act {
@@ -134,13 +143,24 @@ async fn table(addr: String, code: String, own: usize) -> Result<(u64, Vec<Durat
 }
 
 /// Runs the tables `codes` (each with seat 0 open for a person) on the server at `addr`, the
-/// person at each taking up to `own` actions.
+/// person at each taking up to `own` actions as fast as the server answers.
 pub async fn run(addr: &str, codes: Vec<String>, own: usize) -> Result<Figures, String> {
+    run_paced(addr, codes, own, Duration::ZERO).await
+}
+
+/// [`run`], each person pausing about `pause` (from none to twice it) before each action, as
+/// people do.
+pub async fn run_paced(
+    addr: &str,
+    codes: Vec<String>,
+    own: usize,
+    pause: Duration,
+) -> Result<Figures, String> {
     let start = Instant::now();
     let tables = codes.len();
     let mut tasks = vec![];
     for code in codes {
-        tasks.push(tokio::spawn(table(addr.to_string(), code, own)));
+        tasks.push(tokio::spawn(table(addr.to_string(), code, own, pause)));
     }
     let mut actions = 0;
     let mut times = vec![];
