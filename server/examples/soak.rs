@@ -62,7 +62,7 @@ fn next(x: &mut u64) -> u64 {
 /// then. The server's address is read from `addr` each time it connects (it changes when the
 /// server starts again).
 fn person(i: usize, addr: Arc<Mutex<String>>, end: Instant, tally: Arc<Tally>) {
-    let mut r = 0x9e37_79b9_7f4a_7c15u64 ^ (i as u64 + 1) * 0x2545_f491;
+    let mut r = 0x9e37_79b9_7f4a_7c15u64 ^ ((i as u64 + 1) * 0x2545_f491);
     let seatings: [(&str, &[&str]); 3] = [
         ("curbside", &["person", "random"]),
         ("curbside", &["person", "dispatcher", "random"]),
@@ -99,7 +99,7 @@ fn person(i: usize, addr: Arc<Mutex<String>>, end: Instant, tally: Arc<Tally>) {
             let gone = l.closed.is_some();
             // Now and then the connection drops (or the server went away): come back with
             // the token.
-            if gone || next(&mut r) % 400 == 0 {
+            if gone || next(&mut r).is_multiple_of(400) {
                 if !gone {
                     tally.drops.fetch_add(1, Ordering::Relaxed);
                 }
