@@ -387,7 +387,7 @@ fn load(id: &str) -> Arc<GameDef> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_connection_is_sent_what_its_seat_may_not_know() {
-    let defs: Vec<Arc<GameDef>> = farebox_suite::GAMES.iter().map(|g| load(g)).collect();
+    let defs: Vec<Arc<GameDef>> = farebox_suite::games().iter().map(|g| load(g)).collect();
     let server = server(&defs, false);
     for def in &defs {
         if let Some(leak) = first_wire_leak(&server, def).await {
@@ -404,7 +404,7 @@ async fn no_connection_is_sent_what_its_seat_may_not_know() {
 /// in it is the one the seat was shown live, never another seat's private label.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_seat_coming_back_is_sent_what_it_may_not_know() {
-    let defs: Vec<Arc<GameDef>> = farebox_suite::GAMES.iter().map(|g| load(g)).collect();
+    let defs: Vec<Arc<GameDef>> = farebox_suite::games().iter().map(|g| load(g)).collect();
     let server = server(&defs, false);
     for def in &defs {
         let leaks = wire_leaks_with(&server, def, true).await;

@@ -148,9 +148,9 @@ fn first_joined_screen(s: &Server, id: &str) -> String {
 
 #[test]
 fn a_joined_terminal_draws_every_kind_of_board_as_the_local_game_does() {
-    let ids = farebox_suite::GAMES;
+    let ids = farebox_suite::games();
     let s = server(ids.iter().map(|id| load(id)).collect());
-    for id in ids {
+    for id in ids.iter().map(String::as_str) {
         let screen = first_joined_screen(&s, id);
         // Each board's own marks: a grid's dotted frame and road junctions; a graph's river
         // crossings (≈) and codes; a city's crossings (┼), section names and the patrol car

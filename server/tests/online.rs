@@ -18,8 +18,10 @@ use farebox_server::protocol::{
 
 #[test]
 fn whole_games_of_every_bundled_game() {
-    let server = start(config(&GAMES, 11));
-    for id in GAMES {
+    let games = games();
+    let ids: Vec<&str> = games.iter().map(String::as_str).collect();
+    let server = start(config(&ids, 11));
+    for id in ids {
         let def = load(id);
         let n = def.players.0.max(2) as usize;
         let mut seats = vec!["person"];

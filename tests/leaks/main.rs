@@ -92,11 +92,11 @@ fn first_leak(def: &Arc<GameDef>, bots: &[&str], seeds: std::ops::Range<u64>) ->
 
 #[test]
 fn no_seat_is_shown_what_is_hidden_from_it() {
-    for id in farebox_suite::GAMES
+    for id in farebox_suite::games()
         .into_iter()
-        .chain(farebox_suite::HOUSE_RULES)
+        .chain(farebox_suite::house_rules())
     {
-        let def = Arc::new(farebox_suite::load(id));
+        let def = Arc::new(farebox_suite::load(&id));
         if def.scripts.is_empty() {
             continue; // content only, for now: nothing to play
         }

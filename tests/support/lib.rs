@@ -86,23 +86,48 @@ fn read_tree(dir: &Path, rel: &str, out: &mut MemSource) {
     }
 }
 
-/// The five bundled games.
-pub const GAMES: [&str; 5] = [
-    "curbside",
-    "wheres-my-ride",
-    "taxi-derby",
-    "dicey-curves",
-    "critter-cab",
-];
+/// The bundled mods, read from `mods/*/mod.toml` (never listed by hand, so a new game or
+/// house rule gets every test that goes over them all by existing): (id, whether it is built
+/// on another mod), sorted by id.
+fn bundled() -> Vec<(String, bool)> {
+    let mut out = vec![];
+    let dir = root().join("mods");
+    for e in std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+    {
+        let Ok(text) = std::fs::read_to_string(e.path().join("mod.toml")) else {
+            continue;
+        };
+        let manifest: toml::Table =
+            toml::from_str(&text).unwrap_or_else(|err| panic!("{}: {err}", e.path().display()));
+        let built_on = manifest
+            .get("depends")
+            .and_then(toml::Value::as_array)
+            .is_some_and(|d| !d.is_empty());
+        out.push((e.file_name().to_string_lossy().to_string(), built_on));
+    }
+    out.sort();
+    out
+}
 
-/// The bundled house rules, each a mod on top of one of [`GAMES`].
-pub const HOUSE_RULES: [&str; 5] = [
-    "curbside-gas-station",
-    "wheres-my-ride-show-dont-tell",
-    "taxi-derby-learners-permit",
-    "dicey-curves-sunday-drive",
-    "critter-cab-no-sitting-out",
-];
+/// The bundled games: every mod in `mods/` built on no other.
+pub fn games() -> Vec<String> {
+    bundled()
+        .into_iter()
+        .filter(|(_, on)| !on)
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// The bundled house rules: every mod in `mods/` built on one of [`games`].
+pub fn house_rules() -> Vec<String> {
+    bundled()
+        .into_iter()
+        .filter(|(_, on)| *on)
+        .map(|(id, _)| id)
+        .collect()
+}
 
 /// Lookups by id on a loaded mod that panic with a clear message: what content tests want.
 pub trait Lookup {
@@ -151,4 +176,29 @@ pub fn field<'a>(card: &'a CardDef, name: &str) -> &'a Value {
     card.fields
         .get(name)
         .unwrap_or_else(|| panic!("card `{}` has no `{name}`", card.id))
+}
+
+#[cfg(test)]
+mod found {
+    /// The games and house rules are found, not listed: the five of each bundled now.
+    #[test]
+    fn the_bundled_games_and_house_rules_are_found() {
+        let games = super::games();
+        for g in [
+            "curbside",
+            "wheres-my-ride",
+            "taxi-derby",
+            "dicey-curves",
+            "critter-cab",
+        ] {
+            assert!(games.iter().any(|x| x == g), "{g} not found: {games:?}");
+        }
+        let house = super::house_rules();
+        assert_eq!(house.len(), 5, "{house:?}");
+        assert!(
+            house
+                .iter()
+                .all(|h| games.iter().any(|g| h.starts_with(g.as_str())))
+        );
+    }
 }

@@ -14,13 +14,22 @@ use farebox_server::protocol::ServerMsg;
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
 
-pub const GAMES: [&str; 5] = [
-    "curbside",
-    "wheres-my-ride",
-    "taxi-derby",
-    "dicey-curves",
-    "critter-cab",
-];
+/// The bundled games: every mod in `mods/` that depends on no other (its mod.toml has no
+/// `depends` line), found rather than listed, so a new game is played here by existing.
+pub fn games() -> Vec<String> {
+    let mut out: Vec<String> = std::fs::read_dir(mods_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            std::fs::read_to_string(e.path().join("mod.toml"))
+                .is_ok_and(|t| !t.lines().any(|l| l.trim_start().starts_with("depends")))
+        })
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    out.sort();
+    assert!(out.len() >= 5, "the bundled games were not found: {out:?}");
+    out
+}
 
 pub const WAIT: Duration = Duration::from_secs(60);
 
