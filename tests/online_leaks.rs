@@ -315,8 +315,11 @@ async fn wire_leaks_with(server: &Server, def: &Arc<GameDef>, returning: bool) -
             let (meant, open) = meant_words(&g, game, seat.unwrap_or(u8::MAX));
             hidden.extend(meant.difference(&open).cloned());
             hidden.insert(seed.clone());
-            if let Some(w) = hidden.iter().find(|w| text.contains(w.as_str())) {
-                let at = text.find(w.as_str()).unwrap_or(0);
+            // A whole word only: `cs-t1` is no secret inside a public `cs-t11`.
+            if let Some((w, at)) = hidden
+                .iter()
+                .find_map(|w| farebox::leaks::find_word(text, w).map(|at| (w, at)))
+            {
                 let around: String = text
                     .chars()
                     .skip(text[..at].chars().count().saturating_sub(60))
