@@ -11,9 +11,9 @@
 
 use super::*;
 
-/// The Critter Cab oracles No Sitting Out's rules replace (by name).
-const REPLACED: [&str; 1] =
-    ["an empty taxi draws a fare as its turn begins; a taxi with riders draws none"];
+/// Critter Cab's oracle of drawing a fare at a turn's start, which No Sitting Out keeps while
+/// the passenger deck has a card.
+const DRAWS: &str = "an empty taxi draws a fare as its turn begins; a taxi with riders draws none";
 
 /// Critter Cab's oracle of the game's end for want of passengers, which No Sitting Out keeps
 /// only for a cab's first placing (`start`): a taxi placed with no passenger to draw ends the
@@ -64,55 +64,15 @@ fn ran_dry_this_round(st: &Step) -> bool {
 pub fn no_sitting_out_oracles() -> Vec<Oracle> {
     let mut v: Vec<Oracle> = oracles()
         .into_iter()
-        .filter(|o| !REPLACED.contains(&o.name))
-        .map(|o| {
-            if o.name != ONLY_AT_START {
-                return o;
-            }
-            let base = o.judge;
-            Oracle {
-                judge: Box::new(move |st: &Step| {
-                    if words(st)[0] == "start" {
-                        base(st)
-                    } else {
-                        Verdict::Skip
-                    }
-                }),
-                ..o
-            }
+        .map(|o| match o.name {
+            // Drawing a fare: only while the deck has one (an empty taxi then drives on,
+            // judged by the CC-E1 oracle below).
+            DRAWS => o.only_when(|st| !ids(st, st.before, "passenger-deck", None).is_empty()),
+            ONLY_AT_START => o.only_when(|st| words(st)[0] == "start"),
+            _ => o,
         })
         .collect();
     v.extend([
-        Oracle::new(
-            "CC-T2",
-            "an empty taxi draws a fare as its turn begins while the deck has one; a taxi with riders draws none",
-            |st| {
-                let Some(a) = began_at(st, st.index) else {
-                    return Verdict::Skip;
-                };
-                if a == st.actor || cab(st, st.before, a).is_none() {
-                    return Verdict::Skip;
-                }
-                let before = ids(st, st.before, "riding", Some(a));
-                let after = ids(st, st.after, "riding", Some(a));
-                let deck = ids(st, st.before, "passenger-deck", None).len();
-                if before.is_empty() && deck > 0 {
-                    check(!after.is_empty(), || {
-                        format!(
-                            "seat {}'s taxi is empty as its turn begins, {deck} passengers are left, and it draws none",
-                            a + 1
-                        )
-                    })
-                } else {
-                    check(after == before, || {
-                        format!(
-                            "seat {}'s taxi carries {before:?} as its turn begins and ends with {after:?}",
-                            a + 1
-                        )
-                    })
-                }
-            },
-        ),
         Oracle::new(
             "CC-E1",
             "with no passenger left, an empty taxi still drives; the game ends as the next round would begin",

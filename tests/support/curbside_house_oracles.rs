@@ -30,19 +30,10 @@ pub fn gas_station_oracles() -> Vec<Oracle> {
         .into_iter()
         .filter(|o| !REPLACED.contains(&o.name))
         .map(|o| {
-            if !NOT_OF_REFUEL.contains(&o.name) {
-                return o;
-            }
-            let base = o.judge;
-            Oracle {
-                judge: Box::new(move |st: &Step| {
-                    if st.action == "refuel" {
-                        Verdict::Skip
-                    } else {
-                        base(st)
-                    }
-                }),
-                ..o
+            if NOT_OF_REFUEL.contains(&o.name) {
+                o.only_when(|st| st.action != "refuel")
+            } else {
+                o
             }
         })
         .collect();

@@ -51,6 +51,16 @@ impl Oracle {
             judge: Box::new(judge),
         }
     }
+
+    /// The same oracle judging only the steps `keep` accepts (skipping the rest): what a
+    /// house rule does with an oracle of its game whose rule it changes in some steps only.
+    pub fn only_when(self, keep: impl Fn(&Step) -> bool + Send + Sync + 'static) -> Oracle {
+        let judge = self.judge;
+        Oracle {
+            judge: Box::new(move |st: &Step| if keep(st) { judge(st) } else { Verdict::Skip }),
+            ..self
+        }
+    }
 }
 
 /// What one viewer (a seat, or `None`: a spectator) was shown for a step.
