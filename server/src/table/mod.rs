@@ -122,6 +122,8 @@ pub struct Table {
     game: Game,
     recorder: Option<Recorder>,
     replay: Option<Replay>,
+    /// The replay is in the replays folder already.
+    replay_saved: bool,
     holders: Vec<Holder>,
     watchers: Vec<Conn>,
     /// The bot that stands in for a person gone longer than the grace period.
@@ -260,6 +262,7 @@ impl Table {
             game,
             recorder,
             replay: None,
+            replay_saved: false,
             holders,
             watchers: vec![],
             standin,
@@ -314,31 +317,42 @@ impl Table {
         self.conns().next().is_some()
     }
 
+    /// Saves the finished game's replay in the replays folder, once, when a person sat or
+    /// watched: at the end of the game, or when the first one comes to a table whose game is
+    /// already over (bots can finish before a watcher's join arrives).
+    pub(crate) fn keep_replay(&mut self) {
+        if self.replay_saved || !self.people_played {
+            return;
+        }
+        let (Some(dir), Some(replay)) = (self.cfg.replays.as_ref(), self.replay.as_ref()) else {
+            return;
+        };
+        self.replay_saved = true;
+        let secs = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let name = format!("{}-{}-{secs}", self.def.id, self.code);
+        if let Err(e) = save_replay(dir, &name, &replay.to_json()) {
+            let reason = format!(
+                "the server could not save this game's replay in {}: {e}",
+                dir.display()
+            );
+            for c in self.conns() {
+                c.send(&ServerMsg::Error {
+                    reason: reason.clone(),
+                });
+            }
+        }
+    }
+
     /// Reads the legal actions of the state now; a failing rule stops the table.
     fn refresh(&mut self) {
         self.paths = None;
         if self.game.is_over() {
             self.legal.clear();
             if let Some(r) = self.recorder.take() {
-                let replay = r.finish(&self.game);
-                if let Some(dir) = self.cfg.replays.as_ref().filter(|_| self.people_played) {
-                    let secs = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_secs());
-                    let name = format!("{}-{}-{secs}", self.def.id, self.code);
-                    if let Err(e) = save_replay(dir, &name, &replay.to_json()) {
-                        let reason = format!(
-                            "the server could not save this game's replay in {}: {e}",
-                            dir.display()
-                        );
-                        for c in self.conns() {
-                            c.send(&ServerMsg::Error {
-                                reason: reason.clone(),
-                            });
-                        }
-                    }
-                }
-                self.replay = Some(replay);
+                self.replay = Some(r.finish(&self.game));
+                self.keep_replay();
             }
             return;
         }

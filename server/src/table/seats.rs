@@ -80,6 +80,7 @@ impl Table {
             None => {
                 self.watchers.push(conn.clone());
                 self.people_played = true;
+                self.keep_replay();
                 self.joined(conn, None, None);
             }
             Some(s) => match self.holders.get_mut(s as usize) {
