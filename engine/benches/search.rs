@@ -12,8 +12,8 @@
 use std::sync::Arc;
 
 use farebox::content;
+use farebox::duel::duel;
 use farebox::game::Setup;
-use farebox::search::duel::duel;
 use farebox::source::{FolderResolver, FsSource};
 
 fn main() {

@@ -25,6 +25,7 @@ pub mod board;
 pub mod call_order;
 pub mod content;
 pub mod diag;
+pub mod duel;
 pub mod figures;
 pub mod game;
 pub mod leaks;

@@ -7,7 +7,7 @@
 //! taken since its last request, and goes on answering people. The bot thread keeps a replica
 //! of each table's game (made on that thread from the same mod, setup and actions: the engine
 //! is deterministic, so the replica is the same game), brings it up to date, lets the seat's
-//! bot choose, and sends the move back to the table's game thread as [`Cmd::BotMove`], which
+//! bot choose, and sends the move back to the table's game thread as the hub's `Cmd::BotMove`, which
 //! takes it only if the table is still where the bot saw it (same action number, a bot still
 //! to act). So a search bot that thinks for a second delays no person at any table, its own
 //! included: a person's action, a join or a look is answered while it thinks.
@@ -28,7 +28,7 @@ use farebox::GameDef;
 use farebox::agent::Agent;
 use farebox::game::{Game, Setup};
 
-use crate::hub::{Cmd, thread_of};
+use crate::route::thread_of;
 
 /// Which bot threads a bot thinks on: the search bot's lane or the quick lane.
 pub fn lane(spec: &str) -> usize {
@@ -55,6 +55,18 @@ pub struct Think {
     pub bot_seed: u64,
 }
 
+/// A bot's move (or why it has none) for the table `code` at action `number`: what the bot
+/// threads hand back to whoever started them ([`BotPool::start`]; the hub sends it to the
+/// table's game thread).
+pub struct Moved {
+    pub code: String,
+    pub number: u64,
+    pub result: Result<String, String>,
+}
+
+/// Where the bot threads hand each [`Moved`].
+pub type Reply = Arc<dyn Fn(Moved) + Send + Sync>;
+
 pub enum BotCmd {
     Think(Box<Think>),
     /// The table is gone: drop its replica.
@@ -70,20 +82,18 @@ pub struct BotPool {
 }
 
 impl BotPool {
-    /// `n` search bot threads and one quick bot thread, that send moves back to the game
-    /// threads of `games`.
-    pub fn start(n: usize, games: Vec<Sender<Cmd>>) -> BotPool {
-        let games = Arc::new(games);
+    /// `n` search bot threads and one quick bot thread, that hand each move to `reply`.
+    pub fn start(n: usize, reply: Reply) -> BotPool {
         let mut lanes: [Vec<Sender<BotCmd>>; 2] = [vec![], vec![]];
         let mut threads = vec![];
         for (lane, count, name) in [(0, 1, "quick"), (1, n.max(1), "search")] {
             for i in 0..count {
                 let (tx, rx) = channel();
                 lanes[lane].push(tx);
-                let games = games.clone();
+                let reply = reply.clone();
                 let spawned = std::thread::Builder::new()
                     .name(format!("farebox-bots-{name}-{i}"))
-                    .spawn(move || run(rx, &games));
+                    .spawn(move || run(rx, &reply));
                 if let Ok(h) = spawned {
                     threads.push(h);
                 }
@@ -129,7 +139,7 @@ struct Replica {
     agents: HashMap<(u8, String), Agent>,
 }
 
-fn run(rx: Receiver<BotCmd>, games: &[Sender<Cmd>]) {
+fn run(rx: Receiver<BotCmd>, reply: &Reply) {
     let mut replicas: HashMap<String, Replica> = HashMap::new();
     while let Ok(cmd) = rx.recv() {
         match cmd {
@@ -144,14 +154,11 @@ fn run(rx: Receiver<BotCmd>, games: &[Sender<Cmd>]) {
                     // A replica that went wrong is made afresh next time.
                     replicas.remove(&t.code);
                 }
-                let reply = Cmd::BotMove {
+                reply(Moved {
                     code: t.code.clone(),
                     number,
                     result,
-                };
-                if let Some(g) = games.get(thread_of(&t.code, games.len())) {
-                    let _ = g.send(reply);
-                }
+                });
             }
         }
     }

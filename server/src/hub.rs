@@ -20,8 +20,9 @@ use crate::bots::{BotCmd, BotPool};
 use crate::conn::Conn;
 use crate::guard::Guard;
 use crate::protocol::{ClientMsg, ServerMsg};
-use crate::store::{Resumed, Store, resume_tables};
-use crate::table::{Table, TableConfig, TableSpec, cut, os_random};
+use crate::route::thread_of;
+use crate::store::Store;
+use crate::table::{Resumed, Table, TableConfig, TableSpec, cut, os_random, resume_tables};
 
 /// Letters of table codes (no 0/O, 1/I/L: codes are read aloud and typed).
 const CODE_LETTERS: &[u8] = b"ABCDEFGHJKMNPQRSTUVWXYZ23456789";
@@ -88,17 +89,6 @@ pub struct Hub {
     resumed: Vec<Resumed>,
 }
 
-/// Which thread holds the table `code`.
-pub fn thread_of(code: &str, threads: usize) -> usize {
-    // FNV-1a: the same on every machine, so any front can route a code the same way.
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in code.bytes() {
-        h ^= u64::from(b.to_ascii_uppercase());
-        h = h.wrapping_mul(0x100_0000_01b3);
-    }
-    (h % threads.max(1) as u64) as usize
-}
-
 impl Hub {
     pub fn start(cfg: HubConfig) -> Hub {
         let n = cfg.threads.max(1);
@@ -107,7 +97,17 @@ impl Hub {
         let tables = Arc::new(AtomicUsize::new(0));
         let (senders, receivers): (Vec<Sender<Cmd>>, Vec<Receiver<Cmd>>) =
             (0..n).map(|_| channel()).unzip();
-        let bots = Arc::new(BotPool::start(cfg.bot_threads, senders.clone()));
+        let games = senders.clone();
+        let reply: crate::bots::Reply = Arc::new(move |m: crate::bots::Moved| {
+            if let Some(g) = games.get(thread_of(&m.code, games.len())) {
+                let _ = g.send(Cmd::BotMove {
+                    code: m.code,
+                    number: m.number,
+                    result: m.result,
+                });
+            }
+        });
+        let bots = Arc::new(BotPool::start(cfg.bot_threads, reply));
         let mut threads = vec![];
         let mut stores = cfg.stores.into_iter();
         let (loaded_tx, loaded) = channel();

@@ -29,6 +29,7 @@ pub mod guard;
 pub mod hub;
 pub mod load;
 pub mod protocol;
+pub mod route;
 pub mod server;
 pub mod store;
 pub mod table;

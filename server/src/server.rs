@@ -21,7 +21,8 @@ use crate::conn::Conn;
 use crate::guard::{Guard, Limits};
 use crate::hub::{Cmd, Hub, HubConfig};
 use crate::protocol::{ClientMsg, MAX_CLIENT_MESSAGE, ModInfo, PROTOCOL, ServerMsg, parse_client};
-use crate::store::{Resumed, Store};
+use crate::store::Store;
+use crate::table::Resumed;
 use crate::table::{TableConfig, TableSpec, cut};
 
 /// How a server runs.

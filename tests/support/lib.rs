@@ -12,6 +12,7 @@ use farebox::value::Value;
 pub mod critter_cab_oracles;
 pub mod curbside_oracles;
 pub mod dicey_curves_oracles;
+pub mod layout;
 pub mod oracles;
 pub mod outcomes;
 pub mod rule_kit;

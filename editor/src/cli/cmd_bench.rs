@@ -83,8 +83,7 @@ fn run_search(
         .unwrap_or_else(|| def.bots.first().map_or("random".into(), |b| b.id.clone()));
     let games = args.games.unwrap_or(10).min(u64::from(u32::MAX)) as u32;
     let base = setup(def, 2, args.seed, &[])?;
-    let d = farebox::search::duel::duel(def, &base, search, &other, games, 5000)
-        .map_err(Fail::Usage)?;
+    let d = farebox::duel::duel(def, &base, search, &other, games, 5000).map_err(Fail::Usage)?;
     io.say(format!("{}: {}", def.id, d.summary(search, &other)));
     if let Some(e) = &d.error {
         io.note(format!("error: {e}"));

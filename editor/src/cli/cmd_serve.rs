@@ -9,7 +9,7 @@ use farebox::GameDef;
 use farebox::source::FolderResolver;
 use farebox_server::protocol::PERSON;
 use farebox_server::server::{Server, ServerConfig};
-use farebox_server::store::Resumed;
+use farebox_server::table::Resumed;
 use farebox_server::table::TableSpec;
 
 use crate::cli::ServeArgs;

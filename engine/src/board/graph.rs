@@ -71,11 +71,6 @@ impl Graph {
     }
 }
 
-/// The most one edge may cost (`cost` in board.toml; the least is 1). A cheapest move never
-/// repeats a space, so its total stays far below what the sums are kept in, and exact in a
-/// Luau number, however many spaces the board has.
-pub const MAX_EDGE_COST: u32 = 1_000_000;
-
 /// What [`Board::least_costs`] gives a space it cannot reach.
 const UNREACHED: u64 = u64::MAX;
 

@@ -35,12 +35,14 @@ use crate::value::Value;
 
 pub use geometry::{CARD_MARGIN, CardShape, LANE_WIDTH};
 use graph::copy_graph;
-pub use graph::{Edge, Graph, MAX_EDGE_COST, Space, WalkTooLong, Walks};
-pub use grid::{GridState, Placed, fresh_stamp};
-pub use track::{
-    AttachError, DEFAULT_CLEARANCE, LaidPiece, MAX_CLEARANCE, MAX_TRACK_PIECES, MAX_TRACK_TABLE,
-    TrackError, TrackState,
+// The limits a board keeps to are the definition's (the loader checks them first).
+pub use crate::content::def::{
+    DEFAULT_CLEARANCE, MAX_CLEARANCE, MAX_COORDINATE, MAX_EDGE_COST, MAX_TRACK_PIECES,
+    MAX_TRACK_TABLE,
 };
+pub use graph::{Edge, Graph, Space, WalkTooLong, Walks};
+pub use grid::{GridState, Placed, fresh_stamp};
+pub use track::{AttachError, LaidPiece, TrackError, TrackState};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Board {
@@ -88,11 +90,6 @@ impl Board {
         self.graph.spaces.len()
     }
 }
-
-/// How far from 0 a space may lie, either way, in board units (board.toml's `x` and `y`;
-/// also the largest section size). Positions are for drawing: this keeps them finite after a
-/// sections board is arranged and turned.
-pub const MAX_COORDINATE: f64 = 1e9;
 
 /// A space of a board's definition, for the tests of the board kinds.
 #[cfg(test)]

@@ -13,23 +13,6 @@ use super::{Board, Edge, Space};
 use crate::content::def::*;
 use crate::value::Value;
 
-/// The largest side of a track's table, in card lengths (a track of [`MAX_TRACK_PIECES`]
-/// cards laid straight is half as long).
-pub const MAX_TRACK_TABLE: f64 = 1_000.0;
-
-/// The clearance a track keeps when the rules set none (card lengths). `game.start_track`'s
-/// documentation in `script/api/board.rs` states it, and [`MAX_CLEARANCE`].
-pub const DEFAULT_CLEARANCE: f64 = 0.1;
-
-/// The largest clearance the rules may ask for (card lengths). Beyond about a quarter the
-/// cards on either side of a 90-degree bend count as overlapping (see DESIGN.md of Dicey
-/// Curves), so a real track wants far less; this only bounds nonsense.
-pub const MAX_CLEARANCE: f64 = 1.0;
-
-/// The most pieces a track may have (laid and removed together). A deck of cards never comes
-/// near it; it bounds the work and memory a script can make the engine spend on the track.
-pub const MAX_TRACK_PIECES: usize = 500;
-
 /// A track piece laid on the table.
 #[derive(Debug, Clone, Serialize)]
 pub struct LaidPiece {

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use super::def::*;
 use super::load::{At, Files};
 use super::raw::{self, BoardKind, Sp};
-use crate::board::{MAX_COORDINATE, MAX_EDGE_COST, MAX_TRACK_TABLE};
 use crate::diag::{Diagnostics, suggestion};
 use crate::value::Value;
 
@@ -652,7 +651,7 @@ fn track(cx: &mut BoardCtx, file: usize, t: &raw::RawTrack, ids: &mut Vec<String
     let start_from_back = fraction(&t.start_from_back, 0.5, "`start_from_back`", cx);
     let clearance = fraction(
         &t.clearance,
-        crate::board::DEFAULT_CLEARANCE,
+        super::def::DEFAULT_CLEARANCE,
         "the clearance (in card lengths)",
         cx,
     );

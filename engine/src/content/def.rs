@@ -11,6 +11,36 @@ use serde::Serialize;
 pub use super::raw::{FieldType, OptionType, Scope, Side, TrackRole, Visibility};
 use crate::value::Value;
 
+// What a board definition may hold: the loader checks these, and `board` (which re-exports
+// them) keeps to them as it lays out and grows a board.
+
+/// How far from 0 a space may lie, either way, in board units (board.toml's `x` and `y`;
+/// also the largest section size). Positions are for drawing: this keeps them finite after a
+/// sections board is arranged and turned.
+pub const MAX_COORDINATE: f64 = 1e9;
+
+/// The most one edge may cost (`cost` in board.toml; the least is 1). A cheapest move never
+/// repeats a space, so its total stays far below what the sums are kept in, and exact in a
+/// Luau number, however many spaces the board has.
+pub const MAX_EDGE_COST: u32 = 1_000_000;
+
+/// The largest side of a track's table, in card lengths (a track of [`MAX_TRACK_PIECES`]
+/// cards laid straight is half as long).
+pub const MAX_TRACK_TABLE: f64 = 1_000.0;
+
+/// The clearance a track keeps when the rules set none (card lengths). `game.start_track`'s
+/// documentation in `script/api/board.rs` states it, and [`MAX_CLEARANCE`].
+pub const DEFAULT_CLEARANCE: f64 = 0.1;
+
+/// The largest clearance the rules may ask for (card lengths). Beyond about a quarter the
+/// cards on either side of a 90-degree bend count as overlapping (see DESIGN.md of Dicey
+/// Curves), so a real track wants far less; this only bounds nonsense.
+pub const MAX_CLEARANCE: f64 = 1.0;
+
+/// The most pieces a track may have (laid and removed together). A deck of cards never comes
+/// near it; it bounds the work and memory a script can make the engine spend on the track.
+pub const MAX_TRACK_PIECES: usize = 500;
+
 /// A loaded mod, with everything it depends on merged in.
 #[derive(Debug, Clone)]
 pub struct GameDef {

@@ -209,7 +209,7 @@ pub(super) fn bad_argument(e: &mlua::Error, line: Option<&str>) -> Option<String
         }
     }
     let (of, list) = match called.as_slice() {
-        [one] => (format!("`{one}`"), returns::takes_list(one, *pos)),
+        [one] => (format!("`{one}`"), super::api::takes_list(one, *pos)),
         _ => ("the `game` function called here".to_string(), false),
     };
     if list && !to.starts_with("Vec<") && want != "a table" {

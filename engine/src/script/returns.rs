@@ -156,46 +156,6 @@ pub fn got(from: &str, want: &str) -> String {
     .to_string()
 }
 
-/// Whether parameter `pos` (from 1) of `game.f` (as `call` names it: "game.finish") is a
-/// list, as the API's documented signature says (`{number}`).
-pub fn takes_list(call: &str, pos: usize) -> bool {
-    let Some(name) = call.strip_prefix("game.") else {
-        return false;
-    };
-    let Some((_, sig, _)) = super::api::API.iter().find(|(n, _, _)| *n == name) else {
-        return false;
-    };
-    let params = sig
-        .strip_prefix('(')
-        .and_then(|s| s.split(") ->").next())
-        .unwrap_or("");
-    // Parameters are "name: type", split at the commas outside braces.
-    let mut depth = 0i32;
-    let mut index = 1;
-    let mut start = 0;
-    for (i, c) in params.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                if index == pos {
-                    return is_list(&params[start..i]);
-                }
-                index += 1;
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    index == pos && is_list(&params[start..])
-}
-
-fn is_list(param: &str) -> bool {
-    param
-        .split_once(':')
-        .is_some_and(|(_, t)| t.trim_start().starts_with('{') && !t.contains(':'))
-}
-
 /// An error message as a mod author should read it: without the place inside the engine's
 /// own Luau wrappers ("farebox:49: "), and with no memory address (an error raised with a
 /// table is shown by Luau as "table: 0x..."; an address differs from run to run and means

@@ -24,8 +24,6 @@
 //! a copy under the engine's step budget and memory limit, one VM at a time (made once a
 //! decision and reused by every determinization), and a tree of at most N + 1 nodes.
 
-pub mod duel;
-
 use crate::content::GameDef;
 use crate::game::{Game, GameError};
 use crate::rng::Rng;

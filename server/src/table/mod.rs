@@ -22,6 +22,7 @@ use farebox::value::Value;
 mod records;
 mod seats;
 mod stored;
+pub use stored::{Resumed, resume_tables};
 
 pub use records::save_replay;
 

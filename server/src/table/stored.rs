@@ -3,6 +3,7 @@
 //! starts again.
 
 use super::*;
+use crate::route::thread_of;
 use crate::store::{ActionRow, TableRow};
 use std::rc::Rc;
 
@@ -137,4 +138,94 @@ impl Table {
         t.store = Some(store);
         Ok(t)
     }
+}
+
+/// What became of a stored table when a server started.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resumed {
+    /// Playing again, at its last action.
+    Table {
+        code: String,
+        mod_id: String,
+        actions: u64,
+    },
+    /// Left in the store: why (its mod is not served, or has other content).
+    Held { code: String, reason: String },
+}
+
+impl std::fmt::Display for Resumed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Resumed::Table {
+                code,
+                mod_id,
+                actions,
+            } => write!(f, "table {code} ({mod_id}) resumed at action {actions}"),
+            Resumed::Held { reason, .. } => write!(f, "{reason}"),
+        }
+    }
+}
+
+/// The unfinished tables of `store` whose codes route to game thread `index` of `threads`,
+/// each rebuilt ([`Table::resume`]) when its mod is served with the same content hash; the
+/// others stay in the store, untouched, so a server given the right mod resumes them.
+pub fn resume_tables(
+    store: &Rc<Store>,
+    index: usize,
+    threads: usize,
+    mods: &BTreeMap<String, Arc<GameDef>>,
+    cfg: &TableConfig,
+) -> (Vec<Table>, Vec<Resumed>) {
+    let mut tables = vec![];
+    let mut said = vec![];
+    let codes = match store.unfinished() {
+        Ok(c) => c,
+        Err(e) => {
+            said.push(Resumed::Held {
+                code: String::new(),
+                reason: format!("no table is resumed on game thread {index}: {e}"),
+            });
+            return (tables, said);
+        }
+    };
+    let kept = format!("it stays in {}", store.path().display());
+    for code in codes.into_iter().filter(|c| thread_of(c, threads) == index) {
+        let held = |reason: String| Resumed::Held {
+            code: code.clone(),
+            reason: format!("table {code} is not resumed: {reason}"),
+        };
+        let row = match store.load(&code) {
+            Ok(r) => r,
+            Err(e) => {
+                said.push(held(format!("{e}; {kept}")));
+                continue;
+            }
+        };
+        let Some(def) = mods.get(&row.mod_id) else {
+            said.push(held(format!(
+                "it plays `{}` (content hash {}), which this server does not serve; serve that mod to resume it ({kept})",
+                row.mod_id, row.content_hash
+            )));
+            continue;
+        };
+        if def.content_hash != row.content_hash {
+            said.push(held(format!(
+                "it plays `{}` with content hash {}, and the `{}` served now has content hash {}: the mod's files changed since the table was made, and its game would not replay; serve the mod as it was to resume it ({kept})",
+                row.mod_id, row.content_hash, row.mod_id, def.content_hash
+            )));
+            continue;
+        }
+        match Table::resume(&row, def.clone(), cfg.clone(), store.clone()) {
+            Ok(t) => {
+                said.push(Resumed::Table {
+                    code: code.clone(),
+                    mod_id: row.mod_id.clone(),
+                    actions: row.actions.len() as u64,
+                });
+                tables.push(t);
+            }
+            Err(e) => said.push(held(format!("its game does not replay: {e}; {kept}"))),
+        }
+    }
+    (tables, said)
 }

@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::def::*;
 use super::load::{At, Files, Merged, RawScript};
 use super::raw::{self, Sp};
-use crate::board::MAX_EDGE_COST;
+use crate::content::def::MAX_EDGE_COST;
 use crate::diag::{Diagnostics, suggestion};
 use crate::value::Value;
 use decks::{resolve_deck, resolve_table};

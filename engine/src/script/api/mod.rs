@@ -89,6 +89,46 @@ pub const GAME_KEY: &str = "game";
 
 type R<T> = mlua::Result<T>;
 
+/// Whether parameter `pos` (from 1) of `game.f` (as `call` names it: "game.finish") is a
+/// list, as the API's documented signature says (`{number}`).
+pub fn takes_list(call: &str, pos: usize) -> bool {
+    let Some(name) = call.strip_prefix("game.") else {
+        return false;
+    };
+    let Some((_, sig, _)) = API.iter().find(|(n, _, _)| *n == name) else {
+        return false;
+    };
+    let params = sig
+        .strip_prefix('(')
+        .and_then(|s| s.split(") ->").next())
+        .unwrap_or("");
+    // Parameters are "name: type", split at the commas outside braces.
+    let mut depth = 0i32;
+    let mut index = 1;
+    let mut start = 0;
+    for (i, c) in params.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                if index == pos {
+                    return is_list(&params[start..i]);
+                }
+                index += 1;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    index == pos && is_list(&params[start..])
+}
+
+fn is_list(param: &str) -> bool {
+    param
+        .split_once(':')
+        .is_some_and(|(_, t)| t.trim_start().starts_with('{') && !t.contains(':'))
+}
+
 fn err<T>(msg: impl Into<String>) -> R<T> {
     Err(mlua::Error::RuntimeError(msg.into()))
 }

@@ -34,7 +34,7 @@ pub struct Duel {
     pub error: Option<String>,
     /// What failed in the search bots' playouts (both agents', when both search): the games
     /// played on, and this says so.
-    pub playout_failures: super::Failures,
+    pub playout_failures: crate::search::Failures,
     /// When the first agent is the search bot with a scripted policy: its decisions, and how
     /// many of them left the bot's choice.
     pub departures: Option<(u32, u32)>,
@@ -231,7 +231,7 @@ pub fn duel(
             }
         }
         if let Agent::Search(s) = &agents[me as usize]
-            && matches!(s.policy(), super::Policy::Bot(_))
+            && matches!(s.policy(), crate::search::Policy::Bot(_))
         {
             let (d, o) = s.departures();
             let (a, b) = out.departures.unwrap_or((0, 0));
