@@ -101,6 +101,73 @@ fn hook_type(doc: &str) -> (String, String) {
     )
 }
 
+/// The Luau types of the frozen `data` global's parts (tiles, cards, decks, tables, pieces,
+/// track pieces), as the stubs declare them.
+const DATA_TYPES: &str = "-- A tile kind, as `data.tiles[id]`.\n\
+     export type TileData = {\n\
+     \tid: string,\n\
+     \tname: string,\n\
+     \ttext: string,\n\
+     \tmove_cost: number,\n\
+     \trotatable: boolean,\n\
+     \tblocks: boolean,\n\
+     \ttags: {string},\n\
+     \tprops: {[string]: any},\n\
+     \t-- Whether the tile has any roads.\n\
+     \troads: boolean,\n\
+     \t-- Open sides (e.g. \"NS\") for each of the four rotations, index 1 = unturned.\n\
+     \topen: {string},\n\
+     \t-- Sides a vehicle may leave by, for each rotation.\n\
+     \texits: {string},\n\
+     \t-- Sides a vehicle may drive in from, for each rotation.\n\
+     \tentries: {string},\n\
+     \t-- The rotations (0-3) that give different road layouts.\n\
+     \trotations: {number},\n\
+     }\n\n\
+     -- A card: `id`, `name`, `text`, `count`, `tags` and the deck's own fields.\n\
+     export type CardData = {[string]: any}\n\n\
+     -- A deck, as `data.decks[id]`.\n\
+     export type DeckData = {\n\
+     \tid: string,\n\
+     \tname: string,\n\
+     \t-- Cards by id.\n\
+     \tcards: {[string]: CardData},\n\
+     \t-- Cards in file order.\n\
+     \tlist: {CardData},\n\
+     }\n\n\
+     -- A lookup table, as `data.tables[id]`.\n\
+     export type TableData = {\n\
+     \tid: string,\n\
+     \t-- Rows in file order.\n\
+     \trows: {{[string]: any}},\n\
+     \t-- Rows by the value of the key column (when the table has a key).\n\
+     \tby_key: {[any]: {[string]: any}},\n\
+     }\n\n\
+     -- A piece kind, as `data.pieces[id]`.\n\
+     export type PieceData = {\n\
+     \tid: string,\n\
+     \tname: string,\n\
+     \tcount: number,\n\
+     \tper_seat: boolean,\n\
+     \ttags: {string},\n\
+     \tprops: {[string]: any},\n\
+     }\n\n\
+     -- A kind of track piece (a track board), as `data.track_pieces[id]`.\n\
+     export type TrackPieceData = {\n\
+     \tid: string,\n\
+     \tname: string,\n\
+     \t-- \"start\", \"finish\" or \"normal\".\n\
+     \trole: string,\n\
+     \tlanes: number,\n\
+     \trows: number,\n\
+     \t-- Turn at the exit in degrees; positive turns right.\n\
+     \tturn: number,\n\
+     \t-- Gates at the exit edge: the lanes each spans (0 = leftmost) and the exact combo size.\n\
+     \tgates: {{lanes: {number}, size: number}},\n\
+     \ttags: {string},\n\
+     \tprops: {[string]: any},\n\
+     }\n\n";
+
 /// The Luau type definitions for script authors.
 pub fn lua_stubs() -> String {
     let mut s = String::new();
@@ -125,72 +192,7 @@ pub fn lua_stubs() -> String {
     }
     s.push_str("}\n\n");
 
-    s.push_str(
-        "-- A tile kind, as `data.tiles[id]`.\n\
-         export type TileData = {\n\
-         \tid: string,\n\
-         \tname: string,\n\
-         \ttext: string,\n\
-         \tmove_cost: number,\n\
-         \trotatable: boolean,\n\
-         \tblocks: boolean,\n\
-         \ttags: {string},\n\
-         \tprops: {[string]: any},\n\
-         \t-- Whether the tile has any roads.\n\
-         \troads: boolean,\n\
-         \t-- Open sides (e.g. \"NS\") for each of the four rotations, index 1 = unturned.\n\
-         \topen: {string},\n\
-         \t-- Sides a vehicle may leave by, for each rotation.\n\
-         \texits: {string},\n\
-         \t-- Sides a vehicle may drive in from, for each rotation.\n\
-         \tentries: {string},\n\
-         \t-- The rotations (0-3) that give different road layouts.\n\
-         \trotations: {number},\n\
-         }\n\n\
-         -- A card: `id`, `name`, `text`, `count`, `tags` and the deck's own fields.\n\
-         export type CardData = {[string]: any}\n\n\
-         -- A deck, as `data.decks[id]`.\n\
-         export type DeckData = {\n\
-         \tid: string,\n\
-         \tname: string,\n\
-         \t-- Cards by id.\n\
-         \tcards: {[string]: CardData},\n\
-         \t-- Cards in file order.\n\
-         \tlist: {CardData},\n\
-         }\n\n\
-         -- A lookup table, as `data.tables[id]`.\n\
-         export type TableData = {\n\
-         \tid: string,\n\
-         \t-- Rows in file order.\n\
-         \trows: {{[string]: any}},\n\
-         \t-- Rows by the value of the key column (when the table has a key).\n\
-         \tby_key: {[any]: {[string]: any}},\n\
-         }\n\n\
-         -- A piece kind, as `data.pieces[id]`.\n\
-         export type PieceData = {\n\
-         \tid: string,\n\
-         \tname: string,\n\
-         \tcount: number,\n\
-         \tper_seat: boolean,\n\
-         \ttags: {string},\n\
-         \tprops: {[string]: any},\n\
-         }\n\n\
-         -- A kind of track piece (a track board), as `data.track_pieces[id]`.\n\
-         export type TrackPieceData = {\n\
-         \tid: string,\n\
-         \tname: string,\n\
-         \t-- \"start\", \"finish\" or \"normal\".\n\
-         \trole: string,\n\
-         \tlanes: number,\n\
-         \trows: number,\n\
-         \t-- Turn at the exit in degrees; positive turns right.\n\
-         \tturn: number,\n\
-         \t-- Gates at the exit edge: the lanes each spans (0 = leftmost) and the exact combo size.\n\
-         \tgates: {{lanes: {number}, size: number}},\n\
-         \ttags: {string},\n\
-         \tprops: {[string]: any},\n\
-         }\n\n",
-    );
+    s.push_str(DATA_TYPES);
 
     s.push_str(
         "-- What `describe` returns: a label, or a menu path whose parts, joined by single spaces,\n\

@@ -180,78 +180,9 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     }
     data.raw_set("constants", constants)?;
 
-    let tiles = lua.create_table()?;
-    for t in &def.tiles {
-        let tt = map_table(
-            lua,
-            vec![
-                ("id", Value::Str(t.id.clone())),
-                ("name", Value::Str(t.name.clone())),
-                ("text", Value::Str(t.text.clone())),
-                ("move_cost", Value::Int(t.move_cost as i64)),
-                ("rotatable", Value::Bool(t.rotatable)),
-                ("blocks", Value::Bool(t.blocks)),
-                ("tags", strings(&t.tags)),
-                ("props", Value::Map(t.props.clone())),
-                ("roads", Value::Bool(t.links.iter().any(|l| *l != 0))),
-                (
-                    "open",
-                    side_lists(t, |l| {
-                        l.iter()
-                            .enumerate()
-                            .fold(0u8, |a, (i, m)| a | m | if *m != 0 { 1 << i } else { 0 })
-                    }),
-                ),
-                ("exits", side_lists(t, |l| l.iter().fold(0u8, |a, m| a | m))),
-                (
-                    "entries",
-                    side_lists(t, |l| {
-                        l.iter()
-                            .enumerate()
-                            .fold(0u8, |a, (i, m)| if *m != 0 { a | 1 << i } else { a })
-                    }),
-                ),
-                (
-                    "rotations",
-                    Value::List(
-                        t.distinct_rotations()
-                            .into_iter()
-                            .map(|r| Value::Int(r as i64))
-                            .collect(),
-                    ),
-                ),
-            ],
-        )?;
-        tiles.raw_set(t.id.as_str(), tt)?;
-    }
-    data.raw_set("tiles", tiles)?;
+    data.raw_set("tiles", tiles_table(lua, def)?)?;
 
-    let decks = lua.create_table()?;
-    for d in &def.decks {
-        let dt = lua.create_table()?;
-        dt.raw_set("id", d.id.as_str())?;
-        dt.raw_set("name", d.name.as_str())?;
-        let by_id = lua.create_table()?;
-        let order = lua.create_table()?;
-        for (i, c) in d.cards.iter().enumerate() {
-            let ct = lua.create_table()?;
-            ct.raw_set("id", c.id.as_str())?;
-            ct.raw_set("name", c.name.as_str())?;
-            ct.raw_set("text", c.text.as_str())?;
-            ct.raw_set("count", c.count)?;
-            ct.raw_set("tags", to_lua(lua, &strings(&c.tags))?)?;
-            for (k, v) in &c.fields {
-                ct.raw_set(k.as_str(), to_lua(lua, v)?)?;
-            }
-            ct.set_readonly(true);
-            by_id.raw_set(c.id.as_str(), ct.clone())?;
-            order.raw_set(i + 1, ct)?;
-        }
-        dt.raw_set("cards", by_id)?;
-        dt.raw_set("list", order)?;
-        decks.raw_set(d.id.as_str(), dt)?;
-    }
-    data.raw_set("decks", decks)?;
+    data.raw_set("decks", decks_table(lua, def)?)?;
 
     let tables = lua.create_table()?;
     for t in &def.tables {
@@ -272,22 +203,7 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     }
     data.raw_set("tables", tables)?;
 
-    let pieces = lua.create_table()?;
-    for p in &def.pieces {
-        let pt = map_table(
-            lua,
-            vec![
-                ("id", Value::Str(p.id.clone())),
-                ("name", Value::Str(p.name.clone())),
-                ("count", Value::Int(p.count as i64)),
-                ("per_seat", Value::Bool(p.per_seat)),
-                ("tags", strings(&p.tags)),
-                ("props", Value::Map(p.props.clone())),
-            ],
-        )?;
-        pieces.raw_set(p.id.as_str(), pt)?;
-    }
-    data.raw_set("pieces", pieces)?;
+    data.raw_set("pieces", pieces_table(lua, def)?)?;
 
     // Counters, zones and options by id, so that a game can ask what a house rule left in.
     let opt = |v: Option<i64>| v.map_or(Value::Nil, Value::Int);
@@ -373,7 +289,116 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     }
     data.raw_set("options", options)?;
 
-    // Track pieces (a track board), by id, in the order the board file lists them.
+    data.raw_set("track_pieces", track_pieces_table(lua, def)?)?;
+    strict(lua, &data, "data", &["id", "name"])?;
+    if let Ok(constants) = data.raw_get::<Table>("constants") {
+        strict(lua, &constants, "data.constants", &[])?;
+    }
+    freeze(&data);
+    Ok(data)
+}
+
+/// `data.tiles`.
+fn tiles_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
+    let tiles = lua.create_table()?;
+    for t in &def.tiles {
+        let tt = map_table(
+            lua,
+            vec![
+                ("id", Value::Str(t.id.clone())),
+                ("name", Value::Str(t.name.clone())),
+                ("text", Value::Str(t.text.clone())),
+                ("move_cost", Value::Int(t.move_cost as i64)),
+                ("rotatable", Value::Bool(t.rotatable)),
+                ("blocks", Value::Bool(t.blocks)),
+                ("tags", strings(&t.tags)),
+                ("props", Value::Map(t.props.clone())),
+                ("roads", Value::Bool(t.links.iter().any(|l| *l != 0))),
+                (
+                    "open",
+                    side_lists(t, |l| {
+                        l.iter()
+                            .enumerate()
+                            .fold(0u8, |a, (i, m)| a | m | if *m != 0 { 1 << i } else { 0 })
+                    }),
+                ),
+                ("exits", side_lists(t, |l| l.iter().fold(0u8, |a, m| a | m))),
+                (
+                    "entries",
+                    side_lists(t, |l| {
+                        l.iter()
+                            .enumerate()
+                            .fold(0u8, |a, (i, m)| if *m != 0 { a | 1 << i } else { a })
+                    }),
+                ),
+                (
+                    "rotations",
+                    Value::List(
+                        t.distinct_rotations()
+                            .into_iter()
+                            .map(|r| Value::Int(r as i64))
+                            .collect(),
+                    ),
+                ),
+            ],
+        )?;
+        tiles.raw_set(t.id.as_str(), tt)?;
+    }
+    Ok(tiles)
+}
+
+/// `data.decks`.
+fn decks_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
+    let decks = lua.create_table()?;
+    for d in &def.decks {
+        let dt = lua.create_table()?;
+        dt.raw_set("id", d.id.as_str())?;
+        dt.raw_set("name", d.name.as_str())?;
+        let by_id = lua.create_table()?;
+        let order = lua.create_table()?;
+        for (i, c) in d.cards.iter().enumerate() {
+            let ct = lua.create_table()?;
+            ct.raw_set("id", c.id.as_str())?;
+            ct.raw_set("name", c.name.as_str())?;
+            ct.raw_set("text", c.text.as_str())?;
+            ct.raw_set("count", c.count)?;
+            ct.raw_set("tags", to_lua(lua, &strings(&c.tags))?)?;
+            for (k, v) in &c.fields {
+                ct.raw_set(k.as_str(), to_lua(lua, v)?)?;
+            }
+            ct.set_readonly(true);
+            by_id.raw_set(c.id.as_str(), ct.clone())?;
+            order.raw_set(i + 1, ct)?;
+        }
+        dt.raw_set("cards", by_id)?;
+        dt.raw_set("list", order)?;
+        decks.raw_set(d.id.as_str(), dt)?;
+    }
+    Ok(decks)
+}
+
+/// `data.pieces`.
+fn pieces_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
+    let pieces = lua.create_table()?;
+    for p in &def.pieces {
+        let pt = map_table(
+            lua,
+            vec![
+                ("id", Value::Str(p.id.clone())),
+                ("name", Value::Str(p.name.clone())),
+                ("count", Value::Int(p.count as i64)),
+                ("per_seat", Value::Bool(p.per_seat)),
+                ("tags", strings(&p.tags)),
+                ("props", Value::Map(p.props.clone())),
+            ],
+        )?;
+        pieces.raw_set(p.id.as_str(), pt)?;
+    }
+    Ok(pieces)
+}
+
+/// `data.track_pieces`: a track board's pieces by id, in the order the board file lists them.
+fn track_pieces_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
     let track = lua.create_table()?;
     if let crate::content::def::BoardDef::Track(t) = &def.board {
         for p in &t.pieces {
@@ -416,13 +441,7 @@ pub fn content_table(lua: &Lua, def: &GameDef) -> mlua::Result<Table> {
             track.raw_set(p.id.as_str(), pt)?;
         }
     }
-    data.raw_set("track_pieces", track)?;
-    strict(lua, &data, "data", &["id", "name"])?;
-    if let Ok(constants) = data.raw_get::<Table>("constants") {
-        strict(lua, &constants, "data.constants", &[])?;
-    }
-    freeze(&data);
-    Ok(data)
+    Ok(track)
 }
 
 /// Reading a key `t` does not hold is an error naming the key and the nearest one it does

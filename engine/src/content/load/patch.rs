@@ -47,153 +47,10 @@ impl Reader<'_> {
             &t.id
         });
         for dp in patch.decks {
-            let Some(deck) = self.patched(f, "deck", &mut merged.decks, &dp.id, |d| &d.id) else {
-                continue;
-            };
-            let deck = &mut deck.item;
-            deck.card_files.resize(deck.cards.len(), None);
-            let card_id = |c: &SpannedMap| {
-                c.iter()
-                    .find(|(k, _)| k.get() == "id")
-                    .and_then(|(_, v)| v.get().as_str().map(String::from))
-            };
-            // Cards by id, so each removal or replacement is a lookup, not a search.
-            let mut at: HashMap<String, usize> = HashMap::new();
-            for (i, c) in deck.cards.iter().enumerate().rev() {
-                if let Some(id) = card_id(c) {
-                    at.insert(id, i);
-                }
-            }
-            let mut gone = vec![false; deck.cards.len()];
-            let mut misses = 0usize;
-            for id in dp.remove {
-                match at.get(id.get()).copied().filter(|&i| !gone[i]) {
-                    Some(i) => {
-                        gone[i] = true;
-                        removed.push((format!("deck:{}", dp.id.get()), id));
-                    }
-                    None => {
-                        misses += 1;
-                        let hint = if misses <= MAX_ERRORS_PER_FILE {
-                            let ids: Vec<String> = deck.cards.iter().filter_map(card_id).collect();
-                            suggestion(id.get(), ids.iter().map(String::as_str))
-                        } else {
-                            String::new()
-                        };
-                        let msg = format!(
-                            "deck `{}` has no card `{}` to remove{hint}",
-                            dp.id.get(),
-                            id.get()
-                        );
-                        let d = self.files.error(f, id.span(), msg);
-                        self.diags.push(d);
-                    }
-                }
-            }
-            if gone.iter().any(|&g| g) {
-                let keep: Vec<bool> = gone.iter().map(|g| !g).collect();
-                let mut i = 0;
-                deck.cards.retain(|_| {
-                    i += 1;
-                    keep[i - 1]
-                });
-                let mut i = 0;
-                deck.card_files.retain(|_| {
-                    i += 1;
-                    keep[i - 1]
-                });
-                at.clear();
-                for (i, c) in deck.cards.iter().enumerate().rev() {
-                    if let Some(id) = card_id(c) {
-                        at.insert(id, i);
-                    }
-                }
-            }
-            for card in dp.cards {
-                // A card without an id is added, and reported when the deck is checked.
-                let id = card_id(&card);
-                let pos = id.as_ref().and_then(|id| at.get(id).copied());
-                if pos.is_none()
-                    && let Some(id) = id
-                {
-                    at.insert(id, deck.cards.len());
-                }
-                put(&mut deck.cards, &mut deck.card_files, pos, card, f);
-            }
+            self.patch_deck(f, &mut merged.decks, dp, &mut removed);
         }
         for tp in patch.tables {
-            let Some(table) = self.patched(f, "table", &mut merged.tables, &tp.id, |t| &t.id)
-            else {
-                continue;
-            };
-            let table = &mut table.item;
-            table.row_files.resize(table.rows.len(), None);
-            let key = table.key.as_ref().map(|k| k.get().clone());
-            let key_of = |row: &SpannedMap| {
-                let k = key.as_deref()?;
-                row.iter()
-                    .find(|(name, _)| name.get() == k)
-                    .map(|(_, v)| v.get().clone())
-            };
-            // Rows by key, so each removal or replacement is a lookup, not a search.
-            let row_key = |v: &RawValue| format!("{v:?}");
-            let index = |rows: &[SpannedMap]| {
-                let mut at: HashMap<String, usize> = HashMap::new();
-                for (i, r) in rows.iter().enumerate().rev() {
-                    if let Some(v) = key_of(r) {
-                        at.insert(row_key(&v), i);
-                    }
-                }
-                at
-            };
-            let mut at = index(&table.rows);
-            let mut gone = vec![false; table.rows.len()];
-            for v in tp.remove {
-                let found = at.get(&row_key(v.get())).copied().filter(|&i| !gone[i]);
-                match (&key, found) {
-                    (Some(_), Some(i)) => gone[i] = true,
-                    (Some(k), None) => {
-                        let msg = format!(
-                            "table `{}` has no row with {k} = {} to remove",
-                            tp.id.get(),
-                            v.get()
-                        );
-                        let d = self.files.error(f, v.span(), msg);
-                        self.diags.push(d);
-                    }
-                    (None, _) => {
-                        let msg = format!(
-                            "table `{}` has no `key` column, so its rows cannot be removed or replaced (only added)",
-                            tp.id.get()
-                        );
-                        let d = self.files.error(f, v.span(), msg);
-                        self.diags.push(d);
-                    }
-                }
-            }
-            if gone.iter().any(|&g| g) {
-                let mut i = 0;
-                table.rows.retain(|_| {
-                    i += 1;
-                    !gone[i - 1]
-                });
-                let mut i = 0;
-                table.row_files.retain(|_| {
-                    i += 1;
-                    !gone[i - 1]
-                });
-                at = index(&table.rows);
-            }
-            for row in tp.rows {
-                let k = key_of(&row).map(|v| row_key(&v));
-                let pos = k.as_ref().and_then(|k| at.get(k).copied());
-                if pos.is_none()
-                    && let Some(k) = k
-                {
-                    at.insert(k, table.rows.len());
-                }
-                put(&mut table.rows, &mut table.row_files, pos, row, f);
-            }
+            self.patch_table(f, &mut merged.tables, tp);
         }
         for (target, id) in removed {
             let place = self.files.error(f, id.span(), "").place();
@@ -203,6 +60,166 @@ impl Reader<'_> {
                 mod_id: mod_id.to_string(),
                 place,
             });
+        }
+    }
+
+    /// Changes one deck as a patch file's `[[decks]]` entry says: cards taken out (each
+    /// noted in `removed`), then cards added or replaced by id.
+    fn patch_deck(
+        &mut self,
+        f: usize,
+        decks: &mut [At<RawDeck>],
+        dp: RawDeckPatch,
+        removed: &mut Vec<(String, Sp<String>)>,
+    ) {
+        let Some(deck) = self.patched(f, "deck", decks, &dp.id, |d| &d.id) else {
+            return;
+        };
+        let deck = &mut deck.item;
+        deck.card_files.resize(deck.cards.len(), None);
+        let card_id = |c: &SpannedMap| {
+            c.iter()
+                .find(|(k, _)| k.get() == "id")
+                .and_then(|(_, v)| v.get().as_str().map(String::from))
+        };
+        // Cards by id, so each removal or replacement is a lookup, not a search.
+        let mut at: HashMap<String, usize> = HashMap::new();
+        for (i, c) in deck.cards.iter().enumerate().rev() {
+            if let Some(id) = card_id(c) {
+                at.insert(id, i);
+            }
+        }
+        let mut gone = vec![false; deck.cards.len()];
+        let mut misses = 0usize;
+        for id in dp.remove {
+            match at.get(id.get()).copied().filter(|&i| !gone[i]) {
+                Some(i) => {
+                    gone[i] = true;
+                    removed.push((format!("deck:{}", dp.id.get()), id));
+                }
+                None => {
+                    misses += 1;
+                    let hint = if misses <= MAX_ERRORS_PER_FILE {
+                        let ids: Vec<String> = deck.cards.iter().filter_map(card_id).collect();
+                        suggestion(id.get(), ids.iter().map(String::as_str))
+                    } else {
+                        String::new()
+                    };
+                    let msg = format!(
+                        "deck `{}` has no card `{}` to remove{hint}",
+                        dp.id.get(),
+                        id.get()
+                    );
+                    let d = self.files.error(f, id.span(), msg);
+                    self.diags.push(d);
+                }
+            }
+        }
+        if gone.iter().any(|&g| g) {
+            let keep: Vec<bool> = gone.iter().map(|g| !g).collect();
+            let mut i = 0;
+            deck.cards.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+            let mut i = 0;
+            deck.card_files.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+            at.clear();
+            for (i, c) in deck.cards.iter().enumerate().rev() {
+                if let Some(id) = card_id(c) {
+                    at.insert(id, i);
+                }
+            }
+        }
+        for card in dp.cards {
+            // A card without an id is added, and reported when the deck is checked.
+            let id = card_id(&card);
+            let pos = id.as_ref().and_then(|id| at.get(id).copied());
+            if pos.is_none()
+                && let Some(id) = id
+            {
+                at.insert(id, deck.cards.len());
+            }
+            put(&mut deck.cards, &mut deck.card_files, pos, card, f);
+        }
+    }
+
+    /// Changes one lookup table as a patch file's `[[tables]]` entry says: rows taken out by
+    /// key, then rows added or replaced by key.
+    fn patch_table(&mut self, f: usize, tables: &mut [At<RawTable>], tp: RawTablePatch) {
+        let Some(table) = self.patched(f, "table", tables, &tp.id, |t| &t.id) else {
+            return;
+        };
+        let table = &mut table.item;
+        table.row_files.resize(table.rows.len(), None);
+        let key = table.key.as_ref().map(|k| k.get().clone());
+        let key_of = |row: &SpannedMap| {
+            let k = key.as_deref()?;
+            row.iter()
+                .find(|(name, _)| name.get() == k)
+                .map(|(_, v)| v.get().clone())
+        };
+        // Rows by key, so each removal or replacement is a lookup, not a search.
+        let row_key = |v: &RawValue| format!("{v:?}");
+        let index = |rows: &[SpannedMap]| {
+            let mut at: HashMap<String, usize> = HashMap::new();
+            for (i, r) in rows.iter().enumerate().rev() {
+                if let Some(v) = key_of(r) {
+                    at.insert(row_key(&v), i);
+                }
+            }
+            at
+        };
+        let mut at = index(&table.rows);
+        let mut gone = vec![false; table.rows.len()];
+        for v in tp.remove {
+            let found = at.get(&row_key(v.get())).copied().filter(|&i| !gone[i]);
+            match (&key, found) {
+                (Some(_), Some(i)) => gone[i] = true,
+                (Some(k), None) => {
+                    let msg = format!(
+                        "table `{}` has no row with {k} = {} to remove",
+                        tp.id.get(),
+                        v.get()
+                    );
+                    let d = self.files.error(f, v.span(), msg);
+                    self.diags.push(d);
+                }
+                (None, _) => {
+                    let msg = format!(
+                        "table `{}` has no `key` column, so its rows cannot be removed or replaced (only added)",
+                        tp.id.get()
+                    );
+                    let d = self.files.error(f, v.span(), msg);
+                    self.diags.push(d);
+                }
+            }
+        }
+        if gone.iter().any(|&g| g) {
+            let mut i = 0;
+            table.rows.retain(|_| {
+                i += 1;
+                !gone[i - 1]
+            });
+            let mut i = 0;
+            table.row_files.retain(|_| {
+                i += 1;
+                !gone[i - 1]
+            });
+            at = index(&table.rows);
+        }
+        for row in tp.rows {
+            let k = key_of(&row).map(|v| row_key(&v));
+            let pos = k.as_ref().and_then(|k| at.get(k).copied());
+            if pos.is_none()
+                && let Some(k) = k
+            {
+                at.insert(k, table.rows.len());
+            }
+            put(&mut table.rows, &mut table.row_files, pos, row, f);
         }
     }
 

@@ -103,39 +103,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     let mf = manifest.file;
     let m = &manifest.item;
     cx.check_id(mf, &m.id, "mod");
-    let players = match &merged.players {
-        Some(At {
-            file: pf, item: p, ..
-        }) => {
-            let (lo, hi) = (*p.min.get(), *p.max.get());
-            if lo == 0 {
-                cx.err(*pf, p.min.span(), "a game needs at least 1 player");
-            }
-            if hi < lo {
-                cx.err(
-                    *pf,
-                    p.max.span(),
-                    format!("players.max ({hi}) is less than players.min ({lo})"),
-                );
-            }
-            if hi > 16 {
-                cx.err(*pf, p.max.span(), "at most 16 seats are supported");
-            }
-            (lo, hi)
-        }
-        None => {
-            if merged.scripts.is_empty() {
-                (1, 1)
-            } else {
-                cx.err(
-                    mf,
-                    m.id.span(),
-                    "a playable mod needs `players = { min = .., max = .. }`",
-                );
-                (1, 1)
-            }
-        }
-    };
+    let players = resolve_players(&mut cx, &merged, mf, m);
 
     let options = resolve_options(&mut cx, &merged.options);
     let constants: BTreeMap<String, Value> = merged
@@ -202,6 +170,155 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     cx.unique("zone", merged.zones.iter().map(|p| (p.file, &p.item.id)));
     cx.unique("deck", merged.decks.iter().map(|p| (p.file, &p.item.id)));
     cx.unique("table", merged.tables.iter().map(|p| (p.file, &p.item.id)));
+    let pieces = resolve_pieces(&mut cx, &merged, players);
+
+    let mut pending: Vec<PendingRef> = Vec::new();
+    let (decks, tables) = resolve_decks_and_tables(&mut cx, &merged, &mut pending);
+
+    let deck_index: HashMap<String, usize> = decks
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.id.clone(), i))
+        .collect();
+    let table_index: HashMap<String, usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.id.clone(), i))
+        .collect();
+
+    let counters = resolve_counters(&mut cx, &merged, &options, &constants);
+
+    let zones = resolve_zones(&mut cx, &merged, &deck_index);
+
+    // References, now that every id is known.
+    check_references(
+        &mut cx,
+        &merged,
+        &pending,
+        Known {
+            board: &board,
+            tiles: &tiles,
+            tile_index: &tile_index,
+            pieces: &pieces,
+            decks: &decks,
+            deck_index: &deck_index,
+            tables: &tables,
+            table_index: &table_index,
+            spaces: &spaces,
+            track_pieces: &track_pieces,
+        },
+    );
+
+    let scripts: Vec<ScriptDef> = merged.scripts.iter().map(script_def).collect();
+    let bots = resolve_bots(&mut cx, &merged);
+
+    let index = index_of(
+        tile_index,
+        deck_index,
+        table_index,
+        &counters,
+        &zones,
+        &pieces,
+        spaces,
+    );
+    Some(GameDef {
+        id: m.id.get().clone(),
+        name: m.name.clone(),
+        version: m.version.get().clone(),
+        description: m.description.clone(),
+        credits: m.credits.clone(),
+        players,
+        seat_names: merged.seat_names.clone(),
+        layers: merged.layers.clone(),
+        options,
+        constants,
+        board,
+        tiles,
+        decks,
+        tables,
+        pieces,
+        counters,
+        zones,
+        scripts,
+        bots,
+        content_hash: files.hash(),
+        index,
+        catalog: Default::default(),
+    })
+}
+
+/// The definition's lookups by id.
+fn index_of(
+    tiles: HashMap<String, usize>,
+    decks: HashMap<String, usize>,
+    tables: HashMap<String, usize>,
+    counters: &[CounterDef],
+    zones: &[ZoneDef],
+    pieces: &[PieceDef],
+    spaces: HashMap<String, usize>,
+) -> super::def::Index {
+    super::def::Index {
+        tiles,
+        decks,
+        tables,
+        counters: counters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
+        zones: zones
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
+        pieces: pieces
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), i))
+            .collect(),
+        spaces,
+    }
+}
+
+/// The seats a game is for (`players`), checked.
+fn resolve_players(cx: &mut Ctx, merged: &Merged, mf: usize, m: &raw::RawManifest) -> (u32, u32) {
+    match &merged.players {
+        Some(At {
+            file: pf, item: p, ..
+        }) => {
+            let (lo, hi) = (*p.min.get(), *p.max.get());
+            if lo == 0 {
+                cx.err(*pf, p.min.span(), "a game needs at least 1 player");
+            }
+            if hi < lo {
+                cx.err(
+                    *pf,
+                    p.max.span(),
+                    format!("players.max ({hi}) is less than players.min ({lo})"),
+                );
+            }
+            if hi > 16 {
+                cx.err(*pf, p.max.span(), "at most 16 seats are supported");
+            }
+            (lo, hi)
+        }
+        None => {
+            if merged.scripts.is_empty() {
+                (1, 1)
+            } else {
+                cx.err(
+                    mf,
+                    m.id.span(),
+                    "a playable mod needs `players = { min = .., max = .. }`",
+                );
+                (1, 1)
+            }
+        }
+    }
+}
+
+/// The pieces, each with its id checked, and the limits on how many a game makes.
+fn resolve_pieces(cx: &mut Ctx, merged: &Merged, players: (u32, u32)) -> Vec<PieceDef> {
     let pieces: Vec<PieceDef> = merged
         .pieces
         .iter()
@@ -247,12 +364,20 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             );
         }
     }
+    pieces
+}
 
-    let mut pending: Vec<PendingRef> = Vec::new();
+/// The decks and tables (their references left in `pending`), the limit on cards, and each
+/// deck's `tags_from` table.
+fn resolve_decks_and_tables(
+    cx: &mut Ctx,
+    merged: &Merged,
+    pending: &mut Vec<PendingRef>,
+) -> (Vec<DeckDef>, Vec<TableDef>) {
     let decks: Vec<DeckDef> = merged
         .decks
         .iter()
-        .map(|d| resolve_deck(&mut cx, d, &mut pending))
+        .map(|d| resolve_deck(cx, d, pending))
         .collect();
     let mut total_cards = 0u64;
     for (d, def) in merged.decks.iter().zip(&decks) {
@@ -272,7 +397,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     let tables: Vec<TableDef> = merged
         .tables
         .iter()
-        .map(|t| resolve_table(&mut cx, t, &mut pending))
+        .map(|t| resolve_table(cx, t, pending))
         .collect();
     // A deck's `tags_from` names a table whether or not any card has tags yet.
     for d in &merged.decks {
@@ -294,17 +419,17 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             pending.retain(|p| p.target != target || !p.context.ends_with(", tags"));
         }
     }
-    let deck_index: HashMap<String, usize> = decks
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.id.clone(), i))
-        .collect();
-    let table_index: HashMap<String, usize> = tables
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.id.clone(), i))
-        .collect();
+    (decks, tables)
+}
 
+/// The counters: one score counter at most, and each start from `initial`,
+/// `initial_option` or `initial_constant`.
+fn resolve_counters(
+    cx: &mut Ctx,
+    merged: &Merged,
+    options: &[OptionDef],
+    constants: &BTreeMap<String, Value>,
+) -> Vec<CounterDef> {
     let mut score_counter: Option<&str> = None;
     let counters: Vec<CounterDef> = merged
         .counters
@@ -330,7 +455,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 }
             }
             if let Some(o) = &r.initial_option {
-                check_option_ref(&mut cx, &merged, &options, (c.file, &c.mod_id), o, OptionType::Int);
+                check_option_ref(cx, merged, options, (c.file, &c.mod_id), o, OptionType::Int);
             }
             let mut initial = r.initial;
             if let Some(k) = &r.initial_constant {
@@ -359,7 +484,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
                 }
             }
             if let Some(w) = &r.applies_when {
-                check_applies(&mut cx, &merged.options, (c.file, &c.mod_id), w.get(), None, &options);
+                check_applies(cx, &merged.options, (c.file, &c.mod_id), w.get(), None, options);
             }
             CounterDef {
                 id: r.id.get().clone(),
@@ -377,6 +502,15 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             }
         })
         .collect();
+    counters
+}
+
+/// The zones, each with the deck it holds.
+fn resolve_zones(
+    cx: &mut Ctx,
+    merged: &Merged,
+    deck_index: &HashMap<String, usize>,
+) -> Vec<ZoneDef> {
     let zones: Vec<ZoneDef> = merged
         .zones
         .iter()
@@ -386,7 +520,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             let deck = r.deck.as_ref().and_then(|d| match deck_index.get(d.get()) {
                 Some(&i) => Some(i),
                 None => {
-                    let msg = removed(&merged, "decks", "deck", d.get()).unwrap_or_else(|| {
+                    let msg = removed(merged, "decks", "deck", d.get()).unwrap_or_else(|| {
                         let hint = suggestion(d.get(), deck_index.keys().map(|k| k.as_str()));
                         format!("no deck `{}`{hint}", d.get())
                     });
@@ -405,27 +539,11 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
             }
         })
         .collect();
+    zones
+}
 
-    // References, now that every id is known.
-    check_references(
-        &mut cx,
-        &merged,
-        &pending,
-        Known {
-            board: &board,
-            tiles: &tiles,
-            tile_index: &tile_index,
-            pieces: &pieces,
-            decks: &decks,
-            deck_index: &deck_index,
-            tables: &tables,
-            table_index: &table_index,
-            spaces: &spaces,
-            track_pieces: &track_pieces,
-        },
-    );
-
-    let scripts: Vec<ScriptDef> = merged.scripts.iter().map(script_def).collect();
+/// The bots: ids not taken by the built-in players, one stand-in at most.
+fn resolve_bots(cx: &mut Ctx, merged: &Merged) -> Vec<BotDef> {
     let mut bot_ids = Vec::new();
     let mut bots = Vec::new();
     for (b, script) in &merged.bots {
@@ -470,52 +588,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         }
     }
     cx.unique("bot", bot_ids);
-
-    let index = super::def::Index {
-        tiles: tile_index,
-        decks: deck_index,
-        tables: table_index,
-        counters: counters
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.id.clone(), i))
-            .collect(),
-        zones: zones
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.id.clone(), i))
-            .collect(),
-        pieces: pieces
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.id.clone(), i))
-            .collect(),
-        spaces,
-    };
-    Some(GameDef {
-        id: m.id.get().clone(),
-        name: m.name.clone(),
-        version: m.version.get().clone(),
-        description: m.description.clone(),
-        credits: m.credits.clone(),
-        players,
-        seat_names: merged.seat_names.clone(),
-        layers: merged.layers.clone(),
-        options,
-        constants,
-        board,
-        tiles,
-        decks,
-        tables,
-        pieces,
-        counters,
-        zones,
-        scripts,
-        bots,
-        content_hash: files.hash(),
-        index,
-        catalog: Default::default(),
-    })
+    bots
 }
 
 fn script_def(s: &RawScript) -> ScriptDef {

@@ -61,6 +61,7 @@ fn space_tags(board: &BoardDef) -> HashMap<String, Vec<String>> {
 }
 
 /// What references may name: everything resolved before them.
+#[derive(Clone, Copy)]
 pub(super) struct Known<'a> {
     pub board: &'a BoardDef,
     pub tiles: &'a [TileDef],
@@ -74,62 +75,21 @@ pub(super) struct Known<'a> {
     pub track_pieces: &'a Vec<String>,
 }
 
-/// Checks every pending reference: the thing it names exists (else "did you mean", or which
-/// patch removed it) and carries the tag the field asks for. A target that is itself wrong
-/// (a deck or table that does not exist, a table without a key) is said once, at its first
-/// reference.
-pub(super) fn check_references(
-    cx: &mut Ctx,
-    merged: &Merged,
-    pending: &[PendingRef],
-    known: Known,
-) {
-    let Known {
-        board,
-        tiles,
-        tile_index,
-        pieces,
-        decks,
-        deck_index,
-        tables,
-        table_index,
-        spaces,
-        track_pieces,
-    } = known;
-    let piece_ids: HashSet<&str> = pieces.iter().map(|p| p.id.as_str()).collect();
-    let space_tags = space_tags(board);
-    let piece_at: HashMap<&str, usize> = pieces
-        .iter()
-        .enumerate()
-        .rev()
-        .map(|(i, p)| (p.id.as_str(), i))
-        .collect();
-    // Cards by id, per deck, made when a tag is first asked of that deck.
-    let mut card_at: HashMap<usize, HashMap<&str, usize>> = HashMap::new();
-    let mut tags_of = |target: &str, id: &str| -> Option<Vec<String>> {
-        match target {
-            "spaces" => Some(space_tags.get(id).cloned().unwrap_or_default()),
-            "tiles" => tile_index.get(id).map(|&i| tiles[i].tags.clone()),
-            "pieces" => piece_at.get(id).map(|&i| pieces[i].tags.clone()),
-            t => {
-                let d = *deck_index.get(t.strip_prefix("deck:")?)?;
-                let deck = &decks[d];
-                let at = card_at.entry(d).or_insert_with(|| {
-                    deck.cards
-                        .iter()
-                        .enumerate()
-                        .rev()
-                        .map(|(i, c)| (c.id.as_str(), i))
-                        .collect()
-                });
-                at.get(id).map(|&i| deck.cards[i].tags.clone())
-            }
-        }
-    };
-    // The ids each kind of target offers, worked out once per target. Err: what is wrong
-    // with the target itself (a deck or table that does not exist, a table without a key),
-    // said at its first reference only; None there: reported when the field was defined.
-    let ids_of = |t: &str| -> Result<Vec<String>, Option<String>> {
+impl Known<'_> {
+    /// The ids a kind of target offers (`pieces` from `piece_ids`). Err: what is wrong with the
+    /// target itself (a deck or table that does not exist, a table without a key), said at its
+    /// first reference only; None there: reported when the field was defined.
+    fn ids_of(&self, piece_ids: &HashSet<&str>, t: &str) -> Result<Vec<String>, Option<String>> {
+        let Known {
+            tiles,
+            spaces,
+            track_pieces,
+            decks,
+            deck_index,
+            tables,
+            table_index,
+            ..
+        } = *self;
         Ok(match t {
             "tiles" => tiles.iter().map(|t| t.id.clone()).collect(),
             "spaces" => spaces.keys().cloned().collect(),
@@ -167,7 +127,59 @@ pub(super) fn check_references(
                 }
             }
         })
+    }
+}
+
+/// Checks every pending reference: the thing it names exists (else "did you mean", or which
+/// patch removed it) and carries the tag the field asks for. A target that is itself wrong
+/// (a deck or table that does not exist, a table without a key) is said once, at its first
+/// reference.
+pub(super) fn check_references(
+    cx: &mut Ctx,
+    merged: &Merged,
+    pending: &[PendingRef],
+    known: Known,
+) {
+    let Known {
+        board,
+        tiles,
+        tile_index,
+        pieces,
+        decks,
+        deck_index,
+        ..
+    } = known;
+    let piece_ids: HashSet<&str> = pieces.iter().map(|p| p.id.as_str()).collect();
+    let space_tags = space_tags(board);
+    let piece_at: HashMap<&str, usize> = pieces
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, p)| (p.id.as_str(), i))
+        .collect();
+    // Cards by id, per deck, made when a tag is first asked of that deck.
+    let mut card_at: HashMap<usize, HashMap<&str, usize>> = HashMap::new();
+    let mut tags_of = |target: &str, id: &str| -> Option<Vec<String>> {
+        match target {
+            "spaces" => Some(space_tags.get(id).cloned().unwrap_or_default()),
+            "tiles" => tile_index.get(id).map(|&i| tiles[i].tags.clone()),
+            "pieces" => piece_at.get(id).map(|&i| pieces[i].tags.clone()),
+            t => {
+                let d = *deck_index.get(t.strip_prefix("deck:")?)?;
+                let deck = &decks[d];
+                let at = card_at.entry(d).or_insert_with(|| {
+                    deck.cards
+                        .iter()
+                        .enumerate()
+                        .rev()
+                        .map(|(i, c)| (c.id.as_str(), i))
+                        .collect()
+                });
+                at.get(id).map(|&i| deck.cards[i].tags.clone())
+            }
+        }
     };
+    let ids_of = |t: &str| known.ids_of(&piece_ids, t);
     let mut known_ids: HashMap<&str, Option<KnownIds>> = HashMap::new();
     // "Did you mean" compares with every id: only for the first few misses.
     let mut misses = 0usize;

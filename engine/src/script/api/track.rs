@@ -48,6 +48,8 @@ pub const API: &[(&str, &str, &str)] = &[
     ),
 ];
 
+// One piece: the track's half of the `game` API, one `reg!` per function in the order of
+// `API` above; each entry stands alone.
 pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     reg!(lua, t, "start_track", |_, at: Table| with_mut(
         "start_track",

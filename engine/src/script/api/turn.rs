@@ -94,6 +94,8 @@ pub const API: &[(&str, &str, &str)] = &[
     ),
 ];
 
+// One piece: the turn and seat functions of the `game` API, one `reg!` per function in the
+// order of `API` above; each entry stands alone.
 pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     reg!(lua, t, "seats", |_, ()| with(|c| Ok(c.state.seats as i64)));
     reg!(lua, t, "active", |_, ()| with(|c| Ok(c.state.active

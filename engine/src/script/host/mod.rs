@@ -80,12 +80,12 @@ pub struct Host {
 }
 
 impl Host {
-    /// Creates the VM and runs every rule script and bot script of the definition.
     /// The limits this VM runs its calls under.
     pub fn limits(&self) -> Limits {
         self.limits
     }
 
+    /// Creates the VM and runs every rule script and bot script of the definition.
     pub fn new(def: Arc<GameDef>, limits: Limits) -> Result<Host, ScriptError> {
         let fail = |m: String| ScriptError {
             mod_id: def.id.clone(),
@@ -120,128 +120,17 @@ impl Host {
         let stopped: Rc<Stopped> = Rc::default();
         // What the VM may hold now: the limit, less what the game holds outside the VM.
         let room = Rc::new(Cell::new(memory));
-        {
-            let steps = steps_left.clone();
-            let deadline = deadline.clone();
-            let stopped = stopped.clone();
-            let room = room.clone();
-            lua.set_interrupt(move |lua| {
-                let left = steps.get();
-                if left == 0 {
-                    // A limit, once reached, stays reached for the rest of the call: a `pcall`
-                    // that caught its error cannot go on (what it did next would depend on when
-                    // memory was collected, or on the clock). The next call or loop fails again.
-                    let why = stopped.why.borrow().clone();
-                    if why.is_empty() {
-                        return Err(stopped.stop(
-                            lua,
-                            format!("{}step budget exceeded (an endless loop?)", where_now(lua)),
-                        ));
-                    }
-                    return Err(mlua::Error::RuntimeError(why));
-                }
-                steps.set(left - 1);
-                // Every fourth interrupt: with an eighth of headroom above the limit, a loop
-                // must allocate megabytes per turn to get past this to the hard limit.
-                if left.is_multiple_of(4) {
-                    let used = lua.used_memory();
-                    // What the game holds outside the VM (its log, variables...) shares the
-                    // limit.
-                    if used > room.get() {
-                        steps.set(0);
-                        return Err(stopped.stop(
-                            lua,
-                            format!("{}{}", where_now(lua), api::over_limit(memory, used)),
-                        ));
-                    }
-                    // With megabytes in use, one library call (a sort, a concat, a search in
-                    // a long string) can take milliseconds between two interrupts, so the
-                    // clock is read at every check rather than every 1024th interrupt. Near
-                    // the limit the line is kept too, for an allocation the allocator's hard
-                    // limit refuses (that error carries no line).
-                    if used > memory / 8 {
-                        if used > memory / 2 {
-                            *stopped.last_line.borrow_mut() = where_now(lua);
-                        }
-                        if let Some(d) = deadline.get()
-                            && Instant::now() > d
-                        {
-                            steps.set(0);
-                            return Err(stopped.stop(
-                                lua,
-                                format!("{}{}", where_now(lua), out_of_time(time, "")),
-                            ));
-                        }
-                    }
-                }
-                if left.is_multiple_of(1024)
-                    && let Some(d) = deadline.get()
-                    && Instant::now() > d
-                {
-                    steps.set(0);
-                    return Err(
-                        stopped.stop(lua, format!("{}{}", where_now(lua), out_of_time(time, "")))
-                    );
-                }
-                Ok(VmState::Continue)
-            });
-        }
-        // Charged by the library wrappers (see `guard_libraries`) for work a single library
-        // call does without reaching an interrupt, before the work is done: `steps` of the
-        // budget. A call that would pass the budget is not started, so a loop of big library
-        // calls ends on the step budget, at the same call on every machine.
-        let charge = {
-            let steps = steps_left.clone();
-            let deadline = deadline.clone();
-            let stopped = stopped.clone();
-            lua.create_function(move |lua, (cost, what): (f64, mlua::LuaString)| {
-                let left = steps.get();
-                if left == 0 {
-                    return Err(mlua::Error::RuntimeError(stopped.why.borrow().clone()));
-                }
-                let cost = cost.clamp(1.0, u64::MAX as f64) as u64;
-                if cost >= left {
-                    steps.set(0);
-                    return Err(stopped.stop(lua, format!(
-                        "{}step budget exceeded (in {}, whose work here would take more of the budget than is left; an endless loop, or data too big?)",
-                        where_now(lua),
-                        what.to_string_lossy()
-                    )));
-                }
-                steps.set(left - cost);
-                if let Some(d) = deadline.get()
-                    && Instant::now() > d
-                {
-                    steps.set(0);
-                    return Err(stopped.stop(lua, format!(
-                        "{}{}",
-                        where_now(lua),
-                        out_of_time(time, &format!(" (in {})", what.to_string_lossy()))
-                    )));
-                }
-                Ok(())
-            })
-            .map_err(|e| fail(e.to_string()))?
+        let meters = Meters {
+            steps: steps_left.clone(),
+            deadline: deadline.clone(),
+            stopped: stopped.clone(),
+            room: room.clone(),
+            memory,
+            time,
         };
-        // Called by the `pcall`/`xpcall` wrappers when they catch the allocator's refusal:
-        // whether an allocation is refused depends on how much garbage the VM holds (earlier
-        // games on a reused VM included), so the call must end as at any other limit.
-        let refused = {
-            let steps = steps_left.clone();
-            let stopped = stopped.clone();
-            lua.create_function(move |lua, ()| {
-                if stopped.why.borrow().is_empty() {
-                    let line = where_now(lua);
-                    let _ = stopped.stop(
-                        lua,
-                        format!("{line}memory limit of {} MiB exceeded", memory >> 20),
-                    );
-                }
-                steps.set(0);
-                Ok(())
-            })
-            .map_err(|e| fail(e.to_string()))?
-        };
+        meters.install_interrupt(&lua);
+        let charge = meters.charge(&lua).map_err(|e| fail(e.to_string()))?;
+        let refused = meters.refused(&lua).map_err(|e| fail(e.to_string()))?;
         // The API ends the call this way when what the game holds outside the VM would take
         // it past the memory limit.
         {
@@ -681,5 +570,147 @@ impl Host {
         }
         self.room.set(memory);
         out
+    }
+}
+
+/// The counters a VM's calls are held to (the step budget, the clock, the memory room) and
+/// what stops a call; the interrupt and the two functions the sandbox's wrappers call share
+/// them.
+struct Meters {
+    steps: Rc<Cell<u64>>,
+    deadline: Rc<Cell<Option<Instant>>>,
+    stopped: Rc<Stopped>,
+    room: Rc<Cell<usize>>,
+    memory: usize,
+    time: std::time::Duration,
+}
+
+impl Meters {
+    /// The interrupt: spends the step budget, and checks the memory room and the clock.
+    fn install_interrupt(&self, lua: &Lua) {
+        let (memory, time) = (self.memory, self.time);
+        let steps = self.steps.clone();
+        let deadline = self.deadline.clone();
+        let stopped = self.stopped.clone();
+        let room = self.room.clone();
+
+        lua.set_interrupt(move |lua| {
+            let left = steps.get();
+            if left == 0 {
+                // A limit, once reached, stays reached for the rest of the call: a `pcall`
+                // that caught its error cannot go on (what it did next would depend on when
+                // memory was collected, or on the clock). The next call or loop fails again.
+                let why = stopped.why.borrow().clone();
+                if why.is_empty() {
+                    return Err(stopped.stop(
+                        lua,
+                        format!("{}step budget exceeded (an endless loop?)", where_now(lua)),
+                    ));
+                }
+                return Err(mlua::Error::RuntimeError(why));
+            }
+            steps.set(left - 1);
+            // Every fourth interrupt: with an eighth of headroom above the limit, a loop
+            // must allocate megabytes per turn to get past this to the hard limit.
+            if left.is_multiple_of(4) {
+                let used = lua.used_memory();
+                // What the game holds outside the VM (its log, variables...) shares the
+                // limit.
+                if used > room.get() {
+                    steps.set(0);
+                    return Err(stopped.stop(
+                        lua,
+                        format!("{}{}", where_now(lua), api::over_limit(memory, used)),
+                    ));
+                }
+                // With megabytes in use, one library call (a sort, a concat, a search in
+                // a long string) can take milliseconds between two interrupts, so the
+                // clock is read at every check rather than every 1024th interrupt. Near
+                // the limit the line is kept too, for an allocation the allocator's hard
+                // limit refuses (that error carries no line).
+                if used > memory / 8 {
+                    if used > memory / 2 {
+                        *stopped.last_line.borrow_mut() = where_now(lua);
+                    }
+                    if let Some(d) = deadline.get()
+                        && Instant::now() > d
+                    {
+                        steps.set(0);
+                        return Err(stopped
+                            .stop(lua, format!("{}{}", where_now(lua), out_of_time(time, ""))));
+                    }
+                }
+            }
+            if left.is_multiple_of(1024)
+                && let Some(d) = deadline.get()
+                && Instant::now() > d
+            {
+                steps.set(0);
+                return Err(
+                    stopped.stop(lua, format!("{}{}", where_now(lua), out_of_time(time, "")))
+                );
+            }
+            Ok(VmState::Continue)
+        });
+    }
+
+    /// Charged by the library wrappers (see `guard_libraries`) for work a single library
+    /// call does without reaching an interrupt, before the work is done: `steps` of the
+    /// budget. A call that would pass the budget is not started, so a loop of big library
+    /// calls ends on the step budget, at the same call on every machine.
+    fn charge(&self, lua: &Lua) -> mlua::Result<Function> {
+        let time = self.time;
+        let steps = self.steps.clone();
+        let deadline = self.deadline.clone();
+        let stopped = self.stopped.clone();
+
+        lua.create_function(move |lua, (cost, what): (f64, mlua::LuaString)| {
+            let left = steps.get();
+            if left == 0 {
+                return Err(mlua::Error::RuntimeError(stopped.why.borrow().clone()));
+            }
+            let cost = cost.clamp(1.0, u64::MAX as f64) as u64;
+            if cost >= left {
+                steps.set(0);
+                return Err(stopped.stop(lua, format!(
+                    "{}step budget exceeded (in {}, whose work here would take more of the budget than is left; an endless loop, or data too big?)",
+                    where_now(lua),
+                    what.to_string_lossy()
+                )));
+            }
+            steps.set(left - cost);
+            if let Some(d) = deadline.get()
+                && Instant::now() > d
+            {
+                steps.set(0);
+                return Err(stopped.stop(lua, format!(
+                    "{}{}",
+                    where_now(lua),
+                    out_of_time(time, &format!(" (in {})", what.to_string_lossy()))
+                )));
+            }
+            Ok(())
+        })
+    }
+
+    /// Called by the `pcall`/`xpcall` wrappers when they catch the allocator's refusal:
+    /// whether an allocation is refused depends on how much garbage the VM holds (earlier
+    /// games on a reused VM included), so the call must end as at any other limit.
+    fn refused(&self, lua: &Lua) -> mlua::Result<Function> {
+        let memory = self.memory;
+        let steps = self.steps.clone();
+        let stopped = self.stopped.clone();
+
+        lua.create_function(move |lua, ()| {
+            if stopped.why.borrow().is_empty() {
+                let line = where_now(lua);
+                let _ = stopped.stop(
+                    lua,
+                    format!("{line}memory limit of {} MiB exceeded", memory >> 20),
+                );
+            }
+            steps.set(0);
+            Ok(())
+        })
     }
 }
