@@ -17,15 +17,13 @@ use std::sync::Arc;
 use farebox::GameDef;
 use farebox::board::{Board, Edge, Graph, LaidPiece, Space, TrackState};
 use farebox::content::def::BoardDef;
-use farebox::game::{PieceView, View, ZoneView};
-use farebox::state::GameResult;
-use farebox::value::Value;
+use farebox::game::View;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a client of another version is told so in [`ServerMsg::Welcome`].
 /// 2: a whole view's log is in [`Update::told`] (each action's line with the rules' lines),
-/// its `view.log` empty.
-pub const PROTOCOL: u32 = 2;
+/// its `view.log` empty. 3: an offer carries its label and what it names ([`Offer`]).
+pub const PROTOCOL: u32 = 3;
 
 /// The largest message a client may send, in bytes. A larger one ends the connection.
 pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
@@ -143,13 +141,9 @@ pub struct SeatStatus {
     pub clock_ms: Option<u64>,
 }
 
-/// An action offered to the connection's seat, with the label its rules give that seat as a
-/// menu path (`["Place", "a Straightaway", "at 3,4"]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Offer {
-    pub action: String,
-    pub path: Vec<String>,
-}
+/// An action offered to the connection's seat: the engine's [`farebox::game::Offer`] as it
+/// is (the label its rules give that seat, as a menu path, and the board spaces it names).
+pub use farebox::game::Offer;
 
 /// The last action taken, as the connection's seat is shown it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -185,109 +179,8 @@ pub enum Told {
     Line(String),
 }
 
-/// A seat's view of the game: `farebox::game::View` on the wire (both ways).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireView {
-    pub seat: Option<u8>,
-    pub seats: u8,
-    pub active: u8,
-    pub turn: u32,
-    pub counters: Vec<(String, Vec<i64>)>,
-    pub vars: BTreeMap<String, Value>,
-    pub zones: Vec<WireZone>,
-    pub pieces: Vec<WirePiece>,
-    pub tiles: Option<Vec<farebox::game::CellView>>,
-    pub log: Vec<String>,
-    pub result: Option<GameResult>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireZone {
-    pub id: String,
-    pub owner: Option<u8>,
-    pub count: usize,
-    pub cards: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WirePiece {
-    pub kind: String,
-    pub owner: Option<u8>,
-    pub at: Option<String>,
-    pub props: BTreeMap<String, Value>,
-}
-
-impl From<View> for WireView {
-    fn from(v: View) -> WireView {
-        WireView {
-            seat: v.seat,
-            seats: v.seats,
-            active: v.active,
-            turn: v.turn,
-            counters: v.counters,
-            vars: v.vars,
-            zones: v
-                .zones
-                .into_iter()
-                .map(|z| WireZone {
-                    id: z.id,
-                    owner: z.owner,
-                    count: z.count,
-                    cards: z.cards,
-                })
-                .collect(),
-            pieces: v
-                .pieces
-                .into_iter()
-                .map(|p| WirePiece {
-                    kind: p.kind,
-                    owner: p.owner,
-                    at: p.at,
-                    props: p.props,
-                })
-                .collect(),
-            tiles: v.tiles,
-            log: v.log,
-            result: v.result,
-        }
-    }
-}
-
-impl From<WireView> for View {
-    fn from(v: WireView) -> View {
-        View {
-            seat: v.seat,
-            seats: v.seats,
-            active: v.active,
-            turn: v.turn,
-            counters: v.counters,
-            vars: v.vars,
-            zones: v
-                .zones
-                .into_iter()
-                .map(|z| ZoneView {
-                    id: z.id,
-                    owner: z.owner,
-                    count: z.count,
-                    cards: z.cards,
-                })
-                .collect(),
-            pieces: v
-                .pieces
-                .into_iter()
-                .map(|p| PieceView {
-                    kind: p.kind,
-                    owner: p.owner,
-                    at: p.at,
-                    props: p.props,
-                })
-                .collect(),
-            tiles: v.tiles,
-            log: v.log,
-            result: v.result,
-        }
-    }
-}
+/// A seat's view of the game: the engine's [`View`] as it is (the same type both ways).
+pub type WireView = View;
 
 /// The board as it lies on the table, for drawing it: where the spaces are (id, name,
 /// position), the roads between them, a sections city's arrangement and a track's laid cards.

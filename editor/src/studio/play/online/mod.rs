@@ -24,7 +24,7 @@ use farebox_server::protocol::{
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
 
-use crate::studio::worker::{LogLine, Move, Offered, SeatKind, Snapshot};
+use crate::studio::worker::{LogLine, Move, SeatKind, Snapshot};
 
 mod board;
 mod host;
@@ -576,18 +576,9 @@ impl Online {
             })
             .collect();
         let n = (view.seats as usize).max(seats.len());
-        let offered = self
-            .latest
-            .offered
-            .iter()
-            .map(|o| Offered {
-                action: o.action.clone(),
-                label: o.path.join(" "),
-                path: o.path.clone(),
-            })
-            .collect();
+        let offered = self.latest.offered.clone();
         let board = self.board.clone();
-        self.snap = Some(Snapshot {
+        let mut snap = Snapshot {
             setup: Setup::new(view.seats, 0),
             seats,
             viewer: self.seated.as_ref().and_then(|s| s.seat),
@@ -604,7 +595,10 @@ impl Online {
             board,
             view,
             def,
-        });
+            spots: Vec::new(),
+        };
+        snap.place_offers();
+        self.snap = Some(snap);
     }
 
     /// The snapshot, taken out while the screen draws it (see [`Online::put_snapshot`]).
