@@ -754,3 +754,56 @@ fn save(p: &Playing, path: &std::path::Path) -> Result<(), String> {
     farebox::source::write_atomic(path, &replay.to_json())
         .map_err(|e| format!("{}: {e}", path.display()))
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn curbside() -> Arc<GameDef> {
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+        let resolver = farebox::source::FolderResolver::new(mods.clone());
+        Arc::new(
+            farebox::content::load_mod(
+                &farebox::source::FsSource::new(mods.join("curbside")),
+                &resolver,
+            )
+            .unwrap(),
+        )
+    }
+
+    /// A person's click: the rules list the actions once (for the next state's offers, not
+    /// again to check the one taken) and describe each new offer once, plus the public label
+    /// of the action taken (the acting seat's own label is the one it was offered under).
+    #[test]
+    fn a_click_lists_the_actions_once_and_describes_each_offer_once() {
+        let game = Game::with_profile(curbside(), Setup::new(2, 1)).unwrap();
+        let seats = vec![SeatKind::Person, SeatKind::Person];
+        let mut p = Playing::new(game, seats, BTreeMap::new());
+        let first = p.snapshot(Some(0));
+        assert!(!first.offered.is_empty());
+        assert_eq!(first.spots.len(), first.offered.len());
+        for click in 0..4 {
+            let viewer = p.game.active();
+            let shown = p.snapshot(Some(viewer));
+            let chosen = shown.offered[click % shown.offered.len()].clone();
+            p.game.host().take_profile();
+            p.act(&chosen.action).unwrap();
+            let next = p.game.active();
+            let snap = p.snapshot(Some(next));
+            let profile = p.game.host().take_profile();
+            let calls = |hook: &str| profile.get(hook).map_or(0, |s| s.calls);
+            assert_eq!(calls("actions"), 1, "click {click}: {profile:?}");
+            assert_eq!(
+                calls("describe"),
+                snap.offered.len() as u64 + 1,
+                "click {click}: {profile:?}"
+            );
+            // The move is told by the label it was offered under.
+            let own = p.own.last().cloned().flatten();
+            assert_eq!(own.as_deref(), Some(chosen.label.as_str()));
+        }
+        // An action not offered in this state is still checked, and refused.
+        assert!(p.act("no such action").is_err());
+    }
+}
