@@ -127,7 +127,7 @@ impl Settings {
 /// The accepted outcomes of a mod, as `snapshots/outcomes.json` holds them.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Snapshot {
+pub struct Accepted {
     /// The version of the mod the outcomes were accepted for, for people reading a diff.
     pub mod_version: String,
     pub settings: Settings,
@@ -213,7 +213,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             ));
             return Ok(1);
         }
-        let snap = Snapshot {
+        let snap = Accepted {
             mod_version: def.version.clone(),
             settings,
             outcomes,
@@ -347,7 +347,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
 /// The accepted outcomes of the mod in `folder`, or None when it has none yet. The snapshot
 /// is the mod's file like any other: read through the same gate (inside the mod folder, a
 /// regular file, bounded in size), and its settings are held to the command line's limits.
-pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
+pub fn read_snapshot(folder: &Path) -> Result<Option<Accepted>, Fail> {
     Ok(read_snapshot_text(folder)?.map(|(snap, _)| snap))
 }
 
@@ -355,7 +355,7 @@ pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
 /// settings checked against the mod as well: seats, agents, options and forbidden ids it
 /// does not have are reported at the file and line of the setting, before any game is
 /// played (rather than as if given on the command line, or as an error in every game).
-pub fn read_snapshot_for(folder: &Path, def: &farebox::GameDef) -> Result<Option<Snapshot>, Fail> {
+pub fn read_snapshot_for(folder: &Path, def: &farebox::GameDef) -> Result<Option<Accepted>, Fail> {
     let Some((snap, text)) = read_snapshot_text(folder)? else {
         return Ok(None);
     };
@@ -443,7 +443,7 @@ fn setting_place(text: &str, key: &str, item: Option<&str>) -> Option<(usize, us
 }
 
 /// The accepted outcomes and the text they were read from.
-fn read_snapshot_text(folder: &Path) -> Result<Option<(Snapshot, String)>, Fail> {
+fn read_snapshot_text(folder: &Path) -> Result<Option<(Accepted, String)>, Fail> {
     let path = folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     let text = match FsSource::new(folder).read(SNAPSHOT) {
@@ -463,8 +463,8 @@ fn read_snapshot_text(folder: &Path) -> Result<Option<(Snapshot, String)>, Fail>
 
 /// A snapshot's text as [`read_snapshot`] reads it; an error is "LINE:COL: error: …" or
 /// " error: …", to follow the file's name.
-fn parse_snapshot(text: &str) -> Result<Snapshot, String> {
-    let snap: Snapshot = serde_json::from_str(text).map_err(|e| {
+fn parse_snapshot(text: &str) -> Result<Accepted, String> {
+    let snap: Accepted = serde_json::from_str(text).map_err(|e| {
         format!(
             "{}:{}: error: {}",
             e.line(),
@@ -493,7 +493,7 @@ fn plain_json_error(e: &serde_json::Error) -> String {
 /// as the same figures: a figure that is not a finite number (JSON would hold `null`, and
 /// `farebox test` could not read the file) is refused by name, and the text is read back
 /// and compared before it replaces the file.
-pub fn write_snapshot(folder: &Path, snap: &Snapshot) -> Result<PathBuf, Fail> {
+pub fn write_snapshot(folder: &Path, snap: &Accepted) -> Result<PathBuf, Fail> {
     let path = folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     let kept = "the accepted outcomes are left as they were";
@@ -528,7 +528,7 @@ pub fn write_snapshot(folder: &Path, snap: &Snapshot) -> Result<PathBuf, Fail> {
     })
 }
 
-fn to_json(snap: &Snapshot) -> serde_json::Value {
+fn to_json(snap: &Accepted) -> serde_json::Value {
     serde_json::to_value(snap).unwrap_or(serde_json::Value::Null)
 }
 
@@ -676,7 +676,7 @@ mod tests {
         }
     }
 
-    fn curbside_snapshot(name: &str) -> (Folder, Snapshot, Vec<u8>) {
+    fn curbside_snapshot(name: &str) -> (Folder, Accepted, Vec<u8>) {
         let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/curbside");
         let dir =
             std::env::temp_dir().join(format!("farebox-snapshot-{}-{name}", std::process::id()));

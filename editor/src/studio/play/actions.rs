@@ -1,12 +1,12 @@
 //! The legal actions of the Play tab: grouped in a menu as the terminal groups them, in the order
 //! they are drawn, and the spots on the board each one names (with the marks of the last move).
 
-use crate::cli::play_menu::{Entry, Menu, Target};
+use crate::menu::{Entry, Menu, Target};
 use crate::studio::board_view::{self, Spot};
 use crate::studio::worker::{Offered, Snapshot};
 
 /// The actions as the menu their `describe` paths make (the terminal's menu,
-/// [`crate::cli::play_menu::Menu`]): a collapsible group per part shared by several actions, headed
+/// [`crate::menu::Menu`]): a collapsible group per part shared by several actions, headed
 /// with how many actions it holds ("Drive (47)", inside it "with Clear Road (4 spaces)
 /// (12)"), a group of one folded into its entry. Labels wrap to the panel's width. A click
 /// counts only when `armed` (see [`Guard`]).
