@@ -18,6 +18,7 @@ use farebox::GameDef;
 use farebox::board::{Board, Edge, Graph, LaidPiece, Space, TrackState};
 use farebox::content::def::BoardDef;
 use farebox::game::View;
+use farebox::value::Value;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a client of another version is told so in [`ServerMsg::Welcome`].
@@ -183,11 +184,13 @@ pub enum Told {
 pub type WireView = View;
 
 /// The board as it lies on the table, for drawing it: where the spaces are (id, name,
-/// position), the roads between them, a sections city's arrangement and a track's laid cards.
-/// Public to everyone, like the local game's board (`farebox play` shows it to every seat);
-/// its spaces' tags and properties are not sent (the mod's own files hold them). Sent for
-/// graph, sections and track boards only (a grid's tiles are in the view), with a seat's
-/// whole view and whenever it changed after an action.
+/// position, and the tags and properties the mod and the laid track give them), the roads
+/// between them, a sections city's arrangement and a track's laid cards. Public to everyone,
+/// like the local game's board (`farebox play` shows it to every seat): the rules cannot write
+/// a space's tags or properties, so they say only what the mod's files and the cards laid in
+/// sight say. Sent for graph, sections and track boards only (a grid's tiles are in the
+/// view), with a seat's whole view and whenever it changed after an action; a client draws
+/// it as it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireBoard {
     pub spaces: Vec<WireSpace>,
@@ -203,6 +206,10 @@ pub struct WireSpace {
     pub name: String,
     pub x: f64,
     pub y: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub props: BTreeMap<String, Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -258,6 +265,8 @@ impl WireBoard {
                     name: s.name.clone(),
                     x: s.x,
                     y: s.y,
+                    tags: s.tags.clone(),
+                    props: s.props.clone(),
                 })
                 .collect(),
             edges: g
@@ -297,7 +306,7 @@ impl WireBoard {
     }
 
     /// The board again, for drawing it as the local game does (a client has the mod, so
-    /// `def`). Moves are not worked out over it: its spaces carry no tags or properties.
+    /// `def`, for the board's kind).
     pub fn to_board(&self, def: &GameDef) -> Board {
         let mut graph = Graph::default();
         graph.spaces = self
@@ -308,8 +317,8 @@ impl WireBoard {
                 name: s.name.clone(),
                 x: s.x,
                 y: s.y,
-                tags: vec![],
-                props: BTreeMap::new(),
+                tags: s.tags.clone(),
+                props: s.props.clone(),
             })
             .collect();
         graph.edges = self
@@ -543,5 +552,46 @@ mod tests {
             r#"[{"action":{"number":4,"seat":1,"label":"Drives to Oak Street","by_bot":false}},{"line":"Red picks up a fare"}]"#
         );
         assert_eq!(serde_json::from_str::<Vec<Told>>(&t).unwrap(), told);
+    }
+
+    /// The board a client rebuilds from the wire is the table's as it lies, each space with
+    /// the tags and properties the mod and the laid track give it (a track space's card,
+    /// lane, row and gate), so no client lays the track again to find them.
+    #[test]
+    fn a_board_on_the_wire_is_the_tables_whole() {
+        use farebox::game::{Game, Setup};
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+        let resolver = farebox::source::FolderResolver::new(mods.clone());
+        for id in ["dicey-curves", "taxi-derby"] {
+            let def = Arc::new(
+                farebox::content::load_mod(
+                    &farebox::source::FsSource::new(mods.join(id)),
+                    &resolver,
+                )
+                .unwrap(),
+            );
+            let mut g = Game::new(def.clone(), Setup::new(2, 7)).unwrap();
+            for _ in 0..40 {
+                let Some(a) = g.legal_actions().unwrap().first().cloned() else {
+                    break;
+                };
+                g.apply(&a).unwrap();
+            }
+            let wire = WireBoard::of(&def, &g.state().board).unwrap();
+            let text = serde_json::to_string(&wire).unwrap();
+            // (Positions may come back a rounding apart: JSON numbers are read quickly.)
+            let read: WireBoard = serde_json::from_str(&text).unwrap();
+            let board = read.to_board(&def);
+            let table = &g.state().board.graph.spaces;
+            assert_eq!(board.graph.spaces.len(), table.len(), "{id}");
+            assert!(table.iter().any(|s| !s.tags.is_empty()), "{id}: no tags");
+            for (a, b) in board.graph.spaces.iter().zip(table) {
+                assert_eq!(
+                    (&a.id, &a.tags, &a.props),
+                    (&b.id, &b.tags, &b.props),
+                    "{id}"
+                );
+            }
+        }
     }
 }

@@ -140,102 +140,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let path = located.folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     if args.accept {
-        // Refused before any game is played: the file is replaced only when it is a regular
-        // file (or not there yet).
-        if let Some(why) = farebox::source::not_a_regular_file(&path) {
-            return Err(Fail::Invalid(format!(
-                "{shown}: error: {why}; accepted outcomes are written only over a regular file, so nothing was played or written"
-            )));
-        }
-        let bots = match &args.bots {
-            Some(b) => split_list(b, "--bots")?,
-            None => vec![own_bot(&def)],
-        };
-        if bots.is_empty() {
-            return Err(Fail::Usage("--bots needs at least one agent".into()));
-        }
-        for (i, b) in bots.iter().enumerate() {
-            Agent::from_spec(b, &def, 0, i as u8).map_err(Fail::Usage)?;
-        }
-        let settings = Settings {
-            games: args.games.max(1),
-            seed: args.seed,
-            players: seat_count(&def, args.players, &bots),
-            bots,
-            cap: args.cap,
-            options: args.options.clone(),
-            forbid: Vec::new(),
-        };
-        let outcomes = play(&def, &settings)?;
-        if let Some(note) = crate::runs::left_out_note(&def.id, &outcomes.figures) {
-            io.note(note);
-        }
-        // Failed games are not an outcome to keep by accident: a mod whose scripts do not
-        // load, or settings it refuses, fail every game, and accepting that would put a
-        // run of errors where the good outcomes were.
-        if outcomes.playout_errors > 0 && !args.accept_failures {
-            for line in playout_lines(&def.id, &outcomes) {
-                io.note(line);
-            }
-            io.note(format!(
-                "{}: not accepted; {shown} is left as it was (fix what fails, or accept anyway with --accept-failures)",
-                def.id
-            ));
-            return Ok(1);
-        }
-        if outcomes.failed() > 0 && !args.accept_failures {
-            io.note(format!(
-                "{}: not accepted: {}; {shown} is left as it was",
-                def.id,
-                outcomes.failed_line()
-            ));
-            if let Some(first) = outcomes.first_failure() {
-                let mut lines = first.lines();
-                if let Some(line) = lines.next() {
-                    io.note(format!("  the first: {}", crate::common::clean_line(line)));
-                }
-                for line in lines {
-                    io.note(format!(
-                        "    {}",
-                        crate::common::clean_line(line.trim_start())
-                    ));
-                }
-            }
-            if let Some(g) = outcomes.failed_games.first() {
-                io.note(format!(
-                    "  play it again, to replay and inspect: {}",
-                    record_command(&args.game, &settings, g.seed)
-                ));
-            }
-            io.note(format!(
-                "  fix what fails and accept again, or record these outcomes failures and all: farebox test {} --accept --accept-failures (with the same settings)",
-                crate::common::shown(&args.game, crate::common::MAX_SHOWN)
-            ));
-            return Ok(1);
-        }
-        let snap = Accepted {
-            mod_version: def.version.clone(),
-            settings,
-            outcomes,
-        };
-        write_snapshot(&located.folder, &snap)?;
-        io.say(format!(
-            "{}: accepted the outcomes of {} {} -> {shown}",
-            def.id,
-            snap.settings.games,
-            plural(snap.settings.games as usize, "game")
-        ));
-        if let Some(line) = crate::runs::tie_line(&snap.outcomes) {
-            io.say(line);
-        }
-        if snap.outcomes.failed() > 0 {
-            io.note(format!(
-                "{}: {}, and `farebox test` now expects them to",
-                def.id,
-                snap.outcomes.failed_line()
-            ));
-        }
-        return Ok(0);
+        return accept(&args, &def, &located.folder, io);
     }
     // Outcomes mean little if the rules remember something between hook calls: the same
     // seeds would play otherwise on a screen that asks for labels, or under a bot that looks
@@ -342,6 +247,114 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         crate::common::shown(&args.game, crate::common::MAX_SHOWN)
     ));
     Ok(1)
+}
+
+/// `farebox test --accept`: plays the games and records their outcomes as the accepted ones,
+/// unless games failed (and `--accept-failures` was not given).
+fn accept(
+    args: &TestArgs,
+    def: &std::sync::Arc<farebox::GameDef>,
+    folder: &Path,
+    io: &mut Io,
+) -> Result<i32, Fail> {
+    let path = folder.join(SNAPSHOT);
+    let shown = crate::common::shown_path(&path);
+    // Refused before any game is played: the file is replaced only when it is a regular
+    // file (or not there yet).
+    if let Some(why) = farebox::source::not_a_regular_file(&path) {
+        return Err(Fail::Invalid(format!(
+            "{shown}: error: {why}; accepted outcomes are written only over a regular file, so nothing was played or written"
+        )));
+    }
+    let bots = match &args.bots {
+        Some(b) => split_list(b, "--bots")?,
+        None => vec![own_bot(&def)],
+    };
+    if bots.is_empty() {
+        return Err(Fail::Usage("--bots needs at least one agent".into()));
+    }
+    for (i, b) in bots.iter().enumerate() {
+        Agent::from_spec(b, &def, 0, i as u8).map_err(Fail::Usage)?;
+    }
+    let settings = Settings {
+        games: args.games.max(1),
+        seed: args.seed,
+        players: seat_count(&def, args.players, &bots),
+        bots,
+        cap: args.cap,
+        options: args.options.clone(),
+        forbid: Vec::new(),
+    };
+    let outcomes = play(&def, &settings)?;
+    if let Some(note) = crate::runs::left_out_note(&def.id, &outcomes.figures) {
+        io.note(note);
+    }
+    // Failed games are not an outcome to keep by accident: a mod whose scripts do not
+    // load, or settings it refuses, fail every game, and accepting that would put a
+    // run of errors where the good outcomes were.
+    if outcomes.playout_errors > 0 && !args.accept_failures {
+        for line in playout_lines(&def.id, &outcomes) {
+            io.note(line);
+        }
+        io.note(format!(
+            "{}: not accepted; {shown} is left as it was (fix what fails, or accept anyway with --accept-failures)",
+            def.id
+        ));
+        return Ok(1);
+    }
+    if outcomes.failed() > 0 && !args.accept_failures {
+        io.note(format!(
+            "{}: not accepted: {}; {shown} is left as it was",
+            def.id,
+            outcomes.failed_line()
+        ));
+        if let Some(first) = outcomes.first_failure() {
+            let mut lines = first.lines();
+            if let Some(line) = lines.next() {
+                io.note(format!("  the first: {}", crate::common::clean_line(line)));
+            }
+            for line in lines {
+                io.note(format!(
+                    "    {}",
+                    crate::common::clean_line(line.trim_start())
+                ));
+            }
+        }
+        if let Some(g) = outcomes.failed_games.first() {
+            io.note(format!(
+                "  play it again, to replay and inspect: {}",
+                record_command(&args.game, &settings, g.seed)
+            ));
+        }
+        io.note(format!(
+            "  fix what fails and accept again, or record these outcomes failures and all: farebox test {} --accept --accept-failures (with the same settings)",
+            crate::common::shown(&args.game, crate::common::MAX_SHOWN)
+        ));
+        return Ok(1);
+    }
+    let snap = Accepted {
+        mod_version: def.version.clone(),
+        settings,
+        outcomes,
+    };
+    write_snapshot(folder, &snap)?;
+    io.say(format!(
+        "{}: accepted the outcomes of {} {} -> {shown}",
+        def.id,
+        snap.settings.games,
+        plural(snap.settings.games as usize, "game")
+    ));
+    if let Some(line) = crate::runs::tie_line(&snap.outcomes) {
+        io.say(line);
+    }
+    if snap.outcomes.failed() > 0 {
+        io.note(format!(
+            "{}: {}, and `farebox test` now expects them to",
+            def.id,
+            snap.outcomes.failed_line()
+        ));
+    }
+    Ok(0)
 }
 
 /// The accepted outcomes of the mod in `folder`, or None when it has none yet. The snapshot

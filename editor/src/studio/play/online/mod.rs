@@ -30,7 +30,7 @@ mod board;
 mod host;
 
 use board::changed;
-pub use board::{client_board, table_board};
+pub use board::client_board;
 use host::host_table;
 
 /// How long a request waits for the server's answer.
@@ -115,8 +115,8 @@ pub struct Online {
     seated: Option<Seated>,
     latest: Latest,
     /// The board as it lies on the table: rebuilt from the one the server sent
-    /// ([`table_board`]), else the mod's own ([`client_board`]: a grid, whose tiles come in
-    /// the view).
+    /// ([`WireBoard::to_board`], the spaces' tags and properties as sent), else the mod's own
+    /// ([`client_board`]: a grid, whose tiles come in the view).
     board: Board,
     /// The board the server sent that [`Online::board`] was rebuilt from.
     wire_board: Option<WireBoard>,
@@ -544,7 +544,7 @@ impl Online {
             return;
         }
         self.board = match &wire {
-            Some(w) => table_board(&self.def, w),
+            Some(w) => w.to_board(&self.def),
             None => client_board(&self.def),
         };
         self.wire_board = wire;
