@@ -268,24 +268,24 @@ fn accept(
     }
     let bots = match &args.bots {
         Some(b) => split_list(b, "--bots")?,
-        None => vec![own_bot(&def)],
+        None => vec![own_bot(def)],
     };
     if bots.is_empty() {
         return Err(Fail::Usage("--bots needs at least one agent".into()));
     }
     for (i, b) in bots.iter().enumerate() {
-        Agent::from_spec(b, &def, 0, i as u8).map_err(Fail::Usage)?;
+        Agent::from_spec(b, def, 0, i as u8).map_err(Fail::Usage)?;
     }
     let settings = Settings {
         games: args.games.max(1),
         seed: args.seed,
-        players: seat_count(&def, args.players, &bots),
+        players: seat_count(def, args.players, &bots),
         bots,
         cap: args.cap,
         options: args.options.clone(),
         forbid: Vec::new(),
     };
-    let outcomes = play(&def, &settings)?;
+    let outcomes = play(def, &settings)?;
     if let Some(note) = crate::runs::left_out_note(&def.id, &outcomes.figures) {
         io.note(note);
     }

@@ -16,7 +16,7 @@ use std::time::Duration;
 use farebox::GameDef;
 use farebox::board::Board;
 use farebox::content::def::BoardDef;
-use farebox::game::{Setup, View};
+use farebox::game::Setup;
 use farebox_server::client::{Client, Event, Latest, Seated};
 use farebox_server::protocol::{
     ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg, Told, WireBoard, WireView,
@@ -564,7 +564,6 @@ impl Online {
             self.snap = None;
             return;
         };
-        let view: View = view.into();
         let def = self.def.clone();
         let seats: Vec<SeatKind> = self
             .latest
