@@ -3,12 +3,12 @@
 //! rule is meant to change; where the house rule adds an action, a figure it records shows
 //! the bots take it.
 
-use farebox_editor::cli::cmd_test::{Snapshot, read_snapshot};
+use farebox_editor::cli::cmd_test::{Accepted, read_snapshot};
 use farebox_editor::compare::{Verdict, figures, verdict};
 use farebox_editor::runs::Stats;
 use farebox_suite::{load, mod_dir};
 
-fn snapshot(id: &str) -> Snapshot {
+fn snapshot(id: &str) -> Accepted {
     read_snapshot(&mod_dir(id))
         .unwrap_or_else(|f| panic!("{id}: {}", f.message()))
         .unwrap_or_else(|| panic!("{id} has no accepted outcomes"))

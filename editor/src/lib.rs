@@ -11,6 +11,7 @@ pub mod card_brief;
 pub mod cli;
 pub mod common;
 pub mod compare;
+pub mod menu;
 pub mod runs;
 pub mod studio;
 

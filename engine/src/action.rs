@@ -5,6 +5,20 @@
 //! replay is read ([`crate::replay::Replay::check`]), so every game that can be played can
 //! be replayed.
 
+/// The words of an action that may name something: an action names an id (a card, a tile,
+/// a piece, a space, an option value, a grid cell `x,y`) when one of its words, split at
+/// ASCII whitespace, equals it. The figures count what each seat played by it, restricted
+/// play forbids by it ([`crate::agent::Forbid`]), and the Studio puts an action on the board
+/// at every space and card it names by it ([`crate::game::Offer`]).
+pub fn names(action: &str) -> std::str::SplitAsciiWhitespace<'_> {
+    action.split_ascii_whitespace()
+}
+
+/// Whether `action` names `id` (one of its [`names`] is `id`).
+pub fn names_id(action: &str, id: &str) -> bool {
+    names(action).any(|w| w == id)
+}
+
 /// The longest action, in bytes.
 pub const MAX_BYTES: usize = 1_000;
 
@@ -52,6 +66,18 @@ fn may_hold_control(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_action_names_its_whole_words() {
+        assert_eq!(
+            names("play  cs-t6 0 1,2").collect::<Vec<_>>(),
+            ["play", "cs-t6", "0", "1,2"]
+        );
+        assert!(names_id("play cs-t6 0 1,2", "cs-t6"));
+        assert!(names_id("play cs-t6 0 1,2", "1,2"));
+        assert!(!names_id("play cs-t66 0 1,2", "cs-t6"));
+        assert!(!names_id("play cs-t6 0 1,2", "cs"));
+    }
 
     #[test]
     fn actions_are_one_short_line_of_text() {

@@ -126,7 +126,7 @@ impl From<Labels> for Checks {
 }
 
 /// Restricted play: the ids whose actions the agents may not choose (an action names an id
-/// when one of its space-separated words is the id), for every seat or for one.
+/// by [`crate::action::names`]), for every seat or for one.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Forbid {
     pub ids: Vec<String>,
@@ -144,7 +144,10 @@ impl Forbid {
     /// Whether `seat` may not choose `action`.
     pub fn forbids(&self, seat: usize, action: &str) -> bool {
         self.seat.is_none_or(|s| usize::from(s) == seat)
-            && self.ids.iter().any(|id| crate::figures::names(action, id))
+            && self
+                .ids
+                .iter()
+                .any(|id| crate::action::names_id(action, id))
     }
 }
 

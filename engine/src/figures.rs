@@ -52,9 +52,9 @@ pub fn mean_interval(mean: f64, sd: f64, n: u64) -> Option<[f64; 2]> {
     Some([finite(mean - half), finite(mean + half)])
 }
 
-/// Whether `action` names `id` (one of its space-separated words is `id`).
+/// Whether `action` names `id` ([`crate::action::names`]).
 pub fn names(action: &str, id: &str) -> bool {
-    action.split_ascii_whitespace().any(|w| w == id)
+    crate::action::names_id(action, id)
 }
 
 /// A set of items, one bit each.
@@ -147,7 +147,7 @@ impl Tracker {
             self.trace.first_mover = Some(seat);
         }
         if let Some(bits) = self.trace.played.get_mut(seat as usize) {
-            for w in action.split_ascii_whitespace() {
+            for w in crate::action::names(action) {
                 for &i in self.catalog.named_by(w) {
                     set(bits, i);
                 }

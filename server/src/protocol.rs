@@ -17,15 +17,14 @@ use std::sync::Arc;
 use farebox::GameDef;
 use farebox::board::{Board, Edge, Graph, LaidPiece, Space, TrackState};
 use farebox::content::def::BoardDef;
-use farebox::game::{PieceView, View, ZoneView};
-use farebox::state::GameResult;
+use farebox::game::View;
 use farebox::value::Value;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a client of another version is told so in [`ServerMsg::Welcome`].
 /// 2: a whole view's log is in [`Update::told`] (each action's line with the rules' lines),
-/// its `view.log` empty.
-pub const PROTOCOL: u32 = 2;
+/// its `view.log` empty. 3: an offer carries its label and what it names ([`Offer`]).
+pub const PROTOCOL: u32 = 3;
 
 /// The largest message a client may send, in bytes. A larger one ends the connection.
 pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
@@ -143,13 +142,9 @@ pub struct SeatStatus {
     pub clock_ms: Option<u64>,
 }
 
-/// An action offered to the connection's seat, with the label its rules give that seat as a
-/// menu path (`["Place", "a Straightaway", "at 3,4"]`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Offer {
-    pub action: String,
-    pub path: Vec<String>,
-}
+/// An action offered to the connection's seat: the engine's [`farebox::game::Offer`] as it
+/// is (the label its rules give that seat, as a menu path, and the board spaces it names).
+pub use farebox::game::Offer;
 
 /// The last action taken, as the connection's seat is shown it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -185,116 +180,17 @@ pub enum Told {
     Line(String),
 }
 
-/// A seat's view of the game: `farebox::game::View` on the wire (both ways).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireView {
-    pub seat: Option<u8>,
-    pub seats: u8,
-    pub active: u8,
-    pub turn: u32,
-    pub counters: Vec<(String, Vec<i64>)>,
-    pub vars: BTreeMap<String, Value>,
-    pub zones: Vec<WireZone>,
-    pub pieces: Vec<WirePiece>,
-    pub tiles: Option<Vec<farebox::game::CellView>>,
-    pub log: Vec<String>,
-    pub result: Option<GameResult>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireZone {
-    pub id: String,
-    pub owner: Option<u8>,
-    pub count: usize,
-    pub cards: Vec<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WirePiece {
-    pub kind: String,
-    pub owner: Option<u8>,
-    pub at: Option<String>,
-    pub props: BTreeMap<String, Value>,
-}
-
-impl From<View> for WireView {
-    fn from(v: View) -> WireView {
-        WireView {
-            seat: v.seat,
-            seats: v.seats,
-            active: v.active,
-            turn: v.turn,
-            counters: v.counters,
-            vars: v.vars,
-            zones: v
-                .zones
-                .into_iter()
-                .map(|z| WireZone {
-                    id: z.id,
-                    owner: z.owner,
-                    count: z.count,
-                    cards: z.cards,
-                })
-                .collect(),
-            pieces: v
-                .pieces
-                .into_iter()
-                .map(|p| WirePiece {
-                    kind: p.kind,
-                    owner: p.owner,
-                    at: p.at,
-                    props: p.props,
-                })
-                .collect(),
-            tiles: v.tiles,
-            log: v.log,
-            result: v.result,
-        }
-    }
-}
-
-impl From<WireView> for View {
-    fn from(v: WireView) -> View {
-        View {
-            seat: v.seat,
-            seats: v.seats,
-            active: v.active,
-            turn: v.turn,
-            counters: v.counters,
-            vars: v.vars,
-            zones: v
-                .zones
-                .into_iter()
-                .map(|z| ZoneView {
-                    id: z.id,
-                    owner: z.owner,
-                    count: z.count,
-                    cards: z.cards,
-                })
-                .collect(),
-            pieces: v
-                .pieces
-                .into_iter()
-                .map(|p| PieceView {
-                    kind: p.kind,
-                    owner: p.owner,
-                    at: p.at,
-                    props: p.props,
-                })
-                .collect(),
-            tiles: v.tiles,
-            log: v.log,
-            result: v.result,
-        }
-    }
-}
+/// A seat's view of the game: the engine's [`View`] as it is (the same type both ways).
+pub type WireView = View;
 
 /// The board as it lies on the table, for drawing it: where the spaces are (id, name,
-/// position), the roads between them, a sections city's arrangement and a track's laid cards.
-/// Public to everyone, like the local game's board (`farebox play` shows it to every seat);
-/// its spaces' tags and properties are not sent (the mod's own files hold them). Sent for
-/// graph, sections and track boards only (a grid's tiles are in the view), with a seat's
-/// whole view and whenever it changed after an action.
+/// position, and the tags and properties the mod and the laid track give them), the roads
+/// between them, a sections city's arrangement and a track's laid cards. Public to everyone,
+/// like the local game's board (`farebox play` shows it to every seat): the rules cannot write
+/// a space's tags or properties, so they say only what the mod's files and the cards laid in
+/// sight say. Sent for graph, sections and track boards only (a grid's tiles are in the
+/// view), with a seat's whole view and whenever it changed after an action; a client draws
+/// it as it is.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WireBoard {
     pub spaces: Vec<WireSpace>,
@@ -310,6 +206,10 @@ pub struct WireSpace {
     pub name: String,
     pub x: f64,
     pub y: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub props: BTreeMap<String, Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -365,6 +265,8 @@ impl WireBoard {
                     name: s.name.clone(),
                     x: s.x,
                     y: s.y,
+                    tags: s.tags.clone(),
+                    props: s.props.clone(),
                 })
                 .collect(),
             edges: g
@@ -404,7 +306,7 @@ impl WireBoard {
     }
 
     /// The board again, for drawing it as the local game does (a client has the mod, so
-    /// `def`). Moves are not worked out over it: its spaces carry no tags or properties.
+    /// `def`, for the board's kind).
     pub fn to_board(&self, def: &GameDef) -> Board {
         let mut graph = Graph::default();
         graph.spaces = self
@@ -415,8 +317,8 @@ impl WireBoard {
                 name: s.name.clone(),
                 x: s.x,
                 y: s.y,
-                tags: vec![],
-                props: BTreeMap::new(),
+                tags: s.tags.clone(),
+                props: s.props.clone(),
             })
             .collect();
         graph.edges = self
@@ -650,5 +552,46 @@ mod tests {
             r#"[{"action":{"number":4,"seat":1,"label":"Drives to Oak Street","by_bot":false}},{"line":"Red picks up a fare"}]"#
         );
         assert_eq!(serde_json::from_str::<Vec<Told>>(&t).unwrap(), told);
+    }
+
+    /// The board a client rebuilds from the wire is the table's as it lies, each space with
+    /// the tags and properties the mod and the laid track give it (a track space's card,
+    /// lane, row and gate), so no client lays the track again to find them.
+    #[test]
+    fn a_board_on_the_wire_is_the_tables_whole() {
+        use farebox::game::{Game, Setup};
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+        let resolver = farebox::source::FolderResolver::new(mods.clone());
+        for id in ["dicey-curves", "taxi-derby"] {
+            let def = Arc::new(
+                farebox::content::load_mod(
+                    &farebox::source::FsSource::new(mods.join(id)),
+                    &resolver,
+                )
+                .unwrap(),
+            );
+            let mut g = Game::new(def.clone(), Setup::new(2, 7)).unwrap();
+            for _ in 0..40 {
+                let Some(a) = g.legal_actions().unwrap().first().cloned() else {
+                    break;
+                };
+                g.apply(&a).unwrap();
+            }
+            let wire = WireBoard::of(&def, &g.state().board).unwrap();
+            let text = serde_json::to_string(&wire).unwrap();
+            // (Positions may come back a rounding apart: JSON numbers are read quickly.)
+            let read: WireBoard = serde_json::from_str(&text).unwrap();
+            let board = read.to_board(&def);
+            let table = &g.state().board.graph.spaces;
+            assert_eq!(board.graph.spaces.len(), table.len(), "{id}");
+            assert!(table.iter().any(|s| !s.tags.is_empty()), "{id}: no tags");
+            for (a, b) in board.graph.spaces.iter().zip(table) {
+                assert_eq!(
+                    (&a.id, &a.tags, &a.props),
+                    (&b.id, &b.tags, &b.props),
+                    "{id}"
+                );
+            }
+        }
     }
 }

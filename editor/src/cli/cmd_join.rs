@@ -3,7 +3,7 @@
 //!
 //! Everything shown comes from the server, which sends only what the seat may see: its view
 //! (drawn as `farebox play` draws it, by `play_view`), the label each action has for it, its
-//! log lines, and the actions offered when it is its turn (a menu, by `play_menu`). The mod is
+//! log lines, and the actions offered when it is its turn (a menu, by `crate::menu`). The mod is
 //! loaded here only to name and draw things; the server refuses a copy whose content differs
 //! from the table's. The board is drawn as `farebox play` draws it: a grid from the view's
 //! tiles, a graph, sections city or track from the board as it lies on the table (which the
@@ -16,14 +16,14 @@ use std::time::Duration;
 use farebox::GameDef;
 use farebox::board::Board;
 use farebox::game::View;
-use farebox_server::client::{Client, Event};
+use farebox_server::client::{Client, Event, Latest};
 use farebox_server::protocol::{
     ClientMsg, PERSON, SeatKind, SeatStatus, ServerMsg, Told, Update, WireBoard,
 };
 
 use crate::cli::PlayArgs;
-use crate::cli::play_menu::{Chosen, Menu, Nav, level_page};
-use crate::cli::play_view::{self, Known};
+use crate::cli::play_loop::{self, Next, Source, Turn, show};
+use crate::cli::play_view::Known;
 use crate::common::{Fail, Io, clean_line, cut, load_for_play, result_line, shown, split_list};
 
 /// How long to wait for the server's answer to a request.
@@ -82,7 +82,8 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
             def.name, def.version
         )),
     }
-    play(&client, &def, seated.seat, io)
+    let mut online = Online::new(&client, &def, seated.seat);
+    play_loop::play(io, &mut online)
 }
 
 /// An action's line in what happened: "  Blue (bot): Drive to Oak Street".
@@ -204,51 +205,76 @@ fn seats_line(def: &GameDef, seats: &[SeatStatus], me: Option<u8>) -> String {
     format!("Seats: {}", parts.join(", "))
 }
 
-fn show(io: &mut Io, def: &GameDef, view: &View, known: &Known) {
-    for l in play_view::lines(def, view, known) {
-        io.say(clean_line(&l).into_owned());
-    }
-}
-
-/// The status line (the seat's counters) and page `page` of the open level of the menu,
-/// within the terminal's width.
-fn menu_lines(menu: &Menu, nav: &Nav, page: usize, status: Option<String>) -> Vec<String> {
-    let mut out: Vec<String> = status.into_iter().collect();
-    out.extend(level_page(menu, nav, page).0);
-    out.iter().flat_map(|l| play_view::fold_wide(l)).collect()
-}
-
-fn say_menu(io: &mut Io, lines: &[String]) {
-    for l in lines {
-        io.say(clean_line(l).into_owned());
-    }
-}
-
 /// The keys in full, after a line that did not fit the menu.
 const MENU_HELP: &str = "Type a number to choose (several, like `3 1 2`, go down several levels), b to go back, m for more choices, ? to show the whole game, c for the map's codes, i for what the screen left out, q to leave (your token brings you back).";
 
-fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i32, Fail> {
-    let mut said_seats = String::new();
-    let mut waiting_for: Option<(u8, u64)> = None;
-    // What everyone at the table knows besides the view: the board as it lies (sent by the
-    // server for graph, sections and track boards), the zones that have held cards.
-    let mut known = Known::default();
-    let mut board_seen: Option<WireBoard> = None;
-    let mut board: Option<Board> = None;
-    // What happened since this seat last chose, shown on its next screen (a watcher is told
-    // at once).
-    let mut news: Vec<String> = vec![];
-    let mut first_turn = true;
-    // The view (and what the table knew) this seat's last screen showed.
-    let mut shown: Option<(View, Known)> = None;
-    // The view joining brought was taken in by `join`; this one starts the loop, and its log
-    // tells a seat that (re)joins what happened before (`told_upto`: the last action already
-    // told from an update of its own, which the log holds too).
-    client.resync();
-    let mut caught_up = false;
-    let mut told_upto = 0u64;
-    loop {
-        let ev = client.next_event(Duration::from_millis(500));
+/// A seat at a table online: the source of the terminal's turns ([`play_loop::Source`]),
+/// from the server's updates.
+struct Online<'a> {
+    client: &'a Client,
+    def: &'a GameDef,
+    me: Option<u8>,
+    said_seats: String,
+    waiting_for: Option<(u8, u64)>,
+    /// What everyone at the table knows besides the view: the board as it lies (sent by the
+    /// server for graph, sections and track boards), the zones that have held cards.
+    known: Known,
+    board_seen: Option<WireBoard>,
+    board: Option<Board>,
+    /// What happened since this seat last chose, shown on its next screen (a watcher is told
+    /// at once).
+    news: Vec<String>,
+    first_turn: bool,
+    /// The view (and what the table knew) this seat's last screen showed.
+    shown: Option<(View, Known)>,
+    /// Whether the log of the first whole view was told: it tells a seat that (re)joins what
+    /// happened before (`told_upto`: the last action already told from an update of its
+    /// own, which the log holds too).
+    caught_up: bool,
+    told_upto: u64,
+    /// The action number and the actions of the turn the seat is deciding.
+    number: u64,
+    actions: Vec<String>,
+}
+
+impl<'a> Online<'a> {
+    fn new(client: &'a Client, def: &'a GameDef, me: Option<u8>) -> Online<'a> {
+        // The view joining brought was taken in by `join`; this one starts the loop.
+        client.resync();
+        Online {
+            client,
+            def,
+            me,
+            said_seats: String::new(),
+            waiting_for: None,
+            known: Known::default(),
+            board_seen: None,
+            board: None,
+            news: vec![],
+            first_turn: true,
+            shown: None,
+            caught_up: false,
+            told_upto: 0,
+            number: 0,
+            actions: vec![],
+        }
+    }
+
+    /// Tells what happened: to a seat on its next screen, to a watcher at once.
+    fn tell(&mut self, io: &mut Io, told: Vec<String>) {
+        if self.me.is_some() {
+            self.news.extend(told);
+        } else {
+            for l in told {
+                io.say(clean_line(&l).into_owned());
+            }
+        }
+    }
+
+    /// The next update from the server (None when none came, or another message did) and the
+    /// client's latest state then, saying the seats when they changed.
+    fn update(&mut self, io: &mut Io) -> Result<(Option<Box<Update>>, Latest), Fail> {
+        let ev = self.client.next_event(Duration::from_millis(500));
         let update: Option<Box<Update>> = match ev {
             Some(Event::Msg(ServerMsg::Update(u))) => Some(u),
             Some(Event::Msg(ServerMsg::Refused { reason, .. })) => {
@@ -267,184 +293,155 @@ fn play(client: &Client, def: &GameDef, me: Option<u8>, io: &mut Io) -> Result<i
             }
             _ => None,
         };
-        let latest = client.latest();
-        let line = seats_line(def, &latest.seats, me);
-        if line != said_seats {
+        let latest = self.client.latest();
+        let line = seats_line(self.def, &latest.seats, self.me);
+        if line != self.said_seats {
             io.say(clean_line(&line).into_owned());
-            said_seats = line;
+            self.said_seats = line;
         }
-        let Some(u) = update else { continue };
-        if u.resync && !caught_up {
-            caught_up = true;
-            let told = catch_up(def, &u.told, me, told_upto);
-            if me.is_some() {
-                news.extend(told);
-            } else {
-                for l in told {
-                    io.say(clean_line(&l).into_owned());
-                }
-            }
+        Ok((update, latest))
+    }
+
+    /// Takes in what an update tells: the log a first whole view brings, else the action (by
+    /// the label it has for this seat) and its log lines.
+    fn take_in(&mut self, io: &mut Io, u: &Update) {
+        let def = self.def;
+        if u.resync && !self.caught_up {
+            self.caught_up = true;
+            let told = catch_up(def, &u.told, self.me, self.told_upto);
+            self.tell(io, told);
         }
-        // What happened: the action (by the label it has for this seat) and its log lines.
         if !u.resync {
-            told_upto = u.number;
+            self.told_upto = u.number;
             let mut told = vec![];
             if let Some(last) = &u.last
-                && (me != Some(last.seat) || last.by_bot)
+                && (self.me != Some(last.seat) || last.by_bot)
             {
                 told.push(action_line(def, last.seat, &last.label, last.by_bot));
             }
             for l in &u.view.log {
                 told.push(rules_line(l));
             }
-            if me.is_some() {
-                news.extend(told);
-            } else {
-                for l in told {
-                    io.say(clean_line(&l).into_owned());
-                }
-            }
+            self.tell(io, told);
         }
-        let Some(view) = latest.view.clone().filter(|v| v.seat == u.view.seat) else {
-            continue;
-        };
-        let view: View = view.into();
-        if latest.board != board_seen {
-            board_seen = latest.board.clone();
-            board = board_seen.as_ref().map(|b| b.to_board(def));
-        }
-        known.update_from(def, board.as_ref(), &view);
-        if let Some(r) = &view.result {
-            show(io, def, &view, &known);
-            if !news.is_empty() {
-                io.say("Since your last turn:");
-                for l in news.drain(..) {
-                    io.say(clean_line(&l).into_owned());
-                }
-            }
-            io.say(format!("Game over: {}", clean_line(&result_line(def, r))));
-            client.send(ClientMsg::Leave);
-            return Ok(0);
-        }
-        if u.offered.is_empty() {
-            let to_act = (view.active, u.number);
-            if waiting_for.is_none_or(|(s, _)| s != to_act.0) && me.is_some() {
-                let clock = latest
-                    .clock()
-                    .map(|(_, left)| format!(" ({} on their turn clock)", clock_text(left)))
-                    .unwrap_or_default();
-                io.say(format!(
-                    "Waiting for {}…{clock}",
-                    def.seat_name(view.active as usize)
-                ));
-            }
-            waiting_for = Some(to_act);
-            continue;
-        }
-        waiting_for = None;
-        if let Some((_, left)) = latest.clock() {
-            io.say(format!(
-                "You have {} for this decision; then the table's bot takes it for you.",
-                clock_text(left)
-            ));
-        }
-        // This seat's turn: the game, what happened since its last turn and the menu of the
-        // actions offered, fitted to a terminal of 100 x 40 (`c` and `i` show what was folded).
-        let actions: Vec<String> = u.offered.iter().map(|o| o.action.clone()).collect();
+    }
+
+    /// This seat's turn: the game, what happened since its last turn and the menu of the
+    /// actions offered.
+    fn turn(&mut self, view: View, u: &Update) -> Turn {
+        self.actions = u.offered.iter().map(|o| o.action.clone()).collect();
+        self.number = u.number;
         let paths: Vec<Vec<String>> = u
             .offered
             .iter()
             .map(|o| o.path.iter().map(|p| cut(p, MAX_LABEL)).collect())
             .collect();
-        let menu = Menu::new(&paths, &actions);
-        let mut nav = menu.start();
-        let mut page = 0;
-        let name = me.map_or_else(String::new, |s| def.seat_name(s as usize));
-        let status = || play_view::status(def, &view);
         // The same seat again in the same turn: what its action did and what changed, not
         // the whole game again (as the local game does).
-        let again = shown.take().filter(|(before, _)| before.turn == view.turn);
-        let mut recap = vec![];
-        if !news.is_empty() {
-            let head = match (&again, first_turn) {
+        let before = self
+            .shown
+            .take()
+            .filter(|(before, _)| before.turn == view.turn);
+        let mut news = vec![];
+        if !self.news.is_empty() {
+            let head = match (&before, self.first_turn) {
                 (Some(_), _) => "What happened:",
                 (None, true) => "So far:",
                 (None, false) => "Since your last turn:",
             };
-            recap.push(head.to_string());
-            recap.append(&mut news);
+            news.push(head.to_string());
+            news.append(&mut self.news);
         }
-        first_turn = false;
-        let menu_now = menu_lines(&menu, &nav, page, status());
-        let screen = match &again {
-            Some((before, known_before)) => play_view::changes_screen(
-                def,
-                (before, known_before),
-                (&view, &known),
-                &recap,
-                &menu_now,
-            ),
-            None => play_view::screen(def, &view, &known, &recap, &menu_now),
-        };
-        shown = Some((view.clone(), known.clone()));
-        io.say("");
-        for l in &screen.lines {
-            io.say(clean_line(l).into_owned());
+        self.first_turn = false;
+        self.shown = Some((view.clone(), self.known.clone()));
+        Turn {
+            known: self.known.clone(),
+            before,
+            news,
+            again: vec![],
+            actions: self.actions.clone(),
+            paths,
+            name: self
+                .me
+                .map_or_else(String::new, |s| self.def.seat_name(s as usize)),
+            help: MENU_HELP,
+            view,
         }
-        let choice = loop {
-            io.prompt(format!("{name}> "));
-            let Some(line) = io.read_line() else {
-                io.say("\nBye.");
-                client.send(ClientMsg::Leave);
-                return Ok(0);
+    }
+}
+
+impl Source for Online<'_> {
+    fn def(&self) -> &GameDef {
+        self.def
+    }
+
+    fn next(&mut self, io: &mut Io) -> Result<Next, Fail> {
+        let def = self.def;
+        loop {
+            let (update, latest) = self.update(io)?;
+            let Some(u) = update else { continue };
+            self.take_in(io, &u);
+            let Some(view) = latest.view.clone().filter(|v| v.seat == u.view.seat) else {
+                continue;
             };
-            match line.trim() {
-                "q" | "quit" => {
-                    io.say("Bye. Your seat waits for you (your token brings you back).");
-                    client.send(ClientMsg::Leave);
-                    return Ok(0);
-                }
-                "?" => {
-                    show(io, def, &view, &known);
-                    say_menu(io, &menu_lines(&menu, &nav, page, status()));
-                }
-                // What the screen folded away: the map's codes, the rest.
-                t @ ("c" | "i") => {
-                    let what = if t == "c" {
-                        &screen.codes
-                    } else {
-                        &screen.more
-                    };
-                    io.say("");
-                    if what.is_empty() {
-                        io.say("Nothing was left out: it is all on the screen.");
-                    }
-                    for l in what {
-                        io.say(clean_line(l).into_owned());
-                    }
-                    say_menu(io, &menu_lines(&menu, &nav, page, status()));
-                }
-                "m" => {
-                    page += 1;
-                    say_menu(io, &menu_lines(&menu, &nav, page, status()));
-                }
-                "" => {}
-                t => match nav.choose(&menu, t) {
-                    Ok(Chosen::Action(i)) => break i,
-                    Ok(Chosen::Moved) => {
-                        page = 0;
-                        say_menu(io, &menu_lines(&menu, &nav, page, status()));
-                    }
-                    Err(m) => {
-                        io.say(m);
-                        io.say(MENU_HELP);
-                    }
-                },
+            if latest.board != self.board_seen {
+                self.board_seen = latest.board.clone();
+                self.board = self.board_seen.as_ref().map(|b| b.to_board(def));
             }
-        };
-        client.send(ClientMsg::Act {
-            number: u.number,
-            action: actions[choice].clone(),
+            self.known.update_from(def, self.board.as_ref(), &view);
+            if let Some(r) = &view.result {
+                show(io, def, &view, &self.known);
+                if !self.news.is_empty() {
+                    io.say("Since your last turn:");
+                    for l in self.news.drain(..) {
+                        io.say(clean_line(&l).into_owned());
+                    }
+                }
+                io.say(format!("Game over: {}", clean_line(&result_line(def, r))));
+                self.client.send(ClientMsg::Leave);
+                return Ok(Next::Done(0));
+            }
+            if u.offered.is_empty() {
+                let to_act = (view.active, u.number);
+                if self.waiting_for.is_none_or(|(s, _)| s != to_act.0) && self.me.is_some() {
+                    let clock = latest
+                        .clock()
+                        .map(|(_, left)| format!(" ({} on their turn clock)", clock_text(left)))
+                        .unwrap_or_default();
+                    io.say(format!(
+                        "Waiting for {}…{clock}",
+                        def.seat_name(view.active as usize)
+                    ));
+                }
+                self.waiting_for = Some(to_act);
+                continue;
+            }
+            self.waiting_for = None;
+            if let Some((_, left)) = latest.clock() {
+                io.say(format!(
+                    "You have {} for this decision; then the table's bot takes it for you.",
+                    clock_text(left)
+                ));
+            }
+            return Ok(Next::Turn(Box::new(self.turn(view, &u))));
+        }
+    }
+
+    fn act(&mut self, _io: &mut Io, choice: usize) -> Result<(), Fail> {
+        self.client.send(ClientMsg::Act {
+            number: self.number,
+            action: self.actions.get(choice).cloned().unwrap_or_default(),
         });
+        Ok(())
+    }
+
+    fn leave(&mut self, io: &mut Io, closed: bool) -> i32 {
+        io.say(if closed {
+            "\nBye."
+        } else {
+            "Bye. Your seat waits for you (your token brings you back)."
+        });
+        self.client.send(ClientMsg::Leave);
+        0
     }
 }

@@ -127,7 +127,7 @@ impl Settings {
 /// The accepted outcomes of a mod, as `snapshots/outcomes.json` holds them.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
-pub struct Snapshot {
+pub struct Accepted {
     /// The version of the mod the outcomes were accepted for, for people reading a diff.
     pub mod_version: String,
     pub settings: Settings,
@@ -140,102 +140,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     let path = located.folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     if args.accept {
-        // Refused before any game is played: the file is replaced only when it is a regular
-        // file (or not there yet).
-        if let Some(why) = farebox::source::not_a_regular_file(&path) {
-            return Err(Fail::Invalid(format!(
-                "{shown}: error: {why}; accepted outcomes are written only over a regular file, so nothing was played or written"
-            )));
-        }
-        let bots = match &args.bots {
-            Some(b) => split_list(b, "--bots")?,
-            None => vec![own_bot(&def)],
-        };
-        if bots.is_empty() {
-            return Err(Fail::Usage("--bots needs at least one agent".into()));
-        }
-        for (i, b) in bots.iter().enumerate() {
-            Agent::from_spec(b, &def, 0, i as u8).map_err(Fail::Usage)?;
-        }
-        let settings = Settings {
-            games: args.games.max(1),
-            seed: args.seed,
-            players: seat_count(&def, args.players, &bots),
-            bots,
-            cap: args.cap,
-            options: args.options.clone(),
-            forbid: Vec::new(),
-        };
-        let outcomes = play(&def, &settings)?;
-        if let Some(note) = crate::runs::left_out_note(&def.id, &outcomes.figures) {
-            io.note(note);
-        }
-        // Failed games are not an outcome to keep by accident: a mod whose scripts do not
-        // load, or settings it refuses, fail every game, and accepting that would put a
-        // run of errors where the good outcomes were.
-        if outcomes.playout_errors > 0 && !args.accept_failures {
-            for line in playout_lines(&def.id, &outcomes) {
-                io.note(line);
-            }
-            io.note(format!(
-                "{}: not accepted; {shown} is left as it was (fix what fails, or accept anyway with --accept-failures)",
-                def.id
-            ));
-            return Ok(1);
-        }
-        if outcomes.failed() > 0 && !args.accept_failures {
-            io.note(format!(
-                "{}: not accepted: {}; {shown} is left as it was",
-                def.id,
-                outcomes.failed_line()
-            ));
-            if let Some(first) = outcomes.first_failure() {
-                let mut lines = first.lines();
-                if let Some(line) = lines.next() {
-                    io.note(format!("  the first: {}", crate::common::clean_line(line)));
-                }
-                for line in lines {
-                    io.note(format!(
-                        "    {}",
-                        crate::common::clean_line(line.trim_start())
-                    ));
-                }
-            }
-            if let Some(g) = outcomes.failed_games.first() {
-                io.note(format!(
-                    "  play it again, to replay and inspect: {}",
-                    record_command(&args.game, &settings, g.seed)
-                ));
-            }
-            io.note(format!(
-                "  fix what fails and accept again, or record these outcomes failures and all: farebox test {} --accept --accept-failures (with the same settings)",
-                crate::common::shown(&args.game, crate::common::MAX_SHOWN)
-            ));
-            return Ok(1);
-        }
-        let snap = Snapshot {
-            mod_version: def.version.clone(),
-            settings,
-            outcomes,
-        };
-        write_snapshot(&located.folder, &snap)?;
-        io.say(format!(
-            "{}: accepted the outcomes of {} {} -> {shown}",
-            def.id,
-            snap.settings.games,
-            plural(snap.settings.games as usize, "game")
-        ));
-        if let Some(line) = crate::runs::tie_line(&snap.outcomes) {
-            io.say(line);
-        }
-        if snap.outcomes.failed() > 0 {
-            io.note(format!(
-                "{}: {}, and `farebox test` now expects them to",
-                def.id,
-                snap.outcomes.failed_line()
-            ));
-        }
-        return Ok(0);
+        return accept(&args, &def, &located.folder, io);
     }
     // Outcomes mean little if the rules remember something between hook calls: the same
     // seeds would play otherwise on a screen that asks for labels, or under a bot that looks
@@ -344,10 +249,118 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
     Ok(1)
 }
 
+/// `farebox test --accept`: plays the games and records their outcomes as the accepted ones,
+/// unless games failed (and `--accept-failures` was not given).
+fn accept(
+    args: &TestArgs,
+    def: &std::sync::Arc<farebox::GameDef>,
+    folder: &Path,
+    io: &mut Io,
+) -> Result<i32, Fail> {
+    let path = folder.join(SNAPSHOT);
+    let shown = crate::common::shown_path(&path);
+    // Refused before any game is played: the file is replaced only when it is a regular
+    // file (or not there yet).
+    if let Some(why) = farebox::source::not_a_regular_file(&path) {
+        return Err(Fail::Invalid(format!(
+            "{shown}: error: {why}; accepted outcomes are written only over a regular file, so nothing was played or written"
+        )));
+    }
+    let bots = match &args.bots {
+        Some(b) => split_list(b, "--bots")?,
+        None => vec![own_bot(def)],
+    };
+    if bots.is_empty() {
+        return Err(Fail::Usage("--bots needs at least one agent".into()));
+    }
+    for (i, b) in bots.iter().enumerate() {
+        Agent::from_spec(b, def, 0, i as u8).map_err(Fail::Usage)?;
+    }
+    let settings = Settings {
+        games: args.games.max(1),
+        seed: args.seed,
+        players: seat_count(def, args.players, &bots),
+        bots,
+        cap: args.cap,
+        options: args.options.clone(),
+        forbid: Vec::new(),
+    };
+    let outcomes = play(def, &settings)?;
+    if let Some(note) = crate::runs::left_out_note(&def.id, &outcomes.figures) {
+        io.note(note);
+    }
+    // Failed games are not an outcome to keep by accident: a mod whose scripts do not
+    // load, or settings it refuses, fail every game, and accepting that would put a
+    // run of errors where the good outcomes were.
+    if outcomes.playout_errors > 0 && !args.accept_failures {
+        for line in playout_lines(&def.id, &outcomes) {
+            io.note(line);
+        }
+        io.note(format!(
+            "{}: not accepted; {shown} is left as it was (fix what fails, or accept anyway with --accept-failures)",
+            def.id
+        ));
+        return Ok(1);
+    }
+    if outcomes.failed() > 0 && !args.accept_failures {
+        io.note(format!(
+            "{}: not accepted: {}; {shown} is left as it was",
+            def.id,
+            outcomes.failed_line()
+        ));
+        if let Some(first) = outcomes.first_failure() {
+            let mut lines = first.lines();
+            if let Some(line) = lines.next() {
+                io.note(format!("  the first: {}", crate::common::clean_line(line)));
+            }
+            for line in lines {
+                io.note(format!(
+                    "    {}",
+                    crate::common::clean_line(line.trim_start())
+                ));
+            }
+        }
+        if let Some(g) = outcomes.failed_games.first() {
+            io.note(format!(
+                "  play it again, to replay and inspect: {}",
+                record_command(&args.game, &settings, g.seed)
+            ));
+        }
+        io.note(format!(
+            "  fix what fails and accept again, or record these outcomes failures and all: farebox test {} --accept --accept-failures (with the same settings)",
+            crate::common::shown(&args.game, crate::common::MAX_SHOWN)
+        ));
+        return Ok(1);
+    }
+    let snap = Accepted {
+        mod_version: def.version.clone(),
+        settings,
+        outcomes,
+    };
+    write_snapshot(folder, &snap)?;
+    io.say(format!(
+        "{}: accepted the outcomes of {} {} -> {shown}",
+        def.id,
+        snap.settings.games,
+        plural(snap.settings.games as usize, "game")
+    ));
+    if let Some(line) = crate::runs::tie_line(&snap.outcomes) {
+        io.say(line);
+    }
+    if snap.outcomes.failed() > 0 {
+        io.note(format!(
+            "{}: {}, and `farebox test` now expects them to",
+            def.id,
+            snap.outcomes.failed_line()
+        ));
+    }
+    Ok(0)
+}
+
 /// The accepted outcomes of the mod in `folder`, or None when it has none yet. The snapshot
 /// is the mod's file like any other: read through the same gate (inside the mod folder, a
 /// regular file, bounded in size), and its settings are held to the command line's limits.
-pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
+pub fn read_snapshot(folder: &Path) -> Result<Option<Accepted>, Fail> {
     Ok(read_snapshot_text(folder)?.map(|(snap, _)| snap))
 }
 
@@ -355,7 +368,7 @@ pub fn read_snapshot(folder: &Path) -> Result<Option<Snapshot>, Fail> {
 /// settings checked against the mod as well: seats, agents, options and forbidden ids it
 /// does not have are reported at the file and line of the setting, before any game is
 /// played (rather than as if given on the command line, or as an error in every game).
-pub fn read_snapshot_for(folder: &Path, def: &farebox::GameDef) -> Result<Option<Snapshot>, Fail> {
+pub fn read_snapshot_for(folder: &Path, def: &farebox::GameDef) -> Result<Option<Accepted>, Fail> {
     let Some((snap, text)) = read_snapshot_text(folder)? else {
         return Ok(None);
     };
@@ -443,7 +456,7 @@ fn setting_place(text: &str, key: &str, item: Option<&str>) -> Option<(usize, us
 }
 
 /// The accepted outcomes and the text they were read from.
-fn read_snapshot_text(folder: &Path) -> Result<Option<(Snapshot, String)>, Fail> {
+fn read_snapshot_text(folder: &Path) -> Result<Option<(Accepted, String)>, Fail> {
     let path = folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     let text = match FsSource::new(folder).read(SNAPSHOT) {
@@ -463,8 +476,8 @@ fn read_snapshot_text(folder: &Path) -> Result<Option<(Snapshot, String)>, Fail>
 
 /// A snapshot's text as [`read_snapshot`] reads it; an error is "LINE:COL: error: …" or
 /// " error: …", to follow the file's name.
-fn parse_snapshot(text: &str) -> Result<Snapshot, String> {
-    let snap: Snapshot = serde_json::from_str(text).map_err(|e| {
+fn parse_snapshot(text: &str) -> Result<Accepted, String> {
+    let snap: Accepted = serde_json::from_str(text).map_err(|e| {
         format!(
             "{}:{}: error: {}",
             e.line(),
@@ -493,7 +506,7 @@ fn plain_json_error(e: &serde_json::Error) -> String {
 /// as the same figures: a figure that is not a finite number (JSON would hold `null`, and
 /// `farebox test` could not read the file) is refused by name, and the text is read back
 /// and compared before it replaces the file.
-pub fn write_snapshot(folder: &Path, snap: &Snapshot) -> Result<PathBuf, Fail> {
+pub fn write_snapshot(folder: &Path, snap: &Accepted) -> Result<PathBuf, Fail> {
     let path = folder.join(SNAPSHOT);
     let shown = crate::common::shown_path(&path);
     let kept = "the accepted outcomes are left as they were";
@@ -528,7 +541,7 @@ pub fn write_snapshot(folder: &Path, snap: &Snapshot) -> Result<PathBuf, Fail> {
     })
 }
 
-fn to_json(snap: &Snapshot) -> serde_json::Value {
+fn to_json(snap: &Accepted) -> serde_json::Value {
     serde_json::to_value(snap).unwrap_or(serde_json::Value::Null)
 }
 
@@ -676,7 +689,7 @@ mod tests {
         }
     }
 
-    fn curbside_snapshot(name: &str) -> (Folder, Snapshot, Vec<u8>) {
+    fn curbside_snapshot(name: &str) -> (Folder, Accepted, Vec<u8>) {
         let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/curbside");
         let dir =
             std::env::temp_dir().join(format!("farebox-snapshot-{}-{name}", std::process::id()));

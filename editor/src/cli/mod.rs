@@ -1,6 +1,6 @@
 //! The command line: the argument types of every subcommand (clap derive, in this file), one
 //! file per command (`cmd_*.rs`), and the terminal game (`play_view.rs` the screen,
-//! `play_menu.rs` its menus, `play_board.rs` grids, `play_board_map.rs` graphs, sections and
+//! its menus from `crate::menu`, `play_board.rs` grids, `play_board_map.rs` graphs, sections and
 //! tracks).
 
 pub mod cmd_bench;
@@ -19,7 +19,7 @@ pub mod cmd_validate;
 pub mod cmd_vs;
 pub mod play_board;
 pub mod play_board_map;
-pub mod play_menu;
+pub mod play_loop;
 pub mod play_view;
 
 use std::path::PathBuf;

@@ -22,7 +22,7 @@ use std::time::Duration;
 use egui::Ui;
 use farebox::GameDef;
 
-use crate::cli::cmd_test::{SNAPSHOT, Settings, Snapshot, read_snapshot, write_snapshot};
+use crate::cli::cmd_test::{Accepted, SNAPSHOT, Settings, read_snapshot, write_snapshot};
 use crate::common::{MAX_GAMES, plural};
 use settings::{defaults, describe, fit, per_seat, same_settings, settings_ui};
 
@@ -39,7 +39,7 @@ pub struct Outcomes {
     base: Option<Target>,
     settings: Settings,
     /// The mod's accepted outcomes: None when it has none yet, Err when they cannot be read.
-    snapshot: Result<Option<Snapshot>, String>,
+    snapshot: Result<Option<Accepted>, String>,
     running: Option<run::Running>,
     /// The newest provisional figures of the run under way (none once it ends or is
     /// cancelled).
@@ -707,7 +707,7 @@ impl Outcomes {
             Ok(Some(s)) if same_settings(&s.settings, &f.settings) => s.settings.clone(),
             _ => f.settings.clone(),
         };
-        let snap = Snapshot {
+        let snap = Accepted {
             mod_version: t.def.version.clone(),
             settings,
             outcomes: now.stats.clone(),

@@ -40,14 +40,9 @@ impl SeatKind {
     }
 }
 
-/// An action the seat to act may take, as that seat reads it.
-#[derive(Debug, Clone)]
-pub struct Offered {
-    pub action: String,
-    pub label: String,
-    /// Menu groups from the `describe` hook (the last part is the item itself).
-    pub path: Vec<String>,
-}
+/// An action the seat to act may take, as that seat reads it: the engine's offer, which the
+/// online server sends as it is.
+pub use farebox::game::Offer as Offered;
 
 /// What the UI draws: one seat's view of the game at one moment.
 #[derive(Debug, Clone)]
@@ -62,6 +57,9 @@ pub struct Snapshot {
     pub result: Option<GameResult>,
     /// The actions of the seat to act, when that seat is the viewer (empty otherwise).
     pub offered: Vec<Offered>,
+    /// Each offered action's spots on the table (the spaces and visible cards it names),
+    /// worked out once per snapshot rather than every frame.
+    pub spots: Vec<Vec<crate::studio::board_view::Spot>>,
     /// Actions taken so far, and what they were (the console rebuilds the game from them).
     pub step: usize,
     pub history: Vec<String>,
@@ -98,6 +96,15 @@ pub struct LogLine {
 }
 
 impl Snapshot {
+    /// Works out [`Snapshot::spots`] for the offered actions.
+    pub fn place_offers(&mut self) {
+        self.spots = self
+            .offered
+            .iter()
+            .map(|o| crate::studio::play::offer_spots(o, &self.board, &self.view, self.viewer))
+            .collect();
+    }
+
     /// Each seat's last turn, if it took one: its actions in a row up to its last one, as
     /// one move (their labels joined, every space any of them changed).
     pub fn last_moves(&self) -> Vec<Option<Move>> {
@@ -281,6 +288,9 @@ struct Playing {
     log_at: Vec<usize>,
     /// How long the log was after setup.
     log_start: usize,
+    /// The offers of this state to the seat to act (a person), once asked for: its legal
+    /// actions with their labels, listed and described once per state.
+    offers: Option<Vec<Offered>>,
 }
 
 #[derive(Default)]
@@ -311,7 +321,7 @@ impl Work {
                 let Some(p) = &mut self.playing else {
                     return vec![Reply::Failed("no game is being played".into())];
                 };
-                match p.step(&action) {
+                match p.act(&action) {
                     Ok(()) => {
                         // A rebuilt game waiting for a choice no longer matches this one.
                         self.rebased = None;
@@ -497,11 +507,40 @@ impl Playing {
             touched: Vec::new(),
             log_at: Vec::new(),
             log_start,
+            offers: None,
+        }
+    }
+
+    /// A person's action: one offered in this state is applied as it is, with the label it
+    /// was offered under (the rules are not asked for the actions or the label again); any
+    /// other is checked against the legal actions first.
+    fn act(&mut self, action: &str) -> Result<(), String> {
+        let offered = self
+            .offers
+            .as_ref()
+            .and_then(|o| o.iter().find(|o| o.action == action))
+            .map(|o| o.label.clone());
+        match offered {
+            Some(label) => self.step_legal(action, Some(label)),
+            None => self.step(action),
         }
     }
 
     /// Applies the active seat's action, noting whether it can be undone past.
     fn step(&mut self, action: &str) -> Result<(), String> {
+        if self.game.is_over() {
+            return Err(farebox::game::GameError::Over.to_string());
+        }
+        let legal = self.game.legal_actions().map_err(|e| e.to_string())?;
+        if !legal.iter().any(|a| a == action) {
+            return Err(farebox::game::GameError::Illegal(action.to_string()).to_string());
+        }
+        self.step_legal(action, None)
+    }
+
+    /// Applies an action taken from the legal actions of this very state (`own`: the label it
+    /// was offered to a person under, if it was), noting whether it can be undone past.
+    fn step_legal(&mut self, action: &str, own: Option<String>) -> Result<(), String> {
         let seat = self.game.active();
         // Only people learn things an undo would let them take back.
         let people: Vec<u8> = (0..self.seats.len() as u8)
@@ -510,9 +549,12 @@ impl Playing {
         let seen_before: Vec<(u8, BTreeMap<String, usize>)> =
             people.iter().map(|&s| (s, self.seen(s))).collect();
         // A person's move is named as it was offered, for "Undo move: ..." later.
-        let own = people
-            .contains(&seat)
-            .then(|| self.game.describe_path(action).join(" "));
+        let own = match own {
+            Some(own) => people.contains(&seat).then_some(own),
+            None => people
+                .contains(&seat)
+                .then(|| self.game.describe_path(action).join(" ")),
+        };
         let label = own
             .as_ref()
             .map(|l| format!("{}: {l}", self.game.def().seat_name(seat as usize)));
@@ -520,7 +562,8 @@ impl Playing {
         let public = self.game.describe_public(action);
         let before = Places::of(&self.game);
         let rng_before = self.game.state().rng.clone();
-        self.game.apply(action).map_err(|e| e.to_string())?;
+        self.game.apply_legal(action).map_err(|e| e.to_string())?;
+        self.offers = None;
         self.touched.push(before.changed(&Places::of(&self.game)));
         self.public.push(public);
         self.own.push(own);
@@ -574,8 +617,10 @@ impl Playing {
         let i = agent
             .choose(&mut self.game, &actions)
             .map_err(|e| e.to_string())?;
-        let action = actions.get(i).cloned().unwrap_or_default();
-        self.step(&action)
+        let Some(action) = actions.get(i).cloned() else {
+            return Err(format!("the bot chose action {i} of {}", actions.len()));
+        };
+        self.step_legal(&action, None)
     }
 
     /// Where `seat`'s undo would go: its own last decision, if nothing since (that decision
@@ -601,20 +646,13 @@ impl Playing {
             .seats
             .get(active as usize)
             .is_some_and(SeatKind::is_person);
-        if !over
-            && viewer == Some(active)
-            && persons_turn
-            && let Ok(actions) = self.game.legal_actions()
-        {
-            for a in actions {
-                let path = self.game.describe_path(&a);
-                let label = path.join(" ");
-                offered.push(Offered {
-                    action: a,
-                    label,
-                    path,
-                });
+        if !over && viewer == Some(active) && persons_turn {
+            if self.offers.is_none()
+                && let Ok(actions) = self.game.legal_actions()
+            {
+                self.offers = Some(self.game.offers(actions));
             }
+            offered = self.offers.clone().unwrap_or_default();
         }
         let undo_to = (0..self.seats.len())
             .map(|s| {
@@ -637,7 +675,7 @@ impl Playing {
                 .zones
                 .iter()
                 .any(|z| farebox::game::visible_cards(def, z, None) < z.cards.len());
-        Snapshot {
+        let mut snap = Snapshot {
             moves,
             log,
             secret,
@@ -654,7 +692,10 @@ impl Playing {
             history: self.game.history().to_vec(),
             undo_to,
             undo_what,
-        }
+            spots: Vec::new(),
+        };
+        snap.place_offers();
+        snap
     }
 }
 
@@ -712,4 +753,57 @@ fn save(p: &Playing, path: &std::path::Path) -> Result<(), String> {
     let replay = rec.finish(&g);
     farebox::source::write_atomic(path, &replay.to_json())
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn curbside() -> Arc<GameDef> {
+        let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+        let resolver = farebox::source::FolderResolver::new(mods.clone());
+        Arc::new(
+            farebox::content::load_mod(
+                &farebox::source::FsSource::new(mods.join("curbside")),
+                &resolver,
+            )
+            .unwrap(),
+        )
+    }
+
+    /// A person's click: the rules list the actions once (for the next state's offers, not
+    /// again to check the one taken) and describe each new offer once, plus the public label
+    /// of the action taken (the acting seat's own label is the one it was offered under).
+    #[test]
+    fn a_click_lists_the_actions_once_and_describes_each_offer_once() {
+        let game = Game::with_profile(curbside(), Setup::new(2, 1)).unwrap();
+        let seats = vec![SeatKind::Person, SeatKind::Person];
+        let mut p = Playing::new(game, seats, BTreeMap::new());
+        let first = p.snapshot(Some(0));
+        assert!(!first.offered.is_empty());
+        assert_eq!(first.spots.len(), first.offered.len());
+        for click in 0..4 {
+            let viewer = p.game.active();
+            let shown = p.snapshot(Some(viewer));
+            let chosen = shown.offered[click % shown.offered.len()].clone();
+            p.game.host().take_profile();
+            p.act(&chosen.action).unwrap();
+            let next = p.game.active();
+            let snap = p.snapshot(Some(next));
+            let profile = p.game.host().take_profile();
+            let calls = |hook: &str| profile.get(hook).map_or(0, |s| s.calls);
+            assert_eq!(calls("actions"), 1, "click {click}: {profile:?}");
+            assert_eq!(
+                calls("describe"),
+                snap.offered.len() as u64 + 1,
+                "click {click}: {profile:?}"
+            );
+            // The move is told by the label it was offered under.
+            let own = p.own.last().cloned().flatten();
+            assert_eq!(own.as_deref(), Some(chosen.label.as_str()));
+        }
+        // An action not offered in this state is still checked, and refused.
+        assert!(p.act("no such action").is_err());
+    }
 }

@@ -96,6 +96,7 @@ fn every_copy_of_a_card_an_action_names_is_a_place_to_play_it() {
         moves: vec![],
         log: vec![],
         secret: false,
+        spots: vec![],
     };
     let spots = spots_of(&format!("drive {id} acorn-square"), &snap);
     for index in 0..3 {

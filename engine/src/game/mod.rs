@@ -26,9 +26,11 @@ use crate::state::{Counted, GameResult, LogEntry, State};
 use crate::value::Value;
 
 mod lookahead;
+mod seen;
 mod setup;
 mod view;
 
+pub use seen::{Name, Offer, space_named};
 pub use setup::{check_options, initial_state};
 pub use view::{PieceView, View, ZoneView, view_of};
 

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{CellView, Game};
 use crate::content::GameDef;
@@ -127,8 +127,9 @@ fn view_with(
     }
 }
 
-/// A seat's view of the game. Views, logs and replays shown to a seat are built from this.
-#[derive(Debug, Clone, Serialize)]
+/// A seat's view of the game. Views, logs and replays shown to a seat are built from this;
+/// it goes on the wire as it is (the online server's updates carry it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct View {
     pub seat: Option<u8>,
     pub seats: u8,
@@ -144,7 +145,7 @@ pub struct View {
     pub result: Option<GameResult>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ZoneView {
     pub id: String,
     pub owner: Option<u8>,
@@ -153,7 +154,7 @@ pub struct ZoneView {
     pub cards: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PieceView {
     pub kind: String,
     pub owner: Option<u8>,

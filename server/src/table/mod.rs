@@ -133,8 +133,9 @@ pub struct Table {
     cfg: TableConfig,
     /// The legal actions now (the seat to act's).
     legal: Vec<String>,
-    /// Their labels for the seat to act, made once per state and only when a person plays.
-    paths: Option<Vec<Vec<String>>>,
+    /// Their offers to the seat to act (labels and the board spaces they name), made once per
+    /// state and only when a person plays.
+    offers: Option<Vec<Offer>>,
     /// A rule script failed: the table stops, with this reason.
     failed: Option<String>,
     strikes: HashMap<u64, u32>,
@@ -270,7 +271,7 @@ impl Table {
             bot_seed,
             cfg,
             legal: vec![],
-            paths: None,
+            offers: None,
             failed: None,
             strikes: HashMap::new(),
             last_activity: Instant::now(),
@@ -348,7 +349,7 @@ impl Table {
 
     /// Reads the legal actions of the state now; a failing rule stops the table.
     fn refresh(&mut self) {
-        self.paths = None;
+        self.offers = None;
         if self.game.is_over() {
             self.legal.clear();
             if let Some(r) = self.recorder.take() {
@@ -698,7 +699,7 @@ impl Table {
         last: Option<LastAction>,
         told: Option<usize>,
     ) -> Update {
-        let mut view: crate::protocol::WireView = self.game.view(viewer).into();
+        let mut view = self.game.view(viewer);
         let resync = told.is_none();
         let mut log_from = 0;
         view.log.clear();
@@ -730,26 +731,11 @@ impl Table {
                 })
             )
         {
-            if self.paths.is_none() {
-                let paths = self
-                    .legal
-                    .clone()
-                    .iter()
-                    .map(|a| self.game.describe_path(a))
-                    .collect();
-                self.paths = Some(paths);
+            if self.offers.is_none() {
+                let legal = self.legal.clone();
+                self.offers = Some(self.game.offers(legal));
             }
-            if let Some(paths) = &self.paths {
-                offered = self
-                    .legal
-                    .iter()
-                    .zip(paths)
-                    .map(|(a, p)| Offer {
-                        action: a.clone(),
-                        path: p.clone(),
-                    })
-                    .collect();
-            }
+            offered = self.offers.clone().unwrap_or_default();
         }
         let debug = self.cfg.leak_for_tests.then(|| {
             let views: Vec<_> = (0..self.game.setup().seats)

@@ -329,7 +329,7 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
     let outcomes =
         crate::cli::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false), false)
             .unwrap_or_else(|f| panic!("{}", f.message()));
-    let snap = crate::cli::cmd_test::Snapshot {
+    let snap = crate::cli::cmd_test::Accepted {
         mod_version: t.def.version.clone(),
         settings: panel.settings.clone(),
         outcomes: crate::runs::Stats::of(&t.def, few.players, &outcomes),

@@ -1,12 +1,12 @@
 //! The legal actions of the Play tab: grouped in a menu as the terminal groups them, in the order
 //! they are drawn, and the spots on the board each one names (with the marks of the last move).
 
-use crate::cli::play_menu::{Entry, Menu, Target};
+use crate::menu::{Entry, Menu, Target};
 use crate::studio::board_view::{self, Spot};
 use crate::studio::worker::{Offered, Snapshot};
 
 /// The actions as the menu their `describe` paths make (the terminal's menu,
-/// [`crate::cli::play_menu::Menu`]): a collapsible group per part shared by several actions, headed
+/// [`crate::menu::Menu`]): a collapsible group per part shared by several actions, headed
 /// with how many actions it holds ("Drive (47)", inside it "with Clear Road (4 spaces)
 /// (12)"), a group of one folded into its entry. Labels wrap to the panel's width. A click
 /// counts only when `armed` (see [`Guard`]).
@@ -236,11 +236,8 @@ pub(super) fn offers_of(snap: &Snapshot) -> (Vec<(Spot, String)>, Vec<Spot>) {
     let offers: Vec<(Spot, String)> = snap
         .offered
         .iter()
-        .flat_map(|o| {
-            spots_of(&o.action, snap)
-                .into_iter()
-                .map(|s| (s, o.label.clone()))
-        })
+        .zip(&snap.spots)
+        .flat_map(|(o, spots)| spots.iter().map(|s| (*s, o.label.clone())))
         .collect();
     let mut actionable: Vec<Spot> = offers.iter().map(|(s, _)| *s).collect();
     actionable.dedup();
@@ -249,27 +246,36 @@ pub(super) fn offers_of(snap: &Snapshot) -> (Vec<(Spot, String)>, Vec<Spot>) {
 
 /// Where on the table an action belongs: every space it names (a space id, or a grid cell
 /// as `x,y`) and every card it names that the viewer can see. An action naming none is only
-/// in the list.
+/// in the list. The offered actions' spots are worked out once per snapshot
+/// ([`Snapshot::spots`]); this is for any other action.
 pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
+    let offer = Offered::new(action.to_string(), Vec::new(), &snap.board);
+    offer_spots(&offer, &snap.board, &snap.view, snap.viewer)
+}
+
+/// The spots of an offer: each of its names in order, the board space it is (one this board
+/// has) or every copy of a card by that id in a zone the viewer can see.
+pub(crate) fn offer_spots(
+    offer: &Offered,
+    board: &farebox::board::Board,
+    view: &farebox::game::View,
+    viewer: Option<u8>,
+) -> Vec<Spot> {
     let mut out = Vec::new();
-    for token in action.split_whitespace() {
-        if let Some((x, y)) = token.split_once(',')
-            && let (Ok(x), Ok(y)) = (x.parse::<i64>(), y.parse::<i64>())
-            && let Some(c) = snap.board.cell(x, y)
+    for name in &offer.names {
+        // A space the server named on a board this client has not been sent yet is no spot.
+        if let Some(s) = name.space
+            && (board.xy(s).is_some() || (s as usize) < board.graph.spaces.len())
         {
-            out.push(Spot::Space(c));
-            continue;
-        }
-        if let Some(s) = snap.board.graph.find(token) {
             out.push(Spot::Space(s));
             continue;
         }
-        for (zi, z) in snap.view.zones.iter().enumerate() {
-            if z.owner.is_some() && z.owner != snap.viewer {
+        for (zi, z) in view.zones.iter().enumerate() {
+            if z.owner.is_some() && z.owner != viewer {
                 continue;
             }
             // Every copy: in a hand of identical cards, any of them plays the action.
-            for (ci, _) in z.cards.iter().enumerate().filter(|(_, c)| *c == token) {
+            for (ci, _) in z.cards.iter().enumerate().filter(|(_, c)| **c == name.id) {
                 out.push(Spot::Card {
                     zone: zi,
                     index: ci,
@@ -307,7 +313,9 @@ pub fn act_at_spot(
     let at = |spot: Spot| {
         snap.offered
             .iter()
-            .filter(move |o| spots_of(&o.action, snap).contains(&spot))
+            .zip(&snap.spots)
+            .filter(move |(_, spots)| spots.contains(&spot))
+            .map(|(o, _)| o)
     };
     if let Some(spot) = clicked.filter(|_| armed) {
         let here: Vec<&Offered> = at(spot).collect();

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::actions::{act_at_spot, move_marks, offers_of, spots_of, visual_order};
+use super::actions::{act_at_spot, move_marks, offers_of, visual_order};
 use super::dialog::new_game;
 use super::{NewGame, PlayPanel, SIDE_W};
 use crate::studio::board_view::{self, Camera, Scene, Spot};
@@ -44,8 +44,9 @@ impl PlayPanel {
             .iter()
             .copied()
             .chain(keyed)
-            .filter_map(|i| snap.offered.get(i))
-            .flat_map(|o| spots_of(&o.action, snap))
+            .filter_map(|i| snap.spots.get(i))
+            .flatten()
+            .copied()
             .collect();
         let moved = move_marks(snap);
         let scene = Scene {

@@ -16,7 +16,7 @@ use std::time::Duration;
 use farebox::GameDef;
 use farebox::board::Board;
 use farebox::content::def::BoardDef;
-use farebox::game::{Setup, View};
+use farebox::game::Setup;
 use farebox_server::client::{Client, Event, Latest, Seated};
 use farebox_server::protocol::{
     ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg, Told, WireBoard, WireView,
@@ -24,13 +24,13 @@ use farebox_server::protocol::{
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
 
-use crate::studio::worker::{LogLine, Move, Offered, SeatKind, Snapshot};
+use crate::studio::worker::{LogLine, Move, SeatKind, Snapshot};
 
 mod board;
 mod host;
 
 use board::changed;
-pub use board::{client_board, table_board};
+pub use board::client_board;
 use host::host_table;
 
 /// How long a request waits for the server's answer.
@@ -115,8 +115,8 @@ pub struct Online {
     seated: Option<Seated>,
     latest: Latest,
     /// The board as it lies on the table: rebuilt from the one the server sent
-    /// ([`table_board`]), else the mod's own ([`client_board`]: a grid, whose tiles come in
-    /// the view).
+    /// ([`WireBoard::to_board`], the spaces' tags and properties as sent), else the mod's own
+    /// ([`client_board`]: a grid, whose tiles come in the view).
     board: Board,
     /// The board the server sent that [`Online::board`] was rebuilt from.
     wire_board: Option<WireBoard>,
@@ -544,7 +544,7 @@ impl Online {
             return;
         }
         self.board = match &wire {
-            Some(w) => table_board(&self.def, w),
+            Some(w) => w.to_board(&self.def),
             None => client_board(&self.def),
         };
         self.wire_board = wire;
@@ -564,7 +564,6 @@ impl Online {
             self.snap = None;
             return;
         };
-        let view: View = view.into();
         let def = self.def.clone();
         let seats: Vec<SeatKind> = self
             .latest
@@ -576,18 +575,9 @@ impl Online {
             })
             .collect();
         let n = (view.seats as usize).max(seats.len());
-        let offered = self
-            .latest
-            .offered
-            .iter()
-            .map(|o| Offered {
-                action: o.action.clone(),
-                label: o.path.join(" "),
-                path: o.path.clone(),
-            })
-            .collect();
+        let offered = self.latest.offered.clone();
         let board = self.board.clone();
-        self.snap = Some(Snapshot {
+        let mut snap = Snapshot {
             setup: Setup::new(view.seats, 0),
             seats,
             viewer: self.seated.as_ref().and_then(|s| s.seat),
@@ -604,7 +594,10 @@ impl Online {
             board,
             view,
             def,
-        });
+            spots: Vec::new(),
+        };
+        snap.place_offers();
+        self.snap = Some(snap);
     }
 
     /// The snapshot, taken out while the screen draws it (see [`Online::put_snapshot`]).

@@ -1,4 +1,5 @@
-//! `farebox play`: the action menu.
+//! The action menu, shared by both front ends: `farebox play` (and `--join`) shows it one level
+//! at a time in the terminal, the Studio's Play tab as collapsible groups.
 //!
 //! The `describe` hook may label an action with a menu path (`["Place", "a Straightaway",
 //! "at 3,4"]`). The menu is the tree of those paths: actions are grouped by their first part,
