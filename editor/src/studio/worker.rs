@@ -101,7 +101,7 @@ impl Snapshot {
         self.spots = self
             .offered
             .iter()
-            .map(|o| crate::studio::play::offer_spots(o, &self.board, &self.view, self.viewer))
+            .map(|o| offer_spots(o, &self.board, &self.view, self.viewer))
             .collect();
     }
 
@@ -753,6 +753,39 @@ fn save(p: &Playing, path: &std::path::Path) -> Result<(), String> {
     let replay = rec.finish(&g);
     farebox::source::write_atomic(path, &replay.to_json())
         .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The spots of an offer: each of its names in order, the board space it is (one this board
+/// has) or every copy of a card by that id in a zone the viewer can see.
+pub(crate) fn offer_spots(
+    offer: &Offered,
+    board: &farebox::board::Board,
+    view: &farebox::game::View,
+    viewer: Option<u8>,
+) -> Vec<crate::studio::board_view::Spot> {
+    let mut out = Vec::new();
+    for name in &offer.names {
+        // A space the server named on a board this client has not been sent yet is no spot.
+        if let Some(s) = name.space
+            && (board.xy(s).is_some() || (s as usize) < board.graph.spaces.len())
+        {
+            out.push(crate::studio::board_view::Spot::Space(s));
+            continue;
+        }
+        for (zi, z) in view.zones.iter().enumerate() {
+            if z.owner.is_some() && z.owner != viewer {
+                continue;
+            }
+            // Every copy: in a hand of identical cards, any of them plays the action.
+            for (ci, _) in z.cards.iter().enumerate().filter(|(_, c)| **c == name.id) {
+                out.push(crate::studio::board_view::Spot::Card {
+                    zone: zi,
+                    index: ci,
+                });
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -250,40 +250,7 @@ pub(super) fn offers_of(snap: &Snapshot) -> (Vec<(Spot, String)>, Vec<Spot>) {
 /// ([`Snapshot::spots`]); this is for any other action.
 pub fn spots_of(action: &str, snap: &Snapshot) -> Vec<Spot> {
     let offer = Offered::new(action.to_string(), Vec::new(), &snap.board);
-    offer_spots(&offer, &snap.board, &snap.view, snap.viewer)
-}
-
-/// The spots of an offer: each of its names in order, the board space it is (one this board
-/// has) or every copy of a card by that id in a zone the viewer can see.
-pub(crate) fn offer_spots(
-    offer: &Offered,
-    board: &farebox::board::Board,
-    view: &farebox::game::View,
-    viewer: Option<u8>,
-) -> Vec<Spot> {
-    let mut out = Vec::new();
-    for name in &offer.names {
-        // A space the server named on a board this client has not been sent yet is no spot.
-        if let Some(s) = name.space
-            && (board.xy(s).is_some() || (s as usize) < board.graph.spaces.len())
-        {
-            out.push(Spot::Space(s));
-            continue;
-        }
-        for (zi, z) in view.zones.iter().enumerate() {
-            if z.owner.is_some() && z.owner != viewer {
-                continue;
-            }
-            // Every copy: in a hand of identical cards, any of them plays the action.
-            for (ci, _) in z.cards.iter().enumerate().filter(|(_, c)| **c == name.id) {
-                out.push(Spot::Card {
-                    zone: zi,
-                    index: ci,
-                });
-            }
-        }
-    }
-    out
+    crate::studio::worker::offer_spots(&offer, &snap.board, &snap.view, snap.viewer)
 }
 
 /// A place on the board with several actions, whose menu is open, and where on screen it was

@@ -33,7 +33,6 @@ use online_view::{OnlineOut, OnlineUi};
 use side::undo_of;
 
 pub(crate) use actions::move_marks;
-pub(crate) use actions::offer_spots;
 pub use actions::spots_of;
 pub use side::score_unit;
 
