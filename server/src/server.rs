@@ -351,69 +351,18 @@ async fn connection(stream: TcpStream, ip: std::net::IpAddr, shared: &Shared) {
     let Ok(Ok(ws)) = tokio::time::timeout(shared.cfg.handshake, handshake).await else {
         return;
     };
-    let (mut sink, mut stream) = ws.split();
-    let (conn, mut outbox, mut killed) =
+    let (sink, mut stream) = ws.split();
+    let (conn, outbox, mut killed) =
         Conn::new(shared.cfg.queue, shared.cfg.queue_bytes, Some(ip));
     conn.send_text(shared.welcome.clone());
 
     // The writer: the queue to the socket, until the connection is ended (also while a send
     // waits on a reader that does not read); then the reason, if the socket takes it in time.
-    let mut writer_killed = killed.clone();
+    let writer_killed = killed.clone();
     let mut ping = tokio::time::interval(shared.cfg.idle / 3);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     ping.tick().await;
-    let writer = tokio::spawn(async move {
-        loop {
-            tokio::select! {
-                _ = ping.tick() => {
-                    tokio::select! {
-                        r = sink.send(Message::Ping(Default::default())) => {
-                            if r.is_err() { return; }
-                        }
-                        _ = writer_killed.changed() => break,
-                    }
-                }
-                m = outbox.recv() => match m {
-                    Some(text) => {
-                        tokio::select! {
-                            r = sink.send(Message::text(text.to_string())) => {
-                                if r.is_err() { return; }
-                            }
-                            _ = writer_killed.changed() => break,
-                        }
-                    }
-                    None => return,
-                },
-                _ = writer_killed.changed() => break,
-            }
-        }
-        let reason = writer_killed.borrow().clone();
-        if let Some(reason) = reason {
-            let bye = ServerMsg::Bye {
-                reason: reason.clone(),
-            }
-            .to_text();
-            let mut short = reason;
-            let mut n = 120.min(short.len());
-            while !short.is_char_boundary(n) {
-                n -= 1;
-            }
-            short.truncate(n);
-            let _ = tokio::time::timeout(Duration::from_secs(3), async {
-                // What was queued before the end (the answers to the messages that led to it).
-                while let Some(text) = outbox.try_recv() {
-                    sink.send(Message::text(text.to_string())).await?;
-                }
-                sink.send(Message::text(bye)).await?;
-                sink.send(Message::Close(Some(CloseFrame {
-                    code: CloseCode::Policy,
-                    reason: short.into(),
-                })))
-                .await
-            })
-            .await;
-        }
-    });
+    let writer = tokio::spawn(write_loop(sink, outbox, writer_killed, ping));
 
     let mut table: Option<String> = None;
     let mut tokens = f64::from(shared.cfg.burst);
@@ -511,6 +460,70 @@ async fn connection(stream: TcpStream, ip: std::net::IpAddr, shared: &Shared) {
         .is_err()
     {
         abort.abort();
+    }
+}
+
+/// A connection's writer: the queue to the socket, with a ping at every tick, until the
+/// connection is ended (also while a send waits on a reader that does not read); then what
+/// was queued before the end and the reason, if the socket takes them in time.
+async fn write_loop(
+    mut sink: futures_util::stream::SplitSink<
+        tokio_tungstenite::WebSocketStream<TcpStream>,
+        Message,
+    >,
+    mut outbox: crate::conn::Outbox,
+    mut writer_killed: tokio::sync::watch::Receiver<Option<String>>,
+    mut ping: tokio::time::Interval,
+) {
+    loop {
+        tokio::select! {
+            _ = ping.tick() => {
+                tokio::select! {
+                    r = sink.send(Message::Ping(Default::default())) => {
+                        if r.is_err() { return; }
+                    }
+                    _ = writer_killed.changed() => break,
+                }
+            }
+            m = outbox.recv() => match m {
+                Some(text) => {
+                    tokio::select! {
+                        r = sink.send(Message::text(text.to_string())) => {
+                            if r.is_err() { return; }
+                        }
+                        _ = writer_killed.changed() => break,
+                    }
+                }
+                None => return,
+            },
+            _ = writer_killed.changed() => break,
+        }
+    }
+    let reason = writer_killed.borrow().clone();
+    if let Some(reason) = reason {
+        let bye = ServerMsg::Bye {
+            reason: reason.clone(),
+        }
+        .to_text();
+        let mut short = reason;
+        let mut n = 120.min(short.len());
+        while !short.is_char_boundary(n) {
+            n -= 1;
+        }
+        short.truncate(n);
+        let _ = tokio::time::timeout(Duration::from_secs(3), async {
+            // What was queued before the end (the answers to the messages that led to it).
+            while let Some(text) = outbox.try_recv() {
+                sink.send(Message::text(text.to_string())).await?;
+            }
+            sink.send(Message::text(bye)).await?;
+            sink.send(Message::Close(Some(CloseFrame {
+                code: CloseCode::Policy,
+                reason: short.into(),
+            })))
+            .await
+        })
+        .await;
     }
 }
 

@@ -18,13 +18,9 @@ use crate::common::{Fail, Io, Located, load_for_play, load_located, mods_dir, sh
 /// The table store `farebox serve` keeps unless told otherwise (--store, --no-store).
 pub const DEFAULT_STORE: &str = "farebox-tables.sqlite";
 
-pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
-    let addr = args.addr.parse().map_err(|_| {
-        Fail::Usage(format!(
-            "--addr `{}` is not an address like 127.0.0.1:7878",
-            shown(&args.addr, 80)
-        ))
-    })?;
+/// The mods to serve: those named, or every playable bundled mod that loads (a bundled mod
+/// that does not is noted and left out).
+fn served_mods(args: &ServeArgs, io: &mut Io) -> Result<Vec<Arc<GameDef>>, Fail> {
     let mut mods: Vec<Arc<GameDef>> = vec![];
     if args.mods.is_empty() {
         let dir = mods_dir();
@@ -51,7 +47,11 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
     if mods.is_empty() {
         return Err(Fail::Usage("no playable mod to serve".into()));
     }
-    // Tables asked for at start, checked before the server opens.
+    Ok(mods)
+}
+
+/// The tables `--table MOD:SEATS` asks for at start, checked before the server opens.
+fn start_tables(args: &ServeArgs) -> Result<Vec<TableSpec>, Fail> {
     let mut tables = vec![];
     for t in &args.tables {
         let Some((m, seats)) = t.split_once(':') else {
@@ -71,6 +71,18 @@ pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
             clock: None,
         });
     }
+    Ok(tables)
+}
+
+pub fn run(args: ServeArgs, io: &mut Io) -> Result<i32, Fail> {
+    let addr = args.addr.parse().map_err(|_| {
+        Fail::Usage(format!(
+            "--addr `{}` is not an address like 127.0.0.1:7878",
+            shown(&args.addr, 80)
+        ))
+    })?;
+    let mods = served_mods(&args, io)?;
+    let tables = start_tables(&args)?;
     let mut cfg = ServerConfig::new(addr, mods.clone());
     cfg.grace = Duration::from_secs(args.grace);
     if let Some(t) = args.threads {
