@@ -352,8 +352,7 @@ async fn connection(stream: TcpStream, ip: std::net::IpAddr, shared: &Shared) {
         return;
     };
     let (sink, mut stream) = ws.split();
-    let (conn, outbox, mut killed) =
-        Conn::new(shared.cfg.queue, shared.cfg.queue_bytes, Some(ip));
+    let (conn, outbox, mut killed) = Conn::new(shared.cfg.queue, shared.cfg.queue_bytes, Some(ip));
     conn.send_text(shared.welcome.clone());
 
     // The writer: the queue to the socket, until the connection is ended (also while a send

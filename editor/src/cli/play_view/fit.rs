@@ -33,14 +33,10 @@ pub(super) fn fit(body: Vec<Block>, news: &[String], menu: &[String], news_first
     fit_as(body, news, menu, news_first, true)
 }
 
-/// [`fit`], with one-line panels side by side when `join`.
-pub(super) fn fit_as(
-    body: Vec<Block>,
-    news: &[String],
-    menu: &[String],
-    news_first: bool,
-    join: bool,
-) -> Screen {
+/// The blocks of the screen's body as [`fit_as`] places them: lines folded to the width, a
+/// board's legend as a block of its own, one-line panels side by side when `join`; and the
+/// map's codes, taken out (they are always folded).
+fn panels(body: Vec<Block>, join: bool) -> (Vec<String>, Vec<Block>) {
     let mut codes = vec![];
     let mut blocks: Vec<Block> = vec![];
     for mut b in body {
@@ -82,6 +78,46 @@ pub(super) fn fit_as(
         }
         joined.push(b);
     }
+    (codes, joined)
+}
+
+/// The names of the panels not kept (each once, in order), their lines added to `more`.
+fn folded(joined: &[Block], keep: &[bool], more: &mut Vec<String>) -> Vec<String> {
+    let mut folded_names = vec![];
+    for (b, k) in joined.iter().zip(keep) {
+        if !k {
+            more.extend(b.lines.iter().cloned());
+            let name = match b.part {
+                Part::Board => "the board".to_string(),
+                Part::Legend => "the board's legend".to_string(),
+                Part::PiecesHead | Part::Piece => "pieces".to_string(),
+                _ => b
+                    .lines
+                    .first()
+                    .map(|l| {
+                        let l = l.trim_start();
+                        let name = l.split(": ").next().unwrap_or(l);
+                        name.trim_end_matches(':').to_string()
+                    })
+                    .unwrap_or_default(),
+            };
+            if !name.is_empty() && !folded_names.contains(&name) {
+                folded_names.push(name);
+            }
+        }
+    }
+    folded_names
+}
+
+/// [`fit`], with one-line panels side by side when `join`.
+pub(super) fn fit_as(
+    body: Vec<Block>,
+    news: &[String],
+    menu: &[String],
+    news_first: bool,
+    join: bool,
+) -> Screen {
+    let (codes, mut joined) = panels(body, join);
     let raw_news = news;
     let news: Vec<String> = news.iter().flat_map(|l| fold_wide(l)).collect();
     let menu: Vec<String> = menu.iter().flat_map(|l| fold_wide(l)).collect();
@@ -185,29 +221,7 @@ pub(super) fn fit_as(
             left -= b.lines.len();
         }
     }
-    let mut folded_names = vec![];
-    for (b, k) in joined.iter().zip(&keep) {
-        if !k {
-            more.extend(b.lines.iter().cloned());
-            let name = match b.part {
-                Part::Board => "the board".to_string(),
-                Part::Legend => "the board's legend".to_string(),
-                Part::PiecesHead | Part::Piece => "pieces".to_string(),
-                _ => b
-                    .lines
-                    .first()
-                    .map(|l| {
-                        let l = l.trim_start();
-                        let name = l.split(": ").next().unwrap_or(l);
-                        name.trim_end_matches(':').to_string()
-                    })
-                    .unwrap_or_default(),
-            };
-            if !name.is_empty() && !folded_names.contains(&name) {
-                folded_names.push(name);
-            }
-        }
-    }
+    let folded_names = folded(&joined, &keep, &mut more);
     let mut lines: Vec<String> = joined
         .into_iter()
         .zip(&keep)
