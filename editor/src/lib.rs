@@ -13,6 +13,7 @@ pub mod common;
 pub mod compare;
 pub mod menu;
 pub mod runs;
+pub mod scaffold;
 pub mod studio;
 
 pub use common::{Fail, Io};

@@ -247,7 +247,7 @@ impl Library {
                 let _ = std::thread::Builder::new()
                     .name("farebox-new".into())
                     .spawn(move || {
-                        let made = crate::cli::cmd_new::create(&name, from.as_deref(), &dir)
+                        let made = crate::scaffold::create(&name, from.as_deref(), &dir)
                             .map(|(folder, _)| folder)
                             .map_err(|e| e.message().to_string());
                         let _ = tx.send(made);
