@@ -31,3 +31,32 @@ fn no_function_runs_long_without_a_reason() {
         found.join("\n")
     );
 }
+
+#[test]
+fn the_architecture_names_only_what_exists() {
+    let root = root();
+    let mut docs = vec![root.join("ARCHITECTURE.md")];
+    if let Ok(rd) = std::fs::read_dir(root.join("docs/architecture")) {
+        docs.extend(rd.flatten().map(|e| e.path()));
+    }
+    let mut found = Vec::new();
+    for d in &docs {
+        found.extend(farebox_suite::layout::names_missing(d, &root));
+    }
+    assert!(
+        found.is_empty(),
+        "{} names that do not exist:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_architecture_is_a_map_not_a_book() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap_or_default();
+    let lines = text.lines().count();
+    assert!(
+        (50..=220).contains(&lines),
+        "ARCHITECTURE.md has {lines} lines: keep it a map of about 200 (detail goes in docs/architecture/ and the module docs)"
+    );
+}

@@ -695,3 +695,300 @@ pub fn long_functions(files: &[SourceFile]) -> Vec<String> {
     }
     out
 }
+
+/// What a document names that does not exist: every path in backquotes or in the map's code
+/// block (a file or folder of the repository, or of a crate's `src`, or under the folder a
+/// map line sits in), and every item in backquotes written as a Rust path (`Game::apply`,
+/// `cmd_sim::Stats`, `farebox::batch::Batch`) or as one CamelCase name (`GameDef`): a path's
+/// module must exist and hold the item (or a `pub use` of it), a type's member must be
+/// defined beside an `impl` of the type; a CamelCase name must be a type, trait or variant
+/// somewhere in the code.
+pub fn names_missing(doc: &Path, root: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(doc) else {
+        return vec![format!("{} cannot be read", doc.display())];
+    };
+    let code = CodeIndex::new(root);
+    let mut out = Vec::new();
+    let mut in_block = false;
+    // The map's folders: (indent, path) of the enclosing folder lines.
+    let mut stack: Vec<(usize, String)> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let at = format!("{}:{}", doc.display(), n + 1);
+        if line.trim_start().starts_with("```") {
+            in_block = !in_block;
+            stack.clear();
+            continue;
+        }
+        if in_block {
+            let indent = line.len() - line.trim_start().len();
+            while stack.last().is_some_and(|(i, _)| *i >= indent) {
+                stack.pop();
+            }
+            let base = stack.last().map(|(_, p)| p.clone()).unwrap_or_default();
+            let first = line.split_whitespace().next().unwrap_or("");
+            for word in line.split_whitespace().take_while(|w| !w.is_empty()) {
+                let w = word.trim_matches(|c: char| ",;:()".contains(c));
+                if !looks_like_path(w) {
+                    // The map's description column starts at the first word that is no path.
+                    if w != first {
+                        break;
+                    }
+                    continue;
+                }
+                if !path_exists(root, &base, w) {
+                    out.push(format!("{at}: the map names `{w}`, which does not exist"));
+                }
+            }
+            if first.ends_with('/') && looks_like_path(first) {
+                stack.push((indent, format!("{base}{first}")));
+            }
+            continue;
+        }
+        for span in backquoted(line) {
+            if looks_like_path(&span) {
+                if !path_exists(root, "", &span) {
+                    out.push(format!("{at}: `{span}` names no file or folder"));
+                }
+            } else if let Some(why) = code.missing_item(&span) {
+                out.push(format!("{at}: `{span}`: {why}"));
+            }
+        }
+    }
+    out
+}
+
+fn backquoted(line: &str) -> Vec<String> {
+    line.split('`')
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 1)
+        .map(|(_, s)| s.to_string())
+        .collect()
+}
+
+/// A word that names a file or folder: it has a slash or a known file ending, and nothing a
+/// path would not (spaces, globs, placeholders).
+fn looks_like_path(w: &str) -> bool {
+    let plain = !w.is_empty()
+        && w.chars().all(|c| c.is_alphanumeric() || "_-./".contains(c))
+        && !w.starts_with('-')
+        && !w.contains("//")
+        && !w.starts_with("http");
+    let ext = [".rs", ".md", ".toml", ".luau", ".json", ".py", ".sh"]
+        .iter()
+        .any(|e| w.ends_with(e));
+    plain && (w.contains('/') || ext) && !w.starts_with('.') || w == ".ci/run"
+}
+
+/// Whether `w` exists under the map folder `base`, at the root, or (for a path written
+/// inside a section about one part) as the end of some file or folder of the repository.
+fn path_exists(root: &Path, base: &str, w: &str) -> bool {
+    let w = w.trim_end_matches('/');
+    if root.join(format!("{base}{w}")).exists() || root.join(w).exists() {
+        return true;
+    }
+    let tail = format!("/{w}");
+    repo_paths(root)
+        .iter()
+        .any(|p| p.ends_with(&tail) || p.as_str() == w)
+}
+
+/// Every file and folder of the repository (relative, `/`-separated), build output and git's
+/// folder left out.
+fn repo_paths(root: &Path) -> Vec<String> {
+    fn go(dir: &Path, rel: &str, out: &mut Vec<String>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name == "target" || name == ".git" {
+                continue;
+            }
+            let r = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            out.push(r.clone());
+            if e.path().is_dir() {
+                go(&e.path(), &r, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(root, "", &mut out);
+    out
+}
+
+/// Where each item of the code is defined: names of functions, types, traits, constants,
+/// modules, variants and fields, by file; the crates' module trees.
+struct CodeIndex {
+    /// name -> files defining it.
+    defined: BTreeMap<String, BTreeSet<PathBuf>>,
+    /// Each file's text (blanked).
+    files: Vec<(PathBuf, Vec<String>, String)>,
+}
+
+impl CodeIndex {
+    fn new(root: &Path) -> CodeIndex {
+        let mut defined: BTreeMap<String, BTreeSet<PathBuf>> = BTreeMap::new();
+        let mut files = Vec::new();
+        for (krate, src) in [
+            ("farebox", "engine/src"),
+            ("farebox_editor", "editor/src"),
+            ("farebox_server", "server/src"),
+            ("farebox_suite", "tests/support"),
+            ("tests", "tests"),
+            ("engine_tests", "engine/tests"),
+            ("editor_tests", "editor/tests"),
+            ("server_tests", "server/tests"),
+        ] {
+            let mut paths = Vec::new();
+            walk(&root.join(src), &mut paths);
+            for p in paths {
+                let Ok(text) = std::fs::read_to_string(&p) else {
+                    continue;
+                };
+                let code = blank(&text);
+                let rel = p.strip_prefix(root.join(src)).unwrap_or(&p).to_path_buf();
+                let mut module = vec![krate.to_string()];
+                module.extend(module_of(&rel));
+                for name in item_names(&code) {
+                    defined.entry(name).or_default().insert(p.clone());
+                }
+                files.push((p, module, code));
+            }
+        }
+        CodeIndex { defined, files }
+    }
+
+    /// Why `span` (a Rust path or a CamelCase name) names nothing, if it names nothing.
+    fn missing_item(&self, span: &str) -> Option<String> {
+        let s = span.trim_end_matches("()");
+        let mut segs: Vec<&str> = s.split("::").collect();
+        if segs.len() > 1 && matches!(segs[0], "crate" | "self" | "super") {
+            segs.remove(0);
+        }
+        let ident = |t: &str| {
+            t.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && t.chars().all(|c| c.is_alphanumeric() || c == '_')
+        };
+        if !segs.iter().all(|t| ident(t)) {
+            return None;
+        }
+        // Names from the standard library and other crates are not the code's to hold.
+        const OUTSIDE: [&str; 17] = [
+            "Arc", "Rc", "Send", "Sync", "Vec", "Option", "Result", "String", "HashMap",
+            "BTreeMap", "Box", "Cell", "RefCell", "Mutex", "Instant", "Duration", "Display",
+        ];
+        if OUTSIDE.contains(&segs[0])
+            || (segs.len() > 1
+                && !self.defined.contains_key(segs[0])
+                && !self
+                    .files
+                    .iter()
+                    .any(|(_, m, _)| m.iter().any(|x| x == segs[0])))
+        {
+            return None;
+        }
+        if segs.len() == 1 {
+            let s = segs[0];
+            let camel = s.chars().next().is_some_and(char::is_uppercase)
+                && s.chars().any(char::is_lowercase)
+                && !s.contains('_');
+            return (camel && !self.defined.contains_key(s))
+                .then(|| "no type, trait or variant of that name in the code".to_string());
+        }
+        let last = segs[segs.len() - 1];
+        if !self.defined.contains_key(last) {
+            return Some(format!("nothing named `{last}` is defined in the code"));
+        }
+        // The longest leading run of segments that is a module (by its last names).
+        let mut module_end = 0;
+        for k in (1..segs.len()).rev() {
+            let want: Vec<&str> = segs[..k].to_vec();
+            if self.files.iter().any(|(_, m, _)| ends_with(m, &want)) {
+                module_end = k;
+                break;
+            }
+        }
+        if module_end == 0 {
+            // `Type::member`: the member is defined in a file that has the type or an impl.
+            let ty = segs[segs.len() - 2];
+            let ok = self.files.iter().any(|(p, _, code)| {
+                (code.contains(&format!("impl {ty}"))
+                    || code.contains(&format!("for {ty} "))
+                    || code.contains(&format!("enum {ty} "))
+                    || code.contains(&format!("impl<'_> {ty}"))
+                    || code.contains(&format!("struct {ty}")))
+                    && self.defined.get(last).is_some_and(|fs| fs.contains(p))
+            });
+            return (!ok).then(|| format!("`{ty}` has no `{last}` beside it"));
+        }
+        let want: Vec<&str> = segs[..module_end].to_vec();
+        let item = segs[module_end];
+        let held = self.files.iter().any(|(p, m, code)| {
+            let inside = (1..=m.len()).any(|k| ends_with(&m[..k], &want));
+            inside
+                && (self.defined.get(item).is_some_and(|fs| fs.contains(p))
+                    || (code.contains("pub use") && code.contains(item)))
+        });
+        (!held).then(|| format!("module `{}` has no `{item}`", want.join("::")))
+    }
+}
+
+fn ends_with(module: &[String], want: &[&str]) -> bool {
+    module.len() >= want.len()
+        && module[module.len() - want.len()..]
+            .iter()
+            .zip(want)
+            .all(|(a, b)| a == b)
+}
+
+/// The names a file defines: after `fn`, `struct`, `enum`, `trait`, `type`, `const`, `static`,
+/// `mod`, `macro_rules!`, and the variants and fields (a name at the start of a line followed
+/// by `,`, `(`, `{` or `:`).
+fn item_names(code: &str) -> Vec<String> {
+    let toks = tokens(code);
+    let mut out = Vec::new();
+    for w in toks.windows(2) {
+        if matches!(
+            w[0].as_str(),
+            "fn" | "struct" | "enum" | "trait" | "type" | "const" | "static" | "mod" | "union"
+        ) && is_ident(&w[1])
+        {
+            out.push(w[1].clone());
+        }
+    }
+    for w in toks.windows(3) {
+        if w[0] == "macro_rules" && w[1] == "!" {
+            out.push(w[2].clone());
+        }
+    }
+    for line in code.lines() {
+        let t = line.trim_start();
+        let t = t
+            .strip_prefix("pub(crate) ")
+            .or_else(|| t.strip_prefix("pub(super) "))
+            .or_else(|| t.strip_prefix("pub "))
+            .unwrap_or(t)
+            .trim_start();
+        let name: String = t
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let rest = t[name.len()..].trim_start();
+        if !name.is_empty()
+            && (rest.starts_with(',')
+                || rest.starts_with('(')
+                || rest.starts_with('{')
+                || (rest.starts_with(':') && !rest.starts_with("::"))
+                || rest.is_empty())
+        {
+            out.push(name);
+        }
+    }
+    out
+}
