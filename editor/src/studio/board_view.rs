@@ -375,6 +375,8 @@ pub(crate) fn show_editing(
 }
 
 /// Draws the board in the available rect of `ui`.
+// One piece: one immediate-mode pass: the camera takes this frame's input, the scene is painted
+// with it, and the response is built from the same frame's hover and click.
 pub fn show(ui: &mut egui::Ui, camera: &mut Camera, scene: &Scene) -> BoardResponse {
     if matches!(scene.def.board, BoardDef::None) || scene.board.kind == "none" {
         if let Some(b) = scene.banner {

@@ -289,6 +289,8 @@ impl ReplayPanel {
         }
     }
 
+    // One piece: the replay tab laid out top to bottom (the controls, the step list, the board
+    // at the chosen step); a control used in this frame moves the step the rest then shows.
     pub fn ui(&mut self, ui: &mut egui::Ui, p: &Project, out: &mut Vec<Command>) {
         let Some(def) = p.def.clone() else {
             ui.label("The mod has not loaded.");

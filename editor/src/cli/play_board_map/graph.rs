@@ -214,6 +214,8 @@ fn with_pieces(code: &str, on: Option<&Vec<&PieceView>>, marks: &MapMarks) -> St
 }
 
 /// A graph or sections board as a map, with its legend.
+// One piece: one pass over a character grid: roads, then spaces, then their codes and the
+// legend; each later layer reads the cells the earlier ones wrote.
 pub(super) fn draw_spaces(
     def: &GameDef,
     board: &Board,

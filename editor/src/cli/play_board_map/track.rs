@@ -31,6 +31,8 @@ fn turn_arrow(turn: i32) -> char {
 }
 
 /// A track board: its laid cards in order, in bands across the width.
+// One piece: one pass over a character grid, card by card in track order, bands wrapping at
+// the width; each card's cells are placed against those its predecessors took.
 pub(super) fn draw_track(
     def: &GameDef,
     board: &Board,

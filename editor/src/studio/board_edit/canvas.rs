@@ -85,6 +85,8 @@ impl BoardEditor {
     }
 
     /// What the pointer does on the table with the current tool.
+    // One piece: one match over the current tool, each arm a few lines of the same
+    // press-drag-release handling, sharing the hit test done at its top.
     pub(super) fn pointer(
         &mut self,
         ui: &egui::Ui,

@@ -13,6 +13,8 @@ use crate::studio::edit::{Edit, Gate, TrackChange};
 
 impl BoardEditor {
     /// The track piece being edited, and the choice of preview.
+    // One piece: an immediate-mode form laid out top to bottom; each field's edit is queued
+    // as it is drawn, and the preview at its foot shows the piece as edited so far.
     pub(super) fn track_ui(
         &mut self,
         ui: &mut egui::Ui,

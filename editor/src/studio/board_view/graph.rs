@@ -130,6 +130,8 @@ fn tag_color(tag: &str) -> Color32 {
     palette[h as usize % palette.len()]
 }
 
+// One piece: one paint pass in z-order (roads, spaces, marks, pieces, then names) over the
+// geometry worked out at its top; each layer reads the positions and rects the earlier ones took.
 pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn {
     let sections = scene.board.kind == "sections";
     let spaces = &scene.board.graph.spaces;
@@ -429,6 +431,8 @@ const FEATURE_TEXT: f32 = 9.5;
 /// tooltip names it), so a crowded board does not turn into overlapping text. Plain road
 /// spaces (no tags) are named only when the board is zoomed in far enough to write them at
 /// a readable size, below the space, where free.
+// One piece: names are placed one at a time against one growing list of what is taken; the
+// candidate places, the shortened forms and the leader lines all read and extend that list.
 fn names(
     p: &Painter,
     scene: &Scene,

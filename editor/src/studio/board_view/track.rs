@@ -115,6 +115,8 @@ pub fn solid(scene: &Scene) -> Vec<Rect> {
     out
 }
 
+// One piece: one paint pass in z-order (the cards, their lanes and gates, marks, pieces, then
+// labels) over the footprints worked out at its top; later layers read what earlier ones took.
 pub fn draw(p: &Painter, xf: Xf, scene: &Scene, keep_off: Option<Rect>) -> Drawn {
     let mut legend = Vec::new();
     let mut places = vec![None; scene.board.graph.spaces.len()];

@@ -13,6 +13,8 @@ use crate::studio::board_view;
 use crate::studio::worker::SeatKind;
 
 impl PlayPanel {
+    // One piece: the new-game dialog laid out top to bottom (seats, options, seed, the buttons);
+    // the buttons at its foot read back every row drawn above them in the same frame.
     pub(super) fn dialog_ui(
         &mut self,
         ui: &mut egui::Ui,

@@ -246,6 +246,8 @@ impl Online {
         out
     }
 
+    // One piece: the online side panel laid out top to bottom (table, seats with their clocks,
+    // the actions, the log); each section's buttons send at once, in the order drawn.
     fn side(
         &mut self,
         ui: &mut egui::Ui,
