@@ -14,11 +14,16 @@ mod run;
 
 mod accept;
 mod authoring;
+mod critter_cab;
+mod determinism;
+mod dicey_curves;
 mod figures;
 mod messages;
 mod new;
 mod play;
 mod playouts;
+mod taxi_derby_replay;
+mod wheres_my_ride;
 use run::{farebox, farebox_with_input, s};
 
 fn scratch(name: &str) -> PathBuf {
