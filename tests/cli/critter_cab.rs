@@ -63,7 +63,12 @@ fn scratch() -> PathBuf {
 
 fn record_in_child(file: &PathBuf) -> Vec<u8> {
     let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_records_one_game", "--test-threads", "1"])
+        .args([
+            "--exact",
+            &farebox_suite::test_name(module_path!(), "child_records_one_game"),
+            "--test-threads",
+            "1",
+        ])
         .env(OUT_VAR, file)
         .status()
         .unwrap();

@@ -6,13 +6,13 @@
 //! is shared between the two runs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "common/game_cli.rs"]
-mod game_cli;
-#[path = "common/run.rs"]
-mod run;
+use crate::game_cli::{assert_listed_playable, assert_outcomes_hold, record_in_child};
+use crate::run::{farebox, farebox_with_input, s, scratch_in};
 
-use game_cli::{assert_listed_playable, assert_outcomes_hold, record_in_child};
-use run::{farebox, farebox_with_input, s, scratch_in};
+/// The full name of `child_records_one_game`, for the child to run it alone.
+fn child() -> String {
+    farebox_suite::test_name(module_path!(), "child_records_one_game")
+}
 
 const OUT_VAR: &str = "FAREBOX_DICEY_CURVES_OUT";
 
@@ -49,8 +49,8 @@ fn child_records_one_game() {
 fn two_processes_record_byte_identical_games_that_replay() {
     let dir = scratch_in("dicey-curves", "record");
     let (fa, fb) = (dir.join("a.json"), dir.join("b.json"));
-    let a = record_in_child(OUT_VAR, &fa);
-    let b = record_in_child(OUT_VAR, &fb);
+    let a = record_in_child(&child(), OUT_VAR, &fa);
+    let b = record_in_child(&child(), OUT_VAR, &fb);
     assert!(a.len() > 1000, "the replay is suspiciously short");
     assert!(String::from_utf8_lossy(&a).contains("\"steps\""));
     assert!(a == b, "two processes recorded different games");

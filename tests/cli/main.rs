@@ -9,6 +9,8 @@ use std::sync::Arc;
 use farebox::game::{Game, Setup};
 use farebox_suite::{games, load, mod_dir};
 
+#[path = "../common/game_cli.rs"]
+mod game_cli;
 #[path = "../common/run.rs"]
 mod run;
 

@@ -58,7 +58,12 @@ fn record_in_child(id: &str, name: &str) -> (PathBuf, Vec<u8>) {
     std::fs::create_dir_all(&dir).unwrap();
     let file: PathBuf = dir.join(name);
     let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_records_one_game", "--test-threads", "1"])
+        .args([
+            "--exact",
+            &farebox_suite::test_name(module_path!(), "child_records_one_game"),
+            "--test-threads",
+            "1",
+        ])
         .env(OUT_VAR, &file)
         .env(MOD_VAR, id)
         .status()

@@ -19,7 +19,7 @@ fn permit() -> Arc<GameDef> {
 }
 
 /// The rule tests' Luau helpers (placing taxis, fetching cards, filling zones).
-const PRELUDE: &str = include_str!("taxi_derby_rules/prelude.luau");
+const PRELUDE: &str = include_str!("../rules/taxi_derby/prelude.luau");
 
 fn started() -> Game {
     let mut g = Game::new(

@@ -3,7 +3,7 @@
 //! (DC-S4), where a copy of the mod with the deck turned face up must fail it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "dicey_curves_rules/secrets.rs"]
+#[path = "../rules/dicey_curves/secrets.rs"]
 mod secrets;
 
 #[test]

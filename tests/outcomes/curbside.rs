@@ -49,7 +49,7 @@ fn the_dispatcher_looking_ahead_does_at_least_as_well_as_before() {
     let src = mods.0.get_mut("curbside").unwrap();
     src.files.insert(
         "bots/before.luau".into(),
-        include_str!("curbside_rules/dispatcher_before.luau").into(),
+        include_str!("../rules/curbside/dispatcher_before.luau").into(),
     );
     let manifest = src.files.get_mut("mod.toml").unwrap();
     let at = manifest.find("[[options]]").unwrap();

@@ -25,7 +25,7 @@ use farebox::value::Value;
 use farebox_suite::rule_kit::{self, act, game_with, has, int, legal, offered, strings, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
-#[path = "critter_cab_rules/mutants.rs"]
+#[path = "critter_cab/mutants.rs"]
 mod critter_cab_mutants;
 
 fn shipped() -> Arc<GameDef> {

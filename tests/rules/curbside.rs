@@ -23,7 +23,7 @@ use farebox::value::Value;
 use farebox_suite::rule_kit::{self, act, has, int, offered, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
-#[path = "curbside_rules/mutants.rs"]
+#[path = "curbside/mutants.rs"]
 mod curbside_mutants;
 
 fn shipped() -> Arc<GameDef> {

@@ -30,9 +30,9 @@ use farebox::value::Value;
 use farebox_suite::rule_kit::{self, act, game_with, has, int, legal, offered, strings, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
-#[path = "dicey_curves_rules/mutants.rs"]
+#[path = "dicey_curves/mutants.rs"]
 mod dicey_curves_mutants;
-#[path = "dicey_curves_rules/secrets.rs"]
+#[path = "dicey_curves/secrets.rs"]
 mod secrets;
 
 fn shipped() -> Arc<GameDef> {

@@ -24,7 +24,7 @@ use farebox::value::Value;
 use farebox_suite::rule_kit::{self, act, has, legal};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
-#[path = "taxi_derby_rules/mutants.rs"]
+#[path = "taxi_derby/mutants.rs"]
 mod taxi_derby_mutants;
 
 fn shipped() -> Arc<GameDef> {
@@ -32,7 +32,7 @@ fn shipped() -> Arc<GameDef> {
 }
 
 /// Luau helpers run before each situation a check builds (shared with the house rule tests).
-const PRELUDE: &str = include_str!("taxi_derby_rules/prelude.luau");
+const PRELUDE: &str = include_str!("taxi_derby/prelude.luau");
 
 // ---- helpers ----------------------------------------------------------------------------
 

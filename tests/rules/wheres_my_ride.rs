@@ -30,7 +30,7 @@ use farebox::value::Value;
 use farebox_suite::rule_kit::{self, act, game_with, int, legal, offered, strings, text};
 use farebox_suite::rule_mutants::{self, RuleCheck};
 
-#[path = "wheres_my_ride_rules/mutants.rs"]
+#[path = "wheres_my_ride/mutants.rs"]
 mod wheres_my_ride_mutants;
 
 fn shipped() -> Arc<GameDef> {

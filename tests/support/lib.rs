@@ -30,6 +30,16 @@ pub fn root() -> PathBuf {
     }
 }
 
+/// The full name libtest gives the test `name` of the module whose `module_path!()` is
+/// `module`: the path without the test binary's own name (`cli::determinism` gives
+/// `determinism::NAME`), as `--exact` wants it when a test runs its binary again as a child.
+pub fn test_name(module: &str, name: &str) -> String {
+    match module.split_once("::") {
+        Some((_, inner)) => format!("{inner}::{name}"),
+        None => name.to_string(),
+    }
+}
+
 /// The folder of a bundled mod.
 pub fn mod_dir(id: &str) -> PathBuf {
     root().join("mods").join(id)

@@ -1,7 +1,7 @@
 //! Cards go into a zone on top, at the bottom, in the middle or at a given depth.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

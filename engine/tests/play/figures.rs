@@ -2,7 +2,7 @@
 //! the outcome figures: the same on any number of threads, restricted play, and the seed and
 //! action of games that fail or reach the cap.
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

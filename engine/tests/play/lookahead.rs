@@ -3,7 +3,7 @@
 //! the bot chooses is undone, so the game is exactly as before.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -3,7 +3,7 @@
 //! chooses only by what its seat may see.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 //! themselves (`setup`, `apply`, the console) see everything.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

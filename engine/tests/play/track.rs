@@ -7,7 +7,7 @@
 //! mods/dicey-curves/DESIGN.md quotes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

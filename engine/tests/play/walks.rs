@@ -3,7 +3,7 @@
 //! a space twice; on a board whose edges cost more than 1, a move of k spends k in cost.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! loses together, with one shared score.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! place in the game, and never changes a game; `Game::inspect` reads and cannot write.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::{Arc, Mutex};
 

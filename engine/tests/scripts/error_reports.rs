@@ -2,7 +2,7 @@
 //! to the hook (the mod's own frames), the hook, and the action and seed of the game.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 //! these tests times anything: the limits themselves must produce the errors.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

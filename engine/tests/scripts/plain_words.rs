@@ -4,7 +4,7 @@
 //! as `Vec<String>` or `i64`, a value printed as `Table(Ref(0x...))`, an address).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

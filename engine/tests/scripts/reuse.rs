@@ -3,7 +3,7 @@
 //! state, rollbacks included.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 

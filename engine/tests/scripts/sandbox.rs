@@ -2,7 +2,7 @@
 //! atomic apply (the state is exactly as before any script failure).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod support;
+use crate::support;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
