@@ -9,15 +9,15 @@
 //!
 //! Each check is a plain function of the game definition: the `#[test]`s run them on the mod as
 //! shipped, and `every_broken_rule_is_caught` runs them on deliberately broken copies of it (the
-//! mutants in `wheres_my_ride_rules/mutants.rs`, through `farebox_suite::rule_mutants`) and
+//! mutants in `wheres_my_ride/mutants.rs`, through `farebox_suite::rule_mutants`) and
 //! requires every break to make a check of its rule fail.
 //!
 //! Seats are numbered from 1 here, as the rules number them (`Game::active` counts from 0).
 //!
-//! One file on purpose, though it runs past 800 lines: it is one rulebook, proved rule ID by
-//! rule ID, with every check listed once in `CHECKS` (the list the mutants run), and
-//! `every_check_has_a_test` reads this file's own text (`include_str!`) to find each listed
-//! check in its list of tests. Split up, the checks would leave the file that test reads.
+//! Each check is declared once, in the `farebox_suite::rule_checks!` block: `#[rules(...)]`
+//! above its `fn` names the rule IDs it proves, and the block makes its `#[test]` and its
+//! entry in `CHECKS`, the list the mutants run. The block's items are not indented, so they
+//! read as the file's other items (rustfmt leaves a macro's body as written).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::BTreeSet;
@@ -28,7 +28,7 @@ use farebox::agent::{self, Agent, Match};
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
 use farebox_suite::rule_kit::{self, act, game_with, int, legal, offered, strings, text};
-use farebox_suite::rule_mutants::{self, RuleCheck};
+use farebox_suite::rule_mutants;
 
 #[path = "wheres_my_ride/mutants.rs"]
 mod wheres_my_ride_mutants;
@@ -215,6 +215,8 @@ fn public_log(g: &Game) -> Vec<String> {
 
 // ---- setup ----------------------------------------------------------------------------------
 
+farebox_suite::rule_checks! {
+#[rules("WR-S1")]
 fn s1_one_driver_everyone_else_rides_together(def: &Arc<GameDef>) {
     // WR-S1: 2 to 8 players.
     assert_eq!(def.players, (2, 8));
@@ -276,6 +278,7 @@ fn s1_one_driver_everyone_else_rides_together(def: &Arc<GameDef>) {
     assert_eq!(r.scores, [1, 1, 1, 1]);
 }
 
+#[rules("WR-S2")]
 fn s2_five_stars_and_ten_shuffled_tiles(def: &Arc<GameDef>) {
     // WR-S2
     let mut orders = BTreeSet::new();
@@ -296,6 +299,7 @@ fn s2_five_stars_and_ten_shuffled_tiles(def: &Arc<GameDef>) {
     assert!(orders.len() >= 5, "the tiles are not shuffled: {orders:?}");
 }
 
+#[rules("WR-S3")]
 fn s3_the_decks_and_the_clue_tags(def: &Arc<GameDef>) {
     // WR-S3: 30 locations, 160 texts, 30 emojis in separate shuffled piles.
     let mut g = game_on(def, 4, 1);
@@ -350,6 +354,7 @@ fn s3_the_decks_and_the_clue_tags(def: &Arc<GameDef>) {
     assert_eq!(strings(bad), Vec::<String>::new());
 }
 
+#[rules("WR-S4")]
 fn s4_five_emojis_behind_the_screen(def: &Arc<GameDef>) {
     // WR-S4
     let mut g = game_on(def, 4, 2);
@@ -363,6 +368,7 @@ fn s4_five_emojis_behind_the_screen(def: &Arc<GameDef>) {
     }
 }
 
+#[rules("WR-S5", "WR-R9")]
 fn s5_nine_places_one_of_them_the_answer(def: &Arc<GameDef>) {
     // WR-S5
     let mut positions = BTreeSet::new();
@@ -437,6 +443,7 @@ fn texters_by_round(g: &mut Game, rounds: usize) -> Vec<Vec<i64>> {
     out
 }
 
+#[rules("WR-R1")]
 fn r1_texters_rotate_skipping_the_driver(def: &Arc<GameDef>) {
     // WR-R1: the two Riders to the Driver's left, then the two after them, wrapping.
     let mut g = game_on(def, 4, 1);
@@ -458,6 +465,7 @@ fn r1_texters_rotate_skipping_the_driver(def: &Arc<GameDef>) {
     assert_eq!(texters_by_round(&mut g, 2), [vec![2, 3], vec![2, 3]]);
 }
 
+#[rules("WR-R2")]
 fn r2_texters_draw_two_and_keep_one_unseen(def: &Arc<GameDef>) {
     // WR-R2
     let mut g = game_on(def, 4, 4);
@@ -567,6 +575,7 @@ fn r2_texters_draw_two_and_keep_one_unseen(def: &Arc<GameDef>) {
     }
 }
 
+#[rules("WR-R3", "WR-R2")]
 fn r3_kept_texts_are_turned_up_together(def: &Arc<GameDef>) {
     // WR-R3
     let mut g = game_on(def, 4, 4);
@@ -604,6 +613,7 @@ fn r3_kept_texts_are_turned_up_together(def: &Arc<GameDef>) {
     assert_eq!(active(&g), 1);
 }
 
+#[rules("WR-R4")]
 fn r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts(def: &Arc<GameDef>) {
     // WR-R4
     let mut g = game_on(def, 4, 6);
@@ -651,6 +661,7 @@ fn r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts(def: &Arc<GameDe
     assert_eq!(offered(&mut g, "place ").len(), 10);
 }
 
+#[rules("WR-R5")]
 fn r5_the_driver_refills_and_everything_stays_in_view(def: &Arc<GameDef>) {
     // WR-R5
     let mut g = game_on(def, 4, 8);
@@ -693,6 +704,7 @@ fn r5_the_driver_refills_and_everything_stays_in_view(def: &Arc<GameDef>) {
     assert_eq!(legal(&mut g), ["done"]);
 }
 
+#[rules("WR-R6", "WR-S1")]
 fn r6_one_guess_a_round_by_the_spokesperson(def: &Arc<GameDef>) {
     // WR-R6
     let mut g = game_on(def, 4, 9);
@@ -733,6 +745,7 @@ fn r6_one_guess_a_round_by_the_spokesperson(def: &Arc<GameDef>) {
     assert_eq!(g.result().unwrap().reason, "the Riders found their ride");
 }
 
+#[rules("WR-R7")]
 fn r7_waiting_turns_one_tile_a_wrong_guess_two(def: &Arc<GameDef>) {
     // WR-R7
     let mut g = game_on(def, 4, 10);
@@ -760,6 +773,7 @@ fn r7_waiting_turns_one_tile_a_wrong_guess_two(def: &Arc<GameDef>) {
     }
 }
 
+#[rules("WR-R8", "WR-S1")]
 fn r8_broken_stars_cost_a_star_and_the_fourth_ends_the_ride(def: &Arc<GameDef>) {
     // WR-R8
     let mut g = game_on(def, 4, 11);
@@ -801,6 +815,7 @@ fn r8_broken_stars_cost_a_star_and_the_fourth_ends_the_ride(def: &Arc<GameDef>) 
     );
 }
 
+#[rules("WR-R9")]
 fn r9_the_driver_speaks_only_in_emojis(def: &Arc<GameDef>) {
     // WR-R9: over whole games, the Driver only places emojis and says done, and no Rider is
     // shown the answer, by id or by name, until the Riders have guessed it.
@@ -869,6 +884,7 @@ fn r9_the_driver_speaks_only_in_emojis(def: &Arc<GameDef>) {
 
 // ---- variants -------------------------------------------------------------------------------
 
+#[rules("WR-V1")]
 fn v1_two_players_draw_four_send_two(def: &Arc<GameDef>) {
     // WR-V1: the lone Rider draws 4, keeps 2 and sends both.
     let mut g = game_on(def, 2, 3);
@@ -900,6 +916,7 @@ fn v1_two_players_draw_four_send_two(def: &Arc<GameDef>) {
     assert_eq!(count(&mut g, "text-hand", Some(3)), 2);
 }
 
+#[rules("WR-V2", "WR-S2")]
 fn v2_difficulty_takes_out_checkmarks(def: &Arc<GameDef>) {
     // WR-V2: Normal keeps all 10 tiles; Hard takes 1 checkmark out, Harder 2; the broken stars
     // all stay.
@@ -922,6 +939,7 @@ fn v2_difficulty_takes_out_checkmarks(def: &Arc<GameDef>) {
     }
 }
 
+#[rules("WR-V3", "WR-R1")]
 fn v3_triple_text(def: &Arc<GameDef>) {
     // WR-V3: three texters a round, rotating as usual, each drawing 2 and keeping 1.
     let triple = [("triple-text", on())];
@@ -954,6 +972,7 @@ const AQUARIUM_AMONG_OTHERS: &str =
     "places({ 'bowling-alley', 'hospital-entrance', 'airport-arrivals', 'art-museum',
   'aquarium', 'office-tower', 'steakhouse', 'fitness-gym', 'train-station' }, 'aquarium')";
 
+#[rules("WR-B1")]
 fn b1_the_driver_bot_points_at_the_answer(def: &Arc<GameDef>) {
     // WR-B1: of the emojis it holds, the Driver bot puts down one clue a round that helps the
     // pickup spot without giving it away: the paw prints (creatures) would point at the
@@ -1017,6 +1036,7 @@ fn b1_the_driver_bot_points_at_the_answer(def: &Arc<GameDef>) {
     assert!(found >= 5, "found {found} of 12");
 }
 
+#[rules("WR-B1")]
 fn b1_the_rider_bot_texts_and_guesses(def: &Arc<GameDef>) {
     // WR-B1: a texter sends the text whose hints cover closest to half the places (indoor is
     // on eight of these nine, nature on none), whichever it drew first...
@@ -1130,6 +1150,7 @@ fn wins(def: &Arc<GameDef>, games: u64, riders: &str) -> usize {
         .count()
 }
 
+#[rules("WR-B1")]
 fn b1_bots_beat_random_riders(def: &Arc<GameDef>) {
     // WR-B1: clearly better than Riders who pick at random, and within the designed 55-75%
     // (DESIGN.md: the emojis take reading, so the bots do not find every ride);
@@ -1146,151 +1167,15 @@ fn b1_bots_beat_random_riders(def: &Arc<GameDef>) {
         "bots {bots}, random Riders {random}, of 150"
     );
 }
+}
 
 // ---- the list -------------------------------------------------------------------------------
-
-pub const CHECKS: &[RuleCheck] = &[
-    RuleCheck {
-        rules: &["WR-S1"],
-        name: "s1_one_driver_everyone_else_rides_together",
-        check: s1_one_driver_everyone_else_rides_together,
-    },
-    RuleCheck {
-        rules: &["WR-S2"],
-        name: "s2_five_stars_and_ten_shuffled_tiles",
-        check: s2_five_stars_and_ten_shuffled_tiles,
-    },
-    RuleCheck {
-        rules: &["WR-S3"],
-        name: "s3_the_decks_and_the_clue_tags",
-        check: s3_the_decks_and_the_clue_tags,
-    },
-    RuleCheck {
-        rules: &["WR-S4"],
-        name: "s4_five_emojis_behind_the_screen",
-        check: s4_five_emojis_behind_the_screen,
-    },
-    RuleCheck {
-        rules: &["WR-S5", "WR-R9"],
-        name: "s5_nine_places_one_of_them_the_answer",
-        check: s5_nine_places_one_of_them_the_answer,
-    },
-    RuleCheck {
-        rules: &["WR-R1"],
-        name: "r1_texters_rotate_skipping_the_driver",
-        check: r1_texters_rotate_skipping_the_driver,
-    },
-    RuleCheck {
-        rules: &["WR-R2"],
-        name: "r2_texters_draw_two_and_keep_one_unseen",
-        check: r2_texters_draw_two_and_keep_one_unseen,
-    },
-    RuleCheck {
-        rules: &["WR-R3", "WR-R2"],
-        name: "r3_kept_texts_are_turned_up_together",
-        check: r3_kept_texts_are_turned_up_together,
-    },
-    RuleCheck {
-        rules: &["WR-R4"],
-        name: "r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts",
-        check: r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts,
-    },
-    RuleCheck {
-        rules: &["WR-R5"],
-        name: "r5_the_driver_refills_and_everything_stays_in_view",
-        check: r5_the_driver_refills_and_everything_stays_in_view,
-    },
-    RuleCheck {
-        rules: &["WR-R6", "WR-S1"],
-        name: "r6_one_guess_a_round_by_the_spokesperson",
-        check: r6_one_guess_a_round_by_the_spokesperson,
-    },
-    RuleCheck {
-        rules: &["WR-R7"],
-        name: "r7_waiting_turns_one_tile_a_wrong_guess_two",
-        check: r7_waiting_turns_one_tile_a_wrong_guess_two,
-    },
-    RuleCheck {
-        rules: &["WR-R8", "WR-S1"],
-        name: "r8_broken_stars_cost_a_star_and_the_fourth_ends_the_ride",
-        check: r8_broken_stars_cost_a_star_and_the_fourth_ends_the_ride,
-    },
-    RuleCheck {
-        rules: &["WR-R9"],
-        name: "r9_the_driver_speaks_only_in_emojis",
-        check: r9_the_driver_speaks_only_in_emojis,
-    },
-    RuleCheck {
-        rules: &["WR-V1"],
-        name: "v1_two_players_draw_four_send_two",
-        check: v1_two_players_draw_four_send_two,
-    },
-    RuleCheck {
-        rules: &["WR-V2", "WR-S2"],
-        name: "v2_difficulty_takes_out_checkmarks",
-        check: v2_difficulty_takes_out_checkmarks,
-    },
-    RuleCheck {
-        rules: &["WR-V3", "WR-R1"],
-        name: "v3_triple_text",
-        check: v3_triple_text,
-    },
-    RuleCheck {
-        rules: &["WR-B1"],
-        name: "b1_the_driver_bot_points_at_the_answer",
-        check: b1_the_driver_bot_points_at_the_answer,
-    },
-    RuleCheck {
-        rules: &["WR-B1"],
-        name: "b1_the_rider_bot_texts_and_guesses",
-        check: b1_the_rider_bot_texts_and_guesses,
-    },
-    RuleCheck {
-        rules: &["WR-B1"],
-        name: "b1_bots_beat_random_riders",
-        check: b1_bots_beat_random_riders,
-    },
-];
 
 /// The rule IDs of mods/wheres-my-ride/RULES.md.
 pub const RULES: &[&str] = &[
     "WR-S1", "WR-S2", "WR-S3", "WR-S4", "WR-S5", "WR-R1", "WR-R2", "WR-R3", "WR-R4", "WR-R5",
     "WR-R6", "WR-R7", "WR-R8", "WR-R9", "WR-V1", "WR-V2", "WR-V3", "WR-B1",
 ];
-
-/// One `#[test]` per check, on the mod as shipped.
-mod shipped_rules {
-    use farebox_suite::rule_tests;
-
-    rule_tests!(
-        s1_one_driver_everyone_else_rides_together,
-        s2_five_stars_and_ten_shuffled_tiles,
-        s3_the_decks_and_the_clue_tags,
-        s4_five_emojis_behind_the_screen,
-        s5_nine_places_one_of_them_the_answer,
-        r1_texters_rotate_skipping_the_driver,
-        r2_texters_draw_two_and_keep_one_unseen,
-        r3_kept_texts_are_turned_up_together,
-        r4_the_driver_places_at_least_one_emoji_on_this_rounds_texts,
-        r5_the_driver_refills_and_everything_stays_in_view,
-        r6_one_guess_a_round_by_the_spokesperson,
-        r7_waiting_turns_one_tile_a_wrong_guess_two,
-        r8_broken_stars_cost_a_star_and_the_fourth_ends_the_ride,
-        r9_the_driver_speaks_only_in_emojis,
-        v1_two_players_draw_four_send_two,
-        v2_difficulty_takes_out_checkmarks,
-        v3_triple_text,
-        b1_the_driver_bot_points_at_the_answer,
-        b1_the_rider_bot_texts_and_guesses,
-        b1_bots_beat_random_riders,
-    );
-}
-
-#[test]
-fn every_check_has_a_test() {
-    // The list above and the checks' #[test]s agree (a check left out of either is caught).
-    rule_mutants::assert_every_check_has_a_test(include_str!("wheres_my_ride_rules.rs"), CHECKS);
-}
 
 #[test]
 fn the_rule_list_matches_rules_md() {
