@@ -6,18 +6,11 @@ use std::sync::Arc;
 
 #[test]
 fn bundled_rules_give_the_same_game_however_often_they_are_asked() {
-    for id in [
-        "curbside",
-        "curbside-gas-station",
-        "taxi-derby",
-        "taxi-derby-learners-permit",
-        "critter-cab",
-        "critter-cab-no-sitting-out",
-        "dicey-curves",
-        "dicey-curves-sunday-drive",
-        "wheres-my-ride",
-        "wheres-my-ride-show-dont-tell",
-    ] {
+    for id in farebox_suite::games()
+        .into_iter()
+        .chain(farebox_suite::house_rules())
+    {
+        let id = id.as_str();
         let def = Arc::new(farebox_suite::load(id));
         let seats = def.players.0 as u8;
         if let Some(f) = farebox::call_order::check(&def, seats, &[1, 2], 300) {

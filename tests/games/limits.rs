@@ -15,19 +15,32 @@ use farebox::game::{Game, Setup};
 use farebox::replay::Recorder;
 use farebox::script::{Limits, Profile, SAFETY_TIME};
 
-/// Every bundled mod with rules, its bot and the seat counts played.
-const GAMES: [(&str, &str, &[u8]); 10] = [
-    ("curbside", "dispatcher", &[2, 4]),
-    ("curbside-gas-station", "dispatcher", &[3]),
-    ("taxi-derby", "fare-planner", &[2, 5]),
-    ("taxi-derby-learners-permit", "fare-planner", &[3]),
-    ("critter-cab", "cabbie", &[2, 4]),
-    ("critter-cab-no-sitting-out", "cabbie", &[3]),
-    ("dicey-curves", "racer", &[2, 4]),
-    ("dicey-curves-sunday-drive", "racer", &[3]),
-    ("wheres-my-ride", "regular", &[3, 5]),
-    ("wheres-my-ride-show-dont-tell", "regular", &[4]),
-];
+/// Every bundled mod with rules, found in `mods/`, its first bot and the seat counts played:
+/// a game at its fewest seats and at three more (or its most, if fewer), a house rule at one
+/// more than its fewest.
+fn games() -> Vec<(String, Arc<GameDef>, String, Vec<u8>)> {
+    let found = farebox_suite::games().into_iter().map(|id| (id, false));
+    let house = farebox_suite::house_rules()
+        .into_iter()
+        .map(|id| (id, true));
+    found
+        .chain(house)
+        .map(|(id, is_house_rule)| {
+            let def = Arc::new(support_load(&id));
+            let bot = match def.bots.first() {
+                Some(b) => b.id.clone(),
+                None => panic!("{id} has no bot of its own to play it in every seat"),
+            };
+            let (fewest, most) = (def.players.0 as u8, def.players.1 as u8);
+            let counts = if is_house_rule {
+                vec![(fewest + 1).min(most)]
+            } else {
+                vec![fewest, (fewest + 3).min(most)]
+            };
+            (id, def, bot, counts)
+        })
+        .collect()
+}
 
 /// Plays one seeded game with `bot` in every seat under `limits`; the replay as JSON, and the
 /// profile of its calls.
@@ -69,16 +82,15 @@ fn record(
 /// A game played: (mod, seats, seed), and its recording and profile.
 type Played = ((String, u8, u64), (String, Profile));
 
-/// Every game of `GAMES` for `seeds`, under `limits`.
+/// Every game of `games()` for `seeds`, under `limits`.
 fn record_all(seeds: &[u64], limits: Limits) -> Vec<Played> {
     let mut out = vec![];
-    for (id, bot, counts) in GAMES {
-        let def = Arc::new(support_load(id));
-        for &seats in counts {
+    for (id, def, bot, counts) in games() {
+        for seats in counts {
             for &seed in seeds {
                 out.push((
                     (id.to_string(), seats, seed),
-                    record(&def, bot, seats, seed, limits),
+                    record(&def, &bot, seats, seed, limits),
                 ));
             }
         }

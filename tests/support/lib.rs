@@ -139,6 +139,15 @@ pub fn house_rules() -> Vec<String> {
         .collect()
 }
 
+/// The first bot of a bundled mod's own (`[[bots]]` in its `mod.toml`, or its game's for a
+/// house rule), read from its content: the bot a test plays a game it did not list with.
+pub fn own_bot(id: &str) -> String {
+    match load(id).bots.first() {
+        Some(b) => b.id.clone(),
+        None => panic!("{id} has no bot of its own (no [[bots]] in mods/{id}/mod.toml)"),
+    }
+}
+
 /// Lookups by id on a loaded mod that panic with a clear message: what content tests want.
 pub trait Lookup {
     fn deck_def(&self, id: &str) -> &DeckDef;
