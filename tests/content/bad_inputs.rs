@@ -116,7 +116,7 @@ macro_rules! bad_cases {
             found.sort();
             let mut sorted = listed.clone();
             sorted.sort();
-            assert_eq!(found, sorted, "tests/bad and the case list in tests/bad_inputs.rs differ");
+            assert_eq!(found, sorted, "tests/bad and the case list in tests/content/bad_inputs.rs differ");
             assert!(listed.len() >= 32, "the corpus should have at least 32 cases");
         }
     };

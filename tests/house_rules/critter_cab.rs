@@ -1,7 +1,7 @@
 //! Critter Cab's house rule No Sitting Out changes the rules through a hook as well as the
 //! content: when the passenger deck runs out the round is finished, empty taxis still driving,
 //! where Critter Cab ends the game at once (CC-E1). Its patched chance deck plays with Critter
-//! Cab's rules, and the bots play it (tests/critter_cab_outcomes.rs holds the Cabbie's margin).
+//! Cab's rules, and the bots play it (tests/outcomes/critter_cab.rs holds the Cabbie's margin).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;

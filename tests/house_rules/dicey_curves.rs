@@ -2,7 +2,7 @@
 //! content: its pit crew hands a control chip to a driver whose car starts the turn waiting at
 //! a gate of three dice or more, where Dicey Curves gives nothing. Its patched deck (no
 //! hairpins) and chip table play with Dicey Curves' rules, and the bots play it
-//! (tests/dicey_curves_bot.rs holds the bot's margin).
+//! (tests/games/dicey_curves_bot.rs holds the bot's margin).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;

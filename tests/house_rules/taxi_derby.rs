@@ -1,5 +1,5 @@
 //! Learner's Permit, the house rule for Taxi Derby: besides its content changes (checked in
-//! `house_rules_content.rs`), it wraps Taxi Derby's hooks. A delivery on a turn within the
+//! `content.rs`), it wraps Taxi Derby's hooks. A delivery on a turn within the
 //! speed limit earns a tip (Taxi Derby's `careful_tip`, set here), and a taxi at a stop whose passenger needs an
 //! upgrade it lacks may wave that passenger on (`after.actions`, `before.apply`,
 //! `before.describe`, `after.on_turn_start`). The bots still play it.

@@ -2,7 +2,7 @@
 //! content: a Driver whose emojis say nothing true of the pickup spot draws a fresh hand behind
 //! the screen, once a round, and one who still holds nothing true may say done without placing
 //! anything, where the game asks for an emoji every round (WR-R4). The bots play it
-//! (tests/wheres_my_ride_outcomes.rs holds their margin; tests/leaks.rs checks that the fresh
+//! (tests/outcomes/wheres_my_ride.rs holds their margin; tests/leaks/ checks that the fresh
 //! hand tells the Riders nothing).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

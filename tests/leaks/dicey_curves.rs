@@ -1,5 +1,5 @@
 //! Dicey Curves' hidden information (the face-down track deck), checked by meaning: see
-//! `dicey_curves_rules/secrets.rs`. The same check runs in the rule tests' mutation harness
+//! `tests/rules/dicey_curves/secrets.rs`. The same check runs in the rule tests' mutation harness
 //! (DC-S4), where a copy of the mod with the deck turned face up must fail it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

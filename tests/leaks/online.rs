@@ -4,7 +4,7 @@
 //! is downloaded and played again here, and each message is searched for what its seat could
 //! not know at the action number the message carries: the ids, names and texts of the cards
 //! hidden from it, hidden variables' values, the game's seed, and the games' secrets by meaning
-//! (`farebox_suite::secrets`, shared with tests/leaks.rs), whatever the content declares: the
+//! (`farebox_suite::secrets`, shared with the screen's leak test in tests/leaks/main.rs), whatever the content declares: the
 //! cards of face-down stacks and decks and of other seats' hands (no such zone may show a card,
 //! and no such card's id or name may be sent), and Where's My Ride?'s pickup spot, by id, name
 //! and tags, to a Rider or a watcher until it is guessed. A deliberately leaky server (which
@@ -445,7 +445,7 @@ type LeakyCopy = (
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_wire_search_finds_wheres_my_rides_secrets_made_public() {
     // Where's My Ride? copies that make one secret public in a way nothing marks as secret
-    // any more (the same breaks tests/leaks.rs catches on the screen), served by an honest
+    // any more (the same breaks tests/leaks/main.rs catches on the screen), served by an honest
     // server: the search by meaning must find each on the wire.
     const RULES: &str = "rules/wheres-my-ride.luau";
     let copies: [LeakyCopy; 3] = [

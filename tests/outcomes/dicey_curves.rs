@@ -1,5 +1,5 @@
 //! Seeded Dicey Curves outcomes: a transcript of one game and statistics over 1,000 games, as
-//! insta snapshots (the bot's margin over the random agent is in tests/dicey_curves_bot.rs).
+//! insta snapshots (the bot's margin over the random agent is in tests/games/dicey_curves_bot.rs).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;

@@ -1677,7 +1677,7 @@ fn the_rule_list_matches_rules_md() {
 #[test]
 fn every_broken_rule_is_caught() {
     // The oracles judge one seed of each kind of game (taxi_derby_oracles::mutation_plans).
-    // The leak invariant is left to taxi_derby_oracles.rs: it is most of a run's time here, and
+    // The leak invariant is left to tests/oracles/taxi_derby.rs: it is most of a run's time here, and
     // no mutant of a rule is a leak.
     let mut oracles: Vec<_> = farebox_suite::oracles::invariants()
         .into_iter()

@@ -1154,7 +1154,7 @@ fn wins(def: &Arc<GameDef>, games: u64, riders: &str) -> usize {
 fn b1_bots_beat_random_riders(def: &Arc<GameDef>) {
     // WR-B1: clearly better than Riders who pick at random, and within the designed 55-75%
     // (DESIGN.md: the emojis take reading, so the bots do not find every ride);
-    // tests/wheres_my_ride_outcomes.rs measures it over 500 games; 150 are enough to catch a
+    // tests/outcomes/wheres_my_ride.rs measures it over 500 games; 150 are enough to catch a
     // broken bot.
     let bots = wins(def, 150, "regular");
     let random = wins(def, 150, "random");

@@ -69,7 +69,7 @@ fn dangerous_globals_are_unreachable() {
             "{name} is reachable"
         );
     }
-    // `print` is there, and writes only to the debug channel (see engine/tests/debug_print.rs).
+    // `print` is there, and writes only to the debug channel (see engine/tests/scripts/debug_print.rs).
     assert_eq!(var(&g, "print"), Value::Str("function".into()));
     // math.randomseed refuses; the shared libraries are read-only.
     assert_eq!(var(&g, "randomseed"), Value::Bool(false));
