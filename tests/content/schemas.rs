@@ -1,7 +1,7 @@
 //! The committed editor support files are in step with the engine: the JSON Schemas and Luau
 //! stubs and the selene standard library in `schemas/`, the `#:schema` line of every bundled TOML file, and `.taplo.toml`.
 //!
-//! `FAREBOX_BLESS=1 cargo test --test schemas` rewrites `schemas/` instead of failing.
+//! `FAREBOX_BLESS=1 cargo test -p farebox-suite --test content schemas::` rewrites `schemas/` instead of failing.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use farebox::schema::{LUA_STUBS_FILE, SELENE_STD_FILE, json_schemas, lua_stubs, selene_std};
 use farebox_suite::root;
 
-const STALE: &str = "schemas/ is stale: run `cargo run -p farebox-editor -- schema` (or FAREBOX_BLESS=1 cargo test --test schemas)";
+const STALE: &str = "schemas/ is stale: run `cargo run -p farebox-editor -- schema` (or FAREBOX_BLESS=1 cargo test -p farebox-suite --test content schemas::)";
 
 fn schemas_dir() -> PathBuf {
     root().join("schemas")

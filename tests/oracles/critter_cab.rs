@@ -24,7 +24,7 @@ fn critter_cab_oracles() {
 }
 
 #[test]
-#[ignore = "the longer run: cargo test --test critter_cab_oracles -- --ignored"]
+#[ignore = "the longer run: cargo test -p farebox-suite --test oracles critter_cab:: -- --ignored"]
 fn critter_cab_oracles_long() {
     run(20);
 }

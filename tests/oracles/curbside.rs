@@ -23,7 +23,7 @@ fn curbside_oracles() {
 }
 
 #[test]
-#[ignore = "the longer run: cargo test --test curbside_oracles -- --ignored"]
+#[ignore = "the longer run: cargo test -p farebox-suite --test oracles curbside:: -- --ignored"]
 fn curbside_oracles_long() {
     run(20);
 }

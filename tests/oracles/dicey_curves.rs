@@ -24,7 +24,7 @@ fn dicey_curves_oracles() {
 }
 
 #[test]
-#[ignore = "the longer run: cargo test --test dicey_curves_oracles -- --ignored"]
+#[ignore = "the longer run: cargo test -p farebox-suite --test oracles dicey_curves:: -- --ignored"]
 fn dicey_curves_oracles_long() {
     run(10);
 }

@@ -22,7 +22,7 @@ fn taxi_derby_oracles() {
 }
 
 #[test]
-#[ignore = "the longer run: cargo test --test taxi_derby_oracles -- --ignored"]
+#[ignore = "the longer run: cargo test -p farebox-suite --test oracles taxi_derby:: -- --ignored"]
 fn taxi_derby_oracles_long() {
     run(10);
 }

@@ -28,7 +28,7 @@ fn wheres_my_ride_oracles() {
 }
 
 #[test]
-#[ignore = "the longer run: cargo test --test wheres_my_ride_oracles -- --ignored"]
+#[ignore = "the longer run: cargo test -p farebox-suite --test oracles wheres_my_ride:: -- --ignored"]
 fn wheres_my_ride_oracles_long() {
     oracles::check_game("wheres-my-ride", &plans(5), wmr::oracles());
 }
@@ -43,7 +43,7 @@ fn wheres_my_ride_show_dont_tell_oracles() {
 }
 
 #[test]
-#[ignore = "the longer run: cargo test --test wheres_my_ride_oracles -- --ignored"]
+#[ignore = "the longer run: cargo test -p farebox-suite --test oracles wheres_my_ride:: -- --ignored"]
 fn wheres_my_ride_show_dont_tell_oracles_long() {
     oracles::check_game(
         "wheres-my-ride-show-dont-tell",
