@@ -19,7 +19,7 @@ generic leak test and its outcome snapshots (these two only when the rule tests 
 missed the break: they are slow). A break is caught by the rule tests or oracles
 when one of those fails; it names its rule when a failing rule test proves that rule ID or an
 oracle's failure names it. A house rule has no rule list of its own: a break of one is also
-caught, and named, when its own tests (`<game>_house_rule`, `house_rules`) fail. Changed
+caught, and named, when its own tests (`tests/house_rules/<game>.rs`, `gas_station.rs`) fail. Changed
 outcome figures alone are reported, not counted as caught.
 
     cargo test -p farebox-suite --no-run
@@ -39,13 +39,25 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = {
-    "curbside": "curbside-gas-station",
-    "wheres-my-ride": "wheres-my-ride-show-dont-tell",
-    "taxi-derby": "taxi-derby-learners-permit",
-    "dicey-curves": "dicey-curves-sunday-drive",
-    "critter-cab": "critter-cab-no-sitting-out",
-}
+
+
+def bundled():
+    """Each bundled game and its house rule, found in mods/*/mod.toml (a house rule depends on
+    its game), never listed by hand."""
+    games, house = [], {}
+    for d in sorted((ROOT / "mods").iterdir()):
+        manifest = d / "mod.toml"
+        if not manifest.is_file():
+            continue
+        depends = tomllib.loads(manifest.read_text()).get("depends", [])
+        if depends:
+            house[depends[0]["id"]] = d.name
+        else:
+            games.append(d.name)
+    return {g: house.get(g) for g in games}
+
+
+GAMES = bundled()
 RULE_ID = re.compile(r"\b[A-Z]{2}-[A-Z]\d+\b")
 
 
@@ -75,19 +87,19 @@ def test_binaries():
 
 
 def check_rules(game):
-    """Rule IDs proved by each rule test of a game, by test name (from its CHECKS list)."""
-    text = (ROOT / "tests" / f"{game.replace('-', '_')}_rules.rs").read_text()
+    """Rule IDs proved by each rule test of a game, by test name (from the `#[rules(...)]` above
+    each check of its rule_checks! block)."""
+    text = (ROOT / "tests" / "rules" / f"{game.replace('-', '_')}.rs").read_text()
     out = {}
-    for rules, name in re.findall(r'rules:\s*&\[([^\]]*)\],\s*name:\s*"(\w+)"', text):
-        out[name] = RULE_ID.findall(rules)
-    for rules, name in re.findall(r"check!\(\[([^\]]*)\],\s*(\w+)\)", text):
+    for rules, name in re.findall(r"^#\[rules\(([^)]*)\)\]\s*\n\s*fn (\w+)\(", text, re.M):
         out[name] = RULE_ID.findall(rules)
     return out
 
 
-def run(binary, root, skip=()):
-    """Runs a test binary against `root`: (failed test names, its output)."""
-    args = [binary, "--test-threads=2"]
+def run(binary, root, skip=(), only=()):
+    """Runs a test binary against `root`, only the tests whose names contain one of `only` (all
+    when empty): (failed test names, its output)."""
+    args = [binary, "--test-threads=2", *only]
     for s in skip:
         args += ["--skip", s]
     env = dict(os.environ, FAREBOX_SUITE_ROOT=str(root), RUST_BACKTRACE="0")
@@ -119,32 +131,30 @@ def measure(b, bins, scratch):
     path.write_text(text.replace(b["find"], b["replace"], 1))
     result = {"rules": [], "oracles": [], "house": [], "leaks": [], "figures": [], "named": False}
     proves = check_rules(game)
-    failed, out = run(bins[f"{snake}_rules"], root,
-                      skip=("every_broken_rule_is_caught", "every_check_has_a_test"))
+    failed, out = run(bins["rules"], root, skip=("every_broken_rule_is_caught",),
+                      only=(f"{snake}::",))
     result["rules"] = failed
     for t in failed:
         if b["rule"] in proves.get(t.split("::")[-1], []):
             result["named"] = True
-    failed, out = run(bins[f"{snake}_oracles"], root,
-                      skip=("a_broken", "an_oracle_that_judged_nothing", "_long"))
+    failed, out = run(bins["oracles"], root,
+                      skip=("a_broken", "an_oracle_that_judged_nothing", "_long"),
+                      only=(f"{snake}::",))
     result["oracles"] = failed
     if failed and b["rule"] != "house" and re.search(rf"\b{re.escape(b['rule'])} \(", out):
         result["named"] = True
     if failed and b["rule"] == "house":
         result["named"] = True
-    house = [n for n in (f"{snake}_house_rule", "house_rules") if n in bins]
-    for n in house:
-        failed, _ = run(bins[n], root)
-        result["house"] += failed
+    failed, _ = run(bins["house_rules"], root, only=(f"{snake}::", "gas_station::"))
+    result["house"] += failed
     if result["rules"] or result["oracles"] or (b["mod"] in GAMES.values() and result["house"]):
         return result
     # What else notices a break the rule tests and oracles missed (slow: every game's leaks).
-    failed, _ = run(bins["leaks"], root, skip=("the_search_finds",))
+    failed, _ = run(bins["leaks"], root,
+                    skip=("the_search_finds", "online::", "peeking_bots::", "dicey_curves::"))
     result["leaks"] = failed
-    for n in (f"{snake}_outcomes", "house_rules_outcomes"):
-        if n in bins:
-            failed, _ = run(bins[n], root)
-            result["figures"] += failed
+    failed, _ = run(bins["outcomes"], root, only=(f"{snake}::", "house_rules::"))
+    result["figures"] += failed
     return result
 
 

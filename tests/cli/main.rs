@@ -9,16 +9,23 @@ use std::sync::Arc;
 use farebox::game::{Game, Setup};
 use farebox_suite::{games, load, mod_dir};
 
+#[path = "../common/game_cli.rs"]
+mod game_cli;
 #[path = "../common/run.rs"]
 mod run;
 
 mod accept;
 mod authoring;
+mod critter_cab;
+mod determinism;
+mod dicey_curves;
 mod figures;
 mod messages;
 mod new;
 mod play;
 mod playouts;
+mod taxi_derby_replay;
+mod wheres_my_ride;
 use run::{farebox, farebox_with_input, s};
 
 fn scratch(name: &str) -> PathBuf {
@@ -55,14 +62,9 @@ fn list_shows_every_bundled_mod() {
         "{}",
         r.out
     );
-    // All five games have rules now: none is listed as content only.
-    for game in [
-        "curbside ",
-        "taxi-derby ",
-        "critter-cab ",
-        "dicey-curves ",
-        "wheres-my-ride ",
-    ] {
+    // Every bundled game has rules now: none is listed as content only.
+    for game in games() {
+        let game = &format!("{game} ");
         assert!(
             r.out
                 .lines()
@@ -448,18 +450,8 @@ fn sim_help_documents_the_json_keys() {
 
 #[test]
 fn test_passes_for_every_bundled_mod_with_rules() {
-    for id in [
-        "curbside",
-        "curbside-gas-station",
-        "critter-cab",
-        "critter-cab-no-sitting-out",
-        "taxi-derby",
-        "taxi-derby-learners-permit",
-        "wheres-my-ride",
-        "wheres-my-ride-show-dont-tell",
-        "dicey-curves",
-        "dicey-curves-sunday-drive",
-    ] {
+    for id in games().into_iter().chain(farebox_suite::house_rules()) {
+        let id = id.as_str();
         let r = farebox(&["test", id]);
         assert_eq!(r.code, 0, "{id}: {}{}", r.out, r.err);
         assert!(

@@ -280,13 +280,9 @@ fn search_cost_does_not_grow_with_what_the_variables_hold() {
 /// read of the board forget it when a playout goes back.
 #[test]
 fn search_playouts_run_clean_in_every_bundled_game() {
-    for (game, bot) in [
-        ("curbside", "dispatcher"),
-        ("dicey-curves", "racer"),
-        ("taxi-derby", "fare-planner"),
-        ("critter-cab", "cabbie"),
-        ("wheres-my-ride", "regular"),
-    ] {
+    for game in games() {
+        let bot = farebox_suite::own_bot(&game);
+        let game = game.as_str();
         let r = farebox(&[
             "sim",
             game,

@@ -8,11 +8,12 @@ use std::process::Command;
 
 use super::run::farebox;
 
-/// Runs this test binary again as a child that records one game into `file` (named to it by
-/// the environment variable `var`) and returns the file's bytes.
-pub fn record_in_child(var: &str, file: &Path) -> Vec<u8> {
+/// Runs this test binary again as a child that runs only the test `test` (its full name,
+/// module path included), which records one game into `file` (named to it by the environment
+/// variable `var`), and returns the file's bytes.
+pub fn record_in_child(test: &str, var: &str, file: &Path) -> Vec<u8> {
     let status = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_records_one_game", "--test-threads", "1"])
+        .args(["--exact", test, "--test-threads", "1"])
         .env(var, file)
         .status()
         .unwrap();

@@ -160,5 +160,8 @@ fn the_search_finds_a_house_rule_leak() {
     );
 }
 
+mod dicey_curves;
+mod online;
+mod peeking_bots;
 mod taxi_and_critter;
 mod wheres_my_ride;

@@ -344,7 +344,7 @@ fn wheres_my_ride_hides_texts_and_tokens_under_every_option() {
 //   chosen texts. No seat's view shows a card of them.
 
 // The zones, the pickup spot's words and who drives are read by `farebox_suite::secrets`,
-// which the wire's leak test (tests/online_leaks.rs) shares.
+// which the wire's leak test (tests/leaks/online.rs) shares.
 
 /// What `seat` is shown of a secret in its view, if anything: a card of a face-down zone or
 /// of another seat's hand, or (for a Rider) one of `answer`'s words outside the zones.

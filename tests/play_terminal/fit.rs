@@ -32,14 +32,9 @@ fn screens<'a>(out: &'a str, prompt: &'a str) -> Vec<Vec<&'a str>> {
 /// of every menu for a while: lining up, driving, drawing, ending turns.
 #[test]
 fn every_screen_of_each_game_fits_a_terminal_of_100_by_40() {
-    let games = [
-        ("critter-cab", "cabbie"),
-        ("taxi-derby", "fare-planner"),
-        ("dicey-curves", "racer"),
-        ("curbside", "dispatcher"),
-        ("wheres-my-ride", "regular"),
-    ];
-    for (game, bot) in games {
+    for game in farebox_suite::games() {
+        let bot = farebox_suite::own_bot(&game);
+        let game = game.as_str();
         for seats in [format!("human,{bot}"), format!("human,{bot},{bot},{bot}")] {
             for seed in ["1", "7"] {
                 let input = "1\n".repeat(40) + "q\n";

@@ -199,4 +199,5 @@ fn headings(out: &str) -> Vec<&str> {
 
 mod boards;
 mod fit;
+mod online;
 mod panels;

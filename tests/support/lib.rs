@@ -31,6 +31,16 @@ pub fn root() -> PathBuf {
     }
 }
 
+/// The full name libtest gives the test `name` of the module whose `module_path!()` is
+/// `module`: the path without the test binary's own name (`cli::determinism` gives
+/// `determinism::NAME`), as `--exact` wants it when a test runs its binary again as a child.
+pub fn test_name(module: &str, name: &str) -> String {
+    match module.split_once("::") {
+        Some((_, inner)) => format!("{inner}::{name}"),
+        None => name.to_string(),
+    }
+}
+
 /// The folder of a bundled mod.
 pub fn mod_dir(id: &str) -> PathBuf {
     root().join("mods").join(id)
@@ -128,6 +138,15 @@ pub fn house_rules() -> Vec<String> {
         .filter(|(_, on)| *on)
         .map(|(id, _)| id)
         .collect()
+}
+
+/// The first bot of a bundled mod's own (`[[bots]]` in its `mod.toml`, or its game's for a
+/// house rule), read from its content: the bot a test plays a game it did not list with.
+pub fn own_bot(id: &str) -> String {
+    match load(id).bots.first() {
+        Some(b) => b.id.clone(),
+        None => panic!("{id} has no bot of its own (no [[bots]] in mods/{id}/mod.toml)"),
+    }
 }
 
 /// Lookups by id on a loaded mod that panic with a clear message: what content tests want.

@@ -2,7 +2,8 @@
 //!
 //! A game's rule tests are written as [`RuleCheck`]s: a function that builds a situation on a
 //! given game definition and panics if the rule's effect is not what the rulebook says, with
-//! the rule IDs it proves. The ordinary `#[test]`s run every check on the mod as shipped. The
+//! the rule IDs it proves, declared once in a [`rule_checks!`](crate::rule_checks) block that
+//! makes each check's `#[test]` (on the mod as shipped) and the list the mutants run. The
 //! mutation test then applies each [`Mutant`] — one small edit to one file of the mod (its
 //! rules script, or the TOML that holds a rule's numbers), made in memory — loads the broken
 //! mod, runs every check of the mutant's rule on it, and requires at least one to fail. A
@@ -243,22 +244,6 @@ pub fn run_with_oracles(
     );
 }
 
-/// Panics unless every check is run by a `#[test]`: `src` is the rule test file's own text,
-/// whose `rule_tests!(...)` list names each check followed by a comma.
-pub fn assert_every_check_has_a_test(src: &str, checks: &[RuleCheck]) {
-    let tests = src
-        .split("rule_tests!(")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no rule_tests!( list in the file"));
-    for c in checks {
-        assert!(
-            tests.contains(&format!("{},", c.name)),
-            "no #[test] runs {}",
-            c.name
-        );
-    }
-}
-
 /// The fewest words a rule's summary in a rule list may have.
 const MIN_SUMMARY_WORDS: usize = 3;
 
@@ -362,17 +347,60 @@ macro_rules! mutant {
     };
 }
 
-/// One `#[test]` per named check, each running it on the mod as shipped: invoked inside a
-/// module of the rule test file, beside which the checks and `shipped()` are defined.
+/// Declares a game's rule checks, each named once. Every `fn` marked `#[rules("XY-S1", ...)]`
+/// in the block is a [`RuleCheck`] of those rule IDs: the function itself, its entry in
+/// `CHECKS` (the list the mutants run, in the order declared), and a `#[test]` in the module
+/// `shipped_rules` that runs it on the mod as shipped (`shipped()`, defined beside the block).
+/// Other items (helpers, constants) may sit between the checks and are left as they are. So a
+/// check cannot be in one list and missing from the other.
+///
+/// ```ignore
+/// farebox_suite::rule_checks! {
+/// /// What the check shows.
+/// #[rules("XY-S1", "XY-T2")]
+/// fn s1_two_to_four_players(def: &Arc<GameDef>) {
+///     // ...
+/// }
+/// }
+/// ```
 #[macro_export]
-macro_rules! rule_tests {
-    ($($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                super::$name(&super::shipped());
-            }
-        )*
+macro_rules! rule_checks {
+    (@items [$($done:tt)*]
+        $(#[doc = $doc:expr])*
+        #[rules($($rule:literal),+ $(,)?)]
+        fn $name:ident($($params:tt)*) $body:block
+        $($rest:tt)*
+    ) => {
+        $(#[doc = $doc])*
+        fn $name($($params)*) $body
+        $crate::rule_checks!(@items [$($done)* ([$($rule),+] $name)] $($rest)*);
+    };
+    (@items [$($done:tt)*] $item:item $($rest:tt)*) => {
+        $item
+        $crate::rule_checks!(@items [$($done)*] $($rest)*);
+    };
+    (@items [$(([$($rule:literal),+] $name:ident))*]) => {
+        /// Every check, with the rule IDs it proves, in the order declared.
+        pub const CHECKS: &[$crate::rule_mutants::RuleCheck] = &[
+            $($crate::rule_mutants::RuleCheck {
+                rules: &[$($rule),+],
+                name: stringify!($name),
+                check: $name,
+            },)*
+        ];
+
+        /// One `#[test]` per check, on the mod as shipped.
+        mod shipped_rules {
+            $(
+                #[test]
+                fn $name() {
+                    super::$name(&super::shipped());
+                }
+            )*
+        }
+    };
+    ($($items:tt)*) => {
+        $crate::rule_checks!(@items [] $($items)*);
     };
 }
 

@@ -1,5 +1,5 @@
-//! What a seat may not know, for the leak tests (tests/leaks.rs on the screen, and
-//! tests/online_leaks.rs on the wire): the cards hidden from it and the hidden variables'
+//! What a seat may not know, for the leak tests (tests/leaks/main.rs on the screen, and
+//! tests/leaks/online.rs on the wire): the cards hidden from it and the hidden variables'
 //! values, as the content declares them ([`secrets`]), and the secrets of Taxi Derby, Critter
 //! Cab and Where's My Ride? by meaning, as the rulebooks say, whatever the content declares:
 //! the zones whose cards a seat may not see ([`secret_by_meaning`], [`meant_words`]) and Where's

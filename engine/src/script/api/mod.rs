@@ -374,7 +374,7 @@ mod tests {
             .collect();
         registered.sort();
         // game.try and game.undo are Luau wrappers `prepare_globals` adds (they stop a bot's
-        // coroutine); engine/tests/lookahead.rs uses them.
+        // coroutine); engine/tests/play/lookahead.rs uses them.
         let mut documented: Vec<String> = API
             .iter()
             .map(|(n, _, _)| n.to_string())
