@@ -1,4 +1,4 @@
-//! Checks of the code's layout that CI runs as tests (tests/layout.rs): no two modules of a
+//! Checks of the code's layout that CI runs as tests (tests/content/layout.rs): no two modules of a
 //! crate use each other (directly or round a longer circle), no product function runs past
 //! [`LONG_FN`] lines unless a comment above it says why it is one piece, and every path and
 //! item ARCHITECTURE.md names exists.
