@@ -3,9 +3,9 @@
 //! rule is meant to change; where the house rule adds an action, a figure it records shows
 //! the bots take it.
 
-use farebox_editor::cli::cmd_test::{Snapshot, read_snapshot};
+use farebox::figures::Stats;
+use farebox_editor::accepted::{Snapshot, read_snapshot};
 use farebox_editor::compare::{Verdict, figures, verdict};
-use farebox_editor::runs::Stats;
 use farebox_suite::{load, mod_dir};
 
 fn snapshot(id: &str) -> Snapshot {
@@ -210,9 +210,8 @@ fn run_with(id: &str, spec: &str, games: u64) -> Stats {
     settings.bots = vec![spec.to_string()];
     settings.forbid.clear();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let outcomes =
-        farebox_editor::cli::cmd_test::play_games(&def, &settings, 2, &|| {}, &stop, false)
-            .unwrap_or_else(|f| panic!("{id}: {}", f.message()));
+    let outcomes = farebox_editor::accepted::play_games(&def, &settings, 2, &|| {}, &stop, false)
+        .unwrap_or_else(|f| panic!("{id}: {}", f.message()));
     Stats::of(&def, settings.players, &outcomes)
 }
 
