@@ -168,41 +168,49 @@ impl Batch {
     ) -> Vec<Outcome> {
         let threads = self.threads.clamp(1, n.max(1) as usize);
         let mine = |t: usize| (first + t as u64..first + n).step_by(threads);
-        let mut out: Vec<(u64, Outcome)> = Vec::with_capacity(n as usize);
-        std::thread::scope(|s| {
-            let workers: Vec<_> = (0..threads)
-                .map(|t| {
-                    s.spawn(move || {
-                        let mut played = Vec::new();
-                        let mut vm = None;
-                        for i in mine(t) {
-                            if stop.load(Ordering::Relaxed) {
-                                break;
-                            }
-                            played.push((i, self.play_one(i, &mut vm, None)));
-                            done();
-                        }
-                        played
-                    })
-                })
-                .collect();
-            for (t, w) in workers.into_iter().enumerate() {
-                match w.join() {
-                    Ok(v) => out.extend(v),
-                    Err(_) => out.extend(mine(t).map(|i| {
-                        let seed = self.game(i).0.seed;
-                        let error = Some("a simulation thread panicked".into());
-                        (
-                            i,
-                            Outcome {
-                                error,
-                                ..Outcome::of(seed)
-                            },
-                        )
-                    })),
+        let work = |t: usize| {
+            let mut played = Vec::new();
+            let mut vm = None;
+            for i in mine(t) {
+                if stop.load(Ordering::Relaxed) {
+                    break;
                 }
+                played.push((i, self.play_one(i, &mut vm, None)));
+                done();
             }
-        });
+            played
+        };
+        // The games of a thread that panicked, each with that error.
+        let lost = |t: usize| {
+            mine(t).map(|i| {
+                let seed = self.game(i).0.seed;
+                let error = Some("a simulation thread panicked".into());
+                let o = Outcome {
+                    error,
+                    ..Outcome::of(seed)
+                };
+                (i, o)
+            })
+        };
+        let mut out: Vec<(u64, Outcome)> = Vec::with_capacity(n as usize);
+        if threads == 1 {
+            // On the calling thread (`bench`, a Studio replay): no thread to start.
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(0))) {
+                Ok(v) => out.extend(v),
+                Err(_) => out.extend(lost(0)),
+            }
+        } else {
+            let work = &work;
+            std::thread::scope(|s| {
+                let workers: Vec<_> = (0..threads).map(|t| s.spawn(move || work(t))).collect();
+                for (t, w) in workers.into_iter().enumerate() {
+                    match w.join() {
+                        Ok(v) => out.extend(v),
+                        Err(_) => out.extend(lost(t)),
+                    }
+                }
+            });
+        }
         out.sort_by_key(|(i, _)| *i);
         out.into_iter().map(|(_, o)| o).collect()
     }
