@@ -17,6 +17,17 @@ pub const MAX_GAMES: u64 = 1_000_000;
 pub const MAX_CAP: u32 = 1_000_000;
 /// The most worker threads `sim` starts.
 pub const MAX_THREADS: u16 = 256;
+
+/// The threads a run of `games` games plays on: `asked` (`--threads`), else every core, at
+/// most one a game and at most [`MAX_THREADS`].
+pub fn threads_for(asked: Option<u16>, games: u64) -> usize {
+    asked
+        .map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        )
+        .clamp(1, (games.max(1) as usize).min(MAX_THREADS as usize))
+}
 /// The most rounds `bench --load` runs.
 pub const MAX_ITERATIONS: u32 = 10_000;
 /// The most entries `--bots` and `--seats` may list (no game has more seats).

@@ -12,7 +12,7 @@
 
 use farebox::figures::{ContentFigure, mean_interval, wilson};
 
-use crate::runs::Stats;
+use farebox::figures::Stats;
 
 /// One figure on both sides.
 #[derive(Debug, Clone, PartialEq)]

@@ -7,6 +7,7 @@ use std::io::{BufRead, Write};
 
 use clap::Parser;
 
+pub mod accepted;
 pub mod card_brief;
 pub mod cli;
 pub mod common;

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::agent::Agent;
+use crate::agent::{Agent, AgentSpec};
 use crate::content::GameDef;
 use crate::game::{Game, Setup};
 
@@ -169,6 +169,10 @@ pub fn duel(
         games,
         ..Duel::default()
     };
+    let specs = [
+        AgentSpec::parse(first, def)?,
+        AgentSpec::parse(second, def)?,
+    ];
     let hashed = crate::state::hashed_bytes();
     for g in 0..games {
         let me = (g % 2) as u8;
@@ -176,8 +180,8 @@ pub fn duel(
         su.seats = 2;
         su.seed = setup.seed.wrapping_add(u64::from(g));
         let mut agents: Vec<Agent> = (0..2u8)
-            .map(|s| Agent::from_spec(if s == me { first } else { second }, def, su.seed, s))
-            .collect::<Result<_, _>>()?;
+            .map(|s| specs[usize::from(s != me)].agent(su.seed, s))
+            .collect();
         let mut game = match Game::new(def.clone(), su) {
             Ok(g) => g,
             Err(e) => return Err(e.to_string()),

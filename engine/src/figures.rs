@@ -5,7 +5,8 @@
 //! and the figures the rules recorded with `game.stat`.
 //!
 //! A [`Tracker`] follows one game as it is played and leaves a [`Trace`] in the game's
-//! outcome; a [`Tally`] adds traces up in seed order into [`Figures`]. Everything is worked
+//! outcome; a [`Tally`] adds outcomes up in seed order into [`Stats`], the figures of the
+//! games as a whole with the traces' [`Figures`] in them ([`run`]). Everything is worked
 //! out from integer counts added in seed order, so the figures are the same on any number of
 //! threads. The figures are made after the game, from the full state: nothing here is ever
 //! shown to a seat during play.
@@ -21,6 +22,9 @@ use serde::{Deserialize, Serialize};
 use crate::content::GameDef;
 pub use crate::content::catalog::{Catalog, Item, ItemKind};
 use crate::state::{GameResult, State};
+
+mod run;
+pub use run::{FailedGame, MAX_ENDINGS, MAX_FAILED, MAX_REASON, OTHER_ENDINGS, Stats, Tally};
 
 /// The z value of a 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;
@@ -317,42 +321,6 @@ struct Counts {
     wins_played: u64,
 }
 
-/// Mean and spread gathered one value at a time (Welford's method).
-#[derive(Debug, Clone, Default)]
-pub struct Moments {
-    n: u64,
-    mean: f64,
-    m2: f64,
-}
-
-impl Moments {
-    /// How many values were added.
-    pub fn count(&self) -> u64 {
-        self.n
-    }
-    /// Their mean (0 before the first).
-    pub fn mean(&self) -> f64 {
-        self.mean
-    }
-    /// The 95% interval of their mean (see [`mean_interval`]).
-    pub fn interval(&self) -> Option<[f64; 2]> {
-        mean_interval(self.mean, self.sd(), self.n)
-    }
-    pub fn add(&mut self, x: f64) {
-        self.n += 1;
-        let d = x - self.mean;
-        self.mean += d / self.n as f64;
-        self.m2 += d * (x - self.mean);
-    }
-    pub fn sd(&self) -> f64 {
-        if self.n < 2 {
-            0.0
-        } else {
-            (self.m2.max(0.0) / (self.n - 1) as f64).sqrt()
-        }
-    }
-}
-
 /// How far [`Welford`] scales its second copy of the values down: by 2^-600, so the largest
 /// finite values (about ±1.8e308) become about ±4e127, whose differences and squares summed
 /// over any run stay far from overflowing.
@@ -368,48 +336,101 @@ fn finite(x: f64) -> f64 {
     }
 }
 
-/// Mean and spread of a figure gathered one value at a time, always finite. The values are
-/// gathered as they are and also scaled down by 2^-[`SHRINK`] (exactly: a power of two).
-/// The plain sums overflow when values near ±1.7e308 meet (their difference, or its square,
-/// passes the largest finite number, and the mean becomes NaN); the figures then come from
-/// the scaled sums scaled back up, a spread too large to hold being the largest finite
-/// number. Otherwise they are the plain sums', so ordinary figures are as they always were.
+/// Mean and spread of a figure gathered one value at a time (Welford's method), so the values
+/// themselves need not be kept; every figure of a run is gathered this way. Always finite:
+/// the values are gathered as they are and also scaled down by 2^-[`SHRINK`] (exactly: a
+/// power of two). The plain sums overflow when values near ±1.7e308 meet (their difference,
+/// or its square, passes the largest finite number, and the mean becomes NaN); the figures
+/// then come from the scaled sums scaled back up, a spread too large to hold being the
+/// largest finite number. Otherwise they are the plain sums', so ordinary figures are as they
+/// always were. The plain sum is kept too, for the figures that are its mean
+/// ([`Welford::sum_mean_sd`]).
 #[derive(Debug, Clone, Default)]
-struct Welford {
-    plain: Moments,
-    small: Moments,
+pub struct Welford {
+    n: u64,
+    sum: f64,
+    mean: f64,
+    m2: f64,
+    small_mean: f64,
+    small_m2: f64,
+}
+
+/// One step of Welford's method: the new mean and sum of squared deviations after `x`, the
+/// `n`th value.
+fn step(n: u64, mean: f64, m2: f64, x: f64) -> (f64, f64) {
+    let d = x - mean;
+    let mean = mean + d / n as f64;
+    (mean, m2 + d * (x - mean))
+}
+
+/// The sample standard deviation of `n` values whose squared deviations sum to `m2` (0 for
+/// fewer than two).
+fn sample_sd(n: u64, m2: f64) -> f64 {
+    if n < 2 {
+        0.0
+    } else {
+        (m2.max(0.0) / (n - 1) as f64).sqrt()
+    }
 }
 
 impl Welford {
-    fn add(&mut self, x: f64) {
-        self.plain.add(x);
-        self.small.add(x * 2f64.powi(-SHRINK));
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        (self.mean, self.m2) = step(self.n, self.mean, self.m2, x);
+        (self.small_mean, self.small_m2) = step(
+            self.n,
+            self.small_mean,
+            self.small_m2,
+            x * 2f64.powi(-SHRINK),
+        );
     }
-    fn n(&self) -> u64 {
-        self.plain.n
+
+    /// How many values were added.
+    pub fn count(&self) -> u64 {
+        self.n
     }
+
     /// Mean and sample standard deviation (0 for fewer than two values), both finite.
-    fn mean_sd(&self) -> (f64, f64) {
-        let (mean, sd) = (self.plain.mean, self.plain.sd());
+    pub fn mean_sd(&self) -> (f64, f64) {
+        let (mean, sd) = (self.mean, sample_sd(self.n, self.m2));
         if mean.is_finite() && sd.is_finite() {
             return (mean, sd);
         }
         let up = 2f64.powi(SHRINK);
-        (finite(self.small.mean * up), finite(self.small.sd() * up))
+        (
+            finite(self.small_mean * up),
+            finite(sample_sd(self.n, self.small_m2) * up),
+        )
     }
-    fn mean(&self) -> Option<f64> {
-        (self.n() > 0).then(|| self.mean_sd().0)
+
+    /// The sum over the count and the sample standard deviation, as the figures of whole
+    /// games (length, score) have always been worked out: (0, 0) before the first value.
+    pub fn sum_mean_sd(&self) -> (f64, f64) {
+        match self.n {
+            0 => (0.0, 0.0),
+            1 => (self.sum, 0.0),
+            n => (self.sum / n as f64, sample_sd(n, self.m2)),
+        }
     }
-    fn interval(&self) -> Option<[f64; 2]> {
+
+    /// The mean, once there is a value.
+    pub fn mean(&self) -> Option<f64> {
+        (self.n > 0).then(|| self.mean_sd().0)
+    }
+
+    /// The 95% interval of the mean (see [`mean_interval`]).
+    pub fn interval(&self) -> Option<[f64; 2]> {
         let (mean, sd) = self.mean_sd();
-        mean_interval(mean, sd, self.n())
+        mean_interval(mean, sd, self.n)
     }
 }
 
-/// Adds up the traces of a run's games, in seed order. What it holds grows with the
-/// content and the distinct game lengths, not with the number of games.
+/// The figures about the content and the game as a whole, added up from the traces of a
+/// run's games in seed order: the part of a [`Tally`] that follows traces. What it holds
+/// grows with the content and the distinct game lengths, not with the number of games.
 #[derive(Debug, Clone, Default)]
-pub struct Tally {
+struct Content {
     catalog: Option<std::sync::Arc<Catalog>>,
     score_counter: Option<String>,
     counts: Vec<Counts>,
@@ -442,25 +463,25 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-impl Tally {
-    pub fn new(def: &GameDef) -> Tally {
+impl Content {
+    fn new(def: &GameDef) -> Content {
         let catalog = def.catalog();
-        Tally {
+        Content {
             counts: vec![Counts::default(); catalog.items.len()],
             catalog: Some(catalog),
             score_counter: def.score_counter().map(|i| def.counters[i].id.clone()),
-            ..Tally::default()
+            ..Content::default()
         }
     }
 
     /// Adds the length of a game that ended without an error.
-    pub fn add_length(&mut self, turns: u32, actions: u32) {
+    fn add_length(&mut self, turns: u32, actions: u32) {
         *self.turns.entry(turns).or_default() += 1;
         *self.actions.entry(actions).or_default() += 1;
     }
 
     /// Adds a finished game's trace, `actions` long.
-    pub fn add(&mut self, t: &Trace, r: &GameResult, actions: u32) {
+    fn add(&mut self, t: &Trace, r: &GameResult, actions: u32) {
         let winners = r.winners();
         let won = |s: usize| winners.contains(&s);
         let seats = t.held.len();
@@ -525,7 +546,7 @@ impl Tally {
         }
     }
 
-    pub fn figures(&self) -> Figures {
+    fn figures(&self) -> Figures {
         let mut f = Figures {
             first_mover_games: self.first_games,
             first_mover_win_rate: rate(self.first_wins, self.first_games),
@@ -535,7 +556,7 @@ impl Tally {
             score_counter: self.score_counter.clone(),
             lead_changes_mean: self.lead_changes.mean(),
             lead_changes_interval: self.lead_changes.interval(),
-            winner_led_for_good_games: self.took_lead.n(),
+            winner_led_for_good_games: self.took_lead.count(),
             winner_took_lead_at: self.took_lead.mean(),
             winner_took_lead_at_interval: self.took_lead.interval(),
             stats: self
@@ -546,7 +567,7 @@ impl Tally {
                     (
                         k.clone(),
                         StatFigure {
-                            games: w.n(),
+                            games: w.count(),
                             mean,
                             sd,
                             interval: w.interval().unwrap_or([mean, mean]),
@@ -686,12 +707,20 @@ mod tests {
         one.add(-1.7e308);
         assert_eq!(one.mean_sd(), (-1.7e308, 0.0));
         // Ordinary values are summed as they always were.
-        let (mut w, mut m) = (Welford::default(), Moments::default());
-        for x in [3.0, 1.5, 4.25, 1e-200, 9.75e12] {
+        let mut w = Welford::default();
+        let xs = [3.0, 1.5, 4.25, 1e-200, 9.75e12];
+        for x in xs {
             w.add(x);
-            m.add(x);
         }
-        assert_eq!(w.mean_sd(), (m.mean, m.sd()));
+        let (mut mean, mut m2) = (0.0, 0.0);
+        for (i, x) in xs.iter().enumerate() {
+            let d = x - mean;
+            mean += d / (i + 1) as f64;
+            m2 += d * (x - mean);
+        }
+        let sd = (m2 / (xs.len() - 1) as f64).sqrt();
+        assert_eq!(w.mean_sd(), (mean, sd));
+        assert_eq!(w.sum_mean_sd(), (xs.iter().sum::<f64>() / 5.0, sd));
     }
 
     #[test]

@@ -21,6 +21,7 @@
 
 pub mod action;
 pub mod agent;
+pub mod batch;
 pub mod board;
 pub mod call_order;
 pub mod content;

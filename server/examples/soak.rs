@@ -21,8 +21,10 @@ use farebox_server::server::{Server, ServerConfig};
 
 const WAIT: Duration = Duration::from_secs(30);
 
+/// What the soak's people met, counted across their threads (events of the server, not the
+/// figures of games: those are `farebox::figures::Tally`'s).
 #[derive(Default)]
-struct Tally {
+struct Events {
     games: AtomicUsize,
     actions: AtomicU64,
     drops: AtomicUsize,
@@ -61,7 +63,7 @@ fn next(x: &mut u64) -> u64 {
 /// One person: opens tables and plays them until `end`, dropping and coming back now and
 /// then. The server's address is read from `addr` each time it connects (it changes when the
 /// server starts again).
-fn person(i: usize, addr: Arc<Mutex<String>>, end: Instant, tally: Arc<Tally>) {
+fn person(i: usize, addr: Arc<Mutex<String>>, end: Instant, tally: Arc<Events>) {
     let mut r = 0x9e37_79b9_7f4a_7c15u64 ^ ((i as u64 + 1) * 0x2545_f491);
     let seatings: [(&str, &[&str]); 3] = [
         ("curbside", &["person", "random"]),
@@ -158,7 +160,7 @@ fn main() {
     let (store, replays) = (dir.join("tables.sqlite"), dir.join("replays"));
     let server = start(&mods, &store, &replays);
     let addr = Arc::new(Mutex::new(server.addr().to_string()));
-    let tally = Arc::new(Tally::default());
+    let tally = Arc::new(Events::default());
     let t0 = Instant::now();
     let total = Duration::from_secs_f64(minutes * 60.0);
     let end = t0 + total;

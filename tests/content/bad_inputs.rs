@@ -58,16 +58,18 @@ fn run_case(dir: &Path, case: &str) -> String {
 /// The first problem of a few seeded games with random players, every label made.
 fn played(def: &Arc<farebox::GameDef>, seats: u8) -> Option<String> {
     let mut vm = None;
+    let batch = farebox::batch::Batch::of_specs(
+        def,
+        Setup::new(seats, 1),
+        vec![farebox::agent::AgentSpec::Random],
+        300,
+    )
+    .labels(farebox::agent::Labels::Always);
     (1..=3).find_map(|seed| {
-        farebox::agent::play_labelled(
-            def,
-            Setup::new(seats, seed),
-            &["random".into()],
-            300,
-            &mut vm,
-        )
-        .error
-        .map(|e| format!("seed {seed}: {e}"))
+        batch
+            .play_one(seed - 1, &mut vm, None)
+            .error
+            .map(|e| format!("seed {seed}: {e}"))
     })
 }
 

@@ -11,7 +11,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
-use farebox::agent;
+use farebox::batch::Batch;
 use farebox::content;
 use farebox::game::Setup;
 use farebox::rng::Rng;
@@ -202,9 +202,13 @@ fn exercise(mods: &MemMods, id: &str, tally: &mut Tally) -> Option<String> {
     let def = Arc::new(def);
     let mut agents: Vec<String> = def.bots.iter().map(|b| b.id.clone()).collect();
     agents.push("random".into());
-    for seed in 1..=2 {
-        let seats = def.players.0.max(2).min(def.players.1);
-        let out = agent::play(&def, Setup::new(seats as u8, seed), &agents, 150);
+    let seats = def.players.0.max(2).min(def.players.1);
+    let batch = match Batch::new(&def, Setup::new(seats as u8, 1), &agents, 150) {
+        Ok(b) => b,
+        Err(e) => return Some(format!("the mod's own bots are refused: {e}")),
+    };
+    for game in 0..2 {
+        let out = batch.play_one(game, &mut None, None);
         tally.games += 1;
         if let Some(e) = &out.error {
             tally.game_errors += 1;

@@ -8,7 +8,8 @@
 
 use std::sync::Arc;
 
-use farebox::agent::{self, Match, Outcome};
+use farebox::agent::Outcome;
+use farebox::batch::Batch;
 use farebox::game::Setup;
 use farebox::value::Value;
 use farebox_suite::outcomes;
@@ -68,29 +69,23 @@ fn the_pit_boss_drives_sunday_drive_as_well() {
 
 /// Plays `games` races of Pit Bosses in every seat; every one must end with every seat
 /// placed, none at the cap, no error (strict mode fails a game on an action not on offer).
-fn races(def: &Arc<farebox::GameDef>, setup: impl Fn(u64) -> Setup, games: u64) -> Vec<Outcome> {
-    let matches: Vec<Match> = (0..games)
-        .map(|i| {
-            let setup = setup(i);
-            let agents = vec!["racer".to_string(); setup.seats as usize];
-            Match { setup, agents }
-        })
-        .collect();
-    let out = agent::play_many(def, &matches, 5000, outcomes::threads(), &|| {});
-    for (m, o) in matches.iter().zip(&out) {
-        assert!(o.error.is_none(), "{:?}: {:?}", m.setup, o.error);
-        assert!(
-            !o.capped,
-            "{:?}: capped after {} actions",
-            m.setup, o.actions
-        );
+fn races(def: &Arc<farebox::GameDef>, first: Setup, games: u64) -> Vec<Outcome> {
+    let batch = Batch::new(def, first.clone(), &["racer".to_string()], 5000)
+        .unwrap()
+        .games(games)
+        .threads(outcomes::threads());
+    let out = batch.outcomes();
+    for (i, o) in out.iter().enumerate() {
+        let mut setup = first.clone();
+        setup.seed += i as u64;
+        assert!(o.error.is_none(), "{setup:?}: {:?}", o.error);
+        assert!(!o.capped, "{setup:?}: capped after {} actions", o.actions);
         let r = o.result.as_ref().expect("a finished race has a result");
-        let seats = m.setup.seats as u32;
-        assert_eq!(r.places.len(), seats as usize, "{:?}: {r:?}", m.setup);
+        let seats = setup.seats as u32;
+        assert_eq!(r.places.len(), seats as usize, "{setup:?}: {r:?}");
         assert!(
             r.places.iter().all(|p| (1..=seats).contains(p)),
-            "{:?}: {r:?}",
-            m.setup
+            "{setup:?}: {r:?}"
         );
     }
     out
@@ -98,7 +93,7 @@ fn races(def: &Arc<farebox::GameDef>, setup: impl Fn(u64) -> Setup, games: u64) 
 
 #[test]
 fn four_pit_bosses_finish_every_race_and_play_only_what_is_offered() {
-    races(&strict("dicey-curves"), |i| Setup::new(4, 30_000 + i), 50);
+    races(&strict("dicey-curves"), Setup::new(4, 30_000), 50);
 }
 
 #[test]
@@ -106,29 +101,25 @@ fn pit_bosses_follow_the_rules_at_every_table() {
     let def = strict("dicey-curves");
     // Two to eight seats (one car each from five), and the options that change the track.
     for seats in [2u8, 3, 5, 8] {
-        races(&def, |i| Setup::new(seats, 31_000 + i), 12);
+        races(&def, Setup::new(seats, 31_000), 12);
     }
     races(
         &def,
-        |i| {
-            Setup::new(3, 32_000 + i)
-                .option("table-size", Value::Str("small".into()))
-                .option("remove-track-behind", Value::Bool(true))
-        },
+        Setup::new(3, 32_000)
+            .option("table-size", Value::Str("small".into()))
+            .option("remove-track-behind", Value::Bool(true)),
         12,
     );
     races(
         &def,
-        |i| {
-            Setup::new(2, 33_000 + i)
-                .option("finish-depth", Value::Str("long".into()))
-                .option("cars-per-player", Value::Str("one".into()))
-        },
+        Setup::new(2, 33_000)
+            .option("finish-depth", Value::Str("long".into()))
+            .option("cars-per-player", Value::Str("one".into())),
         12,
     );
     races(
         &strict("dicey-curves-sunday-drive"),
-        |i| Setup::new(4, 34_000 + i),
+        Setup::new(4, 34_000),
         12,
     );
 }
@@ -137,7 +128,7 @@ fn pit_bosses_follow_the_rules_at_every_table() {
 fn the_same_race_gets_the_same_choices() {
     let def = def("dicey-curves");
     let run = || {
-        races(&def, |i| Setup::new(3, 35_000 + i), 6)
+        races(&def, Setup::new(3, 35_000), 6)
             .into_iter()
             .map(|o| (o.actions, o.result.map(|r| (r.places, r.scores))))
             .collect::<Vec<_>>()
@@ -153,28 +144,17 @@ fn the_same_race_gets_the_same_choices() {
 #[test]
 fn the_pit_boss_rerolls_and_goes_on_after_a_single_when_that_pays() {
     use farebox::agent::Checks;
-    use std::sync::atomic::AtomicBool;
     let def = def("dicey-curves");
-    let matches: Vec<Match> = (0..60)
-        .map(|i| Match {
-            setup: Setup::new(2, 36_000 + i),
-            agents: vec!["racer".to_string()],
-        })
-        .collect();
     let checks = Checks {
         figures: true,
         ..Checks::NONE
     };
-    let stop = AtomicBool::new(false);
-    let out = agent::play_many_checking(
-        &def,
-        &matches,
-        5000,
-        outcomes::threads(),
-        &|| {},
-        &stop,
-        checks,
-    );
+    let out = Batch::new(&def, Setup::new(2, 36_000), &["racer".to_string()], 5000)
+        .unwrap()
+        .games(60)
+        .threads(outcomes::threads())
+        .checks(checks)
+        .outcomes();
     let (mut rerolls, mut went_on) = (0.0, 0.0);
     for o in &out {
         assert!(o.error.is_none(), "seed {}: {:?}", o.seed, o.error);

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use farebox::agent;
+use farebox::batch::Batch;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
 
@@ -143,19 +143,19 @@ fn no_sitting_out_games_play_to_the_end_with_bots() {
     for (seats, bots) in [(2u8, "cabbie,random"), (4, "cabbie,cabbie,random,cabbie")] {
         for seed in 1..=10 {
             let agents: Vec<String> = bots.split(',').map(String::from).collect();
-            let out = agent::play(&def, Setup::new(seats, seed), &agents, 5_000);
+            let out = Batch::new(&def, Setup::new(seats, seed), &agents, 5_000)
+                .unwrap()
+                .play_one(0, &mut None, None);
             assert!(out.error.is_none() && out.result.is_some(), "{out:?}");
         }
     }
     // Long games, where the passengers run out: the round is finished.
     let ran_out = (1..=10)
         .filter(|seed| {
-            let out = agent::play(
-                &def,
-                Setup::new(2, *seed).option("turn-limit", Value::Int(40)),
-                &["cabbie".to_string(), "cabbie".to_string()],
-                5_000,
-            );
+            let setup = Setup::new(2, *seed).option("turn-limit", Value::Int(40));
+            let out = Batch::new(&def, setup, &["cabbie".to_string()], 5_000)
+                .unwrap()
+                .play_one(0, &mut None, None);
             out.result.unwrap().reason == "the passenger deck ran out and the round is over"
         })
         .count();

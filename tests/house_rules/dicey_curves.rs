@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use farebox::agent;
+use farebox::batch::Batch;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
 
@@ -89,7 +89,9 @@ fn the_bots_play_sunday_drive_to_the_end() {
             "random".to_string(),
             "random".to_string(),
         ];
-        let out = agent::play(&def, Setup::new(3, seed), &agents, 6000);
+        let out = Batch::new(&def, Setup::new(3, seed), &agents, 6000)
+            .unwrap()
+            .play_one(0, &mut None, None);
         assert!(out.error.is_none(), "seed {seed}: {:?}", out.error);
         assert!(out.result.is_some(), "seed {seed}: not finished");
     }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use farebox::agent;
+use farebox::batch::Batch;
 use farebox::game::{Game, Setup};
 use farebox::rng::Rng;
 use farebox::value::Value;
@@ -132,11 +132,13 @@ fn gas_station_games_play_to_the_end() {
     }
     assert!(refuels > 0, "random play never refuelled in 30 games");
     // The simulator runs it like any mod.
-    let out = agent::play(
+    let out = Batch::new(
         &def,
         Setup::new(3, 5),
         &vec!["random".to_string(); 3],
         5_000,
-    );
+    )
+    .unwrap()
+    .play_one(0, &mut None, None);
     assert!(out.error.is_none() && out.result.is_some(), "{out:?}");
 }

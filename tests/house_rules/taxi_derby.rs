@@ -8,7 +8,8 @@
 use std::sync::{Arc, OnceLock};
 
 use farebox::GameDef;
-use farebox::agent::{self, Match};
+use farebox::agent::AgentSpec;
+use farebox::batch::Batch;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
 
@@ -276,23 +277,19 @@ fn the_bots_still_play_it() {
     let def = permit();
     // The Fare Planner in one seat (taking turns at each), random agents in the others.
     let seats = |i: u64| 2 + (i % 3) as usize;
-    let bot_seat = |i: u64| (i as usize / 3) % seats(i);
-    let games: Vec<Match> = (0..60u64)
-        .map(|i| {
-            let mut agents = vec!["random".to_string(); seats(i)];
-            agents[bot_seat(i)] = "fare-planner".into();
-            Match {
-                setup: Setup::new(seats(i) as u8, 500 + i),
-                agents,
-            }
-        })
-        .collect();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let bot_seat = move |i: u64| (i as usize / 3) % seats(i);
+    let planner = AgentSpec::parse("fare-planner", &def).unwrap();
+    let games = Batch::new(&def, Setup::new(2, 500), &["random".into()], 5000)
+        .unwrap()
+        .games(60)
+        .threads(std::thread::available_parallelism().map_or(2, |n| n.get()))
+        .vary(move |i, setup, agents| {
+            setup.seats = seats(i) as u8;
+            *agents = vec![AgentSpec::Random; seats(i)];
+            agents[bot_seat(i)] = planner.clone();
+        });
     let mut bot_wins = 0;
-    for (i, o) in agent::play_many(&def, &games, 5000, threads, &|| {})
-        .iter()
-        .enumerate()
-    {
+    for (i, o) in games.outcomes().iter().enumerate() {
         assert!(o.error.is_none(), "game {i}: {:?}", o.error);
         let r = o.result.as_ref().expect("finished");
         if r.places[bot_seat(i as u64)] == 1 {

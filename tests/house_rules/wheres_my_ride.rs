@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use farebox::agent;
+use farebox::batch::Batch;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
 
@@ -263,7 +263,9 @@ fn show_dont_tell_games_play_to_the_end_with_bots() {
     ] {
         for seed in 1..=10 {
             let agents: Vec<String> = bots.split(',').map(String::from).collect();
-            let out = agent::play(&def, Setup::new(seats, seed), &agents, 2_000);
+            let out = Batch::new(&def, Setup::new(seats, seed), &agents, 2_000)
+                .unwrap()
+                .play_one(0, &mut None, None);
             assert!(out.error.is_none(), "{out:?}");
             let r = out.result.unwrap();
             assert!(r.together.is_some(), "{r:?}");

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use farebox::agent;
 use farebox_suite::outcomes;
 
 fn def() -> Arc<farebox::GameDef> {
@@ -59,12 +58,9 @@ fn the_dispatcher_looking_ahead_does_at_least_as_well_as_before() {
     );
     let src = src.clone();
     let def = Arc::new(farebox::content::load_mod(&src, &mods).unwrap());
-    let games = outcomes::alternating("dispatcher", "before", 20_000);
+    let games = outcomes::alternating(&def, "dispatcher", "before", 20_000);
     let (mut now, mut before) = (0, 0);
-    for (seed, o) in agent::play_many(&def, &games, 5000, outcomes::threads(), &|| {})
-        .iter()
-        .enumerate()
-    {
+    for (seed, o) in games.outcomes().iter().enumerate() {
         assert!(o.error.is_none(), "{:?}", o.error);
         let me = seed % 2;
         if let Some(r) = &o.result {

@@ -34,18 +34,16 @@ fn statistics_over_1000_seeded_games() {
 /// Wins by the winner's place in the turn order (0 = the starter) over the Pit Bosses' races
 /// of seeds 1..=`races`, as `farebox sim dicey-curves --players N --bots racer` plays them.
 fn wins_by_turn_order(seats: u8, races: u64) -> Vec<f64> {
-    use farebox::agent::{self, Match};
+    use farebox::batch::Batch;
     use farebox::game::{Game, Setup};
     let def = def("dicey-curves");
-    let games: Vec<Match> = (1..=races)
-        .map(|seed| Match {
-            setup: Setup::new(seats, seed),
-            agents: vec!["racer".to_string()],
-        })
-        .collect();
+    let games = Batch::new(&def, Setup::new(seats, 1), &["racer".to_string()], 5000)
+        .unwrap()
+        .games(races)
+        .threads(outcomes::threads());
     let n = usize::from(seats);
     let mut wins = vec![0u32; n];
-    for o in agent::play_many(&def, &games, 5000, outcomes::threads(), &|| {}) {
+    for o in games.outcomes() {
         assert!(o.error.is_none(), "seed {}: {:?}", o.seed, o.error);
         let r = o.result.filter(|_| !o.capped).expect("every race ends");
         // Who started: the setup is the same for the same seed.

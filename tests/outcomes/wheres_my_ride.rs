@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use farebox::agent::{self, Match};
+use farebox::batch::Batch;
 use farebox::game::Setup;
 use farebox::value::Value;
 use farebox_suite::outcomes;
@@ -41,19 +41,16 @@ fn statistics_over_1000_seeded_games() {
 /// driving and `riders` in every other seat, and how many of those were won in round one.
 fn riders_win(id: &str, seats: u8, riders: &str, options: &[(&str, Value)]) -> (u32, u32) {
     let def = def(id);
-    let games: Vec<Match> = (0..500u64)
-        .map(|i| {
-            let mut setup = Setup::new(seats, 5000 + i);
-            for (k, v) in options {
-                setup = setup.option(k, v.clone());
-            }
-            let mut agents = vec![riders.to_string(); seats as usize];
-            agents[0] = "regular".into();
-            Match { setup, agents }
-        })
-        .collect();
+    let mut setup = Setup::new(seats, 5000);
+    for (k, v) in options {
+        setup = setup.option(k, v.clone());
+    }
+    let games = Batch::new(&def, setup, &["regular".into(), riders.into()], 5000)
+        .unwrap()
+        .games(500)
+        .threads(outcomes::threads());
     let (mut won, mut first) = (0, 0);
-    for o in agent::play_many(&def, &games, 5000, outcomes::threads(), &|| {}) {
+    for o in games.outcomes() {
         assert!(o.error.is_none(), "seed {}: {:?}", o.seed, o.error);
         let r = o
             .result

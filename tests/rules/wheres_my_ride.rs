@@ -24,7 +24,8 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use farebox::GameDef;
-use farebox::agent::{self, Agent, Match};
+use farebox::agent::Agent;
+use farebox::batch::Batch;
 use farebox::game::{Game, Setup};
 use farebox::value::Value;
 use farebox_suite::rule_kit::{self, act, game_with, int, legal, offered, strings, text};
@@ -1130,24 +1131,22 @@ fn b1_the_rider_bot_texts_and_guesses(def: &Arc<GameDef>) {
 /// Riders' wins over 4-seat games from seed 1000 on: the bot in every seat, and the bot
 /// driving for random Riders.
 fn wins(def: &Arc<GameDef>, games: u64, riders: &str) -> usize {
-    let matches: Vec<Match> = (0..games)
-        .map(|i| Match {
-            setup: Setup::new(4, 1000 + i),
-            agents: vec![
-                "regular".into(),
-                riders.into(),
-                riders.into(),
-                riders.into(),
-            ],
-        })
-        .collect();
-    agent::play_many(def, &matches, 2000, 2, &|| {})
-        .iter()
-        .filter(|o| {
-            assert!(o.error.is_none(), "{:?}", o.error);
-            o.result.as_ref().and_then(|r| r.together) == Some(true)
-        })
-        .count()
+    Batch::new(
+        def,
+        Setup::new(4, 1000),
+        &["regular".into(), riders.into()],
+        2000,
+    )
+    .unwrap()
+    .games(games)
+    .threads(2)
+    .outcomes()
+    .iter()
+    .filter(|o| {
+        assert!(o.error.is_none(), "{:?}", o.error);
+        o.result.as_ref().and_then(|r| r.together) == Some(true)
+    })
+    .count()
 }
 
 #[rules("WR-B1")]

@@ -7,7 +7,8 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use farebox::GameDef;
-use farebox::agent::{self, Agent, Match};
+use farebox::agent::Agent;
+use farebox::batch::Batch;
 use farebox::game::{Game, Setup};
 
 /// Worker threads for the long simulations (outcomes do not depend on it).
@@ -88,13 +89,12 @@ pub fn statistics(def: &Arc<GameDef>, seats: usize, agents: &[&str], score: &str
     let (mut wins, mut ties) = (vec![0u32; seats], 0u32);
     let (mut lengths, mut scores, mut capped) = (Vec::new(), vec![Vec::new(); seats], 0);
     let mut endings = BTreeMap::<String, u32>::new();
-    let games: Vec<Match> = (0..1000)
-        .map(|seed| Match {
-            setup: Setup::new(seats as u8, seed),
-            agents: agents.iter().map(|a| a.to_string()).collect(),
-        })
-        .collect();
-    for o in agent::play_many(def, &games, 5000, threads(), &|| {}) {
+    let agents: Vec<String> = agents.iter().map(|a| a.to_string()).collect();
+    let games = Batch::new(def, Setup::new(seats as u8, 0), &agents, 5000)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .games(1000)
+        .threads(threads());
+    for o in games.outcomes() {
         assert!(o.error.is_none(), "seed {}: {:?}", o.seed, o.error);
         let Some(r) = o.result.filter(|_| !o.capped) else {
             capped += 1;
@@ -137,17 +137,17 @@ pub fn statistics(def: &Arc<GameDef>, seats: usize, agents: &[&str], score: &str
 
 /// 500 two-seat games of `bot` against `rival` from `first_seed` on, `bot` in seat 1 in the
 /// even games and seat 2 in the odd ones, so that neither side keeps the first move.
-pub fn alternating(bot: &str, rival: &str, first_seed: u64) -> Vec<Match> {
-    (0..500u64)
-        .map(|i| {
-            let mut agents = vec![rival.to_string(), rival.to_string()];
-            agents[(i % 2) as usize] = bot.into();
-            Match {
-                setup: Setup::new(2, first_seed + i),
-                agents,
+pub fn alternating(def: &Arc<GameDef>, bot: &str, rival: &str, first_seed: u64) -> Batch {
+    let agents = [bot.to_string(), rival.to_string()];
+    Batch::new(def, Setup::new(2, first_seed), &agents, 5000)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .games(500)
+        .threads(threads())
+        .vary(|i, _, seats| {
+            if i % 2 == 1 {
+                seats.swap(0, 1);
             }
         })
-        .collect()
 }
 
 /// How a bot fared against a rival over [`alternating`] games.
@@ -165,17 +165,14 @@ pub struct Margin {
 
 /// Plays [`alternating`] games of `bot` against `rival` on `def`; no game may fail.
 pub fn margin(def: &Arc<GameDef>, bot: &str, rival: &str, first_seed: u64) -> Margin {
-    let games = alternating(bot, rival, first_seed);
+    let games = alternating(def, bot, rival, first_seed);
     let mut m = Margin {
         bot_wins: 0,
         rival_wins: 0,
         capped: 0,
         score_margin: 0,
     };
-    for (i, o) in agent::play_many(def, &games, 5000, threads(), &|| {})
-        .iter()
-        .enumerate()
-    {
+    for (i, o) in games.outcomes().iter().enumerate() {
         assert!(o.error.is_none(), "{:?}", o.error);
         let me = i % 2;
         let Some(r) = &o.result else {

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use farebox::agent::play_reusing;
+use std::sync::atomic::AtomicBool;
+
+use farebox::batch::Batch;
 use farebox::script::{Host, Limits};
 use farebox::source::FolderResolver;
 
@@ -30,15 +32,13 @@ pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
     let games = args.games.unwrap_or(200);
     let seats = def.players.0.min(255) as u8;
     let base = setup(&def, seats, args.seed, &[])?;
-    let agents = vec!["random".to_string()];
+    let batch = Batch::new(&def, base, &["random".to_string()], 5000)
+        .map_err(Fail::Usage)?
+        .games(games);
     let start = Instant::now();
     let mut actions = 0u64;
     let mut errors = 0u64;
-    let mut vm = None;
-    for i in 0..games {
-        let mut su = base.clone();
-        su.seed = args.seed.wrapping_add(i);
-        let o = play_reusing(&def, su, &agents, 5000, &mut vm);
+    batch.play(&AtomicBool::new(false), &|| {}, &mut |o| {
         actions += o.actions as u64;
         if let Some(e) = o.error {
             errors += 1;
@@ -46,7 +46,7 @@ pub fn run(args: BenchArgs, io: &mut Io) -> Result<i32, Fail> {
                 io.note(format!("error: seed {}: {e}", o.seed));
             }
         }
-    }
+    });
     let secs = start.elapsed().as_secs_f64();
     let gps = if secs > 0.0 { games as f64 / secs } else { 0.0 };
     let aps = if secs > 0.0 {

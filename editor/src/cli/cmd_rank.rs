@@ -24,7 +24,8 @@ use serde_json::json;
 
 use crate::cli::SimArgs;
 use crate::common::{Fail, Io};
-use crate::runs::{Stats, Tally, play_each};
+use farebox::batch::Batch;
+use farebox::figures::{Stats, Tally};
 
 /// What forbidding one card did.
 struct Ranked {
@@ -38,55 +39,22 @@ struct Ranked {
     forced: u64,
 }
 
-pub fn run(
-    def: &std::sync::Arc<farebox::GameDef>,
-    args: &SimArgs,
-    base: &Setup,
-    bots: &[String],
-    deck: &str,
-    io: &mut Io,
-) -> Result<i32, Fail> {
-    let Some(d) = def.deck(deck).and_then(|i| def.decks.get(i)) else {
-        let hint = farebox::diag::suggestion(deck, def.decks.iter().map(|d| d.id.as_str()));
-        return Err(Fail::Usage(format!(
-            "--rank {}: {} has no deck of that id{hint}",
-            crate::common::shown(deck, 60),
-            def.name
-        )));
-    };
-    let seats = base.seats;
-    let seat = args.forbid_seat.unwrap_or(1);
-    if seat == 0 || seat > seats {
-        return Err(Fail::Usage(format!(
-            "--forbid-seat {seat}: the game has seats 1 to {seats}"
-        )));
-    }
-    let seat = seat - 1;
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, crate::common::MAX_THREADS as usize);
-    let threads = args.threads.map_or(threads, usize::from);
+/// The figures of `batch` with every card, and what forbidding (or with `remove`, removing)
+/// each card of deck `d` to `seat` (0-based) did to that seat's win rate.
+fn rank(
+    batch: &Batch,
+    d: &farebox::content::def::DeckDef,
+    seat: u8,
+    remove: bool,
+) -> (Stats, Vec<Ranked>) {
     let play = |forbid: &Forbid, base: &Setup| -> Stats {
-        let mut tally = Tally::new(def, seats);
-        play_each(
-            def,
-            base,
-            args.games,
-            bots,
-            args.cap,
-            threads,
-            &|| {},
-            &AtomicBool::new(false),
-            Checks {
-                labels: Labels::Never,
-                profile: false,
-                figures: false,
-            },
-            forbid,
-            &mut |o| tally.add(&o),
-        );
+        let mut tally = Tally::new(&batch.def, base.seats);
+        let mut one = batch.clone().forbid(forbid.clone());
+        one.setup = base.clone();
+        one.play(&AtomicBool::new(false), &|| {}, &mut |o| tally.add(&o));
         tally.stats()
     };
+    let base = &batch.setup;
     let rate = |s: &Stats| s.win_rate.get(seat as usize).copied().unwrap_or(0.0);
     let all = play(&Forbid::NONE, base);
     let (p0, n0) = (rate(&all), all.finished.max(1) as f64);
@@ -97,7 +65,7 @@ pub fn run(
             continue;
         }
         let mut without = base.clone();
-        if args.remove {
+        if remove {
             without.barred = Some(Barred {
                 seat,
                 ids: vec![c.id.clone()],
@@ -120,6 +88,46 @@ pub fn run(
             forced: st.forced,
         });
     }
+    (all, ranked)
+}
+
+/// `farebox sim --rank DECK`: `batch` is the run as `sim` would play it, `bots` its agents
+/// as given.
+pub fn run(
+    batch: &Batch,
+    args: &SimArgs,
+    bots: &[String],
+    deck: &str,
+    io: &mut Io,
+) -> Result<i32, Fail> {
+    let def = &batch.def;
+    let Some(d) = def.deck(deck).and_then(|i| def.decks.get(i)) else {
+        let hint = farebox::diag::suggestion(deck, def.decks.iter().map(|d| d.id.as_str()));
+        return Err(Fail::Usage(format!(
+            "--rank {}: {} has no deck of that id{hint}",
+            crate::common::shown(deck, 60),
+            def.name
+        )));
+    };
+    let seats = batch.setup.seats;
+    let seat = args.forbid_seat.unwrap_or(1);
+    if seat == 0 || seat > seats {
+        return Err(Fail::Usage(format!(
+            "--forbid-seat {seat}: the game has seats 1 to {seats}"
+        )));
+    }
+    let seat = seat - 1;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, crate::common::MAX_THREADS as usize);
+    let threads = args.threads.map_or(threads, usize::from);
+    let batch = batch.clone().threads(threads).checks(Checks {
+        labels: Labels::Never,
+        profile: false,
+        figures: false,
+    });
+    let (all, mut ranked) = rank(&batch, d, seat, args.remove);
+    let p0 = all.win_rate.get(seat as usize).copied().unwrap_or(0.0);
     ranked.sort_by(|a, b| b.worth.total_cmp(&a.worth).then(a.card.cmp(&b.card)));
     let who = def.seat_name(seat as usize);
     let how = if args.remove { "removed" } else { "forbidden" };

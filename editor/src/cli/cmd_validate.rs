@@ -16,7 +16,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use farebox::GameDef;
-use farebox::agent::play_labelled;
+use farebox::agent::{AgentSpec, Labels};
+use farebox::batch::Batch;
 use farebox::game::Setup;
 use farebox::script::{Host, Limits};
 
@@ -192,13 +193,14 @@ pub fn trial_games(def: &Arc<GameDef>, vm: &mut Option<Host>, depth: Depth) -> O
     let (lo, hi) = def.players;
     for &(most, seed) in depth.games {
         let seats = if most { hi } else { lo }.clamp(1, 16) as u8;
-        let o = play_labelled(
+        let o = Batch::of_specs(
             def,
             Setup::new(seats, seed),
-            &["random".to_string()],
+            vec![AgentSpec::Random],
             depth.cap,
-            vm,
-        );
+        )
+        .labels(Labels::Always)
+        .play_one(0, vm, None);
         if let Some(e) = o.error {
             return Some(format!(
                 "{e} (found in a trial game: {seats} random players, seed {seed})"

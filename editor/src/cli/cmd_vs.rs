@@ -11,17 +11,16 @@
 //! that played the card, else held it, for the cards both mods have) are not one number per
 //! game, so they are compared as two independent runs: `±1.96·√(se_A² + se_B²)`.
 
-use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use farebox::agent::{Checks, Forbid, Labels, Outcome};
-use farebox::figures::{ContentFigure, Moments, Z95, mean_interval, wilson};
-use farebox::game::Setup;
+use farebox::batch::Batch;
+use farebox::figures::{ContentFigure, Stats, Tally, Welford, Z95, mean_interval, wilson};
 use serde_json::json;
 
 use crate::cli::SimArgs;
 use crate::common::{Fail, Io, load_for_play, plural, setup, shown};
-use crate::runs::{Stats, Tally, play_each, rate_text};
+use crate::runs::rate_text;
 
 /// What one game of a run came to, kept to pair it with the same seed of the other run.
 struct Game {
@@ -57,83 +56,88 @@ struct Row {
     card: bool,
 }
 
-pub fn run(
-    def: &Arc<farebox::GameDef>,
-    args: &SimArgs,
-    base: &Setup,
-    bots: &[String],
-    other: &str,
-    io: &mut Io,
-) -> Result<i32, Fail> {
-    let def_b = load_for_play(other, io)?;
-    let seats = base.seats;
-    let base_b = setup(&def_b, seats, args.seed, &args.options).map_err(|e| match e {
-        Fail::Usage(m) => Fail::Usage(format!("--vs {}: {m}", shown(other, 60))),
-        e => e,
-    })?;
-    for (i, b) in bots.iter().enumerate() {
-        farebox::agent::Agent::from_spec(b, &def_b, 0, i as u8)
-            .map_err(|m| Fail::Usage(format!("--vs {}: {m}", shown(other, 60))))?;
-    }
-    let threads = args
-        .threads
-        .map_or_else(
-            || std::thread::available_parallelism().map_or(1, |n| n.get()),
-            usize::from,
-        )
-        .clamp(
-            1,
-            (args.games.max(1) as usize).min(crate::common::MAX_THREADS as usize),
-        );
-    let play = |d: &Arc<farebox::GameDef>, b: &Setup, each: &mut dyn FnMut(&Outcome)| {
-        let mut tally = Tally::new(d, seats);
-        play_each(
-            d,
-            b,
-            args.games,
-            bots,
-            args.cap,
-            threads,
-            &|| {},
-            &AtomicBool::new(false),
-            Checks {
-                labels: Labels::Never,
-                profile: false,
-                figures: !args.no_figures,
-            },
-            &Forbid::NONE,
-            &mut |o| {
-                each(&o);
-                tally.add(&o);
-            },
-        );
+/// The paired differences B - A, per game both runs finished (or ended without an error).
+#[derive(Default)]
+struct Paired {
+    wins: Vec<Welford>,
+    ties: Welford,
+    turns: Welford,
+    actions: Welford,
+}
+
+/// Plays `a` and `b` (the same seeds, seats and agents on the two mods), the figures of each
+/// and the differences paired by seed, taken as B's games come back.
+fn play_both(a: &Batch, b: &Batch) -> (Stats, Stats, Paired) {
+    let seats = a.setup.seats;
+    let play = |batch: &Batch, each: &mut dyn FnMut(&Outcome)| {
+        let mut tally = Tally::new(&batch.def, seats);
+        batch.play(&AtomicBool::new(false), &|| {}, &mut |o| {
+            each(&o);
+            tally.add(&o);
+        });
         tally.stats()
     };
     let mut games_a = Vec::new();
-    let sa = play(def, base, &mut |o| games_a.push(Game::of(o)));
-    // The paired differences, B - A, as B's games come back.
-    let n = seats as usize;
-    let mut wins = (0..n).map(|_| Moments::default()).collect::<Vec<_>>();
-    let (mut ties, mut turns, mut actions) =
-        (Moments::default(), Moments::default(), Moments::default());
+    let sa = play(a, &mut |o| games_a.push(Game::of(o)));
+    let mut p = Paired {
+        wins: vec![Welford::default(); usize::from(seats)],
+        ..Paired::default()
+    };
     let mut next = 0usize;
-    let sb = play(&def_b, &base_b, &mut |o| {
+    let sb = play(b, &mut |o| {
         let (gb, ga) = (Game::of(o), games_a.get(next));
         next += 1;
         let Some(ga) = ga else { return };
         if let (Some((wa, ta)), Some((wb, tb))) = (&ga.finished, &gb.finished) {
-            for (s, m) in wins.iter_mut().enumerate() {
+            for (s, m) in p.wins.iter_mut().enumerate() {
                 m.add(f64::from(u8::from(wb.contains(&s))) - f64::from(u8::from(wa.contains(&s))));
             }
-            ties.add(f64::from(u8::from(*tb)) - f64::from(u8::from(*ta)));
+            p.ties
+                .add(f64::from(u8::from(*tb)) - f64::from(u8::from(*ta)));
         }
         if let (Some((ta, aa)), Some((tb, ab))) = (ga.length, gb.length) {
-            turns.add(f64::from(tb) - f64::from(ta));
-            actions.add(f64::from(ab) - f64::from(aa));
+            p.turns.add(f64::from(tb) - f64::from(ta));
+            p.actions.add(f64::from(ab) - f64::from(aa));
         }
     });
+    (sa, sb, p)
+}
 
-    let rows = rows(def, &sa, &sb, &wins, &ties, &turns, &actions);
+/// `farebox sim A --vs B`: `batch` is A's run as `sim` would play it (without its restricted
+/// play), `bots` its agents as given.
+pub fn run(
+    batch: &Batch,
+    args: &SimArgs,
+    bots: &[String],
+    other: &str,
+    io: &mut Io,
+) -> Result<i32, Fail> {
+    let def = &batch.def;
+    let def_b = load_for_play(other, io)?;
+    let seats = batch.setup.seats;
+    let about_b = |m: String| Fail::Usage(format!("--vs {}: {m}", shown(other, 60)));
+    let base_b = setup(&def_b, seats, args.seed, &args.options).map_err(|e| match e {
+        Fail::Usage(m) => about_b(m),
+        e => e,
+    })?;
+    let checks = Checks {
+        labels: Labels::Never,
+        profile: false,
+        figures: !args.no_figures,
+    };
+    let threads = crate::common::threads_for(args.threads, args.games);
+    let b = Batch::new(&def_b, base_b, bots, args.cap)
+        .map_err(about_b)?
+        .games(args.games)
+        .checks(checks)
+        .threads(threads);
+    let a = batch
+        .clone()
+        .forbid(Forbid::NONE)
+        .checks(checks)
+        .threads(threads);
+    let (sa, sb, p) = play_both(&a, &b);
+    let rows = rows(def, &sa, &sb, &p);
     if args.json {
         let figures: Vec<_> = rows
             .iter()
@@ -220,17 +224,10 @@ pub fn run(
 }
 
 /// Every figure of the comparison, in the order they are printed.
-fn rows(
-    def: &farebox::GameDef,
-    sa: &Stats,
-    sb: &Stats,
-    wins: &[Moments],
-    ties: &Moments,
-    turns: &Moments,
-    actions: &Moments,
-) -> Vec<Row> {
+fn rows(def: &farebox::GameDef, sa: &Stats, sb: &Stats, p: &Paired) -> Vec<Row> {
+    let (wins, ties, turns, actions) = (&p.wins, &p.ties, &p.turns, &p.actions);
     let mut out = Vec::new();
-    let paired = |m: &Moments| (m.count() > 0).then_some(m.mean());
+    let paired = |m: &Welford| m.mean();
     let share = |k: f64, st: &Stats| (k.round() as u64, st.finished as u64);
     for (s, m) in wins.iter().enumerate() {
         let rate = |st: &Stats| st.win_rate.get(s).copied().filter(|_| st.finished > 0);

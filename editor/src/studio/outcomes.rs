@@ -22,7 +22,7 @@ use std::time::Duration;
 use egui::Ui;
 use farebox::GameDef;
 
-use crate::cli::cmd_test::{Accepted, SNAPSHOT, Settings, read_snapshot, write_snapshot};
+use crate::accepted::{SNAPSHOT, Settings, Accepted, read_snapshot, write_snapshot};
 use crate::common::{MAX_GAMES, plural};
 use settings::{defaults, describe, fit, per_seat, same_settings, settings_ui};
 
@@ -566,7 +566,7 @@ impl Outcomes {
             }
             // The first few games each with its button; the rest folded, so that a run
             // whose every game failed still shows its figures a scroll away.
-            let game_ui = |ui: &mut Ui, g: &crate::runs::FailedGame| {
+            let game_ui = |ui: &mut Ui, g: &farebox::figures::FailedGame| {
                 ui.horizontal_wrapped(|ui| {
                     if ui
                         .button("Show in Replay")

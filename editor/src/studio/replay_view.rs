@@ -159,7 +159,7 @@ impl ReplayPanel {
     pub fn open_failed(
         &mut self,
         def: &Arc<GameDef>,
-        settings: crate::cli::cmd_test::Settings,
+        settings: crate::accepted::Settings,
         seed: u64,
     ) {
         self.clear();
@@ -169,7 +169,7 @@ impl ReplayPanel {
         let _ = std::thread::Builder::new()
             .name("farebox-replay-failed".into())
             .spawn(move || {
-                let r = crate::cli::cmd_test::failed_game(&d, &settings, seed)
+                let r = crate::accepted::failed_game(&d, &settings, seed)
                     .map(|(replay, out)| {
                         let next = replay.steps.len() + 1;
                         let why = match (&out.error, out.capped) {

@@ -214,6 +214,13 @@ impl Search {
     /// id of the mod. Without a policy, the mod's first bot plays out, or the random agent
     /// when it has none.
     pub fn from_spec(spec: &str, def: &GameDef, seed: u64, seat: u8) -> Result<Search, String> {
+        let (playouts, policy) = Search::parse_spec(spec, def)?;
+        Ok(Search::new(playouts, policy, seed, seat))
+    }
+
+    /// The playouts per decision and the playout policy `spec` names (see
+    /// [`Search::from_spec`]), checked against `def`.
+    pub fn parse_spec(spec: &str, def: &GameDef) -> Result<(u32, Policy), String> {
         let mut parts = spec.split(':');
         let _ = parts.next();
         let playouts = match parts.next() {
@@ -250,7 +257,13 @@ impl Search {
                 "`{spec}`: write search, search:N or search:N:POLICY"
             ));
         }
-        Ok(Search {
+        Ok((playouts, policy))
+    }
+
+    /// The search bot of `seat` in the game of `seed`, with `playouts` playouts a decision
+    /// played out by `policy`.
+    pub fn new(playouts: u32, policy: Policy, seed: u64, seat: u8) -> Search {
+        Search {
             playouts,
             policy,
             seed: mix(seed, 0x005e_a7c4 + u64::from(seat)),
@@ -260,7 +273,7 @@ impl Search {
             earlier: Default::default(),
             prior_vm: Default::default(),
             failures: Default::default(),
-        })
+        }
     }
 
     pub fn playouts(&self) -> u32 {

@@ -4,12 +4,11 @@
 
 use crate::support;
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-
-use farebox::agent::{Checks, Forbid, Labels, Match, play_many_forbidding};
+use farebox::agent::{Checks, Forbid, Labels};
+use farebox::batch::Batch;
 use farebox::figures::Tally;
 use farebox::game::{Game, Setup};
+use std::sync::Arc;
 
 /// A two-seat dice race: roll or pass; first to 20 wins; records `rolls`.
 const RACE: &str = r#"
@@ -87,42 +86,27 @@ fn race() -> Arc<farebox::GameDef> {
     ))
 }
 
-fn games(n: u64) -> Vec<Match> {
-    (0..n)
-        .map(|i| Match {
-            setup: Setup::new(2, 100 + i),
-            agents: vec!["random".into()],
-        })
-        .collect()
-}
-
 fn figures(threads: usize, forbid: &Forbid) -> (farebox::figures::Figures, u32) {
     let def = race();
-    let outcomes = play_many_forbidding(
-        &def,
-        &games(120),
-        2000,
-        threads,
-        &|| {},
-        &AtomicBool::new(false),
-        Checks {
+    let outcomes = Batch::new(&def, Setup::new(2, 100), &["random".into()], 2000)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .games(120)
+        .threads(threads)
+        .checks(Checks {
             labels: Labels::Never,
             profile: false,
             figures: true,
-        },
-        forbid,
-    );
-    let mut t = Tally::new(&def);
+        })
+        .forbid(forbid.clone())
+        .outcomes();
+    let mut t = Tally::new(&def, 2);
     let mut forced = 0;
     for o in &outcomes {
         assert!(o.error.is_none(), "{:?}", o.error);
         forced += o.forced;
-        t.add_length(o.turns, o.actions);
-        if let (Some(tr), Some(r)) = (&o.trace, &o.result) {
-            t.add(tr, r, o.actions);
-        }
+        t.add(o);
     }
-    (t.figures(), forced)
+    (t.stats().figures, forced)
 }
 
 #[test]
@@ -183,7 +167,9 @@ fn when_everything_is_forbidden_the_bot_chooses_among_all() {
 #[test]
 fn failing_and_capped_games_keep_their_action() {
     let def = race();
-    let capped = farebox::agent::play(&def, Setup::new(2, 5), &["random".into()], 3);
+    let capped = Batch::new(&def, Setup::new(2, 5), &["random".into()], 3)
+        .unwrap()
+        .play_one(0, &mut None, None);
     assert!(capped.capped);
     assert_eq!(capped.stopped_at, Some(3));
     // A bot that names an action the rules reject at once.
@@ -198,7 +184,9 @@ fn failing_and_capped_games_keep_their_action() {
             ),
         ],
     );
-    let o = farebox::agent::play(&Arc::new(bad), Setup::new(1, 9), &["random".into()], 10);
+    let o = Batch::new(&Arc::new(bad), Setup::new(1, 9), &["random".into()], 10)
+        .unwrap()
+        .play_one(0, &mut None, None);
     assert!(o.error.as_deref().is_some_and(|e| e.contains("boom")));
     assert_eq!((o.seed, o.stopped_at), (9, Some(1)));
 }

@@ -7,7 +7,7 @@ use crate::support;
 
 use std::sync::Arc;
 
-use farebox::agent;
+use farebox::batch::Batch;
 use farebox::content::{self, GameDef, NoDependencies};
 use farebox::game::{Game, Setup};
 use farebox::rng::Rng;
@@ -53,11 +53,11 @@ fn a_reset_vm_plays_the_same_games_as_a_new_one() {
 #[test]
 fn simulations_reusing_vms_match_games_played_alone() {
     let def = curbside();
-    let agents = vec!["random".to_string()];
+    let batch = Batch::new(&def, Setup::new(3, 0), &["random".to_string()], 3000).unwrap();
     let mut vm = None;
     for seed in 0..6u64 {
-        let alone = agent::play(&def, Setup::new(3, seed), &agents, 3000);
-        let reused = agent::play_reusing(&def, Setup::new(3, seed), &agents, 3000, &mut vm);
+        let alone = batch.play_one(seed, &mut None, None);
+        let reused = batch.play_one(seed, &mut vm, None);
         assert!(vm.is_some());
         assert_eq!(alone.actions, reused.actions, "seed {seed}");
         assert_eq!(alone.result, reused.result, "seed {seed}");

@@ -11,7 +11,7 @@
 
 use farebox::GameDef;
 
-use crate::runs::Stats;
+use farebox::figures::Stats;
 
 /// What a figure measures, which decides how it is shown and what counts as a real change.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -590,7 +590,7 @@ mod tests {
             &farebox::source::FolderResolver::new(mods),
         )
         .unwrap_or_else(|e| panic!("curbside does not load: {e:?}"));
-        let settings = crate::cli::cmd_test::Settings {
+        let settings = crate::accepted::Settings {
             games: 60,
             seed: 1,
             players: 2,
@@ -601,7 +601,7 @@ mod tests {
         };
         let stop = std::sync::atomic::AtomicBool::new(false);
         let def = std::sync::Arc::new(def);
-        let games = crate::cli::cmd_test::play_games(&def, &settings, 1, &|| {}, &stop, false)
+        let games = crate::accepted::play_games(&def, &settings, 1, &|| {}, &stop, false)
             .unwrap_or_else(|f| panic!("{}", f.message()));
         let accepted = Stats::of(&def, 2, &games);
         let verdict = |one: &farebox::agent::Outcome| {

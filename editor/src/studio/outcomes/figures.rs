@@ -114,7 +114,7 @@ pub fn plots(
     f: &Report,
     now: &Side,
     accepted: Option<&[f64]>,
-    accepted_stats: Option<&crate::runs::Stats>,
+    accepted_stats: Option<&farebox::figures::Stats>,
 ) {
     let base = f.base.as_ref().and_then(|b| b.as_ref().ok());
     let own = now_label(f.provisional);
@@ -187,7 +187,7 @@ pub fn plots(
         });
 
     ui.heading("Game length");
-    let means = |s: &crate::runs::Stats| (s.turns_mean, s.actions_mean);
+    let means = |s: &farebox::figures::Stats| (s.turns_mean, s.actions_mean);
     let acc = accepted_stats.map(means);
     let mine = means(&now.stats);
     ui.columns(2, |cols| {

@@ -17,11 +17,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use farebox::GameDef;
-use farebox::agent::{Agent, Outcome};
+use farebox::agent::{AgentSpec, Outcome};
 use farebox::script::Profile;
 
-use crate::cli::cmd_test::{Settings, play_games};
-use crate::runs::Stats;
+use crate::accepted::{Settings, play_games};
+use farebox::figures::Stats;
 
 /// Games of each side in the first batch, per thread: the first figures come after these, so
 /// they come as soon as one game is played (24 games were about 6 s of Dicey Curves with its
@@ -190,8 +190,7 @@ pub fn unplayable(def: &GameDef, settings: &Settings) -> Option<String> {
     settings
         .bots
         .iter()
-        .enumerate()
-        .find_map(|(i, b)| Agent::from_spec(b, def, 0, i.min(255) as u8).err())
+        .find_map(|b| AgentSpec::parse(b, def).err())
 }
 
 /// Starts playing `settings` on `now` and on `base`; `wake` is asked to repaint when there

@@ -5,7 +5,7 @@
 use egui::Ui;
 use farebox::GameDef;
 
-use crate::cli::cmd_test::Settings;
+use crate::accepted::Settings;
 use crate::common::{MAX_AGENTS, MAX_CAP, MAX_GAMES, plural};
 
 /// The settings editor: games, seed, players, one agent per seat and the action cap.

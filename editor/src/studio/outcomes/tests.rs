@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 
 use super::{Outcomes, Target};
-use crate::cli::cmd_test::read_snapshot;
+use crate::accepted::read_snapshot;
 
 const MODS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods");
 
@@ -127,7 +127,7 @@ fn a_run_shows_its_figures_and_accepting_makes_farebox_test_pass() {
         .unwrap_or_else(|| panic!("no snapshot was written"));
     assert_eq!(snap.settings.games, 20);
     // What was written is the run's figures, as JSON reads them back.
-    let read_back: crate::runs::Stats =
+    let read_back: farebox::figures::Stats =
         serde_json::from_str(&serde_json::to_string(&stats).unwrap()).unwrap();
     assert_eq!(snap.outcomes, read_back);
     // Now the run compares with what it accepted.
@@ -327,14 +327,14 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
     let mut few = panel.settings.clone();
     few.games = 8;
     let outcomes =
-        crate::cli::cmd_test::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false), false)
+        crate::accepted::play_games(&t.def, &few, 1, &|| {}, &AtomicBool::new(false), false)
             .unwrap_or_else(|f| panic!("{}", f.message()));
-    let snap = crate::cli::cmd_test::Accepted {
+    let snap = crate::accepted::Accepted {
         mod_version: t.def.version.clone(),
         settings: panel.settings.clone(),
-        outcomes: crate::runs::Stats::of(&t.def, few.players, &outcomes),
+        outcomes: farebox::figures::Stats::of(&t.def, few.players, &outcomes),
     };
-    crate::cli::cmd_test::write_snapshot(&copy.folder, &snap)
+    crate::accepted::write_snapshot(&copy.folder, &snap)
         .unwrap_or_else(|f| panic!("{}", f.message()));
 }
 
@@ -446,7 +446,7 @@ fn the_final_figures_are_a_full_run_s() {
     let Ok(side) = &last.now else {
         panic!("the run failed");
     };
-    let full = crate::cli::cmd_test::play_games(
+    let full = crate::accepted::play_games(
         &side.def,
         &settings,
         1,
@@ -464,7 +464,7 @@ fn the_final_figures_are_a_full_run_s() {
     );
     assert_eq!(
         side.stats,
-        crate::runs::Stats::of(&side.def, settings.players, &full)
+        farebox::figures::Stats::of(&side.def, settings.players, &full)
     );
     assert_eq!(h.state().figures().map(|f| (f.1, f.2)), Some((90, false)));
 }
@@ -522,7 +522,7 @@ fn cancelling_leaves_no_provisional_figures() {
 #[test]
 fn accept_is_refused_while_figures_are_provisional() {
     let copy = Copy::of("curbside", "accept-provisional");
-    let snapshot = copy.folder.join(crate::cli::cmd_test::SNAPSHOT);
+    let snapshot = copy.folder.join(crate::accepted::SNAPSHOT);
     let before = std::fs::read(&snapshot).unwrap_or_else(|e| panic!("{e}"));
     let mut panel = Outcomes::new();
     panel.set_target(copy.target(), None, false);
@@ -677,7 +677,7 @@ fn failing_copy(test: &str) -> Copy {
 #[test]
 fn a_run_with_failed_games_is_not_accepted_by_accept() {
     let copy = failing_copy("failed");
-    let snapshot = copy.folder.join(crate::cli::cmd_test::SNAPSHOT);
+    let snapshot = copy.folder.join(crate::accepted::SNAPSHOT);
     let before = std::fs::read(&snapshot).unwrap_or_else(|e| panic!("{e}"));
     let mut panel = Outcomes::new();
     panel.set_target(copy.target(), None, false);

@@ -1,0 +1,430 @@
+//! What a run of seeded games came to, game by game and over the content: [`Stats`], the
+//! figures `farebox sim` prints and `farebox test` compares, gathered one game at a time by a
+//! [`Tally`] as the games come back in seed order (its figures about the content and the
+//! game as a whole follow each game's [`super::Trace`]).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Content, Figures, Welford, wilson};
+use crate::agent::Outcome;
+use crate::content::GameDef;
+
+/// `text` cut to `max` characters.
+fn cut(text: &str, max: usize) -> String {
+    crate::content::load::cut(text, max).into_owned()
+}
+
+/// `word` for `n` of them ("1 game", "2 games").
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// What a batch of games came to: the figures `sim` prints and `test` compares.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Stats {
+    pub games: usize,
+    /// Games that reached a result.
+    pub finished: usize,
+    /// Games stopped at the action cap.
+    pub capped: usize,
+    pub errors: usize,
+    /// The first few errors, with their seeds.
+    pub error_messages: Vec<String>,
+    /// Per seat: the share of finished games where the seat placed first (a tie for first
+    /// counts as a win for each tied seat).
+    pub win_rate: Vec<f64>,
+    pub actions_mean: f64,
+    pub actions_sd: f64,
+    pub turns_mean: f64,
+    pub turns_sd: f64,
+    pub score_mean: Vec<f64>,
+    pub score_sd: Vec<f64>,
+    /// How the finished games ended: each reason the rules gave, with how many games gave it.
+    #[serde(default)]
+    pub endings: BTreeMap<String, usize>,
+    /// Per seat: the 95% interval of its win rate (Wilson's score interval).
+    #[serde(default)]
+    pub win_rate_interval: Vec<[f64; 2]>,
+    /// The first errored and capped games, with the seed and the action each stopped at.
+    #[serde(default)]
+    pub failed_games: Vec<FailedGame>,
+    /// Decisions at which every action offered was forbidden (restricted play only).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub forced: u64,
+    /// Finished games that were ties (two or more seats placed first; never a cooperative
+    /// game), their share of the finished games and its 95% interval (Wilson's). None in
+    /// outcomes accepted before ties were counted.
+    #[serde(default)]
+    pub ties: Option<usize>,
+    #[serde(default)]
+    pub tie_rate: Option<f64>,
+    #[serde(default)]
+    pub tie_rate_interval: Option<[f64; 2]>,
+    /// Failed calls in the search bots' playouts (the games played on, each failed playout
+    /// judged from where it got to), the games they were met in, the playouts run, and the
+    /// first few failures with their seeds. Left out when none failed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub playout_errors: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub playout_error_games: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub playouts: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub playout_error_messages: Vec<String>,
+    /// The figures per card, tile, piece and option, and of the game as a whole.
+    #[serde(flatten)]
+    pub figures: Figures,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A game of a run that ended in an error or at the action cap: enough to play it again
+/// (`farebox record MOD --seed S`) and find the action.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct FailedGame {
+    pub seed: u64,
+    /// The action it stopped at: the failing action, counted from 1 (0: its setup), or the
+    /// cap.
+    pub action: u32,
+    /// Stopped at the cap rather than by an error.
+    pub capped: bool,
+}
+
+/// How many failed games the figures keep.
+pub const MAX_FAILED: usize = 20;
+
+impl Stats {
+    pub fn of(def: &GameDef, seats: u8, outcomes: &[Outcome]) -> Stats {
+        let mut tally = Tally::new(def, seats);
+        for o in outcomes {
+            tally.add(o);
+        }
+        tally.stats()
+    }
+}
+
+impl Stats {
+    /// Games that ended in an error or were stopped at the action cap.
+    pub fn failed(&self) -> usize {
+        self.errors + self.capped
+    }
+
+    /// "3 of 200 games failed (2 with errors, 1 stopped at the action cap)".
+    pub fn failed_line(&self) -> String {
+        let mut how = Vec::new();
+        if self.errors > 0 {
+            how.push(if self.errors == 1 {
+                "1 with an error".to_string()
+            } else {
+                format!("{} with errors", self.errors)
+            });
+        }
+        if self.capped > 0 {
+            how.push(format!("{} stopped at the action cap", self.capped));
+        }
+        format!(
+            "{} of {} {} failed ({})",
+            self.failed(),
+            self.games,
+            plural(self.games, "game"),
+            how.join(", ")
+        )
+    }
+
+    /// The first game that failed, as the run reports it: its seed, the action it stopped
+    /// at and why (an error gives the script's file:line). None when no game failed.
+    pub fn first_failure(&self) -> Option<String> {
+        if self.failed() == 0 {
+            return None;
+        }
+        let Some(g) = self.failed_games.first() else {
+            // A game that failed before it started (an agent it could not make) has no
+            // action; its message says which seed.
+            return self.error_messages.first().cloned();
+        };
+        if g.capped {
+            return Some(format!(
+                "seed {} was stopped at the action cap, after {} actions",
+                g.seed, g.action
+            ));
+        }
+        let prefix = format!("seed {}: ", g.seed);
+        let why = self
+            .error_messages
+            .iter()
+            .find_map(|m| m.strip_prefix(&prefix))
+            .unwrap_or("an error");
+        let at = if g.action == 0 {
+            "setting up the game".to_string()
+        } else {
+            format!("action {}", g.action)
+        };
+        Some(format!("seed {}, {at}: {why}", g.seed))
+    }
+
+    /// The first figure that is not a finite number, by name (JSON has no such numbers: it
+    /// would be written as `null`, which does not read back as a figure).
+    pub fn non_finite(&self) -> Option<String> {
+        let mut all: Vec<(String, f64)> = vec![
+            ("mean length in actions".into(), self.actions_mean),
+            ("sd of the length in actions".into(), self.actions_sd),
+            ("mean length in turns".into(), self.turns_mean),
+            ("sd of the length in turns".into(), self.turns_sd),
+        ];
+        let seat = |what: &str, xs: &[f64]| -> Vec<(String, f64)> {
+            xs.iter()
+                .enumerate()
+                .map(|(i, x)| (format!("{what} of seat {}", i + 1), *x))
+                .collect()
+        };
+        all.extend(seat("win rate", &self.win_rate));
+        all.extend(seat("mean score", &self.score_mean));
+        all.extend(seat("sd of the score", &self.score_sd));
+        all.extend(self.tie_rate.map(|x| ("tie rate".to_string(), x)));
+        all.extend(
+            self.tie_rate_interval
+                .into_iter()
+                .flatten()
+                .map(|x| ("tie rate (its 95% interval)".to_string(), x)),
+        );
+        for (i, ends) in self.win_rate_interval.iter().enumerate() {
+            for x in ends {
+                all.push((format!("win rate of seat {} (its 95% interval)", i + 1), *x));
+            }
+        }
+        let f = &self.figures;
+        let mut maybe = |name: String, x: Option<f64>, i: Option<[f64; 2]>| {
+            all.extend(x.map(|x| (name.clone(), x)));
+            all.extend(
+                i.into_iter()
+                    .flatten()
+                    .map(|x| (format!("{name} (its 95% interval)"), x)),
+            );
+        };
+        maybe(
+            "first mover win rate".into(),
+            f.first_mover_win_rate,
+            f.first_mover_win_rate_interval,
+        );
+        maybe(
+            "lead changes a game".into(),
+            f.lead_changes_mean,
+            f.lead_changes_interval,
+        );
+        maybe(
+            "how far in the winner took the lead for good".into(),
+            f.winner_took_lead_at,
+            f.winner_took_lead_at_interval,
+        );
+        for (name, st) in &f.stats {
+            maybe(format!("stat `{name}`"), Some(st.mean), Some(st.interval));
+            maybe(format!("stat `{name}` (its sd)"), Some(st.sd), None);
+        }
+        for (key, c) in f
+            .cards
+            .iter()
+            .chain(&f.tiles)
+            .chain(&f.pieces)
+            .chain(&f.options)
+        {
+            for (how, x, i) in [
+                ("held", c.win_rate_held, c.win_rate_held_interval),
+                (
+                    "not held",
+                    c.win_rate_not_held,
+                    c.win_rate_not_held_interval,
+                ),
+                ("played", c.win_rate_played, c.win_rate_played_interval),
+                (
+                    "not played",
+                    c.win_rate_not_played,
+                    c.win_rate_not_played_interval,
+                ),
+            ] {
+                maybe(format!("win rate of {key} {how}"), x, i);
+            }
+        }
+        all.into_iter()
+            .find(|(_, x)| !x.is_finite())
+            .map(|(name, _)| name)
+    }
+}
+
+/// The most distinct endings the figures list; the games of any further reason are counted
+/// together under [`OTHER_ENDINGS`], so a mod whose every game ends for a reason of its own
+/// cannot make the figures grow with the games.
+pub const MAX_ENDINGS: usize = 100;
+/// Where the endings past [`MAX_ENDINGS`] are counted.
+pub const OTHER_ENDINGS: &str = "(any other reason)";
+/// How many characters of an ending's reason the figures keep.
+pub const MAX_REASON: usize = 300;
+
+/// The figures of a batch of games, gathered as the games come back: what it holds does not
+/// grow with the number of games (the first few errors, at most [`MAX_ENDINGS`] endings).
+#[derive(Debug, Clone)]
+pub struct Tally {
+    games: usize,
+    finished: usize,
+    capped: usize,
+    errors: usize,
+    error_messages: Vec<String>,
+    wins: Vec<u64>,
+    ties: u64,
+    actions: Welford,
+    turns: Welford,
+    scores: Vec<Welford>,
+    endings: BTreeMap<String, usize>,
+    failed: Vec<FailedGame>,
+    forced: u64,
+    playout_errors: u64,
+    playout_error_games: u64,
+    playouts: u64,
+    playout_error_messages: Vec<String>,
+    figures: Content,
+}
+
+impl Tally {
+    pub fn new(def: &GameDef, seats: u8) -> Tally {
+        let n = seats as usize;
+        Tally {
+            failed: Vec::new(),
+            forced: 0,
+            playout_errors: 0,
+            playout_error_games: 0,
+            playouts: 0,
+            playout_error_messages: Vec::new(),
+            figures: Content::new(def),
+            games: 0,
+            finished: 0,
+            capped: 0,
+            errors: 0,
+            error_messages: Vec::new(),
+            wins: vec![0; n],
+            ties: 0,
+            actions: Welford::default(),
+            turns: Welford::default(),
+            scores: vec![Welford::default(); n],
+            endings: BTreeMap::new(),
+        }
+    }
+
+    /// Adds one game; games are added in seed order.
+    pub fn add(&mut self, o: &Outcome) {
+        self.games += 1;
+        self.capped += usize::from(o.capped);
+        self.forced += u64::from(o.forced);
+        self.playouts = self.playouts.saturating_add(o.playouts);
+        if o.playout_errors > 0 {
+            self.playout_errors = self.playout_errors.saturating_add(o.playout_errors);
+            self.playout_error_games += 1;
+            if let Some(e) = &o.playout_error
+                && self.playout_error_messages.len() < 5
+            {
+                self.playout_error_messages
+                    .push(format!("seed {}: {}", o.seed, cut(e, 500)));
+            }
+        }
+        if let Some(action) = o.stopped_at
+            && self.failed.len() < MAX_FAILED
+        {
+            self.failed.push(FailedGame {
+                seed: o.seed,
+                action,
+                capped: o.capped && o.error.is_none(),
+            });
+        }
+        match &o.error {
+            Some(e) => {
+                self.errors += 1;
+                if self.error_messages.len() < 5 {
+                    self.error_messages
+                        .push(format!("seed {}: {}", o.seed, cut(e, 500)));
+                }
+            }
+            None => {
+                self.actions.add(o.actions as f64);
+                self.turns.add(o.turns as f64);
+                if o.trace.is_some() {
+                    self.figures.add_length(o.turns, o.actions);
+                }
+            }
+        }
+        let Some(r) = &o.result else {
+            return;
+        };
+        if let Some(t) = &o.trace {
+            self.figures.add(t, r, o.actions);
+        }
+        self.finished += 1;
+        let reason = cut(&r.reason, MAX_REASON);
+        let key = if self.endings.contains_key(&reason) || self.endings.len() < MAX_ENDINGS {
+            reason
+        } else {
+            OTHER_ENDINGS.to_string()
+        };
+        *self.endings.entry(key).or_insert(0) += 1;
+        self.ties += u64::from(r.is_tie());
+        for w in r.winners() {
+            if let Some(count) = self.wins.get_mut(w) {
+                *count += 1;
+            }
+        }
+        for (spread, s) in self.scores.iter_mut().zip(&r.scores) {
+            spread.add(*s as f64);
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        let (actions_mean, actions_sd) = self.actions.sum_mean_sd();
+        let (turns_mean, turns_sd) = self.turns.sum_mean_sd();
+        let scores: Vec<(f64, f64)> = self.scores.iter().map(Welford::sum_mean_sd).collect();
+        Stats {
+            games: self.games,
+            finished: self.finished,
+            capped: self.capped,
+            errors: self.errors,
+            error_messages: self.error_messages.clone(),
+            win_rate: self
+                .wins
+                .iter()
+                .map(|w| {
+                    if self.finished == 0 {
+                        0.0
+                    } else {
+                        *w as f64 / self.finished as f64
+                    }
+                })
+                .collect(),
+            actions_mean,
+            actions_sd,
+            turns_mean,
+            turns_sd,
+            score_mean: scores.iter().map(|s| s.0).collect(),
+            score_sd: scores.iter().map(|s| s.1).collect(),
+            endings: self.endings.clone(),
+            win_rate_interval: self
+                .wins
+                .iter()
+                .map(|w| wilson(*w, self.finished as u64).unwrap_or([0.0, 0.0]))
+                .collect(),
+            failed_games: self.failed.clone(),
+            forced: self.forced,
+            ties: Some(self.ties as usize),
+            tie_rate: (self.finished > 0).then(|| self.ties as f64 / self.finished as f64),
+            tie_rate_interval: wilson(self.ties, self.finished as u64),
+            playout_errors: self.playout_errors,
+            playout_error_games: self.playout_error_games,
+            playouts: self.playouts,
+            playout_error_messages: self.playout_error_messages.clone(),
+            figures: self.figures.figures(),
+        }
+    }
+}
