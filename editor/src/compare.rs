@@ -78,6 +78,8 @@ impl Figure {
 
 /// Every figure the two runs both have, with its interval on each side. Runs are of the
 /// same settings, so of the same number of games.
+// One piece: a list of figures in the order they are reported, each one or two calls of the
+// same `share` and `mean` closures that push onto one list.
 pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
     let mut out = Vec::new();
     let mut share = |name: String, ka: usize, na: usize, kb: usize, nb: usize| {

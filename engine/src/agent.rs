@@ -4,14 +4,11 @@
 //! Each agent has its own generator, seeded from the game seed and its seat, so a seeded
 //! simulation is repeatable without agents drawing from the game's own random numbers.
 
-use serde::Serialize;
 
 use crate::content::GameDef;
-use crate::figures::Trace;
 use crate::game::{Game, GameError};
 use crate::rng::Rng;
 use crate::search::{Policy, Search};
-use crate::state::GameResult;
 
 #[derive(Debug, Clone)]
 pub enum Agent {
@@ -185,58 +182,7 @@ impl Forbid {
     }
 }
 
-/// How one simulated game went.
-#[derive(Debug, Clone, Serialize)]
-pub struct Outcome {
-    pub seed: u64,
-    pub result: Option<GameResult>,
-    pub actions: u32,
-    pub turns: u32,
-    /// The game passed the safety cap on actions and was stopped.
-    pub capped: bool,
-    pub error: Option<String>,
-    /// For a game that failed or was capped: the number of the action it stopped at (the
-    /// action that failed, counted from 1; 0 for its setup; the cap for a capped game), so
-    /// the game can be replayed to that point from its seed.
-    pub stopped_at: Option<u32>,
-    /// Decisions at which every action offered was forbidden (`farebox sim --forbid`), so
-    /// the bot chose among all of them.
-    pub forced: u32,
-    /// What failed in the search bots' playouts (every seat's together; see
-    /// [`crate::search::Failures`]): the game played on, each failed playout judged from
-    /// where it got to. Failed calls, playouts run and the first failure in full.
-    pub playout_errors: u64,
-    pub playouts: u64,
-    pub playout_error: Option<String>,
-    /// Calls, steps and time per hook and bot, when the run keeps a profile (see
-    /// [`Checks`]); empty otherwise.
-    #[serde(skip)]
-    pub profile: crate::script::Profile,
-    /// What the game showed about its content, when the run follows it (see [`Checks`]).
-    #[serde(skip)]
-    pub trace: Option<Box<Trace>>,
-}
-
-impl Outcome {
-    /// A game of this seed not played yet.
-    pub(crate) fn of(seed: u64) -> Outcome {
-        Outcome {
-            seed,
-            result: None,
-            actions: 0,
-            turns: 0,
-            capped: false,
-            error: None,
-            stopped_at: None,
-            forced: 0,
-            playout_errors: 0,
-            playouts: 0,
-            playout_error: None,
-            profile: Default::default(),
-            trace: None,
-        }
-    }
-}
+pub use crate::figures::Outcome;
 
 /// What failed in the playouts of the search bots among `agents`, all seats together (the
 /// first failure is the lowest seat's).

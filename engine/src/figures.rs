@@ -24,7 +24,9 @@ pub use crate::content::catalog::{Catalog, Item, ItemKind};
 use crate::state::{GameResult, State};
 
 mod run;
-pub use run::{FailedGame, MAX_ENDINGS, MAX_FAILED, MAX_REASON, OTHER_ENDINGS, Stats, Tally};
+pub use run::{
+    FailedGame, MAX_ENDINGS, MAX_FAILED, MAX_REASON, OTHER_ENDINGS, Outcome, Stats, Tally,
+};
 
 /// The z value of a 95% interval.
 pub const Z95: f64 = 1.959_963_984_540_054;

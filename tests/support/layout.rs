@@ -291,7 +291,7 @@ pub fn paths_named(code: &str) -> Vec<Vec<String>> {
                 .iter()
                 .position(|t| t == ";")
                 .map_or(toks.len(), |p| i + p);
-            expand_use(&toks[i + 1..end], &mut Vec::new(), &mut out);
+            expand_use(&toks[i + 1..end], &[], &mut out);
             i = end + 1;
             continue;
         }
@@ -350,10 +350,10 @@ fn tokens(code: &str) -> Vec<String> {
 }
 
 /// Expands one `use` tree (its tokens, without `use` and `;`) into full paths.
-fn expand_use(toks: &[String], prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+fn expand_use(toks: &[String], prefix: &[String], out: &mut Vec<Vec<String>>) {
     // Split at top-level commas only when inside braces; here the tree is one item.
     let mut i = 0;
-    let mut path = prefix.clone();
+    let mut path = prefix.to_vec();
     while i < toks.len() {
         let t = toks[i].as_str();
         match t {
@@ -382,8 +382,7 @@ fn expand_use(toks: &[String], prefix: &mut Vec<String>, out: &mut Vec<Vec<Strin
                     j += 1;
                 }
                 for p in parts {
-                    let mut pre = path.clone();
-                    expand_use(p, &mut pre, out);
+                    expand_use(p, &path, out);
                 }
                 return;
             }

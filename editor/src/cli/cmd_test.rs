@@ -11,7 +11,7 @@
 use farebox::agent::AgentSpec;
 use farebox::figures::Stats;
 
-use crate::accepted::{SNAPSHOT, Settings, Accepted, own_bot, read_snapshot_for, write_snapshot};
+use crate::accepted::{Accepted, SNAPSHOT, Settings, own_bot, read_snapshot_for, write_snapshot};
 use crate::cli::TestArgs;
 use crate::common::{Fail, Io, load_located_for_play, locate, plural, seat_count, split_list};
 

@@ -22,7 +22,7 @@ use std::time::Duration;
 use egui::Ui;
 use farebox::GameDef;
 
-use crate::accepted::{SNAPSHOT, Settings, Accepted, read_snapshot, write_snapshot};
+use crate::accepted::{Accepted, SNAPSHOT, Settings, read_snapshot, write_snapshot};
 use crate::common::{MAX_GAMES, plural};
 use settings::{defaults, describe, fit, per_seat, same_settings, settings_ui};
 

@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{Content, Figures, Welford, wilson};
-use crate::agent::Outcome;
 use crate::content::GameDef;
 
 /// `text` cut to `max` characters.
@@ -425,6 +424,59 @@ impl Tally {
             playouts: self.playouts,
             playout_error_messages: self.playout_error_messages.clone(),
             figures: self.figures.figures(),
+        }
+    }
+}
+
+/// How one simulated game went.
+#[derive(Debug, Clone, Serialize)]
+pub struct Outcome {
+    pub seed: u64,
+    pub result: Option<crate::state::GameResult>,
+    pub actions: u32,
+    pub turns: u32,
+    /// The game passed the safety cap on actions and was stopped.
+    pub capped: bool,
+    pub error: Option<String>,
+    /// For a game that failed or was capped: the number of the action it stopped at (the
+    /// action that failed, counted from 1; 0 for its setup; the cap for a capped game), so
+    /// the game can be replayed to that point from its seed.
+    pub stopped_at: Option<u32>,
+    /// Decisions at which every action offered was forbidden (`farebox sim --forbid`), so
+    /// the bot chose among all of them.
+    pub forced: u32,
+    /// What failed in the search bots' playouts (every seat's together; see
+    /// [`crate::search::Failures`]): the game played on, each failed playout judged from
+    /// where it got to. Failed calls, playouts run and the first failure in full.
+    pub playout_errors: u64,
+    pub playouts: u64,
+    pub playout_error: Option<String>,
+    /// Calls, steps and time per hook and bot, when the run keeps a profile (see
+    /// [`crate::agent::Checks`]); empty otherwise.
+    #[serde(skip)]
+    pub profile: crate::script::Profile,
+    /// What the game showed about its content, when the run follows it (see [`crate::agent::Checks`]).
+    #[serde(skip)]
+    pub trace: Option<Box<crate::figures::Trace>>,
+}
+
+impl Outcome {
+    /// A game of this seed not played yet.
+    pub(crate) fn of(seed: u64) -> Outcome {
+        Outcome {
+            seed,
+            result: None,
+            actions: 0,
+            turns: 0,
+            capped: false,
+            error: None,
+            stopped_at: None,
+            forced: 0,
+            playout_errors: 0,
+            playouts: 0,
+            playout_error: None,
+            profile: Default::default(),
+            trace: None,
         }
     }
 }

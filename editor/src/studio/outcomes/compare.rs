@@ -190,6 +190,9 @@ fn share_noise(p: f64, n: usize) -> f64 {
 /// (over fewer games than the others) the counts of games are compared as shares of each
 /// side's games, the number of games is left out, and each row says how far `now` could be
 /// off by chance.
+// One piece: every row is made by the same few closures over the three sides (`row`, `games`
+// and the noise estimates), which hold the sides and the provisional flag; the rows are listed
+// in the order the table shows them.
 pub fn rows(
     def: &GameDef,
     accepted: Option<&Stats>,
