@@ -709,13 +709,24 @@ pub fn names_missing(doc: &Path, root: &Path) -> Vec<String> {
     let code = CodeIndex::new(root);
     let mut out = Vec::new();
     let mut in_block = false;
+    let mut in_shell = false;
     // The map's folders: (indent, path) of the enclosing folder lines.
     let mut stack: Vec<(usize, String)> = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let at = format!("{}:{}", doc.display(), n + 1);
-        if line.trim_start().starts_with("```") {
-            in_block = !in_block;
+        if let Some(tag) = line.trim_start().strip_prefix("```") {
+            // Only an untagged block is a map; a `sh` block holds commands.
+            if in_block || in_shell {
+                (in_block, in_shell) = (false, false);
+            } else if tag.trim().is_empty() {
+                in_block = true;
+            } else {
+                in_shell = true;
+            }
             stack.clear();
+            continue;
+        }
+        if in_shell {
             continue;
         }
         if in_block {
