@@ -4,7 +4,6 @@
 //! Each agent has its own generator, seeded from the game seed and its seat, so a seeded
 //! simulation is repeatable without agents drawing from the game's own random numbers.
 
-
 use crate::content::GameDef;
 use crate::game::{Game, GameError};
 use crate::rng::Rng;
