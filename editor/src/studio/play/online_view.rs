@@ -246,8 +246,6 @@ impl Online {
         out
     }
 
-    // One piece: the online side panel laid out top to bottom (table, seats with their clocks,
-    // the actions, the log); each section's buttons send at once, in the order drawn.
     fn side(
         &mut self,
         ui: &mut egui::Ui,
@@ -303,59 +301,8 @@ impl Online {
         }
         ui.label(format!("Action {}", self.number()));
         ui.add_space(4.0);
-        // A seat a block: its name (and whether it is to act), then who holds it, wrapped
-        // to the panel's width under the name.
-        for s in self.seats().to_vec() {
-            ui.horizontal_wrapped(|ui| {
-                ui.colored_label(
-                    board_view::seat_color(&def, s.seat),
-                    egui::RichText::new(&s.name).strong(),
-                );
-                if s.to_act {
-                    ui.label(
-                        egui::RichText::new("to act")
-                            .strong()
-                            .color(ui.visuals().warn_fg_color),
-                    );
-                    // The turn clock: when it runs out, the table's bot takes the decision.
-                    if let Some((seat, left)) = self.clock()
-                        && seat == s.seat
-                    {
-                        let secs = left.as_secs();
-                        ui.label(egui::RichText::new(format!("{}:{:02} left", secs / 60, secs % 60)).strong())
-                            .on_hover_text("The turn clock: when it runs out, the table's stand-in bot takes this decision.");
-                        ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
-                    }
-                }
-            });
-            let mut words = seat_status(&def, &s);
-            if me == Some(s.seat) {
-                words = format!("you ({words})");
-            }
-            ui.indent(("online-seat", s.seat), |ui| {
-                ui.add(egui::Label::new(words).wrap());
-            });
-        }
-        if let Some(c) = self.closed.clone() {
-            ui.separator();
-            ui.colored_label(
-                ui.visuals().error_fg_color,
-                format!("Disconnected from the table: {c}"),
-            );
-            let token = self.seated().is_some_and(|s| s.token.is_some());
-            if token {
-                ui.label("Your seat is kept for you: come back to it with its token.");
-                if ui.button("Rejoin").clicked() {
-                    self.rejoin();
-                }
-            }
-        }
-        if let Some(r) = &self.resynced {
-            ui.add(
-                egui::Label::new(egui::RichText::new(r).color(ui.visuals().warn_fg_color)).wrap(),
-            );
-        }
-        self.problem_ui(ui);
+        self.seats_ui(ui, &def, me);
+        self.connection_ui(ui);
         ui.separator();
         if let Some(r) = &snap.result {
             result_ui(ui, snap, r);
@@ -424,6 +371,66 @@ impl Online {
         }
         log_ui(ui, snap);
         out
+    }
+
+    /// The seats, a block each: its name (and whether it is to act, with the turn clock), then
+    /// who holds it, wrapped to the panel's width under the name.
+    fn seats_ui(&mut self, ui: &mut egui::Ui, def: &GameDef, me: Option<u8>) {
+        for s in self.seats().to_vec() {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(
+                    board_view::seat_color(def, s.seat),
+                    egui::RichText::new(&s.name).strong(),
+                );
+                if s.to_act {
+                    ui.label(
+                        egui::RichText::new("to act")
+                            .strong()
+                            .color(ui.visuals().warn_fg_color),
+                    );
+                    // The turn clock: when it runs out, the table's bot takes the decision.
+                    if let Some((seat, left)) = self.clock()
+                        && seat == s.seat
+                    {
+                        let secs = left.as_secs();
+                        ui.label(egui::RichText::new(format!("{}:{:02} left", secs / 60, secs % 60)).strong())
+                            .on_hover_text("The turn clock: when it runs out, the table's stand-in bot takes this decision.");
+                        ui.ctx().request_repaint_after(std::time::Duration::from_millis(250));
+                    }
+                }
+            });
+            let mut words = seat_status(def, &s);
+            if me == Some(s.seat) {
+                words = format!("you ({words})");
+            }
+            ui.indent(("online-seat", s.seat), |ui| {
+                ui.add(egui::Label::new(words).wrap());
+            });
+        }
+    }
+
+    /// A lost connection (and the way back to a kept seat), a resync, a refused request.
+    fn connection_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(c) = self.closed.clone() {
+            ui.separator();
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                format!("Disconnected from the table: {c}"),
+            );
+            let token = self.seated().is_some_and(|s| s.token.is_some());
+            if token {
+                ui.label("Your seat is kept for you: come back to it with its token.");
+                if ui.button("Rejoin").clicked() {
+                    self.rejoin();
+                }
+            }
+        }
+        if let Some(r) = &self.resynced {
+            ui.add(
+                egui::Label::new(egui::RichText::new(r).color(ui.visuals().warn_fg_color)).wrap(),
+            );
+        }
+        self.problem_ui(ui);
     }
 
     fn downloads_ui(&mut self, ui: &mut egui::Ui) {
