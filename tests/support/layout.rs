@@ -776,7 +776,7 @@ fn backquoted(line: &str) -> Vec<String> {
 }
 
 /// A word that names a file or folder: it has a slash or a known file ending, and nothing a
-/// path would not (spaces, globs, placeholders).
+/// path would not (spaces, globs such as `*`, angle brackets such as `<mod>`).
 fn looks_like_path(w: &str) -> bool {
     let plain = !w.is_empty()
         && w.chars().all(|c| c.is_alphanumeric() || "_-./".contains(c))
