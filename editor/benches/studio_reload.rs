@@ -80,7 +80,7 @@ fn main() {
     h.step();
     h.get_by_label("Start the game").click();
     until(&mut h, |s| {
-        s.play.snapshot().is_some_and(|snap| snap.step == steps)
+        s.play.snapshot().is_some_and(|snap| snap.step() == steps)
     });
     let reloads_before = h
         .state()

@@ -94,7 +94,7 @@ fn person(i: usize, addr: Arc<Mutex<String>>, end: Instant, tally: Arc<Events>) 
                 return;
             }
             let l = c.latest();
-            if l.view.as_ref().is_some_and(|v| v.result.is_some()) {
+            if l.over() {
                 tally.games.fetch_add(1, Ordering::Relaxed);
                 break;
             }
@@ -127,9 +127,9 @@ fn person(i: usize, addr: Arc<Mutex<String>>, end: Instant, tally: Arc<Events>) 
                     }
                 }
             }
-            if !l.offered.is_empty() && acted_at != Some(l.number) {
+            if !l.offered().is_empty() && acted_at != Some(l.number) {
                 std::thread::sleep(Duration::from_millis(next(&mut r) % 120));
-                let o = &l.offered[(next(&mut r) % l.offered.len() as u64) as usize];
+                let o = &l.offered()[(next(&mut r) % l.offered().len() as u64) as usize];
                 acted_at = Some(l.number);
                 c.act(&o.action);
                 tally.actions.fetch_add(1, Ordering::Relaxed);

@@ -14,9 +14,10 @@ use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::protocol::{
-    ClientMsg, DownloadKind, LOG_KEPT, LastAction, ModInfo, Offer, SeatStatus, ServerMsg, Told,
-    WireBoard, WireView,
+    ClientMsg, DownloadKind, LOG_KEPT, ModInfo, Offer, SeatStatus, ServerMsg, TableBoard,
+    TableView, Told,
 };
+use farebox::game::View;
 
 /// The largest message a client takes from a server (a long game's view and log).
 pub const MAX_SERVER_MESSAGE: usize = 64 << 20;
@@ -100,22 +101,15 @@ pub struct Latest {
     pub seated: Option<Seated>,
     /// The table's action number of the latest view.
     pub number: u64,
-    pub view: Option<WireView>,
-    /// The actions the seat may take now (empty unless it is this person's turn).
-    pub offered: Vec<Offer>,
-    pub seats: Vec<SeatStatus>,
-    /// When `seats` arrived: the clock of the seat to act counts down from then.
+    /// The table as this connection sees it: the latest update's, holding the seat's whole
+    /// log (the newest [`LOG_KEPT`] entries: whether this client was at the table from the
+    /// start or (re)joined later, it reads the same), the latest board the server sent and
+    /// the latest seats; `view.log` holds the rules' lines of its log.
+    pub table: Option<TableView>,
+    /// When the seats arrived: the clock of the seat to act counts down from then.
     pub seats_at: Option<std::time::Instant>,
-    pub last: Option<LastAction>,
-    /// The seat's log: each action's line (its label for this seat) and the lines the rules
-    /// wrote that it may read, the newest [`LOG_KEPT`]. Whether this client was at the table
-    /// from the start or (re)joined later, it reads the same: a whole view brings the log as
-    /// the server kept it, and each update adds its action and lines. `view.log` holds the
-    /// rules' lines of it.
-    pub log: Vec<Told>,
-    /// The board as it lies on the table (graph, sections and track boards): the latest the
-    /// server sent.
-    pub board: Option<WireBoard>,
+    /// The action the latest update told of (None after a whole view).
+    pub last: Option<Told>,
     /// The last error or refusal the server gave.
     pub problem: Option<String>,
     /// Why the connection ended, once it has.
@@ -123,10 +117,40 @@ pub struct Latest {
 }
 
 impl Latest {
+    /// The seat's view of the game, once one came.
+    pub fn view(&self) -> Option<&View> {
+        self.table.as_ref().map(|t| &t.view)
+    }
+
+    /// The actions the seat may take now (empty unless it is this person's turn).
+    pub fn offered(&self) -> &[Offer] {
+        self.table.as_ref().map_or(&[], |t| &t.offered)
+    }
+
+    /// The seats as the server last told them.
+    pub fn seats(&self) -> &[SeatStatus] {
+        self.table.as_ref().map_or(&[], |t| &t.seats)
+    }
+
+    /// The seat's log, newest last.
+    pub fn told(&self) -> &[Told] {
+        self.table.as_ref().map_or(&[], |t| &t.told)
+    }
+
+    /// The board as it lies on the table (graph, sections and track boards).
+    pub fn board(&self) -> Option<&TableBoard> {
+        self.table.as_ref().and_then(|t| t.board.as_ref())
+    }
+
+    /// Whether the game is over.
+    pub fn over(&self) -> bool {
+        self.view().is_some_and(|v| v.result.is_some())
+    }
+
     /// The time left on the turn clock of the seat to act now, counted down since the seats
     /// arrived, with that seat: None when no clock runs.
     pub fn clock(&self) -> Option<(u8, Duration)> {
-        let s = self.seats.iter().find(|s| s.to_act)?;
+        let s = self.seats().iter().find(|s| s.to_act)?;
         let left = Duration::from_millis(s.clock_ms?);
         let since = self.seats_at.map_or(Duration::ZERO, |t| t.elapsed());
         Some((s.seat, left.saturating_sub(since)))
@@ -147,8 +171,7 @@ impl Latest {
             } => {
                 // Another table's board and log are not this one's; the whole view that
                 // follows brings this table's.
-                self.board = None;
-                self.log.clear();
+                self.table = None;
                 self.seated = Some(Seated {
                     code: code.clone(),
                     mod_id: mod_id.clone(),
@@ -161,46 +184,31 @@ impl Latest {
             }
             ServerMsg::Update(u) => {
                 self.number = u.number;
-                let mut view = u.view.clone();
-                if u.resync {
-                    self.log = u.told.clone();
-                } else {
-                    // An update after an action carries the action and only its new lines.
-                    if let Some(l) = &u.last {
-                        self.log.push(Told::Action {
-                            number: u.number,
-                            seat: l.seat,
-                            label: l.label.clone(),
-                            by_bot: l.by_bot,
-                        });
+                let mut table = u.table.clone();
+                if !u.resync
+                    && let Some(held) = self.table.take()
+                {
+                    // An update after an action carries the action and only its new
+                    // entries, and the board only when it changed.
+                    let mut told = held.told;
+                    told.extend(table.told);
+                    table.told = told;
+                    if table.board.is_none() {
+                        table.board = held.board;
                     }
-                    self.log
-                        .extend(u.view.log.iter().map(|l| Told::Line(l.clone())));
                 }
-                if self.log.len() > LOG_KEPT {
-                    self.log.drain(..self.log.len() - LOG_KEPT);
+                if table.told.len() > LOG_KEPT {
+                    table.told.drain(..table.told.len() - LOG_KEPT);
                 }
-                view.log = self
-                    .log
-                    .iter()
-                    .filter_map(|t| match t {
-                        Told::Line(l) => Some(l.clone()),
-                        Told::Action { .. } => None,
-                    })
-                    .collect();
-                self.view = Some(view);
-                if let Some(b) = &u.board {
-                    self.board = Some(b.clone());
-                }
-                self.offered = u.offered.clone();
-                self.seats = u.seats.clone();
+                table.lines_from_told();
+                self.last = u.last().cloned();
+                self.table = Some(table);
                 self.seats_at = Some(std::time::Instant::now());
-                if !u.resync {
-                    self.last = u.last.clone();
-                }
             }
             ServerMsg::Seats { number, seats, .. } if *number == self.number => {
-                self.seats = seats.clone();
+                if let Some(t) = &mut self.table {
+                    t.seats = seats.clone();
+                }
                 self.seats_at = Some(std::time::Instant::now());
             }
             ServerMsg::Refused { reason, .. } | ServerMsg::Error { reason } => {

@@ -12,19 +12,15 @@
 //! the replay stay on the server until the game is over.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
-use farebox::GameDef;
-use farebox::board::{Board, Edge, Graph, LaidPiece, Space, TrackState};
-use farebox::content::def::BoardDef;
-use farebox::game::View;
-use farebox::value::Value;
 use serde::{Deserialize, Serialize};
 
 /// The protocol's version; a client of another version is told so in [`ServerMsg::Welcome`].
 /// 2: a whole view's log is in [`Update::told`] (each action's line with the rules' lines),
-/// its `view.log` empty. 3: an offer carries its label and what it names ([`Offer`]).
-pub const PROTOCOL: u32 = 3;
+/// its `view.log` empty. 3: an offer carries its label and what it names ([`Offer`]). 4: an
+/// update is the engine's [`TableView`] (the board in the engine's types, each action's entry
+/// with the spaces it changed, no separate `last`).
+pub const PROTOCOL: u32 = 4;
 
 /// The largest message a client may send, in bytes. A larger one ends the connection.
 pub const MAX_CLIENT_MESSAGE: usize = 16 * 1024;
@@ -109,292 +105,78 @@ pub struct ModInfo {
     pub bots: Vec<String>,
 }
 
-/// Who holds a seat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SeatKind {
-    /// A person's seat nobody has taken yet.
-    Open,
-    Person,
-    Bot,
-}
-
-/// One seat as everyone at the table may see it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SeatStatus {
-    pub seat: u8,
-    /// The seat's name in the game ("Red").
-    pub name: String,
-    pub kind: SeatKind,
-    /// The person's name as they gave it (person seats).
-    pub player: Option<String>,
-    /// Whether the person is connected (person seats).
-    pub connected: bool,
-    /// The bot playing the seat: a bot seat's bot, or the one standing in for a person who
-    /// dropped out (until they come back).
-    pub bot: Option<String>,
-    /// Whether the seat is to act.
-    pub to_act: bool,
-    /// The milliseconds left on the clock of the seat's decision when this was sent (the seat
-    /// to act, a person, at a table with a turn clock): when it runs out, the table's stand-in
-    /// bot takes that decision for them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub clock_ms: Option<u64>,
-}
+/// Who holds a seat, and one seat as everyone at the table may see it: the engine's types.
+pub use farebox::game::{SeatStatus, Sitter};
 
 /// An action offered to the connection's seat: the engine's [`farebox::game::Offer`] as it
 /// is (the label its rules give that seat, as a menu path, and the board spaces it names).
 pub use farebox::game::Offer;
 
-/// The last action taken, as the connection's seat is shown it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LastAction {
-    pub seat: u8,
-    /// The seat's own label for its own action, the public label for anyone else's.
-    pub label: String,
-    /// Whether a bot took it.
-    pub by_bot: bool,
-}
+/// One entry of a seat's log ([`farebox::game::Told`]): an action by the label it had for the
+/// seat when it was taken, with the spaces it changed, or a line the rules wrote.
+pub use farebox::game::Told;
 
-/// The most entries a seat's log keeps (actions' lines and the lines the rules wrote,
+/// The board as it lies on the table ([`farebox::board::TableBoard`]): sent for graph,
+/// sections and track boards only (a grid's tiles are in the view), with a seat's whole view
+/// and whenever an action changed it.
+pub use farebox::board::TableBoard;
+
+/// What a seat sees of a table ([`farebox::game::TableView`]): the one type the Studio's local
+/// game builds too.
+pub use farebox::game::TableView;
+
+/// The most entries a seat's log keeps (actions' entries and the lines the rules wrote,
 /// together): a client keeps the newest this many, and a whole view carries at most this
 /// many, so a long game's history never goes out in one message unbounded. A thousand is
 /// more than the Play tab's log panel draws (about 300 lines), a few hundred actions of a
 /// long game, and at most a few megabytes (a rules' line is at most 4000 bytes).
 pub const LOG_KEPT: usize = 1000;
 
-/// One entry of a seat's log, as a client at the table since the start holds it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Told {
-    /// An action, by the label it had for the seat when it was taken (the seat's own label
-    /// for its own action, the public one for anyone else's: as [`LastAction`]); `number`
-    /// is the action number it led to.
-    Action {
-        number: u64,
-        seat: u8,
-        label: String,
-        by_bot: bool,
-    },
-    /// A line the rules wrote that the seat may read.
-    Line(String),
-}
-
-/// A seat's view of the game: the engine's [`View`] as it is (the same type both ways).
-pub type WireView = View;
-
-/// The board as it lies on the table, for drawing it: where the spaces are (id, name,
-/// position, and the tags and properties the mod and the laid track give them), the roads
-/// between them, a sections city's arrangement and a track's laid cards. Public to everyone,
-/// like the local game's board (`farebox play` shows it to every seat): the rules cannot write
-/// a space's tags or properties, so they say only what the mod's files and the cards laid in
-/// sight say. Sent for graph, sections and track boards only (a grid's tiles are in the
-/// view), with a seat's whole view and whenever it changed after an action; a client draws
-/// it as it is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireBoard {
-    pub spaces: Vec<WireSpace>,
-    pub edges: Vec<WireEdge>,
-    /// For sections boards: (section index, quarter turns) at each layout position.
-    pub arrangement: Vec<(u16, u8)>,
-    pub track: Option<WireTrack>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireSpace {
-    pub id: String,
-    pub name: String,
-    pub x: f64,
-    pub y: f64,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tags: Vec<String>,
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub props: BTreeMap<String, Value>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireEdge {
-    pub from: u32,
-    pub to: u32,
-    pub directed: bool,
-    pub tags: Vec<String>,
-    pub cost: u32,
-}
-
-/// A track's laid cards and where the next one attaches.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireTrack {
-    pub laid: Vec<WireLaid>,
-    pub end: (f64, f64, i32),
-    pub table: (f64, f64),
-    pub clearance: f64,
-}
-
-/// One laid track card: `farebox::board::LaidPiece` on the wire.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WireLaid {
-    pub piece: u16,
-    pub x: f64,
-    pub y: f64,
-    pub heading: i32,
-    pub lanes: u32,
-    pub rows: u32,
-    pub turn: i32,
-    pub first_space: u32,
-    pub forced: bool,
-    pub removed: bool,
-}
-
-impl WireBoard {
-    /// The board of a game of `def` as it lies now; None for a grid (its tiles are in the
-    /// view) and for a game without a board.
-    pub fn of(def: &GameDef, board: &Board) -> Option<WireBoard> {
-        if !matches!(
-            def.board,
-            BoardDef::Graph(_) | BoardDef::Sections(_) | BoardDef::Track(_)
-        ) {
-            return None;
-        }
-        let g = &board.graph;
-        Some(WireBoard {
-            spaces: g
-                .spaces
-                .iter()
-                .map(|s| WireSpace {
-                    id: s.id.clone(),
-                    name: s.name.clone(),
-                    x: s.x,
-                    y: s.y,
-                    tags: s.tags.clone(),
-                    props: s.props.clone(),
-                })
-                .collect(),
-            edges: g
-                .edges
-                .iter()
-                .map(|e| WireEdge {
-                    from: e.from,
-                    to: e.to,
-                    directed: e.directed,
-                    tags: e.tags.clone(),
-                    cost: e.cost,
-                })
-                .collect(),
-            arrangement: board.arrangement.clone(),
-            track: board.track.as_ref().map(|t| WireTrack {
-                laid: t
-                    .laid
-                    .iter()
-                    .map(|p| WireLaid {
-                        piece: p.piece,
-                        x: p.x,
-                        y: p.y,
-                        heading: p.heading,
-                        lanes: p.lanes,
-                        rows: p.rows,
-                        turn: p.turn,
-                        first_space: p.first_space,
-                        forced: p.forced,
-                        removed: p.removed,
-                    })
-                    .collect(),
-                end: t.end,
-                table: t.table,
-                clearance: t.clearance,
-            }),
-        })
-    }
-
-    /// The board again, for drawing it as the local game does (a client has the mod, so
-    /// `def`, for the board's kind).
-    pub fn to_board(&self, def: &GameDef) -> Board {
-        let mut graph = Graph::default();
-        graph.spaces = self
-            .spaces
-            .iter()
-            .map(|s| Space {
-                id: s.id.clone(),
-                name: s.name.clone(),
-                x: s.x,
-                y: s.y,
-                tags: s.tags.clone(),
-                props: s.props.clone(),
-            })
-            .collect();
-        graph.edges = self
-            .edges
-            .iter()
-            .map(|e| Edge {
-                from: e.from,
-                to: e.to,
-                directed: e.directed,
-                tags: e.tags.clone(),
-                cost: e.cost,
-            })
-            .collect();
-        Board {
-            kind: def.board.kind_name(),
-            graph: Arc::new(graph),
-            grid: None,
-            track: self.track.as_ref().map(|t| TrackState {
-                laid: t
-                    .laid
-                    .iter()
-                    .map(|p| LaidPiece {
-                        piece: p.piece,
-                        x: p.x,
-                        y: p.y,
-                        heading: p.heading,
-                        lanes: p.lanes,
-                        rows: p.rows,
-                        turn: p.turn,
-                        first_space: p.first_space,
-                        forced: p.forced,
-                        removed: p.removed,
-                    })
-                    .collect(),
-                end: t.end,
-                table: t.table,
-                clearance: t.clearance,
-                start: None,
-            }),
-            arrangement: self.arrangement.clone(),
-        }
-    }
-}
-
-/// The game as one connection may see it after action `number`.
+/// The game as one connection may see it after action `number`: a [`TableView`] (read through
+/// it: `update.view`, `update.offered`), whole or as the news of one action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Update {
     pub code: String,
-    pub number: u64,
-    pub view: WireView,
-    /// The actions the connection's seat may take now: empty unless it is to act, is played
-    /// by the person on this connection, and the game is not over.
-    pub offered: Vec<Offer>,
-    pub seats: Vec<SeatStatus>,
-    /// The action that led here (absent in a resync or the first view).
-    pub last: Option<LastAction>,
-    /// How many of the seat's log lines came before `view.log`: an update after an action
-    /// carries only the lines that action wrote that the seat may read, to be added to those
-    /// it has. A resync's `view.log` is empty (0): its log is in `told`.
+    /// In a whole view (`resync`), everything: the seat's log in `told` as a client at the
+    /// table since the start holds it (the newest [`LOG_KEPT`] entries), the board. After an
+    /// action, `told` holds only the entries that action added (its own, then the lines it
+    /// wrote that the seat may read), to be added to those the client has, and `board` is
+    /// absent unless the action changed it (the last one sent still holds). `view.log` is
+    /// always empty on the wire: the lines are in `told`.
+    #[serde(flatten)]
+    pub table: TableView,
+    /// How many entries of the seat's log came before `told` (0 in a whole view).
     pub log_from: usize,
-    /// In a resync: the seat's log as a client at the table since the start holds it, the
-    /// newest [`LOG_KEPT`] entries: each action's line as the seat was shown it live, then
-    /// the lines the rules wrote as it was applied that the seat may read. Empty otherwise.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub told: Vec<Told>,
     /// Whether this is the whole view sent again (after a join, a refused action or a
-    /// [`ClientMsg::Resync`]) rather than the view after a new action.
+    /// [`ClientMsg::Resync`]) rather than the news of a new action.
     pub resync: bool,
-    /// The board as it lies on the table ([`WireBoard`]): with every whole view, and after
-    /// an action that changed it; absent otherwise (the last one sent still holds) and for
-    /// grid boards and games without one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board: Option<WireBoard>,
     /// A deliberately leaky server's extra (tests only: see `ServerConfig::leak_for_tests`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub debug: Option<serde_json::Value>,
+}
+
+impl std::ops::Deref for Update {
+    type Target = TableView;
+    fn deref(&self) -> &TableView {
+        &self.table
+    }
+}
+
+impl std::ops::DerefMut for Update {
+    fn deref_mut(&mut self) -> &mut TableView {
+        &mut self.table
+    }
+}
+
+impl Update {
+    /// The action that led here, as the seat was told it (None in a whole view, and before
+    /// the first action).
+    pub fn last(&self) -> Option<&Told> {
+        if self.resync {
+            return None;
+        }
+        self.told.iter().find(|t| matches!(t, Told::Action { .. }))
+    }
 }
 
 /// What the server sends.
@@ -543,6 +325,7 @@ mod tests {
                 seat: 1,
                 label: "Drives to Oak Street".into(),
                 by_bot: false,
+                spaces: vec![],
             },
             Told::Line("Red picks up a fare".into()),
         ];
@@ -563,7 +346,7 @@ mod tests {
         let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
         let resolver = farebox::source::FolderResolver::new(mods.clone());
         for id in ["dicey-curves", "taxi-derby"] {
-            let def = Arc::new(
+            let def = std::sync::Arc::new(
                 farebox::content::load_mod(
                     &farebox::source::FsSource::new(mods.join(id)),
                     &resolver,
@@ -577,10 +360,10 @@ mod tests {
                 };
                 g.apply(&a).unwrap();
             }
-            let wire = WireBoard::of(&def, &g.state().board).unwrap();
+            let wire = TableBoard::of(&def, &g.state().board).unwrap();
             let text = serde_json::to_string(&wire).unwrap();
             // (Positions may come back a rounding apart: JSON numbers are read quickly.)
-            let read: WireBoard = serde_json::from_str(&text).unwrap();
+            let read: TableBoard = serde_json::from_str(&text).unwrap();
             let board = read.to_board(&def);
             let table = &g.state().board.graph.spaces;
             assert_eq!(board.graph.spaces.len(), table.len(), "{id}");
@@ -592,6 +375,36 @@ mod tests {
                     "{id}"
                 );
             }
+            // A whole update, board and all, reads back as it was sent.
+            let mut table = TableView {
+                number: g.history().len() as u64,
+                viewer: Some(1),
+                view: g.view(Some(1)),
+                seats: vec![],
+                offered: g.legal_offers().unwrap(),
+                told: vec![Told::Line("a line".into())],
+                board: Some(wire.clone()),
+            };
+            table.view.log.clear();
+            let m = ServerMsg::Update(Box::new(Update {
+                code: "ABCD".into(),
+                table,
+                log_from: 0,
+                resync: true,
+                debug: None,
+            }));
+            let back: ServerMsg = serde_json::from_str(&m.to_text()).unwrap();
+            let (ServerMsg::Update(a), ServerMsg::Update(b)) = (&back, &m) else {
+                panic!("not an update: {back:?}");
+            };
+            assert_eq!(
+                (&a.view, &a.offered, &a.told),
+                (&b.view, &b.offered, &b.told)
+            );
+            assert_eq!(
+                a.board.as_ref().map(|b| b.spaces.len()),
+                Some(wire.spaces.len())
+            );
         }
     }
 }

@@ -10,7 +10,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use common::*;
-use farebox_server::protocol::{ClientMsg, ServerMsg};
+use farebox_server::protocol::{ClientMsg, ServerMsg, Told};
 use futures_util::{SinkExt, StreamExt};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -422,7 +422,15 @@ async fn a_person_who_never_acts_is_played_for_when_the_clock_runs_out() {
     // Seat 1 never acts; the game goes on without them.
     let moved = until(&mut other, |m| match m {
         ServerMsg::Update(u) => {
-            u.number >= 1 && u.last.as_ref().is_some_and(|l| l.seat == 0 && l.by_bot)
+            u.number >= 1
+                && matches!(
+                    u.last(),
+                    Some(Told::Action {
+                        seat: 0,
+                        by_bot: true,
+                        ..
+                    })
+                )
         }
         _ => false,
     })
@@ -490,10 +498,10 @@ fn take_actions(c: &farebox_server::client::Client, n: u64) {
     let mut acted_at = None;
     while taken < n {
         let l = c.latest();
-        if l.view.as_ref().is_some_and(|v| v.result.is_some()) {
+        if l.over() {
             return;
         }
-        if let Some(o) = l.offered.first()
+        if let Some(o) = l.offered().first()
             && acted_at != Some(l.number)
         {
             acted_at = Some(l.number);

@@ -13,7 +13,7 @@ use common::*;
 use farebox::replay::{Replay, seat_transcript, verify};
 use farebox_server::client::Event;
 use farebox_server::protocol::{
-    ClientMsg, DownloadKind, LOG_KEPT, SeatKind, ServerMsg, Told, WireBoard,
+    ClientMsg, DownloadKind, LOG_KEPT, ServerMsg, Sitter, TableBoard, Told,
 };
 
 #[test]
@@ -49,16 +49,16 @@ fn whole_games_of_every_bundled_game() {
         let taken = play_out(&person, spread);
         assert!(taken > 0, "{id}: the person never acted");
         let l = person.latest();
-        let result = l.view.as_ref().unwrap().result.clone().unwrap();
+        let result = l.view().unwrap().result.clone().unwrap();
         // The spectator sees the same end, never an offered action.
         wait_until(&watcher, "the watcher's last view", |w| {
             w.number == l.number
         });
         let wl = watcher.latest();
-        assert_eq!(wl.view.as_ref().unwrap().result.as_ref(), Some(&result));
-        assert!(wl.offered.is_empty());
-        assert_eq!(wl.seats[0].player.as_deref(), Some("Ada"));
-        assert_eq!(wl.seats[1].kind, SeatKind::Bot);
+        assert_eq!(wl.view().unwrap().result.as_ref(), Some(&result));
+        assert!(wl.offered().is_empty());
+        assert_eq!(wl.seats()[0].player.as_deref(), Some("Ada"));
+        assert_eq!(wl.seats()[1].kind, Sitter::Bot);
         // The records: the whole replay verifies and ends the same; the seat's own record is
         // the seat's transcript of that replay.
         let text = person.download(DownloadKind::Replay, WAIT).unwrap();
@@ -87,12 +87,12 @@ fn a_stale_action_is_refused_and_the_view_sent_again() {
     let code = table(&server, "curbside", &["person", "random"]);
     let c = connect(&server);
     c.join(&code, Some(0), "", None, WAIT).unwrap();
-    wait_until(&c, "the first offer", |l| !l.offered.is_empty());
+    wait_until(&c, "the first offer", |l| !l.offered().is_empty());
     let l = c.latest();
     let stale = l.number + 5;
     c.send(ClientMsg::Act {
         number: stale,
-        action: l.offered[0].action.clone(),
+        action: l.offered()[0].action.clone(),
     });
     let refused = c
         .wait_for(WAIT, |m| matches!(m, ServerMsg::Refused { .. }))
@@ -113,9 +113,9 @@ fn a_stale_action_is_refused_and_the_view_sent_again() {
     };
     assert!(u.resync);
     assert_eq!(u.number, l.number);
-    assert_eq!(u.offered, l.offered, "the same offer again");
+    assert_eq!(u.offered, l.offered(), "the same offer again");
     // The game went on from there, untouched: the right number is taken.
-    c.act(&l.offered[0].action);
+    c.act(&l.offered()[0].action);
     wait_until(&c, "the action taken", |x| x.number > l.number);
 }
 
@@ -130,18 +130,18 @@ fn a_person_who_drops_out_is_stood_in_for_and_comes_back() {
     let person = connect(&server);
     let seated = person.join(&code, Some(0), "Bo", None, WAIT).unwrap();
     let token = seated.token.unwrap();
-    wait_until(&person, "the person's turn", |l| !l.offered.is_empty());
+    wait_until(&person, "the person's turn", |l| !l.offered().is_empty());
     let at = person.latest().number;
     let dropped = std::time::Instant::now();
     drop(person);
     // Gone: the watcher sees the seat disconnected, the game waits through the grace period,
     // then a bot plays the seat.
     wait_until(&watcher, "the seat shown disconnected", |l| {
-        l.seats.first().is_some_and(|s| !s.connected)
+        l.seats().first().is_some_and(|s| !s.connected)
     });
     assert_eq!(watcher.latest().number, at, "the game waits for the person");
     wait_until(&watcher, "a bot standing in", |l| {
-        l.seats.first().is_some_and(|s| s.bot.is_some()) || l.number > at
+        l.seats().first().is_some_and(|s| s.bot.is_some()) || l.number > at
     });
     // Not before the grace period is over (the server heard of the drop after `dropped`).
     let waited = dropped.elapsed();
@@ -155,25 +155,20 @@ fn a_person_who_drops_out_is_stood_in_for_and_comes_back() {
     let again = back.rejoin(&code, &token, None, WAIT).unwrap();
     assert_eq!(again.seat, Some(0));
     wait_until(&back, "the seat handed back", |l| {
-        l.seats
+        l.seats()
             .first()
             .is_some_and(|s| s.connected && s.bot.is_none())
     });
-    if back
-        .latest()
-        .view
-        .as_ref()
-        .is_some_and(|v| v.result.is_none())
-    {
+    if back.latest().view().is_some_and(|v| v.result.is_none()) {
         wait_until(&back, "the person's turn again", |l| {
-            !l.offered.is_empty() || l.view.as_ref().is_some_and(|v| v.result.is_some())
+            !l.offered().is_empty() || l.over()
         });
         let n = back.latest().number;
         let wait = std::time::Instant::now();
         while wait.elapsed() < Duration::from_millis(600) {
             back.next_event(Duration::from_millis(50));
         }
-        if !back.latest().offered.is_empty() {
+        if !back.latest().offered().is_empty() {
             assert_eq!(
                 back.latest().number,
                 n,
@@ -213,7 +208,7 @@ fn a_client_with_other_content_is_told_so() {
     // And the seat is still open for the right content.
     let (mod_id, hash, seats) = c.look(&code, WAIT).unwrap();
     assert_eq!(mod_id, "curbside");
-    assert_eq!(seats[0].kind, SeatKind::Open);
+    assert_eq!(seats[0].kind, Sitter::Open);
     c.join(&code, Some(0), "", Some(&hash), WAIT).unwrap();
 }
 
@@ -249,7 +244,7 @@ fn tables_are_made_over_the_wire_and_bad_requests_answered() {
 
 /// Whether two boards are the same, positions to within a billionth (a number read back from
 /// JSON may differ in its last bit).
-fn same_board(a: &Option<WireBoard>, b: &Option<WireBoard>) -> bool {
+fn same_board(a: &Option<TableBoard>, b: &Option<TableBoard>) -> bool {
     let near = |x: f64, y: f64| (x - y).abs() < 1e-9;
     let (Some(a), Some(b)) = (a, b) else {
         return a.is_none() && b.is_none();
@@ -304,8 +299,8 @@ fn the_board_a_client_holds_is_the_tables_after_every_action() {
         let end = person.latest().number;
         watcher.resync();
         // The watcher's updates, in order: the board it holds after each.
-        let mut held: Option<Option<WireBoard>> = None;
-        let mut boards: Vec<(u64, Option<WireBoard>)> = vec![];
+        let mut held: Option<Option<TableBoard>> = None;
+        let mut boards: Vec<(u64, Option<TableBoard>)> = vec![];
         loop {
             match watcher.next_event(WAIT) {
                 Some(Event::Msg(ServerMsg::Update(u))) => {
@@ -333,14 +328,14 @@ fn the_board_a_client_holds_is_the_tables_after_every_action() {
         let mut g = farebox::game::Game::new(def.clone(), replay.setup.clone()).unwrap();
         let mut at = 0;
         let mut changed = 0;
-        let start = WireBoard::of(&def, &g.state().board);
+        let start = TableBoard::of(&def, &g.state().board);
         for (n, board) in &boards {
             while at < *n {
                 g.apply(&replay.steps[at as usize].action).unwrap();
                 at += 1;
             }
-            let now = WireBoard::of(&def, &g.state().board);
-            let laid = |b: &Option<WireBoard>| {
+            let now = TableBoard::of(&def, &g.state().board);
+            let laid = |b: &Option<TableBoard>| {
                 b.as_ref()
                     .map(|b| (b.spaces.len(), b.track.as_ref().map(|t| t.laid.len())))
             };
@@ -445,15 +440,15 @@ fn play_to(c: &farebox_server::client::Client, n: u64) {
     loop {
         let l = c.latest();
         assert!(
-            l.view.as_ref().is_some_and(|v| v.result.is_none()),
+            l.view().is_some_and(|v| v.result.is_none()),
             "over before {n}"
         );
-        if !l.offered.is_empty() && acted_at != Some(l.number) {
+        if !l.offered().is_empty() && acted_at != Some(l.number) {
             if l.number >= n {
                 return;
             }
             acted_at = Some(l.number);
-            c.act(&l.offered[spread(taken, l.offered.len())].action);
+            c.act(&l.offered()[spread(taken, l.offered().len())].action);
             taken += 1;
         }
         c.next_event(Duration::from_millis(50));
@@ -497,7 +492,10 @@ fn a_late_or_returning_client_reads_the_log_of_one_there_all_along() {
     wait_until(&watcher, "the watcher at the same action", |l| {
         l.number == at
     });
-    let (mine, seen) = (person.latest().log, watcher.latest().log);
+    let (mine, seen) = (
+        person.latest().told().to_vec(),
+        watcher.latest().told().to_vec(),
+    );
     assert_eq!(actions(&seen).len() as u64, at, "every action has its line");
     assert!(
         seen.iter().any(|t| matches!(t, Told::Line(_))),
@@ -518,20 +516,32 @@ fn a_late_or_returning_client_reads_the_log_of_one_there_all_along() {
     let late = connect(&server);
     late.join(&code, None, "", None, WAIT).unwrap();
     assert_eq!(late.latest().number, at);
-    assert_eq!(late.latest().log, seen, "the late watcher's log");
+    assert_eq!(
+        late.latest().told().to_vec(),
+        seen,
+        "the late watcher's log"
+    );
     // The person, back on a new connection with the token (the old one is ended).
     let back = connect(&server);
     back.rejoin(&code, &token, None, WAIT).unwrap();
     assert_eq!(back.latest().number, at);
-    assert_eq!(back.latest().log, mine, "the returning person's log");
+    assert_eq!(
+        back.latest().told().to_vec(),
+        mine,
+        "the returning person's log"
+    );
     // The game goes on: the late watcher's log grows as the first watcher's does.
     let taken = play_out(&back, spread);
     assert!(taken > 0);
     let end = back.latest().number;
     wait_until(&watcher, "the end", |l| l.number == end);
     wait_until(&late, "the end", |l| l.number == end);
-    assert_eq!(late.latest().log, watcher.latest().log, "after the game");
-    assert!(watcher.latest().log.len() <= LOG_KEPT);
+    assert_eq!(
+        late.latest().told().to_vec(),
+        watcher.latest().told().to_vec(),
+        "after the game"
+    );
+    assert!(watcher.latest().told().to_vec().len() <= LOG_KEPT);
 }
 
 /// A whole view carries at most the newest `LOG_KEPT` entries of the log, and a client there
@@ -552,12 +562,12 @@ fn a_long_games_log_is_sent_bounded() {
     play_out(&person, spread);
     let end = person.latest().number;
     wait_until(&watcher, "the end", |l| l.number == end);
-    let seen = watcher.latest().log;
+    let seen = watcher.latest().told().to_vec();
     eprintln!("{end} actions, {} entries kept", seen.len());
     assert_eq!(seen.len(), LOG_KEPT, "a game longer than the log keeps");
     let late = connect(&server);
     late.join(&code, None, "", None, WAIT).unwrap();
-    assert_eq!(late.latest().log, seen);
+    assert_eq!(late.latest().told().to_vec(), seen);
     // The whole view itself carries no more.
     late.resync();
     let m = late

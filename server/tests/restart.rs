@@ -139,7 +139,7 @@ struct Person {
 }
 
 fn over(l: &Latest) -> bool {
-    l.view.as_ref().is_some_and(|v| v.result.is_some())
+    l.over()
 }
 
 /// Plays the people's seats, each taking `spread(taken)` of its offered actions, until the
@@ -154,12 +154,12 @@ fn drive(people: &mut [Person], stop: impl Fn(u64) -> bool) -> u64 {
             if over(&l) {
                 return l.number;
             }
-            if !l.offered.is_empty() && p.acted_at != Some(l.number) {
+            if !l.offered().is_empty() && p.acted_at != Some(l.number) {
                 if stop(l.number) {
                     return l.number;
                 }
-                let i = spread(p.taken, l.offered.len());
-                p.c.act(&l.offered[i].action);
+                let i = spread(p.taken, l.offered().len());
+                p.c.act(&l.offered()[i].action);
                 p.acted_at = Some(l.number);
                 p.taken += 1;
             }
@@ -425,12 +425,12 @@ fn an_action_the_store_cannot_keep_is_not_announced() {
     c.join(&code, Some(0), "Ada", Some(&def.content_hash), WAIT)
         .unwrap();
     let l = c.latest();
-    assert!(!l.offered.is_empty(), "seat 1 acts first");
+    assert!(!l.offered().is_empty(), "seat 1 acts first");
     let before = l.number;
     // Another writer holds the file longer than the server waits for it.
     let blocker = rusqlite::Connection::open(&store).unwrap();
     blocker.execute_batch("BEGIN EXCLUSIVE").unwrap();
-    c.act(&l.offered[0].action);
+    c.act(&l.offered()[0].action);
     let e = c
         .wait_for(WAIT, |m| matches!(m, ServerMsg::Update(_)))
         .unwrap_err();

@@ -213,7 +213,7 @@ fn a_person_coming_back_in_the_terminal_is_told_what_happened_meanwhile() {
     // The bots play the game out.
     let watcher = Client::connect(&addr, WAIT).unwrap();
     watcher.join(&code, None, "", None, WAIT).unwrap();
-    while watcher.latest().view.is_none_or(|v| v.result.is_none()) {
+    while watcher.latest().view().is_none_or(|v| v.result.is_none()) {
         watcher.next_event(std::time::Duration::from_millis(50));
     }
     let (rc, out, err) = farebox(&["play", "--join", &addr, &code, "--token", &token], "");
@@ -221,7 +221,7 @@ fn a_person_coming_back_in_the_terminal_is_told_what_happened_meanwhile() {
     // What the seat's log holds after its own last action, as the terminal words it.
     let back = Client::connect(&addr, WAIT).unwrap();
     back.rejoin(&code, &token, None, WAIT).unwrap();
-    let log = back.latest().log;
+    let log = back.latest().told().to_vec();
     let from = log
         .iter()
         .rposition(|t| {

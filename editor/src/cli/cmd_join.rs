@@ -18,7 +18,7 @@ use farebox::board::Board;
 use farebox::game::View;
 use farebox_server::client::{Client, Event, Latest};
 use farebox_server::protocol::{
-    ClientMsg, PERSON, SeatKind, SeatStatus, ServerMsg, Told, Update, WireBoard,
+    ClientMsg, PERSON, SeatStatus, ServerMsg, Sitter, TableBoard, Told, Update,
 };
 
 use crate::cli::PlayArgs;
@@ -60,7 +60,7 @@ pub fn run(args: PlayArgs, io: &mut Io) -> Result<i32, Fail> {
         } else {
             let open = seats
                 .iter()
-                .find(|s| s.kind == SeatKind::Open)
+                .find(|s| s.kind == Sitter::Open)
                 .map(|s| s.seat);
             if open.is_none() {
                 io.say("No seat is open at this table: you watch.");
@@ -120,6 +120,7 @@ fn catch_up(def: &GameDef, told: &[Told], me: Option<u8>, upto: u64) -> Vec<Stri
                 seat,
                 label,
                 by_bot,
+                ..
             } => {
                 at = *number;
                 if at > upto && !mine(t) {
@@ -186,9 +187,9 @@ fn seats_line(def: &GameDef, seats: &[SeatStatus], me: Option<u8>) -> String {
         .iter()
         .map(|s| {
             let who = match s.kind {
-                SeatKind::Open => "open".to_string(),
-                SeatKind::Bot => format!("{} (bot)", s.bot.clone().unwrap_or_default()),
-                SeatKind::Person => {
+                Sitter::Open => "open".to_string(),
+                Sitter::Bot => format!("{} (bot)", s.bot.clone().unwrap_or_default()),
+                Sitter::Person => {
                     let name = cut(s.player.as_deref().unwrap_or("someone"), 40);
                     let you = if me == Some(s.seat) { ", you" } else { "" };
                     match (&s.bot, s.connected) {
@@ -219,7 +220,7 @@ struct Online<'a> {
     /// What everyone at the table knows besides the view: the board as it lies (sent by the
     /// server for graph, sections and track boards), the zones that have held cards.
     known: Known,
-    board_seen: Option<WireBoard>,
+    board_seen: Option<TableBoard>,
     board: Option<Board>,
     /// What happened since this seat last chose, shown on its next screen (a watcher is told
     /// at once).
@@ -294,7 +295,7 @@ impl<'a> Online<'a> {
             _ => None,
         };
         let latest = self.client.latest();
-        let line = seats_line(self.def, &latest.seats, self.me);
+        let line = seats_line(self.def, latest.seats(), self.me);
         if line != self.said_seats {
             io.say(clean_line(&line).into_owned());
             self.said_seats = line;
@@ -314,13 +315,19 @@ impl<'a> Online<'a> {
         if !u.resync {
             self.told_upto = u.number;
             let mut told = vec![];
-            if let Some(last) = &u.last
-                && (self.me != Some(last.seat) || last.by_bot)
-            {
-                told.push(action_line(def, last.seat, &last.label, last.by_bot));
-            }
-            for l in &u.view.log {
-                told.push(rules_line(l));
+            for t in &u.told {
+                match t {
+                    Told::Action {
+                        seat,
+                        label,
+                        by_bot,
+                        ..
+                    } if self.me != Some(*seat) || *by_bot => {
+                        told.push(action_line(def, *seat, label, *by_bot));
+                    }
+                    Told::Action { .. } => {}
+                    Told::Line(l) => told.push(rules_line(l)),
+                }
             }
             self.tell(io, told);
         }
@@ -381,11 +388,11 @@ impl Source for Online<'_> {
             let (update, latest) = self.update(io)?;
             let Some(u) = update else { continue };
             self.take_in(io, &u);
-            let Some(view) = latest.view.clone().filter(|v| v.seat == u.view.seat) else {
+            let Some(view) = latest.view().filter(|v| v.seat == u.view.seat).cloned() else {
                 continue;
             };
-            if latest.board != self.board_seen {
-                self.board_seen = latest.board.clone();
+            if latest.board() != self.board_seen.as_ref() {
+                self.board_seen = latest.board().cloned();
                 self.board = self.board_seen.as_ref().map(|b| b.to_board(def));
             }
             self.known.update_from(def, self.board.as_ref(), &view);

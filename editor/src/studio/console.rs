@@ -76,12 +76,15 @@ pub struct Position {
 }
 
 impl Position {
-    pub fn of(snap: &Snapshot) -> Position {
-        Position {
+    /// The position of a game played here; None for an online game (its state is the
+    /// server's: a seat holds only its view).
+    pub fn of(snap: &Snapshot) -> Option<Position> {
+        let local = snap.local.as_ref()?;
+        Some(Position {
             def: snap.def.clone(),
-            setup: snap.setup.clone(),
-            history: snap.history.clone(),
-        }
+            setup: local.setup.clone(),
+            history: local.history.clone(),
+        })
     }
 
     /// "action 12 of the game with seed 5".
@@ -264,13 +267,16 @@ impl Console {
             ui.selectable_value(&mut self.source, Source::Play, "the Play tab's game");
             ui.selectable_value(&mut self.source, Source::Replay, "the Replay tab's step");
         });
-        let position = shown.map(Position::of);
+        let position = shown.and_then(Position::of);
         match &position {
             Some(p) => ui.label(format!(
                 "Luau against the game {}, with the rules' right to read everything (every seat's secrets) and no right to change anything. An expression shows its value; statements show what they `return`.",
                 p.describe()
             )),
             None => ui.label(match self.source {
+                Source::Play if shown.is_some() => {
+                    "The Play tab's game is online: its state is the server's, and this seat holds only its own view, so the console cannot read it."
+                }
                 Source::Play => "No game in the Play tab: start one there, then read it here.",
                 Source::Replay => "No replay open: open one in the Replay tab, then read it here.",
             }),

@@ -98,7 +98,7 @@ impl ReplayPanel {
 
     /// The step of the position drawn (it follows the scrubber once the worker answers).
     pub fn showing(&self) -> Option<usize> {
-        self.snap.as_ref().map(|s| s.step)
+        self.snap.as_ref().map(|s| s.step())
     }
 
     /// The public label of every action of the open replay, once worked out.
@@ -274,7 +274,7 @@ impl ReplayPanel {
                 Reply::Snapshot(s) if self.labels_coming => {
                     self.labels_coming = false;
                     self.labels = Some(s.moves.iter().map(|m| (m.seat, m.label.clone())).collect());
-                    self.hidden |= s.secret;
+                    self.hidden |= s.local.as_ref().is_some_and(|l| l.secret);
                 }
                 Reply::Snapshot(s) => self.snap = Some(*s),
                 Reply::Failed(e) => {

@@ -19,7 +19,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use farebox::GameDef;
 use farebox::agent::Agent;
 use farebox::board::Board;
-use farebox::game::{Game, Setup, View};
+use farebox::game::{Chronicle, Game, Own, SeatStatus, Setup, Sitter, TableView, Told};
 use farebox::replay::Recorder;
 use farebox::state::GameResult;
 
@@ -38,42 +38,64 @@ impl SeatKind {
     pub fn is_person(&self) -> bool {
         matches!(self, SeatKind::Person)
     }
+
+    /// Who plays each of `seats` (an open seat and a person's are a person's).
+    pub fn of(seats: &[SeatStatus]) -> Vec<SeatKind> {
+        seats
+            .iter()
+            .map(|s| match (&s.kind, &s.bot) {
+                (Sitter::Bot, Some(b)) => SeatKind::Bot(b.clone()),
+                _ => SeatKind::Person,
+            })
+            .collect()
+    }
 }
 
 /// An action the seat to act may take, as that seat reads it: the engine's offer, which the
 /// online server sends as it is.
 pub use farebox::game::Offer as Offered;
 
-/// What the UI draws: one seat's view of the game at one moment.
+/// What the UI draws: one seat's view of a table at one moment, the engine's [`TableView`]
+/// (read through it: `snap.view`, `snap.offered`), as the worker builds it for a local game
+/// or the server sent it for an online one, with what drawing it needs besides.
 #[derive(Debug, Clone)]
 pub struct Snapshot {
     pub def: Arc<GameDef>,
-    pub setup: Setup,
-    pub seats: Vec<SeatKind>,
-    pub viewer: Option<u8>,
-    pub view: View,
+    pub table: TableView,
+    /// The board to draw: the game's own locally, the one the server sent made again online
+    /// (the mod's own until it comes).
     pub board: Board,
-    pub active: u8,
-    pub result: Option<GameResult>,
-    /// The actions of the seat to act, when that seat is the viewer (empty otherwise).
-    pub offered: Vec<Offered>,
     /// Each offered action's spots on the table (the spaces and visible cards it names),
     /// worked out once per snapshot rather than every frame.
     pub spots: Vec<Vec<crate::studio::board_view::Spot>>,
-    /// Actions taken so far, and what they were (the console rebuilds the game from them).
-    pub step: usize,
+    /// Every action told so far, as the viewer may read it (see [`Move`]), from the table's
+    /// log.
+    pub moves: Vec<Move>,
+    /// The log as the Play tab shows it (see [`LogLine`]), from the table's log.
+    pub log: Vec<LogLine>,
+    /// What only a game played here has (None online).
+    pub local: Option<Local>,
+}
+
+/// What the Studio knows of a game it plays itself, beyond what a seat sees.
+#[derive(Debug, Clone)]
+pub struct Local {
+    pub setup: Setup,
+    /// Actions taken so far (the console rebuilds the game from them).
     pub history: Vec<String>,
     /// For each seat: the step its undo would go back to, if it may undo now.
     pub undo_to: Vec<Option<usize>>,
     /// For each seat: the move its undo would take back, as "Seat: label".
     pub undo_what: Vec<Option<String>>,
-    /// Every action taken so far, as the viewer may read it (see [`Move`]).
-    pub moves: Vec<Move>,
-    /// The log as the viewer may read it: each action's line ("Red: Place a tile at 3,4"),
-    /// then the lines the rules wrote as it was applied.
-    pub log: Vec<LogLine>,
     /// Something in the game is hidden from a spectator now (cards, secrets).
     pub secret: bool,
+}
+
+impl std::ops::Deref for Snapshot {
+    type Target = TableView;
+    fn deref(&self) -> &TableView {
+        &self.table
+    }
 }
 
 /// An action taken, as the viewer may read it: its own label for the viewer's own moves,
@@ -96,13 +118,79 @@ pub struct LogLine {
 }
 
 impl Snapshot {
-    /// Works out [`Snapshot::spots`] for the offered actions.
-    pub fn place_offers(&mut self) {
-        self.spots = self
+    /// The snapshot of `table`, drawn on `board`: its moves, log lines and offers' spots
+    /// worked out once here.
+    pub fn new(
+        def: Arc<GameDef>,
+        table: TableView,
+        board: Board,
+        local: Option<Local>,
+    ) -> Snapshot {
+        let moves = table
+            .moves()
+            .map(|(seat, label, spaces)| Move {
+                seat,
+                label: label.to_string(),
+                spaces: spaces.to_vec(),
+            })
+            .collect();
+        let log = table
+            .told
+            .iter()
+            .map(|t| match t {
+                Told::Action {
+                    seat,
+                    label,
+                    by_bot,
+                    ..
+                } => {
+                    // A bot's seat is a bot's: only a stand-in for a person is named.
+                    let standin = *by_bot
+                        && table
+                            .seats
+                            .get(*seat as usize)
+                            .is_some_and(|s| s.kind == Sitter::Person);
+                    let by = if standin { " (a bot)" } else { "" };
+                    LogLine {
+                        seat: Some(*seat),
+                        text: format!("{}{by}: {label}", def.seat_name(*seat as usize)),
+                    }
+                }
+                Told::Line(text) => LogLine {
+                    seat: None,
+                    text: text.clone(),
+                },
+            })
+            .collect();
+        let spots = table
             .offered
             .iter()
-            .map(|o| offer_spots(o, &self.board, &self.view, self.viewer))
+            .map(|o| offer_spots(o, &board, &table.view, table.viewer))
             .collect();
+        Snapshot {
+            def,
+            table,
+            board,
+            spots,
+            moves,
+            log,
+            local,
+        }
+    }
+
+    /// Actions taken so far.
+    pub fn step(&self) -> usize {
+        self.table.number as usize
+    }
+
+    /// How the game ended, once it has.
+    pub fn result(&self) -> Option<&GameResult> {
+        self.table.view.result.as_ref()
+    }
+
+    /// The seat to act.
+    pub fn active(&self) -> u8 {
+        self.table.view.active
     }
 
     /// Each seat's last turn, if it took one: its actions in a row up to its last one, as
@@ -276,18 +364,12 @@ struct Playing {
     agents: BTreeMap<u8, Agent>,
     /// Per action taken: the seat that took it, and whether it may be undone past.
     taken: Vec<(u8, Barrier)>,
-    /// Per action taken by a person: how it read when it was offered ("Seat: label").
-    labels: Vec<Option<String>>,
     /// State hashes after each action (to tell whether a rebased game follows).
     hashes: Vec<String>,
-    /// Per action: its public label, its own label (for a person's seat), the spaces where
-    /// it changed what everyone sees, and how long the game's log was after it.
-    public: Vec<String>,
-    own: Vec<Option<String>>,
-    touched: Vec<Vec<u32>>,
-    log_at: Vec<usize>,
-    /// How long the log was after setup.
-    log_start: usize,
+    /// Every action with its labels (the public one, and a person's own as it was offered),
+    /// the spaces it changed and the log lines it wrote: the record the online server keeps
+    /// too.
+    told: Chronicle,
     /// The offers of this state to the seat to act (a person), once asked for: its legal
     /// actions with their labels, listed and described once per state.
     offers: Option<Vec<Offered>>,
@@ -441,72 +523,15 @@ fn start(
     Ok(p)
 }
 
-/// Where the pieces stand and which tiles lie on the grid: what a move changes that
-/// everyone sees.
-struct Places {
-    pieces: Vec<Option<u32>>,
-    tiles: Vec<(
-        Option<farebox::board::Placed>,
-        Option<farebox::board::Placed>,
-    )>,
-}
-
-impl Places {
-    fn of(g: &Game) -> Places {
-        let s = g.state();
-        Places {
-            pieces: s.pieces.iter().map(|p| p.at).collect(),
-            tiles: s.board.grid.as_ref().map_or_else(Vec::new, |g| {
-                g.tiles
-                    .iter()
-                    .copied()
-                    .zip(g.blockers.iter().copied())
-                    .collect()
-            }),
-        }
-    }
-
-    /// The spaces where `after` differs from `self`: a piece's old and new space, a cell
-    /// whose tiles changed.
-    fn changed(&self, after: &Places) -> Vec<u32> {
-        let mut out = Vec::new();
-        let n = self.pieces.len().max(after.pieces.len());
-        for k in 0..n {
-            let (a, b) = (
-                self.pieces.get(k).copied().flatten(),
-                after.pieces.get(k).copied().flatten(),
-            );
-            if a != b {
-                out.extend(a);
-                out.extend(b);
-            }
-        }
-        for (i, (a, b)) in self.tiles.iter().zip(&after.tiles).enumerate() {
-            if a != b {
-                out.push(i as u32);
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
-    }
-}
-
 impl Playing {
     fn new(game: Game, seats: Vec<SeatKind>, agents: BTreeMap<u8, Agent>) -> Playing {
-        let log_start = game.log().len();
         Playing {
+            told: Chronicle::new(&game, usize::MAX),
             game,
             seats,
             agents,
             taken: Vec::new(),
-            labels: Vec::new(),
             hashes: Vec::new(),
-            public: Vec::new(),
-            own: Vec::new(),
-            touched: Vec::new(),
-            log_at: Vec::new(),
-            log_start,
             offers: None,
         }
     }
@@ -549,25 +574,17 @@ impl Playing {
         let seen_before: Vec<(u8, BTreeMap<String, usize>)> =
             people.iter().map(|&s| (s, self.seen(s))).collect();
         // A person's move is named as it was offered, for "Undo move: ..." later.
+        let person = people.contains(&seat);
         let own = match own {
-            Some(own) => people.contains(&seat).then_some(own),
-            None => people
-                .contains(&seat)
-                .then(|| self.game.describe_path(action).join(" ")),
+            Some(own) if person => Own::Given(own),
+            _ if person => Own::Ask,
+            _ => Own::Nobody,
         };
-        let label = own
-            .as_ref()
-            .map(|l| format!("{}: {l}", self.game.def().seat_name(seat as usize)));
-        // What everyone else is told, for the log and the move marks.
-        let public = self.game.describe_public(action);
-        let before = Places::of(&self.game);
         let rng_before = self.game.state().rng.clone();
-        self.game.apply_legal(action).map_err(|e| e.to_string())?;
+        self.told
+            .take(&mut self.game, action, own, !person)
+            .map_err(|e| e.to_string())?;
         self.offers = None;
-        self.touched.push(before.changed(&Places::of(&self.game)));
-        self.public.push(public);
-        self.own.push(own);
-        self.log_at.push(self.game.log().len());
         let mut barrier = if self.game.state().rng != rng_before {
             Barrier::Fixed
         } else {
@@ -583,7 +600,6 @@ impl Playing {
             }
         }
         self.taken.push((seat, barrier));
-        self.labels.push(label);
         self.hashes.push(self.game.state().hash());
         Ok(())
     }
@@ -663,81 +679,63 @@ impl Playing {
                 }
             })
             .collect::<Vec<Option<usize>>>();
+        let def = self.game.def().clone();
         let undo_what = undo_to
             .iter()
-            .map(|to| to.and_then(|i| self.labels.get(i).cloned().flatten()))
+            .map(|to| {
+                let i = (*to)?;
+                let own = self.told.own_label(i)?;
+                let seat = self.taken.get(i)?.0;
+                Some(format!("{}: {own}", def.seat_name(seat as usize)))
+            })
             .collect();
-        let (moves, log) = self.moves_and_log(viewer);
         let state = self.game.state();
-        let def = self.game.def();
         let secret = state.vars.values().any(|v| !v.seen.by(None))
             || state
                 .zones
                 .iter()
-                .any(|z| farebox::game::visible_cards(def, z, None) < z.cards.len());
-        let mut snap = Snapshot {
-            moves,
-            log,
-            secret,
-            def: self.game.def().clone(),
-            setup: self.game.setup().clone(),
-            seats: self.seats.clone(),
+                .any(|z| farebox::game::visible_cards(&def, z, None) < z.cards.len());
+        let seats = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, k)| SeatStatus {
+                seat: i as u8,
+                name: def.seat_name(i),
+                kind: if k.is_person() {
+                    Sitter::Person
+                } else {
+                    Sitter::Bot
+                },
+                player: None,
+                connected: true,
+                bot: match k {
+                    SeatKind::Bot(b) => Some(b.clone()),
+                    SeatKind::Person => None,
+                },
+                to_act: !over && i == active as usize,
+                clock_ms: None,
+            })
+            .collect();
+        let mut table = TableView {
+            number: self.game.history().len() as u64,
             viewer,
             view: self.game.view(viewer),
-            board: self.game.state().board.clone(),
-            active,
-            result: self.game.result().cloned(),
+            seats,
             offered,
-            step: self.game.history().len(),
+            told: self.told.told(&self.game, viewer, usize::MAX),
+            board: None,
+        };
+        table.lines_from_told();
+        let local = Local {
+            setup: self.game.setup().clone(),
             history: self.game.history().to_vec(),
             undo_to,
             undo_what,
-            spots: Vec::new(),
+            secret,
         };
-        snap.place_offers();
-        snap
-    }
-}
-
-impl Playing {
-    /// Every action taken as `viewer` may read it, and the log with each action's line
-    /// before the lines the rules wrote while applying it.
-    fn moves_and_log(&self, viewer: Option<u8>) -> (Vec<Move>, Vec<LogLine>) {
-        let def = self.game.def();
-        let entries = self.game.log();
-        let lines = |from: usize, to: usize, out: &mut Vec<LogLine>| {
-            for e in entries.get(from..to.min(entries.len())).unwrap_or_default() {
-                if e.seen.by(viewer) {
-                    out.push(LogLine {
-                        seat: None,
-                        text: e.text.clone(),
-                    });
-                }
-            }
-        };
-        let mut moves = Vec::with_capacity(self.taken.len());
-        let mut log = Vec::new();
-        lines(0, self.log_start, &mut log);
-        let mut from = self.log_start;
-        for (i, &(seat, _)) in self.taken.iter().enumerate() {
-            let label = match self.own.get(i) {
-                Some(Some(own)) if viewer == Some(seat) => own.clone(),
-                _ => self.public.get(i).cloned().unwrap_or_default(),
-            };
-            log.push(LogLine {
-                seat: Some(seat),
-                text: format!("{}: {label}", def.seat_name(seat as usize)),
-            });
-            let to = self.log_at.get(i).copied().unwrap_or(from);
-            lines(from, to, &mut log);
-            from = to;
-            moves.push(Move {
-                seat,
-                label,
-                spaces: self.touched.get(i).cloned().unwrap_or_default(),
-            });
-        }
-        (moves, log)
+        let board = self.game.state().board.clone();
+        Snapshot::new(def, table, board, Some(local))
     }
 }
 
@@ -833,8 +831,8 @@ mod tests {
                 "click {click}: {profile:?}"
             );
             // The move is told by the label it was offered under.
-            let own = p.own.last().cloned().flatten();
-            assert_eq!(own.as_deref(), Some(chosen.label.as_str()));
+            let own = p.told.own_label(p.game.history().len() - 1);
+            assert_eq!(own, Some(chosen.label.as_str()));
         }
         // An action not offered in this state is still checked, and refused.
         assert!(p.act("no such action").is_err());

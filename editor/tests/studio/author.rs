@@ -309,7 +309,7 @@ fn a_live_edit_that_changes_what_a_seat_saw_asks_and_keeping_keeps_it() {
             .find(|d| d.cards.iter().any(|c| c.id == id))
             .unwrap();
         let name = deck.cards.iter().find(|c| c.id == id).unwrap().name.clone();
-        (deck.id.clone(), id, name, s.step, viewer)
+        (deck.id.clone(), id, name, s.step(), viewer)
     };
     let renamed = format!("{name} (renamed)");
     show_tab(&mut h, "Decks & tables");
@@ -345,7 +345,7 @@ fn a_live_edit_that_changes_what_a_seat_saw_asks_and_keeping_keeps_it() {
     settle(&mut h);
     assert!(h.query_by_label("Keep the old game").is_none());
     let s = snap(&h);
-    assert_eq!(s.step, step);
+    assert_eq!(s.step(), step);
     assert_eq!(s.viewer, Some(viewer));
     let held = s
         .def
@@ -500,7 +500,7 @@ fn a_move_chosen_during_a_reload_is_taken_after_it() {
     h.state_mut().as_mut().unwrap().play.paused = true;
     let (before, def) = {
         let snap = snap(&h);
-        (snap.step, snap.def.clone())
+        (snap.step(), snap.def.clone())
     };
     // An action picked with the arrow keys (the keys, unlike a pointer, do not depend on
     // where the list is laid out while the replay is out)…

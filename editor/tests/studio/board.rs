@@ -46,7 +46,7 @@ fn every_card_tile_and_space_name_of_the_bundled_games_is_drawn_by_the_studios_f
 #[test]
 fn every_copy_of_a_card_an_action_names_is_a_place_to_play_it() {
     use farebox_editor::studio::play::spots_of;
-    use farebox_editor::studio::worker::{SeatKind, Snapshot};
+    use farebox_editor::studio::worker::Snapshot;
     let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
     let resolver = farebox::source::FolderResolver::new(mods.clone());
     let def = std::sync::Arc::new(
@@ -79,25 +79,16 @@ fn every_copy_of_a_card_an_action_names_is_a_place_to_play_it() {
         .position(|z| z.id == "movement-hand" && z.owner == Some(0))
         .unwrap();
     let id = view.zones[zi].cards[0].clone();
-    let snap = Snapshot {
-        def: def.clone(),
-        setup,
-        seats: vec![SeatKind::Person, SeatKind::Bot("random".into())],
+    let table = farebox::game::TableView {
+        number: 0,
         viewer: Some(0),
-        board: state.board.clone(),
         view,
-        active: 0,
-        result: None,
+        seats: vec![],
         offered: vec![],
-        step: 0,
-        history: vec![],
-        undo_to: vec![None, None],
-        undo_what: vec![None, None],
-        moves: vec![],
-        log: vec![],
-        secret: false,
-        spots: vec![],
+        told: vec![],
+        board: None,
     };
+    let snap = Snapshot::new(def.clone(), table, state.board.clone(), None);
     let spots = spots_of(&format!("drive {id} acorn-square"), &snap);
     for index in 0..3 {
         assert!(
@@ -222,7 +213,7 @@ fn hovering_an_action_lights_its_spaces_and_a_space_names_itself_and_its_actions
 #[test]
 fn each_seats_last_move_is_marked_and_the_log_says_what_every_seat_did() {
     let mut h = started("curbside", 7);
-    let before = snap(&h).step;
+    let before = snap(&h).step();
     // The person places a tile, chosen with the arrow keys and taken with Enter…
     let mut keyed = String::new();
     for _ in 0..snap(&h).offered.len() {
@@ -355,7 +346,7 @@ fn the_menu_of_a_place_with_several_actions_opens_beside_the_click() {
     );
     assert!(item.top() > h.get_by_label("Outcomes").rect().bottom());
     // And it still takes the action chosen.
-    let before = snap(&h).step;
+    let before = snap(&h).step();
     h.get_by_label(&choices[0]).click();
     until(&mut h, "the action chosen in the menu", |s| {
         step_of(s) == Some(before + 1)
@@ -603,10 +594,10 @@ fn each_step_of_a_random_game(id: &str, seed: u64, mut check: impl FnMut(&Studio
         let Some(snap) = h.state().as_ref().unwrap().play.snapshot() else {
             continue;
         };
-        if snap.result.is_some() {
+        if snap.result().is_some() {
             return;
         }
-        if snap.step == last {
+        if snap.step() == last {
             continue;
         }
         // One frame more, so the board drawn is this step's.
@@ -615,7 +606,7 @@ fn each_step_of_a_random_game(id: &str, seed: u64, mut check: impl FnMut(&Studio
         let Some(snap) = s.play.snapshot() else {
             continue;
         };
-        last = snap.step;
+        last = snap.step();
         if !check(s) {
             return;
         }
@@ -629,7 +620,7 @@ fn each_step_of_a_random_game(id: &str, seed: u64, mut check: impl FnMut(&Studio
 fn a_track_cards_name_is_never_under_a_car() {
     let mut checked = 0;
     each_step_of_a_random_game("dicey-curves", 266330, |s| {
-        let step = s.play.snapshot().map_or(0, |snap| snap.step);
+        let step = s.play.snapshot().map_or(0, |snap| snap.step());
         let (plates, _, cars) = s.play.written_on_board();
         for car in cars {
             for r in plates {
@@ -652,7 +643,7 @@ fn a_track_cards_name_is_never_under_a_car() {
 fn a_spaces_name_is_written_beyond_the_ring_of_a_last_move() {
     let mut checked = 0;
     each_step_of_a_random_game("critter-cab", 709034, |s| {
-        let step = s.play.snapshot().map_or(0, |snap| snap.step);
+        let step = s.play.snapshot().map_or(0, |snap| snap.step());
         let named = s.play.named_on_board();
         let (written, _, _) = s.play.written_on_board();
         assert_eq!(named.len(), written.len(), "a name for every place written");
@@ -731,7 +722,7 @@ fn a_track_fills_its_view_and_its_plates_keep_off_the_gates_and_inside_the_view(
     );
     let mut gates_seen = 0;
     each_step_of_a_random_game("dicey-curves", 266330, |s| {
-        let step = s.play.snapshot().map_or(0, |snap| snap.step);
+        let step = s.play.snapshot().map_or(0, |snap| snap.step());
         let (plates, _, _) = s.play.written_on_board();
         let (view, _, gates) = s.play.frame_on_board();
         for r in plates {

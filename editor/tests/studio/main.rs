@@ -111,7 +111,7 @@ fn snap(h: &H) -> &farebox_editor::studio::worker::Snapshot {
 }
 
 fn step_of(s: &Studio) -> Option<usize> {
-    s.play.snapshot().map(|snap| snap.step)
+    s.play.snapshot().map(|snap| snap.step())
 }
 
 /// The live version's definition (the last that loaded or checked valid).
@@ -165,7 +165,7 @@ fn play_one_move(h: &mut H) -> usize {
             .is_some_and(|snap| !snap.offered.is_empty())
     });
     h.state_mut().as_mut().unwrap().play.paused = true;
-    let before = snap(h).step;
+    let before = snap(h).step();
     // Chosen with the keys, not a click: a click can miss under load when the layout shifts.
     h.key_press(egui::Key::ArrowDown);
     h.step();

@@ -153,7 +153,7 @@ fn a_table_hosted_from_the_play_tab_is_played_to_its_end_against_a_bot() {
         h.step();
         let o = online(h.state().as_ref().unwrap()).unwrap();
         let Some(snap) = o.snapshot() else { continue };
-        if snap.result.is_some() {
+        if snap.result().is_some() {
             break;
         }
         if snap.offered.is_empty() {
@@ -191,8 +191,8 @@ fn a_table_hosted_from_the_play_tab_is_played_to_its_end_against_a_bot() {
         let o = online(h.state().as_ref().unwrap()).unwrap();
         o.snapshot()
             .unwrap()
-            .result
-            .clone()
+            .result()
+            .cloned()
             .expect("the game ended")
     };
     assert!(decisions > 5, "only {decisions} decisions");
@@ -603,7 +603,7 @@ fn an_action_taken_while_joining_is_logged_once() {
                 if seats[mine as usize].connected)
         })
         .unwrap();
-    let action = other.latest().offered[0].action.clone();
+    let action = other.latest().offered()[0].action.clone();
     other.act(&action);
     other
         .wait_for(

@@ -30,7 +30,7 @@ fn open_a_game_start_it_with_a_person_and_a_bot_click_an_action_on_the_board_and
             .filter(|o| o.action.ends_with(&format!(" {cell}")))
             .map(|o| o.label.clone())
             .collect();
-        (cell, snap.step, here)
+        (cell, snap.step(), here)
     };
     h.get_by_label(&cell).click();
     if here.len() > 1 {
@@ -62,7 +62,7 @@ fn two_people_at_one_screen_pass_it_behind_a_hand_off() {
             .snapshot()
             .is_some_and(|snap| !snap.offered.is_empty())
     });
-    let first = snap(&h).active;
+    let first = snap(&h).active();
     h.get_by_label("End your turn").click();
     until(&mut h, "the hand-off screen", |s| {
         s.play.handing_off().is_some()
@@ -99,7 +99,7 @@ fn a_person_plays_a_whole_game_against_the_bot_and_saves_it() {
         let Some(snap) = h.state().as_ref().unwrap().play.snapshot() else {
             continue;
         };
-        if snap.result.is_some() {
+        if snap.result().is_some() {
             break;
         }
         if snap.offered.is_empty() {
@@ -108,7 +108,7 @@ fn a_person_plays_a_whole_game_against_the_bot_and_saves_it() {
         }
         // Some of every kind of decision, then mostly ending the turn, so the game ends.
         let labels: Vec<String> = snap.offered.iter().map(|o| o.label.clone()).collect();
-        let step = snap.step;
+        let step = snap.step();
         let pick = if decisions % 4 == 3 {
             labels.iter().find(|l| l.as_str() == "End your turn")
         } else {
@@ -127,10 +127,10 @@ fn a_person_plays_a_whole_game_against_the_bot_and_saves_it() {
         h.get_by_label(&pick).click();
         decisions += 1;
         until(&mut h, "the decision taken", |s| {
-            s.play.snapshot().is_some_and(|snap| snap.step > step)
+            s.play.snapshot().is_some_and(|snap| snap.step() > step)
         });
     }
-    let result = snap(&h).result.clone().expect("the game ended");
+    let result = snap(&h).result().cloned().expect("the game ended");
     assert!(decisions > 5, "only {decisions} decisions");
     assert!(h.query_by_label("Game over").is_some());
     assert!(h.query_by_label(&result.reason).is_some());
@@ -177,11 +177,13 @@ fn the_game_over_screen_keeps_the_log_and_names_what_the_score_counts() {
     }
     h.get_by_label("Start the game").click();
     until_long(&mut h, "the end of the game", |s| {
-        s.play.snapshot().is_some_and(|snap| snap.result.is_some())
+        s.play
+            .snapshot()
+            .is_some_and(|snap| snap.result().is_some())
     });
     let (scores, newest) = {
         let snap = snap(&h);
-        let r = snap.result.clone().unwrap();
+        let r = snap.result().cloned().unwrap();
         (r.scores, snap.view.log.last().cloned().expect("a log"))
     };
     assert!(h.query_by_label("Game over").is_some());
@@ -224,7 +226,7 @@ fn critter_cabs_many_drives_are_grouped_by_the_card_played_with_their_counts() {
             .iter()
             .find(|o| o.path.len() == 2)
             .expect("a start at a stand");
-        (o.path[1..].join(" "), snap.step)
+        (o.path[1..].join(" "), snap.step())
     };
     if h.query_by_label(&start).is_none() {
         // Its group is closed: open it, as a person would.
@@ -236,7 +238,7 @@ fn critter_cabs_many_drives_are_grouped_by_the_card_played_with_their_counts() {
     h.get_by_label(&start).click();
     until(&mut h, "Fox's drive", |s| {
         s.play.snapshot().is_some_and(|snap| {
-            snap.step > step && snap.offered.iter().any(|o| o.path[0] == "Drive")
+            snap.step() > step && snap.offered.iter().any(|o| o.path[0] == "Drive")
         })
     });
     let drives: Vec<Vec<String>> = snap(&h)
@@ -292,16 +294,16 @@ fn a_click_that_lands_on_a_list_of_actions_that_just_changed_is_not_taken() {
     let (label, step) = {
         let snap = snap(&h);
         let o = snap.offered.iter().find(|o| o.path.len() == 2).unwrap();
-        (o.path[1..].join(" "), snap.step)
+        (o.path[1..].join(" "), snap.step())
     };
     let at = h.get_by_label(&label).rect().center();
     h.get_by_label(&label).click();
     until(&mut h, "the next list", |s| {
         s.play
             .snapshot()
-            .is_some_and(|snap| snap.step > step && !snap.offered.is_empty())
+            .is_some_and(|snap| snap.step() > step && !snap.offered.is_empty())
     });
-    let step = snap(&h).step;
+    let step = snap(&h).step();
     // Something to click lies under the pointer now.
     let under = h
         .get_all_by_role(egui::accesskit::Role::Button)
@@ -324,7 +326,7 @@ fn a_click_that_lands_on_a_list_of_actions_that_just_changed_is_not_taken() {
         std::thread::sleep(Duration::from_millis(5));
     }
     assert_eq!(
-        snap(&h).step,
+        snap(&h).step(),
         step,
         "a click meant for the old list was taken"
     );
@@ -340,7 +342,7 @@ fn a_click_that_lands_on_a_list_of_actions_that_just_changed_is_not_taken() {
         });
     }
     until(&mut h, "the click after a move taken", |s| {
-        s.play.snapshot().is_some_and(|snap| snap.step > step)
+        s.play.snapshot().is_some_and(|snap| snap.step() > step)
     });
 }
 
@@ -567,7 +569,9 @@ fn a_cooperative_ending_reads_as_one_result_for_the_table() {
         settle(&mut h);
         h.get_by_label(action).click();
         until(&mut h, "the end", |s| {
-            s.play.snapshot().is_some_and(|snap| snap.result.is_some())
+            s.play
+                .snapshot()
+                .is_some_and(|snap| snap.result().is_some())
         });
         settle(&mut h);
         assert!(h.query_by_label(heading).is_some(), "no `{heading}`");
@@ -606,11 +610,11 @@ fn a_long_list_of_many_groups_starts_closed_so_its_end_is_in_sight() {
         }
         let (first, step) = {
             let snap = snap(&h);
-            (snap.offered[0].path.last().unwrap().clone(), snap.step)
+            (snap.offered[0].path.last().unwrap().clone(), snap.step())
         };
         h.get_by_label(&first).click();
         until(&mut h, "the action taken", |s| {
-            s.play.snapshot().is_some_and(|snap| snap.step > step)
+            s.play.snapshot().is_some_and(|snap| snap.step() > step)
         });
     }
     let snap = snap(&h).clone();

@@ -6,13 +6,13 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Board;
 use crate::content::def::*;
 use crate::value::Value;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Space {
     pub id: String,
     pub name: String,
@@ -22,7 +22,7 @@ pub struct Space {
     pub props: BTreeMap<String, Value>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Edge {
     pub from: u32,
     pub to: u32,

@@ -18,6 +18,7 @@
 //! The fixed part (spaces, edges) sits behind an `Arc`, so cloning the state for rollback is
 //! cheap; only a growing track copies it.
 
+mod drawn;
 mod geometry;
 mod graph;
 mod grid;
@@ -33,6 +34,7 @@ use crate::content::def::*;
 use crate::rng::Rng;
 use crate::value::Value;
 
+pub use drawn::TableBoard;
 pub use geometry::{CARD_MARGIN, CardShape, LANE_WIDTH};
 use graph::copy_graph;
 // The limits a board keeps to are the definition's (the loader checks them first).

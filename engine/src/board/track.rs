@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::geometry::{CardShape, LANE_WIDTH, too_close};
 use super::{Board, Edge, Space};
@@ -14,7 +14,7 @@ use crate::content::def::*;
 use crate::value::Value;
 
 /// A track piece laid on the table.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LaidPiece {
     /// Index of the piece's shape in the track definition.
     pub piece: u16,
@@ -47,7 +47,7 @@ impl LaidPiece {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TrackState {
     pub laid: Vec<LaidPiece>,
     /// Where the next piece attaches: the middle of its entry edge and its heading (45-degree

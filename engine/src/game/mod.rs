@@ -28,10 +28,12 @@ use crate::value::Value;
 mod lookahead;
 mod seen;
 mod setup;
+mod told;
 mod view;
 
-pub use seen::{Name, Offer, space_named};
+pub use seen::{Name, Offer, SeatStatus, Sitter, TableView, space_named};
 pub use setup::{check_options, initial_state};
+pub use told::{Chronicle, Own, Told};
 pub use view::{PieceView, View, ZoneView, view_of};
 
 /// How a game starts: seats, seed and options.

@@ -7,8 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Game;
-use crate::board::Board;
+use super::{Game, Told, View};
+use crate::board::{Board, TableBoard};
 use crate::script::ScriptError;
 
 /// An action the seat to act may take, as that seat reads it.
@@ -84,5 +84,94 @@ impl Game {
     pub fn legal_offers(&mut self) -> Result<Vec<Offer>, ScriptError> {
         let actions = self.legal_actions()?;
         Ok(self.offers(actions))
+    }
+}
+
+/// Who holds a seat at a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Sitter {
+    /// A person's seat nobody has taken yet.
+    Open,
+    Person,
+    Bot,
+}
+
+/// One seat as everyone at the table may see it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatStatus {
+    pub seat: u8,
+    /// The seat's name in the game ("Red").
+    pub name: String,
+    pub kind: Sitter,
+    /// The person's name as they gave it (person seats, online).
+    pub player: Option<String>,
+    /// Whether the person is connected (person seats; always at a local table).
+    pub connected: bool,
+    /// The bot playing the seat: a bot seat's bot, or the one standing in for a person who
+    /// dropped out (until they come back).
+    pub bot: Option<String>,
+    /// Whether the seat is to act.
+    pub to_act: bool,
+    /// The milliseconds left on the clock of the seat's decision when this was made (the
+    /// seat to act, a person, at an online table with a turn clock): when it runs out, the
+    /// table's stand-in bot takes that decision for them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock_ms: Option<u64>,
+}
+
+impl SeatStatus {
+    /// Whether a person sits there, or may (an open seat).
+    pub fn is_person(&self) -> bool {
+        self.kind != Sitter::Bot
+    }
+}
+
+/// What one seat (or a spectator) sees of a table after action `number`: the one type the
+/// Studio's local game builds, the online server builds for each connection and sends as it
+/// is, and every front end draws.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TableView {
+    pub number: u64,
+    /// The seat it is seen from (None: a spectator).
+    pub viewer: Option<u8>,
+    /// The game as the viewer may see it; its `log` holds the rules' lines of `told`.
+    pub view: View,
+    pub seats: Vec<SeatStatus>,
+    /// The actions the viewer may take now: empty unless it is to act, a person plays it on
+    /// this screen or connection, and the game is not over.
+    pub offered: Vec<Offer>,
+    /// The viewer's log ([`Told`]), newest last.
+    pub told: Vec<Told>,
+    /// The board as it lies on the table (graph, sections and track boards; a grid's tiles
+    /// are in the view).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<TableBoard>,
+}
+
+impl TableView {
+    /// The actions told, in order, as (seat, label, spaces).
+    pub fn moves(&self) -> impl Iterator<Item = (u8, &str, &[u32])> + '_ {
+        self.told.iter().filter_map(|t| match t {
+            Told::Action {
+                seat,
+                label,
+                spaces,
+                ..
+            } => Some((*seat, label.as_str(), spaces.as_slice())),
+            Told::Line(_) => None,
+        })
+    }
+
+    /// Sets the view's log to the rules' lines of [`TableView::told`].
+    pub fn lines_from_told(&mut self) {
+        self.view.log = self
+            .told
+            .iter()
+            .filter_map(|t| match t {
+                Told::Line(l) => Some(l.clone()),
+                Told::Action { .. } => None,
+            })
+            .collect();
     }
 }

@@ -7,7 +7,7 @@
 //! seat to act and only on the connection of the person playing it. People coming and going
 //! are in `seats.rs`, the records of a game in `records.rs`.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use farebox::GameDef;
 use farebox::agent::Agent;
-use farebox::game::{Game, Setup};
+use farebox::game::{Chronicle, Game, Own, Setup, TableView};
 use farebox::replay::{Recorder, Replay, seat_transcript};
 use farebox::value::Value;
 
@@ -28,8 +28,8 @@ pub use records::save_replay;
 
 use crate::conn::Conn;
 use crate::protocol::{
-    DownloadKind, LOG_KEPT, LastAction, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatKind, SeatStatus,
-    ServerMsg, Told, Update, WireBoard,
+    DownloadKind, LOG_KEPT, MAX_SEARCH_PLAYOUTS, Offer, PERSON, SeatStatus, ServerMsg, Sitter,
+    TableBoard, Update,
 };
 use crate::store::Store;
 
@@ -88,30 +88,6 @@ enum Holder {
     },
 }
 
-/// An action taken, as the log remembers it: its labels as they were made before it was
-/// applied, and the log entries it wrote.
-struct Past {
-    seat: u8,
-    /// The acting seat's own label (None when no person may ever sit there: a bot's seat).
-    own: Option<String>,
-    /// The label everyone else is shown.
-    public: String,
-    by_bot: bool,
-    /// The game's log entries it wrote (from, to).
-    wrote: (usize, usize),
-}
-
-impl Past {
-    /// The label `viewer` is shown: the acting seat its own, everyone else the public one
-    /// (`Game::describe_for`'s choice, made once for the live update and the log alike).
-    fn label_for(&self, viewer: Option<u8>) -> &str {
-        match &self.own {
-            Some(own) if viewer == Some(self.seat) => own,
-            _ => &self.public,
-        }
-    }
-}
-
 pub struct Table {
     pub code: String,
     /// The address whose connection made the table (None: the server's own caller).
@@ -160,10 +136,10 @@ pub struct Table {
     bot_retried: bool,
     /// The board as it lies on the table now (graph, sections and track boards), and whether
     /// the last action changed it (then every update after it carries it).
-    board: Option<WireBoard>,
+    board: Option<TableBoard>,
     board_changed: bool,
-    /// The last [`LOG_KEPT`] actions, for the log of a seat that (re)joins.
-    past: VecDeque<Past>,
+    /// The last [`LOG_KEPT`] actions with their labels, for each seat's log.
+    told: Chronicle,
     /// Where the table is kept as it is played (`stored.rs`), if anywhere.
     store: Option<std::rc::Rc<Store>>,
 }
@@ -252,7 +228,8 @@ impl Table {
         };
         let game = Game::new(def.clone(), setup).map_err(|e| e.to_string())?;
         let recorder = Some(Recorder::new(&game));
-        let board = WireBoard::of(&def, &game.state().board);
+        let told = Chronicle::new(&game, LOG_KEPT);
+        let board = TableBoard::of(&def, &game.state().board);
         let standin = def
             .standin_bot()
             .map_or_else(|| "random".to_string(), |b| b.id.clone());
@@ -285,7 +262,7 @@ impl Table {
             bot_retried: false,
             board,
             board_changed: false,
-            past: VecDeque::new(),
+            told,
             store: None,
         };
         t.refresh();
@@ -524,29 +501,30 @@ impl Table {
     /// Applies an action of the seat to act (legal: from `self.legal`), records it in the
     /// store, and only then tells everyone.
     fn take(&mut self, seat: u8, action: &str, by_bot: bool) {
-        let Some(told) = self.advance(seat, action, by_bot) else {
+        if self.advance(seat, action, by_bot).is_none() {
             return;
-        };
+        }
         if !self.store_action(seat, action, by_bot) {
             return;
         }
-        self.broadcast(told);
+        self.broadcast();
     }
 
     /// Applies an action of the seat to act (legal: from `self.legal`) to the game, its
-    /// recording and its log; the log's length before it, or None when a rule failed.
-    fn advance(&mut self, seat: u8, action: &str, by_bot: bool) -> Option<usize> {
+    /// recording and its log; None when a rule failed.
+    fn advance(&mut self, seat: u8, action: &str, by_bot: bool) -> Option<()> {
         // Labels are made before the action: the public one, and the seat's own when a
         // person sits there or may yet (it is shown to them live, or when they (re)join).
-        let public = self.game.describe_for(action, None);
-        let own = matches!(
+        let own = if matches!(
             self.holders.get(seat as usize),
             Some(Holder::Open | Holder::Person { .. })
-        )
-        .then(|| self.game.describe_for(action, Some(seat)));
-        let told = self.game.log().len();
+        ) {
+            Own::Ask
+        } else {
+            Own::Nobody
+        };
         let index = self.game.history().len() as u32;
-        if let Err(e) = self.game.apply_legal(action) {
+        if let Err(e) = self.told.take(&mut self.game, action, own, by_bot) {
             self.fail(e.to_string());
             return None;
         }
@@ -560,77 +538,21 @@ impl Table {
         self.decision_since = self.last_activity;
         self.timed_out = false;
         self.refresh();
-        let board = WireBoard::of(&self.def, &self.game.state().board);
+        let board = TableBoard::of(&self.def, &self.game.state().board);
         self.board_changed = board != self.board;
         self.board = board;
-        if self.past.len() >= LOG_KEPT {
-            self.past.pop_front();
-        }
-        self.past.push_back(Past {
-            seat,
-            own,
-            public,
-            by_bot,
-            wrote: (told, self.game.log().len()),
-        });
-        Some(told)
+        Some(())
     }
 
-    /// The last action as `viewer` is shown it.
-    fn last_for(&self, viewer: Option<u8>) -> Option<LastAction> {
-        self.past.back().map(|p| LastAction {
-            seat: p.seat,
-            label: p.label_for(viewer).to_string(),
-            by_bot: p.by_bot,
-        })
-    }
-
-    /// `viewer`'s log as a client at the table since the start holds it: the lines written
-    /// before the first action, then each action's line (its label for `viewer`, as the live
-    /// update gave it) and the lines it wrote that `viewer` may read; the newest
-    /// [`LOG_KEPT`] entries.
-    fn told_for(&self, viewer: Option<u8>) -> Vec<Told> {
-        let log = self.game.log();
-        let mut out = vec![];
-        let lines = |from: usize, to: usize, out: &mut Vec<Told>| {
-            let to = to.min(log.len());
-            for e in log.get(from.min(to)..to).unwrap_or_default() {
-                if e.seen.by(viewer) {
-                    out.push(Told::Line(e.text.clone()));
-                }
-            }
-        };
-        // The actions no longer kept took their lines with them.
-        let first = self.number() - self.past.len() as u64;
-        if first == 0 {
-            let end = self.past.front().map_or(log.len(), |p| p.wrote.0);
-            lines(0, end, &mut out);
-        }
-        for (i, p) in self.past.iter().enumerate() {
-            out.push(Told::Action {
-                number: first + i as u64 + 1,
-                seat: p.seat,
-                label: p.label_for(viewer).to_string(),
-                by_bot: p.by_bot,
-            });
-            lines(p.wrote.0, p.wrote.1, &mut out);
-        }
-        if out.len() > LOG_KEPT {
-            out.drain(..out.len() - LOG_KEPT);
-        }
-        out
-    }
-
-    /// Sends everyone at the table the game after an action; `told` is the length of the
-    /// log before it (each connection gets only the new lines it may read).
-    fn broadcast(&mut self, told: usize) {
+    /// Sends everyone at the table the game after an action (each connection only the log
+    /// entries it adds that the connection may read).
+    fn broadcast(&mut self) {
         let mut sends: Vec<(Conn, Arc<str>)> = vec![];
         let mut watcher_text: Option<Arc<str>> = None;
         for i in 0..self.holders.len() {
             if let Holder::Person { conn: Some(c), .. } = &self.holders[i] {
                 let c = c.clone();
-                let last = self.last_for(Some(i as u8));
-                let u = self.update_for(Some(i as u8), last, Some(told));
+                let u = self.update_for(Some(i as u8), false);
                 sends.push((c, ServerMsg::Update(Box::new(u)).to_text().into()));
             }
         }
@@ -638,8 +560,7 @@ impl Table {
             let text = match &watcher_text {
                 Some(t) => t.clone(),
                 None => {
-                    let last = self.last_for(None);
-                    let u = self.update_for(None, last, Some(told));
+                    let u = self.update_for(None, false);
                     let t: Arc<str> = ServerMsg::Update(Box::new(u)).to_text().into();
                     watcher_text = Some(t.clone());
                     t
@@ -660,15 +581,15 @@ impl Table {
             .enumerate()
             .map(|(i, h)| {
                 let (kind, player, connected, bot) = match h {
-                    Holder::Open => (SeatKind::Open, None, false, None),
-                    Holder::Bot { spec } => (SeatKind::Bot, None, false, Some(spec.clone())),
+                    Holder::Open => (Sitter::Open, None, false, None),
+                    Holder::Bot { spec } => (Sitter::Bot, None, false, Some(spec.clone())),
                     Holder::Person {
                         name,
                         conn,
                         standin,
                         ..
                     } => (
-                        SeatKind::Person,
+                        Sitter::Person,
                         Some(name.clone()),
                         conn.is_some(),
                         standin.then(|| self.standin.clone()),
@@ -691,33 +612,16 @@ impl Table {
     }
 
     /// The game as `viewer` may see it; the actions offered when it is that seat's person's
-    /// turn. With `told` (the log's length before the last action), the log lines written
-    /// since; else (a resync) the seat's log in `told` ([`Table::told_for`]).
-    fn update_for(
-        &mut self,
-        viewer: Option<u8>,
-        last: Option<LastAction>,
-        told: Option<usize>,
-    ) -> Update {
+    /// turn. A whole view (`resync`) carries the seat's log as a client at the table since the
+    /// start holds it; else the entries the last action added.
+    fn update_for(&mut self, viewer: Option<u8>, resync: bool) -> Update {
         let mut view = self.game.view(viewer);
-        let resync = told.is_none();
-        let mut log_from = 0;
         view.log.clear();
-        let whole = if resync {
-            self.told_for(viewer)
+        let (told, log_from) = if resync {
+            (self.told.told(&self.game, viewer, LOG_KEPT), 0)
         } else {
-            vec![]
+            self.told.told_last(&self.game, viewer)
         };
-        if let Some(told) = told {
-            let log = self.game.log();
-            let told = told.min(log.len());
-            log_from = log[..told].iter().filter(|e| e.seen.by(viewer)).count();
-            view.log = log[told..]
-                .iter()
-                .filter(|e| e.seen.by(viewer))
-                .map(|e| e.text.clone())
-                .collect();
-        }
         let mut offered = vec![];
         if let Some(s) = viewer
             && s == self.game.active()
@@ -749,24 +653,26 @@ impl Table {
         });
         Update {
             code: self.code.clone(),
-            number: self.number(),
-            view,
-            offered,
-            seats: self.seats(),
-            last,
+            table: TableView {
+                number: self.number(),
+                viewer,
+                view,
+                seats: self.seats(),
+                offered,
+                told,
+                board: (resync || self.board_changed)
+                    .then(|| self.board.clone())
+                    .flatten(),
+            },
             resync,
             log_from,
-            told: whole,
-            board: (resync || self.board_changed)
-                .then(|| self.board.clone())
-                .flatten(),
             debug,
         }
     }
 
     /// Sends a connection its whole view.
     fn send_update(&mut self, conn: &Conn, viewer: Option<u8>) {
-        let u = self.update_for(viewer, None, None);
+        let u = self.update_for(viewer, true);
         conn.send(&ServerMsg::Update(Box::new(u)));
     }
 

@@ -90,14 +90,14 @@ pub fn play_out(c: &Client, mut pick: impl FnMut(usize, usize) -> usize) -> usiz
     let mut acted_at = None;
     loop {
         let l = c.latest();
-        if l.view.as_ref().is_some_and(|v| v.result.is_some()) {
+        if l.over() {
             return taken;
         }
         assert!(l.number < 20_000, "the game runs past 20,000 actions");
-        if !l.offered.is_empty() && acted_at != Some(l.number) {
-            let i = pick(taken, l.offered.len()) % l.offered.len();
+        if !l.offered().is_empty() && acted_at != Some(l.number) {
+            let i = pick(taken, l.offered().len()) % l.offered().len();
             acted_at = Some(l.number);
-            c.act(&l.offered[i].action);
+            c.act(&l.offered()[i].action);
             taken += 1;
         }
         match c.next_event(WAIT) {

@@ -7,7 +7,7 @@ use super::actions::{act_at_spot, move_marks, offers_of, visual_order};
 use super::dialog::new_game;
 use super::{NewGame, PlayPanel, SIDE_W};
 use crate::studio::board_view::{self, Camera, Scene, Spot};
-use crate::studio::worker::{Rebased, Request, Snapshot};
+use crate::studio::worker::{Rebased, Request, SeatKind, Snapshot};
 
 impl PlayPanel {
     pub(super) fn game_ui(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
@@ -37,7 +37,7 @@ impl PlayPanel {
         // The action under the pointer, or chosen with the keys: its spots are lit.
         let keyed = self
             .keyed
-            .filter(|(_, at)| *at == snap.step)
+            .filter(|(_, at)| *at == snap.step())
             .map(|(i, _)| i);
         let lit: Vec<Spot> = self
             .pointed
@@ -80,11 +80,11 @@ impl PlayPanel {
             self.held_act = None;
         } else if self.rebasing {
             if let Some(a) = act {
-                self.held_act = Some((a, snap.step));
+                self.held_act = Some((a, snap.step()));
             }
         } else {
             let waiting = self.held_act.take().filter(|(a, step)| {
-                *step == snap.step && snap.offered.iter().any(|o| &o.action == a)
+                *step == snap.step() && snap.offered.iter().any(|o| &o.action == a)
             });
             if let (Some(a), Some(w)) = (act.or(waiting.map(|(a, _)| a)), &mut self.worker) {
                 w.send(Request::Act(a));
@@ -104,7 +104,7 @@ impl PlayPanel {
         let order = visual_order(&snap.offered);
         let at = self
             .keyed
-            .filter(|(_, step)| *step == snap.step)
+            .filter(|(_, step)| *step == snap.step())
             .and_then(|(i, _)| order.iter().position(|&o| o == i));
         let (down, up, enter, escape) = ctx.input_mut(|i| {
             (
@@ -124,7 +124,7 @@ impl PlayPanel {
         };
         self.keyed = next
             .and_then(|k| order.get(k))
-            .map(|&i| (i, snap.step))
+            .map(|&i| (i, snap.step()))
             .filter(|_| !escape);
         if enter
             && let Some((i, _)) = self.keyed
@@ -194,7 +194,7 @@ impl PlayPanel {
                     if ui.button("Restart").clicked() {
                         self.rebased = None;
                         if let Some(s) = &self.snap {
-                            let (def, seats) = (s.def.clone(), s.seats.clone());
+                            let (def, seats) = (s.def.clone(), SeatKind::of(&s.seats));
                             self.dialog = Some(NewGame {
                                 seats,
                                 ..new_game(&def)

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use farebox::GameDef;
-use farebox::game::{Setup, View};
+use farebox::game::{Setup, Sitter, View};
 use farebox::value::Value;
 
 use super::board_view::{Camera, Scene, Spot};
@@ -146,7 +146,7 @@ impl Guard {
     fn update(&mut self, ctx: &egui::Context, snap: &Snapshot) -> bool {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();
-        snap.step.hash(&mut h);
+        snap.step().hash(&mut h);
         for o in &snap.offered {
             o.action.hash(&mut h);
         }
@@ -228,7 +228,10 @@ impl PlayPanel {
 
     /// Leaves the game shown (local or online) for the new-game dialog, its choices kept.
     pub fn leave_game(&mut self) {
-        let kept = self.snap.as_ref().map(|s| (s.def.clone(), s.seats.clone()));
+        let kept = self
+            .snap
+            .as_ref()
+            .map(|s| (s.def.clone(), SeatKind::of(&s.seats)));
         self.end_game();
         if let Some((def, seats)) = kept {
             self.dialog = Some(NewGame {
@@ -333,7 +336,7 @@ impl PlayPanel {
     pub fn keyed_action(&self) -> Option<&Offered> {
         let (i, step) = self.keyed?;
         let snap = self.snap.as_ref()?;
-        (snap.step == step).then(|| snap.offered.get(i)).flatten()
+        (snap.step() == step).then(|| snap.offered.get(i)).flatten()
     }
 
     /// The message shown above the game or the dialog (why a game could not start, what
@@ -366,7 +369,7 @@ impl PlayPanel {
             return o.in_progress();
         }
         let snap = self.snap.as_ref()?;
-        (self.worker.is_some() && snap.result.is_none() && snap.step > 0).then_some(snap.step)
+        (self.worker.is_some() && snap.result().is_none() && snap.step() > 0).then_some(snap.step())
     }
 
     /// Gives up the game in progress (the person agreed to leave it); the dialog stays.
@@ -533,7 +536,7 @@ impl PlayPanel {
         for r in replies {
             match r {
                 Reply::Snapshot(s) => {
-                    if self.notice.as_ref().is_some_and(|(_, at)| *at != s.step) {
+                    if self.notice.as_ref().is_some_and(|(_, at)| *at != s.step()) {
                         self.notice = None;
                     }
                     self.snap = Some(*s);
@@ -584,12 +587,12 @@ impl PlayPanel {
     fn drive(&mut self) {
         let Some(snap) = &self.snap else { return };
         let Some(w) = &mut self.worker else { return };
-        if snap.result.is_some() || w.busy() || self.rebased.is_some() || self.rebasing {
+        if snap.result().is_some() || w.busy() || self.rebased.is_some() || self.rebasing {
             return;
         }
-        let active = snap.active;
-        match snap.seats.get(active as usize) {
-            Some(SeatKind::Bot(_)) => {
+        let active = snap.active();
+        match snap.seats.get(active as usize).map(|s| s.kind) {
+            Some(Sitter::Bot) => {
                 let due = self.last_move.elapsed() >= self.pace;
                 if (!self.paused && due) || self.step_once {
                     self.step_once = false;
@@ -600,7 +603,7 @@ impl PlayPanel {
                         .request_repaint_after(self.pace.saturating_sub(self.last_move.elapsed()));
                 }
             }
-            Some(SeatKind::Person) if self.viewer != Some(active) => {
+            Some(Sitter::Person) if self.viewer != Some(active) => {
                 let people = snap.seats.iter().filter(|s| s.is_person()).count();
                 if people > 1 && hides_anything(&snap.def) {
                     // The board stays hidden until the next person takes the screen.

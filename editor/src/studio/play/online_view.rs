@@ -5,7 +5,7 @@
 //! and the records to download once the game is over.
 
 use farebox::GameDef;
-use farebox_server::protocol::{SeatKind as WireSeat, SeatStatus};
+use farebox_server::protocol::{SeatStatus, Sitter};
 
 use super::actions::{act_at_spot, actions_ui, move_marks, offers_of};
 use super::online::{Online, Stage};
@@ -48,12 +48,12 @@ pub fn bot_name(def: &GameDef, spec: &str) -> String {
 /// A seat's status in words: who holds it, whether they are here, whether a bot plays it.
 pub fn seat_status(def: &GameDef, s: &SeatStatus) -> String {
     match s.kind {
-        WireSeat::Open => "open: nobody has taken it yet".into(),
-        WireSeat::Bot => format!(
+        Sitter::Open => "open: nobody has taken it yet".into(),
+        Sitter::Bot => format!(
             "played by {}",
             bot_name(def, s.bot.as_deref().unwrap_or("random"))
         ),
-        WireSeat::Person => {
+        Sitter::Person => {
             let who = s.player.clone().unwrap_or_else(|| "a person".into());
             match (&s.bot, s.connected) {
                 (_, true) => format!("{who}, connected"),
@@ -177,7 +177,7 @@ impl Online {
                 }
                 for s in &t.seats {
                     let text = format!("{}: {}", s.name, seat_status(&def, s));
-                    let open = s.kind == WireSeat::Open;
+                    let open = s.kind == Sitter::Open;
                     ui.add_enabled_ui(open, |ui| {
                         ui.radio_value(&mut self.choice, Some(s.seat), text);
                     });
@@ -241,7 +241,7 @@ impl Online {
             act = Some(a);
         }
         if let Some(a) = act {
-            self.act_at(snap.step as u64, &a);
+            self.act_at(snap.step() as u64, &a);
         }
         out
     }
@@ -304,12 +304,12 @@ impl Online {
         self.seats_ui(ui, &def, me);
         self.connection_ui(ui);
         ui.separator();
-        if let Some(r) = &snap.result {
+        if let Some(r) = &snap.result() {
             result_ui(ui, snap, r);
             ui.separator();
             self.downloads_ui(ui);
         } else {
-            let active = snap.active;
+            let active = snap.active();
             let name = def.seat_name(active as usize);
             let by_bot = self
                 .seats()

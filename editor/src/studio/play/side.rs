@@ -9,7 +9,7 @@ use farebox::game::View;
 use super::actions::actions_ui;
 use super::dialog::new_game;
 use super::{NewGame, PlayPanel};
-use crate::studio::worker::{Request, Snapshot};
+use crate::studio::worker::{Request, SeatKind, Snapshot};
 use crate::studio::{Command, board_view};
 
 impl PlayPanel {
@@ -27,8 +27,11 @@ impl PlayPanel {
         let def = &snap.def;
         let name = |s: u8| def.seat_name(s as usize);
         ui.horizontal_wrapped(|ui| {
-            ui.label(format!("Seed {} · {} actions", snap.setup.seed, snap.step));
-            if snap.result.is_none()
+            match &snap.local {
+                Some(l) => ui.label(format!("Seed {} · {} actions", l.setup.seed, snap.step())),
+                None => ui.label(format!("{} actions", snap.step())),
+            };
+            if snap.result().is_none()
                 && ui
                     .small_button("Leave game")
                     .on_hover_text(
@@ -46,20 +49,20 @@ impl PlayPanel {
             ui.label("Showing what everyone may see");
         }
         ui.separator();
-        if let Some(r) = &snap.result {
+        if let Some(r) = &snap.result() {
             result_ui(ui, snap, r);
             ui.separator();
             self.save_ui(ui);
             if ui.button("New game").clicked() {
                 self.dialog = Some(NewGame {
-                    seats: snap.seats.clone(),
+                    seats: SeatKind::of(&snap.seats),
                     ..new_game(def)
                 });
             }
             log_ui(ui, snap);
             return;
         }
-        let active = snap.active;
+        let active = snap.active();
         let bot_to_act = snap
             .seats
             .get(active as usize)
@@ -121,7 +124,7 @@ impl PlayPanel {
                 } else {
                     let keyed = self
                         .keyed
-                        .filter(|(_, at)| *at == snap.step)
+                        .filter(|(_, at)| *at == snap.step())
                         .map(|(i, _)| i);
                     self.pointed = actions_ui(ui, &snap.offered, act, armed, keyed);
                 }
@@ -193,15 +196,18 @@ pub(super) fn result_ui(ui: &mut egui::Ui, snap: &Snapshot, r: &farebox::state::
 
 /// Where the viewing person's undo goes and what it takes back, or why it cannot.
 pub(super) fn undo_of(snap: &Snapshot) -> Result<(usize, String), String> {
-    if snap.result.is_some() {
+    if snap.result().is_some() {
         return Err("The game is over".into());
     }
     let Some(v) = snap.viewer else {
         return Err("Only bots play: no move of a person to undo".into());
     };
-    match snap.undo_to.get(v as usize).copied().flatten() {
+    let Some(local) = &snap.local else {
+        return Err("An online game cannot be undone".into());
+    };
+    match local.undo_to.get(v as usize).copied().flatten() {
         Some(to) => {
-            let what = snap.undo_what.get(v as usize).cloned().flatten();
+            let what = local.undo_what.get(v as usize).cloned().flatten();
             Ok((
                 to,
                 what.unwrap_or_else(|| format!("back to before action {}", to + 1)),

@@ -203,10 +203,13 @@ pub(super) fn rebase(p: &Playing, def: Arc<GameDef>) -> (Rebased, Option<Playing
         }
         let elsewhere = p.hashes.get(i) != q.hashes.last();
         let own = (
-            p.own.get(i).cloned().flatten(),
-            q.own.last().cloned().flatten(),
+            p.told.own_label(i).map(str::to_string),
+            q.told.own_label(i).map(str::to_string),
         );
-        let public = (p.public.get(i).cloned(), q.public.last().cloned());
+        let public = (
+            p.told.public_label(i).map(str::to_string),
+            q.told.public_label(i).map(str::to_string),
+        );
         let said = Said {
             seat: p.taken.get(i).map_or(0, |t| t.0),
             own,
@@ -231,7 +234,7 @@ pub(super) fn rebase(p: &Playing, def: Arc<GameDef>) -> (Rebased, Option<Playing
 /// Action `i` (0-based) of the old game as everyone was told it: "Red: Takes the fare".
 fn step_label(p: &Playing, i: usize) -> String {
     let seat = p.taken.get(i).map_or(0, |t| t.0);
-    let label = p.public.get(i).map_or("", String::as_str);
+    let label = p.told.public_label(i).unwrap_or("");
     format!("{}: {label}", p.game.def().seat_name(seat as usize))
 }
 

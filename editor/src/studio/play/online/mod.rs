@@ -16,20 +16,18 @@ use std::time::Duration;
 use farebox::GameDef;
 use farebox::board::Board;
 use farebox::content::def::BoardDef;
-use farebox::game::Setup;
 use farebox_server::client::{Client, Event, Latest, Seated};
 use farebox_server::protocol::{
-    ClientMsg, DownloadKind, SeatKind as WireSeat, SeatStatus, ServerMsg, Told, WireBoard, WireView,
+    ClientMsg, DownloadKind, SeatStatus, ServerMsg, Sitter, TableBoard, Told,
 };
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
 
-use crate::studio::worker::{LogLine, Move, SeatKind, Snapshot};
+use crate::studio::worker::Snapshot;
 
 mod board;
 mod host;
 
-use board::changed;
 pub use board::client_board;
 use host::host_table;
 
@@ -119,12 +117,8 @@ pub struct Online {
     /// ([`client_board`]: a grid, whose tiles come in the view).
     board: Board,
     /// The board the server sent that [`Online::board`] was rebuilt from.
-    wire_board: Option<WireBoard>,
-    /// The view before the last update, to find where a move changed the board.
-    prev: Option<WireView>,
+    sent_board: Option<TableBoard>,
     snap: Option<Snapshot>,
-    log: Vec<LogLine>,
-    moves: Vec<Move>,
     /// What the server refused or could not do, in words.
     pub problem: Option<String>,
     /// The last stale action and the resync that answered it.
@@ -143,8 +137,7 @@ impl Online {
         Online {
             ctx: ctx.clone(),
             board: client_board(&def),
-            wire_board: None,
-            prev: None,
+            sent_board: None,
             def,
             server: None,
             client: None,
@@ -158,8 +151,6 @@ impl Online {
             seated: None,
             latest: Latest::default(),
             snap: None,
-            log: Vec::new(),
-            moves: Vec::new(),
             problem: None,
             resynced: None,
             closed: None,
@@ -401,7 +392,6 @@ impl Online {
             // The log is the client's own, whole: never added to from events, which the
             // latest may already hold (a view taken in while the screen was being built).
             self.latest = client.latest();
-            self.log = log_lines(&self.def, &self.latest.log);
             for e in events {
                 self.event(e);
             }
@@ -432,7 +422,7 @@ impl Online {
                 self.choice = looked
                     .seats
                     .iter()
-                    .find(|s| s.kind == WireSeat::Open)
+                    .find(|s| s.kind == Sitter::Open)
                     .map(|s| s.seat);
                 self.code = looked.code.clone();
                 self.looking = Some(client);
@@ -466,10 +456,7 @@ impl Online {
     fn seated_at(&mut self, client: Client, seated: Seated) {
         self.latest = client.latest();
         self.code = seated.code.clone();
-        self.log = log_lines(&self.def, &self.latest.log);
-        self.moves.clear();
-        self.set_board(self.latest.board.clone());
-        self.prev = self.latest.view.clone();
+        self.set_board(self.latest.board().cloned());
         self.closed = None;
         self.problem = None;
         self.resynced = None;
@@ -496,25 +483,6 @@ impl Online {
     fn event(&mut self, e: Event) {
         match e {
             Event::Msg(ServerMsg::Update(u)) => {
-                // The board after this update, for the spaces the move changed (a track
-                // card just laid has spaces the board before it did not).
-                if u.board.is_some() {
-                    self.set_board(u.board.clone());
-                }
-                if !u.resync
-                    && let Some(l) = &u.last
-                {
-                    let spaces = self
-                        .prev
-                        .as_ref()
-                        .map_or_else(Vec::new, |p| changed(&self.board, p, &u.view));
-                    self.moves.push(Move {
-                        seat: l.seat,
-                        label: l.label.clone(),
-                        spaces,
-                    });
-                }
-                self.prev = Some(u.view.clone());
                 if u.resync
                     && let Some(r) = &mut self.resynced
                     && !r.contains("Resynced")
@@ -539,65 +507,32 @@ impl Online {
 
     /// Rebuilds the board from the one the server sent, when it changed; without one, the
     /// mod's own.
-    fn set_board(&mut self, wire: Option<WireBoard>) {
-        if wire == self.wire_board {
+    fn set_board(&mut self, sent: Option<TableBoard>) {
+        if sent == self.sent_board {
             return;
         }
-        self.board = match &wire {
-            Some(w) => w.to_board(&self.def),
+        self.board = match &sent {
+            Some(b) => b.to_board(&self.def),
             None => client_board(&self.def),
         };
-        self.wire_board = wire;
+        self.sent_board = sent;
     }
 
     /// Whether the board is drawn: a sections city or a track only once the server sent it
     /// (until then their pieces are listed by the spaces they stand on).
     pub fn board_drawn(&self) -> bool {
-        self.wire_board.is_some()
+        self.sent_board.is_some()
             || !matches!(self.def.board, BoardDef::Sections(_) | BoardDef::Track(_))
     }
 
-    /// The game as the Play tab draws it, from the latest view.
+    /// The game as the Play tab draws it: the table as the server last showed it.
     fn rebuild(&mut self) {
-        self.set_board(self.latest.board.clone());
-        let Some(view) = self.latest.view.clone() else {
-            self.snap = None;
-            return;
-        };
-        let def = self.def.clone();
-        let seats: Vec<SeatKind> = self
+        self.set_board(self.latest.board().cloned());
+        self.snap = self
             .latest
-            .seats
-            .iter()
-            .map(|s| match (&s.kind, &s.bot) {
-                (WireSeat::Bot, Some(b)) => SeatKind::Bot(b.clone()),
-                _ => SeatKind::Person,
-            })
-            .collect();
-        let n = (view.seats as usize).max(seats.len());
-        let offered = self.latest.offered.clone();
-        let board = self.board.clone();
-        let mut snap = Snapshot {
-            setup: Setup::new(view.seats, 0),
-            seats,
-            viewer: self.seated.as_ref().and_then(|s| s.seat),
-            active: view.active,
-            result: view.result.clone(),
-            offered,
-            step: self.latest.number as usize,
-            history: Vec::new(),
-            undo_to: vec![None; n],
-            undo_what: vec![None; n],
-            moves: self.moves.clone(),
-            log: self.log.clone(),
-            secret: false,
-            board,
-            view,
-            def,
-            spots: Vec::new(),
-        };
-        snap.place_offers();
-        self.snap = Some(snap);
+            .table
+            .clone()
+            .map(|t| Snapshot::new(self.def.clone(), t, self.board.clone(), None));
     }
 
     /// The snapshot, taken out while the screen draws it (see [`Online::put_snapshot`]).
@@ -623,7 +558,7 @@ impl Online {
 
     /// The seats as the server last told them.
     pub fn seats(&self) -> &[SeatStatus] {
-        &self.latest.seats
+        self.latest.seats()
     }
 
     /// The seat to act and the time left on its turn clock, counting down (None: no clock).
@@ -644,7 +579,7 @@ impl Online {
     /// The action number of a game this Studio sits at, not over and still connected.
     pub fn in_progress(&self) -> Option<usize> {
         let snap = self.snap.as_ref()?;
-        (self.client.is_some() && self.closed.is_none() && snap.result.is_none())
+        (self.client.is_some() && self.closed.is_none() && snap.result().is_none())
             .then_some(self.latest.number as usize)
     }
 
@@ -660,13 +595,9 @@ impl Online {
         }
         let mine = self.seated.as_ref().and_then(|s| s.seat);
         self.latest
-            .seats
+            .seats()
             .iter()
-            .filter(|s| {
-                s.kind == farebox_server::protocol::SeatKind::Person
-                    && s.connected
-                    && Some(s.seat) != mine
-            })
+            .filter(|s| s.kind == Sitter::Person && s.connected && Some(s.seat) != mine)
             .count()
     }
 
@@ -677,11 +608,11 @@ impl Online {
 
     /// The actions offered now, by label.
     pub fn offered(&self) -> &[farebox_server::protocol::Offer] {
-        &self.latest.offered
+        self.latest.offered()
     }
 
     /// What the last action was, as this seat was shown it.
-    pub fn last(&self) -> Option<&farebox_server::protocol::LastAction> {
+    pub fn last(&self) -> Option<&Told> {
         self.latest.last.as_ref()
     }
 
@@ -714,31 +645,6 @@ impl Drop for Online {
     fn drop(&mut self) {
         self.stop();
     }
-}
-
-/// The log as the Play tab shows it, from the one the client keeps: each action's line in
-/// its seat's colour ("Red (a bot): ..."), the rules' lines under it.
-fn log_lines(def: &GameDef, told: &[Told]) -> Vec<LogLine> {
-    told.iter()
-        .map(|t| match t {
-            Told::Action {
-                seat,
-                label,
-                by_bot,
-                ..
-            } => {
-                let by = if *by_bot { " (a bot)" } else { "" };
-                LogLine {
-                    seat: Some(*seat),
-                    text: format!("{}{by}: {label}", def.seat_name(*seat as usize)),
-                }
-            }
-            Told::Line(text) => LogLine {
-                seat: None,
-                text: text.clone(),
-            },
-        })
-        .collect()
 }
 
 fn absolute(p: &Path) -> PathBuf {
