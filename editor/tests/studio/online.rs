@@ -196,7 +196,7 @@ fn a_table_hosted_from_the_play_tab_is_played_to_its_end_against_a_bot() {
             .expect("the game ended")
     };
     assert!(decisions > 5, "only {decisions} decisions");
-    // Where moves changed the board is found from the views alone, for the board to mark.
+    // Where moves changed the board comes with each action told, for the board to mark.
     let marked = online(h.state().as_ref().unwrap())
         .unwrap()
         .snapshot()

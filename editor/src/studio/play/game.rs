@@ -5,7 +5,8 @@ use std::time::Instant;
 
 use super::actions::{act_at_spot, move_marks, offers_of, visual_order};
 use super::dialog::new_game;
-use super::{NewGame, PlayPanel, SIDE_W};
+use super::side::{LocalSide, in_side_panel, side_panel};
+use super::{NewGame, PlayPanel};
 use crate::studio::board_view::{self, Camera, Scene, Spot};
 use crate::studio::worker::{Rebased, Request, SeatKind, Snapshot};
 
@@ -16,23 +17,9 @@ impl PlayPanel {
         let armed = self.guard.update(ui.ctx(), snap);
         self.keys(ui.ctx(), snap, &mut act);
         self.pointed.clear();
-        // The side panel keeps the width it was given (or dragged to): its contents wrap
-        // inside it and never widen it, so the board beside it does not shift.
-        egui::Panel::left("play-side")
-            .resizable(true)
-            .default_size(SIDE_W)
-            .size_range(240.0..=640.0)
-            .show(ui, |ui| {
-                let rect = ui.available_rect_before_wrap();
-                let mut inner = ui.new_child(
-                    egui::UiBuilder::new()
-                        .max_rect(rect)
-                        .layout(egui::Layout::top_down(egui::Align::Min)),
-                );
-                inner.shrink_clip_rect(rect);
-                self.side_ui(&mut inner, snap, &mut act, armed);
-                ui.advance_cursor_after_rect(rect);
-            });
+        in_side_panel(ui, "play-side", |ui| {
+            side_panel(ui, &mut LocalSide(self), snap, &mut act, armed);
+        });
         let (offers, actionable) = offers_of(snap);
         // The action under the pointer, or chosen with the keys: its spots are lit.
         let keyed = self

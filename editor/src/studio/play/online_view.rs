@@ -1,16 +1,16 @@
 //! The Play tab's online screens: the join form (address, code, then a seat or watching),
-//! and the table: the board and zones as this seat's view shows them, the actions offered to
-//! it, and a side panel with the table's code and address, every seat's status (connected,
-//! gone, played by a bot, to act, you), the action number, what the server refused, the log,
-//! and the records to download once the game is over.
+//! and the table: the board and zones as this seat's view shows them, and the Play tab's one
+//! side panel ([`side_panel`]) with what a table online adds: the table's code and address,
+//! every seat's status (connected, gone, played by a bot, to act, you), what the server
+//! refused, and the records to download once the game is over.
 
 use farebox::GameDef;
 use farebox_server::protocol::{SeatStatus, Sitter};
 
-use super::actions::{act_at_spot, actions_ui, move_marks, offers_of};
+use super::actions::{act_at_spot, move_marks, offers_of};
 use super::online::{Online, Stage};
-use super::side::{log_ui, result_ui};
-use super::{Guard, SIDE_W, table_ui};
+use super::side::{Side, in_side_panel, side_panel};
+use super::{Guard, table_ui};
 use crate::studio::board_view::{self, Scene};
 use crate::studio::worker::Snapshot;
 
@@ -205,21 +205,16 @@ impl Online {
         let mut out = OnlineOut::Stay;
         let dropped = self.closed.is_some();
         let armed = st.guard.update(ui.ctx(), snap) && !dropped;
-        egui::Panel::left("online-side")
-            .resizable(true)
-            .default_size(SIDE_W)
-            .size_range(240.0..=640.0)
-            .show(ui, |ui| {
-                let rect = ui.available_rect_before_wrap();
-                let mut inner = ui.new_child(
-                    egui::UiBuilder::new()
-                        .max_rect(rect)
-                        .layout(egui::Layout::top_down(egui::Align::Min)),
-                );
-                inner.shrink_clip_rect(rect);
-                out = self.side(&mut inner, snap, &mut act, armed);
-                ui.advance_cursor_after_rect(rect);
-            });
+        in_side_panel(ui, "online-side", |ui| {
+            let mut side = OnlineSide {
+                online: self,
+                leave: false,
+            };
+            side_panel(ui, &mut side, snap, &mut act, armed);
+            if side.leave {
+                out = OnlineOut::Leave;
+            }
+        });
         let (offers, actionable) = offers_of(snap);
         let moved = move_marks(snap);
         let banner = (!self.board_drawn()).then_some(
@@ -243,133 +238,6 @@ impl Online {
         if let Some(a) = act {
             self.act_at(snap.step() as u64, &a);
         }
-        out
-    }
-
-    fn side(
-        &mut self,
-        ui: &mut egui::Ui,
-        snap: &Snapshot,
-        act: &mut Option<String>,
-        armed: bool,
-    ) -> OnlineOut {
-        let mut out = OnlineOut::Stay;
-        let def = snap.def.clone();
-        let code = self.code.clone();
-        let addr = self.addr.clone();
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Table code");
-            ui.label(egui::RichText::new(&code).monospace().strong().size(20.0));
-            if ui
-                .small_button("Copy code")
-                .on_hover_text("Copy the table's code")
-                .clicked()
-            {
-                ui.ctx().copy_text(code.clone());
-            }
-        });
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Address");
-            ui.label(egui::RichText::new(&addr).monospace().strong());
-            if ui.small_button("Copy address").clicked() {
-                ui.ctx().copy_text(addr.clone());
-            }
-        });
-        if self.hosting() {
-            let hint = if addr.starts_with("127.") || addr.starts_with("localhost") {
-                "You host this table in this Studio (this machine only). It stops when you leave."
-            } else {
-                "You host this table in this Studio; others join at this machine's address and the port above. It stops when you leave."
-            };
-            ui.add(egui::Label::new(egui::RichText::new(hint).weak()).wrap());
-        }
-        ui.separator();
-        let me = self.seated().and_then(|s| s.seat);
-        match me {
-            Some(s) => {
-                ui.horizontal_wrapped(|ui| {
-                    ui.label("You are");
-                    ui.colored_label(
-                        board_view::seat_color(&def, s),
-                        egui::RichText::new(def.seat_name(s as usize)).strong(),
-                    );
-                });
-            }
-            None => {
-                ui.label("You are watching: you see what everyone may see.");
-            }
-        }
-        ui.label(format!("Action {}", self.number()));
-        ui.add_space(4.0);
-        self.seats_ui(ui, &def, me);
-        self.connection_ui(ui);
-        ui.separator();
-        if let Some(r) = &snap.result() {
-            result_ui(ui, snap, r);
-            ui.separator();
-            self.downloads_ui(ui);
-        } else {
-            let active = snap.active();
-            let name = def.seat_name(active as usize);
-            let by_bot = self
-                .seats()
-                .iter()
-                .find(|s| s.seat == active)
-                .and_then(|s| s.bot.clone());
-            ui.horizontal_wrapped(|ui| {
-                ui.label("To act:");
-                ui.colored_label(board_view::seat_color(&def, active), &name);
-                if let Some(b) = &by_bot {
-                    ui.weak(format!("({})", bot_name(&def, b)));
-                }
-            });
-            if me.is_some() {
-                ui.strong("Your actions");
-            }
-            if snap.offered.is_empty() {
-                let waiting = if self.closed.is_some() {
-                    "Disconnected: nothing more comes from the table.".to_string()
-                } else if me.is_some_and(|m| m == active) && by_bot.is_some() {
-                    "A bot plays your seat until you rejoin.".to_string()
-                } else {
-                    format!("Waiting for {name}…")
-                };
-                ui.weak(waiting);
-            } else {
-                let list_h = (ui.available_height() * 0.5).max(120.0);
-                egui::ScrollArea::vertical()
-                    .id_salt("online-actions")
-                    .max_height(list_h)
-                    .auto_shrink([false, true])
-                    .show(ui, |ui| {
-                        actions_ui(ui, &snap.offered, act, armed, None);
-                    });
-            }
-        }
-        if !self.board_drawn() {
-            ui.separator();
-            ui.strong("Pieces");
-            for p in &snap.view.pieces {
-                let owner = p.owner.map_or(String::new(), |o| {
-                    format!("{}'s ", def.seat_name(o as usize))
-                });
-                let at = p.at.as_deref().unwrap_or("off the board");
-                ui.label(format!("{owner}{} at {at}", p.kind));
-            }
-        }
-        ui.separator();
-        let leave = ui.button("Leave the table");
-        let leave = if self.hosting() {
-            leave.on_hover_text("The table is hosted here: leaving stops it for everyone")
-        } else if me.is_some() {
-            leave.on_hover_text("Your seat stays yours: a bot plays it while you are away")
-        } else {
-            leave
-        };
-        if leave.clicked() {
-            out = OnlineOut::Leave;
-        }
-        log_ui(ui, snap);
         out
     }
 
@@ -480,6 +348,127 @@ impl Online {
         });
         for s in &self.saved {
             ui.add(egui::Label::new(egui::RichText::new(format!("Saved to {s}")).weak()).wrap());
+        }
+    }
+}
+
+/// A table online, as the side panel shows it.
+struct OnlineSide<'a> {
+    online: &'a mut Online,
+    /// "Leave the table" was clicked.
+    leave: bool,
+}
+
+impl Side for OnlineSide<'_> {
+    fn head(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
+        let o = &mut *self.online;
+        let def = snap.def.clone();
+        let code = o.code.clone();
+        let addr = o.addr.clone();
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Table code");
+            ui.label(egui::RichText::new(&code).monospace().strong().size(20.0));
+            if ui
+                .small_button("Copy code")
+                .on_hover_text("Copy the table's code")
+                .clicked()
+            {
+                ui.ctx().copy_text(code.clone());
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Address");
+            ui.label(egui::RichText::new(&addr).monospace().strong());
+            if ui.small_button("Copy address").clicked() {
+                ui.ctx().copy_text(addr.clone());
+            }
+        });
+        if o.hosting() {
+            let hint = if addr.starts_with("127.") || addr.starts_with("localhost") {
+                "You host this table in this Studio (this machine only). It stops when you leave."
+            } else {
+                "You host this table in this Studio; others join at this machine's address and the port above. It stops when you leave."
+            };
+            ui.add(egui::Label::new(egui::RichText::new(hint).weak()).wrap());
+        }
+        ui.separator();
+        let me = o.seated().and_then(|s| s.seat);
+        match me {
+            Some(s) => {
+                ui.horizontal_wrapped(|ui| {
+                    ui.label("You are");
+                    ui.colored_label(
+                        board_view::seat_color(&def, s),
+                        egui::RichText::new(def.seat_name(s as usize)).strong(),
+                    );
+                });
+            }
+            None => {
+                ui.label("You are watching: you see what everyone may see.");
+            }
+        }
+        ui.label(format!("Action {}", o.number()));
+        ui.add_space(4.0);
+        o.seats_ui(ui, &def, me);
+        o.connection_ui(ui);
+    }
+
+    fn ended(&mut self, ui: &mut egui::Ui, _snap: &Snapshot) {
+        self.online.downloads_ui(ui);
+    }
+
+    fn bot_to_act(&self, snap: &Snapshot, active: u8) -> Option<(String, bool)> {
+        let bot = self
+            .online
+            .seats()
+            .iter()
+            .find(|s| s.seat == active)
+            .and_then(|s| s.bot.clone())?;
+        Some((bot_name(&snap.def, &bot), false))
+    }
+
+    fn controls(&mut self, _ui: &mut egui::Ui, _snap: &Snapshot) {}
+
+    fn waiting(&self, snap: &Snapshot, active: u8) -> String {
+        if self.online.closed.is_some() {
+            "Disconnected: nothing more comes from the table.".to_string()
+        } else if snap.viewer == Some(active) && self.bot_to_act(snap, active).is_some() {
+            "A bot plays your seat until you rejoin.".to_string()
+        } else {
+            format!("Waiting for {}…", snap.def.seat_name(active as usize))
+        }
+    }
+
+    fn keyed(&self, _snap: &Snapshot) -> Option<usize> {
+        None
+    }
+
+    fn pointed(&mut self, _pointed: Vec<usize>) {}
+
+    fn foot(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
+        let o = &mut *self.online;
+        let def = &snap.def;
+        if !o.board_drawn() {
+            ui.strong("Pieces");
+            for p in &snap.view.pieces {
+                let owner = p.owner.map_or(String::new(), |o| {
+                    format!("{}'s ", def.seat_name(o as usize))
+                });
+                let at = p.at.as_deref().unwrap_or("off the board");
+                ui.label(format!("{owner}{} at {at}", p.kind));
+            }
+            ui.separator();
+        }
+        let leave = ui.button("Leave the table");
+        let leave = if o.hosting() {
+            leave.on_hover_text("The table is hosted here: leaving stops it for everyone")
+        } else if snap.viewer.is_some() {
+            leave.on_hover_text("Your seat stays yours: a bot plays it while you are away")
+        } else {
+            leave
+        };
+        if leave.clicked() {
+            self.leave = true;
         }
     }
 }

@@ -1,5 +1,6 @@
-//! The Play tab's side panel: seats and scores, pace and undo, the list of legal actions, saving
-//! the game, and the log.
+//! The Play tab's side panel, one for a game played here and a table online ([`Side`] says
+//! what differs): the seat to act, the actions offered, the result, the log; and for a game
+//! played here its seed, pace, undo and saving.
 
 use std::time::Duration;
 
@@ -12,20 +13,117 @@ use super::{NewGame, PlayPanel};
 use crate::studio::worker::{Request, SeatKind, Snapshot};
 use crate::studio::{Command, board_view};
 
-impl PlayPanel {
-    /// The side panel: the game's state line and controls at the top, always the same rows
-    /// so the list of actions under them starts at the same place after every action; the
-    /// actions in a scroll area of their own; then saving and the log, which stays after
-    /// the game ends.
-    pub(super) fn side_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        snap: &Snapshot,
-        act: &mut Option<String>,
-        armed: bool,
-    ) {
-        let def = &snap.def;
-        let name = |s: u8| def.seat_name(s as usize);
+/// What the side panel shows around the parts every game shares: a game played here (its
+/// seed, pace, undo and saving) or a table online (its code, seats and connection). The
+/// panel itself ([`side_panel`]) is one, for both.
+pub(super) trait Side {
+    /// The rows at the top: what game this is and whose eyes the screen shows.
+    fn head(&mut self, ui: &mut egui::Ui, snap: &Snapshot);
+    /// Under the result, once the game is over (records to save, a new game).
+    fn ended(&mut self, ui: &mut egui::Ui, snap: &Snapshot);
+    /// Who plays the seat to act, when a bot does ("a bot", "the bot Rookie"), and whether
+    /// it is thinking now.
+    fn bot_to_act(&self, snap: &Snapshot, active: u8) -> Option<(String, bool)>;
+    /// Controls under the seat to act (pace and undo), if any.
+    fn controls(&mut self, ui: &mut egui::Ui, snap: &Snapshot);
+    /// What the list of actions says when none is offered to this screen.
+    fn waiting(&self, snap: &Snapshot, active: u8) -> String;
+    /// The action chosen with the keyboard, by index, if any.
+    fn keyed(&self, snap: &Snapshot) -> Option<usize>;
+    /// The actions under the pointer this frame.
+    fn pointed(&mut self, pointed: Vec<usize>);
+    /// The rows above the log.
+    fn foot(&mut self, ui: &mut egui::Ui, snap: &Snapshot);
+}
+
+/// The side panel: the head, then (while the game goes on) the seat to act, the controls
+/// and the actions offered in a scroll area of their own, always in the same rows so the
+/// list starts at the same place after every action; or the result; then the foot and the
+/// log, which stays after the game ends.
+pub(super) fn side_panel(
+    ui: &mut egui::Ui,
+    side: &mut dyn Side,
+    snap: &Snapshot,
+    act: &mut Option<String>,
+    armed: bool,
+) {
+    let def = &snap.def;
+    side.head(ui, snap);
+    ui.separator();
+    if let Some(r) = &snap.result() {
+        result_ui(ui, snap, r);
+        ui.separator();
+        side.ended(ui, snap);
+        side.foot(ui, snap);
+        log_ui(ui, snap);
+        return;
+    }
+    let active = snap.active();
+    let name = def.seat_name(active as usize);
+    let bot = side.bot_to_act(snap, active);
+    ui.horizontal_wrapped(|ui| {
+        ui.label("To act:");
+        ui.colored_label(board_view::seat_color(def, active), &name);
+        if let Some((who, thinking)) = &bot {
+            ui.weak(format!("({who})"));
+            if *thinking {
+                ui.spinner();
+            }
+        }
+    });
+    side.controls(ui, snap);
+    ui.separator();
+    if snap.viewer.is_some() {
+        ui.strong("Your actions");
+    }
+    let list_h = (ui.available_height() * 0.55).max(120.0);
+    let keyed = side.keyed(snap);
+    egui::ScrollArea::vertical()
+        .id_salt("play-actions")
+        .max_height(list_h)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            if snap.offered.is_empty() {
+                ui.weak(side.waiting(snap, active));
+            } else {
+                side.pointed(actions_ui(ui, &snap.offered, act, armed, keyed));
+            }
+        });
+    if !snap.offered.is_empty() {
+        ui.weak("↑ ↓ choose an action, Enter takes it");
+    }
+    ui.separator();
+    side.foot(ui, snap);
+    log_ui(ui, snap);
+}
+
+/// Shows `add` in the Play tab's side panel `id`, on the left. The panel keeps the width it
+/// was given (or dragged to): its contents wrap inside it and never widen it, so the board
+/// beside it does not shift.
+pub(super) fn in_side_panel(ui: &mut egui::Ui, id: &str, add: impl FnOnce(&mut egui::Ui)) {
+    egui::Panel::left(id.to_string())
+        .resizable(true)
+        .default_size(super::SIDE_W)
+        .size_range(240.0..=640.0)
+        .show(ui, |ui| {
+            let rect = ui.available_rect_before_wrap();
+            let mut inner = ui.new_child(
+                egui::UiBuilder::new()
+                    .max_rect(rect)
+                    .layout(egui::Layout::top_down(egui::Align::Min)),
+            );
+            inner.shrink_clip_rect(rect);
+            add(&mut inner);
+            ui.advance_cursor_after_rect(rect);
+        });
+}
+
+/// A game played here, as the side panel shows it.
+pub(super) struct LocalSide<'a>(pub &'a mut PlayPanel);
+
+impl Side for LocalSide<'_> {
+    fn head(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
+        let p = &mut *self.0;
         ui.horizontal_wrapped(|ui| {
             match &snap.local {
                 Some(l) => ui.label(format!("Seed {} · {} actions", l.setup.seed, snap.step())),
@@ -40,61 +138,53 @@ impl PlayPanel {
                     )
                     .clicked()
             {
-                self.wants = Some(Command::LeaveGame);
+                p.wants = Some(Command::LeaveGame);
             }
         });
-        if let Some(v) = snap.viewer {
-            ui.label(format!("Showing what {} may see", name(v)));
-        } else {
-            ui.label("Showing what everyone may see");
+        match snap.viewer {
+            Some(v) => ui.label(format!(
+                "Showing what {} may see",
+                snap.def.seat_name(v as usize)
+            )),
+            None => ui.label("Showing what everyone may see"),
+        };
+    }
+
+    fn ended(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
+        if ui.button("New game").clicked() {
+            self.0.dialog = Some(NewGame {
+                seats: SeatKind::of(&snap.seats),
+                ..new_game(&snap.def)
+            });
         }
-        ui.separator();
-        if let Some(r) = &snap.result() {
-            result_ui(ui, snap, r);
-            ui.separator();
-            self.save_ui(ui);
-            if ui.button("New game").clicked() {
-                self.dialog = Some(NewGame {
-                    seats: SeatKind::of(&snap.seats),
-                    ..new_game(def)
-                });
-            }
-            log_ui(ui, snap);
-            return;
-        }
-        let active = snap.active();
-        let bot_to_act = snap
-            .seats
+    }
+
+    fn bot_to_act(&self, snap: &Snapshot, active: u8) -> Option<(String, bool)> {
+        snap.seats
             .get(active as usize)
-            .is_some_and(|s| !s.is_person());
-        ui.horizontal_wrapped(|ui| {
-            ui.label("To act:");
-            ui.colored_label(board_view::seat_color(def, active), name(active));
-            if bot_to_act {
-                ui.weak("(a bot)");
-                if !self.paused {
-                    ui.spinner();
-                }
-            }
-        });
-        let bots = snap.seats.iter().any(|s| !s.is_person());
-        if bots {
+            .is_some_and(|s| !s.is_person())
+            .then(|| ("a bot".to_string(), !self.0.paused))
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
+        let p = &mut *self.0;
+        if snap.seats.iter().any(|s| !s.is_person()) {
             ui.horizontal_wrapped(|ui| {
-                let label = if self.paused { "Play" } else { "Pause" };
+                let label = if p.paused { "Play" } else { "Pause" };
                 if ui.button(label).clicked() {
-                    self.paused = !self.paused;
+                    p.paused = !p.paused;
                 }
                 if ui
-                    .add_enabled(self.paused, egui::Button::new("Step"))
+                    .add_enabled(p.paused, egui::Button::new("Step"))
                     .clicked()
                 {
-                    self.step_once = true;
+                    p.step_once = true;
                 }
-                let mut ms = self.pace.as_millis() as u32;
+                let mut ms = p.pace.as_millis() as u32;
                 let l = ui.label("Pace");
                 ui.add(egui::Slider::new(&mut ms, 0..=2000).suffix(" ms"))
                     .labelled_by(l.id);
-                self.pace = Duration::from_millis(ms as u64);
+                p.pace = Duration::from_millis(ms as u64);
             });
         }
         // Undo is always there (greyed when there is nothing to undo), so it never pushes
@@ -107,36 +197,33 @@ impl PlayPanel {
         };
         if r.clicked()
             && let Ok((to, _)) = undo
-            && let Some(w) = &mut self.worker
+            && let Some(w) = &mut p.worker
         {
             w.send(Request::Undo(to));
         }
-        ui.separator();
-        ui.strong("Your actions");
-        let list_h = (ui.available_height() * 0.55).max(120.0);
-        egui::ScrollArea::vertical()
-            .id_salt("play-actions")
-            .max_height(list_h)
-            .auto_shrink([false, true])
-            .show(ui, |ui| {
-                if snap.offered.is_empty() {
-                    ui.weak(format!("Waiting for {}…", name(active)));
-                } else {
-                    let keyed = self
-                        .keyed
-                        .filter(|(_, at)| *at == snap.step())
-                        .map(|(i, _)| i);
-                    self.pointed = actions_ui(ui, &snap.offered, act, armed, keyed);
-                }
-            });
-        if !snap.offered.is_empty() {
-            ui.weak("↑ ↓ choose an action, Enter takes it");
-        }
-        ui.separator();
-        self.save_ui(ui);
-        log_ui(ui, snap);
     }
 
+    fn waiting(&self, snap: &Snapshot, active: u8) -> String {
+        format!("Waiting for {}…", snap.def.seat_name(active as usize))
+    }
+
+    fn keyed(&self, snap: &Snapshot) -> Option<usize> {
+        self.0
+            .keyed
+            .filter(|(_, at)| *at == snap.step())
+            .map(|(i, _)| i)
+    }
+
+    fn pointed(&mut self, pointed: Vec<usize>) {
+        self.0.pointed = pointed;
+    }
+
+    fn foot(&mut self, ui: &mut egui::Ui, _snap: &Snapshot) {
+        self.0.save_ui(ui);
+    }
+}
+
+impl PlayPanel {
     pub(super) fn save_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             let l = ui.label("Replay file");
