@@ -13,5 +13,6 @@ mod lookahead;
 mod search;
 mod secrets;
 mod smoke_curbside;
+mod told;
 mod track;
 mod walks;
