@@ -646,3 +646,42 @@ fn the_turn_clock_of_the_seat_to_act_is_shown() {
         .count();
     assert_eq!(clocks, 1, "the seat to act's clock is not shown once");
 }
+
+/// A table online is the same screen as a game played here: an action is chosen with the arrow
+/// keys (its spots lit on the board) and taken with Enter.
+#[test]
+fn an_online_seat_chooses_with_the_keys_as_a_local_one_does() {
+    let server = server(Duration::from_secs(30));
+    let (mut h, _) = seated_studio(&server, &["person", "random"]);
+    until(&mut h, "the seat's turn", |s| {
+        online(s).is_some_and(|o| !o.offered().is_empty())
+    });
+    settle(&mut h);
+    let number = online(h.state().as_ref().unwrap()).unwrap().number();
+    let mut keyed = String::new();
+    for _ in 0..40 {
+        h.key_press(egui::Key::ArrowDown);
+        h.step();
+        let s = h.state().as_ref().unwrap();
+        keyed = s
+            .play
+            .keyed_action()
+            .map(|o| o.label.clone())
+            .expect("an action chosen with the keys");
+        if keyed.starts_with("Place") {
+            assert!(!s.play.lit().is_empty(), "{keyed}: its cell is lit");
+            break;
+        }
+    }
+    assert!(keyed.starts_with("Place"), "{keyed}");
+    h.key_press(egui::Key::Enter);
+    until(&mut h, "the action taken", |s| {
+        online(s).is_some_and(|o| o.number() > number)
+    });
+    let s = h.state().as_ref().unwrap();
+    let snap = online(s).unwrap().snapshot().unwrap();
+    assert_eq!(
+        snap.moves.first().map(|m| m.label.as_str()),
+        Some(keyed.as_str())
+    );
+}

@@ -38,7 +38,10 @@ fn each_seat_is_told_each_action_by_its_own_label_with_the_spaces_it_changed() {
     for i in 0..80usize {
         let legal = g.legal_actions().unwrap();
         // Move whenever the seat can on every other action, else spread the choices.
-        let drive = legal.iter().find(|a| a.starts_with("move")).filter(|_| i % 2 == 0);
+        let drive = legal
+            .iter()
+            .find(|a| a.starts_with("move"))
+            .filter(|_| i % 2 == 0);
         let Some(a) = drive
             .or_else(|| legal.get((i * 7) % legal.len().max(1)))
             .cloned()
@@ -58,10 +61,8 @@ fn each_seat_is_told_each_action_by_its_own_label_with_the_spaces_it_changed() {
         kept.take(&mut twin, &a, Own::Nobody, false).unwrap();
         let after: Vec<Option<u32>> = g.state().pieces.iter().map(|p| p.at).collect();
         let told = whole.told(&g, Some(0), usize::MAX);
-        let Some(Told::Action { spaces, .. }) = told
-            .iter()
-            .rev()
-            .find(|t| matches!(t, Told::Action { .. }))
+        let Some(Told::Action { spaces, .. }) =
+            told.iter().rev().find(|t| matches!(t, Told::Action { .. }))
         else {
             panic!("action {i} not told");
         };

@@ -3,62 +3,17 @@
 
 use std::time::Instant;
 
-use super::actions::{act_at_spot, move_marks, offers_of, visual_order};
 use super::dialog::new_game;
-use super::side::{LocalSide, in_side_panel, side_panel};
+use super::side::LocalSide;
 use super::{NewGame, PlayPanel};
-use crate::studio::board_view::{self, Camera, Scene, Spot};
+use crate::studio::board_view::{self, Camera, Scene};
 use crate::studio::worker::{Rebased, Request, SeatKind, Snapshot};
 
 impl PlayPanel {
     pub(super) fn game_ui(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
-        let def = snap.def.clone();
-        let mut act: Option<String> = None;
-        let armed = self.guard.update(ui.ctx(), snap);
-        self.keys(ui.ctx(), snap, &mut act);
-        self.pointed.clear();
-        in_side_panel(ui, "play-side", |ui| {
-            side_panel(ui, &mut LocalSide(self), snap, &mut act, armed);
-        });
-        let (offers, actionable) = offers_of(snap);
-        // The action under the pointer, or chosen with the keys: its spots are lit.
-        let keyed = self
-            .keyed
-            .filter(|(_, at)| *at == snap.step())
-            .map(|(i, _)| i);
-        let lit: Vec<Spot> = self
-            .pointed
-            .iter()
-            .copied()
-            .chain(keyed)
-            .filter_map(|i| snap.spots.get(i))
-            .flatten()
-            .copied()
-            .collect();
-        let moved = move_marks(snap);
-        let scene = Scene {
-            def: &def,
-            board: &snap.board,
-            view: &snap.view,
-            actionable: &actionable,
-            banner: None,
-            lit: &lit,
-            moved: &moved,
-            offers: &offers,
-        };
-        let r = table_ui(ui, &mut self.camera, &scene);
-        self.named = r.named.clone();
-        self.written = (r.written.clone(), r.legend, r.tokens.clone());
-        self.rings = r.rings.clone();
-        self.frame = (
-            r.view.unwrap_or(egui::Rect::NOTHING),
-            r.board.unwrap_or(egui::Rect::NOTHING),
-            r.marks.clone(),
-        );
-        self.lit = lit.clone();
-        if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut self.picked) {
-            act = Some(a);
-        }
+        let mut screen = std::mem::take(&mut self.screen);
+        let act = screen.show(ui, snap, &mut LocalSide(self), "play-side", None, true);
+        self.screen = screen;
         // While a new version's replay is out or its question open, the game stands still: a
         // choice made while the replay is out waits for it (and is taken if the game it was
         // made in is still the one on screen); one made while the question is open is not
@@ -77,48 +32,6 @@ impl PlayPanel {
                 w.send(Request::Act(a));
                 self.last_move = Instant::now();
             }
-        }
-    }
-
-    /// Choosing an action from the keyboard (unless a text field has it): the arrow keys
-    /// move through the actions in the order the list shows them, Enter takes the one
-    /// chosen, Escape forgets it.
-    pub(super) fn keys(&mut self, ctx: &egui::Context, snap: &Snapshot, act: &mut Option<String>) {
-        use egui::{Key, Modifiers};
-        if snap.offered.is_empty() || ctx.egui_wants_keyboard_input() {
-            return;
-        }
-        let order = visual_order(&snap.offered);
-        let at = self
-            .keyed
-            .filter(|(_, step)| *step == snap.step())
-            .and_then(|(i, _)| order.iter().position(|&o| o == i));
-        let (down, up, enter, escape) = ctx.input_mut(|i| {
-            (
-                i.consume_key(Modifiers::NONE, Key::ArrowDown),
-                i.consume_key(Modifiers::NONE, Key::ArrowUp),
-                i.consume_key(Modifiers::NONE, Key::Enter),
-                i.consume_key(Modifiers::NONE, Key::Escape),
-            )
-        });
-        let n = order.len();
-        let next = match (down, up, at) {
-            (true, _, None) => Some(0),
-            (true, _, Some(k)) => Some((k + 1) % n),
-            (_, true, None) => Some(n - 1),
-            (_, true, Some(k)) => Some((k + n - 1) % n),
-            _ => at,
-        };
-        self.keyed = next
-            .and_then(|k| order.get(k))
-            .map(|&i| (i, snap.step()))
-            .filter(|_| !escape);
-        if enter
-            && let Some((i, _)) = self.keyed
-            && let Some(o) = snap.offered.get(i)
-        {
-            *act = Some(o.action.clone());
-            self.keyed = None;
         }
     }
 

@@ -14,6 +14,7 @@ mod dialog;
 mod game;
 pub mod online;
 mod online_view;
+mod screen;
 mod side;
 
 use std::sync::Arc;
@@ -23,13 +24,14 @@ use farebox::GameDef;
 use farebox::game::{Setup, Sitter, View};
 use farebox::value::Value;
 
-use super::board_view::{Camera, Scene, Spot};
+use super::board_view::{Scene, Spot};
 use super::worker::{Offered, Rebased, Reply, Request, SeatKind, Snapshot, Worker};
 use super::{Command, Project};
 use dialog::{hides_anything, new_game};
 use game::table_ui;
 use online::Online;
-use online_view::{OnlineOut, OnlineUi};
+use online_view::OnlineOut;
+use screen::Screen;
 use side::undo_of;
 
 pub(crate) use actions::move_marks;
@@ -63,7 +65,8 @@ pub struct PlayPanel {
     snap: Option<Snapshot>,
     dialog: Option<NewGame>,
     content: Option<ContentView>,
-    camera: Camera,
+    /// What the game's screen drew last frame, and its camera, keys and pointer.
+    screen: Screen,
     /// Bots wait this long between moves.
     pub pace: Duration,
     pub paused: bool,
@@ -91,36 +94,14 @@ pub struct PlayPanel {
     notice: Option<(String, usize)>,
     save_path: String,
     saved: Option<String>,
-    /// A place on the board with several actions, whose menu is open.
-    picked: Option<actions::Picked>,
-    /// Clicks on actions wait for the pointer to move after the actions change (see
-    /// [`Guard`]).
-    guard: Guard,
     /// The definition the new-game dialog was last drawn for (what Start plays).
     dialog_def: Option<Arc<GameDef>>,
     /// The dialog's choices of the game being started, until its first snapshot comes: a
     /// game that cannot start goes back to them, with the reason.
     starting: Option<NewGame>,
-    /// The actions under the pointer in the list this frame (one, or a group's): their
-    /// spots are lit on the board.
-    pointed: Vec<usize>,
-    /// The action chosen with the arrow keys (an index into the offered actions), and the
-    /// step it was chosen at (a new step forgets it).
-    keyed: Option<(usize, usize)>,
-    /// The spaces the board wrote names for, last frame.
-    named: Vec<(u32, String)>,
-    /// Where the board wrote names beside spaces, where its legend was, and where the pieces'
-    /// tokens were, last frame.
-    written: (Vec<egui::Rect>, Option<egui::Rect>, Vec<egui::Rect>),
-    /// The rings marking last moves round round spaces, last frame (space, centre, reach).
-    rings: Vec<(u32, egui::Pos2, f32)>,
-    /// The board's view, the board's extent in it and a track's gates, last frame.
-    frame: (egui::Rect, egui::Rect, Vec<egui::Rect>),
-    /// The spots lit last frame (of the action under the pointer or chosen with the keys).
-    lit: Vec<Spot>,
     /// A game online (hosted here or joined), shown instead of the local one while it lasts.
     online: Option<Online>,
-    online_ui: OnlineUi,
+    online_ui: Screen,
     /// The dialog's online fields: where to host, and the name to play under.
     pub host_addr: String,
     pub player_name: String,
@@ -177,7 +158,7 @@ impl PlayPanel {
             snap: None,
             dialog: None,
             content: None,
-            camera: Camera::default(),
+            screen: Screen::default(),
             pace: Duration::from_millis(400),
             paused: false,
             step_once: false,
@@ -192,19 +173,10 @@ impl PlayPanel {
             notice: None,
             save_path: String::new(),
             saved: None,
-            picked: None,
-            guard: Guard::default(),
             dialog_def: None,
             starting: None,
-            pointed: Vec::new(),
-            keyed: None,
-            named: Vec::new(),
-            written: (Vec::new(), None, Vec::new()),
-            rings: Vec::new(),
-            frame: (egui::Rect::NOTHING, egui::Rect::NOTHING, Vec::new()),
-            lit: Vec::new(),
             online: None,
-            online_ui: OnlineUi::default(),
+            online_ui: Screen::default(),
             host_addr: "127.0.0.1:0".into(),
             player_name: String::new(),
         }
@@ -250,7 +222,7 @@ impl PlayPanel {
         if let Some(mut o) = self.online.take() {
             o.stop();
         }
-        self.online_ui = OnlineUi::default();
+        self.online_ui = Screen::default();
     }
 
     /// The game as last drawn.
@@ -304,39 +276,53 @@ impl PlayPanel {
         if self.online.is_some() {
             return &self.online_ui.named;
         }
-        &self.named
+        &self.screen.named
     }
 
     /// Where the board of the local game wrote names beside spaces (and a track's card
     /// plates) last frame, where its legend was drawn over it, and where the pieces' tokens
     /// were.
     pub fn written_on_board(&self) -> (&[egui::Rect], Option<egui::Rect>, &[egui::Rect]) {
-        (&self.written.0, self.written.1, &self.written.2)
+        (
+            &self.screen.written.0,
+            self.screen.written.1,
+            &self.screen.written.2,
+        )
     }
 
     /// The rings the board of the local game drew round round spaces to mark last moves, last
     /// frame: the space, the ring's centre and how far out it reaches.
     pub fn move_rings_on_board(&self) -> &[(u32, egui::Pos2, f32)] {
-        &self.rings
+        &self.screen.rings
     }
 
     /// The local game's board last frame: its view on screen, the board's extent in it (as
     /// fitted, panned or zoomed), and a track's gates (bars and badges).
     pub fn frame_on_board(&self) -> (egui::Rect, egui::Rect, &[egui::Rect]) {
-        (self.frame.0, self.frame.1, &self.frame.2)
+        (
+            self.screen.frame.0,
+            self.screen.frame.1,
+            &self.screen.frame.2,
+        )
     }
 
     /// The spots lit on the board last frame: those of the action under the pointer in the
-    /// list, or chosen with the keys.
+    /// list, or chosen with the keys (of the game online while there is one).
     pub fn lit(&self) -> &[Spot] {
-        &self.lit
+        match &self.online {
+            Some(_) => &self.online_ui.lit,
+            None => &self.screen.lit,
+        }
     }
 
-    /// The action chosen with the arrow keys, if any.
+    /// The action chosen with the arrow keys, if any (of the game online while there is one).
     pub fn keyed_action(&self) -> Option<&Offered> {
-        let (i, step) = self.keyed?;
-        let snap = self.snap.as_ref()?;
-        (snap.step() == step).then(|| snap.offered.get(i)).flatten()
+        let (screen, snap) = match &self.online {
+            Some(o) => (&self.online_ui, o.snapshot()?),
+            None => (&self.screen, self.snap.as_ref()?),
+        };
+        let i = screen.keyed_index(snap)?;
+        snap.offered.get(i)
     }
 
     /// The message shown above the game or the dialog (why a game could not start, what
@@ -381,7 +367,7 @@ impl PlayPanel {
         self.rebased = None;
         self.notice = None;
         self.rebasing = false;
-        self.picked = None;
+        self.screen.picked = None;
     }
 
     /// What the viewing person's undo would take back ("Yellow: Place a tile at 2,1"), or
@@ -659,7 +645,7 @@ impl PlayPanel {
         if let Some(c) = &self.content {
             let banner = "Content only: this game's rules are not written yet";
             let scene = Scene::plain(&c.def, &c.state.board, &c.view, Some(banner));
-            table_ui(ui, &mut self.camera, &scene);
+            table_ui(ui, &mut self.screen.camera, &scene);
             return;
         }
         if let Some(o) = &mut self.online {

@@ -7,11 +7,10 @@
 use farebox::GameDef;
 use farebox_server::protocol::{SeatStatus, Sitter};
 
-use super::actions::{act_at_spot, move_marks, offers_of};
 use super::online::{Online, Stage};
-use super::side::{Side, in_side_panel, side_panel};
-use super::{Guard, table_ui};
-use crate::studio::board_view::{self, Scene};
+use super::screen::Screen;
+use super::side::Side;
+use crate::studio::board_view;
 use crate::studio::worker::Snapshot;
 
 /// What the online screen asks of the Play tab.
@@ -19,16 +18,6 @@ pub(super) enum OnlineOut {
     Stay,
     /// Leave the table (and stop a server hosted here): back to the new-game dialog.
     Leave,
-}
-
-/// The online screen's own state kept by the Play tab between frames.
-#[derive(Default)]
-pub(super) struct OnlineUi {
-    pub guard: Guard,
-    pub camera: board_view::Camera,
-    pub picked: Option<super::actions::Picked>,
-    /// The spaces the board wrote names for, last frame.
-    pub named: Vec<(u32, String)>,
 }
 
 /// A bot spec in words: the mod's bot's name, the search bot's level, the random bot.
@@ -70,7 +59,7 @@ pub fn seat_status(def: &GameDef, s: &SeatStatus) -> String {
 }
 
 impl Online {
-    pub(super) fn ui(&mut self, ui: &mut egui::Ui, st: &mut OnlineUi) -> OnlineOut {
+    pub(super) fn ui(&mut self, ui: &mut egui::Ui, st: &mut Screen) -> OnlineOut {
         self.poll();
         let mut out = OnlineOut::Stay;
         match &self.stage {
@@ -199,46 +188,25 @@ impl Online {
         out
     }
 
-    fn table_screen(&mut self, ui: &mut egui::Ui, st: &mut OnlineUi, snap: &Snapshot) -> OnlineOut {
-        let def = snap.def.clone();
-        let mut act: Option<String> = None;
-        let mut out = OnlineOut::Stay;
-        let dropped = self.closed.is_some();
-        let armed = st.guard.update(ui.ctx(), snap) && !dropped;
-        in_side_panel(ui, "online-side", |ui| {
-            let mut side = OnlineSide {
-                online: self,
-                leave: false,
-            };
-            side_panel(ui, &mut side, snap, &mut act, armed);
-            if side.leave {
-                out = OnlineOut::Leave;
-            }
-        });
-        let (offers, actionable) = offers_of(snap);
-        let moved = move_marks(snap);
+    fn table_screen(&mut self, ui: &mut egui::Ui, st: &mut Screen, snap: &Snapshot) -> OnlineOut {
+        let live = self.closed.is_none();
         let banner = (!self.board_drawn()).then_some(
             "The server has not sent this board's layout yet: the pieces are listed in the side panel",
         );
-        let scene = Scene {
-            def: &def,
-            board: &snap.board,
-            view: &snap.view,
-            actionable: &actionable,
-            banner,
-            lit: &[],
-            moved: &moved,
-            offers: &offers,
+        let mut side = OnlineSide {
+            online: self,
+            leave: false,
         };
-        let r = table_ui(ui, &mut st.camera, &scene);
-        st.named = r.named.clone();
-        if let Some(a) = act_at_spot(ui, r.clicked, armed, snap, &mut st.picked) {
-            act = Some(a);
-        }
+        let act = st.show(ui, snap, &mut side, "online-side", banner, live);
+        let leave = side.leave;
         if let Some(a) = act {
             self.act_at(snap.step() as u64, &a);
         }
-        out
+        if leave {
+            OnlineOut::Leave
+        } else {
+            OnlineOut::Stay
+        }
     }
 
     /// The seats, a block each: its name (and whether it is to act, with the turn clock), then
@@ -438,12 +406,6 @@ impl Side for OnlineSide<'_> {
             format!("Waiting for {}…", snap.def.seat_name(active as usize))
         }
     }
-
-    fn keyed(&self, _snap: &Snapshot) -> Option<usize> {
-        None
-    }
-
-    fn pointed(&mut self, _pointed: Vec<usize>) {}
 
     fn foot(&mut self, ui: &mut egui::Ui, snap: &Snapshot) {
         let o = &mut *self.online;

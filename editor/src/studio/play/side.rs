@@ -28,10 +28,6 @@ pub(super) trait Side {
     fn controls(&mut self, ui: &mut egui::Ui, snap: &Snapshot);
     /// What the list of actions says when none is offered to this screen.
     fn waiting(&self, snap: &Snapshot, active: u8) -> String;
-    /// The action chosen with the keyboard, by index, if any.
-    fn keyed(&self, snap: &Snapshot) -> Option<usize>;
-    /// The actions under the pointer this frame.
-    fn pointed(&mut self, pointed: Vec<usize>);
     /// The rows above the log.
     fn foot(&mut self, ui: &mut egui::Ui, snap: &Snapshot);
 }
@@ -39,14 +35,16 @@ pub(super) trait Side {
 /// The side panel: the head, then (while the game goes on) the seat to act, the controls
 /// and the actions offered in a scroll area of their own, always in the same rows so the
 /// list starts at the same place after every action; or the result; then the foot and the
-/// log, which stays after the game ends.
+/// log, which stays after the game ends. `keyed`: the action chosen with the keys. The
+/// actions under the pointer in the list.
 pub(super) fn side_panel(
     ui: &mut egui::Ui,
     side: &mut dyn Side,
     snap: &Snapshot,
     act: &mut Option<String>,
     armed: bool,
-) {
+    keyed: Option<usize>,
+) -> Vec<usize> {
     let def = &snap.def;
     side.head(ui, snap);
     ui.separator();
@@ -56,7 +54,7 @@ pub(super) fn side_panel(
         side.ended(ui, snap);
         side.foot(ui, snap);
         log_ui(ui, snap);
-        return;
+        return Vec::new();
     }
     let active = snap.active();
     let name = def.seat_name(active as usize);
@@ -77,7 +75,7 @@ pub(super) fn side_panel(
         ui.strong("Your actions");
     }
     let list_h = (ui.available_height() * 0.55).max(120.0);
-    let keyed = side.keyed(snap);
+    let mut pointed = Vec::new();
     egui::ScrollArea::vertical()
         .id_salt("play-actions")
         .max_height(list_h)
@@ -86,7 +84,7 @@ pub(super) fn side_panel(
             if snap.offered.is_empty() {
                 ui.weak(side.waiting(snap, active));
             } else {
-                side.pointed(actions_ui(ui, &snap.offered, act, armed, keyed));
+                pointed = actions_ui(ui, &snap.offered, act, armed, keyed);
             }
         });
     if !snap.offered.is_empty() {
@@ -95,6 +93,7 @@ pub(super) fn side_panel(
     ui.separator();
     side.foot(ui, snap);
     log_ui(ui, snap);
+    pointed
 }
 
 /// Shows `add` in the Play tab's side panel `id`, on the left. The panel keeps the width it
@@ -205,17 +204,6 @@ impl Side for LocalSide<'_> {
 
     fn waiting(&self, snap: &Snapshot, active: u8) -> String {
         format!("Waiting for {}…", snap.def.seat_name(active as usize))
-    }
-
-    fn keyed(&self, snap: &Snapshot) -> Option<usize> {
-        self.0
-            .keyed
-            .filter(|(_, at)| *at == snap.step())
-            .map(|(i, _)| i)
-    }
-
-    fn pointed(&mut self, pointed: Vec<usize>) {
-        self.0.pointed = pointed;
     }
 
     fn foot(&mut self, ui: &mut egui::Ui, _snap: &Snapshot) {
