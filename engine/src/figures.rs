@@ -83,7 +83,10 @@ fn each(bits: &Bits) -> impl Iterator<Item = u32> + '_ {
 /// What one game showed, for the figures: kept in its outcome.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
-    /// The seat that took the game's first action.
+    /// The seat that started the game: the one whose action ended the game's first turn
+    /// (`game.end_turn`), so a setup phase before the first turn (Dicey Curves' lining up,
+    /// in its own order) does not count; in a game that never ends a turn, the seat that took
+    /// the first action.
     pub first_mover: Option<u8>,
     /// Per seat, the items it held at some point (cards in its zones, its pieces, the
     /// game's option values).
@@ -108,6 +111,9 @@ pub struct Tracker {
     /// alone.
     leader: Option<u8>,
     last_sole: Option<u8>,
+    /// The turn the game began at, and the seat that took the first action.
+    first_turn: u32,
+    first_actor: Option<u8>,
 }
 
 impl Tracker {
@@ -126,6 +132,8 @@ impl Tracker {
             catalog,
             leader: None,
             last_sole: None,
+            first_turn: state.turn,
+            first_actor: None,
         };
         // The game's option values are held by every seat.
         for (id, values) in &t.catalog.options {
@@ -149,7 +157,8 @@ impl Tracker {
 
     /// After `seat` took `action`, the `taken`-th action of the game, leaving `state`.
     pub fn after(&mut self, seat: u8, action: &str, taken: u32, state: &State) {
-        if self.trace.first_mover.is_none() {
+        self.first_actor.get_or_insert(seat);
+        if self.trace.first_mover.is_none() && state.turn != self.first_turn {
             self.trace.first_mover = Some(seat);
         }
         if let Some(bits) = self.trace.played.get_mut(seat as usize) {
@@ -180,6 +189,9 @@ impl Tracker {
     /// The trace, with the figures the rules recorded by the end of the game.
     pub fn finish(mut self, state: &State) -> Trace {
         self.trace.stats = (*state.stats).clone();
+        if self.trace.first_mover.is_none() {
+            self.trace.first_mover = self.first_actor;
+        }
         self.trace
     }
 

@@ -236,3 +236,50 @@ fn a_failed_action_takes_its_figures_back() {
     assert!(g.apply("bad").is_err());
     assert_eq!(g.state().stats.get("n"), Some(&1.0));
 }
+
+/// A game that lines up before it starts: seat 2 picks a place first (`set_active`, no turn
+/// ends), then seat 1 starts the race (its turn ends), seat 2 moves, and seat 1 wins. The first mover is the seat that
+/// started (seat 1, whose action ends the first turn), not the one that lined up first.
+const LINE_UP: &str = r#"
+return {
+    setup = function(game) game.set_active(2) end,
+    actions = function(game, seat)
+        if game.get("lined") == nil then return { "line-up" } end
+        return { "go" }
+    end,
+    apply = function(game, seat, action)
+        if action == "line-up" then
+            game.set("lined", true)
+            game.set_active(1)
+            return
+        end
+        if seat == 1 then
+            game.end_turn()
+            return
+        end
+        game.finish({ 1, 2 }, { 1, 0 }, "the starter wins")
+    end,
+}
+"#;
+
+#[test]
+fn the_first_mover_is_the_seat_that_starts_not_the_one_that_lines_up_first() {
+    let def = Arc::new(support::probe(LINE_UP));
+    let outcomes = Batch::new(&def, Setup::new(2, 1), &["random".into()], 100)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .games(10)
+        .checks(Checks {
+            labels: Labels::Never,
+            profile: false,
+            figures: true,
+        })
+        .outcomes();
+    let mut t = Tally::new(&def, 2);
+    for o in &outcomes {
+        assert!(o.error.is_none(), "{:?}", o.error);
+        t.add(o);
+    }
+    let f = t.stats().figures;
+    assert_eq!(f.first_mover_games, 10);
+    assert_eq!(f.first_mover_win_rate, Some(1.0), "seat 2 lined up first");
+}
