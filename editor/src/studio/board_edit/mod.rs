@@ -22,6 +22,7 @@ mod canvas;
 mod graph;
 mod grid;
 mod sections;
+mod start;
 mod track;
 
 use std::sync::Arc;
@@ -152,6 +153,8 @@ pub struct BoardEditor {
     message: Option<String>,
     /// Shift+wheel turning not yet a quarter turn.
     wheel: f32,
+    /// A mod without a board: the kind of board to add, and a grid's size.
+    pub start: start::StartForm,
 }
 
 impl Default for BoardEditor {
@@ -172,6 +175,7 @@ impl Default for BoardEditor {
             new_prop: (String::new(), String::new()),
             message: None,
             wheel: 0.0,
+            start: start::StartForm::default(),
         }
     }
 }
@@ -192,9 +196,7 @@ impl BoardEditor {
             return;
         };
         if matches!(def.board, BoardDef::None) {
-            ui.label(
-                "This game has no board: its table is its zones of cards. Edit the cards in Decks & tables.",
-            );
+            egui::ScrollArea::vertical().show(ui, |ui| self.start_ui(ui, c, out));
             return;
         }
         self.rebuild(&def);

@@ -36,7 +36,9 @@ use farebox::source::FolderResolver;
 
 pub use doc::{Docs, FileDoc, Layer, SaveError, SaveReport};
 pub use history::History;
-pub use ops::{EdgeChange, EdgeData, Edit, Gate, GraphAt, RowRef, SpaceData, TrackChange};
+pub use ops::{
+    EdgeChange, EdgeData, Edit, Gate, GraphAt, NewBoard, RowRef, SpaceData, TrackChange,
+};
 pub use patch::{Catalog, DeckEntry, Entry, Origin, TableEntry};
 pub(crate) use tree::from_edit;
 

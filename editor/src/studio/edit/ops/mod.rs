@@ -15,6 +15,7 @@
 //! `graph` (spaces and edges, of a graph board or a section), `sections`, `track`, `records`
 //! (cards and rows) and `whole` (tiles, options and constants).
 
+mod create;
 mod graph;
 mod grid;
 mod records;
@@ -29,6 +30,7 @@ use super::EditError;
 use super::doc::Layer;
 use super::history::Tx;
 use super::tree::{set_key, set_strings};
+pub use create::NewBoard;
 use records::Coll;
 use whole::{Whole, set_constant};
 
@@ -279,6 +281,24 @@ pub enum Edit {
         key: String,
         value: Option<RawValue>,
     },
+    /// A board for a mod that has none (a new file, or the mod's board of kind `none`
+    /// written over).
+    AddBoard(NewBoard),
+    /// A new deck file with one card.
+    AddDeck {
+        id: String,
+        name: String,
+    },
+    /// A new table file with a key column, a number column and one row.
+    AddTable {
+        id: String,
+        name: String,
+    },
+    /// A new tile set file with one tile.
+    AddTileSet {
+        tile: String,
+        name: String,
+    },
 }
 
 impl Edit {
@@ -330,6 +350,10 @@ impl Edit {
             Edit::SetTileField { tile, field, .. } => format!("Set {tile} {field}"),
             Edit::SetOptionField { option, field, .. } => format!("Set {option} {field}"),
             Edit::SetConstant { key, .. } => format!("Set {key}"),
+            Edit::AddBoard(b) => format!("Add {}", b.what()),
+            Edit::AddDeck { id, .. } => format!("Add deck {id}"),
+            Edit::AddTable { id, .. } => format!("Add table {id}"),
+            Edit::AddTileSet { tile, .. } => format!("Add a tile set with {tile}"),
         }
     }
 
@@ -445,6 +469,10 @@ pub(crate) fn apply(tx: &mut Tx<'_>, base: &[Layer], edit: &Edit) -> Result<(), 
             value,
         } => Whole::Options.set(tx, base, option, field, value.as_ref()),
         Edit::SetConstant { key, value } => set_constant(tx, base, key, value.as_ref()),
+        Edit::AddBoard(b) => create::add_board(tx, base, b),
+        Edit::AddDeck { id, name } => create::add_deck(tx, id, name),
+        Edit::AddTable { id, name } => create::add_table(tx, id, name),
+        Edit::AddTileSet { tile, name } => create::add_tile_set(tx, tile, name),
     }
 }
 

@@ -1,0 +1,230 @@
+//! The level editor from nothing: a board of every kind added to a new mod, and a deck, a
+//! table and a tile set added in Decks & tables, each written as a file an author would
+//! write, undone like any edit, saved, and clean by `farebox validate`.
+
+use super::*;
+use farebox::content::def::BoardDef;
+
+/// A new game made as `farebox new` and the start screen's New make it: no board.
+fn new_game(id: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!(
+        "farebox-studio-level-{}-{}-{}",
+        std::process::id(),
+        id,
+        rand_tag()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (folder, _) = farebox_editor::scaffold::create(id, None, &dir).unwrap();
+    (dir, folder)
+}
+
+/// `farebox validate FOLDER`: its exit code and what it wrote.
+fn validate(folder: &Path) -> (i32, String) {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let code = farebox_editor::run(
+        vec![
+            "farebox".into(),
+            "validate".into(),
+            folder.display().to_string(),
+        ],
+        &mut std::io::empty(),
+        &mut out,
+        &mut err,
+    );
+    (
+        code,
+        String::from_utf8_lossy(&out).to_string() + &String::from_utf8_lossy(&err),
+    )
+}
+
+fn board_kind(s: &Studio) -> Option<&'static str> {
+    live(s).map(|d| d.board.kind_name())
+}
+
+/// Types `text` into the text field labelled `label`, over what it held.
+fn type_into(h: &mut H, label: &str, text: &str) {
+    let at = h
+        .query_all_by_label(label)
+        .find(|n| {
+            egui_kittest::kittest::NodeT::accesskit_node(n).role()
+                == egui::accesskit::Role::TextInput
+        })
+        .unwrap_or_else(|| panic!("no field {label}"))
+        .rect()
+        .center();
+    h.hover_at(at);
+    h.drag_at(at);
+    h.drop_at(at);
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.event(egui::Event::Text(text.into()));
+    h.step();
+}
+
+fn undo(h: &mut H) {
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.step();
+}
+
+#[test]
+fn a_board_of_every_kind_is_added_to_a_new_game_undone_and_saved_clean() {
+    let (dir, folder) = new_game("night-shift");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    assert!(
+        h.query_by_label_contains("This game has no board")
+            .is_some()
+    );
+    // Each kind is added, becomes the live board, and is taken back by Ctrl+Z.
+    for (choice, kind) in [
+        ("Map", "graph"),
+        ("Sections city", "sections"),
+        ("Track pieces", "track"),
+    ] {
+        h.get_by_label(choice).click();
+        h.step();
+        h.get_by_label("Add the board").click();
+        h.step();
+        until(&mut h, &format!("the {kind} board live"), |s| {
+            board_kind(s) == Some(kind)
+        });
+        assert!(
+            h.query_by_label_contains("This game has no board")
+                .is_none(),
+            "the {kind} board is not shown"
+        );
+        undo(&mut h);
+        until(&mut h, &format!("the {kind} board undone"), |s| {
+            board_kind(s) == Some("none")
+        });
+        until_shown(&mut h, "Add the board");
+    }
+    // A grid of a chosen size, kept and saved.
+    h.get_by_label("Grid").click();
+    h.step();
+    {
+        let b = &mut h.state_mut().as_mut().unwrap().board;
+        b.start.width = 5;
+        b.start.height = 3;
+    }
+    h.get_by_label("Add the board").click();
+    h.step();
+    until(&mut h, "the grid board live", |s| {
+        live(s)
+            .is_some_and(|d| matches!(&d.board, BoardDef::Grid(g) if g.width == 5 && g.height == 3))
+    });
+    // The grid editor is shown on it: its far corner cell is there to paint.
+    until_shown(&mut h, "5,3");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.step();
+    let board = std::fs::read_to_string(folder.join("board.toml")).unwrap();
+    assert!(
+        board.starts_with("#:schema types/board.schema.json\n# The board: a grid of 5 x 3"),
+        "{board}"
+    );
+    let manifest = std::fs::read_to_string(folder.join("mod.toml")).unwrap();
+    assert!(manifest.contains("board = \"board.toml\""), "{manifest}");
+    let (code, said) = validate(&folder);
+    assert_eq!(code, 0, "{said}");
+    assert!(!said.contains("warning"), "{said}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn every_kind_of_new_board_file_validates_clean() {
+    use farebox_editor::studio::edit::{Edit, NewBoard};
+    for board in [
+        NewBoard::Grid {
+            width: 64,
+            height: 1,
+        },
+        NewBoard::Map,
+        NewBoard::Sections,
+        NewBoard::Track,
+    ] {
+        let (dir, folder) = new_game("fresh-board");
+        let resolver = farebox::source::FolderResolver::new(dir.clone());
+        let mut ed = farebox_editor::studio::edit::Editor::open(&folder, &resolver).unwrap();
+        ed.apply(&Edit::AddBoard(board)).unwrap();
+        ed.save().unwrap();
+        let (code, said) = validate(&folder);
+        assert_eq!(code, 0, "{board:?}: {said}");
+        assert!(!said.contains("warning"), "{board:?}: {said}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+fn a_deck_a_table_and_a_tile_set_are_added_in_decks_and_tables() {
+    let (dir, folder) = new_game("night-shift");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Decks & tables");
+    // A deck: its sheet is shown with its first card.
+    type_into(&mut h, "Id", "night-fares");
+    h.get_by_label("Add the deck").click();
+    h.step();
+    until(&mut h, "the deck live", |s| {
+        live(s).is_some_and(|d| d.decks.iter().any(|k| k.id == "night-fares"))
+    });
+    assert_eq!(
+        h.state().as_ref().unwrap().sheets.sheet,
+        Some(farebox_editor::studio::sheets::Sheet::Deck(
+            "night-fares".into()
+        ))
+    );
+    // A table, named.
+    h.get_by_label("Table").click();
+    h.step();
+    type_into(&mut h, "Id", "fare-prices");
+    type_into(&mut h, "Name", "Fare prices");
+    h.get_by_label("Add the table").click();
+    h.step();
+    until(&mut h, "the table live", |s| {
+        live(s).is_some_and(|d| {
+            d.tables
+                .iter()
+                .any(|t| t.id == "fare-prices" && t.name == "Fare prices")
+        })
+    });
+    // A tile set, with its first tile.
+    h.get_by_label("Tile set").click();
+    h.step();
+    type_into(&mut h, "Id", "straight");
+    h.get_by_label("Add the tile set").click();
+    h.step();
+    until(&mut h, "the tile live", |s| {
+        live(s).is_some_and(|d| d.tiles.iter().any(|t| t.id == "straight"))
+    });
+    // An id the mod has already is refused before it is written.
+    h.get_by_label("Deck").click();
+    h.step();
+    type_into(&mut h, "Id", "night-fares");
+    assert!(
+        h.query_by_label_contains("has a deck `night-fares` already")
+            .is_some()
+    );
+    // Undo (once the field has let the keyboard go) takes the tile set back; the rest is
+    // saved and validates clean.
+    h.get_by_label("Table").click();
+    h.step();
+    undo(&mut h);
+    until(&mut h, "the tile set undone", |s| {
+        live(s).is_some_and(|d| d.tiles.is_empty())
+    });
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.step();
+    let deck = std::fs::read_to_string(folder.join("decks/night-fares.toml")).unwrap();
+    assert!(
+        deck.starts_with("#:schema ../types/deck.schema.json\n# The deck `night-fares`."),
+        "{deck}"
+    );
+    assert!(folder.join("tables/fare-prices.toml").is_file());
+    assert!(!folder.join("tiles.toml").exists());
+    let (code, said) = validate(&folder);
+    assert_eq!(code, 0, "{said}");
+    let _ = std::fs::remove_dir_all(dir);
+}
