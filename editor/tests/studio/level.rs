@@ -228,3 +228,137 @@ fn a_deck_a_table_and_a_tile_set_are_added_in_decks_and_tables() {
     assert_eq!(code, 0, "{said}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The live grid's size and the place of the cell named `id`.
+fn grid_and_cell(s: &Studio, id: &str) -> Option<((u32, u32), Option<(u32, u32)>)> {
+    let BoardDef::Grid(g) = &live(s)?.board else {
+        return None;
+    };
+    let cell = g
+        .cells
+        .iter()
+        .find(|c| c.id.as_deref() == Some(id))
+        .map(|c| (c.x, c.y));
+    Some(((g.width, g.height), cell))
+}
+
+#[test]
+fn a_grid_grows_and_shrinks_on_every_side_and_its_cells_move_with_the_left_and_top() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    // The taxi start in the bottom-left corner (1,6), selected.
+    h.get_by_label("1,6").click();
+    h.step();
+    // The inspector of the cell lays itself out over a frame or two.
+    settle(&mut h);
+    h.get_by_label("+ column left").click();
+    h.step();
+    until(&mut h, "a column added on the left", |s| {
+        grid_and_cell(s, "start-4") == Some(((7, 6), Some((2, 6))))
+    });
+    // The selection moved with its cell.
+    assert_eq!(
+        h.state().as_ref().unwrap().board.selection,
+        Some(farebox_editor::studio::board_edit::Selection::Cell(2, 6))
+    );
+    // A row on top moves every cell down; the new column on the left goes again.
+    h.get_by_label("+ row top").click();
+    h.step();
+    until(&mut h, "a row added at the top", |s| {
+        grid_and_cell(s, "start-4") == Some(((7, 7), Some((2, 7))))
+            && grid_and_cell(s, "start-1") == Some(((7, 7), Some((2, 2))))
+    });
+    h.get_by_label("- column left").click();
+    h.step();
+    until(&mut h, "the left column taken away", |s| {
+        grid_and_cell(s, "start-4") == Some(((6, 7), Some((1, 7))))
+    });
+    assert_eq!(
+        h.state().as_ref().unwrap().board.selection,
+        Some(farebox_editor::studio::board_edit::Selection::Cell(1, 7))
+    );
+    // The bottom and the right leave the cells where they are.
+    h.get_by_label("+ row bottom").click();
+    h.step();
+    h.get_by_label("+ column right").click();
+    h.step();
+    until(
+        &mut h,
+        "a row and a column added at the bottom and right",
+        |s| {
+            grid_and_cell(s, "start-4") == Some(((7, 8), Some((1, 7))))
+                && grid_and_cell(s, "start-2") == Some(((7, 8), Some((6, 7))))
+        },
+    );
+    // Each was one step: five undos bring the board back as it was.
+    for _ in 0..5 {
+        undo(&mut h);
+    }
+    until(&mut h, "every side undone", |s| {
+        grid_and_cell(s, "start-4") == Some(((6, 6), Some((1, 6))))
+            && grid_and_cell(s, "start-1") == Some(((6, 6), Some((1, 1))))
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_section_and_a_space_are_duplicated_with_new_ids() {
+    let (dir, folder) = new_game("night-shift");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    h.get_by_label("Sections city").click();
+    h.step();
+    h.get_by_label("Add the board").click();
+    h.step();
+    until(&mut h, "the sections board live", |s| {
+        board_kind(s) == Some("sections")
+    });
+    until(&mut h, "the sections editor", |s| {
+        board_kind(s) == Some("sections")
+    });
+    settle(&mut h);
+    // The first section (West) copied: the 2 x 1 layout grows to 3 x 1 in the same step,
+    // and the copy's spaces, road and connector have ids of their own.
+    h.get_all_by_label("Copy").next().unwrap().click();
+    h.step();
+    let sections = |s: &Studio| match &live(s)?.board {
+        BoardDef::Sections(x) => Some(x.clone()),
+        _ => None,
+    };
+    until(&mut h, "the section copied", |s| {
+        sections(s).is_some_and(|x| x.sections.len() == 3 && x.columns == 3)
+    });
+    let x = sections(h.state().as_ref().unwrap()).unwrap();
+    let copy = &x.sections[2];
+    assert_eq!(copy.id, "west-2");
+    assert_eq!(copy.name, "West (copy)");
+    let ids: Vec<&str> = copy.graph.spaces.iter().map(|s| s.id.as_str()).collect();
+    assert_eq!(ids, ["west-2-middle", "west-2-edge"]);
+    assert_eq!(copy.graph.edges.len(), 1);
+    assert_eq!(copy.connectors.len(), 1);
+    // One undo takes back the copy and the layout.
+    undo(&mut h);
+    until(&mut h, "the copy undone", |s| {
+        sections(s).is_some_and(|x| x.sections.len() == 2 && x.columns == 2)
+    });
+    // A space selected and duplicated with Ctrl+D: beside it, inside its section, selected.
+    h.get_by_label("East, middle").click();
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::D);
+    h.step();
+    until(&mut h, "the space copied", |s| {
+        sections(s).is_some_and(|x| {
+            x.sections[1].graph.spaces.iter().any(|sp| {
+                sp.id == "east-middle-2"
+                    && sp.name == "East, middle"
+                    && sp.x == 55.0
+                    && sp.y == 55.0
+            })
+        })
+    });
+    assert!(h.query_by_label_contains("Space east-middle-2").is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -324,19 +324,23 @@ impl BoardEditor {
     }
 
     /// Keys: R and Shift+R turn the brush (or the selected cell's tile), Delete deletes the
-    /// selection, Escape drops it. Not while a text field has the keyboard.
+    /// selection, Escape drops it, Ctrl+D duplicates the selected space. Not while a text field has the keyboard.
     fn keys(&mut self, ui: &egui::Ui, def: &GameDef, out: &mut Vec<Command>) {
         if ui.ctx().egui_wants_keyboard_input() {
             return;
         }
-        let (r, shift, del, esc) = ui.input(|i| {
+        let (r, shift, del, esc, dup) = ui.input(|i| {
             (
                 i.key_pressed(egui::Key::R),
                 i.modifiers.shift,
                 i.key_pressed(egui::Key::Delete) || i.key_pressed(egui::Key::Backspace),
                 i.key_pressed(egui::Key::Escape),
+                i.modifiers.command && i.key_pressed(egui::Key::D),
             )
         });
+        if dup && let Some(Selection::Space { at, id }) = self.selection.clone() {
+            self.duplicate_space(def, &at, &id, out);
+        }
         if r {
             self.turn(if shift { 3 } else { 1 }, def, out);
         }

@@ -37,7 +37,7 @@ use farebox::source::FolderResolver;
 pub use doc::{Docs, FileDoc, Layer, SaveError, SaveReport};
 pub use history::History;
 pub use ops::{
-    EdgeChange, EdgeData, Edit, Gate, GraphAt, NewBoard, RowRef, SpaceData, TrackChange,
+    EdgeChange, EdgeData, Edit, Gate, GraphAt, GridSide, NewBoard, RowRef, SpaceData, TrackChange,
 };
 pub use patch::{Catalog, DeckEntry, Entry, Origin, TableEntry};
 pub(crate) use tree::from_edit;

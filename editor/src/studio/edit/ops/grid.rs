@@ -3,7 +3,7 @@
 use farebox::content::raw::RawValue;
 use toml_edit::{DocumentMut, Item, TableLike, Value};
 
-use super::{board_rel, err, put_list};
+use super::{GridSide, board_rel, err, put_list};
 use crate::studio::edit::EditError;
 use crate::studio::edit::doc::Layer;
 use crate::studio::edit::history::Tx;
@@ -135,6 +135,57 @@ pub(super) fn set_grid_size(
             });
             if outside {
                 cells.remove(i);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Grid: adds (`by` above 0) or takes away (below 0) columns or rows on one side. On the left
+/// and the top, the cells there move with the side: every cell keeps its tile, name and tags
+/// at its new place. Cells that fall off the board are forgotten.
+pub(super) fn grow_grid(
+    tx: &mut Tx<'_>,
+    base: &[Layer],
+    side: GridSide,
+    by: i32,
+) -> Result<(), EditError> {
+    let rel = board_rel(tx, base)?;
+    let grid = grid_mut(tx.doc_mut(&rel)?)?;
+    let across = matches!(side, GridSide::Left | GridSide::Right);
+    let (size_key, coord) = if across {
+        ("width", "x")
+    } else {
+        ("height", "y")
+    };
+    let size = grid.get(size_key).and_then(Item::as_integer).unwrap_or(0);
+    let new = size + i64::from(by);
+    if !(1..=64).contains(&new) {
+        return err(format!(
+            "the grid would be {new} cells {}: sides are 1 to 64 cells",
+            if across { "wide" } else { "high" }
+        ));
+    }
+    set_key(grid, size_key, Value::from(new));
+    // How far the cells move: only the left and top sides move what is there.
+    let shift = match side {
+        GridSide::Left | GridSide::Top => i64::from(by),
+        GridSide::Right | GridSide::Bottom => 0,
+    };
+    if let Some(mut cells) = ListMut::at(grid, "cells") {
+        for i in (0..cells.len()).rev() {
+            let at = cells
+                .get(i)
+                .and_then(|c| c.get(coord))
+                .and_then(Item::as_integer)
+                .unwrap_or(0)
+                + shift;
+            if !(1..=new).contains(&at) {
+                cells.remove(i);
+            } else if shift != 0
+                && let Some(c) = cells.get_mut(i)
+            {
+                set_key(c, coord, Value::from(at));
             }
         }
     }

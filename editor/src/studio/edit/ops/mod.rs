@@ -43,6 +43,27 @@ pub enum GraphAt {
     Section(String),
 }
 
+/// A side of a grid board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GridSide {
+    Left,
+    Top,
+    Right,
+    Bottom,
+}
+
+impl GridSide {
+    /// "column on the left", "row at the top"...
+    pub fn words(self) -> &'static str {
+        match self {
+            GridSide::Left => "column on the left",
+            GridSide::Top => "row at the top",
+            GridSide::Right => "column on the right",
+            GridSide::Bottom => "row at the bottom",
+        }
+    }
+}
+
 /// A new space.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpaceData {
@@ -133,6 +154,12 @@ pub enum Edit {
         width: u32,
         height: u32,
     },
+    /// Grid: `by` columns or rows added on one side (taken away when below 0); on the left
+    /// and the top the cells move with the side, keeping their tiles, names and tags.
+    GrowGrid {
+        side: GridSide,
+        by: i32,
+    },
     /// Graph or section: a new space.
     AddSpace {
         at: GraphAt,
@@ -212,6 +239,20 @@ pub enum Edit {
     },
     DeleteSection {
         id: String,
+    },
+    /// Sections: a copy of a section at the end, with new ids for its spaces.
+    DuplicateSection {
+        id: String,
+        new_id: String,
+        name: String,
+    },
+    /// Graph or section: a copy of a space under a new id, moved by (dx, dy), without roads.
+    DuplicateSpace {
+        at: GraphAt,
+        id: String,
+        new_id: String,
+        dx: f64,
+        dy: f64,
     },
     /// Track: changes a track piece's shape.
     SetTrackPiece {
@@ -322,6 +363,12 @@ impl Edit {
             Edit::EraseCell { x, y } => format!("Erase cell {x},{y}"),
             Edit::SetCellLabel { x, y, .. } => format!("Name cell {x},{y}"),
             Edit::SetGridSize { width, height } => format!("Resize the grid to {width}x{height}"),
+            Edit::GrowGrid { side, by } => match by.unsigned_abs() {
+                1 if *by > 0 => format!("Add a {}", side.words()),
+                1 => format!("Remove the {}", side.words()),
+                n if *by > 0 => format!("Add {n} x {}", side.words()),
+                n => format!("Remove {n} x {}", side.words()),
+            },
             Edit::AddSpace { space, .. } => format!("Add space {}", space.id),
             Edit::MoveSpace { id, .. } => format!("Move {id}"),
             Edit::DeleteSpace { id, .. } => format!("Delete {id}"),
@@ -338,6 +385,8 @@ impl Edit {
             Edit::MoveSection { id, .. } => format!("Move section {id}"),
             Edit::AddSection { id, .. } => format!("Add section {id}"),
             Edit::DeleteSection { id } => format!("Delete section {id}"),
+            Edit::DuplicateSection { id, .. } => format!("Duplicate section {id}"),
+            Edit::DuplicateSpace { id, .. } => format!("Duplicate {id}"),
             Edit::SetTrackPiece { id, .. } => format!("Change {id}"),
             Edit::SetCardField { card, field, .. } => format!("Set {card} {field}"),
             Edit::AddCard { deck, .. } => format!("Add a card to {deck}"),
@@ -398,6 +447,7 @@ pub(crate) fn apply(tx: &mut Tx<'_>, base: &[Layer], edit: &Edit) -> Result<(), 
         Edit::EraseCell { x, y } => grid::erase_cell(tx, base, x, y),
         Edit::SetCellLabel { x, y, id, tags } => grid::set_cell_label(tx, base, x, y, id, tags),
         Edit::SetGridSize { width, height } => grid::set_grid_size(tx, base, width, height),
+        Edit::GrowGrid { side, by } => grid::grow_grid(tx, base, *side, *by),
         Edit::AddSpace { at, space } => graph::add_space(tx, base, at, space),
         Edit::MoveSpace { at, id, x, y } => graph::move_space(tx, base, at, id, x, y),
         Edit::SetSpaceName { at, id, name } => graph::set_space_name(tx, base, at, id, name),
@@ -423,6 +473,16 @@ pub(crate) fn apply(tx: &mut Tx<'_>, base: &[Layer], edit: &Edit) -> Result<(), 
         Edit::MoveSection { id, to } => sections::move_section(tx, base, id, to),
         Edit::AddSection { id, name } => sections::add_section(tx, base, id, name),
         Edit::DeleteSection { id } => sections::delete_section(tx, base, id),
+        Edit::DuplicateSection { id, new_id, name } => {
+            sections::duplicate_section(tx, base, id, new_id, name)
+        }
+        Edit::DuplicateSpace {
+            at,
+            id,
+            new_id,
+            dx,
+            dy,
+        } => graph::duplicate_space(tx, base, at, id, new_id, (*dx, *dy)),
         Edit::SetTrackPiece { id, change } => track::set_track_piece(tx, base, id, change),
         Edit::SetCardField {
             deck,

@@ -418,3 +418,84 @@ fn track_piece_edits_reach_the_board() {
     let text = read(&s, "dicey-curves/board.toml");
     assert!(text.contains("gates = [{ lanes = [0, 1], size = 4 }, { lanes = [2], size = 2 }]"));
 }
+
+#[test]
+fn a_grid_side_taken_away_on_the_left_moves_the_cells_and_forgets_those_on_it() {
+    let s = scratch(&["curbside"]);
+    let def = edit_and_load(
+        &s,
+        "curbside",
+        &[
+            Edit::SetCellTile {
+                x: 3,
+                y: 4,
+                tile: Some("cs-t4".into()),
+                rotation: 0,
+            },
+            Edit::GrowGrid {
+                side: GridSide::Left,
+                by: -1,
+            },
+            Edit::GrowGrid {
+                side: GridSide::Top,
+                by: 2,
+            },
+        ],
+    );
+    let g = grid(&def);
+    assert_eq!((g.width, g.height), (5, 8));
+    let at = |id: &str| {
+        g.cells
+            .iter()
+            .find(|c| c.id.as_deref() == Some(id))
+            .map(|c| (c.x, c.y))
+    };
+    // The two starts on the left column went with it; the others moved left and down.
+    assert_eq!(at("start-1"), None);
+    assert_eq!(at("start-4"), None);
+    assert_eq!(at("start-2"), Some((5, 8)));
+    assert_eq!(at("start-3"), Some((5, 3)));
+    let t4 = def.tile("cs-t4").unwrap();
+    assert!(
+        g.cells
+            .iter()
+            .any(|c| (c.x, c.y) == (2, 6) && c.tile == Some((t4, 0)))
+    );
+}
+
+#[test]
+fn a_duplicated_section_comes_last_with_its_own_space_ids() {
+    let s = scratch(&["taxi-derby"]);
+    let def = edit_and_load(
+        &s,
+        "taxi-derby",
+        &[
+            Edit::DuplicateSection {
+                id: "harbor".into(),
+                new_id: "harbor-2".into(),
+                name: "Harbor (copy)".into(),
+            },
+            Edit::SetSectionsLayout {
+                columns: 5,
+                rows: 1,
+            },
+        ],
+    );
+    let BoardDef::Sections(x) = &def.board else {
+        panic!("not sections");
+    };
+    let (first, copy) = (&x.sections[0], &x.sections[4]);
+    assert_eq!(copy.id, "harbor-2");
+    assert_eq!(copy.graph.spaces.len(), first.graph.spaces.len());
+    assert_eq!(copy.graph.edges.len(), first.graph.edges.len());
+    assert_eq!(copy.connectors.len(), first.connectors.len());
+    // Harbor's ids do not start with `harbor-`: the copy's id goes in front.
+    assert_eq!(copy.graph.spaces[0].id, "harbor-2-hb-h1-1");
+    assert_eq!(copy.graph.spaces[0].name, first.graph.spaces[0].name);
+    let text = read(&s, "taxi-derby/board.toml");
+    let at = text.find("id = \"harbor-2\"").unwrap();
+    assert!(
+        text[..at].contains("id = \"hb-") && !text[at..].contains("[[sections.pieces]]"),
+        "the copy is not the last section"
+    );
+}
