@@ -169,6 +169,21 @@ pub(super) fn duplicate_section(
     let fields: Vec<(String, RawValue)> = copy.into_iter().collect();
     let n = pieces.len();
     pieces.insert(n, &fields);
+    // Its lists one item a line, as the sections of a hand-written board are.
+    if !pieces.is_inline()
+        && let Some(rec) = pieces.get_mut(n)
+    {
+        for key in ["spaces", "edges", "paths", "connectors"] {
+            if let Some(Item::Value(Value::Array(a))) = rec.get_mut(key) {
+                for v in a.iter_mut() {
+                    v.decor_mut().set_prefix("\n  ");
+                    v.decor_mut().set_suffix("");
+                }
+                a.set_trailing("\n");
+                a.set_trailing_comma(true);
+            }
+        }
+    }
     Ok(())
 }
 

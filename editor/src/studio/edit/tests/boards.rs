@@ -494,6 +494,12 @@ fn a_duplicated_section_comes_last_with_its_own_space_ids() {
     assert_eq!(copy.graph.spaces[0].name, first.graph.spaces[0].name);
     let text = read(&s, "taxi-derby/board.toml");
     let at = text.find("id = \"harbor-2\"").unwrap();
+    // One space a line, as the others are written.
+    assert!(
+        text[at..].contains("spaces = [\n  { id = \"harbor-2-hb-h1-1\", "),
+        "{}",
+        &text[at..]
+    );
     assert!(
         text[..at].contains("id = \"hb-") && !text[at..].contains("[[sections.pieces]]"),
         "the copy is not the last section"
