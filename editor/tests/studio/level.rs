@@ -229,8 +229,11 @@ fn a_deck_a_table_and_a_tile_set_are_added_in_decks_and_tables() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A grid's width and height, or a cell's x and y.
+type Xy = (u32, u32);
+
 /// The live grid's size and the place of the cell named `id`.
-fn grid_and_cell(s: &Studio, id: &str) -> Option<((u32, u32), Option<(u32, u32)>)> {
+fn grid_and_cell(s: &Studio, id: &str) -> Option<(Xy, Option<Xy>)> {
     let BoardDef::Grid(g) = &live(s)?.board else {
         return None;
     };

@@ -41,7 +41,9 @@ impl BoardEditor {
         ui.heading("Tiles");
         let tiles: Vec<_> = def.tiles.iter().filter(|t| !t.blocks).collect();
         if tiles.is_empty() {
-            ui.label("The mod has no road tiles to paint with.");
+            ui.label(
+                "The mod has no road tiles to paint with. Add a tile set under the list in Decks & tables.",
+            );
             return;
         }
         if self.brush.as_ref().is_none_or(|b| def.tile(b).is_none()) {

@@ -135,9 +135,6 @@ impl Sheets {
     }
 
     fn list_ui(&mut self, ui: &mut egui::Ui, c: &Content) {
-        if c.catalog.decks.is_empty() && c.catalog.tables.is_empty() {
-            ui.weak("No decks or tables yet.");
-        }
         ui.strong("Decks");
         for d in &c.catalog.decks {
             let on = self.sheet == Some(Sheet::Deck(d.id.clone()));

@@ -36,9 +36,9 @@ impl NewKind {
 
     fn id_hint(self) -> &'static str {
         match self {
-            NewKind::Deck => "the deck's id, e.g. night-fares",
-            NewKind::Table => "the table's id, e.g. fare-prices",
-            NewKind::TileSet => "its first tile's id, e.g. straight",
+            NewKind::Deck => "e.g. night-fares",
+            NewKind::Table => "e.g. fare-prices",
+            NewKind::TileSet => "its first tile's, e.g. straight",
         }
     }
 }
