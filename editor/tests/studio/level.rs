@@ -2,6 +2,7 @@
 //! table and a tile set added in Decks & tables, each written as a file an author would
 //! write, undone like any edit, saved, and clean by `farebox validate`.
 
+use super::edit::drag;
 use super::*;
 use farebox::content::def::BoardDef;
 
@@ -363,5 +364,233 @@ fn a_section_and_a_space_are_duplicated_with_new_ids() {
         })
     });
     assert!(h.query_by_label_contains("Space east-middle-2").is_some());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The live grid's cell at `x`, `y`: its tile with its turn, and its name.
+fn cell_at(s: &Studio, x: u32, y: u32) -> Option<(Option<(String, u8)>, Option<String>)> {
+    let def = live(s)?;
+    let BoardDef::Grid(g) = &def.board else {
+        return None;
+    };
+    let c = g.cells.iter().find(|c| c.x == x && c.y == y)?;
+    let tile = c
+        .tile
+        .and_then(|(t, r)| def.tiles.get(t).map(|t| (t.id.clone(), r)));
+    Some((tile, c.id.clone()))
+}
+
+fn tiled(id: &str, rot: u8) -> Option<(Option<(String, u8)>, Option<String>)> {
+    Some((Some((id.to_string(), rot)), None))
+}
+
+fn named(id: &str) -> Option<(Option<(String, u8)>, Option<String>)> {
+    Some((None, Some(id.to_string())))
+}
+
+/// Hovers the cell labelled `label` for a couple of frames (Ctrl+V pastes there).
+fn hover_cell(h: &mut H, label: &str) {
+    let at = h.get_by_label(label).rect().center();
+    h.hover_at(at);
+    h.step();
+    h.step();
+}
+
+fn edit_now(h: &mut H, e: farebox_editor::studio::edit::Edit) {
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .apply(farebox_editor::studio::Command::Edit(e));
+}
+
+#[test]
+fn a_rectangle_of_cells_is_copied_pasted_turned_flipped_moved_cut_and_deleted() {
+    use farebox_editor::studio::edit::Edit;
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    // A T-junction turned once, a straightaway, and a named cell under them.
+    for e in [
+        Edit::SetCellTile {
+            x: 2,
+            y: 2,
+            tile: Some("cs-t3".into()),
+            rotation: 1,
+        },
+        Edit::SetCellTile {
+            x: 3,
+            y: 2,
+            tile: Some("cs-t4".into()),
+            rotation: 0,
+        },
+        Edit::SetCellLabel {
+            x: 2,
+            y: 3,
+            id: Some("depot".into()),
+            tags: vec![],
+        },
+    ] {
+        edit_now(&mut h, e);
+    }
+    until(&mut h, "the cells set", |s| {
+        cell_at(s, 2, 3) == named("depot")
+    });
+    // A drag from 2,2 to 3,3 with Select marks the rectangle.
+    let a = h.get_by_label("2,2").rect().center();
+    let b = h.get_by_label("3,3").rect().center();
+    drag(&mut h, a, b);
+    settle(&mut h);
+    assert!(h.query_by_label_contains("Selected: 2 x 2 cells").is_some());
+    // Copied and pasted at 4,4: the name is taken, so the copy's is new.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::C);
+    h.step();
+    hover_cell(&mut h, "4,4");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::V);
+    h.step();
+    until(&mut h, "pasted at 4,4", |s| {
+        cell_at(s, 4, 4) == tiled("cs-t3", 1)
+            && cell_at(s, 5, 4) == tiled("cs-t4", 0)
+            && cell_at(s, 4, 5) == named("depot-2")
+            && cell_at(s, 2, 3) == named("depot")
+    });
+    // R turns the pasted rectangle a quarter turn, each tile with it.
+    h.key_press(egui::Key::R);
+    h.step();
+    until(&mut h, "turned", |s| {
+        cell_at(s, 5, 4) == tiled("cs-t3", 2)
+            && cell_at(s, 5, 5) == tiled("cs-t4", 1)
+            && cell_at(s, 4, 4) == named("depot-2")
+            && cell_at(s, 4, 5).is_none()
+    });
+    // V flips it top to bottom: the T-junction closed to the south is now closed north.
+    h.key_press(egui::Key::V);
+    h.step();
+    until(&mut h, "flipped", |s| {
+        cell_at(s, 5, 5) == tiled("cs-t3", 0)
+            && cell_at(s, 5, 4) == tiled("cs-t4", 1)
+            && cell_at(s, 4, 5) == named("depot-2")
+    });
+    // Dragged from inside one cell down.
+    let a = h.get_by_label("4,4").rect().center();
+    let b = h.get_by_label("4,5").rect().center();
+    drag(&mut h, a, b);
+    until(&mut h, "moved", |s| {
+        cell_at(s, 5, 6) == tiled("cs-t3", 0)
+            && cell_at(s, 5, 5) == tiled("cs-t4", 1)
+            && cell_at(s, 4, 6) == named("depot-2")
+            && cell_at(s, 5, 4).is_none()
+    });
+    // Cut, and pasted at 1,3; then the pasted cells deleted.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::X);
+    h.step();
+    until(&mut h, "cut", |s| {
+        cell_at(s, 5, 6).is_none() && cell_at(s, 4, 6).is_none()
+    });
+    hover_cell(&mut h, "1,3");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::V);
+    h.step();
+    until(&mut h, "pasted at 1,3", |s| {
+        cell_at(s, 2, 4) == tiled("cs-t3", 0)
+            && cell_at(s, 2, 3) == tiled("cs-t4", 1)
+            && cell_at(s, 1, 4) == named("depot-2")
+    });
+    h.key_press(egui::Key::Delete);
+    h.step();
+    until(&mut h, "deleted", |s| {
+        cell_at(s, 2, 4).is_none() && cell_at(s, 1, 4).is_none() && cell_at(s, 2, 3).is_none()
+    });
+    // Each was one step, named for what it did.
+    let label = |h: &H| {
+        h.state()
+            .as_ref()
+            .unwrap()
+            .project
+            .as_ref()
+            .unwrap()
+            .content
+            .as_ref()
+            .unwrap()
+            .editor
+            .history()
+            .undo_label()
+            .map(str::to_string)
+    };
+    assert_eq!(label(&h).as_deref(), Some("Delete 4 cells"));
+    undo(&mut h);
+    until(&mut h, "the delete undone", |s| {
+        cell_at(s, 2, 4) == tiled("cs-t3", 0)
+    });
+    assert_eq!(label(&h).as_deref(), Some("Paste 4 cells at 1,3"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn fill_covers_the_joined_cells_alike_and_the_eyedropper_takes_up_a_tile() {
+    use farebox_editor::studio::edit::Edit;
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    // A ring of T-junctions round the four middle cells (the corners, where the taxis
+    // start, stay clear of it).
+    let ring: Vec<(u32, u32)> = (2..=5)
+        .flat_map(|x| (2..=5).map(move |y| (x, y)))
+        .filter(|&(x, y)| x == 2 || x == 5 || y == 2 || y == 5)
+        .collect();
+    for &(x, y) in &ring {
+        edit_now(
+            &mut h,
+            Edit::SetCellTile {
+                x,
+                y,
+                tile: Some("cs-t3".into()),
+                rotation: 3,
+            },
+        );
+    }
+    until(&mut h, "the ring laid", |s| {
+        cell_at(s, 5, 5) == tiled("cs-t3", 3)
+    });
+    h.get_by_label("Straightaway").click();
+    h.step();
+    h.get_by_label("Fill").click();
+    h.step();
+    h.get_by_label("3,4").click();
+    h.step();
+    until(&mut h, "the middle filled", |s| {
+        (3..=4).all(|x| (3..=4).all(|y| cell_at(s, x, y) == tiled("cs-t4", 0)))
+    });
+    // The ring and what is outside it are as they were; it was one step.
+    let s = h.state().as_ref().unwrap();
+    assert!(
+        ring.iter()
+            .all(|&(x, y)| cell_at(s, x, y) == tiled("cs-t3", 3))
+    );
+    assert!(cell_at(s, 1, 2).is_none());
+    undo(&mut h);
+    until(&mut h, "the fill undone", |s| {
+        cell_at(s, 3, 3).is_none() && cell_at(s, 4, 4).is_none()
+    });
+    // The eyedropper takes up the wall's tile, turned as it lies, and paints with it.
+    h.get_by_label("Pick a tile").click();
+    h.step();
+    h.get_by_label("2,3").click();
+    h.step();
+    let b = &h.state().as_ref().unwrap().board;
+    assert_eq!(b.brush.as_deref(), Some("cs-t3"));
+    assert_eq!(b.rotation, 3);
+    assert_eq!(b.tool, Tool::Paint);
+    // F1 shows the keys, and again hides them.
+    h.key_press(egui::Key::F1);
+    settle(&mut h);
+    assert!(h.query_by_label("Board editor keys").is_some());
+    assert!(
+        h.query_by_label_contains("paste at the cell under the pointer")
+            .is_some()
+    );
+    h.key_press(egui::Key::F1);
+    settle(&mut h);
+    assert!(h.query_by_label("Board editor keys").is_none());
     let _ = std::fs::remove_dir_all(dir);
 }

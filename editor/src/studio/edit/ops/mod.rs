@@ -31,6 +31,7 @@ use super::doc::Layer;
 use super::history::Tx;
 use super::tree::{set_key, set_strings};
 pub use create::NewBoard;
+pub use grid::{CellRecord, grid_cells};
 use records::Coll;
 use whole::{Whole, set_constant};
 
@@ -159,6 +160,14 @@ pub enum Edit {
     GrowGrid {
         side: GridSide,
         by: i32,
+    },
+    /// Grid: many cells at once (a paste, a move, a fill, a turned or flipped selection):
+    /// the cells at `clear` and where each record lands are emptied, then each record of
+    /// `cells` (with its `x` and `y`) is written. `what` names the step ("Paste 6 cells").
+    PlaceCells {
+        what: String,
+        clear: Vec<(u32, u32)>,
+        cells: Vec<CellRecord>,
     },
     /// Graph or section: a new space.
     AddSpace {
@@ -369,6 +378,7 @@ impl Edit {
                 n if *by > 0 => format!("Add {n} x {}", side.words()),
                 n => format!("Remove {n} x {}", side.words()),
             },
+            Edit::PlaceCells { what, .. } => what.clone(),
             Edit::AddSpace { space, .. } => format!("Add space {}", space.id),
             Edit::MoveSpace { id, .. } => format!("Move {id}"),
             Edit::DeleteSpace { id, .. } => format!("Delete {id}"),
@@ -448,6 +458,7 @@ pub(crate) fn apply(tx: &mut Tx<'_>, base: &[Layer], edit: &Edit) -> Result<(), 
         Edit::SetCellLabel { x, y, id, tags } => grid::set_cell_label(tx, base, x, y, id, tags),
         Edit::SetGridSize { width, height } => grid::set_grid_size(tx, base, width, height),
         Edit::GrowGrid { side, by } => grid::grow_grid(tx, base, *side, *by),
+        Edit::PlaceCells { clear, cells, .. } => grid::place_cells(tx, base, clear, cells),
         Edit::AddSpace { at, space } => graph::add_space(tx, base, at, space),
         Edit::MoveSpace { at, id, x, y } => graph::move_space(tx, base, at, id, x, y),
         Edit::SetSpaceName { at, id, name } => graph::set_space_name(tx, base, at, id, name),
