@@ -594,3 +594,58 @@ fn fill_covers_the_joined_cells_alike_and_the_eyedropper_takes_up_a_tile() {
     assert!(h.query_by_label("Board editor keys").is_none());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_history_panel_names_each_step_and_goes_back_and_forward_to_one() {
+    use farebox_editor::studio::edit::Edit;
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    for (x, tile) in [(2, "cs-t3"), (3, "cs-t4"), (4, "cs-t5")] {
+        edit_now(
+            &mut h,
+            Edit::SetCellTile {
+                x,
+                y: 2,
+                tile: Some(tile.into()),
+                rotation: 0,
+            },
+        );
+    }
+    until(&mut h, "three tiles laid", |s| {
+        cell_at(s, 4, 2) == tiled("cs-t5", 0)
+    });
+    h.get_by_label("History").click();
+    settle(&mut h);
+    for step in [
+        "0. Before these steps",
+        "1. Place cs-t3 at 2,2",
+        "2. Place cs-t4 at 3,2",
+        "3. Place cs-t5 at 4,2",
+    ] {
+        assert!(h.query_by_label(step).is_some(), "{step} is not listed");
+    }
+    // Back to the first step: the two after it are undone, and still listed.
+    h.get_by_label("1. Place cs-t3 at 2,2").click();
+    h.step();
+    until(&mut h, "back at step 1", |s| {
+        cell_at(s, 2, 2) == tiled("cs-t3", 0)
+            && cell_at(s, 3, 2).is_none()
+            && cell_at(s, 4, 2).is_none()
+    });
+    settle(&mut h);
+    assert!(h.query_by_label("3. Place cs-t5 at 4,2").is_some());
+    // Forward to the last, then back to before them all.
+    h.get_by_label("3. Place cs-t5 at 4,2").click();
+    h.step();
+    until(&mut h, "forward at step 3", |s| {
+        cell_at(s, 4, 2) == tiled("cs-t5", 0)
+    });
+    settle(&mut h);
+    h.get_by_label("0. Before these steps").click();
+    h.step();
+    until(&mut h, "before every step", |s| cell_at(s, 2, 2).is_none());
+    assert!(!h.state().as_ref().unwrap().unsaved());
+    let _ = std::fs::remove_dir_all(dir);
+}
