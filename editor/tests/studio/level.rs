@@ -367,8 +367,11 @@ fn a_section_and_a_space_are_duplicated_with_new_ids() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// The live grid's cell at `x`, `y`: its tile with its turn, and its name.
-fn cell_at(s: &Studio, x: u32, y: u32) -> Option<(Option<(String, u8)>, Option<String>)> {
+/// A cell as the live grid has it: its tile with its turn, and its name.
+type Cell = Option<(Option<(String, u8)>, Option<String>)>;
+
+/// The live grid's cell at `x`, `y`.
+fn cell_at(s: &Studio, x: u32, y: u32) -> Cell {
     let def = live(s)?;
     let BoardDef::Grid(g) = &def.board else {
         return None;
@@ -380,11 +383,11 @@ fn cell_at(s: &Studio, x: u32, y: u32) -> Option<(Option<(String, u8)>, Option<S
     Some((tile, c.id.clone()))
 }
 
-fn tiled(id: &str, rot: u8) -> Option<(Option<(String, u8)>, Option<String>)> {
+fn tiled(id: &str, rot: u8) -> Cell {
     Some((Some((id.to_string(), rot)), None))
 }
 
-fn named(id: &str) -> Option<(Option<(String, u8)>, Option<String>)> {
+fn named(id: &str) -> Cell {
     Some((None, Some(id.to_string())))
 }
 

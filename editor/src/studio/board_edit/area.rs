@@ -490,7 +490,6 @@ impl BoardEditor {
 
     /// Select on a grid: a press and drag marks a rectangle (a click, one cell); a drag from
     /// inside a marked rectangle of several cells moves it where it is let go.
-    // One piece: the press, drag and release of one gesture, with its outline drawn.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn grid_select(
         &mut self,

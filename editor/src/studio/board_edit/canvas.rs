@@ -67,7 +67,6 @@ impl BoardEditor {
             }
             _ => None,
         };
-        let brush = self.brush_tile(def);
         let pending = self.pending.clone();
         let table = board_view::show_editing(ui, &mut self.camera, &scene, |t| {
             draw_marks(t, &built, def, &marked, sel, &pending);
@@ -79,7 +78,7 @@ impl BoardEditor {
             }
         });
         if let Some(t) = table {
-            self.pointer(ui, &t, &built, def, brush, c, out);
+            self.pointer(ui, &t, &built, def, c, out);
         }
         self.built = Some(built);
     }
@@ -93,10 +92,10 @@ impl BoardEditor {
         t: &Table,
         b: &Built,
         def: &GameDef,
-        brush: Option<(String, u8)>,
         c: &Content,
         out: &mut Vec<Command>,
     ) {
+        let brush = self.brush_tile(def);
         let r = &t.response;
         let pos = ui.ctx().pointer_latest_pos();
         let primary_down = ui.input(|i| i.pointer.primary_down());
