@@ -227,6 +227,7 @@ fn a_deck_a_table_and_a_tile_set_are_added_in_decks_and_tables() {
     assert!(!folder.join("tiles.toml").exists());
     let (code, said) = validate(&folder);
     assert_eq!(code, 0, "{said}");
+    assert!(!said.contains("warning"), "{said}");
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -293,8 +293,12 @@ impl BoardEditor {
         });
     }
 
-    /// The selected cell follows its tile when a side before it grows or shrinks.
+    /// The selected cell follows its tile when a side before it grows or shrinks (a selected
+    /// rectangle is dropped: it may no longer fit).
     fn shift_selection(&mut self, side: GridSide, by: i32) {
+        if matches!(side, GridSide::Left | GridSide::Top) {
+            self.area = None;
+        }
         let Some(Selection::Cell(x, y)) = self.selection else {
             return;
         };

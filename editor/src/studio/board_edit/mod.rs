@@ -241,6 +241,12 @@ impl BoardEditor {
         if self.drag.is_none() && !c.checking() {
             self.pending.clear();
         }
+        // A selected rectangle that is no longer all on the grid (it shrank) is dropped.
+        if let (BoardDef::Grid(g), Some(a)) = (&def.board, self.area)
+            && (a.x1 > g.width || a.y1 > g.height)
+        {
+            self.area = None;
+        }
         let kind = def.board.kind_name();
         if !tools(kind).contains(&self.tool) {
             self.tool = Tool::Select;
