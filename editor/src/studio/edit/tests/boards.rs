@@ -505,3 +505,44 @@ fn a_duplicated_section_comes_last_with_its_own_space_ids() {
         "the copy is not the last section"
     );
 }
+
+#[test]
+fn a_house_rule_of_a_game_without_a_board_gets_a_board_of_its_own() {
+    let s = scratch(&["wheres-my-ride", "wheres-my-ride-show-dont-tell"]);
+    let def = edit_and_load(
+        &s,
+        "wheres-my-ride-show-dont-tell",
+        &[Edit::AddBoard(NewBoard::Map)],
+    );
+    let BoardDef::Graph(g) = &def.board else {
+        panic!("not a map");
+    };
+    assert_eq!(g.spaces.len(), 2);
+    let manifest = read(&s, "wheres-my-ride-show-dont-tell/mod.toml");
+    assert!(manifest.contains("board = \"board.toml\""), "{manifest}");
+    // The game's own board file is untouched.
+    assert!(read(&s, "wheres-my-ride/board.toml").contains("kind = \"none\""));
+}
+
+#[test]
+fn a_board_of_kind_none_is_written_over_by_the_board_added() {
+    let s = scratch(&["wheres-my-ride"]);
+    let mut ed = open(&s, "wheres-my-ride");
+    ed.apply(&Edit::AddBoard(NewBoard::Grid {
+        width: 3,
+        height: 2,
+    }))
+    .unwrap();
+    let def = ed.validate().unwrap();
+    assert!(matches!(&def.board, BoardDef::Grid(g) if (g.width, g.height) == (3, 2)));
+    let text = ed.docs().open_mod().file("board.toml").unwrap().text();
+    assert!(
+        text.starts_with("#:schema ../../schemas/board.schema.json\n# The board: a grid of 3 x 2"),
+        "{text}"
+    );
+    // A second board is refused; undo brings back the file as it was.
+    assert!(ed.apply(&Edit::AddBoard(NewBoard::Map)).is_err());
+    ed.undo().unwrap();
+    let back = ed.docs().open_mod().file("board.toml").unwrap().text();
+    assert_eq!(back, read(&s, "wheres-my-ride/board.toml"));
+}
