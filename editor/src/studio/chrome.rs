@@ -135,6 +135,10 @@ impl Studio {
                 }
                 ui.separator();
                 edit_menu(ui, self.tab, p.content.as_ref(), &self.play, out);
+                if matches!(self.tab, Tab::Board | Tab::Data) {
+                    ui.toggle_value(&mut self.history_open, "History")
+                        .on_hover_text("The edits so far, each named; click one to go back to it");
+                }
                 ui.separator();
                 if p.loading.is_some() {
                     ui.spinner();

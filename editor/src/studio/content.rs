@@ -109,6 +109,28 @@ impl Content {
         }
     }
 
+    /// Goes back or forward to where the history stood after its first `k` steps (0: before
+    /// every step kept), by undoing or redoing one step at a time; checked once.
+    pub fn undo_to(&mut self, k: usize) {
+        let (done, undone) = {
+            let (d, u) = self.editor.history().steps();
+            (d.len(), u.len())
+        };
+        let mut changed = false;
+        if k < done {
+            for _ in k..done {
+                changed |= self.editor.undo().is_some();
+            }
+        } else {
+            for _ in done..k.min(done + undone) {
+                changed |= self.editor.redo().is_some();
+            }
+        }
+        if changed {
+            self.changed();
+        }
+    }
+
     pub fn redo(&mut self) {
         if self.editor.redo().is_some() {
             self.changed();

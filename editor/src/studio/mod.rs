@@ -24,6 +24,7 @@ pub mod worker;
 
 mod chrome;
 mod diagnostics;
+mod history_panel;
 mod leaving;
 mod poll;
 
@@ -62,6 +63,9 @@ pub enum Command {
     EndGroup,
     Undo,
     Redo,
+    /// Undoes or redoes edits until the first `n` steps of the history are made (the undo
+    /// history panel).
+    UndoTo(usize),
     /// Writes the edited files.
     Save,
     /// Starts the game chosen in the Play tab's new-game dialog.
@@ -161,6 +165,8 @@ pub struct Studio {
     title: String,
     /// Something would be lost: the question shown, and what waits for its answer.
     leaving: Option<Leave>,
+    /// The undo history panel is shown beside the editors (the top bar's "History").
+    pub history_open: bool,
 }
 
 impl Studio {
@@ -192,6 +198,7 @@ impl Studio {
             commands: Vec::new(),
             title: String::new(),
             leaving: None,
+            history_open: false,
         };
         if let Some(m) = open {
             s.apply(Command::Open(m));
@@ -207,6 +214,11 @@ impl Studio {
         self.top_bar(ui, &mut out);
         if matches!(self.tab, Tab::Board | Tab::Data) {
             self.outcomes_strip(ui, &mut out);
+            if self.history_open
+                && let Some(c) = self.project.as_ref().and_then(|p| p.content.as_ref())
+            {
+                history_panel::history_ui(ui, c, &mut out);
+            }
         }
         egui::CentralPanel::default().show(ui, |ui| match &self.project {
             None => {
@@ -315,6 +327,11 @@ impl Studio {
             Command::Redo => {
                 if let Some(c) = self.content_mut() {
                     c.redo();
+                }
+            }
+            Command::UndoTo(n) => {
+                if let Some(c) = self.content_mut() {
+                    c.undo_to(n);
                 }
             }
             Command::Save => {

@@ -109,7 +109,7 @@ fn live_graph(s: &Studio) -> Option<&farebox::content::def::GraphDef> {
 }
 
 /// Presses the primary button at `from`, moves to `to` and lets go there.
-fn drag(h: &mut H, from: egui::Pos2, to: egui::Pos2) {
+pub(crate) fn drag(h: &mut H, from: egui::Pos2, to: egui::Pos2) {
     h.hover_at(from);
     h.step();
     h.drag_at(from);

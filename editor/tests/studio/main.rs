@@ -12,6 +12,7 @@
 mod author;
 mod board;
 mod edit;
+mod level;
 mod online;
 mod play;
 mod reload;

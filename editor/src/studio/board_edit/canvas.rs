@@ -67,7 +67,6 @@ impl BoardEditor {
             }
             _ => None,
         };
-        let brush = self.brush_tile(def);
         let pending = self.pending.clone();
         let table = board_view::show_editing(ui, &mut self.camera, &scene, |t| {
             draw_marks(t, &built, def, &marked, sel, &pending);
@@ -79,7 +78,7 @@ impl BoardEditor {
             }
         });
         if let Some(t) = table {
-            self.pointer(ui, &t, &built, def, brush, out);
+            self.pointer(ui, &t, &built, def, c, out);
         }
         self.built = Some(built);
     }
@@ -93,9 +92,10 @@ impl BoardEditor {
         t: &Table,
         b: &Built,
         def: &GameDef,
-        brush: Option<(String, u8)>,
+        c: &Content,
         out: &mut Vec<Command>,
     ) {
+        let brush = self.brush_tile(def);
         let r = &t.response;
         let pos = ui.ctx().pointer_latest_pos();
         let primary_down = ui.input(|i| i.pointer.primary_down());
@@ -107,6 +107,10 @@ impl BoardEditor {
         let over = pos.filter(|p| t.rect.contains(*p));
         let space = over.and_then(|p| t.space_at(p));
         let grid = b.board.grid.is_some();
+        let cell = space
+            .and_then(|s| b.board.xy(s))
+            .and_then(|(x, y)| Some((u32::try_from(x).ok()?, u32::try_from(y).ok()?)));
+        self.hover_cell = cell;
 
         // Ghost of the brush over the cell under the pointer.
         if grid
@@ -188,11 +192,17 @@ impl BoardEditor {
                 }
             }
             Tool::Select if grid => {
+                self.grid_select(t, b, cell, started, primary_down, def, c, out);
+            }
+            Tool::Fill | Tool::Pick if grid => {
                 if r.clicked()
-                    && let Some(s) = space
-                    && let Some((x, y)) = b.board.xy(s)
+                    && let Some(xy) = cell
                 {
-                    self.selection = Some(Selection::Cell(x as u32, y as u32));
+                    if self.tool == Tool::Fill {
+                        self.fill(xy, def, c, out);
+                    } else {
+                        self.pick(xy, c);
+                    }
                 }
             }
             Tool::Select => self.select_or_move(ui, t, b, space, over, started, primary_down, out),

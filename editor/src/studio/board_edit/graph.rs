@@ -78,6 +78,13 @@ impl BoardEditor {
             GraphAt::Section(s) => format!(" in section {s}"),
         };
         ui.strong(format!("Space {id}{where_}"));
+        if ui
+            .button("Duplicate")
+            .on_hover_text("A copy of this space (name, tags, properties) beside it, without its roads (Ctrl+D)")
+            .clicked()
+        {
+            self.duplicate_space(def, at, id, out);
+        }
         egui::Grid::new("space-fields")
             .num_columns(2)
             .show(ui, |ui| {
@@ -384,4 +391,68 @@ pub(super) fn edge_def<'d>(
     g.edges
         .iter()
         .find(|e| (e.from == f && e.to == t) || (!e.directed && e.from == t && e.to == f))
+}
+
+impl BoardEditor {
+    /// A copy of the space `id` beside it (a twentieth of the board's span to the right and
+    /// down, or back where that leaves its section), under the first free `<id>-2`,
+    /// `<id>-3`..., selected.
+    pub(super) fn duplicate_space(
+        &mut self,
+        def: &GameDef,
+        at: &GraphAt,
+        id: &str,
+        out: &mut Vec<Command>,
+    ) {
+        let Some(sp) = space_def(def, at, id) else {
+            return;
+        };
+        let all: Vec<&str> = match &def.board {
+            BoardDef::Graph(g) => g.spaces.iter().map(|s| s.id.as_str()).collect(),
+            BoardDef::Sections(s) => s
+                .sections
+                .iter()
+                .flat_map(|sec| sec.graph.spaces.iter().map(|s| s.id.as_str()))
+                .collect(),
+            _ => vec![],
+        };
+        let Some(new_id) = (2..)
+            .map(|k| format!("{id}-{k}"))
+            .find(|c| !all.contains(&c.as_str()))
+        else {
+            return;
+        };
+        let (span, room) = match &def.board {
+            BoardDef::Sections(s) => (s.size, Some(s.size)),
+            _ => {
+                let g = graph_def(def, at);
+                let (lo, hi) = g
+                    .map(|g| {
+                        g.spaces.iter().fold((f64::MAX, f64::MIN), |(lo, hi), s| {
+                            (lo.min(s.x.min(s.y)), hi.max(s.x.max(s.y)))
+                        })
+                    })
+                    .unwrap_or((0.0, 0.0));
+                (if hi > lo { hi - lo } else { 100.0 }, None)
+            }
+        };
+        let step = self.built.as_ref().map_or(1.0, snap_step);
+        let d = snap(span / 20.0, step).max(step);
+        // Inside a section the copy stays inside it.
+        let off = |v: f64| match room {
+            Some(size) if v + d > size => -d,
+            _ => d,
+        };
+        out.push(Command::Edit(Edit::DuplicateSpace {
+            at: at.clone(),
+            id: id.to_string(),
+            new_id: new_id.clone(),
+            dx: off(sp.x),
+            dy: off(sp.y),
+        }));
+        self.selection = Some(Selection::Space {
+            at: at.clone(),
+            id: new_id,
+        });
+    }
 }

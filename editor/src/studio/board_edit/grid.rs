@@ -9,7 +9,7 @@ use super::{BoardEditor, Selection, Tool, split_list};
 use crate::studio::Command;
 use crate::studio::board_view;
 use crate::studio::content::Content;
-use crate::studio::edit::Edit;
+use crate::studio::edit::{Edit, GridSide};
 
 impl BoardEditor {
     /// Turns the brush by `q` quarter turns; with the Select tool and a cell with a tile
@@ -41,7 +41,9 @@ impl BoardEditor {
         ui.heading("Tiles");
         let tiles: Vec<_> = def.tiles.iter().filter(|t| !t.blocks).collect();
         if tiles.is_empty() {
-            ui.label("The mod has no road tiles to paint with.");
+            ui.label(
+                "The mod has no road tiles to paint with. Add a tile set under the list in Decks & tables.",
+            );
             return;
         }
         if self.brush.as_ref().is_none_or(|b| def.tile(b).is_none()) {
@@ -254,5 +256,61 @@ impl BoardEditor {
             }
         });
         ui.label(egui::RichText::new("Cells outside a smaller board are forgotten.").weak());
+        self.grid_sides_ui(ui, w, h, out);
+    }
+
+    /// Buttons that add or take away a column or row on each side; on the left and the top,
+    /// what is on the board moves with the side (and the selected cell with it).
+    fn grid_sides_ui(&mut self, ui: &mut egui::Ui, w: u32, h: u32, out: &mut Vec<Command>) {
+        ui.add_space(4.0);
+        ui.label("Add or remove a side (what is there moves with it):");
+        egui::Grid::new("grid-sides").num_columns(2).show(ui, |ui| {
+            for (side, what, n) in [
+                (GridSide::Left, "column left", w),
+                (GridSide::Right, "column right", w),
+                (GridSide::Top, "row top", h),
+                (GridSide::Bottom, "row bottom", h),
+            ] {
+                for by in [1, -1] {
+                    let text = format!("{} {what}", if by > 0 { "+" } else { "-" });
+                    let able = if by > 0 { n < 64 } else { n > 1 };
+                    let hover = format!(
+                        "{} a {}",
+                        if by > 0 { "Add" } else { "Remove" },
+                        side.words()
+                    );
+                    if ui
+                        .add_enabled(able, egui::Button::new(text))
+                        .on_hover_text(hover)
+                        .clicked()
+                    {
+                        out.push(Command::Edit(Edit::GrowGrid { side, by }));
+                        self.shift_selection(side, by);
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    }
+
+    /// The selected cell follows its tile when a side before it grows or shrinks (a selected
+    /// rectangle is dropped: it may no longer fit).
+    fn shift_selection(&mut self, side: GridSide, by: i32) {
+        if matches!(side, GridSide::Left | GridSide::Top) {
+            self.area = None;
+        }
+        let Some(Selection::Cell(x, y)) = self.selection else {
+            return;
+        };
+        let moved = |v: u32| {
+            u32::try_from(i64::from(v) + i64::from(by))
+                .ok()
+                .filter(|&v| v > 0)
+        };
+        self.selection = match side {
+            GridSide::Left => moved(x).map(|x| Selection::Cell(x, y)),
+            GridSide::Top => moved(y).map(|y| Selection::Cell(x, y)),
+            GridSide::Right | GridSide::Bottom => self.selection.clone(),
+        };
     }
 }

@@ -18,10 +18,13 @@
 //! edit is being checked, the cells painted by the stroke are drawn over the board at once.
 //! Problems of the board file are marked on the space or cell they name.
 
+mod area;
 mod canvas;
 mod graph;
 mod grid;
+mod keys;
 mod sections;
+mod start;
 mod track;
 
 use std::sync::Arc;
@@ -55,6 +58,11 @@ pub enum Tool {
     Connect,
     /// Graph: delete the space or edge clicked.
     Delete,
+    /// Grid: the brush tile over every cell joined to the one clicked that holds what it
+    /// holds.
+    Fill,
+    /// Grid: the eyedropper; the tile of the cell clicked becomes the brush.
+    Pick,
 }
 
 impl Tool {
@@ -66,16 +74,24 @@ impl Tool {
             Tool::AddSpace => "Add space",
             Tool::Connect => "Connect",
             Tool::Delete => "Delete",
+            Tool::Fill => "Fill",
+            Tool::Pick => "Pick a tile",
         }
     }
     fn hint(self) -> &'static str {
         match self {
-            Tool::Select => "Click a cell, space or road to inspect it; drag a space to move it.",
+            Tool::Select => {
+                "Click a cell, space or road to inspect it; drag a space to move it, or over cells to select a rectangle (drag it from inside to move it). F1 lists the keys."
+            }
             Tool::Paint => "Click or drag over cells to lay the brush tile. R turns it.",
             Tool::Erase => "Click or drag over cells to take their tiles off.",
             Tool::AddSpace => "Click the table where the new space goes.",
             Tool::Connect => "Drag from one space to another to join them by a road.",
             Tool::Delete => "Click a space or a road to delete it.",
+            Tool::Fill => {
+                "Click a cell: it and every cell joined to it side by side that holds the same tile (or none) get the brush tile."
+            }
+            Tool::Pick => "Click a cell to take up its tile, as it is turned, as the brush.",
         }
     }
 }
@@ -104,6 +120,10 @@ enum Drag {
     Stroke,
     /// A space being moved: where the pointer took it.
     Move { at: GraphAt, id: String, index: u32 },
+    /// Grid: a rectangle being marked from this cell.
+    Area { anchor: (u32, u32) },
+    /// Grid: the marked rectangle being moved, taken at this cell.
+    MoveArea { grab: (u32, u32) },
     /// A road being drawn from a space.
     Connect {
         at: GraphAt,
@@ -152,6 +172,15 @@ pub struct BoardEditor {
     message: Option<String>,
     /// Shift+wheel turning not yet a quarter turn.
     wheel: f32,
+    /// A mod without a board: the kind of board to add, and a grid's size.
+    pub start: start::StartForm,
+    /// Grid: the rectangle of cells selected (with Select, by dragging), and the cells copied.
+    pub area: Option<area::Area>,
+    clip: Option<area::Clip>,
+    /// The list of keys is shown (F1 or ?).
+    pub help: bool,
+    /// Grid: the cell under the pointer last frame (where Ctrl+V pastes).
+    hover_cell: Option<(u32, u32)>,
 }
 
 impl Default for BoardEditor {
@@ -172,6 +201,11 @@ impl Default for BoardEditor {
             new_prop: (String::new(), String::new()),
             message: None,
             wheel: 0.0,
+            start: start::StartForm::default(),
+            area: None,
+            clip: None,
+            help: false,
+            hover_cell: None,
         }
     }
 }
@@ -179,7 +213,13 @@ impl Default for BoardEditor {
 /// The tools each board kind offers.
 fn tools(kind: &str) -> &'static [Tool] {
     match kind {
-        "grid" => &[Tool::Select, Tool::Paint, Tool::Erase],
+        "grid" => &[
+            Tool::Select,
+            Tool::Paint,
+            Tool::Erase,
+            Tool::Fill,
+            Tool::Pick,
+        ],
         "graph" | "sections" => &[Tool::Select, Tool::AddSpace, Tool::Connect, Tool::Delete],
         _ => &[Tool::Select],
     }
@@ -192,9 +232,7 @@ impl BoardEditor {
             return;
         };
         if matches!(def.board, BoardDef::None) {
-            ui.label(
-                "This game has no board: its table is its zones of cards. Edit the cards in Decks & tables.",
-            );
+            egui::ScrollArea::vertical().show(ui, |ui| self.start_ui(ui, c, out));
             return;
         }
         self.rebuild(&def);
@@ -203,11 +241,17 @@ impl BoardEditor {
         if self.drag.is_none() && !c.checking() {
             self.pending.clear();
         }
+        // A selected rectangle that is no longer all on the grid (it shrank) is dropped.
+        if let (BoardDef::Grid(g), Some(a)) = (&def.board, self.area)
+            && (a.x1 > g.width || a.y1 > g.height)
+        {
+            self.area = None;
+        }
         let kind = def.board.kind_name();
         if !tools(kind).contains(&self.tool) {
             self.tool = Tool::Select;
         }
-        self.keys(ui, &def, out);
+        self.keys(ui, &def, c, out);
         let board_rel = board_file(c);
         let problems: Vec<Diagnostic> = board_rel
             .as_deref()
@@ -251,6 +295,7 @@ impl BoardEditor {
             ui.label(egui::RichText::new(self.tool.hint()).weak());
             self.table_ui(ui, &def, c, board_rel.as_deref(), out);
         });
+        self.help_ui(ui.ctx());
     }
 
     /// Builds the board drawn when the live definition or the track sample changed.
@@ -321,34 +366,6 @@ impl BoardEditor {
         });
     }
 
-    /// Keys: R and Shift+R turn the brush (or the selected cell's tile), Delete deletes the
-    /// selection, Escape drops it. Not while a text field has the keyboard.
-    fn keys(&mut self, ui: &egui::Ui, def: &GameDef, out: &mut Vec<Command>) {
-        if ui.ctx().egui_wants_keyboard_input() {
-            return;
-        }
-        let (r, shift, del, esc) = ui.input(|i| {
-            (
-                i.key_pressed(egui::Key::R),
-                i.modifiers.shift,
-                i.key_pressed(egui::Key::Delete) || i.key_pressed(egui::Key::Backspace),
-                i.key_pressed(egui::Key::Escape),
-            )
-        });
-        if r {
-            self.turn(if shift { 3 } else { 1 }, def, out);
-        }
-        if esc {
-            self.selection = None;
-        }
-        if del
-            && let Some(s) = self.selection.take()
-            && let Some(e) = delete_edit(&s)
-        {
-            out.push(Command::Edit(e));
-        }
-    }
-
     fn tools_ui(&mut self, ui: &mut egui::Ui, def: &GameDef, out: &mut Vec<Command>) {
         let kind = def.board.kind_name();
         ui.heading("Tools");
@@ -363,6 +380,9 @@ impl BoardEditor {
             }
         }
         ui.label(egui::RichText::new("Right-drag pans, the wheel zooms.").weak());
+        if ui.button("Keys (F1)").clicked() {
+            self.help = !self.help;
+        }
         match &def.board {
             BoardDef::Grid(_) => self.palette_ui(ui, def, out),
             BoardDef::Sections(s) => {
@@ -411,7 +431,10 @@ impl BoardEditor {
         };
         match (&def.board, self.selection.clone()) {
             (BoardDef::Grid(g), sel) => {
-                if let Some(Selection::Cell(x, y)) = sel {
+                if let Some(a) = self.area.filter(|a| a.w() * a.h() > 1) {
+                    ui.separator();
+                    self.area_ui(ui, a, def, c, out);
+                } else if let Some(Selection::Cell(x, y)) = sel {
                     ui.separator();
                     self.cell_ui(ui, def, g, x, y, c, board_rel, out);
                 }

@@ -39,6 +39,13 @@ pub(super) fn sections_ui(
                 }));
             }
             if ui
+                .small_button("Copy")
+                .on_hover_text("A copy of this section at the end, its spaces under new ids")
+                .clicked()
+            {
+                duplicate(s, &sec.id, &sec.name, out);
+            }
+            if ui
                 .small_button("✖")
                 .on_hover_text("Delete this section")
                 .clicked()
@@ -94,4 +101,33 @@ pub(super) fn sections_ui(
         );
     }
     ui.label(egui::RichText::new("The board shows the default order, unturned.").weak());
+}
+
+/// Duplicates a section; a layout of one row or one column grows to hold the copy, in the
+/// same undo step.
+fn duplicate(s: &farebox::content::def::SectionsDef, id: &str, name: &str, out: &mut Vec<Command>) {
+    let new_id = (2..)
+        .map(|k| format!("{id}-{k}"))
+        .find(|c| !s.sections.iter().any(|sec| &sec.id == c))
+        .unwrap_or_default();
+    let label = format!("Duplicate section {id}");
+    out.push(Command::BeginGroup(label));
+    out.push(Command::Edit(Edit::DuplicateSection {
+        id: id.to_string(),
+        new_id,
+        name: format!("{name} (copy)"),
+    }));
+    let full = s.columns as usize * s.rows as usize == s.sections.len();
+    if full && s.rows == 1 {
+        out.push(Command::Edit(Edit::SetSectionsLayout {
+            columns: s.columns + 1,
+            rows: 1,
+        }));
+    } else if full && s.columns == 1 {
+        out.push(Command::Edit(Edit::SetSectionsLayout {
+            columns: 1,
+            rows: s.rows + 1,
+        }));
+    }
+    out.push(Command::EndGroup);
 }

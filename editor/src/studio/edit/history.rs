@@ -235,6 +235,15 @@ impl History {
         self.open = false;
     }
 
+    /// Every step's label: those made, oldest first, and those undone, in the order redo
+    /// would make them again.
+    pub fn steps(&self) -> (Vec<&str>, Vec<&str>) {
+        (
+            self.undo.iter().map(|s| s.label.as_str()).collect(),
+            self.redo.iter().rev().map(|s| s.label.as_str()).collect(),
+        )
+    }
+
     /// Label of the step undo would take back.
     pub fn undo_label(&self) -> Option<&str> {
         self.undo.last().map(|s| s.label.as_str())

@@ -36,7 +36,10 @@ use farebox::source::FolderResolver;
 
 pub use doc::{Docs, FileDoc, Layer, SaveError, SaveReport};
 pub use history::History;
-pub use ops::{EdgeChange, EdgeData, Edit, Gate, GraphAt, RowRef, SpaceData, TrackChange};
+pub use ops::{
+    CellRecord, EdgeChange, EdgeData, Edit, Gate, GraphAt, GridSide, NewBoard, RowRef, SpaceData,
+    TrackChange,
+};
 pub use patch::{Catalog, DeckEntry, Entry, Origin, TableEntry};
 pub(crate) use tree::from_edit;
 
@@ -159,6 +162,11 @@ impl Editor {
         self.docs.revert_file(rel)?;
         self.history.clear();
         Ok(())
+    }
+
+    /// Every cell record of the grid board, by `x` and `y` (empty for other boards).
+    pub fn grid_cells(&self) -> std::collections::BTreeMap<(u32, u32), CellRecord> {
+        ops::grid_cells(&self.docs.layers)
     }
 
     /// Every tile, option, constant, deck, card, table and row as the open mod makes them,

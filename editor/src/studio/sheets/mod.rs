@@ -7,6 +7,7 @@
 
 mod cell;
 mod grid;
+mod new;
 
 use farebox::GameDef;
 use farebox::content::raw::{FieldType, RawValue};
@@ -73,6 +74,8 @@ pub struct Sheets {
     /// Per card id, its win rate in the outcomes run now and in the accepted ones, shown as
     /// the last column of every deck (set by the Studio each frame; empty when none).
     pub outcomes: std::collections::BTreeMap<String, String>,
+    /// The form that adds a deck, a table or a tile set.
+    new: new::NewForm,
 }
 
 impl Sheets {
@@ -81,7 +84,12 @@ impl Sheets {
         egui::Panel::left("sheets-list")
             .resizable(true)
             .default_size(200.0)
-            .show(ui, |ui| self.list_ui(ui, c));
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.list_ui(ui, c);
+                    self.new_ui(ui, c, out);
+                })
+            });
         if self.sheet.is_none() {
             self.sheet = c
                 .catalog
@@ -101,13 +109,13 @@ impl Sheets {
                 Some(Sheet::Deck(id)) => match c.catalog.deck(&id) {
                     Some(d) => self.deck_ui(ui, def.as_deref(), c, d, out),
                     None => {
-                        ui.label(format!("There is no deck `{id}` any more."));
+                        missing(ui, c, &format!("There is no deck `{id}` any more."));
                     }
                 },
                 Some(Sheet::Table(id)) => match c.catalog.table(&id) {
                     Some(t) => self.table_ui(ui, def.as_deref(), c, t, out),
                     None => {
-                        ui.label(format!("There is no table `{id}` any more."));
+                        missing(ui, c, &format!("There is no table `{id}` any more."));
                     }
                 },
                 Some(Sheet::Items(which)) => super::items::items_ui(
@@ -120,7 +128,7 @@ impl Sheets {
                     out,
                 ),
                 None => {
-                    ui.label("This mod has no decks or tables.");
+                    ui.label("This mod has no decks or tables. Add one under the list.");
                 }
             }
         });
@@ -353,4 +361,12 @@ impl Sheets {
         let rel = t.origin.file.clone();
         self.grid_ui(ui, def, c, &sheet, &rel, &cols, rows, out);
     }
+}
+
+/// A sheet that is not there: why (an add that was refused says so), else that it is gone.
+fn missing(ui: &mut egui::Ui, c: &Content, gone: &str) {
+    match &c.message {
+        Some(m) => ui.colored_label(ui.visuals().warn_fg_color, m),
+        None => ui.label(gone),
+    };
 }

@@ -565,3 +565,46 @@ fn rename_refs(tx: &mut Tx<'_>, to: &str, old: &str, new: &str) -> Result<(), Ed
     }
     Ok(())
 }
+
+/// Graph or section: a copy of a space (name, tags, properties) under a new id, `dx`, `dy`
+/// away, written right after it. Its roads are not copied: they would lead where the
+/// original's do.
+pub(super) fn duplicate_space(
+    tx: &mut Tx<'_>,
+    base: &[Layer],
+    at: &GraphAt,
+    id: &str,
+    new_id: &str,
+    (dx, dy): (f64, f64),
+) -> Result<(), EditError> {
+    let rel = board_rel(tx, base)?;
+    let g = graph_mut(tx.doc_mut(&rel)?, at)?;
+    let Some(mut spaces) = ListMut::at(g, "spaces") else {
+        return err(format!("no space `{id}` here"));
+    };
+    if spaces.find("id", new_id).is_some() {
+        return err(format!("there is a space `{new_id}` here already"));
+    }
+    let Some((i, rec)) = spaces
+        .find("id", id)
+        .and_then(|i| spaces.get(i).map(|r| (i, record_value(r))))
+    else {
+        return err(format!("no space `{id}` here"));
+    };
+    let mut f = fields_of(&rec);
+    for (k, v) in &mut f {
+        let moved = |v: &RawValue, d: f64| match v {
+            RawValue::Float(n) => Some(n + d),
+            RawValue::Integer(n) => Some(*n as f64 + d),
+            _ => None,
+        };
+        match k.as_str() {
+            "id" => *v = RawValue::String(new_id.to_string()),
+            "x" => *v = RawValue::Float(moved(v, dx).unwrap_or(dx)),
+            "y" => *v = RawValue::Float(moved(v, dy).unwrap_or(dy)),
+            _ => {}
+        }
+    }
+    spaces.insert(i + 1, &f);
+    Ok(())
+}

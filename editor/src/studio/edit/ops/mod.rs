@@ -15,6 +15,7 @@
 //! `graph` (spaces and edges, of a graph board or a section), `sections`, `track`, `records`
 //! (cards and rows) and `whole` (tiles, options and constants).
 
+mod create;
 mod graph;
 mod grid;
 mod records;
@@ -29,6 +30,8 @@ use super::EditError;
 use super::doc::Layer;
 use super::history::Tx;
 use super::tree::{set_key, set_strings};
+pub use create::NewBoard;
+pub use grid::{CellRecord, grid_cells};
 use records::Coll;
 use whole::{Whole, set_constant};
 
@@ -39,6 +42,27 @@ pub enum GraphAt {
     Board,
     /// The section with this id of a sections board.
     Section(String),
+}
+
+/// A side of a grid board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GridSide {
+    Left,
+    Top,
+    Right,
+    Bottom,
+}
+
+impl GridSide {
+    /// "column on the left", "row at the top"...
+    pub fn words(self) -> &'static str {
+        match self {
+            GridSide::Left => "column on the left",
+            GridSide::Top => "row at the top",
+            GridSide::Right => "column on the right",
+            GridSide::Bottom => "row at the bottom",
+        }
+    }
 }
 
 /// A new space.
@@ -131,6 +155,20 @@ pub enum Edit {
         width: u32,
         height: u32,
     },
+    /// Grid: `by` columns or rows added on one side (taken away when below 0); on the left
+    /// and the top the cells move with the side, keeping their tiles, names and tags.
+    GrowGrid {
+        side: GridSide,
+        by: i32,
+    },
+    /// Grid: many cells at once (a paste, a move, a fill, a turned or flipped selection):
+    /// the cells at `clear` and where each record lands are emptied, then each record of
+    /// `cells` (with its `x` and `y`) is written. `what` names the step ("Paste 6 cells").
+    PlaceCells {
+        what: String,
+        clear: Vec<(u32, u32)>,
+        cells: Vec<CellRecord>,
+    },
     /// Graph or section: a new space.
     AddSpace {
         at: GraphAt,
@@ -211,6 +249,20 @@ pub enum Edit {
     DeleteSection {
         id: String,
     },
+    /// Sections: a copy of a section at the end, with new ids for its spaces.
+    DuplicateSection {
+        id: String,
+        new_id: String,
+        name: String,
+    },
+    /// Graph or section: a copy of a space under a new id, moved by (dx, dy), without roads.
+    DuplicateSpace {
+        at: GraphAt,
+        id: String,
+        new_id: String,
+        dx: f64,
+        dy: f64,
+    },
     /// Track: changes a track piece's shape.
     SetTrackPiece {
         id: String,
@@ -279,6 +331,24 @@ pub enum Edit {
         key: String,
         value: Option<RawValue>,
     },
+    /// A board for a mod that has none (a new file, or the mod's board of kind `none`
+    /// written over).
+    AddBoard(NewBoard),
+    /// A new deck file with one card.
+    AddDeck {
+        id: String,
+        name: String,
+    },
+    /// A new table file with a key column, a number column and one row.
+    AddTable {
+        id: String,
+        name: String,
+    },
+    /// A new tile set file with one tile.
+    AddTileSet {
+        tile: String,
+        name: String,
+    },
 }
 
 impl Edit {
@@ -302,6 +372,13 @@ impl Edit {
             Edit::EraseCell { x, y } => format!("Erase cell {x},{y}"),
             Edit::SetCellLabel { x, y, .. } => format!("Name cell {x},{y}"),
             Edit::SetGridSize { width, height } => format!("Resize the grid to {width}x{height}"),
+            Edit::GrowGrid { side, by } => match by.unsigned_abs() {
+                1 if *by > 0 => format!("Add a {}", side.words()),
+                1 => format!("Remove the {}", side.words()),
+                n if *by > 0 => format!("Add {n} x {}", side.words()),
+                n => format!("Remove {n} x {}", side.words()),
+            },
+            Edit::PlaceCells { what, .. } => what.clone(),
             Edit::AddSpace { space, .. } => format!("Add space {}", space.id),
             Edit::MoveSpace { id, .. } => format!("Move {id}"),
             Edit::DeleteSpace { id, .. } => format!("Delete {id}"),
@@ -318,6 +395,8 @@ impl Edit {
             Edit::MoveSection { id, .. } => format!("Move section {id}"),
             Edit::AddSection { id, .. } => format!("Add section {id}"),
             Edit::DeleteSection { id } => format!("Delete section {id}"),
+            Edit::DuplicateSection { id, .. } => format!("Duplicate section {id}"),
+            Edit::DuplicateSpace { id, .. } => format!("Duplicate {id}"),
             Edit::SetTrackPiece { id, .. } => format!("Change {id}"),
             Edit::SetCardField { card, field, .. } => format!("Set {card} {field}"),
             Edit::AddCard { deck, .. } => format!("Add a card to {deck}"),
@@ -330,6 +409,10 @@ impl Edit {
             Edit::SetTileField { tile, field, .. } => format!("Set {tile} {field}"),
             Edit::SetOptionField { option, field, .. } => format!("Set {option} {field}"),
             Edit::SetConstant { key, .. } => format!("Set {key}"),
+            Edit::AddBoard(b) => format!("Add {}", b.what()),
+            Edit::AddDeck { id, .. } => format!("Add deck {id}"),
+            Edit::AddTable { id, .. } => format!("Add table {id}"),
+            Edit::AddTileSet { tile, .. } => format!("Add a tile set with {tile}"),
         }
     }
 
@@ -374,6 +457,8 @@ pub(crate) fn apply(tx: &mut Tx<'_>, base: &[Layer], edit: &Edit) -> Result<(), 
         Edit::EraseCell { x, y } => grid::erase_cell(tx, base, x, y),
         Edit::SetCellLabel { x, y, id, tags } => grid::set_cell_label(tx, base, x, y, id, tags),
         Edit::SetGridSize { width, height } => grid::set_grid_size(tx, base, width, height),
+        Edit::GrowGrid { side, by } => grid::grow_grid(tx, base, *side, *by),
+        Edit::PlaceCells { clear, cells, .. } => grid::place_cells(tx, base, clear, cells),
         Edit::AddSpace { at, space } => graph::add_space(tx, base, at, space),
         Edit::MoveSpace { at, id, x, y } => graph::move_space(tx, base, at, id, x, y),
         Edit::SetSpaceName { at, id, name } => graph::set_space_name(tx, base, at, id, name),
@@ -399,6 +484,16 @@ pub(crate) fn apply(tx: &mut Tx<'_>, base: &[Layer], edit: &Edit) -> Result<(), 
         Edit::MoveSection { id, to } => sections::move_section(tx, base, id, to),
         Edit::AddSection { id, name } => sections::add_section(tx, base, id, name),
         Edit::DeleteSection { id } => sections::delete_section(tx, base, id),
+        Edit::DuplicateSection { id, new_id, name } => {
+            sections::duplicate_section(tx, base, id, new_id, name)
+        }
+        Edit::DuplicateSpace {
+            at,
+            id,
+            new_id,
+            dx,
+            dy,
+        } => graph::duplicate_space(tx, base, at, id, new_id, (*dx, *dy)),
         Edit::SetTrackPiece { id, change } => track::set_track_piece(tx, base, id, change),
         Edit::SetCardField {
             deck,
@@ -445,6 +540,10 @@ pub(crate) fn apply(tx: &mut Tx<'_>, base: &[Layer], edit: &Edit) -> Result<(), 
             value,
         } => Whole::Options.set(tx, base, option, field, value.as_ref()),
         Edit::SetConstant { key, value } => set_constant(tx, base, key, value.as_ref()),
+        Edit::AddBoard(b) => create::add_board(tx, base, b),
+        Edit::AddDeck { id, name } => create::add_deck(tx, id, name),
+        Edit::AddTable { id, name } => create::add_table(tx, id, name),
+        Edit::AddTileSet { tile, name } => create::add_tile_set(tx, tile, name),
     }
 }
 

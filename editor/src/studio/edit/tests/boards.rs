@@ -418,3 +418,131 @@ fn track_piece_edits_reach_the_board() {
     let text = read(&s, "dicey-curves/board.toml");
     assert!(text.contains("gates = [{ lanes = [0, 1], size = 4 }, { lanes = [2], size = 2 }]"));
 }
+
+#[test]
+fn a_grid_side_taken_away_on_the_left_moves_the_cells_and_forgets_those_on_it() {
+    let s = scratch(&["curbside"]);
+    let def = edit_and_load(
+        &s,
+        "curbside",
+        &[
+            Edit::SetCellTile {
+                x: 3,
+                y: 4,
+                tile: Some("cs-t4".into()),
+                rotation: 0,
+            },
+            Edit::GrowGrid {
+                side: GridSide::Left,
+                by: -1,
+            },
+            Edit::GrowGrid {
+                side: GridSide::Top,
+                by: 2,
+            },
+        ],
+    );
+    let g = grid(&def);
+    assert_eq!((g.width, g.height), (5, 8));
+    let at = |id: &str| {
+        g.cells
+            .iter()
+            .find(|c| c.id.as_deref() == Some(id))
+            .map(|c| (c.x, c.y))
+    };
+    // The two starts on the left column went with it; the others moved left and down.
+    assert_eq!(at("start-1"), None);
+    assert_eq!(at("start-4"), None);
+    assert_eq!(at("start-2"), Some((5, 8)));
+    assert_eq!(at("start-3"), Some((5, 3)));
+    let t4 = def.tile("cs-t4").unwrap();
+    assert!(
+        g.cells
+            .iter()
+            .any(|c| (c.x, c.y) == (2, 6) && c.tile == Some((t4, 0)))
+    );
+}
+
+#[test]
+fn a_duplicated_section_comes_last_with_its_own_space_ids() {
+    let s = scratch(&["taxi-derby"]);
+    let def = edit_and_load(
+        &s,
+        "taxi-derby",
+        &[
+            Edit::DuplicateSection {
+                id: "harbor".into(),
+                new_id: "harbor-2".into(),
+                name: "Harbor (copy)".into(),
+            },
+            Edit::SetSectionsLayout {
+                columns: 5,
+                rows: 1,
+            },
+        ],
+    );
+    let BoardDef::Sections(x) = &def.board else {
+        panic!("not sections");
+    };
+    let (first, copy) = (&x.sections[0], &x.sections[4]);
+    assert_eq!(copy.id, "harbor-2");
+    assert_eq!(copy.graph.spaces.len(), first.graph.spaces.len());
+    assert_eq!(copy.graph.edges.len(), first.graph.edges.len());
+    assert_eq!(copy.connectors.len(), first.connectors.len());
+    // Harbor's ids do not start with `harbor-`: the copy's id goes in front.
+    assert_eq!(copy.graph.spaces[0].id, "harbor-2-hb-h1-1");
+    assert_eq!(copy.graph.spaces[0].name, first.graph.spaces[0].name);
+    let text = read(&s, "taxi-derby/board.toml");
+    let at = text.find("id = \"harbor-2\"").unwrap();
+    // One space a line, as the others are written.
+    assert!(
+        text[at..].contains("spaces = [\n  { id = \"harbor-2-hb-h1-1\", "),
+        "{}",
+        &text[at..]
+    );
+    assert!(
+        text[..at].contains("id = \"hb-") && !text[at..].contains("[[sections.pieces]]"),
+        "the copy is not the last section"
+    );
+}
+
+#[test]
+fn a_house_rule_of_a_game_without_a_board_gets_a_board_of_its_own() {
+    let s = scratch(&["wheres-my-ride", "wheres-my-ride-show-dont-tell"]);
+    let def = edit_and_load(
+        &s,
+        "wheres-my-ride-show-dont-tell",
+        &[Edit::AddBoard(NewBoard::Map)],
+    );
+    let BoardDef::Graph(g) = &def.board else {
+        panic!("not a map");
+    };
+    assert_eq!(g.spaces.len(), 2);
+    let manifest = read(&s, "wheres-my-ride-show-dont-tell/mod.toml");
+    assert!(manifest.contains("board = \"board.toml\""), "{manifest}");
+    // The game's own board file is untouched.
+    assert!(read(&s, "wheres-my-ride/board.toml").contains("kind = \"none\""));
+}
+
+#[test]
+fn a_board_of_kind_none_is_written_over_by_the_board_added() {
+    let s = scratch(&["wheres-my-ride"]);
+    let mut ed = open(&s, "wheres-my-ride");
+    ed.apply(&Edit::AddBoard(NewBoard::Grid {
+        width: 3,
+        height: 2,
+    }))
+    .unwrap();
+    let def = ed.validate().unwrap();
+    assert!(matches!(&def.board, BoardDef::Grid(g) if (g.width, g.height) == (3, 2)));
+    let text = ed.docs().open_mod().file("board.toml").unwrap().text();
+    assert!(
+        text.starts_with("#:schema ../../schemas/board.schema.json\n# The board: a grid of 3 x 2"),
+        "{text}"
+    );
+    // A second board is refused; undo brings back the file as it was.
+    assert!(ed.apply(&Edit::AddBoard(NewBoard::Map)).is_err());
+    ed.undo().unwrap();
+    let back = ed.docs().open_mod().file("board.toml").unwrap().text();
+    assert_eq!(back, read(&s, "wheres-my-ride/board.toml"));
+}
