@@ -735,3 +735,31 @@ fn a_reference_cell_lists_what_it_may_name_by_the_content_s_names_and_writes_the
     });
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A reference to a tile shows the tile as the board draws it, beside its name, in the cell
+/// and in every choice of its list.
+#[test]
+fn a_tile_reference_shows_the_tile_it_names() {
+    let mut h = studio("curbside".into());
+    until(&mut h, "the mod loaded", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    h.get_by_label("Decks & tables").click();
+    h.step();
+    h.step();
+    h.get_by_label_contains("road-tiles (").click();
+    h.step();
+    h.step();
+    // Each card's cell shows its tile (Curbside's road tiles: one card a tile).
+    assert!(h.query_by_label("picture of Crossroads").is_some());
+    assert!(h.query_by_label("picture of Bend").is_some());
+    let before = h.query_all_by_label("picture of Bend").count();
+    // Opening a cell's list shows every tile beside its name.
+    h.query_all_by_value("Crossroads (cs-t1)")
+        .next()
+        .expect("the first card's tile cell")
+        .click();
+    h.step();
+    h.step();
+    assert!(h.query_all_by_label("picture of Bend").count() > before);
+}

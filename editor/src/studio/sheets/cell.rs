@@ -71,35 +71,57 @@ impl Sheets {
                     _ => shown.clone(),
                 };
                 let mut chosen = None;
-                let r = egui::ComboBox::from_id_salt(("cell", id, &col.key))
-                    .width(field_w - 8.0)
-                    .truncate()
-                    .selected_text(if shown.is_empty() {
-                        if hint.is_empty() {
-                            "—".to_string()
-                        } else {
-                            format!("— {hint}")
+                // A tile is shown as it is drawn on the board, beside its name.
+                let tile_of = |tid: &str| {
+                    def.filter(|_| col.to.as_deref() == Some("tiles"))
+                        .and_then(|d| d.tiles.iter().find(|t| t.id == tid))
+                };
+                let icon = tile_of(&shown).is_some();
+                let r = ui
+                    .horizontal(|ui| {
+                        if let Some(t) = tile_of(&shown) {
+                            tile_icon(ui, t);
                         }
-                    } else {
-                        named
+                        let field_w = if icon { field_w - 24.0 } else { field_w };
+                        egui::ComboBox::from_id_salt(("cell", id, &col.key))
+                            .width(field_w - 8.0)
+                            .truncate()
+                            .selected_text(if shown.is_empty() {
+                                if hint.is_empty() {
+                                    "—".to_string()
+                                } else {
+                                    format!("— {hint}")
+                                }
+                            } else {
+                                named
+                            })
+                            .height(320.0)
+                            .show_ui(ui, |ui| {
+                                // Worked out only while the list is open.
+                                let choices = def
+                                    .zip(col.to.as_deref())
+                                    .map(|(d, to)| ref_choices(d, to))
+                                    .unwrap_or_default();
+                                if ui.selectable_label(shown.is_empty(), "— none").clicked() {
+                                    chosen = Some(None);
+                                }
+                                for (id, label) in &choices {
+                                    let picked = ui
+                                        .horizontal(|ui| {
+                                            if let Some(t) = tile_of(id) {
+                                                tile_icon(ui, t);
+                                            }
+                                            ui.selectable_label(*id == shown, label).clicked()
+                                        })
+                                        .inner;
+                                    if picked {
+                                        chosen = Some(Some(id.clone()));
+                                    }
+                                }
+                            })
+                            .response
                     })
-                    .height(320.0)
-                    .show_ui(ui, |ui| {
-                        // Worked out only while the list is open.
-                        let choices = def
-                            .zip(col.to.as_deref())
-                            .map(|(d, to)| ref_choices(d, to))
-                            .unwrap_or_default();
-                        if ui.selectable_label(shown.is_empty(), "— none").clicked() {
-                            chosen = Some(None);
-                        }
-                        for (id, label) in &choices {
-                            if ui.selectable_label(*id == shown, label).clicked() {
-                                chosen = Some(Some(id.clone()));
-                            }
-                        }
-                    })
-                    .response;
+                    .inner;
                 if let Some(v) = chosen {
                     set(v.map(RawValue::String), out);
                 }
@@ -173,6 +195,20 @@ impl Sheets {
         });
         (r, done)
     }
+}
+
+/// A tile as the board draws it, small, in a row of a sheet or a list (named for screen
+/// readers: "picture of Crossroads").
+fn tile_icon(ui: &mut egui::Ui, t: &farebox::content::def::TileDef) {
+    let (rect, r) = ui.allocate_exact_size(egui::vec2(20.0, 20.0), egui::Sense::hover());
+    crate::studio::board_view::paint_tile(ui.painter(), rect.center(), 20.0, t, 0);
+    r.widget_info(|| {
+        egui::WidgetInfo::labeled(
+            egui::WidgetType::Image,
+            true,
+            format!("picture of {}", t.name),
+        )
+    });
 }
 
 impl SheetRef {
