@@ -204,7 +204,7 @@ fn tile_icon(ui: &mut egui::Ui, t: &farebox::content::def::TileDef) {
     crate::studio::board_view::paint_tile(ui.painter(), rect.center(), 20.0, t, 0);
     r.widget_info(|| {
         egui::WidgetInfo::labeled(
-            egui::WidgetType::Image,
+            egui::Role::Image,
             true,
             format!("picture of {}", t.name),
         )
