@@ -501,6 +501,8 @@ mod tests {
             default: None,
             description: description.into(),
             choices: Vec::new(),
+            min: None,
+            max: None,
         };
         assert_eq!(field_label(&f("vip", "VIP (solo): rides alone")), "VIP");
         assert_eq!(field_label(&f("vip", "A VIP card: pays more")), "VIP");

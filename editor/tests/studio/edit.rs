@@ -763,3 +763,81 @@ fn a_tile_reference_shows_the_tile_it_names() {
     h.step();
     assert!(h.query_all_by_label("picture of Bend").count() > before);
 }
+
+/// A field with a list of choices is picked from them by the words on the card (the file gets
+/// the id), and a number between two bounds is dragged or typed within them.
+#[test]
+fn typed_fields_are_picked_by_their_labels_and_kept_in_their_range() {
+    let (_dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    h.get_by_label("Decks & tables").click();
+    h.step();
+    h.step();
+    h.get_by_label_contains("chance (").click();
+    h.step();
+    h.step();
+    let field = |s: &Studio, deck: &str, card: &str, f: &str| {
+        live(s).and_then(|d| {
+            d.decks
+                .iter()
+                .find(|x| x.id == deck)?
+                .cards
+                .iter()
+                .find(|c| c.id == card)?
+                .fields
+                .get(f)
+                .cloned()
+        })
+    };
+    // Traffic Jam's effect reads as its label; another label is chosen from the list.
+    h.query_all_by_value("skip your next turn")
+        .next()
+        .expect("the effect shown by its label")
+        .click();
+    h.step();
+    h.step();
+    h.get_all_by_label("free moves").last().unwrap().click();
+    until(&mut h, "the effect changed", |s| {
+        field(s, "chance", "traffic-jam", "effect")
+            .is_some_and(|v| v == farebox::value::Value::Str("free-moves".into()))
+    });
+    // A movement card's moves (1 to 6) is a number picker that knows its range, and cannot
+    // be typed past 6.
+    h.get_by_label_contains("movement (").click();
+    h.step();
+    h.step();
+    {
+        use egui_kittest::kittest::NodeT;
+        let node = h
+            .query_all_by_value("6")
+            .last()
+            .expect("Full Throttle's moves");
+        let a = node.accesskit_node();
+        assert_eq!(
+            (a.min_numeric_value(), a.max_numeric_value()),
+            (Some(1.0), Some(6.0)),
+            "the moves cell picks within 1 to 6"
+        );
+    }
+    let mut node = h
+        .query_all_by_value("6")
+        .last()
+        .expect("Full Throttle's moves");
+    node.click();
+    h.step();
+    node = h.query_all_by_value("6").last().unwrap();
+    node.type_text("9");
+    h.step();
+    h.key_press(egui::Key::Enter);
+    h.step();
+    h.step();
+    let moves = field(h.state().as_ref().unwrap(), "movement", "move-6", "moves");
+    assert_eq!(
+        moves,
+        Some(farebox::value::Value::Int(6)),
+        "kept within 1 to 6"
+    );
+}

@@ -426,6 +426,9 @@ pub struct FieldDef {
     /// The allowed values of a string field with their labels (the id again where the mod
     /// gives none); empty when any string goes.
     pub choices: Vec<(String, String)>,
+    /// The least and greatest value of a number field (or of each item of a list of them).
+    pub min: Option<i64>,
+    pub max: Option<i64>,
 }
 
 impl FieldDef {

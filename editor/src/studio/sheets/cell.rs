@@ -39,6 +39,59 @@ impl Sheets {
         };
         let field_w = (w - 6.0).max(30.0);
         match col.kind {
+            // A whole number between two bounds: dragged or typed, never out of them.
+            FieldType::Int if col.range.0.is_some() && col.range.1.is_some() && now.is_some() => {
+                let (lo, hi) = (col.range.0.unwrap_or(0), col.range.1.unwrap_or(0));
+                let was = now.as_ref().and_then(RawValue::as_integer);
+                let mut n = was.unwrap_or(lo);
+                let r = ui
+                    .add_sized(
+                        [field_w, ROW_FIELD_H],
+                        egui::DragValue::new(&mut n).range(lo..=hi).speed(0.1),
+                    )
+                    .on_hover_text(format!("{lo} to {hi}: drag, or click and type"));
+                if r.changed() && Some(n) != was {
+                    set(Some(RawValue::Integer(n)), out);
+                }
+                if r.drag_stopped() || r.lost_focus() {
+                    out.push(Command::SealEdit);
+                }
+                r
+            }
+            FieldType::String if !col.choices.is_empty() => {
+                let shown = now.as_ref().map(show).unwrap_or_default();
+                let label = col
+                    .choices
+                    .iter()
+                    .find(|(id, _)| *id == shown)
+                    .map_or(shown.clone(), |(_, l)| l.clone());
+                let mut chosen = None;
+                let r = egui::ComboBox::from_id_salt(("cell", id, &col.key))
+                    .width(field_w - 8.0)
+                    .truncate()
+                    .selected_text(if shown.is_empty() {
+                        format!("— {hint}")
+                    } else {
+                        label
+                    })
+                    .show_ui(ui, |ui| {
+                        if !col.required
+                            && ui.selectable_label(shown.is_empty(), "— none").clicked()
+                        {
+                            chosen = Some(None);
+                        }
+                        for (cid, l) in &col.choices {
+                            if ui.selectable_label(*cid == shown, l).clicked() {
+                                chosen = Some(Some(cid.clone()));
+                            }
+                        }
+                    })
+                    .response;
+                if let Some(v) = chosen {
+                    set(v.map(RawValue::String), out);
+                }
+                r
+            }
             FieldType::Int | FieldType::Number => {
                 let shown = now.as_ref().map(show).unwrap_or_default();
                 let (r, done) = self.buffered(ui, id, &col.key, shown, field_w, &hint);
@@ -197,17 +250,16 @@ impl Sheets {
     }
 }
 
+/// The height of a cell's field.
+const ROW_FIELD_H: f32 = 20.0;
+
 /// A tile as the board draws it, small, in a row of a sheet or a list (named for screen
 /// readers: "picture of Crossroads").
 fn tile_icon(ui: &mut egui::Ui, t: &farebox::content::def::TileDef) {
     let (rect, r) = ui.allocate_exact_size(egui::vec2(20.0, 20.0), egui::Sense::hover());
     crate::studio::board_view::paint_tile(ui.painter(), rect.center(), 20.0, t, 0);
     r.widget_info(|| {
-        egui::WidgetInfo::labeled(
-            egui::Role::Image,
-            true,
-            format!("picture of {}", t.name),
-        )
+        egui::WidgetInfo::labeled(egui::Role::Image, true, format!("picture of {}", t.name))
     });
 }
 

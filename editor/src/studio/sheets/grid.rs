@@ -367,6 +367,8 @@ pub(super) fn col(key: &str, kind: FieldType, hint: &str) -> Column {
         hint: hint.to_string(),
         required: key == "id",
         default: (key == "count").then(|| "1".to_string()),
+        choices: Vec::new(),
+        range: (None, None),
     }
 }
 
@@ -390,6 +392,8 @@ pub(super) fn field_col(f: &FieldDef) -> Column {
                 .join(", "),
             v => v.to_string(),
         }),
+        choices: f.choices.clone(),
+        range: (f.min, f.max),
     }
 }
 

@@ -41,6 +41,10 @@ struct Column {
     required: bool,
     /// What an absent value means, as the cell shows it greyed.
     default: Option<String>,
+    /// A string field's allowed values with their labels (empty: any string).
+    choices: Vec<(String, String)>,
+    /// A number field's least and greatest value.
+    range: (Option<i64>, Option<i64>),
 }
 
 /// The strip of messages above a sheet's grid (what a save did, the problems): always this

@@ -104,6 +104,8 @@ pub(super) fn resolve_fields(
                 .iter()
                 .map(|c| (c.id().to_string(), c.label().to_string()))
                 .collect(),
+            min: f.min,
+            max: f.max,
         };
         let default = f
             .default
