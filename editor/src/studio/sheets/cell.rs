@@ -41,54 +41,19 @@ impl Sheets {
         match col.kind {
             // A whole number between two bounds: dragged or typed, never out of them.
             FieldType::Int if col.range.0.is_some() && col.range.1.is_some() && now.is_some() => {
-                let (lo, hi) = (col.range.0.unwrap_or(0), col.range.1.unwrap_or(0));
-                let was = now.as_ref().and_then(RawValue::as_integer);
-                let mut n = was.unwrap_or(lo);
-                let r = ui
-                    .add_sized(
-                        [field_w, ROW_FIELD_H],
-                        egui::DragValue::new(&mut n).range(lo..=hi).speed(0.1),
-                    )
-                    .on_hover_text(format!("{lo} to {hi}: drag, or click and type"));
-                if r.changed() && Some(n) != was {
-                    set(Some(RawValue::Integer(n)), out);
+                let (r, chosen, seal) = ranged_cell(ui, col, now.as_ref(), field_w);
+                if let Some(v) = chosen {
+                    set(Some(v), out);
                 }
-                if r.drag_stopped() || r.lost_focus() {
+                if seal {
                     out.push(Command::SealEdit);
                 }
                 r
             }
             FieldType::String if !col.choices.is_empty() => {
-                let shown = now.as_ref().map(show).unwrap_or_default();
-                let label = col
-                    .choices
-                    .iter()
-                    .find(|(id, _)| *id == shown)
-                    .map_or(shown.clone(), |(_, l)| l.clone());
-                let mut chosen = None;
-                let r = egui::ComboBox::from_id_salt(("cell", id, &col.key))
-                    .width(field_w - 8.0)
-                    .truncate()
-                    .selected_text(if shown.is_empty() {
-                        format!("— {hint}")
-                    } else {
-                        label
-                    })
-                    .show_ui(ui, |ui| {
-                        if !col.required
-                            && ui.selectable_label(shown.is_empty(), "— none").clicked()
-                        {
-                            chosen = Some(None);
-                        }
-                        for (cid, l) in &col.choices {
-                            if ui.selectable_label(*cid == shown, l).clicked() {
-                                chosen = Some(Some(cid.clone()));
-                            }
-                        }
-                    })
-                    .response;
+                let (r, chosen) = choice_cell(ui, id, col, now.as_ref(), &hint, field_w);
                 if let Some(v) = chosen {
-                    set(v.map(RawValue::String), out);
+                    set(v, out);
                 }
                 r
             }
@@ -117,66 +82,9 @@ impl Sheets {
                 r
             }
             FieldType::Ref => {
-                let shown = now.as_ref().map(show).unwrap_or_default();
-                // The content's own name for what the cell names, with the id it writes.
-                let named = match def.zip(col.to.as_deref()) {
-                    Some((d, to)) if !shown.is_empty() => ref_label(d, to, &shown),
-                    _ => shown.clone(),
-                };
-                let mut chosen = None;
-                // A tile is shown as it is drawn on the board, beside its name.
-                let tile_of = |tid: &str| {
-                    def.filter(|_| col.to.as_deref() == Some("tiles"))
-                        .and_then(|d| d.tiles.iter().find(|t| t.id == tid))
-                };
-                let icon = tile_of(&shown).is_some();
-                let r = ui
-                    .horizontal(|ui| {
-                        if let Some(t) = tile_of(&shown) {
-                            tile_icon(ui, t);
-                        }
-                        let field_w = if icon { field_w - 24.0 } else { field_w };
-                        egui::ComboBox::from_id_salt(("cell", id, &col.key))
-                            .width(field_w - 8.0)
-                            .truncate()
-                            .selected_text(if shown.is_empty() {
-                                if hint.is_empty() {
-                                    "—".to_string()
-                                } else {
-                                    format!("— {hint}")
-                                }
-                            } else {
-                                named
-                            })
-                            .height(320.0)
-                            .show_ui(ui, |ui| {
-                                // Worked out only while the list is open.
-                                let choices = def
-                                    .zip(col.to.as_deref())
-                                    .map(|(d, to)| ref_choices(d, to))
-                                    .unwrap_or_default();
-                                if ui.selectable_label(shown.is_empty(), "— none").clicked() {
-                                    chosen = Some(None);
-                                }
-                                for (id, label) in &choices {
-                                    let picked = ui
-                                        .horizontal(|ui| {
-                                            if let Some(t) = tile_of(id) {
-                                                tile_icon(ui, t);
-                                            }
-                                            ui.selectable_label(*id == shown, label).clicked()
-                                        })
-                                        .inner;
-                                    if picked {
-                                        chosen = Some(Some(id.clone()));
-                                    }
-                                }
-                            })
-                            .response
-                    })
-                    .inner;
+                let (r, chosen) = ref_cell(ui, def, id, col, now.as_ref(), &hint, field_w);
                 if let Some(v) = chosen {
-                    set(v.map(RawValue::String), out);
+                    set(v, out);
                 }
                 r
             }
@@ -485,6 +393,137 @@ pub(super) fn fresh_id<'a>(taken: impl Iterator<Item = &'a str> + Clone, deck: &
         .map(|n| format!("{deck}-new-{n}"))
         .find(|c| !taken.clone().any(|t| t == c))
         .unwrap_or_else(|| format!("{deck}-new"))
+}
+
+/// The choice a picker cell made this frame: None, nothing; Some(None), the value cleared;
+/// Some(Some(v)), `v` chosen.
+type Chosen = Option<Option<RawValue>>;
+
+/// A reference cell: a list of what it may name, by the content's own names ("Crossroads
+/// (cs-t1)"), a tile drawn beside its name as the board draws it.
+fn ref_cell(
+    ui: &mut egui::Ui,
+    def: Option<&GameDef>,
+    id: &str,
+    col: &Column,
+    now: Option<&RawValue>,
+    hint: &str,
+    field_w: f32,
+) -> (egui::Response, Chosen) {
+    let shown = now.map(show).unwrap_or_default();
+    // The content's own name for what the cell names, with the id it writes.
+    let named = match def.zip(col.to.as_deref()) {
+        Some((d, to)) if !shown.is_empty() => ref_label(d, to, &shown),
+        _ => shown.clone(),
+    };
+    let mut chosen = None;
+    let tile_of = |tid: &str| {
+        def.filter(|_| col.to.as_deref() == Some("tiles"))
+            .and_then(|d| d.tiles.iter().find(|t| t.id == tid))
+    };
+    let icon = tile_of(&shown).is_some();
+    let r = ui
+        .horizontal(|ui| {
+            if let Some(t) = tile_of(&shown) {
+                tile_icon(ui, t);
+            }
+            let field_w = if icon { field_w - 24.0 } else { field_w };
+            egui::ComboBox::from_id_salt(("cell", id, &col.key))
+                .width(field_w - 8.0)
+                .truncate()
+                .selected_text(match (shown.is_empty(), hint.is_empty()) {
+                    (true, true) => "—".to_string(),
+                    (true, false) => format!("— {hint}"),
+                    (false, _) => named,
+                })
+                .height(320.0)
+                .show_ui(ui, |ui| {
+                    // Worked out only while the list is open.
+                    let choices = def
+                        .zip(col.to.as_deref())
+                        .map(|(d, to)| ref_choices(d, to))
+                        .unwrap_or_default();
+                    if ui.selectable_label(shown.is_empty(), "— none").clicked() {
+                        chosen = Some(None);
+                    }
+                    for (id, label) in &choices {
+                        let picked = ui
+                            .horizontal(|ui| {
+                                if let Some(t) = tile_of(id) {
+                                    tile_icon(ui, t);
+                                }
+                                ui.selectable_label(*id == shown, label).clicked()
+                            })
+                            .inner;
+                        if picked {
+                            chosen = Some(Some(RawValue::String(id.clone())));
+                        }
+                    }
+                })
+                .response
+        })
+        .inner;
+    (r, chosen)
+}
+
+/// A string cell with a list of choices: picked by the words on the card, the id written.
+fn choice_cell(
+    ui: &mut egui::Ui,
+    id: &str,
+    col: &Column,
+    now: Option<&RawValue>,
+    hint: &str,
+    field_w: f32,
+) -> (egui::Response, Chosen) {
+    let shown = now.map(show).unwrap_or_default();
+    let label = col
+        .choices
+        .iter()
+        .find(|(id, _)| *id == shown)
+        .map_or(shown.clone(), |(_, l)| l.clone());
+    let mut chosen = None;
+    let r = egui::ComboBox::from_id_salt(("cell", id, &col.key))
+        .width(field_w - 8.0)
+        .truncate()
+        .selected_text(if shown.is_empty() {
+            format!("— {hint}")
+        } else {
+            label
+        })
+        .show_ui(ui, |ui| {
+            if !col.required && ui.selectable_label(shown.is_empty(), "— none").clicked() {
+                chosen = Some(None);
+            }
+            for (cid, l) in &col.choices {
+                if ui.selectable_label(*cid == shown, l).clicked() {
+                    chosen = Some(Some(RawValue::String(cid.clone())));
+                }
+            }
+        })
+        .response;
+    (r, chosen)
+}
+
+/// A whole number between two bounds: dragged or typed, never out of them. The value chosen
+/// (if it changed) and whether the edit is done (the drag or the typing ended).
+fn ranged_cell(
+    ui: &mut egui::Ui,
+    col: &Column,
+    now: Option<&RawValue>,
+    field_w: f32,
+) -> (egui::Response, Option<RawValue>, bool) {
+    let (lo, hi) = (col.range.0.unwrap_or(0), col.range.1.unwrap_or(0));
+    let was = now.and_then(RawValue::as_integer);
+    let mut n = was.unwrap_or(lo);
+    let r = ui
+        .add_sized(
+            [field_w, ROW_FIELD_H],
+            egui::DragValue::new(&mut n).range(lo..=hi).speed(0.1),
+        )
+        .on_hover_text(format!("{lo} to {hi}: drag, or click and type"));
+    let chosen = (r.changed() && Some(n) != was).then_some(RawValue::Integer(n));
+    let seal = r.drag_stopped() || r.lost_focus();
+    (r, chosen, seal)
 }
 
 #[cfg(test)]
