@@ -214,7 +214,8 @@ fn legend_ui(ui: &mut egui::Ui, mode: ShowPlay, f: &PlayFigures, run: &PlayRun, 
         ui.weak("Provisional: the run goes on.");
     }
     let mut bins = legend_bins(mode, run.mean_win, g);
-    for s in f.spaces.values() {
+    // A space never reached has the mark of its own, not a colour.
+    for s in f.spaces.values().filter(|s| s.games_visited > 0) {
         if let Some(b) = space_colour(mode, s, g, run.mean_win) {
             bins[b].count += 1;
         }
@@ -458,8 +459,15 @@ fn hover(t: &Table, keys: &[Option<String>], f: &PlayFigures) {
         FontId::proportional(14.0),
         Color32::WHITE,
     );
-    let at = p + Vec2::new(16.0, 16.0);
-    let rect = Rect::from_min_size(at, galley.size()).expand(4.0);
+    // Beside the pointer, kept on the table.
+    let size = galley.size();
+    let at = Pos2::new(
+        (p.x + 16.0)
+            .min(t.rect.right() - size.x - 6.0)
+            .max(t.rect.left() + 6.0),
+        (p.y + 16.0).min(t.rect.bottom() - size.y - 6.0),
+    );
+    let rect = Rect::from_min_size(at, size).expand(4.0);
     t.painter
         .rect_filled(rect, 3.0, Color32::from_black_alpha(210));
     t.painter.galley(at, galley, Color32::WHITE);
