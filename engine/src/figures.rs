@@ -23,7 +23,9 @@ use crate::content::GameDef;
 pub use crate::content::catalog::{Catalog, Item, ItemKind};
 use crate::state::{GameResult, State};
 
+mod places;
 mod run;
+pub use places::{PlayFigures, RoadFigure, SpaceFigure, TrackFigure};
 pub use run::{
     FailedGame, MAX_ENDINGS, MAX_FAILED, MAX_REASON, OTHER_ENDINGS, Outcome, Stats, Tally,
 };
@@ -100,6 +102,8 @@ pub struct Trace {
     pub leader_since: Option<(u8, u32)>,
     /// The figures the rules recorded with `game.stat`.
     pub stats: BTreeMap<String, f64>,
+    /// Where on the board play happened.
+    places: places::PlaceTrace,
 }
 
 /// Follows one game as it is played.
@@ -114,6 +118,7 @@ pub struct Tracker {
     /// The turn the game began at, and the seat that took the first action.
     first_turn: u32,
     first_actor: Option<u8>,
+    places: places::PlaceTracker,
 }
 
 impl Tracker {
@@ -134,6 +139,7 @@ impl Tracker {
             last_sole: None,
             first_turn: state.turn,
             first_actor: None,
+            places: places::PlaceTracker::new(def, state),
         };
         // The game's option values are held by every seat.
         for (id, values) in &t.catalog.options {
@@ -169,6 +175,7 @@ impl Tracker {
             }
         }
         self.look(state);
+        self.places.after(state);
         let now = self.sole_leader(state);
         if now != self.leader {
             match now {
@@ -189,6 +196,7 @@ impl Tracker {
     /// The trace, with the figures the rules recorded by the end of the game.
     pub fn finish(mut self, state: &State) -> Trace {
         self.trace.stats = (*state.stats).clone();
+        self.trace.places = self.places.finish();
         if self.trace.first_mover.is_none() {
             self.trace.first_mover = self.first_actor;
         }
@@ -322,6 +330,9 @@ pub struct Figures {
     pub tiles: BTreeMap<String, ContentFigure>,
     pub pieces: BTreeMap<String, ContentFigure>,
     pub options: BTreeMap<String, ContentFigure>,
+    /// Where on the board play happened; None for a game without a board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board_play: Option<PlayFigures>,
 }
 
 /// Counts for one item.
@@ -460,6 +471,7 @@ struct Content {
     /// Names past `MAX_RUN_STATS`, kept only to count them (at most `MAX_LEFT_OUT`).
     left_out: std::collections::BTreeSet<String>,
     left_out_first: Vec<String>,
+    places: places::PlaceTally,
 }
 
 /// The most `game.stat` names a run summarises (a mod whose every game records other names
@@ -484,6 +496,7 @@ impl Content {
             counts: vec![Counts::default(); catalog.items.len()],
             catalog: Some(catalog),
             score_counter: def.score_counter().map(|i| def.counters[i].id.clone()),
+            places: places::PlaceTally::new(def),
             ..Content::default()
         }
     }
@@ -505,6 +518,7 @@ impl Content {
             self.first_games += 1;
             self.first_wins += u64::from(won(f as usize));
         }
+        self.places.add(&t.places, &won);
         for (seat, (held, played)) in t.held.iter().zip(&t.played).enumerate() {
             let w = u64::from(won(seat));
             for i in each(held) {
@@ -591,6 +605,7 @@ impl Content {
                 .collect(),
             stats_left_out: self.left_out.len() as u64,
             stats_left_out_first: self.left_out_first.clone(),
+            board_play: self.places.figures(),
             ..Figures::default()
         };
         let Some(catalog) = &self.catalog else {

@@ -16,6 +16,7 @@ mod run;
 
 mod accept;
 mod authoring;
+mod board_play;
 mod critter_cab;
 mod determinism;
 mod dicey_curves;

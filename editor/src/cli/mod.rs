@@ -88,7 +88,10 @@ pub enum Command {
     /// score_counter, lead_changes_mean, winner_took_lead_at, stats (each `game.stat`:
     /// games, mean, sd, interval), and cards, tiles, pieces, options: objects keyed by id
     /// whose entries hold games_held, win_rate_held, games_played, win_rate_played (each rate
-    /// with an _interval, and the same for the seats that did not). Intervals are 95%:
+    /// with an _interval, and the same for the seats that did not), and board_play (where
+    /// play happened on the board: per space games_visited, games_built_on, seats_visited
+    /// and win_rate_visited; per road games_used and moves; per track piece games_laid,
+    /// laid and games_used). Intervals are 95%:
     /// Wilson's score interval for rates, mean ± 1.96 sd/√n for means. The authoring guide
     /// (mods/README.md, "Outcome figures") describes every key.
     Sim(SimArgs),

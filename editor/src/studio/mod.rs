@@ -68,6 +68,9 @@ pub enum Command {
     UndoTo(usize),
     /// Writes the edited files.
     Save,
+    /// Starts the outcome games of the open version, unless they are running (the board
+    /// editor's "Show play" offers it when there are none).
+    RunOutcomes,
     /// Starts the game chosen in the Play tab's new-game dialog.
     StartGame,
     /// Undoes the viewing person's last move in the Play tab (where the game allows it).
@@ -233,7 +236,10 @@ impl Studio {
                         self.sheets.outcomes = self.outcomes.card_column();
                         self.sheets.ui(ui, p, c, &mut out)
                     }
-                    Some(c) => self.board.ui(ui, p, c, &mut out),
+                    Some(c) => {
+                        let play = self.outcomes.play_run();
+                        self.board.ui(ui, p, c, &play, &mut out)
+                    }
                     None => {
                         ui.label("The mod's files could not be opened for editing.");
                     }
@@ -288,6 +294,7 @@ impl Studio {
             Command::StartGame => self.play.start_chosen(),
             Command::UndoMove => self.play.undo_move(),
             Command::LeaveGame => self.play.leave_game(),
+            Command::RunOutcomes => self.outcomes.run_if_idle(),
             Command::Open(spec) => self.open(&spec),
             Command::Close => {
                 self.project = None;

@@ -185,6 +185,31 @@ impl Outcomes {
         Some((&now.def, r.games(), r.provisional))
     }
 
+    /// The board figures on show, for the board editor's "Show play".
+    pub fn play_run(&self) -> crate::studio::board_edit::PlayRun<'_> {
+        let now = self.shown().and_then(|r| Some((r, r.now.as_ref().ok()?)));
+        let stats = now.map(|(_, s)| &s.stats);
+        let rates = stats.map(|s| s.win_rate.as_slice()).unwrap_or_default();
+        crate::studio::board_edit::PlayRun {
+            figures: stats.and_then(|s| s.figures.board_play.as_ref()),
+            current: match (now, &self.target) {
+                (Some((_, s)), Some(t)) => Arc::ptr_eq(&s.def, &t.def),
+                _ => false,
+            },
+            provisional: now.is_some_and(|(r, _)| r.provisional),
+            running: self.running.is_some(),
+            runnable: self.runnable(),
+            mean_win: rates.iter().sum::<f64>() / rates.len().max(1) as f64,
+        }
+    }
+
+    /// Starts a run with the settings chosen, unless one is under way.
+    pub fn run_if_idle(&mut self) {
+        if self.running.is_none() && self.runnable() {
+            self.start();
+        }
+    }
+
     /// Per card id, its win rate in the figures on show and in the accepted outcomes, for
     /// the Decks & tables tab.
     pub fn card_column(&self) -> std::collections::BTreeMap<String, String> {

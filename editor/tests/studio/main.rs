@@ -14,6 +14,7 @@ mod board;
 mod edit;
 mod level;
 mod online;
+mod overlay;
 mod play;
 mod reload;
 mod replay;

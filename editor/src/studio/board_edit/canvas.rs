@@ -22,6 +22,7 @@ impl BoardEditor {
         def: &Arc<GameDef>,
         c: &Content,
         board_rel: Option<&str>,
+        overlay: Option<(super::ShowPlay, &farebox::figures::PlayFigures, f64)>,
         out: &mut Vec<Command>,
     ) {
         // Shift+wheel turns the brush; the board must not zoom as well.
@@ -69,6 +70,9 @@ impl BoardEditor {
         };
         let pending = self.pending.clone();
         let table = board_view::show_editing(ui, &mut self.camera, &scene, |t| {
+            if let Some((mode, f, mean)) = overlay {
+                super::overlay::draw(t, &built, mode, f, mean);
+            }
             draw_marks(t, &built, def, &marked, sel, &pending);
             if let Some((a, z)) = sel_edge
                 && let (Some(a), Some(z)) = (t.places[a as usize], t.places[z as usize])

@@ -23,6 +23,7 @@ mod canvas;
 mod graph;
 mod grid;
 mod keys;
+mod overlay;
 mod sections;
 mod start;
 mod track;
@@ -42,6 +43,8 @@ use super::edit::{Edit, GraphAt};
 use super::{Command, Project};
 use sections::sections_ui;
 use track::{preview_piece, sample_track};
+
+pub use overlay::{PlayRun, ShowPlay};
 
 /// What the left button does on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,6 +184,8 @@ pub struct BoardEditor {
     pub help: bool,
     /// Grid: the cell under the pointer last frame (where Ctrl+V pastes).
     hover_cell: Option<(u32, u32)>,
+    /// What the "Show play" overlay colours the board by.
+    pub show_play: ShowPlay,
 }
 
 impl Default for BoardEditor {
@@ -206,6 +211,7 @@ impl Default for BoardEditor {
             clip: None,
             help: false,
             hover_cell: None,
+            show_play: ShowPlay::Off,
         }
     }
 }
@@ -226,7 +232,14 @@ fn tools(kind: &str) -> &'static [Tool] {
 }
 
 impl BoardEditor {
-    pub fn ui(&mut self, ui: &mut egui::Ui, p: &Project, c: &Content, out: &mut Vec<Command>) {
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        p: &Project,
+        c: &Content,
+        play: &PlayRun,
+        out: &mut Vec<Command>,
+    ) {
         let Some(def) = p.def.clone() else {
             ui.label("The mod has not loaded yet.");
             return;
@@ -262,7 +275,10 @@ impl BoardEditor {
             .resizable(true)
             .default_size(224.0)
             .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| self.tools_ui(ui, &def, out));
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    self.tools_ui(ui, &def, out);
+                    overlay::control_ui(ui, &mut self.show_play, play, kind, out);
+                });
             });
         egui::Panel::right("board-inspector")
             .resizable(true)
@@ -293,7 +309,9 @@ impl BoardEditor {
                 }
             }
             ui.label(egui::RichText::new(self.tool.hint()).weak());
-            self.table_ui(ui, &def, c, board_rel.as_deref(), out);
+            let shown = play.figures.filter(|_| play.current);
+            let overlay = shown.map(|f| (self.show_play, f, play.mean_win));
+            self.table_ui(ui, &def, c, board_rel.as_deref(), overlay, out);
         });
         self.help_ui(ui.ctx());
     }

@@ -1,0 +1,88 @@
+//! "Show play" on the board editor: where the seeded outcome games were played, coloured
+//! over the board with a legend of the numbers behind each colour.
+
+use super::*;
+use egui_kittest::kittest::NodeT;
+
+/// The counts the legend gives, line by line, for lines ending in `noun`.
+fn legend_counts(h: &H, noun: &str) -> Vec<(String, u64)> {
+    let suffix = format!(" {noun}");
+    h.query_all_by_label_contains(&suffix)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            let data = node.data();
+            let label = data.label().or(data.value())?.to_string();
+            let count = label
+                .strip_suffix(&suffix)?
+                .rsplit(": ")
+                .next()?
+                .parse()
+                .ok()?;
+            Some((label, count))
+        })
+        .collect()
+}
+
+#[test]
+fn show_play_offers_a_run_then_colours_the_grid_with_a_legend() {
+    let (_dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    h.state_mut().as_mut().unwrap().outcomes.set_games(12);
+    show_tab(&mut h, "Board");
+    until_shown(&mut h, "Show play");
+    h.get_by_label("visited").click();
+    settle(&mut h);
+    // No run yet: the overlay says so and offers one.
+    until_shown(
+        &mut h,
+        "No outcome run for this version: play the seeded games to see where play happens.",
+    );
+    let run = h
+        .get_all_by_label("Run outcomes")
+        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .expect("the overlay's Run outcomes");
+    run.click();
+    h.step();
+    assert!(h.state().as_ref().unwrap().outcomes.is_running());
+    until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
+    settle(&mut h);
+    until_shown(&mut h, "Games (of 12) in which a piece stood on it");
+    // Every cell of the 6 by 6 grid is counted once, in one colour or as never reached.
+    let lines = legend_counts(&h, "cells");
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert_eq!(lines.iter().map(|(_, n)| n).sum::<u64>(), 36, "{lines:?}");
+    // The legend's counts are the figures': the cells visited in every game.
+    let figures = {
+        let s = h.state().as_ref().unwrap();
+        s.outcomes
+            .play_run()
+            .figures
+            .cloned()
+            .expect("board figures")
+    };
+    let all = figures
+        .spaces
+        .values()
+        .filter(|f| f.games_visited == 12)
+        .count() as u64;
+    let top = lines
+        .iter()
+        .find(|(l, _)| l.starts_with("80%–100%"))
+        .map(|(_, n)| *n);
+    assert_eq!(top.map(|n| n >= all), Some(true), "{lines:?}");
+    // Win rate: its legend is against the seats' mean.
+    h.get_by_label("win rate").click();
+    settle(&mut h);
+    settle(&mut h);
+    let lines = legend_counts(&h, "cells");
+    assert!(
+        lines.iter().any(|(l, _)| l.starts_with("below ")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.iter().map(|(_, n)| n).sum::<u64>(), 36, "{lines:?}");
+    assert!(
+        h.query_by_label_contains("How often the seats whose pieces stood on it won")
+            .is_some()
+    );
+}
