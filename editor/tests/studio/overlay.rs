@@ -6,14 +6,17 @@ use egui_kittest::kittest::NodeT;
 
 /// The counts the legend gives, line by line, for lines ending in `noun`.
 fn legend_counts(h: &H, noun: &str) -> Vec<(String, u64)> {
-    let suffix = format!(" {noun}");
-    h.query_all_by_label_contains(&suffix)
+    // "… 5 cells", and "… 1 cell".
+    let one = format!(" {}", noun.trim_end_matches('s'));
+    h.query_all_by_label_contains(&one)
         .filter_map(|n| {
             let node = n.accesskit_node();
             let data = node.data();
             let label = data.label().or(data.value())?.to_string();
-            let count = label
-                .strip_suffix(&suffix)?
+            let rest = label
+                .strip_suffix(&format!(" {noun}"))
+                .or_else(|| label.strip_suffix(&one))?;
+            let count = rest
                 .rsplit(": ")
                 .next()?
                 .parse()

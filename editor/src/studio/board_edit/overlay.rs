@@ -196,7 +196,10 @@ pub(super) fn control_ui(
 
 /// The legend: each colour with the range it stands for and how many places have it.
 fn legend_ui(ui: &mut egui::Ui, mode: ShowPlay, f: &PlayFigures, run: &PlayRun, kind: &str) {
-    let noun = if kind == "grid" { "cells" } else { "spaces" };
+    let noun = |n: usize| {
+        let one = if kind == "grid" { "cell" } else { "space" };
+        format!("{n} {}", crate::common::plural(n, one))
+    };
     let g = f.games;
     let what = match mode {
         ShowPlay::Visited => format!("Games (of {g}) in which a piece stood on it"),
@@ -224,14 +227,14 @@ fn legend_ui(ui: &mut egui::Ui, mode: ShowPlay, f: &PlayFigures, run: &PlayRun, 
         for b in &bins {
             ui.horizontal(|ui| {
                 swatch(ui, b.colour);
-                ui.label(format!("{}: {} {noun}", b.label, b.count));
+                ui.label(format!("{}: {}", b.label, noun(b.count)));
             });
         }
     }
     let never: Vec<&str> = f.never_visited().collect();
     ui.horizontal(|ui| {
         swatch(ui, NEVER);
-        ui.label(format!("Never reached: {} {noun}", never.len()));
+        ui.label(format!("Never reached: {}", noun(never.len())));
     });
     if mode == ShowPlay::NeverUsed && !never.is_empty() {
         ui.label(egui::RichText::new(list(&never, 12)).weak());
