@@ -35,12 +35,14 @@ macro_rules! reg {
 mod board;
 mod cards;
 mod pieces;
+mod raw;
 mod track;
 mod turn;
 mod values;
 
 pub(super) use board::LayerCache;
 pub use pieces::MAX_PROPS_SIZE;
+pub use raw::raw_answers;
 pub use turn::{MAX_LOG_LINE, MAX_LOG_LINES, check_lookahead, math_random};
 pub(super) use values::VarCache;
 pub use values::{MAX_STAT_NAME, MAX_STATS, MAX_VARS_SIZE};
@@ -356,6 +358,8 @@ pub fn register(lua: &Lua) -> R<Table> {
     pieces::register(lua, &t)?;
     board::register(lua, &t)?;
     track::register(lua, &t)?;
+    // The hottest reads go through raw C functions first (see `raw.rs`).
+    raw::install(lua, &t)?;
     t.set_readonly(true);
     Ok(t)
 }
