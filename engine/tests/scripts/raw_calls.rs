@@ -51,7 +51,6 @@ fn plain_reads_are_answered_by_the_c_functions_with_the_state_s_values() {
                     .unwrap(),
             ),
         ),
-        ("return game.get('no such variable')".into(), Value::Nil),
         (
             format!("return game.prop({taxi}, 'no such key')"),
             Value::Nil,
@@ -62,9 +61,12 @@ fn plain_reads_are_answered_by_the_c_functions_with_the_state_s_values() {
         assert_eq!(got, Ok(want), "{code}");
         assert_eq!(answered, 1, "{code} was not answered by its C function");
     }
-    // A number set by the rules, read back; and a count of cards.
-    g.eval("game.set('n', 7)").unwrap();
-    assert_eq!(eval(&mut g, "return game.get('n')"), (Ok(Value::Int(7)), 1));
+    // A number set by the rules, read back as a property; and a count of cards.
+    g.eval(&format!("game.set_prop({taxi}, 'n', 7)")).unwrap();
+    assert_eq!(
+        eval(&mut g, &format!("return game.prop({taxi}, 'n')")),
+        (Ok(Value::Int(7)), 1)
+    );
     let (deck, _) = eval(&mut g, "return game.count(game.zone('deck'))");
     assert!(deck.unwrap().as_int().unwrap() > 0);
 }
@@ -73,13 +75,13 @@ fn plain_reads_are_answered_by_the_c_functions_with_the_state_s_values() {
 fn every_other_case_goes_to_the_registered_function_with_its_own_answer_or_error() {
     let mut g = Game::new(curbside(), Setup::new(2, 5)).unwrap();
     // Answers the C functions do not make: strings, tables, numbers given as strings.
-    g.eval("game.set('s', 'text') game.set('t', {1, 2})")
+    g.eval("game.set_prop(1, 's', 'text') game.set_prop(1, 't', {1, 2})")
         .unwrap();
     assert_eq!(
-        eval(&mut g, "return game.get('s')"),
+        eval(&mut g, "return game.prop(1, 's')"),
         (Ok(Value::Str("text".into())), 0)
     );
-    let (t, answered) = eval(&mut g, "return #game.get('t')");
+    let (t, answered) = eval(&mut g, "return #game.prop(1, 't')");
     assert_eq!((t, answered), (Ok(Value::Int(2)), 0));
     let (gas, answered) = eval(&mut g, "return game.counter('gas', '1')");
     assert_eq!(answered, 0);
