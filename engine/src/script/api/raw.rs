@@ -276,9 +276,10 @@ unsafe extern "C-unwind" fn is_over(l: *mut ffi::lua_State) -> c_int {
 }
 
 /// The two tables of a grid layer, `ids` (cell -> tile id) and `turns` (cell -> quarter
-/// turns), for a grid of `n` cells: each `(cell, tile, turns)` of `cells` (cell and tile from
-/// 1) sets `ids[cell]` to `names[tile]` and `turns[cell]` to its turns. Through mlua each set
-/// cost some 800 instructions (references pushed, a protected call); here a few dozen.
+/// turns), for a grid of `n` cells: each `(cell, tile, turns)` of `cells`, cell and tile
+/// counted from 1, sets `ids[cell]` to `names[tile]` and `turns[cell]` to its turns. Through
+/// mlua each set cost some 800 instructions (references pushed, a protected call); here a
+/// few dozen.
 ///
 /// Both tables are made with room for `n` entries in their array part, and every cell is
 /// checked to lie in 1..=n and every tile in 1..=#names before anything is set, so no set
