@@ -72,6 +72,34 @@ fn plain_reads_are_answered_by_the_c_functions_with_the_state_s_values() {
 }
 
 #[test]
+fn a_ray_from_the_c_function_is_the_registered_function_s_ray() {
+    let mut g = Game::new(curbside(), Setup::new(2, 5)).unwrap();
+    // Every cell, side and length, with and without a stop table: the C function's list
+    // (answered by it) against the registered function's (a length given as a string is
+    // not the plain case, so it goes there).
+    let code = |max: &str, stop: &str| {
+        format!(
+            "local out = {{}} for c = 1, game.space_count() do for _, d in {{'N', 'E', 'S', 'W'}} do \
+             table.insert(out, table.concat(game.ray(c, d, {max}{stop}), ',')) end end \
+             return table.concat(out, ';')"
+        )
+    };
+    let stop = ", (function() local t = {} for c = 1, game.space_count(), 3 do t[c] = true end return t end)()";
+    for (max, stop) in [("4", ""), ("9", stop), ("0", stop)] {
+        let (fast, answered) = eval(&mut g, &code(max, stop));
+        let (slow, fell_back) = eval(&mut g, &code(&format!("'{max}'"), stop));
+        assert_eq!(fast, slow, "max {max}");
+        assert!(answered >= 64, "{answered} rays answered by the C function");
+        assert_eq!(fell_back, 0);
+    }
+    let (e, answered) = eval(&mut g, "return game.ray(1, 'up', 3)");
+    assert!(e.unwrap_err().contains("`up` is not a side"));
+    assert_eq!(answered, 0);
+    let (e, _) = eval(&mut g, "return game.ray(1, 'N', 3, 5)");
+    assert!(e.is_err(), "a stop that is not a table");
+}
+
+#[test]
 fn every_other_case_goes_to_the_registered_function_with_its_own_answer_or_error() {
     let mut g = Game::new(curbside(), Setup::new(2, 5)).unwrap();
     // Answers the C functions do not make: strings, tables, numbers given as strings.

@@ -317,14 +317,8 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         Option<Table>
     )| {
         with_tables(lua, |c| {
-            let s = space_arg(c, s)?;
-            let side = side_arg(&side)?;
-            grid_only(c, "ray")?;
             let hit = |x: u32| stops_at(&stop, x);
-            let cells = c
-                .state
-                .board
-                .ray(s, side, max.max(0) as u32, &hit, &c.def.tiles);
+            let cells = ray_of(c, s, &side, max, &hit)?;
             lua.create_sequence_from(cells.into_iter().map(|x| x as i64 + 1))
         })
     });
@@ -382,6 +376,23 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         Ok(side_letters(mask))
     }));
     Ok(())
+}
+
+/// `game.ray(s, side, max, stop)`: the cells (from 0) of a straight drive. Shared with the
+/// raw calls.
+pub(super) fn ray_of(
+    c: &CallCtx,
+    s: i64,
+    side: &str,
+    max: i64,
+    hit: &dyn Fn(u32) -> bool,
+) -> R<Vec<u32>> {
+    let s = space_arg(c, s)?;
+    let side = side_arg(side)?;
+    grid_only(c, "ray")?;
+    Ok(c.state
+        .board
+        .ray(s, side, max.max(0) as u32, hit, &c.def.tiles))
 }
 
 fn side_arg(s: &str) -> R<Side> {

@@ -5,13 +5,16 @@
 //! before and after the few dozen the read itself takes (the callback's error-catching
 //! wrapper, reference handling, the arguments converted into Rust values and the result
 //! back). Rules make about fifty calls a decision, most of them reads of one number
-//! (`game.where_is`, `game.prop`, `game.counter`...). `game.get` is not among them: most
+//! (`game.where_is`, `game.prop`, `game.counter`...), and `game.ray`, which Curbside calls
+//! four times a decision and whose list of cells and stop table mlua handled entry by entry.
+//! `game.get` is not among them: most
 //! variables the bundled games read are tables, which only the registered function makes,
 //! and trying the plain case first cost such a read some 500 instructions more. For those, [`install`] puts a plain C
 //! function in front of the registered one, which keeps the registered function as its one
 //! upvalue. The C function handles only the plain case: arguments of exactly the kinds the
 //! signature names (a number with a whole value, a string of valid UTF-8, nil or nothing for an
-//! optional seat), a read that succeeds, and a result that is nil, a boolean or a number. In
+//! optional seat, nil, nothing or a table for a stop set), a read that succeeds, and a result
+//! that is nil, a boolean, a number or (`game.ray`) a list of numbers. In
 //! every other case (a wrong argument, a bad handle, a call outside a hook, a string or table
 //! to return, a panic) it calls the registered function with the same arguments and returns
 //! what that returns or raises, so every error, message and table is the registered
@@ -29,7 +32,11 @@
 //!   checked; the string's bytes are read while the string sits on the stack (the caller's
 //!   argument, so the collector cannot free it) and nothing runs Lua in between.
 //! - Pushing nil, a boolean or a number allocates nothing, so it cannot raise a Lua error in
-//!   a Rust frame. No Rust value that needs dropping is alive when the fallback calls
+//!   a Rust frame. The one table made (`game.ray`'s list) is made with the VM's memory limit
+//!   lifted, as the registered function makes it, and with room for every entry, so only the
+//!   machine running out of memory could raise there (the error then unwinds through the
+//!   `C-unwind` frame as below, dropping the list of cells on its way). Stop tables are read
+//!   with `lua_rawgeti`, which runs no metamethod, allocates nothing and never raises. No Rust value that needs dropping is alive when the fallback calls
 //!   `lua_call`, whose errors (raised by the registered function as mlua raises them, as C++
 //!   exceptions, this Luau being built without longjmp) unwind through the `C-unwind` frame.
 //! - The Rust read runs under `catch_unwind`, so a panic never crosses into Luau: a panic
@@ -48,7 +55,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use mlua::{Function, Lua, Table, ffi};
 
-use super::err;
+use super::{err, lifted};
 
 use super::{CALLS, LENT, R};
 use crate::script::CallCtx;
@@ -64,6 +71,7 @@ const RAW: &[(&str, Raw)] = &[
     ("count", count),
     ("seats", seats),
     ("is_over", is_over),
+    ("ray", ray),
 ];
 
 thread_local! {
@@ -330,4 +338,52 @@ pub(super) fn layer_tables(
         }
     })?;
     Ok((ids, turns))
+}
+
+unsafe extern "C-unwind" fn ray(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as `where_is`. The stop table (argument 4, when a table) is read with
+    // `lua_rawgeti`, which pushes one value and never raises (no metamethod runs, nothing is
+    // allocated), and the value is popped before the next read; the stack has LUA_MINSTACK
+    // free slots. The cells then go into a new table with room for all of them in its array
+    // part, made with the VM's memory limit lifted as the registered function makes it; with
+    // no limit, making it fails only when the machine itself is out of memory.
+    unsafe {
+        let stop = match ffi::lua_type(l, 4) {
+            ffi::LUA_TNONE | ffi::LUA_TNIL => false,
+            ffi::LUA_TTABLE => true,
+            _ => return registered(l),
+        };
+        let (Some(s), Some(side), Some(max)) = (whole(l, 1), text(l, 2), whole(l, 3)) else {
+            return registered(l);
+        };
+        let hit = |x: u32| {
+            if !stop {
+                return false;
+            }
+            let Ok(key) = c_int::try_from(u64::from(x) + 1) else {
+                return false;
+            };
+            ffi::lua_rawgeti_(l, 4, key);
+            let yes = ffi::lua_toboolean(l, -1) != 0;
+            ffi::lua_settop(l, -2);
+            yes
+        };
+        let mut cells: Vec<u32> = Vec::new();
+        let got = read(|c| {
+            cells = super::board::ray_of(c, s, side, max, &hit).ok()?;
+            Some(Out::Nil)
+        });
+        if got.is_none() || cells.len() >= c_int::MAX as usize {
+            return registered(l);
+        }
+        let lua = Lua::get_or_init_from_ptr(l);
+        lifted(lua, || {
+            ffi::lua_createtable(l, cells.len() as c_int, 0);
+            for (i, x) in cells.iter().enumerate() {
+                ffi::lua_pushnumber(l, f64::from(*x) + 1.0);
+                ffi::lua_rawseti_(l, -2, i as c_int + 1);
+            }
+        });
+        1
+    }
 }
