@@ -318,7 +318,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     )| {
         with_tables(lua, |c| {
             let hit = |x: u32| stops_at(&stop, x);
-            let cells = ray_of(c, s, &side, max, &hit)?;
+            let cells = super::ray_of(c, s, &side, max, &hit)?;
             lua.create_sequence_from(cells.into_iter().map(|x| x as i64 + 1))
         })
     });
@@ -378,24 +378,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     Ok(())
 }
 
-/// `game.ray(s, side, max, stop)`: the cells (from 0) of a straight drive. Shared with the
-/// raw calls.
-pub(super) fn ray_of(
-    c: &CallCtx,
-    s: i64,
-    side: &str,
-    max: i64,
-    hit: &dyn Fn(u32) -> bool,
-) -> R<Vec<u32>> {
-    let s = space_arg(c, s)?;
-    let side = side_arg(side)?;
-    grid_only(c, "ray")?;
-    Ok(c.state
-        .board
-        .ray(s, side, max.max(0) as u32, hit, &c.def.tiles))
-}
-
-fn side_arg(s: &str) -> R<Side> {
+pub(super) fn side_arg(s: &str) -> R<Side> {
     Side::parse(s).map_or_else(|| err(format!("`{s}` is not a side: use N, E, S or W")), Ok)
 }
 
@@ -482,7 +465,7 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
                 (usize::from(p.tile) < c.def.tiles.len()).then_some((i, tile, i32::from(p.rot)))
             })
             .collect();
-        let (ids, turns) = super::raw::layer_tables(lua, &names, n, &cells)?;
+        let (ids, turns) = super::raw::tables::layer_tables(lua, &names, n, &cells)?;
         ids.set_readonly(true);
         turns.set_readonly(true);
         Ok((ids, turns))
@@ -555,7 +538,7 @@ fn drives(c: &CallCtx, s: i64, moves: i64, max: i64, name: &str) -> R<(u32, u32,
     Ok((s, moves.clamp(0, 64) as u32, max.max(0) as u32))
 }
 
-fn grid_only(c: &CallCtx, name: &str) -> R<()> {
+pub(super) fn grid_only(c: &CallCtx, name: &str) -> R<()> {
     if c.state.board.grid.is_none() {
         return err(format!("game.{name} needs a grid board"));
     }

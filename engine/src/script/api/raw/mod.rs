@@ -5,23 +5,24 @@
 //! before and after the few dozen the read itself takes (the callback's error-catching
 //! wrapper, reference handling, the arguments converted into Rust values and the result
 //! back). Rules make about fifty calls a decision, most of them reads of one number
-//! (`game.where_is`, `game.prop`, `game.counter`...), and `game.ray`, which Curbside calls
-//! four times a decision and whose list of cells and stop table mlua handled entry by entry.
-//! `game.get` is not among them: most
-//! variables the bundled games read are tables, which only the registered function makes,
-//! and trying the plain case first cost such a read some 500 instructions more. For those, [`install`] puts a plain C
-//! function in front of the registered one, which keeps the registered function as its one
-//! upvalue. The C function handles only the plain case: arguments of exactly the kinds the
-//! signature names (a number with a whole value, a string of valid UTF-8, nil or nothing for an
+//! (`game.where_is`, `game.prop`, `game.counter`...), and Curbside four `game.ray`s, whose
+//! stop table and list of cells mlua handled entry by entry. For those, [`install`] puts a
+//! plain C function in front of the registered one, which keeps the registered function as
+//! its one upvalue. `game.get` is not among them: most variables the bundled games read are
+//! tables, which only the registered function makes, and trying the plain case first cost
+//! such a read some 500 instructions more.
+//!
+//! The C function handles only the plain case: arguments of exactly the kinds the signature
+//! names (a number with a whole value, a string of valid UTF-8, nil or nothing for an
 //! optional seat, nil, nothing or a table for a stop set), a read that succeeds, and a result
-//! that is nil, a boolean, a number or (`game.ray`) a list of numbers. In
-//! every other case (a wrong argument, a bad handle, a call outside a hook, a string or table
-//! to return, a panic) it calls the registered function with the same arguments and returns
-//! what that returns or raises, so every error, message and table is the registered
-//! function's own. Both sides read through the same functions (`where_is_of`, `prop_of`,
-//! `counter_of`, `count_of`), so they cannot disagree. The API stays one registry:
-//! the names and signatures, the stubs and the test that every documented function is
-//! registered are unchanged.
+//! that is nil, a boolean, a number or (`game.ray`) a list of numbers. In every other case (a
+//! wrong argument, a bad handle, a call outside a hook, a string or table to return, a panic)
+//! it calls the registered function with the same arguments and returns what that returns or
+//! raises, so every error, message and table is the registered function's own. Both sides
+//! read through the same functions (`where_is_of`, `prop_of`, `counter_of`, `count_of`,
+//! `ray_of`), so they cannot disagree. The API stays one registry: the names and signatures,
+//! the stubs and the test that every documented function is registered are unchanged. The
+//! module also fills the grid layers' tables (`tables.rs`).
 //!
 //! Safety, call by call of the C API:
 //!
@@ -36,9 +37,10 @@
 //!   lifted, as the registered function makes it, and with room for every entry, so only the
 //!   machine running out of memory could raise there (the error then unwinds through the
 //!   `C-unwind` frame as below, dropping the list of cells on its way). Stop tables are read
-//!   with `lua_rawgeti`, which runs no metamethod, allocates nothing and never raises. No Rust value that needs dropping is alive when the fallback calls
-//!   `lua_call`, whose errors (raised by the registered function as mlua raises them, as C++
-//!   exceptions, this Luau being built without longjmp) unwind through the `C-unwind` frame.
+//!   with `lua_rawgeti`, which runs no metamethod, allocates nothing and never raises.
+//! - No Rust value that owns memory is alive when the fallback calls `lua_call`, whose errors
+//!   (raised by the registered function as mlua raises them, as C++ exceptions, this Luau
+//!   being built without longjmp) unwind through the `C-unwind` frame.
 //! - The Rust read runs under `catch_unwind`, so a panic never crosses into Luau: a panic
 //!   sends the call to the registered function, which reports it as mlua does.
 //! - The read borrows the lent context shared (`try_borrow`): a call while the context is
@@ -55,9 +57,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use mlua::{Function, Lua, Table, ffi};
 
-use super::{err, lifted};
+use super::{CALLS, LENT, R, lifted};
 
-use super::{CALLS, LENT, R};
+pub(super) mod tables;
 use crate::script::CallCtx;
 use crate::value::Value;
 
@@ -283,79 +285,32 @@ unsafe extern "C-unwind" fn is_over(l: *mut ffi::lua_State) -> c_int {
     unsafe { answer(l, read(|c| Some(Out::Bool(c.state.result.is_some())))) }
 }
 
-/// The two tables of a grid layer, `ids` (cell -> tile id) and `turns` (cell -> quarter
-/// turns), for a grid of `n` cells: each `(cell, tile, turns)` of `cells`, cell and tile
-/// counted from 1, sets `ids[cell]` to `names[tile]` and `turns[cell]` to its turns. Through
-/// mlua each set cost some 800 instructions (references pushed, a protected call); here a
-/// few dozen.
-///
-/// Both tables are made with room for `n` entries in their array part, and every cell is
-/// checked to lie in 1..=n and every tile in 1..=#names before anything is set, so no set
-/// allocates (and none can raise an error in a Rust frame); `names` is read with
-/// `lua_rawgeti`, which never raises either. The stack is checked for room and put back as
-/// it was.
-pub(super) fn layer_tables(
-    lua: &Lua,
-    names: &Table,
-    n: usize,
-    cells: &[(i32, i32, i32)],
-) -> R<(Table, Table)> {
-    let known = names.raw_len();
-    if cells
-        .iter()
-        .any(|&(cell, tile, _)| cell < 1 || cell as usize > n || tile < 1 || tile as usize > known)
-    {
-        return err("a grid layer names a cell or tile that is not there");
-    }
-    let ids = lua.create_table_with_capacity(n, 0)?;
-    let turns = lua.create_table_with_capacity(n, 0)?;
-    lua.exec_raw_lua(|raw| {
-        let state = raw.state();
-        // SAFETY: `state` is the VM's running state, on this thread; the three pushes use
-        // the room checked for, and the stack goes back to `top` on every path. Each
-        // `lua_rawgeti` pushes one value and each `lua_rawseti` pops one into a slot of the
-        // array part made above (checked: 1..=n), so neither allocates nor raises.
-        unsafe {
-            if ffi::lua_checkstack(state, 5) == 0 {
-                return err("the Luau stack is full");
-            }
-            let top = ffi::lua_gettop(state);
-            let pushed = raw
-                .push(&ids)
-                .and_then(|()| raw.push(&turns))
-                .and_then(|()| raw.push(names));
-            if pushed.is_ok() {
-                let (ids_at, turns_at, names_at) = (top + 1, top + 2, top + 3);
-                for &(cell, tile, turn) in cells {
-                    ffi::lua_rawgeti_(state, names_at, tile);
-                    ffi::lua_rawseti_(state, ids_at, cell);
-                    ffi::lua_pushnumber(state, f64::from(turn));
-                    ffi::lua_rawseti_(state, turns_at, cell);
-                }
-            }
-            ffi::lua_settop(state, top);
-            pushed
+unsafe extern "C-unwind" fn ray(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: as `where_is`; see `ray_cells` and `push_cells`. In the fallback nothing that
+    // owns memory is alive in this frame.
+    unsafe {
+        match ray_cells(l) {
+            Some(cells) => push_cells(l, cells),
+            None => registered(l),
         }
-    })?;
-    Ok((ids, turns))
+    }
 }
 
-unsafe extern "C-unwind" fn ray(l: *mut ffi::lua_State) -> c_int {
-    // SAFETY: as `where_is`. The stop table (argument 4, when a table) is read with
-    // `lua_rawgeti`, which pushes one value and never raises (no metamethod runs, nothing is
-    // allocated), and the value is popped before the next read; the stack has LUA_MINSTACK
-    // free slots. The cells then go into a new table with room for all of them in its array
-    // part, made with the VM's memory limit lifted as the registered function makes it; with
-    // no limit, making it fails only when the machine itself is out of memory.
+/// The cells (from 0) of `game.ray`'s plain case, or None for the registered function.
+///
+/// # Safety
+/// As [`answer`]. The stop table (argument 4, when a table) is read with `lua_rawgeti`,
+/// which pushes one value and never raises (no metamethod runs, nothing is allocated); the
+/// value is popped before the next read.
+unsafe fn ray_cells(l: *mut ffi::lua_State) -> Option<Vec<u32>> {
+    // SAFETY: as the caller promises.
     unsafe {
         let stop = match ffi::lua_type(l, 4) {
             ffi::LUA_TNONE | ffi::LUA_TNIL => false,
             ffi::LUA_TTABLE => true,
-            _ => return registered(l),
+            _ => return None,
         };
-        let (Some(s), Some(side), Some(max)) = (whole(l, 1), text(l, 2), whole(l, 3)) else {
-            return registered(l);
-        };
+        let (s, side, max) = (whole(l, 1)?, text(l, 2)?, whole(l, 3)?);
         let hit = |x: u32| {
             if !stop {
                 return false;
@@ -368,14 +323,26 @@ unsafe extern "C-unwind" fn ray(l: *mut ffi::lua_State) -> c_int {
             ffi::lua_settop(l, -2);
             yes
         };
-        let mut cells: Vec<u32> = Vec::new();
-        let got = read(|c| {
-            cells = super::board::ray_of(c, s, side, max, &hit).ok()?;
-            Some(Out::Nil)
-        });
-        if got.is_none() || cells.len() >= c_int::MAX as usize {
-            return registered(l);
-        }
+        let mut cells = None;
+        read(|c| {
+            cells = super::ray_of(c, s, side, max, &hit).ok();
+            cells.as_ref().map(|_| Out::Nil)
+        })?;
+        cells.filter(|c| c.len() < c_int::MAX as usize)
+    }
+}
+
+/// Pushes `cells` (from 0) as a new list of cells (from 1) and returns 1.
+///
+/// # Safety
+/// As [`answer`]. The table is made with room for every entry in its array part and the
+/// VM's memory limit lifted, as the registered function makes it: only the machine running
+/// out of memory could make `lua_createtable` raise, and that error would unwind through this
+/// `C-unwind` frame, dropping `cells`.
+unsafe fn push_cells(l: *mut ffi::lua_State, cells: Vec<u32>) -> c_int {
+    // SAFETY: as the caller promises; `get_or_init_from_ptr` gives the VM this state belongs
+    // to (its own, as the VM is running this call).
+    unsafe {
         let lua = Lua::get_or_init_from_ptr(l);
         lifted(lua, || {
             ffi::lua_createtable(l, cells.len() as c_int, 0);
@@ -384,6 +351,6 @@ unsafe extern "C-unwind" fn ray(l: *mut ffi::lua_State) -> c_int {
                 ffi::lua_rawseti_(l, -2, i as c_int + 1);
             }
         });
-        1
     }
+    1
 }
