@@ -76,13 +76,39 @@ pub struct GameDef {
 /// Name -> index lookups, built once by the loader.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Index {
-    pub tiles: HashMap<String, usize>,
-    pub decks: HashMap<String, usize>,
-    pub tables: HashMap<String, usize>,
-    pub counters: HashMap<String, usize>,
-    pub zones: HashMap<String, usize>,
-    pub pieces: HashMap<String, usize>,
-    pub spaces: HashMap<String, usize>,
+    pub tiles: IdMap,
+    pub decks: IdMap,
+    pub tables: IdMap,
+    pub counters: IdMap,
+    pub zones: IdMap,
+    pub pieces: IdMap,
+    pub spaces: IdMap,
+}
+
+/// Ids to indices, hashed with FNV-1a: the `game` API looks an id up at nearly every call
+/// (`game.counter("gas", 1)`), ids are short, and the standard hasher (SipHash, built to
+/// resist chosen keys) cost more than the rest of such a call. Ids come from the mod, which
+/// could only slow its own lookups by choosing colliding ones.
+pub(crate) type IdMap = HashMap<String, usize, std::hash::BuildHasherDefault<Fnv>>;
+
+/// The FNV-1a hash (64 bits).
+pub(crate) struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
 }
 
 impl GameDef {

@@ -14,12 +14,20 @@
 //! steps counted, and where a limit stops a script, are exactly what they were; only the cost
 //! changes.
 //!
-//! A VM is found by its main state's address in a per-thread list that [`arm`] fills and
-//! dropping its [`Armed`] empties. A VM not in the list (one used on another thread than the
-//! one that armed it) always takes mlua's path, which is correct, only slower.
+//! What the fast path reads for a VM (its step counter and memory check, an [`Entry`]) lives
+//! in the VM's app data, so as long as the VM, and the VM's main state points at it through
+//! Luau's per-thread user pointer (`lua_setthreaddata`, which neither Luau nor mlua use
+//! otherwise): finding it costs two calls into the VM, where a per-thread list of armed VMs
+//! searched by address cost some 35 instructions an interrupt, about 4% of a Curbside
+//! decision. [`arm`] sets the pointer right after storing the entry, with no Lua running in
+//! between; dropping the [`Armed`] clears it (when the VM still lives) before the entry goes,
+//! so the pointer is never left pointing at a freed entry while the VM can run. A VM without
+//! the pointer takes mlua's path, which is correct, only slower. A VM (`mlua::Lua`) cannot
+//! move to another thread, so the entry's reference-counted cells are only read on the
+//! thread that made them.
 #![allow(unsafe_code)]
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::ffi::c_int;
 use std::rc::Rc;
 use std::sync::OnceLock;
@@ -42,18 +50,15 @@ pub(super) struct Memory {
     pub limit: usize,
 }
 
-/// A VM armed on this thread: its main state's address, its step counter, and its memory
-/// check if the fast path may make it.
+/// A VM's step counter, and its memory check if the fast path may make it.
 struct Entry {
-    main: usize,
     steps: Rc<Cell<u64>>,
     memory: Option<Memory>,
 }
 
-thread_local! {
-    /// The VMs armed on this thread.
-    static ARMED: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
-}
+/// The VM's app data holding its [`Entry`]: boxed, so the entry stays where the main state's
+/// pointer says while the app data lives.
+struct Slot(#[allow(dead_code)] Box<Entry>);
 
 #[cfg(test)]
 thread_local! {
@@ -61,18 +66,22 @@ thread_local! {
     static FAST_STEPS: Cell<u64> = const { Cell::new(0) };
 }
 
-/// Keeps a VM in the fast path's list; dropping it takes the VM out.
+/// Keeps a VM on the fast path; dropping it takes the VM off (when the VM still lives).
 pub(super) struct Armed {
-    main: usize,
+    lua: WeakLua,
 }
 
 impl Drop for Armed {
     fn drop(&mut self) {
-        let _ = ARMED.try_with(|a| {
-            if let Ok(mut a) = a.try_borrow_mut() {
-                a.retain(|e| e.main != self.main);
-            }
-        });
+        let Some(lua) = self.lua.try_upgrade() else {
+            // The VM is gone, and with it the entry and the pointer.
+            return;
+        };
+        let state = lua.exec_raw_lua(|raw| raw.state());
+        // SAFETY: `state` belongs to `lua`, alive here; the pointer is cleared before the
+        // entry it points at is dropped, and no Lua runs in between.
+        unsafe { ffi::lua_setthreaddata(ffi::lua_mainthread(state), std::ptr::null_mut()) };
+        let _ = lua.remove_app_data::<Slot>();
     }
 }
 
@@ -99,32 +108,31 @@ pub(super) fn arm(lua: &Lua, steps: Rc<Cell<u64>>, memory: Option<Memory>) -> Op
             }
             (*callbacks).interrupt = Some(fast);
         }
-        main as usize
+        main
     };
-    ARMED.with(|a| {
-        let mut a = a.borrow_mut();
-        a.retain(|e| e.main != main);
-        a.push(Entry {
-            main,
-            steps,
-            memory,
-        });
-    });
-    Some(Armed { main })
+    let entry = Box::new(Entry { steps, memory });
+    let at: *const Entry = &*entry;
+    // An entry stored before (a VM armed twice) is dropped here; the pointer is set to the
+    // new one next, before any Lua runs.
+    lua.set_app_data(Slot(entry));
+    // SAFETY: `main` is the live main state of `lua`; `at` points into the box the VM's app
+    // data now owns, which stays put until the app data is replaced (by `arm`, which sets the
+    // pointer again) or removed (by `Armed::drop`, after clearing it) or the VM is closed.
+    unsafe { ffi::lua_setthreaddata(main, at.cast_mut().cast()) };
+    Some(Armed { lua: lua.weak() })
 }
 
 /// Counts a step when mlua's closure would only count it; otherwise runs mlua's procedure.
 unsafe extern "C-unwind" fn fast(state: *mut ffi::lua_State, gc: c_int) {
     // gc >= 0 is a garbage-collection interrupt, which mlua's procedure ignores.
     if gc < 0 {
-        // SAFETY: Luau passes the running thread's live state to its interrupt.
-        let main = unsafe { ffi::lua_mainthread(state) } as usize;
-        let counted = ARMED.with(|a| {
-            let Ok(a) = a.try_borrow() else {
-                return false;
-            };
-            a.iter().find(|e| e.main == main).is_some_and(counts)
-        });
+        // SAFETY: Luau passes the running thread's live state to its interrupt; the main
+        // state's user pointer is null or points at the entry in the VM's app data (see
+        // `arm`), alive while the VM runs.
+        let counted = unsafe {
+            let entry = ffi::lua_getthreaddata(ffi::lua_mainthread(state)).cast::<Entry>();
+            !entry.is_null() && counts(&*entry)
+        };
         if counted {
             return;
         }

@@ -14,5 +14,6 @@ mod hook_chain;
 mod hostile_scripts;
 mod layering;
 mod plain_words;
+mod raw_calls;
 mod reuse;
 mod sandbox;

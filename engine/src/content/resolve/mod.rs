@@ -258,9 +258,9 @@ fn index_of(
     spaces: HashMap<String, usize>,
 ) -> super::def::Index {
     super::def::Index {
-        tiles,
-        decks,
-        tables,
+        tiles: tiles.into_iter().collect(),
+        decks: decks.into_iter().collect(),
+        tables: tables.into_iter().collect(),
         counters: counters
             .iter()
             .enumerate()
@@ -276,7 +276,7 @@ fn index_of(
             .enumerate()
             .map(|(i, c)| (c.id.clone(), i))
             .collect(),
-        spaces,
+        spaces: spaces.into_iter().collect(),
     }
 }
 

@@ -317,14 +317,8 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         Option<Table>
     )| {
         with_tables(lua, |c| {
-            let s = space_arg(c, s)?;
-            let side = side_arg(&side)?;
-            grid_only(c, "ray")?;
             let hit = |x: u32| stops_at(&stop, x);
-            let cells = c
-                .state
-                .board
-                .ray(s, side, max.max(0) as u32, &hit, &c.def.tiles);
+            let cells = super::ray_of(c, s, &side, max, &hit)?;
             lua.create_sequence_from(cells.into_iter().map(|x| x as i64 + 1))
         })
     });
@@ -384,7 +378,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     Ok(())
 }
 
-fn side_arg(s: &str) -> R<Side> {
+pub(super) fn side_arg(s: &str) -> R<Side> {
     Side::parse(s).map_or_else(|| err(format!("`{s}` is not a side: use N, E, S or W")), Ok)
 }
 
@@ -410,10 +404,10 @@ fn tags_arg(tags: Option<Vec<String>>) -> Vec<String> {
 pub(in crate::script) struct LayerCache {
     tiles: Option<(u64, Table, Table)>,
     blockers: Option<(u64, Table, Table)>,
-    /// Each tile's id as a Luau string, by tile, made at the first rebuild that needs it: a
-    /// rebuild then sets a string the VM holds instead of making (hashing and looking up)
-    /// the id again for every cell.
-    names: Vec<Option<mlua::LuaString>>,
+    /// Each tile's id as a Luau string, at its tile's index from 1, made at the first rebuild
+    /// of a game: a rebuild then sets a string the VM holds instead of making (hashing and
+    /// looking up) the id again for every cell.
+    names: Option<Table>,
 }
 
 impl LayerCache {
@@ -439,47 +433,43 @@ fn layer_table(lua: &Lua, blockers: bool) -> R<(Table, Table)> {
     {
         return Ok((ids.clone(), turns.clone()));
     }
-    let mut names = lua
-        .app_data_mut::<LayerCache>()
-        .map(|mut cache| std::mem::take(&mut cache.names))
-        .unwrap_or_default();
+    let names = lua
+        .app_data_ref::<LayerCache>()
+        .and_then(|cache| cache.names.clone());
     let pair = with_tables(lua, |c| {
         let Some(g) = c.state.board.grid.as_ref() else {
             return err("this board is not a grid");
         };
+        let names = match names {
+            Some(names) => names,
+            None => {
+                let names = lua.create_table_with_capacity(c.def.tiles.len(), 0)?;
+                for (i, tile) in c.def.tiles.iter().enumerate() {
+                    names.raw_set(i as i64 + 1, tile.id.as_str())?;
+                }
+                if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
+                    cache.names = Some(names.clone());
+                }
+                names
+            }
+        };
         let layer = if blockers { &g.blockers } else { &g.tiles };
         let n = layer.len();
-        let (ids, turns) = (
-            lua.create_table_with_capacity(n, 0)?,
-            lua.create_table_with_capacity(n, 0)?,
-        );
-        if names.len() < c.def.tiles.len() {
-            names.resize(c.def.tiles.len(), None);
-        }
-        for (i, p) in layer.iter().enumerate() {
-            if let Some(p) = p
-                && let Some(tile) = c.def.tiles.get(p.tile as usize)
-            {
-                let name = match &names[p.tile as usize] {
-                    Some(name) => name.clone(),
-                    None => {
-                        let name = lua.create_string(&tile.id)?;
-                        names[p.tile as usize] = Some(name.clone());
-                        name
-                    }
-                };
-                ids.raw_set(i as i64 + 1, name)?;
-                turns.raw_set(i as i64 + 1, p.rot as i64)?;
-            }
-        }
+        let cells: Vec<(i32, i32, i32)> = layer
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let p = p.as_ref()?;
+                let i = i32::try_from(i + 1).ok()?;
+                let tile = i32::try_from(usize::from(p.tile) + 1).ok()?;
+                (usize::from(p.tile) < c.def.tiles.len()).then_some((i, tile, i32::from(p.rot)))
+            })
+            .collect();
+        let (ids, turns) = super::raw::tables::layer_tables(lua, &names, n, &cells)?;
         ids.set_readonly(true);
         turns.set_readonly(true);
         Ok((ids, turns))
-    });
-    if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
-        cache.names = names;
-    }
-    let pair = pair?;
+    })?;
     if let Some(mut cache) = lua.app_data_mut::<LayerCache>() {
         *cache.slot(blockers) = Some((stamp, pair.0.clone(), pair.1.clone()));
     }
@@ -548,7 +538,7 @@ fn drives(c: &CallCtx, s: i64, moves: i64, max: i64, name: &str) -> R<(u32, u32,
     Ok((s, moves.clamp(0, 64) as u32, max.max(0) as u32))
 }
 
-fn grid_only(c: &CallCtx, name: &str) -> R<()> {
+pub(super) fn grid_only(c: &CallCtx, name: &str) -> R<()> {
     if c.state.board.grid.is_none() {
         return err(format!("game.{name} needs a grid board"));
     }

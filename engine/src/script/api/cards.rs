@@ -62,10 +62,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             )
         })
     });
-    reg!(lua, t, "count", |_, z: i64| with(|c| {
-        let z = zone_arg(c, z)?;
-        Ok(c.state.zones[z].cards.len() as i64)
-    }));
+    reg!(lua, t, "count", |_, z: i64| with(|c| count_of(c, z)));
     reg!(lua, t, "cards", |lua, z: i64| with_tables(lua, |c| {
         let z = zone_arg(c, z)?;
         let zone = &c.state.zones[z];
@@ -129,6 +126,12 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         Ok(())
     }));
     Ok(())
+}
+
+/// `game.count(z)`: how many cards zone `z` holds. Shared with the raw calls.
+pub(super) fn count_of(c: &CallCtx, z: i64) -> R<i64> {
+    let z = zone_arg(c, z)?;
+    Ok(c.state.zones[z].cards.len() as i64)
 }
 
 fn zone_arg(ctx: &CallCtx, z: i64) -> R<usize> {

@@ -35,12 +35,14 @@ macro_rules! reg {
 mod board;
 mod cards;
 mod pieces;
+mod raw;
 mod track;
 mod turn;
 mod values;
 
 pub(super) use board::LayerCache;
 pub use pieces::MAX_PROPS_SIZE;
+pub use raw::raw_answers;
 pub use turn::{MAX_LOG_LINE, MAX_LOG_LINES, check_lookahead, math_random};
 pub(super) use values::VarCache;
 pub use values::{MAX_STAT_NAME, MAX_STATS, MAX_VARS_SIZE};
@@ -332,6 +334,17 @@ fn space_arg(ctx: &CallCtx, s: i64) -> R<u32> {
     }
 }
 
+/// `game.ray(s, side, max, stop)`: the cells (from 0) of a straight drive. Shared with the
+/// raw calls.
+fn ray_of(c: &CallCtx, s: i64, side: &str, max: i64, hit: &dyn Fn(u32) -> bool) -> R<Vec<u32>> {
+    let s = space_arg(c, s)?;
+    let side = board::side_arg(side)?;
+    board::grid_only(c, "ray")?;
+    Ok(c.state
+        .board
+        .ray(s, side, max.max(0) as u32, hit, &c.def.tiles))
+}
+
 /// A name for an error message, cut short if a script made it long.
 fn short(name: &str) -> String {
     if name.len() <= 60 {
@@ -356,6 +369,8 @@ pub fn register(lua: &Lua) -> R<Table> {
     pieces::register(lua, &t)?;
     board::register(lua, &t)?;
     track::register(lua, &t)?;
+    // The hottest reads go through raw C functions first (see `raw/mod.rs`).
+    raw::install(lua, &t)?;
     t.set_readonly(true);
     Ok(t)
 }

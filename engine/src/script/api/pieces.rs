@@ -105,10 +105,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             Ok(())
         })
     });
-    reg!(lua, t, "where_is", |_, p: i64| with(|c| {
-        let p = piece_arg(c, p)?;
-        Ok(c.state.pieces[p].at.map(|s| s as i64 + 1))
-    }));
+    reg!(lua, t, "where_is", |_, p: i64| with(|c| where_is_of(c, p)));
     reg!(lua, t, "move_piece", |_, (p, space): (i64, Option<i64>)| {
         with_mut("move_piece", |c| {
             let p = piece_arg(c, p)?;
@@ -129,17 +126,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     ));
     reg!(lua, t, "prop", |lua, (p, key): (i64, String)| with_tables(
         lua,
-        |c| {
-            let p = piece_arg(c, p)?;
-            let piece = &c.state.pieces[p];
-            let v = piece.props.get(&*key).or_else(|| {
-                c.def
-                    .pieces
-                    .get(piece.def as usize)
-                    .and_then(|d| d.props.get(&*key))
-            });
-            v.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, v))
-        }
+        |c| prop_of(c, p, &key)?.map_or(Ok(LuaValue::Nil), |v| to_lua(lua, v))
     ));
     reg!(lua, t, "set_prop", |lua,
                               (p, key, value): (
@@ -200,6 +187,24 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         })
     });
     Ok(())
+}
+
+/// `game.where_is(p)`: the space (from 1) piece `p` stands on. Shared with the raw calls.
+pub(super) fn where_is_of(c: &CallCtx, p: i64) -> R<Option<i64>> {
+    let p = piece_arg(c, p)?;
+    Ok(c.state.pieces[p].at.map(|s| s as i64 + 1))
+}
+
+/// `game.prop(p, key)`: the piece's own property, else its kind's. Shared with the raw calls.
+pub(super) fn prop_of<'a>(c: &'a CallCtx, p: i64, key: &str) -> R<Option<&'a Value>> {
+    let p = piece_arg(c, p)?;
+    let piece = &c.state.pieces[p];
+    Ok(piece.props.get(key).or_else(|| {
+        c.def
+            .pieces
+            .get(piece.def as usize)
+            .and_then(|d| d.props.get(key))
+    }))
 }
 
 fn piece_arg(ctx: &CallCtx, p: i64) -> R<usize> {

@@ -60,15 +60,7 @@ pub const API: &[(&str, &str, &str)] = &[
 
 pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
     reg!(lua, t, "counter", |_, (id, seat): (String, Option<i64>)| {
-        with(|c| {
-            let (ci, slot) = counter_slot(c, &id, seat)?;
-            Ok(c.state
-                .counters
-                .get(ci)
-                .and_then(|v| v.get(slot))
-                .copied()
-                .unwrap_or(0))
-        })
+        with(|c| counter_of(c, &id, seat))
     });
     reg!(lua, t, "set_counter", |_,
                                  (id, seat, value): (
@@ -106,17 +98,9 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
         Ok(v)
     }));
     reg!(lua, t, "get", |lua, name: String| with_tables(lua, |c| {
-        match c.state.vars.get(&*name) {
-            Some(v) if c.access.may_see(v.seen) => var_to_lua(lua, &name, &v.value),
-            Some(_) => Ok(LuaValue::Nil),
-            None => match &c.state.unknown {
-                Some(u) if c.access == Access::Rules && u.names.contains(&*name) => err(format!(
-                    "game.get(\"{}\"): this game is imagined for seat {}'s lookahead, and that seat may not know this secret; give the rules an `imagine(game, seat)` hook that sets it to a value the seat could believe",
-                    short(&name),
-                    u.seat as u32 + 1
-                )),
-                _ => Ok(LuaValue::Nil),
-            },
+        match var_of(c, &name)? {
+            Some(v) => var_to_lua(lua, &name, v),
+            None => Ok(LuaValue::Nil),
         }
     }));
     reg!(lua, t, "set", |lua, (name, value): (String, LuaValue)| {
@@ -205,6 +189,34 @@ fn stat_name(name: &mlua::LuaString) -> R<String> {
         ));
     }
     Ok(String::from_utf8_lossy(&bytes[..]).into_owned())
+}
+
+/// `game.counter(id, seat)`. Shared with the raw calls.
+pub(super) fn counter_of(c: &CallCtx, id: &str, seat: Option<i64>) -> R<i64> {
+    let (ci, slot) = counter_slot(c, id, seat)?;
+    Ok(c.state
+        .counters
+        .get(ci)
+        .and_then(|v| v.get(slot))
+        .copied()
+        .unwrap_or(0))
+}
+
+/// `game.get(name)`: the variable's value as the caller may see it (None reads as nil).
+/// Shared with the raw calls.
+pub(super) fn var_of<'a>(c: &'a CallCtx, name: &str) -> R<Option<&'a Value>> {
+    match c.state.vars.get(name) {
+        Some(v) if c.access.may_see(v.seen) => Ok(Some(&v.value)),
+        Some(_) => Ok(None),
+        None => match &c.state.unknown {
+            Some(u) if c.access == Access::Rules && u.names.contains(name) => err(format!(
+                "game.get(\"{}\"): this game is imagined for seat {}'s lookahead, and that seat may not know this secret; give the rules an `imagine(game, seat)` hook that sets it to a value the seat could believe",
+                short(name),
+                u.seat as u32 + 1
+            )),
+            _ => Ok(None),
+        },
+    }
 }
 
 fn counter_slot(ctx: &CallCtx, id: &str, seat: Option<i64>) -> R<(usize, usize)> {
