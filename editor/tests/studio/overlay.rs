@@ -16,11 +16,7 @@ fn legend_counts(h: &H, noun: &str) -> Vec<(String, u64)> {
             let rest = label
                 .strip_suffix(&format!(" {noun}"))
                 .or_else(|| label.strip_suffix(&one))?;
-            let count = rest
-                .rsplit(": ")
-                .next()?
-                .parse()
-                .ok()?;
+            let count = rest.rsplit(": ").next()?.parse().ok()?;
             Some((label, count))
         })
         .collect()
