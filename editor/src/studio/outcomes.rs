@@ -526,6 +526,19 @@ impl Outcomes {
             accepted_stats.map(|s| &s.figures),
             self.running.is_none(),
         );
+        let finished = now.stats.finished;
+        if !f.provisional && finished > 0 {
+            let never = figures::never_used(def, &now.stats.figures, finished);
+            ui.heading(format!("Never used in {finished} games"));
+            if never.is_empty() {
+                ui.weak("Every card and tile was played in at least one game.");
+            } else {
+                ui.weak("Content that never mattered in these games: a card never played is a card nobody needed, or one the bots cannot see the use of.");
+                for line in never {
+                    ui.label(line);
+                }
+            }
+        }
         ui.heading("Script profile");
         ui.weak(
             "What the rules' hooks and the bots cost in these games: how often each ran, its Luau steps (the same on every machine) and its time (this machine's). A call that uses up its step budget stops the game with an error.",

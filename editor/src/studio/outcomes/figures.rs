@@ -389,3 +389,44 @@ pub fn profile(ui: &mut Ui, side: &Side, budget: u64) {
             }
         });
 }
+
+/// The cards and tiles that never mattered in a run of `games` finished games, each with the
+/// figure that shows it: never held or played (never dealt, drawn or named by an action), or
+/// held and never played. None when every card and tile was played.
+pub(super) fn never_used(
+    def: &farebox::GameDef,
+    f: &farebox::figures::Figures,
+    games: usize,
+) -> Vec<String> {
+    use farebox::content::catalog::ItemKind;
+    let mut out = Vec::new();
+    let catalog = def.catalog();
+    let card_ids: std::collections::BTreeSet<&str> = catalog
+        .items
+        .iter()
+        .filter(|i| i.kind == ItemKind::Card)
+        .map(|i| i.id.as_str())
+        .collect();
+    for item in &catalog.items {
+        let (figs, what) = match item.kind {
+            ItemKind::Card => (&f.cards, "card"),
+            // A tile a card of the same id shows is that card's row (actions naming the id
+            // name the card).
+            ItemKind::Tile if card_ids.contains(item.id.as_str()) => continue,
+            ItemKind::Tile => (&f.tiles, "tile"),
+            _ => continue,
+        };
+        match figs.get(&item.key) {
+            None => out.push(format!(
+                "{what} {} ({}): never held or played in {games} games",
+                item.name, item.key
+            )),
+            Some(c) if c.games_played == 0 => out.push(format!(
+                "{what} {} ({}): held in {} of {games} games, never played",
+                item.name, item.key, c.games_held
+            )),
+            Some(_) => {}
+        }
+    }
+    out
+}

@@ -751,3 +751,59 @@ fn a_run_with_failed_games_is_not_accepted_by_accept() {
     assert_eq!(snap.outcomes.failed(), failed);
     assert_eq!(snap.settings.games, 12);
 }
+
+/// After a run, the panel lists every card and tile no game played, each with the figure
+/// that shows it, and none that was played.
+#[test]
+fn content_never_used_is_listed_with_its_figure() {
+    let copy = Copy::of("curbside", "never");
+    let mut panel = Outcomes::new();
+    panel.set_target(copy.target(), None, false);
+    panel.set_games(20);
+    let mut h = harness(panel);
+    h.run();
+    h.get_by_label("Run").click();
+    h.step();
+    until_done(&mut h);
+    let (def, stats) = match &h.state().last {
+        Some(super::run::Report { now: Ok(side), .. }) => (side.def.clone(), side.stats.clone()),
+        _ => panic!("the run has no result"),
+    };
+    shows(&h, &format!("Never used in {} games", stats.finished));
+    let f = &stats.figures;
+    let mut unplayed = 0;
+    let catalog = def.catalog();
+    for item in &catalog.items {
+        use farebox::content::catalog::ItemKind;
+        let card = |id: &str| {
+            catalog
+                .items
+                .iter()
+                .any(|i| i.kind == ItemKind::Card && i.id == id)
+        };
+        let figs = match item.kind {
+            ItemKind::Card => &f.cards,
+            // A tile shown by a card of its id is that card's row.
+            ItemKind::Tile if card(&item.id) => continue,
+            ItemKind::Tile => &f.tiles,
+            _ => continue,
+        };
+        let played = figs.get(&item.key).is_some_and(|c| c.games_played > 0);
+        let line = [
+            format!("({}): never held or played", item.key),
+            format!("({}): held in", item.key),
+        ]
+        .iter()
+        .any(|t| h.query_all_by_label_contains(t).next().is_some());
+        assert_eq!(
+            line, !played,
+            "{}: played {played}, listed {line}",
+            item.key
+        );
+        unplayed += usize::from(!played);
+    }
+    assert!(
+        unplayed > 0,
+        "every card was played: the test shows nothing"
+    );
+}
