@@ -108,8 +108,6 @@ pub struct Latest {
     pub table: Option<TableView>,
     /// When the seats arrived: the clock of the seat to act counts down from then.
     pub seats_at: Option<std::time::Instant>,
-    /// The action the latest update told of (None after a whole view).
-    pub last: Option<Told>,
     /// The last error or refusal the server gave.
     pub problem: Option<String>,
     /// Why the connection ended, once it has.
@@ -201,7 +199,6 @@ impl Latest {
                     table.told.drain(..table.told.len() - LOG_KEPT);
                 }
                 table.lines_from_told();
-                self.last = u.last().cloned();
                 self.table = Some(table);
                 self.seats_at = Some(std::time::Instant::now());
             }

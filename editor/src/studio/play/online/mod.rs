@@ -18,7 +18,7 @@ use farebox::board::Board;
 use farebox::content::def::BoardDef;
 use farebox_server::client::{Client, Event, Latest, Seated};
 use farebox_server::protocol::{
-    ClientMsg, DownloadKind, SeatStatus, ServerMsg, Sitter, TableBoard, Told,
+    ClientMsg, DownloadKind, SeatStatus, ServerMsg, Sitter, TableBoard,
 };
 use farebox_server::server::{Server, ServerConfig};
 use farebox_server::table::TableSpec;
@@ -609,11 +609,6 @@ impl Online {
     /// The actions offered now, by label.
     pub fn offered(&self) -> &[farebox_server::protocol::Offer] {
         self.latest.offered()
-    }
-
-    /// What the last action was, as this seat was shown it.
-    pub fn last(&self) -> Option<&Told> {
-        self.latest.last.as_ref()
     }
 
     /// Stops the session: leaves the table, and stops a server hosted here, on a thread of
