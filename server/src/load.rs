@@ -69,6 +69,7 @@ async fn table(
     code: String,
     own: usize,
     pause: Duration,
+    index: u64,
 ) -> Result<(u64, Vec<Duration>), String> {
     let mut watcher = AsyncConn::connect(&addr).await?;
     watcher
@@ -92,7 +93,10 @@ async fn table(
     let mut times = vec![];
     let mut number = 0;
     let mut acted = None;
-    let mut pick: u64 = 0x2545_f491_4f6c_dd1d;
+    // Each table's person picks and pauses on a sequence of its own: with one sequence for all,
+    // every person paused alike and a thousand of them acted in the same instant, a burst no
+    // real table of people makes.
+    let mut pick: u64 = 0x2545_f491_4f6c_dd1d ^ (index + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     // The person's update after its own action, when it is the person's turn again.
     let mut next: Option<Box<Update>> = None;
     while times.len() < own {
@@ -159,8 +163,8 @@ pub async fn run_paced(
     let start = Instant::now();
     let tables = codes.len();
     let mut tasks = vec![];
-    for code in codes {
-        tasks.push(tokio::spawn(table(addr.to_string(), code, own, pause)));
+    for (index, code) in (0u64..).zip(codes) {
+        tasks.push(tokio::spawn(table(addr.to_string(), code, own, pause, index)));
     }
     let mut actions = 0;
     let mut times = vec![];
