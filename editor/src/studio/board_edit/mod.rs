@@ -23,8 +23,10 @@ mod canvas;
 mod graph;
 mod grid;
 mod keys;
+mod multi;
 mod overlay;
 mod sections;
+mod spaces;
 mod start;
 mod track;
 
@@ -84,7 +86,7 @@ impl Tool {
     fn hint(self) -> &'static str {
         match self {
             Tool::Select => {
-                "Click a cell, space or road to inspect it; drag a space to move it, or over cells to select a rectangle (drag it from inside to move it). F1 lists the keys."
+                "Click a cell, space or road to inspect it. Spaces: Shift+click or drag a box to pick several, drag one to move them all. Cells: drag to select a rectangle, drag it from inside to move it. F1 lists the keys."
             }
             Tool::Paint => "Click or drag over cells to lay the brush tile. R turns it.",
             Tool::Erase => "Click or drag over cells to take their tiles off.",
@@ -121,8 +123,12 @@ type Painted = (u32, u32, Option<(String, u8)>);
 enum Drag {
     /// A paint or erase stroke: the cells done so far.
     Stroke,
-    /// A space being moved: where the pointer took it.
-    Move { at: GraphAt, id: String, index: u32 },
+    /// The picked spaces being moved: where the pointer took them, and the space it took
+    /// them by.
+    MoveMany { from: egui::Pos2, grab: u32 },
+    /// A box being dragged over the table from this point, to pick the spaces in it (`add`:
+    /// to those picked already, with Shift).
+    Boxing { from: egui::Pos2, add: bool },
     /// Grid: a rectangle being marked from this cell.
     Area { anchor: (u32, u32) },
     /// Grid: the marked rectangle being moved, taken at this cell.
@@ -186,6 +192,15 @@ pub struct BoardEditor {
     hover_cell: Option<(u32, u32)>,
     /// What the "Show play" overlay colours the board by.
     pub show_play: ShowPlay,
+    /// Maps and sections: the spaces picked together (two or more; one is `selection`).
+    pub picked: Vec<spaces::Picked>,
+    /// Spaces copied with their roads.
+    space_clip: Option<spaces::SpaceClip>,
+    /// Maps and sections: snapping to a grid while dragging (on, and the step in board
+    /// units; 0 until the board's own is worked out).
+    pub snap: (bool, f64),
+    /// The board point under the pointer last frame (where Ctrl+V pastes spaces).
+    hover_board: Option<(f64, f64)>,
 }
 
 impl Default for BoardEditor {
@@ -212,6 +227,10 @@ impl Default for BoardEditor {
             help: false,
             hover_cell: None,
             show_play: ShowPlay::Off,
+            picked: Vec::new(),
+            space_clip: None,
+            snap: (false, 0.0),
+            hover_board: None,
         }
     }
 }
@@ -259,6 +278,10 @@ impl BoardEditor {
             && (a.x1 > g.width || a.y1 > g.height)
         {
             self.area = None;
+        }
+        // A single selection made elsewhere (a click, a new space) ends a pick of several.
+        if self.picked.len() > 1 && self.selection.is_some() {
+            self.picked.clear();
         }
         let kind = def.board.kind_name();
         if !tools(kind).contains(&self.tool) {
@@ -404,10 +427,12 @@ impl BoardEditor {
         match &def.board {
             BoardDef::Grid(_) => self.palette_ui(ui, def, out),
             BoardDef::Sections(s) => {
+                self.snap_ui(ui);
                 ui.separator();
                 ui.heading("Sections");
                 sections_ui(ui, s, out);
             }
+            BoardDef::Graph(_) => self.snap_ui(ui),
             BoardDef::Track(t) => {
                 ui.separator();
                 ui.heading("Track pieces");
@@ -458,6 +483,10 @@ impl BoardEditor {
                 }
                 ui.separator();
                 self.grid_size_ui(ui, g.width, g.height, out);
+            }
+            (BoardDef::Graph(_) | BoardDef::Sections(_), _) if self.picked.len() > 1 => {
+                ui.separator();
+                self.spaces_ui(ui, def, out);
             }
             (_, Some(Selection::Space { at, id })) => {
                 ui.separator();
