@@ -124,6 +124,7 @@ impl BoardEditor {
         if grid
             && let (Some(s), Some(place)) = (space, space.and_then(|s| t.places[s as usize]))
             && matches!(self.tool, Tool::Paint | Tool::Erase)
+            && (self.stamp.is_none() || self.tool == Tool::Erase)
         {
             let _ = s;
             let rect = Rect::from_center_size(place.c, Vec2::splat(place.r * 2.0));
@@ -149,6 +150,10 @@ impl BoardEditor {
         }
 
         match self.tool {
+            Tool::Paint if grid && self.stamp.is_some() => {
+                self.stamp_paint(t, b, cell, started, primary_down, def, c, out);
+            }
+            Tool::Lasso if grid => self.lasso(ui, t, b, started),
             Tool::Paint | Tool::Erase if grid => {
                 if started && space.is_some() {
                     let label = if self.tool == Tool::Paint {
@@ -200,7 +205,7 @@ impl BoardEditor {
                 }
             }
             Tool::Select if grid => {
-                self.grid_select(t, b, cell, started, primary_down, def, c, out);
+                self.grid_select(ui, t, b, cell, started, primary_down, def, c, out);
             }
             Tool::Fill | Tool::Pick if grid => {
                 if r.clicked()

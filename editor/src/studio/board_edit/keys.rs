@@ -10,13 +10,21 @@ use crate::studio::Command;
 use crate::studio::content::Content;
 
 /// Every key of the board editor, as the overlay lists them: (keys, what they do).
-pub const KEYS: [(&str, &str); 22] = [
+pub const KEYS: [(&str, &str); 24] = [
     ("F1 or ?", "Show or hide this list"),
     ("Right-drag, wheel", "Pan and zoom the board"),
     ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo an edit"),
     ("Ctrl+S", "Save"),
     ("Drag with Select", "Grid: select a rectangle of cells"),
     ("Drag inside it", "Grid: move the selected cells"),
+    (
+        "Ctrl+click, Lasso tool",
+        "Grid: add a cell to the selection or take it out; draw round cells",
+    ),
+    (
+        "Use as stamp",
+        "Grid: paint with every tile of the selection at once",
+    ),
     ("Ctrl+C / Ctrl+X", "Grid: copy / cut the selected cells"),
     ("Ctrl+V", "Grid: paste at the cell under the pointer"),
     (
@@ -115,7 +123,7 @@ impl BoardEditor {
             return;
         }
         // A rectangle of several cells is what the keys act on, where one is selected.
-        let many = self.area.filter(|a| a.w() * a.h() > 1).is_some();
+        let many = self.area.as_ref().is_some_and(|a| a.count() > 1);
         if k.turn && many {
             self.turn_area(Turn::Quarter, def, c, out);
         } else if k.turn {
@@ -134,7 +142,7 @@ impl BoardEditor {
             self.clear_area("Cut", out);
         }
         if k.paste {
-            match self.hover_cell.or(self.area.map(|a| (a.x0, a.y0))) {
+            match self.hover_cell.or(self.area.as_ref().map(|a| (a.x0, a.y0))) {
                 Some(at) => self.paste(at, def, c, out),
                 None => self.message = Some("Point at the cell to paste at.".into()),
             }

@@ -20,6 +20,7 @@
 
 mod area;
 mod canvas;
+mod free;
 mod graph;
 mod grid;
 mod keys;
@@ -68,6 +69,8 @@ pub enum Tool {
     Fill,
     /// Grid: the eyedropper; the tile of the cell clicked becomes the brush.
     Pick,
+    /// Grid: a free line drawn round cells selects them.
+    Lasso,
 }
 
 impl Tool {
@@ -81,6 +84,7 @@ impl Tool {
             Tool::Delete => "Delete",
             Tool::Fill => "Fill",
             Tool::Pick => "Pick a tile",
+            Tool::Lasso => "Lasso",
         }
     }
     fn hint(self) -> &'static str {
@@ -97,6 +101,9 @@ impl Tool {
                 "Click a cell: it and every cell joined to it side by side that holds the same tile (or none) get the brush tile."
             }
             Tool::Pick => "Click a cell to take up its tile, as it is turned, as the brush.",
+            Tool::Lasso => {
+                "Draw round cells to select them (Shift adds to the selection). With Select, Ctrl+click adds or takes out one cell."
+            }
         }
     }
 }
@@ -133,6 +140,13 @@ enum Drag {
     Area { anchor: (u32, u32) },
     /// Grid: the marked rectangle being moved, taken at this cell.
     MoveArea { grab: (u32, u32) },
+    /// Grid: a free line being drawn round cells (`add`: to the selection, with Shift).
+    Lasso { points: Vec<egui::Pos2>, add: bool },
+    /// Grid: a stroke of the stamp from the cell `anchor`; `last`, where it was laid last.
+    Stamp {
+        anchor: (u32, u32),
+        last: Option<(u32, u32)>,
+    },
     /// A road being drawn from a space.
     Connect {
         at: GraphAt,
@@ -186,6 +200,8 @@ pub struct BoardEditor {
     /// Grid: the rectangle of cells selected (with Select, by dragging), and the cells copied.
     pub area: Option<area::Area>,
     clip: Option<area::Clip>,
+    /// Grid: the tiles the Paint tool lays at once, taken up from a selection.
+    stamp: Option<area::Clip>,
     /// The list of keys is shown (F1 or ?).
     pub help: bool,
     /// Grid: the cell under the pointer last frame (where Ctrl+V pastes).
@@ -224,6 +240,7 @@ impl Default for BoardEditor {
             start: start::StartForm::default(),
             area: None,
             clip: None,
+            stamp: None,
             help: false,
             hover_cell: None,
             show_play: ShowPlay::Off,
@@ -244,6 +261,7 @@ fn tools(kind: &str) -> &'static [Tool] {
             Tool::Erase,
             Tool::Fill,
             Tool::Pick,
+            Tool::Lasso,
         ],
         "graph" | "sections" => &[Tool::Select, Tool::AddSpace, Tool::Connect, Tool::Delete],
         _ => &[Tool::Select],
@@ -274,7 +292,7 @@ impl BoardEditor {
             self.pending.clear();
         }
         // A selected rectangle that is no longer all on the grid (it shrank) is dropped.
-        if let (BoardDef::Grid(g), Some(a)) = (&def.board, self.area)
+        if let (BoardDef::Grid(g), Some(a)) = (&def.board, self.area.as_ref())
             && (a.x1 > g.width || a.y1 > g.height)
         {
             self.area = None;
@@ -425,7 +443,10 @@ impl BoardEditor {
             self.help = !self.help;
         }
         match &def.board {
-            BoardDef::Grid(_) => self.palette_ui(ui, def, out),
+            BoardDef::Grid(_) => {
+                self.stamp_ui(ui);
+                self.palette_ui(ui, def, out);
+            }
             BoardDef::Sections(s) => {
                 self.snap_ui(ui);
                 ui.separator();
@@ -474,7 +495,7 @@ impl BoardEditor {
         };
         match (&def.board, self.selection.clone()) {
             (BoardDef::Grid(g), sel) => {
-                if let Some(a) = self.area.filter(|a| a.w() * a.h() > 1) {
+                if let Some(a) = self.area.clone().filter(|a| a.count() > 1) {
                     ui.separator();
                     self.area_ui(ui, a, def, c, out);
                 } else if let Some(Selection::Cell(x, y)) = sel {
