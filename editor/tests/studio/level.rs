@@ -770,3 +770,25 @@ fn cells_picked_by_ctrl_click_and_the_lasso_are_copied_in_their_shape_and_stampe
     });
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_cell_is_found_by_its_name_and_selected() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    settle(&mut h);
+    type_into(&mut h, "Find", "start");
+    settle(&mut h);
+    assert_eq!(h.query_all_by_label_contains("· start").count(), 4);
+    type_into(&mut h, "Find", "start-4");
+    settle(&mut h);
+    h.get_by_label_contains("start-4 (1,6)").click();
+    h.step();
+    assert_eq!(
+        h.state().as_ref().unwrap().board.selection,
+        Some(farebox_editor::studio::board_edit::Selection::Cell(1, 6))
+    );
+    assert_eq!(h.state().as_ref().unwrap().board.view_center(), (1.0, 6.0));
+    let _ = std::fs::remove_dir_all(dir);
+}

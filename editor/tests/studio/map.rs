@@ -275,3 +275,57 @@ fn a_box_of_spaces_is_moved_on_the_grid_copied_with_its_roads_pasted_and_deleted
     });
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_zoomed_in_map_shows_a_minimap_that_moves_the_view_and_a_search_finds_a_space() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    settle(&mut h);
+    // The whole map in view: no minimap.
+    assert!(h.query_by_label("Minimap").is_none());
+    // Zoomed in on the middle, part of the map is out of view and the minimap shows.
+    let middle = on_screen(&h)(600.0, 400.0);
+    h.hover_at(middle);
+    h.step();
+    h.event(egui::Event::Zoom(3.0));
+    h.step();
+    settle(&mut h);
+    until_shown(&mut h, "Minimap");
+    let board = |h: &H| h.state().as_ref().unwrap().board.view_center();
+    let before = board(&h);
+    // A click near the minimap's bottom-right corner moves the view to the south-east.
+    let map = h.get_by_label("Minimap").rect();
+    let at = map.min + map.size() * egui::vec2(0.9, 0.9);
+    h.hover_at(at);
+    h.step();
+    h.drag_at(at);
+    h.step();
+    h.drop_at(at);
+    h.step();
+    let after = board(&h);
+    assert!(
+        after.0 > 950.0 && after.1 > 600.0 && after != before,
+        "{before:?} -> {after:?}"
+    );
+    // The click on the minimap did not drop a selection box or pick anything.
+    assert!(picked(&h).is_empty());
+    // Find: "hoot" lists Hootwood Lookout; picking it selects it and centres the view on it.
+    type_into(&mut h, "Find", "hoot");
+    settle(&mut h);
+    h.get_by_label("Hootwood Lookout (hootwood-lookout) · stand, perch")
+        .click();
+    h.step();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("Space hootwood-lookout")
+            .is_some()
+    );
+    assert_eq!(board(&h), (120.0, 110.0));
+    // A tag finds every space that carries it.
+    type_into(&mut h, "Find", "chance");
+    settle(&mut h);
+    assert_eq!(h.query_all_by_label_contains(" · chance").count(), 8);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -82,7 +82,11 @@ impl BoardEditor {
             }
         });
         if let Some(t) = table {
-            self.pointer(ui, &t, &built, def, c, out);
+            // A press on the minimap moves the view, not the tool.
+            let on_map = self.minimap(ui, &t);
+            if !on_map || self.drag.is_some() {
+                self.pointer(ui, &t, &built, def, c, out);
+            }
         }
         self.built = Some(built);
     }

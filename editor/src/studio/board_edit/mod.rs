@@ -20,6 +20,7 @@
 
 mod area;
 mod canvas;
+mod finder;
 mod free;
 mod graph;
 mod grid;
@@ -215,6 +216,8 @@ pub struct BoardEditor {
     /// Maps and sections: snapping to a grid while dragging (on, and the step in board
     /// units; 0 until the board's own is worked out).
     pub snap: (bool, f64),
+    /// What the Find field holds.
+    pub find: String,
     /// The board point under the pointer last frame (where Ctrl+V pastes spaces).
     hover_board: Option<(f64, f64)>,
 }
@@ -248,6 +251,7 @@ impl Default for BoardEditor {
             space_clip: None,
             snap: (false, 0.0),
             hover_board: None,
+            find: String::new(),
         }
     }
 }
@@ -318,6 +322,12 @@ impl BoardEditor {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     self.tools_ui(ui, &def, out);
+                    if matches!(
+                        def.board,
+                        BoardDef::Grid(_) | BoardDef::Graph(_) | BoardDef::Sections(_)
+                    ) {
+                        self.find_ui(ui, &def);
+                    }
                     overlay::control_ui(ui, &mut self.show_play, play, kind, out);
                 });
             });
