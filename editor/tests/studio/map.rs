@@ -329,3 +329,48 @@ fn a_zoomed_in_map_shows_a_minimap_that_moves_the_view_and_a_search_finds_a_spac
     assert_eq!(h.query_all_by_label_contains(" · chance").count(), 8);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A card of Critter Cab's passengers deck: its destinations as the live version has them.
+fn destinations(s: &Studio, card: &str) -> Option<String> {
+    let d = live(s)?.decks.iter().find(|d| d.id == "passengers")?;
+    let c = d.cards.iter().find(|c| c.id == card)?;
+    c.fields.get("destinations").map(|v| v.to_string())
+}
+
+#[test]
+fn a_cards_spaces_are_picked_on_the_board() {
+    let (dir, folder) = copy_of("critter-cab");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    h.get_by_label("Decks & tables").click();
+    settle(&mut h);
+    h.get_by_label_contains("passengers (").click();
+    settle(&mut h);
+    assert_eq!(
+        destinations(h.state().as_ref().unwrap(), "squirrel-courier").as_deref(),
+        Some("[acorn-square, otter-wharf]")
+    );
+    // The first card's destinations: "Pick" shows the board, asking for two spaces.
+    h.get_all_by_label("Pick").next().unwrap().click();
+    h.step();
+    settle(&mut h);
+    assert_eq!(h.state().as_ref().unwrap().tab, Tab::Board);
+    assert!(
+        h.query_by_label_contains(
+            "Click 2 spaces on the board for destinations of squirrel-courier"
+        )
+        .is_some()
+    );
+    h.get_by_label("Lilypad Lido").click();
+    h.step();
+    settle(&mut h);
+    assert!(h.query_by_label("Picked: lilypad-lido").is_some());
+    h.get_by_label("Badger Heights").click();
+    h.step();
+    // Both picked: the card has them, and Decks & tables is back.
+    until(&mut h, "the destinations picked", |s| {
+        destinations(s, "squirrel-courier").as_deref() == Some("[lilypad-lido, badger-heights]")
+    });
+    assert_eq!(h.state().as_ref().unwrap().tab, Tab::Data);
+    let _ = std::fs::remove_dir_all(dir);
+}

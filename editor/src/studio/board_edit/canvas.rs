@@ -153,6 +153,15 @@ impl BoardEditor {
             );
         }
 
+        // Picking spaces for a card's or row's field: a click picks, whatever the tool.
+        if self.pick.is_some() {
+            if r.clicked()
+                && let Some(s) = space
+            {
+                self.pick_click(b, s, out);
+            }
+            return;
+        }
         match self.tool {
             Tool::Paint if grid && self.stamp.is_some() => {
                 self.stamp_paint(t, b, cell, started, primary_down, def, c, out);

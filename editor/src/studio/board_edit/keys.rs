@@ -115,6 +115,10 @@ impl BoardEditor {
             return;
         }
         let k = ui.input(pressed);
+        if k.escape && self.pick.take().is_some() {
+            out.push(Command::Show(crate::studio::Tab::Data));
+            return;
+        }
         if k.help {
             self.help = !self.help;
         }

@@ -27,6 +27,7 @@ mod grid;
 mod keys;
 mod multi;
 mod overlay;
+mod pick;
 mod sections;
 mod spaces;
 mod start;
@@ -218,6 +219,8 @@ pub struct BoardEditor {
     pub snap: (bool, f64),
     /// What the Find field holds.
     pub find: String,
+    /// A card's or row's field being set by clicking spaces.
+    pub pick: Option<crate::studio::PickSpace>,
     /// The board point under the pointer last frame (where Ctrl+V pastes spaces).
     hover_board: Option<(f64, f64)>,
 }
@@ -252,6 +255,7 @@ impl Default for BoardEditor {
             snap: (false, 0.0),
             hover_board: None,
             find: String::new(),
+            pick: None,
         }
     }
 }
@@ -340,6 +344,7 @@ impl BoardEditor {
                 });
             });
         egui::CentralPanel::default().show(ui, |ui| {
+            self.pick_banner(ui, out);
             if let Some(m) = c.message.as_ref().or(self.message.as_ref()) {
                 ui.colored_label(ui.visuals().warn_fg_color, m);
             }
