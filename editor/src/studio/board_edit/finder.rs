@@ -106,8 +106,7 @@ impl BoardEditor {
     /// The search field and its results, in the tools panel.
     pub(super) fn find_ui(&mut self, ui: &mut egui::Ui, def: &GameDef) {
         ui.separator();
-        ui.heading("Find");
-        let l = ui.label("Find");
+        let l = ui.heading("Find");
         ui.add(
             egui::TextEdit::singleline(&mut self.find)
                 .hint_text("a space, cell or tag")
@@ -166,28 +165,36 @@ impl BoardEditor {
             size,
         );
         let to_map = |p: Pos2| map.min + (p - extent.min) * k;
-        let frame = map.expand(4.0);
-        t.painter
-            .rect_filled(frame, 4.0, Color32::from_black_alpha(190));
-        t.painter.rect_stroke(
+        let frame = map.expand(5.0);
+        // Over the board's names, which are drawn above the table.
+        let painter = ui
+            .ctx()
+            .layer_painter(egui::LayerId::new(
+                egui::Order::Foreground,
+                ui.scope_id().with("board-minimap-layer"),
+            ))
+            .with_clip_rect(t.rect);
+        painter.rect_filled(frame, 4.0, Color32::from_rgb(0x1b, 0x24, 0x27));
+        painter.rect_filled(map, 2.0, board_view::PAPER.gamma_multiply(0.35));
+        painter.rect_stroke(
             frame,
             4.0,
-            Stroke::new(1.0, Color32::from_white_alpha(90)),
+            Stroke::new(1.0, Color32::from_white_alpha(110)),
             egui::StrokeKind::Inside,
         );
         for place in t.places.iter().flatten() {
             let (x, y) = t.xf.board(place.c);
             let p = to_map(Pos2::new(x as f32, y as f32));
             if map.expand(1.0).contains(p) {
-                t.painter
-                    .circle_filled(p, 1.6, Color32::from_rgb(0xe8, 0xe2, 0xd0));
+                painter.circle_filled(p, 1.5, board_view::PAPER);
             }
         }
         let view = Rect::from_min_max(to_map(seen.min), to_map(seen.max)).intersect(frame);
-        t.painter.rect_stroke(
+        painter.rect_filled(view, 1.0, board_view::ACTION.gamma_multiply(0.15));
+        painter.rect_stroke(
             view,
             1.0,
-            Stroke::new(1.5, board_view::ACTION),
+            Stroke::new(2.0, board_view::ACTION),
             egui::StrokeKind::Inside,
         );
         let r = ui.interact(
