@@ -374,3 +374,39 @@ fn a_cards_spaces_are_picked_on_the_board() {
     assert_eq!(h.state().as_ref().unwrap().tab, Tab::Data);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A space of Taxi Derby's Old Quarter section, in the section's own coordinates.
+fn old_quarter(s: &Studio, id: &str) -> Option<(f64, f64)> {
+    let BoardDef::Sections(x) = &live(s)?.board else {
+        return None;
+    };
+    let sec = x.sections.iter().find(|sec| sec.id == "old-quarter")?;
+    let sp = sec.graph.spaces.iter().find(|sp| sp.id == id)?;
+    Some((sp.x, sp.y))
+}
+
+#[test]
+fn spaces_of_a_section_are_aligned_in_the_sections_own_coordinates() {
+    let (dir, folder) = copy_of("taxi-derby");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    settle(&mut h);
+    // The Old Quarter lies at (8, 8) on the board; its spaces are written from its corner.
+    assert_eq!(
+        old_quarter(h.state().as_ref().unwrap(), "oq-h1-4"),
+        Some((7.0, 2.0))
+    );
+    h.get_by_label("Red Depot, front").click();
+    h.step();
+    shift_click(&mut h, "Red Depot, side");
+    settle(&mut h);
+    assert!(h.query_by_label("2 spaces picked").is_some());
+    h.get_by_label("Align left").click();
+    h.step();
+    until(&mut h, "both at the left one's x, in the section", |s| {
+        old_quarter(s, "oq-h1-4") == Some((6.0, 2.0))
+            && old_quarter(s, "oq-v3-1").is_some_and(|p| p.0 == 6.0)
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
