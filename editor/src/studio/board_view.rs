@@ -258,6 +258,11 @@ pub(crate) struct Table {
 }
 
 impl Table {
+    /// The board's extent, in board units.
+    pub fn extent(&self) -> Rect {
+        self.extent
+    }
+
     /// The space under a screen point, the nearest when they overlap.
     pub fn space_at(&self, p: Pos2) -> Option<u32> {
         self.places

@@ -39,10 +39,27 @@ use diagnostics::diagnostics_ui;
 pub use leaving::{Leave, Loss};
 use reload::{Loaded, ModPlace, Watcher};
 
+/// A field of a card or row that names spaces, being set by clicking them on the board.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PickSpace {
+    /// What is being set, as the board's banner names it ("destinations of hare-family").
+    pub what: String,
+    /// The edit that sets the field (its value is filled in with what is picked).
+    pub edit: edit::Edit,
+    /// A list of spaces (`refs`): Some, with how many it holds when that is fixed (else Done
+    /// ends the picking); None for one space.
+    pub list: Option<Option<usize>>,
+    /// The spaces picked so far, for a list.
+    pub picked: Vec<String>,
+}
+
 /// What a panel asks the app to do.
 pub enum Command {
     /// Opens a mod: a bundled id or a folder.
     Open(String),
+    /// A card's or row's field that names spaces is set by clicking them on the board: the
+    /// Board tab is shown in picking mode.
+    PickSpace(PickSpace),
     /// Back to the start screen.
     Close,
     /// Shows a tab.
@@ -299,6 +316,11 @@ impl Studio {
             Command::Close => {
                 self.project = None;
                 self.play.close();
+            }
+            Command::PickSpace(p) => {
+                self.board.pick = Some(p);
+                self.tab = Tab::Board;
+                self.open_content();
             }
             Command::Show(t) => {
                 self.tab = t;

@@ -653,3 +653,142 @@ fn the_history_panel_names_each_step_and_goes_back_and_forward_to_one() {
     assert!(!h.state().as_ref().unwrap().unsaved());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// The live board's tile ids at the given cells (None where a cell has none).
+fn tiles_at(s: &Studio, cells: &[(u32, u32)]) -> Vec<Option<String>> {
+    cells
+        .iter()
+        .map(|&(x, y)| cell_at(s, x, y).and_then(|c| c.0).map(|t| t.0))
+        .collect()
+}
+
+#[test]
+fn cells_picked_by_ctrl_click_and_the_lasso_are_copied_in_their_shape_and_stamped() {
+    use farebox_editor::studio::edit::Edit;
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    for (x, y, tile, rotation) in [
+        (2, 2, "cs-t3", 1),
+        (3, 2, "cs-t1", 0),
+        (3, 3, "cs-t4", 0),
+        (5, 4, "cs-t1", 0),
+    ] {
+        edit_now(
+            &mut h,
+            Edit::SetCellTile {
+                x,
+                y,
+                tile: Some(tile.into()),
+                rotation,
+            },
+        );
+    }
+    edit_now(
+        &mut h,
+        Edit::SetCellLabel {
+            x: 5,
+            y: 6,
+            id: Some("kerb".into()),
+            tags: vec![],
+        },
+    );
+    until(&mut h, "the cells set", |s| {
+        cell_at(s, 5, 6) == named("kerb")
+    });
+    settle(&mut h);
+    // A click on 2,2, then Ctrl+click on 3,3: two cells, not the rectangle between them.
+    h.get_by_label("2,2").click();
+    h.step();
+    h.get_by_label("3,3")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    h.step();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("Selected: 2 cells, within 2,2 to 3,3")
+            .is_some()
+    );
+    // Pasted at 4,4, the two land at 4,4 and 5,5; 5,4 between them keeps its tile.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::C);
+    h.step();
+    hover_cell(&mut h, "4,4");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::V);
+    h.step();
+    until(&mut h, "the two cells pasted in their shape", |s| {
+        cell_at(s, 4, 4) == tiled("cs-t3", 1)
+            && cell_at(s, 5, 5) == tiled("cs-t4", 0)
+            && cell_at(s, 5, 4) == tiled("cs-t1", 0)
+    });
+    // Delete empties the two pasted cells alone.
+    h.key_press(egui::Key::Delete);
+    h.step();
+    until(&mut h, "the pasted cells emptied", |s| {
+        tiles_at(s, &[(4, 4), (5, 5), (5, 4)]) == [None, None, Some("cs-t1".into())]
+    });
+    // The Lasso: a line round 2,2, 3,2 and 2,3 (a corner of three), not 3,3.
+    h.get_by_label("Lasso").click();
+    h.step();
+    let c22 = h.get_by_label("2,2").rect();
+    let s = c22.width();
+    let o = c22.center();
+    let ring = [
+        o + egui::vec2(-0.5, -0.5) * s,
+        o + egui::vec2(1.6, -0.5) * s,
+        o + egui::vec2(-0.5, 1.6) * s,
+    ];
+    h.hover_at(ring[0]);
+    h.step();
+    h.drag_at(ring[0]);
+    h.step();
+    for p in [ring[1], ring[2], ring[0]] {
+        h.hover_at(p);
+        h.step();
+    }
+    h.drop_at(ring[0]);
+    h.step();
+    settle(&mut h);
+    assert!(
+        h.query_by_label_contains("Selected: 3 cells, within 2,2 to 3,3")
+            .is_some()
+    );
+    // Taken up as a stamp, one click at 4,6 lays its two tiles (2,3 has none, and its place
+    // is off the board), and the name of the cell under it stays.
+    h.get_by_label("Use as stamp").click();
+    h.step();
+    assert_eq!(h.state().as_ref().unwrap().board.tool, Tool::Paint);
+    until_shown(&mut h, "Stamp: 2 x 2 cells, 2 tiles");
+    h.get_by_label("4,6").click();
+    h.step();
+    until(&mut h, "the stamp laid at 4,6", |s| {
+        cell_at(s, 4, 6) == tiled("cs-t3", 1)
+            && cell_at(s, 5, 6) == Some((Some(("cs-t1".into(), 0)), Some("kerb".into())))
+    });
+    undo(&mut h);
+    until(&mut h, "the stamp undone in one step", |s| {
+        cell_at(s, 4, 6).is_none() && cell_at(s, 5, 6) == named("kerb")
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_cell_is_found_by_its_name_and_selected() {
+    let (dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    show_tab(&mut h, "Board");
+    settle(&mut h);
+    type_into(&mut h, "Find", "start");
+    settle(&mut h);
+    assert_eq!(h.query_all_by_label_contains("· start").count(), 4);
+    type_into(&mut h, "Find", "start-4");
+    settle(&mut h);
+    h.get_by_label_contains("start-4 (1,6)").click();
+    h.step();
+    assert_eq!(
+        h.state().as_ref().unwrap().board.selection,
+        Some(farebox_editor::studio::board_edit::Selection::Cell(1, 6))
+    );
+    assert_eq!(h.state().as_ref().unwrap().board.view_center(), (1.0, 6.0));
+    let _ = std::fs::remove_dir_all(dir);
+}

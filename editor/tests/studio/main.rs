@@ -13,6 +13,7 @@ mod author;
 mod board;
 mod edit;
 mod level;
+mod map;
 mod online;
 mod overlay;
 mod play;

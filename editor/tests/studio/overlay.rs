@@ -85,3 +85,64 @@ fn show_play_offers_a_run_then_colours_the_grid_with_a_legend() {
             .is_some()
     );
 }
+
+#[test]
+fn show_play_follows_an_edit_of_the_board_once_the_outcome_games_are_played_again() {
+    let (_dir, folder) = copy_of("curbside");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    h.state_mut().as_mut().unwrap().outcomes.set_games(12);
+    show_tab(&mut h, "Board");
+    until_shown(&mut h, "Show play");
+    h.get_by_label("visited").click();
+    settle(&mut h);
+    let run = h
+        .get_all_by_label("Run outcomes")
+        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .expect("the overlay's Run outcomes");
+    run.click();
+    h.step();
+    until_long(&mut h, "the first run's end", |s| !s.outcomes.is_running());
+    settle(&mut h);
+    until_shown(&mut h, "Games (of 12) in which a piece stood on it");
+    assert_eq!(
+        legend_counts(&h, "cells")
+            .iter()
+            .map(|(_, n)| n)
+            .sum::<u64>(),
+        36
+    );
+    // A column added on the right, as a person adds it: the edit is checked, the outcome
+    // games are played again on the new board by themselves, and the overlay shows them.
+    h.get_by_label("+ column right").click();
+    h.step();
+    until(&mut h, "the wider board live", |s| {
+        live(s).is_some_and(
+            |d| matches!(&d.board, farebox::content::def::BoardDef::Grid(g) if g.width == 7),
+        )
+    });
+    let counted = |s: &Studio| {
+        let run = s.outcomes.play_run();
+        run.figures
+            .filter(|_| run.current && !run.running)
+            .map(|f| f.spaces.len())
+    };
+    // Until the new run is in, the old figures are not shown over the new board.
+    if counted(h.state().as_ref().unwrap()).is_none() {
+        settle(&mut h);
+        assert_eq!(
+            legend_counts(&h, "cells")
+                .iter()
+                .map(|(_, n)| n)
+                .sum::<u64>(),
+            0
+        );
+    }
+    until_long(&mut h, "the run on the new board", |s| {
+        counted(s) == Some(42)
+    });
+    settle(&mut h);
+    until_shown(&mut h, "Games (of 12) in which a piece stood on it");
+    let lines = legend_counts(&h, "cells");
+    assert_eq!(lines.iter().map(|(_, n)| n).sum::<u64>(), 42, "{lines:?}");
+}

@@ -5,7 +5,7 @@
 //! cell keeps everything its record holds (tile and turn, name, tags, properties) wherever
 //! it goes.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet, VecDeque};
 
 use eframe::egui::{self, Rect, Stroke};
 use farebox::GameDef;
@@ -18,13 +18,16 @@ use crate::studio::board_view::{self, Table};
 use crate::studio::content::Content;
 use crate::studio::edit::{CellRecord, Edit};
 
-/// A rectangle of cells, its corners included (`x0 <= x1`, `y0 <= y1`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// A rectangle of cells, its corners included (`x0 <= x1`, `y0 <= y1`), or (a free
+/// selection) some of the cells in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Area {
     pub x0: u32,
     pub y0: u32,
     pub x1: u32,
     pub y1: u32,
+    /// A free selection: only these cells of the rectangle (None: all of them).
+    pub only: Option<BTreeSet<(u32, u32)>>,
 }
 
 impl Area {
@@ -35,7 +38,41 @@ impl Area {
             y0: a.1.min(b.1),
             x1: a.0.max(b.0),
             y1: a.1.max(b.1),
+            only: None,
         }
+    }
+    /// These cells (a rectangle when they fill their box), or None for no cells.
+    pub fn of_cells(cells: impl IntoIterator<Item = (u32, u32)>) -> Option<Area> {
+        let set: BTreeSet<(u32, u32)> = cells.into_iter().collect();
+        let x0 = set.iter().map(|c| c.0).min()?;
+        let y0 = set.iter().map(|c| c.1).min()?;
+        let x1 = set.iter().map(|c| c.0).max()?;
+        let y1 = set.iter().map(|c| c.1).max()?;
+        let full = set.len() as u64 == u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1);
+        Some(Area {
+            x0,
+            y0,
+            x1,
+            y1,
+            only: (!full).then_some(set),
+        })
+    }
+    /// The same cells moved by `d`, if they stay at 1 or more.
+    fn shifted(&self, d: (i64, i64)) -> Option<Area> {
+        let cells: Option<Vec<(u32, u32)>> = self
+            .cells()
+            .into_iter()
+            .map(|(x, y)| {
+                let x = u32::try_from(i64::from(x) + d.0).ok().filter(|v| *v > 0)?;
+                let y = u32::try_from(i64::from(y) + d.1).ok().filter(|v| *v > 0)?;
+                Some((x, y))
+            })
+            .collect();
+        Area::of_cells(cells?)
+    }
+    /// Whether only some cells of the rectangle are selected.
+    pub fn is_free(&self) -> bool {
+        self.only.is_some()
     }
     pub fn w(&self) -> u32 {
         self.x1 - self.x0 + 1
@@ -43,16 +80,24 @@ impl Area {
     pub fn h(&self) -> u32 {
         self.y1 - self.y0 + 1
     }
-    fn contains(&self, (x, y): (u32, u32)) -> bool {
-        (self.x0..=self.x1).contains(&x) && (self.y0..=self.y1).contains(&y)
+    pub fn contains(&self, (x, y): (u32, u32)) -> bool {
+        (self.x0..=self.x1).contains(&x)
+            && (self.y0..=self.y1).contains(&y)
+            && self.only.as_ref().is_none_or(|s| s.contains(&(x, y)))
     }
-    fn cells(&self) -> Vec<(u32, u32)> {
-        (self.y0..=self.y1)
-            .flat_map(|y| (self.x0..=self.x1).map(move |x| (x, y)))
-            .collect()
+    pub fn cells(&self) -> Vec<(u32, u32)> {
+        match &self.only {
+            Some(s) => s.iter().copied().collect(),
+            None => (self.y0..=self.y1)
+                .flat_map(|y| (self.x0..=self.x1).map(move |x| (x, y)))
+                .collect(),
+        }
     }
-    fn count(&self) -> u32 {
-        self.w() * self.h()
+    pub fn count(&self) -> u32 {
+        match &self.only {
+            Some(s) => s.len() as u32,
+            None => self.w() * self.h(),
+        }
     }
 }
 
@@ -60,9 +105,11 @@ impl Area {
 /// corner (0-based).
 #[derive(Debug, Clone)]
 pub struct Clip {
-    w: u32,
-    h: u32,
-    cells: Vec<((u32, u32), CellRecord)>,
+    pub(super) w: u32,
+    pub(super) h: u32,
+    pub(super) cells: Vec<((u32, u32), CellRecord)>,
+    /// A free selection copied: the places of its cells (None: the whole rectangle).
+    pub(super) shape: Option<Vec<(u32, u32)>>,
 }
 
 /// How a selection is turned or flipped.
@@ -87,12 +134,12 @@ impl Turn {
 }
 
 /// `n cells` / `1 cell`.
-fn cells_n(n: usize) -> String {
+pub(super) fn cells_n(n: usize) -> String {
     format!("{n} {}", crate::common::plural(n, "cell"))
 }
 
 /// The record with its `x` and `y` set.
-fn at(rec: &CellRecord, (x, y): (u32, u32)) -> CellRecord {
+pub(super) fn at(rec: &CellRecord, (x, y): (u32, u32)) -> CellRecord {
     let mut r: CellRecord = rec
         .iter()
         .filter(|(k, _)| k != "x" && k != "y")
@@ -104,7 +151,7 @@ fn at(rec: &CellRecord, (x, y): (u32, u32)) -> CellRecord {
 }
 
 /// Sets a key of a record (None takes it out).
-fn put(rec: &mut CellRecord, key: &str, v: Option<RawValue>) {
+pub(super) fn put(rec: &mut CellRecord, key: &str, v: Option<RawValue>) {
     rec.retain(|(k, _)| k != key);
     if let Some(v) = v {
         rec.push((key.to_string(), v));
@@ -119,7 +166,7 @@ fn text_of<'r>(rec: &'r CellRecord, key: &str) -> Option<&'r str> {
 }
 
 /// A record's tile and its quarter turns.
-fn tile_of(rec: &CellRecord) -> Option<(String, u8)> {
+pub(super) fn tile_of(rec: &CellRecord) -> Option<(String, u8)> {
     let t = text_of(rec, "tile")?.to_string();
     let rot = rec.iter().find_map(|(k, v)| match v {
         RawValue::Integer(r) if k == "rotation" => u8::try_from(*r).ok(),
@@ -190,7 +237,9 @@ impl BoardEditor {
     /// Copies the selected rectangle; its cells are also put on the system clipboard as
     /// the TOML they are written as.
     pub(super) fn copy_area(&mut self, ctx: &egui::Context, c: &Content) -> bool {
-        let Some(a) = self.area else { return false };
+        let Some(a) = self.area.clone() else {
+            return false;
+        };
         let records = c.editor.grid_cells();
         let cells: Vec<((u32, u32), CellRecord)> = a
             .cells()
@@ -209,23 +258,33 @@ impl BoardEditor {
             })
             .collect();
         ctx.copy_text(text);
+        let what = if a.is_free() {
+            cells_n(a.count() as usize)
+        } else {
+            format!("{} x {} cells", a.w(), a.h())
+        };
         self.message = Some(format!(
-            "Copied {} x {} cells ({} with something on them). Ctrl+V pastes them at the cell under the pointer.",
-            a.w(),
-            a.h(),
+            "Copied {what} ({} with something on them). Ctrl+V pastes them at the cell under the pointer.",
             cells.len()
         ));
+        let shape = a.is_free().then(|| {
+            a.cells()
+                .into_iter()
+                .map(|(x, y)| (x - a.x0, y - a.y0))
+                .collect()
+        });
         self.clip = Some(Clip {
             w: a.w(),
             h: a.h(),
             cells,
+            shape,
         });
         true
     }
 
     /// Empties the selected rectangle (tiles, names, tags, properties); `what` names the step.
     pub(super) fn clear_area(&mut self, what: &str, out: &mut Vec<Command>) {
-        let Some(a) = self.area else { return };
+        let Some(a) = self.area.as_ref() else { return };
         out.push(Command::Edit(Edit::PlaceCells {
             what: format!("{what} {}", cells_n(a.count() as usize)),
             clear: a.cells(),
@@ -246,12 +305,11 @@ impl BoardEditor {
             self.message = Some("Nothing copied yet: select cells and press Ctrl+C.".into());
             return;
         };
-        let target = Area {
-            x0: to.0,
-            y0: to.1,
-            x1: to.0 + clip.w - 1,
-            y1: to.1 + clip.h - 1,
+        let target = match &clip.shape {
+            Some(shape) => Area::of_cells(shape.iter().map(|(dx, dy)| (to.0 + dx, to.1 + dy))),
+            None => Some(Area::spanning(to, (to.0 + clip.w - 1, to.1 + clip.h - 1))),
         };
+        let Some(target) = target else { return };
         if target.x1 > w || target.y1 > h {
             self.message = Some(format!(
                 "The copy is {} x {} cells and does not fit at {},{} on the {w} x {h} board.",
@@ -282,32 +340,22 @@ impl BoardEditor {
             clear: target.cells(),
             cells,
         }));
+        self.selection = Some(Selection::Cell(target.x0, target.y0));
         self.area = Some(target);
-        self.selection = Some(Selection::Cell(to.0, to.1));
         self.message = None;
     }
 
     /// Moves the selected rectangle by `(dx, dy)` cells; it lands whole, over what was there.
     fn move_area(&mut self, d: (i64, i64), def: &GameDef, c: &Content, out: &mut Vec<Command>) {
-        let (Some(a), Some((w, h))) = (self.area, grid_size(def)) else {
+        let (Some(a), Some((w, h))) = (self.area.clone(), grid_size(def)) else {
             return;
         };
-        let shift = |v: u32, d: i64| u32::try_from(i64::from(v) + d).ok().filter(|&v| v > 0);
-        let (Some(x0), Some(y0), Some(x1), Some(y1)) = (
-            shift(a.x0, d.0),
-            shift(a.y0, d.1),
-            shift(a.x1, d.0),
-            shift(a.y1, d.1),
-        ) else {
+        let Some(target) = a.shifted(d).filter(|t| t.x1 <= w && t.y1 <= h) else {
             self.message = Some("The selection would leave the board there.".into());
             return;
         };
-        if x1 > w || y1 > h {
-            self.message = Some("The selection would leave the board there.".into());
-            return;
-        }
-        let target = Area { x0, y0, x1, y1 };
         let records = c.editor.grid_cells();
+        let shift = |v: u32, d: i64| u32::try_from(i64::from(v) + d).ok();
         let cells: Vec<CellRecord> = a
             .cells()
             .into_iter()
@@ -318,6 +366,7 @@ impl BoardEditor {
             .collect();
         let mut clear = a.cells();
         clear.extend(target.cells());
+        let (x0, y0) = (target.x0, target.y0);
         out.push(Command::Edit(Edit::PlaceCells {
             what: format!("Move {} to {x0},{y0}", cells_n(a.count() as usize)),
             clear,
@@ -337,17 +386,19 @@ impl BoardEditor {
         c: &Content,
         out: &mut Vec<Command>,
     ) {
-        let (Some(a), Some((w, h))) = (self.area, grid_size(def)) else {
+        let (Some(a), Some((w, h))) = (self.area.clone(), grid_size(def)) else {
             return;
         };
-        let target = match how {
-            Turn::Quarter => Area {
-                x0: a.x0,
-                y0: a.y0,
-                x1: a.x0 + a.h() - 1,
-                y1: a.y0 + a.w() - 1,
-            },
-            _ => a,
+        let place = |(x, y): (u32, u32)| {
+            let (i, j) = (x - a.x0, y - a.y0);
+            match how {
+                Turn::Quarter => (a.x0 + (a.h() - 1 - j), a.y0 + i),
+                Turn::FlipAcross => (a.x0 + (a.w() - 1 - i), y),
+                Turn::FlipDown => (x, a.y0 + (a.h() - 1 - j)),
+            }
+        };
+        let Some(target) = Area::of_cells(a.cells().into_iter().map(place)) else {
+            return;
         };
         if target.x1 > w || target.y1 > h {
             self.message = Some(format!(
@@ -364,13 +415,7 @@ impl BoardEditor {
             let Some(r) = records.get(&(x, y)) else {
                 continue;
             };
-            let (i, j) = (x - a.x0, y - a.y0);
-            let to = match how {
-                Turn::Quarter => (a.x0 + (a.h() - 1 - j), a.y0 + i),
-                Turn::FlipAcross => (a.x0 + (a.w() - 1 - i), y),
-                Turn::FlipDown => (x, a.y0 + (a.h() - 1 - j)),
-            };
-            let mut rec = at(r, to);
+            let mut rec = at(r, place((x, y)));
             if let Some((tile, rot)) = tile_of(r) {
                 let rotatable = def
                     .tile(&tile)
@@ -489,10 +534,12 @@ impl BoardEditor {
     }
 
     /// Select on a grid: a press and drag marks a rectangle (a click, one cell); a drag from
-    /// inside a marked rectangle of several cells moves it where it is let go.
+    /// inside a marked selection of several cells moves it where it is let go; Ctrl+click
+    /// adds a cell to the selection or takes it out.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn grid_select(
         &mut self,
+        ui: &egui::Ui,
         t: &Table,
         b: &Built,
         cell: Option<(u32, u32)>,
@@ -503,8 +550,13 @@ impl BoardEditor {
         out: &mut Vec<Command>,
     ) {
         if started && let Some(xy) = cell {
-            let inside = self.area.is_some_and(|a| a.contains(xy) && a.count() > 1);
-            if inside {
+            let inside = self
+                .area
+                .as_ref()
+                .is_some_and(|a| a.contains(xy) && a.count() > 1);
+            if self.toggle_cell(ui, xy) {
+                // Ctrl+click: the cell added to the selection or taken out of it.
+            } else if inside {
                 self.drag = Some(Drag::MoveArea { grab: xy });
             } else {
                 self.drag = Some(Drag::Area { anchor: xy });
@@ -528,16 +580,10 @@ impl BoardEditor {
                         i64::from(xy.1) - i64::from(grab.1),
                     )
                 });
-                if let (Some(a), Some(d)) = (self.area, d) {
-                    let moved = |v: u32, by: i64| u32::try_from(i64::from(v) + by).ok();
-                    if let (Some(x0), Some(y0), Some(x1), Some(y1)) = (
-                        moved(a.x0, d.0),
-                        moved(a.y0, d.1),
-                        moved(a.x1, d.0),
-                        moved(a.y1, d.1),
-                    ) {
-                        outline(t, b, Area { x0, y0, x1, y1 }, board_view::ACTION);
-                    }
+                if let (Some(a), Some(d)) = (self.area.as_ref(), d)
+                    && let Some(moved) = a.shifted(d)
+                {
+                    outline(t, b, &moved, board_view::ACTION);
                 }
                 if !primary_down {
                     self.drag = None;
@@ -548,7 +594,7 @@ impl BoardEditor {
             }
             _ => {}
         }
-        if let Some(a) = self.area {
+        if let Some(a) = &self.area {
             outline(t, b, a, egui::Color32::WHITE);
         }
     }
@@ -564,15 +610,26 @@ impl BoardEditor {
         c: &Content,
         out: &mut Vec<Command>,
     ) {
-        ui.strong(format!(
-            "Selected: {} x {} cells, {},{} to {},{}",
-            a.w(),
-            a.h(),
-            a.x0,
-            a.y0,
-            a.x1,
-            a.y1
-        ));
+        if a.is_free() {
+            ui.strong(format!(
+                "Selected: {}, within {},{} to {},{}",
+                cells_n(a.count() as usize),
+                a.x0,
+                a.y0,
+                a.x1,
+                a.y1
+            ));
+        } else {
+            ui.strong(format!(
+                "Selected: {} x {} cells, {},{} to {},{}",
+                a.w(),
+                a.h(),
+                a.x0,
+                a.y0,
+                a.x1,
+                a.y1
+            ));
+        }
         let records = c.editor.grid_cells();
         let (mut tiles, mut named) = (0, 0);
         for xy in a.cells() {
@@ -600,6 +657,13 @@ impl BoardEditor {
             if ui.button("Empty").on_hover_text("Delete").clicked() {
                 self.clear_area("Delete", out);
             }
+            if ui
+                .button("Use as stamp")
+                .on_hover_text("Paint with every tile of the selection at once")
+                .clicked()
+            {
+                self.take_stamp(c);
+            }
         });
         ui.horizontal_wrapped(|ui| {
             for (how, text, key) in [
@@ -625,13 +689,28 @@ impl BoardEditor {
     }
 }
 
-/// A rectangle drawn round the cells of `a` (those on the board).
-fn outline(t: &Table, b: &Built, a: Area, color: egui::Color32) {
+/// A rectangle drawn round the cells of `a` (those on the board); round each of them, for a
+/// free selection.
+pub(super) fn outline(t: &Table, b: &Built, a: &Area, color: egui::Color32) {
     let rect_of = |x: u32, y: u32| {
         let s = b.board.cell(i64::from(x), i64::from(y))?;
         let p = t.places.get(s as usize).copied().flatten()?;
         Some(Rect::from_center_size(p.c, egui::Vec2::splat(p.r * 2.0)))
     };
+    if a.is_free() {
+        for (x, y) in a.cells() {
+            if let Some(r) = rect_of(x, y) {
+                t.painter.rect_filled(r, 2.0, color.gamma_multiply(0.18));
+                t.painter.rect_stroke(
+                    r.shrink(1.0),
+                    2.0,
+                    Stroke::new(2.0, color),
+                    egui::StrokeKind::Inside,
+                );
+            }
+        }
+        return;
+    }
     if let (Some(lo), Some(hi)) = (rect_of(a.x0, a.y0), rect_of(a.x1, a.y1)) {
         t.painter.rect_stroke(
             lo.union(hi),

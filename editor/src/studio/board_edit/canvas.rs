@@ -4,10 +4,10 @@
 
 use std::sync::Arc;
 
-use eframe::egui::{self, Align2, Color32, Pos2, Rect, Stroke, Vec2};
+use eframe::egui::{self, Align2, Color32, Rect, Stroke, Vec2};
 use farebox::{Diagnostic, GameDef};
 
-use super::graph::{edge_at, local_point, snap, snap_step, space_index, space_ref};
+use super::graph::{edge_at, space_index, space_ref};
 use super::{BoardEditor, Built, Drag, Painted, Selection, Tool, delete_edit};
 use crate::studio::Command;
 use crate::studio::board_view::{self, Scene, Table};
@@ -82,7 +82,11 @@ impl BoardEditor {
             }
         });
         if let Some(t) = table {
-            self.pointer(ui, &t, &built, def, c, out);
+            // A press on the minimap moves the view, not the tool.
+            let on_map = self.minimap(ui, &t);
+            if !on_map || self.drag.is_some() {
+                self.pointer(ui, &t, &built, def, c, out);
+            }
         }
         self.built = Some(built);
     }
@@ -115,11 +119,16 @@ impl BoardEditor {
             .and_then(|s| b.board.xy(s))
             .and_then(|(x, y)| Some((u32::try_from(x).ok()?, u32::try_from(y).ok()?)));
         self.hover_cell = cell;
+        self.hover_board = over.map(|p| t.xf.board(p));
+        if !grid {
+            self.draw_snap_grid(t, b);
+        }
 
         // Ghost of the brush over the cell under the pointer.
         if grid
             && let (Some(s), Some(place)) = (space, space.and_then(|s| t.places[s as usize]))
             && matches!(self.tool, Tool::Paint | Tool::Erase)
+            && (self.stamp.is_none() || self.tool == Tool::Erase)
         {
             let _ = s;
             let rect = Rect::from_center_size(place.c, Vec2::splat(place.r * 2.0));
@@ -144,7 +153,20 @@ impl BoardEditor {
             );
         }
 
+        // Picking spaces for a card's or row's field: a click picks, whatever the tool.
+        if self.pick.is_some() {
+            if r.clicked()
+                && let Some(s) = space
+            {
+                self.pick_click(b, s, out);
+            }
+            return;
+        }
         match self.tool {
+            Tool::Paint if grid && self.stamp.is_some() => {
+                self.stamp_paint(t, b, cell, started, primary_down, def, c, out);
+            }
+            Tool::Lasso if grid => self.lasso(ui, t, b, started),
             Tool::Paint | Tool::Erase if grid => {
                 if started && space.is_some() {
                     let label = if self.tool == Tool::Paint {
@@ -196,7 +218,7 @@ impl BoardEditor {
                 }
             }
             Tool::Select if grid => {
-                self.grid_select(t, b, cell, started, primary_down, def, c, out);
+                self.grid_select(ui, t, b, cell, started, primary_down, def, c, out);
             }
             Tool::Fill | Tool::Pick if grid => {
                 if r.clicked()
@@ -209,7 +231,10 @@ impl BoardEditor {
                     }
                 }
             }
-            Tool::Select => self.select_or_move(ui, t, b, space, over, started, primary_down, out),
+            Tool::Select => {
+                self.draw_picked(t, b);
+                self.select_spaces(ui, t, b, space, over, started, primary_down, out)
+            }
             Tool::AddSpace => {
                 if r.clicked()
                     && let Some(p) = over
@@ -283,69 +308,6 @@ impl BoardEditor {
             }
             _ => {}
         }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn select_or_move(
-        &mut self,
-        ui: &egui::Ui,
-        t: &Table,
-        b: &Built,
-        space: Option<u32>,
-        over: Option<Pos2>,
-        started: bool,
-        primary_down: bool,
-        out: &mut Vec<Command>,
-    ) {
-        if started {
-            match space.and_then(|s| space_ref(b, s).map(|r| (s, r))) {
-                Some((s, (at, id))) => {
-                    self.selection = Some(Selection::Space {
-                        at: at.clone(),
-                        id: id.clone(),
-                    });
-                    self.drag = Some(Drag::Move { at, id, index: s });
-                }
-                None => {
-                    self.selection = over.and_then(|p| edge_at(t, b, p));
-                }
-            }
-        }
-        let Some(Drag::Move { at, id, index }) = &self.drag else {
-            return;
-        };
-        let Some(p) = ui.ctx().pointer_latest_pos() else {
-            return;
-        };
-        let Some(place) = t.places.get(*index as usize).copied().flatten() else {
-            self.drag = None;
-            return;
-        };
-        let moved = p.distance(place.c) > 3.0;
-        if primary_down {
-            if moved {
-                // Where it is going, until the engine's board has it there.
-                t.painter.line_segment(
-                    [place.c, p],
-                    Stroke::new(2.0, Color32::from_white_alpha(120)),
-                );
-                t.painter
-                    .circle_filled(p, place.r, board_view::ACTION.gamma_multiply(0.6));
-            }
-            return;
-        }
-        if moved {
-            let (x, y) = local_point(b, at, t.xf.board(p));
-            let step = snap_step(b);
-            out.push(Command::Edit(Edit::MoveSpace {
-                at: at.clone(),
-                id: id.clone(),
-                x: snap(x, step),
-                y: snap(y, step),
-            }));
-            out.push(Command::SealEdit);
-        }
-        self.drag = None;
     }
 }
 

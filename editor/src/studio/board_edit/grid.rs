@@ -86,6 +86,7 @@ impl BoardEditor {
                     r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &t.name));
                     if r.clicked() {
                         self.brush = Some(t.id.clone());
+                        self.stamp = None;
                         if !matches!(self.tool, Tool::Paint) {
                             self.tool = Tool::Paint;
                         }

@@ -2,6 +2,7 @@
 
 use eframe::egui;
 use farebox::GameDef;
+use farebox::content::def::BoardDef;
 
 use super::area::Turn;
 use super::{BoardEditor, Selection, delete_edit};
@@ -9,13 +10,21 @@ use crate::studio::Command;
 use crate::studio::content::Content;
 
 /// Every key of the board editor, as the overlay lists them: (keys, what they do).
-pub const KEYS: [(&str, &str); 16] = [
+pub const KEYS: [(&str, &str); 24] = [
     ("F1 or ?", "Show or hide this list"),
     ("Right-drag, wheel", "Pan and zoom the board"),
     ("Ctrl+Z / Ctrl+Shift+Z", "Undo / redo an edit"),
     ("Ctrl+S", "Save"),
     ("Drag with Select", "Grid: select a rectangle of cells"),
     ("Drag inside it", "Grid: move the selected cells"),
+    (
+        "Ctrl+click, Lasso tool",
+        "Grid: add a cell to the selection or take it out; draw round cells",
+    ),
+    (
+        "Use as stamp",
+        "Grid: paint with every tile of the selection at once",
+    ),
     ("Ctrl+C / Ctrl+X", "Grid: copy / cut the selected cells"),
     ("Ctrl+V", "Grid: paste at the cell under the pointer"),
     (
@@ -37,6 +46,21 @@ pub const KEYS: [(&str, &str); 16] = [
         "Grid: take up a cell's tile as the brush",
     ),
     ("Ctrl+D", "Duplicate the selected space"),
+    (
+        "Shift+click",
+        "Map: add a space to those picked, or take it out",
+    ),
+    (
+        "Drag on the table",
+        "Map: pick every space in the box (Shift: add them)",
+    ),
+    ("Drag a picked space", "Map: move every picked space"),
+    ("Ctrl+A", "Map: pick every space"),
+    (
+        "Ctrl+C / Ctrl+X",
+        "Map: copy / cut the picked spaces with the roads between them",
+    ),
+    ("Ctrl+V", "Map: paste them at the pointer, with new ids"),
     ("Escape", "Drop the selection"),
 ];
 
@@ -54,6 +78,7 @@ struct Pressed {
     flip_across: bool,
     flip_down: bool,
     help: bool,
+    all: bool,
 }
 
 fn pressed(i: &egui::InputState) -> Pressed {
@@ -73,6 +98,7 @@ fn pressed(i: &egui::InputState) -> Pressed {
         flip_across: !cmd && i.key_pressed(Key::H),
         flip_down: !cmd && !paste && i.key_pressed(Key::V),
         help: i.key_pressed(Key::F1) || any(|e| matches!(e, Event::Text(t) if t == "?")),
+        all: cmd && i.key_pressed(Key::A),
     }
 }
 
@@ -89,11 +115,19 @@ impl BoardEditor {
             return;
         }
         let k = ui.input(pressed);
+        if k.escape && self.pick.take().is_some() {
+            out.push(Command::Show(crate::studio::Tab::Data));
+            return;
+        }
         if k.help {
             self.help = !self.help;
         }
+        if matches!(def.board, BoardDef::Graph(_) | BoardDef::Sections(_)) {
+            self.space_keys(ui.ctx(), &k, def, out);
+            return;
+        }
         // A rectangle of several cells is what the keys act on, where one is selected.
-        let many = self.area.filter(|a| a.w() * a.h() > 1).is_some();
+        let many = self.area.as_ref().is_some_and(|a| a.count() > 1);
         if k.turn && many {
             self.turn_area(Turn::Quarter, def, c, out);
         } else if k.turn {
@@ -112,7 +146,7 @@ impl BoardEditor {
             self.clear_area("Cut", out);
         }
         if k.paste {
-            match self.hover_cell.or(self.area.map(|a| (a.x0, a.y0))) {
+            match self.hover_cell.or(self.area.as_ref().map(|a| (a.x0, a.y0))) {
                 Some(at) => self.paste(at, def, c, out),
                 None => self.message = Some("Point at the cell to paste at.".into()),
             }
@@ -134,6 +168,47 @@ impl BoardEditor {
             && let Some(e) = delete_edit(&s)
         {
             self.area = None;
+            out.push(Command::Edit(e));
+        }
+    }
+
+    /// The keys of a map or a sections board: they act on the picked spaces.
+    fn space_keys(
+        &mut self,
+        ctx: &egui::Context,
+        k: &Pressed,
+        def: &GameDef,
+        out: &mut Vec<Command>,
+    ) {
+        let picked = self.picked_spaces();
+        if k.all {
+            self.pick_all();
+        }
+        if (k.copy || k.cut) && !picked.is_empty() {
+            self.copy_spaces(ctx, def);
+        }
+        if k.cut && !picked.is_empty() {
+            self.delete_spaces("Cut", out);
+        }
+        if k.paste {
+            self.paste_spaces(def, out);
+        }
+        if k.duplicate
+            && let Some(Selection::Space { at, id }) = self.selection.clone()
+        {
+            self.duplicate_space(def, &at, &id, out);
+        }
+        if k.escape {
+            self.selection = None;
+            self.picked.clear();
+        }
+        if k.delete && picked.len() > 1 {
+            self.delete_spaces("Delete", out);
+        } else if k.delete
+            && let Some(s) = self.selection.take()
+            && let Some(e) = delete_edit(&s)
+        {
+            self.picked.clear();
             out.push(Command::Edit(e));
         }
     }

@@ -20,11 +20,16 @@
 
 mod area;
 mod canvas;
+mod finder;
+mod free;
 mod graph;
 mod grid;
 mod keys;
+mod multi;
 mod overlay;
+mod pick;
 mod sections;
+mod spaces;
 mod start;
 mod track;
 
@@ -66,6 +71,8 @@ pub enum Tool {
     Fill,
     /// Grid: the eyedropper; the tile of the cell clicked becomes the brush.
     Pick,
+    /// Grid: a free line drawn round cells selects them.
+    Lasso,
 }
 
 impl Tool {
@@ -79,12 +86,13 @@ impl Tool {
             Tool::Delete => "Delete",
             Tool::Fill => "Fill",
             Tool::Pick => "Pick a tile",
+            Tool::Lasso => "Lasso",
         }
     }
     fn hint(self) -> &'static str {
         match self {
             Tool::Select => {
-                "Click a cell, space or road to inspect it; drag a space to move it, or over cells to select a rectangle (drag it from inside to move it). F1 lists the keys."
+                "Click a cell, space or road to inspect it. Spaces: Shift+click or drag a box to pick several, drag one to move them all. Cells: drag to select a rectangle, drag it from inside to move it. F1 lists the keys."
             }
             Tool::Paint => "Click or drag over cells to lay the brush tile. R turns it.",
             Tool::Erase => "Click or drag over cells to take their tiles off.",
@@ -95,6 +103,9 @@ impl Tool {
                 "Click a cell: it and every cell joined to it side by side that holds the same tile (or none) get the brush tile."
             }
             Tool::Pick => "Click a cell to take up its tile, as it is turned, as the brush.",
+            Tool::Lasso => {
+                "Draw round cells to select them (Shift adds to the selection). With Select, Ctrl+click adds or takes out one cell."
+            }
         }
     }
 }
@@ -121,12 +132,23 @@ type Painted = (u32, u32, Option<(String, u8)>);
 enum Drag {
     /// A paint or erase stroke: the cells done so far.
     Stroke,
-    /// A space being moved: where the pointer took it.
-    Move { at: GraphAt, id: String, index: u32 },
+    /// The picked spaces being moved: where the pointer took them, and the space it took
+    /// them by.
+    MoveMany { from: egui::Pos2, grab: u32 },
+    /// A box being dragged over the table from this point, to pick the spaces in it (`add`:
+    /// to those picked already, with Shift).
+    Boxing { from: egui::Pos2, add: bool },
     /// Grid: a rectangle being marked from this cell.
     Area { anchor: (u32, u32) },
     /// Grid: the marked rectangle being moved, taken at this cell.
     MoveArea { grab: (u32, u32) },
+    /// Grid: a free line being drawn round cells (`add`: to the selection, with Shift).
+    Lasso { points: Vec<egui::Pos2>, add: bool },
+    /// Grid: a stroke of the stamp from the cell `anchor`; `last`, where it was laid last.
+    Stamp {
+        anchor: (u32, u32),
+        last: Option<(u32, u32)>,
+    },
     /// A road being drawn from a space.
     Connect {
         at: GraphAt,
@@ -180,12 +202,27 @@ pub struct BoardEditor {
     /// Grid: the rectangle of cells selected (with Select, by dragging), and the cells copied.
     pub area: Option<area::Area>,
     clip: Option<area::Clip>,
+    /// Grid: the tiles the Paint tool lays at once, taken up from a selection.
+    stamp: Option<area::Clip>,
     /// The list of keys is shown (F1 or ?).
     pub help: bool,
     /// Grid: the cell under the pointer last frame (where Ctrl+V pastes).
     hover_cell: Option<(u32, u32)>,
     /// What the "Show play" overlay colours the board by.
     pub show_play: ShowPlay,
+    /// Maps and sections: the spaces picked together (two or more; one is `selection`).
+    pub picked: Vec<spaces::Picked>,
+    /// Spaces copied with their roads.
+    space_clip: Option<spaces::SpaceClip>,
+    /// Maps and sections: snapping to a grid while dragging (on, and the step in board
+    /// units; 0 until the board's own is worked out).
+    pub snap: (bool, f64),
+    /// What the Find field holds.
+    pub find: String,
+    /// A card's or row's field being set by clicking spaces.
+    pub pick: Option<crate::studio::PickSpace>,
+    /// The board point under the pointer last frame (where Ctrl+V pastes spaces).
+    hover_board: Option<(f64, f64)>,
 }
 
 impl Default for BoardEditor {
@@ -209,9 +246,16 @@ impl Default for BoardEditor {
             start: start::StartForm::default(),
             area: None,
             clip: None,
+            stamp: None,
             help: false,
             hover_cell: None,
             show_play: ShowPlay::Off,
+            picked: Vec::new(),
+            space_clip: None,
+            snap: (false, 0.0),
+            hover_board: None,
+            find: String::new(),
+            pick: None,
         }
     }
 }
@@ -225,6 +269,7 @@ fn tools(kind: &str) -> &'static [Tool] {
             Tool::Erase,
             Tool::Fill,
             Tool::Pick,
+            Tool::Lasso,
         ],
         "graph" | "sections" => &[Tool::Select, Tool::AddSpace, Tool::Connect, Tool::Delete],
         _ => &[Tool::Select],
@@ -255,10 +300,14 @@ impl BoardEditor {
             self.pending.clear();
         }
         // A selected rectangle that is no longer all on the grid (it shrank) is dropped.
-        if let (BoardDef::Grid(g), Some(a)) = (&def.board, self.area)
+        if let (BoardDef::Grid(g), Some(a)) = (&def.board, self.area.as_ref())
             && (a.x1 > g.width || a.y1 > g.height)
         {
             self.area = None;
+        }
+        // A single selection made elsewhere (a click, a new space) ends a pick of several.
+        if self.picked.len() > 1 && self.selection.is_some() {
+            self.picked.clear();
         }
         let kind = def.board.kind_name();
         if !tools(kind).contains(&self.tool) {
@@ -277,6 +326,12 @@ impl BoardEditor {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     self.tools_ui(ui, &def, out);
+                    if matches!(
+                        def.board,
+                        BoardDef::Grid(_) | BoardDef::Graph(_) | BoardDef::Sections(_)
+                    ) {
+                        self.find_ui(ui, &def);
+                    }
                     overlay::control_ui(ui, &mut self.show_play, play, kind, out);
                 });
             });
@@ -289,6 +344,7 @@ impl BoardEditor {
                 });
             });
         egui::CentralPanel::default().show(ui, |ui| {
+            self.pick_banner(ui, out);
             if let Some(m) = c.message.as_ref().or(self.message.as_ref()) {
                 ui.colored_label(ui.visuals().warn_fg_color, m);
             }
@@ -402,12 +458,17 @@ impl BoardEditor {
             self.help = !self.help;
         }
         match &def.board {
-            BoardDef::Grid(_) => self.palette_ui(ui, def, out),
+            BoardDef::Grid(_) => {
+                self.stamp_ui(ui);
+                self.palette_ui(ui, def, out);
+            }
             BoardDef::Sections(s) => {
+                self.snap_ui(ui);
                 ui.separator();
                 ui.heading("Sections");
                 sections_ui(ui, s, out);
             }
+            BoardDef::Graph(_) => self.snap_ui(ui),
             BoardDef::Track(t) => {
                 ui.separator();
                 ui.heading("Track pieces");
@@ -449,7 +510,7 @@ impl BoardEditor {
         };
         match (&def.board, self.selection.clone()) {
             (BoardDef::Grid(g), sel) => {
-                if let Some(a) = self.area.filter(|a| a.w() * a.h() > 1) {
+                if let Some(a) = self.area.clone().filter(|a| a.count() > 1) {
                     ui.separator();
                     self.area_ui(ui, a, def, c, out);
                 } else if let Some(Selection::Cell(x, y)) = sel {
@@ -458,6 +519,10 @@ impl BoardEditor {
                 }
                 ui.separator();
                 self.grid_size_ui(ui, g.width, g.height, out);
+            }
+            (BoardDef::Graph(_) | BoardDef::Sections(_), _) if self.picked.len() > 1 => {
+                ui.separator();
+                self.spaces_ui(ui, def, out);
             }
             (_, Some(Selection::Space { at, id })) => {
                 ui.separator();

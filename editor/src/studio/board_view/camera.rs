@@ -9,6 +9,17 @@ use super::{Camera, LEGEND_W, WIDE};
 const MARGIN: f32 = 24.0;
 
 impl Camera {
+    /// Shows the board point `p` (board units) at the middle of the view, at its zoom.
+    pub(crate) fn look_at(&mut self, p: Pos2) {
+        self.center = p.to_vec2();
+        self.moved = true;
+    }
+
+    /// The board point at the middle of the view.
+    pub fn center(&self) -> Pos2 {
+        self.center.to_pos2()
+    }
+
     /// Fits `extent` in `rect` as large as it goes without the legend over the board's parts
     /// (`self.solid`, in board units): across the whole view where the legend's corner is
     /// empty (the board moved down or left within the room it leaves), else beside the legend

@@ -37,7 +37,23 @@ impl Sheets {
         } else {
             col.default.clone().unwrap_or_default()
         };
-        let field_w = (w - 6.0).max(30.0);
+        // A field naming spaces has a button that picks them on the board.
+        let on_board = matches!(col.kind, FieldType::Ref | FieldType::Refs)
+            && col.to.as_deref() == Some("spaces");
+        let field_w = (w - if on_board { 50.0 } else { 6.0 }).max(30.0);
+        if on_board
+            && ui
+                .small_button("Pick")
+                .on_hover_text("Pick on the board: click the spaces there")
+                .clicked()
+        {
+            out.push(Command::PickSpace(crate::studio::PickSpace {
+                what: format!("{} of {id}", col.key),
+                edit: sheet.set(id, &col.key, None),
+                list: (col.kind == FieldType::Refs).then(|| col.length.map(|n| n as usize)),
+                picked: vec![],
+            }));
+        }
         match col.kind {
             // A whole number between two bounds: dragged or typed, never out of them.
             FieldType::Int if col.range.0.is_some() && col.range.1.is_some() && now.is_some() => {

@@ -369,6 +369,7 @@ pub(super) fn col(key: &str, kind: FieldType, hint: &str) -> Column {
         default: (key == "count").then(|| "1".to_string()),
         choices: Vec::new(),
         range: (None, None),
+        length: None,
     }
 }
 
@@ -394,13 +395,20 @@ pub(super) fn field_col(f: &FieldDef) -> Column {
         }),
         choices: f.choices.clone(),
         range: (f.min, f.max),
+        length: f.length,
     }
 }
 
 /// How wide a column is: by its type, so the grid does not change shape as values do (a
 /// reference shows a name and its id).
 pub(super) fn col_width(c: &Column, key_col: &str) -> f32 {
-    match c.kind {
+    // Room for the button that picks spaces on the board.
+    let pick = if c.to.as_deref() == Some("spaces") {
+        44.0
+    } else {
+        0.0
+    };
+    pick + match c.kind {
         FieldType::Bool => 56.0,
         FieldType::Int | FieldType::Number => 76.0,
         FieldType::Ref => 190.0,

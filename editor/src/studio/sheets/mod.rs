@@ -45,6 +45,8 @@ struct Column {
     choices: Vec<(String, String)>,
     /// A number field's least and greatest value.
     range: (Option<i64>, Option<i64>),
+    /// A list's fixed length.
+    length: Option<u32>,
 }
 
 /// The strip of messages above a sheet's grid (what a save did, the problems): always this
