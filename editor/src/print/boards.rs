@@ -60,7 +60,7 @@ fn tile_copies(ctx: &Ctx<'_>, tile: &TileDef) -> u32 {
 
 /// A tile's roads, drawn in a cell `r`: a band from each entry side to each side it leads to,
 /// an arrow on one-way roads, a dead end's stub.
-fn tile_items(ctx: &Ctx<'_>, tile: &TileDef, r: Rect, rotation: u8) -> Vec<Item> {
+pub fn tile_items(ctx: &Ctx<'_>, tile: &TileDef, r: Rect, rotation: u8) -> Vec<Item> {
     let road = ctx.ink(Rgb(70, 70, 75));
     let ground = ctx.ink(if tile.blocks {
         Rgb(230, 170, 120)

@@ -2,6 +2,7 @@
 //! hash on each, crop marks outside the bleed, and backs (after each sheet, mirrored, with
 //! `--duplex`; else one sheet of backs per deck).
 
+use farebox::GameDef;
 use farebox::content::def::{CardDef, DeckDef, FieldType};
 use farebox::value::Value;
 
@@ -33,24 +34,54 @@ pub fn card_hash(deck: &DeckDef, card: &CardDef) -> String {
     h.finalize().to_hex()[..6].to_string()
 }
 
-/// A field's value as a player reads it: a choice's label, a list joined with commas.
-fn shown(deck: &DeckDef, field: &str, v: &Value) -> String {
-    let label = |s: &str| {
-        deck.fields
-            .iter()
-            .find(|f| f.name == field)
-            .and_then(|f| f.choices.iter().find(|(id, _)| id == s))
-            .map_or_else(|| s.to_string(), |(_, l)| l.clone())
+/// The name of the thing an id names (a tile, a card, a space, a track piece), or the id.
+fn name_of(def: &GameDef, id: &str) -> String {
+    use farebox::content::def::BoardDef;
+    let named = |n: &str| (!n.is_empty()).then(|| n.to_string());
+    def.tiles
+        .iter()
+        .find(|t| t.id == id)
+        .and_then(|t| named(&t.name))
+        .or_else(|| {
+            def.decks
+                .iter()
+                .flat_map(|d| &d.cards)
+                .find(|c| c.id == id)
+                .and_then(|c| named(&c.name))
+        })
+        .or_else(|| match &def.board {
+            BoardDef::Graph(g) => g.spaces.iter().find(|s| s.id == id).and_then(|s| named(&s.name)),
+            BoardDef::Sections(s) => s
+                .sections
+                .iter()
+                .flat_map(|x| &x.graph.spaces)
+                .find(|s| s.id == id)
+                .and_then(|s| named(&s.name)),
+            BoardDef::Track(t) => t.pieces.iter().find(|p| p.id == id).and_then(|p| named(&p.name)),
+            _ => None,
+        })
+        .unwrap_or_else(|| id.replace('-', " "))
+}
+
+/// A field's value as a player reads it: a choice's label, the name of what a reference
+/// names, a list joined with commas; a false flag is empty (so `when` can test it).
+fn shown(def: &GameDef, deck: &DeckDef, field: &str, v: &Value) -> String {
+    let fd = deck.fields.iter().find(|f| f.name == field);
+    let is_ref = fd.is_some_and(|f| matches!(f.kind, FieldType::Ref | FieldType::Refs));
+    let label = |s: &str| match fd.and_then(|f| f.choices.iter().find(|(id, _)| id == s)) {
+        Some((_, l)) => l.clone(),
+        None if is_ref => name_of(def, s),
+        None => s.to_string(),
     };
     match v {
-        Value::Nil => String::new(),
-        Value::Bool(b) => if *b { "yes" } else { "no" }.to_string(),
+        Value::Nil | Value::Bool(false) => String::new(),
+        Value::Bool(true) => "yes".to_string(),
         Value::Int(i) => i.to_string(),
         Value::Num(n) => format!("{n}"),
         Value::Str(s) => label(s),
         Value::List(l) => l
             .iter()
-            .map(|x| shown(deck, field, x))
+            .map(|x| shown(def, deck, field, x))
             .collect::<Vec<_>>()
             .join(", "),
         Value::Map(_) => String::new(),
@@ -58,7 +89,7 @@ fn shown(deck: &DeckDef, field: &str, v: &Value) -> String {
 }
 
 /// The value of a slot for a card; None when the card leaves it empty.
-fn slot_value(deck: &DeckDef, card: &CardDef, slot: &str) -> Option<String> {
+fn slot_value(def: &GameDef, deck: &DeckDef, card: &CardDef, slot: &str) -> Option<String> {
     let s = match slot {
         "name" => card.name.clone(),
         "text" => card.text.clone(),
@@ -72,17 +103,21 @@ fn slot_value(deck: &DeckDef, card: &CardDef, slot: &str) -> Option<String> {
                     .find(|d| d.name == f)
                     .and_then(|d| d.default.as_ref())
             })?;
-            shown(deck, f, v)
+            // A tile field's slot keeps the id: a `tile` region draws it.
+            if f == "tile" {
+                return Some(shown(def, deck, "", v)).filter(|s| !s.is_empty());
+            }
+            shown(def, deck, f, v)
         }
     };
     (!s.is_empty()).then_some(s)
 }
 
 /// `s` with its slots filled; None when a slot is empty.
-fn fill_slots(deck: &DeckDef, card: &CardDef, s: &str) -> Option<String> {
+fn fill_slots(def: &GameDef, deck: &DeckDef, card: &CardDef, s: &str) -> Option<String> {
     let mut out = s.to_string();
     for slot in slots(s) {
-        let v = slot_value(deck, card, slot)?;
+        let v = slot_value(def, deck, card, slot)?;
         out = out.replacen(&format!("{{{slot}}}"), &v, 1);
     }
     Some(out)
@@ -90,7 +125,7 @@ fn fill_slots(deck: &DeckDef, card: &CardDef, s: &str) -> Option<String> {
 
 /// A colour: `#hex`, a `[colors]` name, or a `{field}` naming either.
 fn colour(ctx: &Ctx<'_>, deck: &DeckDef, card: &CardDef, s: &str) -> Result<Rgb, String> {
-    let v = fill_slots(deck, card, s).unwrap_or_default();
+    let v = fill_slots(ctx.def, deck, card, s).unwrap_or_default();
     Rgb::parse(&v)
         .or_else(|| {
             ctx.file
@@ -252,11 +287,13 @@ fn face(
     let ink = if dark { Rgb::WHITE } else { Rgb::BLACK };
     match tpl {
         Some(tp) if !tp.regions.is_empty() => {
+            // Filled boxes so far: text takes a colour that reads on what lies under it.
+            let mut panels: Vec<(Rect, Rgb)> = Vec::new();
             for (i, r) in tp.regions.iter().enumerate() {
                 let line = ctx.at(r.span());
                 let r: &Region = r.get_ref();
                 if let Some(w) = &r.when
-                    && fill_slots(deck, card, w).is_none()
+                    && fill_slots(ctx.def, deck, card, w).is_none()
                 {
                     continue;
                 }
@@ -273,6 +310,9 @@ fn face(
                     .transpose();
                 match (fill, stroke) {
                     (Ok(f), Ok(s)) if f.is_some() || s.is_some() => {
+                        if let Some(f) = f {
+                            panels.push((rect, f));
+                        }
                         items.push(Item::rect(rect, f.map(|c| ctx.ink(c)), s.map(|c| (c, 0.4))));
                     }
                     (Err(e), _) | (_, Err(e)) => {
@@ -281,7 +321,7 @@ fn face(
                     _ => {}
                 }
                 if let Some(img) = &r.image
-                    && let Some(rel) = fill_slots(deck, card, img)
+                    && let Some(rel) = fill_slots(ctx.def, deck, card, img)
                 {
                     match picture(ctx, &rel) {
                         Ok(p) => {
@@ -306,9 +346,38 @@ fn face(
                         }
                     }
                 }
-                if let Some(txt) = &r.text
-                    && let Some(s) = fill_slots(deck, card, txt)
+                if let Some(tl) = &r.tile
+                    && let Some(id) = fill_slots(ctx.def, deck, card, tl)
                 {
+                    match ctx.def.tiles.iter().find(|t| t.id == id) {
+                        Some(tile) => {
+                            let side = rect.w.min(rect.h);
+                            let sq = Rect::new(
+                                rect.x + (rect.w - side) / 2.0,
+                                rect.y + (rect.h - side) / 2.0,
+                                side,
+                                side,
+                            );
+                            items.extend(super::boards::tile_items(ctx, tile, sq, 0));
+                            items.push(Item::rect(sq, None, Some((Rgb::GREY, 0.3))));
+                        }
+                        None => problems.push(format!("{line}: card `{}`: no tile `{id}`", card.id)),
+                    }
+                }
+                if let Some(txt) = &r.text
+                    && let Some(s) = fill_slots(ctx.def, deck, card, txt)
+                {
+                    let (cx, cy) = (rect.x + rect.w / 2.0, rect.y + rect.h / 2.0);
+                    let under = panels
+                        .iter()
+                        .rev()
+                        .find(|(p, _)| cx >= p.x && cx <= p.right() && cy >= p.y && cy <= p.bottom())
+                        .map_or(bg, |(_, c)| *c);
+                    let ink = if under.luma() < 110 && !ctx.opts.low_ink {
+                        Rgb::WHITE
+                    } else {
+                        Rgb::BLACK
+                    };
                     let color = match r.color.as_ref().map(|c| colour(ctx, deck, card, c)) {
                         Some(Ok(c)) => c,
                         Some(Err(e)) => {
@@ -359,7 +428,7 @@ fn face(
 
 fn missing_glyphs(ctx: &Ctx<'_>, deck: &DeckDef, card: &CardDef, r: &Region) -> Vec<(char, &'static str)> {
     let Some(txt) = &r.text else { return Vec::new() };
-    let Some(s) = fill_slots(deck, card, txt) else {
+    let Some(s) = fill_slots(ctx.def, deck, card, txt) else {
         return Vec::new();
     };
     let mut seen = ctx.fonts.shape(&s, r.bold).1;
@@ -395,7 +464,7 @@ fn default_face(
         if matches!(f.kind, FieldType::Ref | FieldType::Refs) && f.name == "tile" {
             continue;
         }
-        if let Some(v) = slot_value(deck, card, &f.name) {
+        if let Some(v) = slot_value(ctx.def, deck, card, &f.name) {
             body.push_str(&format!("{}: {v}\n", f.name.replace('_', " ")));
         }
     }

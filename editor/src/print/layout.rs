@@ -94,10 +94,10 @@ pub struct Region {
     pub color: Option<String>,
     pub fill: Option<String>,
     pub stroke: Option<String>,
-    /// Round the box's corners (mm).
-    pub radius: Option<f32>,
     /// A PNG or JPEG in the mod's folder, with `{field}` slots.
     pub image: Option<String>,
+    /// A tile kind to draw with its roads, usually `{tile}` (a field naming one).
+    pub tile: Option<String>,
     /// Only for cards whose slots all have a value (a field the card leaves empty hides it).
     #[serde(default)]
     pub when: Option<String>,
@@ -298,7 +298,7 @@ pub fn read(def: &GameDef, text: &str) -> Result<PrintFile, Vec<Problem>> {
                     format!("region {n} of deck `{id}`: align is `{a}`; give left, center or right"),
                 );
             }
-            for s in [&r.text, &r.color, &r.fill, &r.stroke, &r.image, &r.when]
+            for s in [&r.text, &r.color, &r.fill, &r.stroke, &r.image, &r.tile, &r.when]
                 .into_iter()
                 .flatten()
             {
