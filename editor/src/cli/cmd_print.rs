@@ -7,7 +7,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::cli::PrintArgs;
-use crate::common::{Fail, Io, MAX_SHOWN, clean_report, load_located, locate, plural, shown, shown_path};
+use crate::common::{
+    Fail, Io, MAX_SHOWN, clean_report, load_located, locate, plural, shown, shown_path,
+};
 use crate::print::doc::{Item, Page, Rect};
 use crate::print::{self, A4, LETTER, Options, Printed};
 
@@ -54,7 +56,9 @@ fn read_manifest(pdf: &Path) -> Result<BTreeMap<String, String>, Fail> {
         .map_err(|e| Fail::Usage(format!("{}: not a card list: {e}", shown_path(&m))))?;
     let mut out = BTreeMap::new();
     for c in v["cards"].as_array().into_iter().flatten() {
-        if let (Some(d), Some(i), Some(h)) = (c["deck"].as_str(), c["id"].as_str(), c["hash"].as_str()) {
+        if let (Some(d), Some(i), Some(h)) =
+            (c["deck"].as_str(), c["id"].as_str(), c["hash"].as_str())
+        {
             out.insert(format!("{d}/{i}"), h.to_string());
         }
     }
@@ -80,7 +84,9 @@ pub fn run(args: PrintArgs, io: &mut Io) -> Result<i32, Fail> {
         )));
     }
     let card = match &args.card {
-        Some(c) => Some(print::layout::card_size(c).map_err(|e| Fail::Usage(format!("--card: {e}")))?),
+        Some(c) => {
+            Some(print::layout::card_size(c).map_err(|e| Fail::Usage(format!("--card: {e}")))?)
+        }
         None => None,
     };
     let located = locate(&args.spec)?;
@@ -205,7 +211,11 @@ fn write_pngs(p: &Printed, bleed: f32, dir: &Path) -> Result<usize, Fail> {
     let _ = std::fs::remove_file(&tmp);
     match status {
         Ok(s) if s.success() => {}
-        Ok(s) => return Err(Fail::Invalid(format!("pdftoppm failed ({s}) making the PNGs"))),
+        Ok(s) => {
+            return Err(Fail::Invalid(format!(
+                "pdftoppm failed ({s}) making the PNGs"
+            )));
+        }
         Err(e) => {
             return Err(Fail::Usage(format!(
                 "cannot run pdftoppm ({e}); --png-dir needs it (Debian and Ubuntu: apt install poppler-utils)"
@@ -225,8 +235,9 @@ fn write_pngs(p: &Printed, bleed: f32, dir: &Path) -> Result<usize, Fail> {
         .collect();
     made.sort();
     for (from, name) in made.iter().zip(&names) {
-        std::fs::rename(from, dir.join(name))
-            .map_err(|e| Fail::Usage(format!("cannot write {}: {e}", shown_path(&dir.join(name)))))?;
+        std::fs::rename(from, dir.join(name)).map_err(|e| {
+            Fail::Usage(format!("cannot write {}: {e}", shown_path(&dir.join(name))))
+        })?;
     }
     Ok(made.len().min(names.len()))
 }

@@ -176,13 +176,21 @@ pub fn print_tiles(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                 side,
             );
             // The ground bleeds; the roads stop at the trim.
-            items.push(Item::rect(r.inset(-b), Some(ctx.ink(Rgb(200, 225, 190))), None));
+            items.push(Item::rect(
+                r.inset(-b),
+                Some(ctx.ink(Rgb(200, 225, 190))),
+                None,
+            ));
             items.extend(tile_items(ctx, t, r, 0));
             items.push(Item::rect(r, None, Some((Rgb::GREY, HAIR))));
             trims.push(r);
         }
-        out.pages
-            .push(sheet_page(ctx, &trims, items, format!("Tiles, sheet {}", s + 1)));
+        out.pages.push(sheet_page(
+            ctx,
+            &trims,
+            items,
+            format!("Tiles, sheet {}", s + 1),
+        ));
     }
     Ok(())
 }
@@ -396,7 +404,11 @@ pub fn print_board(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
         BoardDef::Grid(g) => {
             let (w, h) = (g.width as f32 * k, g.height as f32 * k);
             guard(w, h)?;
-            let mut items = vec![Item::rect(Rect::new(0.0, 0.0, w, h), Some(ctx.ink(Rgb(245, 245, 238))), None)];
+            let mut items = vec![Item::rect(
+                Rect::new(0.0, 0.0, w, h),
+                Some(ctx.ink(Rgb(245, 245, 238))),
+                None,
+            )];
             for y in 0..g.height {
                 for x in 0..g.width {
                     let r = Rect::new(x as f32 * k, y as f32 * k, k, k);
@@ -433,7 +445,11 @@ pub fn print_board(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
             let pad = 12.0;
             let (w, h) = (ew * k + 2.0 * pad, eh * k + 2.0 * pad);
             guard(w, h)?;
-            let mut items = vec![Item::rect(Rect::new(0.0, 0.0, w, h), Some(ctx.ink(Rgb(240, 244, 236))), None)];
+            let mut items = vec![Item::rect(
+                Rect::new(0.0, 0.0, w, h),
+                Some(ctx.ink(Rgb(240, 244, 236))),
+                None,
+            )];
             items.extend(graph_items(ctx, g, k, (pad, pad)));
             out.pages.extend(paginate(ctx, &def.name, w, h, items));
         }
@@ -456,7 +472,11 @@ pub fn print_board(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                 def.decks
                     .iter()
                     .flat_map(|d| &d.cards)
-                    .filter(|c| c.fields.values().any(|v| matches!(v, Value::Str(s) if s == &p.id)))
+                    .filter(|c| {
+                        c.fields
+                            .values()
+                            .any(|v| matches!(v, Value::Str(s) if s == &p.id))
+                    })
                     .map(|c| c.count)
                     .sum::<u32>()
                     .max(1)
@@ -523,7 +543,9 @@ fn track_piece(ctx: &Ctx<'_>, p: &TrackPieceDef, k: f32) -> (Vec<Item>, f32, f32
     // Lane dividers and row lines.
     for l in 1..p.lanes {
         let off = -hw + CARD_MARGIN / 2.0 + l as f64 * LANE_WIDTH;
-        let pts: Vec<(f32, f32)> = (0..=n).map(|i| tr(shape.at(i as f64 / n as f64, off))).collect();
+        let pts: Vec<(f32, f32)> = (0..=n)
+            .map(|i| tr(shape.at(i as f64 / n as f64, off)))
+            .collect();
         items.push(Item::Shape {
             points: pts,
             closed: false,

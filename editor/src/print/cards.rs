@@ -6,10 +6,10 @@ use farebox::GameDef;
 use farebox::content::def::{CardDef, DeckDef, FieldType};
 use farebox::value::Value;
 
-use super::doc::{Align, Item, Page, Picture, Rect, Rgb, TextRun, HAIR};
+use super::doc::{Align, HAIR, Item, Page, Picture, Rect, Rgb, TextRun};
 use super::layout::{DeckTemplate, Region, card_size, slots};
 use super::text::{ASCENT, LINE, PT, fit};
-use super::{Ctx, MARGIN, MAX_CARDS, PrintedCard, Printed, SAFE};
+use super::{Ctx, MARGIN, MAX_CARDS, Printed, PrintedCard, SAFE};
 
 /// Crop marks start this far beyond the bleed and are this long.
 const MARK_GAP: f32 = 1.0;
@@ -50,14 +50,22 @@ fn name_of(def: &GameDef, id: &str) -> String {
                 .and_then(|c| named(&c.name))
         })
         .or_else(|| match &def.board {
-            BoardDef::Graph(g) => g.spaces.iter().find(|s| s.id == id).and_then(|s| named(&s.name)),
+            BoardDef::Graph(g) => g
+                .spaces
+                .iter()
+                .find(|s| s.id == id)
+                .and_then(|s| named(&s.name)),
             BoardDef::Sections(s) => s
                 .sections
                 .iter()
                 .flat_map(|x| &x.graph.spaces)
                 .find(|s| s.id == id)
                 .and_then(|s| named(&s.name)),
-            BoardDef::Track(t) => t.pieces.iter().find(|p| p.id == id).and_then(|p| named(&p.name)),
+            BoardDef::Track(t) => t
+                .pieces
+                .iter()
+                .find(|p| p.id == id)
+                .and_then(|p| named(&p.name)),
             _ => None,
         })
         .unwrap_or_else(|| id.replace('-', " "))
@@ -204,7 +212,8 @@ fn text_block(
 ) -> bool {
     let f = fit(&ctx.fonts, text, bold, size, min, r.w, r.h);
     let lh = LINE * f.size * PT;
-    let block = (f.lines.len() as f32 - 1.0).max(0.0) * lh + (ASCENT + super::text::DESCENT) * f.size * PT;
+    let block =
+        (f.lines.len() as f32 - 1.0).max(0.0) * lh + (ASCENT + super::text::DESCENT) * f.size * PT;
     let top = if middle {
         r.y + (r.h - block).max(0.0) / 2.0
     } else {
@@ -236,7 +245,8 @@ fn picture(ctx: &Ctx<'_>, rel: &str) -> Result<Picture, String> {
     }
     let bytes = std::fs::read(&path).map_err(|e| format!("cannot read image `{rel}`: {e}"))?;
     let (jpeg, px) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") && bytes.len() > 24 {
-        let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let be =
+            |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         (false, (be(16), be(20)))
     } else if bytes.starts_with(&[0xFF, 0xD8]) {
         (true, (1, 1))
@@ -361,7 +371,9 @@ fn face(
                             items.extend(super::boards::tile_items(ctx, tile, sq, 0));
                             items.push(Item::rect(sq, None, Some((Rgb::GREY, 0.3))));
                         }
-                        None => problems.push(format!("{line}: card `{}`: no tile `{id}`", card.id)),
+                        None => {
+                            problems.push(format!("{line}: card `{}`: no tile `{id}`", card.id))
+                        }
                     }
                 }
                 if let Some(txt) = &r.text
@@ -371,7 +383,9 @@ fn face(
                     let under = panels
                         .iter()
                         .rev()
-                        .find(|(p, _)| cx >= p.x && cx <= p.right() && cy >= p.y && cy <= p.bottom())
+                        .find(|(p, _)| {
+                            cx >= p.x && cx <= p.right() && cy >= p.y && cy <= p.bottom()
+                        })
                         .map_or(bg, |(_, c)| *c);
                     let ink = if under.luma() < 110 && !ctx.opts.low_ink {
                         Rgb::WHITE
@@ -393,7 +407,9 @@ fn face(
                     };
                     let size = r.size.unwrap_or(9.0);
                     let min = r.min.unwrap_or(size.min(6.0));
-                    if text_block(ctx, &mut items, &s, rect, size, min, r.bold, align, r.middle, color) {
+                    if text_block(
+                        ctx, &mut items, &s, rect, size, min, r.bold, align, r.middle, color,
+                    ) {
                         problems.push(format!(
                             "{line}: card `{}` of deck `{}`: the text of region {} does not fit at {min} pt; shorten it or make the region larger",
                             card.id,
@@ -426,8 +442,15 @@ fn face(
     items
 }
 
-fn missing_glyphs(ctx: &Ctx<'_>, deck: &DeckDef, card: &CardDef, r: &Region) -> Vec<(char, &'static str)> {
-    let Some(txt) = &r.text else { return Vec::new() };
+fn missing_glyphs(
+    ctx: &Ctx<'_>,
+    deck: &DeckDef,
+    card: &CardDef,
+    r: &Region,
+) -> Vec<(char, &'static str)> {
+    let Some(txt) = &r.text else {
+        return Vec::new();
+    };
     let Some(s) = fill_slots(ctx.def, deck, card, txt) else {
         return Vec::new();
     };
@@ -447,14 +470,29 @@ fn default_face(
     items: &mut Vec<Item>,
     problems: &mut Vec<String>,
 ) {
-    let name = if card.name.is_empty() { &card.id } else { &card.name };
+    let name = if card.name.is_empty() {
+        &card.id
+    } else {
+        &card.name
+    };
     let title = Rect::new(safe.x, safe.y, safe.w, 11.0);
     items.push(Item::rect(
         Rect::new(safe.x - 1.0, safe.y - 1.0, safe.w + 2.0, 12.0),
         Some(ctx.ink(Rgb::LIGHT)),
         None,
     ));
-    let mut over = text_block(ctx, items, name, title, 11.0, 6.0, true, Align::Center, true, Rgb::BLACK);
+    let mut over = text_block(
+        ctx,
+        items,
+        name,
+        title,
+        11.0,
+        6.0,
+        true,
+        Align::Center,
+        true,
+        Rgb::BLACK,
+    );
     let mut body = String::new();
     if !card.text.is_empty() {
         body.push_str(&card.text);
@@ -469,7 +507,18 @@ fn default_face(
         }
     }
     let body_r = Rect::new(safe.x, safe.y + 14.0, safe.w, safe.h - 14.0 - 6.0);
-    over |= text_block(ctx, items, body.trim_end(), body_r, 8.5, 5.0, false, Align::Left, false, ink);
+    over |= text_block(
+        ctx,
+        items,
+        body.trim_end(),
+        body_r,
+        8.5,
+        5.0,
+        false,
+        Align::Left,
+        false,
+        ink,
+    );
     items.push(Item::Text(TextRun {
         x: safe.x,
         y: safe.bottom() - 0.3,
@@ -491,9 +540,7 @@ fn default_face(
     for ch in missing {
         problems.push(format!(
             "card `{}` of deck `{}`: no font has `{ch}` (U+{:04X}); it prints as nothing",
-            card.id,
-            deck.id,
-            ch as u32
+            card.id, deck.id, ch as u32
         ));
     }
 }
@@ -502,13 +549,27 @@ fn default_face(
 fn back(ctx: &Ctx<'_>, deck: &DeckDef, tpl: Option<&DeckTemplate>, t: Rect) -> Vec<Item> {
     let b = tpl.map(|t| &t.back);
     let parse = |s: Option<&toml::Spanned<String>>, d: Rgb| {
-        s.and_then(|s| Rgb::parse(s.get_ref()).or_else(|| ctx.file.colors.get(s.get_ref()).and_then(|c| Rgb::parse(c.get_ref()))))
-            .unwrap_or(d)
+        s.and_then(|s| {
+            Rgb::parse(s.get_ref()).or_else(|| {
+                ctx.file
+                    .colors
+                    .get(s.get_ref())
+                    .and_then(|c| Rgb::parse(c.get_ref()))
+            })
+        })
+        .unwrap_or(d)
     };
-    let bg = ctx.ink(parse(b.and_then(|b| b.background.as_ref()), Rgb(40, 52, 72)));
+    let bg = ctx.ink(parse(
+        b.and_then(|b| b.background.as_ref()),
+        Rgb(40, 52, 72),
+    ));
     let fg = parse(
         b.and_then(|b| b.color.as_ref()),
-        if bg.luma() < 110 { Rgb::WHITE } else { Rgb::BLACK },
+        if bg.luma() < 110 {
+            Rgb::WHITE
+        } else {
+            Rgb::BLACK
+        },
     );
     let mut items = vec![
         Item::rect(t.inset(-ctx.opts.bleed), Some(bg), None),
@@ -519,12 +580,34 @@ fn back(ctx: &Ctx<'_>, deck: &DeckDef, tpl: Option<&DeckTemplate>, t: Rect) -> V
         .unwrap_or_else(|| deck.name.clone());
     let inner = t.inset(8.0);
     let mid = Rect::new(inner.x, t.y + t.h * 0.3, inner.w, t.h * 0.3);
-    text_block(ctx, &mut items, &title, mid, 16.0, 7.0, true, Align::Center, true, fg);
+    text_block(
+        ctx,
+        &mut items,
+        &title,
+        mid,
+        16.0,
+        7.0,
+        true,
+        Align::Center,
+        true,
+        fg,
+    );
     let sub = b
         .and_then(|b| b.subtitle.clone())
         .unwrap_or_else(|| ctx.def.name.clone());
     let low = Rect::new(inner.x, t.y + t.h * 0.62, inner.w, 8.0);
-    text_block(ctx, &mut items, &sub, low, 8.0, 5.0, false, Align::Center, true, fg);
+    text_block(
+        ctx,
+        &mut items,
+        &sub,
+        low,
+        8.0,
+        5.0,
+        false,
+        Align::Center,
+        true,
+        fg,
+    );
     items
 }
 
@@ -566,7 +649,12 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
         let per = cols * rows;
         let mut faces: Vec<(&CardDef, String)> = Vec::new();
         for card in &deck.cards {
-            if ctx.opts.only.as_ref().is_some_and(|o| !o.contains(&card.id)) {
+            if ctx
+                .opts
+                .only
+                .as_ref()
+                .is_some_and(|o| !o.contains(&card.id))
+            {
                 continue;
             }
             let hash = card_hash(deck, card);
@@ -602,7 +690,12 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                 trims.push(t);
             }
             items.extend(crop_marks(&trims, ctx.opts.bleed));
-            out.pages.push(sheet_page(ctx, &trims, items, format!("{}, sheet {}", deck.name, s + 1)));
+            out.pages.push(sheet_page(
+                ctx,
+                &trims,
+                items,
+                format!("{}, sheet {}", deck.name, s + 1),
+            ));
             if ctx.opts.duplex {
                 // Long-edge duplex: the back of the card at x lies at page width - x - w.
                 let pw = ctx.opts.paper.0;
@@ -615,7 +708,12 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                     items.extend(back(ctx, deck, tpl, *t));
                 }
                 items.extend(crop_marks(&backs, ctx.opts.bleed));
-                out.pages.push(sheet_page(ctx, &backs, items, format!("{}, backs of sheet {}", deck.name, s + 1)));
+                out.pages.push(sheet_page(
+                    ctx,
+                    &backs,
+                    items,
+                    format!("{}, backs of sheet {}", deck.name, s + 1),
+                ));
             }
         }
         if !ctx.opts.duplex {
@@ -626,7 +724,12 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                 items.extend(back(ctx, deck, tpl, *t));
             }
             items.extend(crop_marks(&backs, ctx.opts.bleed));
-            out.pages.push(sheet_page(ctx, &backs, items, format!("{}, backs", deck.name)));
+            out.pages.push(sheet_page(
+                ctx,
+                &backs,
+                items,
+                format!("{}, backs", deck.name),
+            ));
         }
         for p in problems {
             ctx.warn(p);
@@ -641,7 +744,12 @@ pub fn sheet_page(ctx: &Ctx<'_>, trims: &[Rect], items: Vec<Item>, label: String
     let trim = trims.iter().copied().reduce(|a, b| {
         let x = a.x.min(b.x);
         let y = a.y.min(b.y);
-        Rect::new(x, y, a.right().max(b.right()) - x, a.bottom().max(b.bottom()) - y)
+        Rect::new(
+            x,
+            y,
+            a.right().max(b.right()) - x,
+            a.bottom().max(b.bottom()) - y,
+        )
     });
     Page {
         w: pw,

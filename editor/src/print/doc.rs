@@ -18,11 +18,7 @@ impl Rgb {
         let h = s.strip_prefix('#')?;
         let digit = |i: usize, n: usize| u8::from_str_radix(h.get(i..i + n)?, 16).ok();
         match h.len() {
-            3 => Some(Rgb(
-                digit(0, 1)? * 17,
-                digit(1, 1)? * 17,
-                digit(2, 1)? * 17,
-            )),
+            3 => Some(Rgb(digit(0, 1)? * 17, digit(1, 1)? * 17, digit(2, 1)? * 17)),
             6 => Some(Rgb(digit(0, 2)?, digit(2, 2)?, digit(4, 2)?)),
             _ => None,
         }

@@ -125,9 +125,9 @@ pub fn card_size(s: &str) -> Result<(f32, f32), String> {
         "mini" => return Ok((44.0, 63.0)),
         _ => {}
     }
-    let parsed = s.split_once('x').and_then(|(w, h)| {
-        Some((w.trim().parse::<f32>().ok()?, h.trim().parse::<f32>().ok()?))
-    });
+    let parsed = s
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.trim().parse::<f32>().ok()?, h.trim().parse::<f32>().ok()?)));
     match parsed {
         Some((w, h)) if (10.0..=MAX_CARD_MM).contains(&w) && (10.0..=MAX_CARD_MM).contains(&h) => {
             Ok((w, h))
@@ -169,11 +169,11 @@ pub fn read(def: &GameDef, text: &str) -> Result<PrintFile, Vec<Problem>> {
             message,
         });
     };
-    for sz in file
-        .card
-        .iter()
-        .chain(file.decks.values().filter_map(|d| d.get_ref().card.as_ref()))
-    {
+    for sz in file.card.iter().chain(
+        file.decks
+            .values()
+            .filter_map(|d| d.get_ref().card.as_ref()),
+    ) {
         if let Err(e) = card_size(sz.get_ref()) {
             at(&mut problems, sz.span(), e);
         }
@@ -239,7 +239,10 @@ pub fn read(def: &GameDef, text: &str) -> Result<PrintFile, Vec<Problem>> {
             matches!(slot, "name" | "text" | "id" | "count" | "tags")
                 || deck.fields.iter().any(|f| f.name == slot)
         };
-        let check_slots = |problems: &mut Vec<Problem>, s: &str, span: std::ops::Range<usize>, what: &str| {
+        let check_slots = |problems: &mut Vec<Problem>,
+                           s: &str,
+                           span: std::ops::Range<usize>,
+                           what: &str| {
             for slot in slots(s) {
                 if !known(slot) {
                     let names = ["name", "text", "id", "count", "tags"]
@@ -263,7 +266,11 @@ pub fn read(def: &GameDef, text: &str) -> Result<PrintFile, Vec<Problem>> {
             let n = i + 1;
             let finite = [r.x, r.y, r.w, r.h].iter().all(|v| v.is_finite());
             if !finite || r.w <= 0.0 || r.h <= 0.0 {
-                at(&mut problems, span.clone(), format!("region {n} of deck `{id}` has no area"));
+                at(
+                    &mut problems,
+                    span.clone(),
+                    format!("region {n} of deck `{id}` has no area"),
+                );
                 continue;
             }
             if r.x < -5.0 || r.y < -5.0 || r.x + r.w > size.0 + 5.0 || r.y + r.h > size.1 + 5.0 {
@@ -295,12 +302,16 @@ pub fn read(def: &GameDef, text: &str) -> Result<PrintFile, Vec<Problem>> {
                 at(
                     &mut problems,
                     span.clone(),
-                    format!("region {n} of deck `{id}`: align is `{a}`; give left, center or right"),
+                    format!(
+                        "region {n} of deck `{id}`: align is `{a}`; give left, center or right"
+                    ),
                 );
             }
-            for s in [&r.text, &r.color, &r.fill, &r.stroke, &r.image, &r.tile, &r.when]
-                .into_iter()
-                .flatten()
+            for s in [
+                &r.text, &r.color, &r.fill, &r.stroke, &r.image, &r.tile, &r.when,
+            ]
+            .into_iter()
+            .flatten()
             {
                 check_slots(&mut problems, s, span.clone(), &format!("region {n}"));
             }

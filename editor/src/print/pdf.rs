@@ -62,7 +62,8 @@ pub fn write(pages: &[Page]) -> Result<Vec<u8>, String> {
         s.finish();
         page.finish();
     }
-    doc.finish().map_err(|e| format!("the PDF could not be written: {e:?}"))
+    doc.finish()
+        .map_err(|e| format!("the PDF could not be written: {e:?}"))
 }
 
 fn paint(c: Rgb) -> krilla::paint::Paint {

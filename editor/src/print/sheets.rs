@@ -48,10 +48,7 @@ pub fn print_tables(ctx: &mut Ctx<'_>, out: &mut Printed) {
                 let head = ctx.fonts.width(c, true);
                 t.rows
                     .iter()
-                    .map(|r| {
-                        r.get(*c)
-                            .map_or(0.0, |v| ctx.fonts.width(&cell(v), false))
-                    })
+                    .map(|r| r.get(*c).map_or(0.0, |v| ctx.fonts.width(&cell(v), false)))
                     .fold(head, f32::max)
                     .clamp(3.0, 40.0)
             })
@@ -87,7 +84,11 @@ pub fn print_tables(ctx: &mut Ctx<'_>, out: &mut Printed) {
                 *y += 2.0;
             }
             let mut x = ROOM;
-            items.push(Item::rect(Rect::new(ROOM, *y, w, lh + 1.0), Some(Rgb::LIGHT), None));
+            items.push(Item::rect(
+                Rect::new(ROOM, *y, w, lh + 1.0),
+                Some(Rgb::LIGHT),
+                None,
+            ));
             for (c, cw) in cols.iter().zip(&widths) {
                 items.push(Item::Text(TextRun {
                     x: x + 1.0,
@@ -109,12 +110,24 @@ pub fn print_tables(ctx: &mut Ctx<'_>, out: &mut Printed) {
             let cells: Vec<Vec<String>> = cols
                 .iter()
                 .zip(&widths)
-                .map(|(c, cw)| wrap(&ctx.fonts, &row.get(*c).map(cell).unwrap_or_default(), false, size, cw - 2.0))
+                .map(|(c, cw)| {
+                    wrap(
+                        &ctx.fonts,
+                        &row.get(*c).map(cell).unwrap_or_default(),
+                        false,
+                        size,
+                        cw - 2.0,
+                    )
+                })
                 .collect();
             let lines = cells.iter().map(Vec::len).max().unwrap_or(1).max(1);
             let rh = lines as f32 * lh + 1.0;
             if y + rh > ph - ROOM {
-                out.pages.push(page(ctx, format!("{}, page {part}", t.name), std::mem::take(&mut items)));
+                out.pages.push(page(
+                    ctx,
+                    format!("{}, page {part}", t.name),
+                    std::mem::take(&mut items),
+                ));
                 part += 1;
                 y = ROOM;
                 head(&mut items, &mut y, part);
@@ -202,7 +215,13 @@ pub fn print_aid(ctx: &mut Ctx<'_>, out: &mut Printed) {
             None,
             Some((Rgb::GREY, HAIR)),
         ));
-        title(&mut items, ROOM, top + 8.0, w, &format!("{}: {title_text}", def.name));
+        title(
+            &mut items,
+            ROOM,
+            top + 8.0,
+            w,
+            &format!("{}: {title_text}", def.name),
+        );
         for (y, bullet, bold, text) in &body {
             if *bullet {
                 items.push(Item::Text(TextRun {
@@ -228,8 +247,11 @@ pub fn print_aid(ctx: &mut Ctx<'_>, out: &mut Printed) {
             }));
         }
         if s % per_page == per_page - 1 || s + 1 == seats {
-            out.pages
-                .push(page(ctx, format!("{}, sheet {}", title_text, s / per_page + 1), std::mem::take(&mut items)));
+            out.pages.push(page(
+                ctx,
+                format!("{}, sheet {}", title_text, s / per_page + 1),
+                std::mem::take(&mut items),
+            ));
         }
     }
 }

@@ -192,17 +192,10 @@ pub fn wrap(fonts: &Fonts, text: &str, bold: bool, size: f32, width_mm: f32) -> 
 
 /// Fits `text` in a box `w` x `h` mm: the largest size from `size` down to `min` (half a point
 /// at a time) at which the wrapped lines fit; at `min` it may still overflow.
-pub fn fit(
-    fonts: &Fonts,
-    text: &str,
-    bold: bool,
-    size: f32,
-    min: f32,
-    w: f32,
-    h: f32,
-) -> Fitted {
+pub fn fit(fonts: &Fonts, text: &str, bold: bool, size: f32, min: f32, w: f32, h: f32) -> Fitted {
     let fits = |lines: &[String], s: f32| {
-        let tall = (lines.len() as f32 - 1.0).max(0.0) * LINE * s * PT + (ASCENT + DESCENT) * s * PT;
+        let tall =
+            (lines.len() as f32 - 1.0).max(0.0) * LINE * s * PT + (ASCENT + DESCENT) * s * PT;
         let wide = lines
             .iter()
             .all(|l| fonts.width(l, bold) * s * PT <= w + 0.01);
