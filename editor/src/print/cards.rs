@@ -300,130 +300,8 @@ fn face(
             // Filled boxes so far: text takes a colour that reads on what lies under it.
             let mut panels: Vec<(Rect, Rgb)> = Vec::new();
             for (i, r) in tp.regions.iter().enumerate() {
-                let line = ctx.at(r.span());
-                let r: &Region = r.get_ref();
-                if let Some(w) = &r.when
-                    && fill_slots(ctx.def, deck, card, w).is_none()
-                {
-                    continue;
-                }
-                let rect = Rect::new(t.x + r.x, t.y + r.y, r.w, r.h);
-                let fill = r
-                    .fill
-                    .as_ref()
-                    .map(|s| colour(ctx, deck, card, s))
-                    .transpose();
-                let stroke = r
-                    .stroke
-                    .as_ref()
-                    .map(|s| colour(ctx, deck, card, s))
-                    .transpose();
-                match (fill, stroke) {
-                    (Ok(f), Ok(s)) if f.is_some() || s.is_some() => {
-                        if let Some(f) = f {
-                            panels.push((rect, f));
-                        }
-                        items.push(Item::rect(rect, f.map(|c| ctx.ink(c)), s.map(|c| (c, 0.4))));
-                    }
-                    (Err(e), _) | (_, Err(e)) => {
-                        problems.push(format!("{line}: card `{}`: {e}", card.id));
-                    }
-                    _ => {}
-                }
-                if let Some(img) = &r.image
-                    && let Some(rel) = fill_slots(ctx.def, deck, card, img)
-                {
-                    match picture(ctx, &rel) {
-                        Ok(p) => {
-                            // Fitted inside the region, keeping its proportions.
-                            let ar = p.px.0 as f32 / p.px.1 as f32;
-                            let (w, h) = if rect.w / rect.h > ar {
-                                (rect.h * ar, rect.h)
-                            } else {
-                                (rect.w, rect.w / ar)
-                            };
-                            let at = Rect::new(
-                                rect.x + (rect.w - w) / 2.0,
-                                rect.y + (rect.h - h) / 2.0,
-                                w,
-                                h,
-                            );
-                            items.push(Item::Image { at, picture: p });
-                        }
-                        Err(e) => {
-                            problems.push(format!("{line}: card `{}`: {e}", card.id));
-                            items.push(Item::rect(rect, None, Some((Rgb::GREY, HAIR))));
-                        }
-                    }
-                }
-                if let Some(tl) = &r.tile
-                    && let Some(id) = fill_slots(ctx.def, deck, card, tl)
-                {
-                    match ctx.def.tiles.iter().find(|t| t.id == id) {
-                        Some(tile) => {
-                            let side = rect.w.min(rect.h);
-                            let sq = Rect::new(
-                                rect.x + (rect.w - side) / 2.0,
-                                rect.y + (rect.h - side) / 2.0,
-                                side,
-                                side,
-                            );
-                            items.extend(super::boards::tile_items(ctx, tile, sq, 0));
-                            items.push(Item::rect(sq, None, Some((Rgb::GREY, 0.3))));
-                        }
-                        None => {
-                            problems.push(format!("{line}: card `{}`: no tile `{id}`", card.id))
-                        }
-                    }
-                }
-                if let Some(txt) = &r.text
-                    && let Some(s) = fill_slots(ctx.def, deck, card, txt)
-                {
-                    let (cx, cy) = (rect.x + rect.w / 2.0, rect.y + rect.h / 2.0);
-                    let under = panels
-                        .iter()
-                        .rev()
-                        .find(|(p, _)| {
-                            cx >= p.x && cx <= p.right() && cy >= p.y && cy <= p.bottom()
-                        })
-                        .map_or(bg, |(_, c)| *c);
-                    let ink = if under.luma() < 110 && !ctx.opts.low_ink {
-                        Rgb::WHITE
-                    } else {
-                        Rgb::BLACK
-                    };
-                    let color = match r.color.as_ref().map(|c| colour(ctx, deck, card, c)) {
-                        Some(Ok(c)) => c,
-                        Some(Err(e)) => {
-                            problems.push(format!("{line}: card `{}`: {e}", card.id));
-                            ink
-                        }
-                        None => ink,
-                    };
-                    let align = match r.align.as_deref() {
-                        Some("center") => Align::Center,
-                        Some("right") => Align::Right,
-                        _ => Align::Left,
-                    };
-                    let size = r.size.unwrap_or(9.0);
-                    let min = r.min.unwrap_or(size.min(6.0));
-                    if text_block(
-                        ctx, &mut items, &s, rect, size, min, r.bold, align, r.middle, color,
-                    ) {
-                        problems.push(format!(
-                            "{line}: card `{}` of deck `{}`: the text of region {} does not fit at {min} pt; shorten it or make the region larger",
-                            card.id,
-                            deck.id,
-                            i + 1
-                        ));
-                    }
-                }
-                for (ch, what) in missing_glyphs(ctx, deck, card, r) {
-                    problems.push(format!(
-                        "{line}: card `{}`: no font has `{ch}` (U+{:04X}) in {what}; it prints as nothing",
-                        card.id, ch as u32
-                    ));
-                }
+                let f = Face { deck, card, t, bg };
+                region(ctx, &f, i, r, &mut panels, &mut items, problems);
             }
         }
         _ => default_face(ctx, deck, card, safe, ink, &mut items, problems),
@@ -440,6 +318,148 @@ fn face(
         text: hash.to_string(),
     }));
     items
+}
+
+/// What a region is drawn for: the card, its trim and its background.
+struct Face<'a> {
+    deck: &'a DeckDef,
+    card: &'a CardDef,
+    t: Rect,
+    bg: Rgb,
+}
+
+/// Region `i` of a template on a card's face: its box, image, tile and fitted text, with the
+/// filled boxes so far in `panels` (text takes a colour that reads on what lies under it).
+fn region(
+    ctx: &Ctx<'_>,
+    f: &Face<'_>,
+    i: usize,
+    r: &toml::Spanned<Region>,
+    panels: &mut Vec<(Rect, Rgb)>,
+    items: &mut Vec<Item>,
+    problems: &mut Vec<String>,
+) {
+    let (deck, card, t, bg) = (f.deck, f.card, f.t, f.bg);
+    let line = ctx.at(r.span());
+    let r: &Region = r.get_ref();
+    if let Some(w) = &r.when
+        && fill_slots(ctx.def, deck, card, w).is_none()
+    {
+        return;
+    }
+    let rect = Rect::new(t.x + r.x, t.y + r.y, r.w, r.h);
+    let fill = r
+        .fill
+        .as_ref()
+        .map(|s| colour(ctx, deck, card, s))
+        .transpose();
+    let stroke = r
+        .stroke
+        .as_ref()
+        .map(|s| colour(ctx, deck, card, s))
+        .transpose();
+    match (fill, stroke) {
+        (Ok(f), Ok(s)) if f.is_some() || s.is_some() => {
+            if let Some(f) = f {
+                panels.push((rect, f));
+            }
+            items.push(Item::rect(rect, f.map(|c| ctx.ink(c)), s.map(|c| (c, 0.4))));
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            problems.push(format!("{line}: card `{}`: {e}", card.id));
+        }
+        _ => {}
+    }
+    if let Some(img) = &r.image
+        && let Some(rel) = fill_slots(ctx.def, deck, card, img)
+    {
+        match picture(ctx, &rel) {
+            Ok(p) => {
+                // Fitted inside the region, keeping its proportions.
+                let ar = p.px.0 as f32 / p.px.1 as f32;
+                let (w, h) = if rect.w / rect.h > ar {
+                    (rect.h * ar, rect.h)
+                } else {
+                    (rect.w, rect.w / ar)
+                };
+                let at = Rect::new(
+                    rect.x + (rect.w - w) / 2.0,
+                    rect.y + (rect.h - h) / 2.0,
+                    w,
+                    h,
+                );
+                items.push(Item::Image { at, picture: p });
+            }
+            Err(e) => {
+                problems.push(format!("{line}: card `{}`: {e}", card.id));
+                items.push(Item::rect(rect, None, Some((Rgb::GREY, HAIR))));
+            }
+        }
+    }
+    if let Some(tl) = &r.tile
+        && let Some(id) = fill_slots(ctx.def, deck, card, tl)
+    {
+        match ctx.def.tiles.iter().find(|t| t.id == id) {
+            Some(tile) => {
+                let side = rect.w.min(rect.h);
+                let sq = Rect::new(
+                    rect.x + (rect.w - side) / 2.0,
+                    rect.y + (rect.h - side) / 2.0,
+                    side,
+                    side,
+                );
+                items.extend(super::boards::tile_items(ctx, tile, sq, 0));
+                items.push(Item::rect(sq, None, Some((Rgb::GREY, 0.3))));
+            }
+            None => problems.push(format!("{line}: card `{}`: no tile `{id}`", card.id)),
+        }
+    }
+    if let Some(txt) = &r.text
+        && let Some(s) = fill_slots(ctx.def, deck, card, txt)
+    {
+        let (cx, cy) = (rect.x + rect.w / 2.0, rect.y + rect.h / 2.0);
+        let under = panels
+            .iter()
+            .rev()
+            .find(|(p, _)| cx >= p.x && cx <= p.right() && cy >= p.y && cy <= p.bottom())
+            .map_or(bg, |(_, c)| *c);
+        let ink = if under.luma() < 110 && !ctx.opts.low_ink {
+            Rgb::WHITE
+        } else {
+            Rgb::BLACK
+        };
+        let color = match r.color.as_ref().map(|c| colour(ctx, deck, card, c)) {
+            Some(Ok(c)) => c,
+            Some(Err(e)) => {
+                problems.push(format!("{line}: card `{}`: {e}", card.id));
+                ink
+            }
+            None => ink,
+        };
+        let align = match r.align.as_deref() {
+            Some("center") => Align::Center,
+            Some("right") => Align::Right,
+            _ => Align::Left,
+        };
+        let size = r.size.unwrap_or(9.0);
+        let min = r.min.unwrap_or(size.min(6.0));
+        if text_block(
+            ctx, items, &s, rect, size, min, r.bold, align, r.middle, color,
+        ) {
+            problems.push(format!(
+                    "{line}: card `{}` of deck `{}`: the text of region {} does not fit at {min} pt; shorten it or make the region larger",
+                    card.id,
+                    deck.id,
+                    i + 1
+                ));
+        }
+    }
+    for (ch, what) in missing_glyphs(ctx, deck, card, r) {
+        problems.push(format!(
+            "{line}: card `{}`: no font has `{ch}` (U+{:04X}) in {what}; it prints as nothing",
+            card.id, ch as u32
+        ));
+    }
 }
 
 fn missing_glyphs(
@@ -690,8 +710,9 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                 trims.push(t);
             }
             items.extend(crop_marks(&trims, ctx.opts.bleed));
-            out.pages.push(sheet_page(
-                ctx,
+            out.pages.push(Page::sheet(
+                ctx.opts.paper,
+                ctx.opts.bleed,
                 &trims,
                 items,
                 format!("{}, sheet {}", deck.name, s + 1),
@@ -708,8 +729,9 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                     items.extend(back(ctx, deck, tpl, *t));
                 }
                 items.extend(crop_marks(&backs, ctx.opts.bleed));
-                out.pages.push(sheet_page(
-                    ctx,
+                out.pages.push(Page::sheet(
+                    ctx.opts.paper,
+                    ctx.opts.bleed,
                     &backs,
                     items,
                     format!("{}, backs of sheet {}", deck.name, s + 1),
@@ -724,8 +746,9 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                 items.extend(back(ctx, deck, tpl, *t));
             }
             items.extend(crop_marks(&backs, ctx.opts.bleed));
-            out.pages.push(sheet_page(
-                ctx,
+            out.pages.push(Page::sheet(
+                ctx.opts.paper,
+                ctx.opts.bleed,
                 &backs,
                 items,
                 format!("{}, backs", deck.name),
@@ -736,27 +759,4 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
         }
     }
     Ok(())
-}
-
-/// A page of pieces to cut: the trim box around all trims, the bleed box around it.
-pub fn sheet_page(ctx: &Ctx<'_>, trims: &[Rect], items: Vec<Item>, label: String) -> Page {
-    let (pw, ph) = ctx.opts.paper;
-    let trim = trims.iter().copied().reduce(|a, b| {
-        let x = a.x.min(b.x);
-        let y = a.y.min(b.y);
-        Rect::new(
-            x,
-            y,
-            a.right().max(b.right()) - x,
-            a.bottom().max(b.bottom()) - y,
-        )
-    });
-    Page {
-        w: pw,
-        h: ph,
-        trim,
-        bleed: trim.map(|t| t.inset(-ctx.opts.bleed)),
-        items,
-        label,
-    }
 }

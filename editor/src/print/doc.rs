@@ -170,5 +170,36 @@ pub struct Page {
     pub label: String,
 }
 
+impl Page {
+    /// A `paper` page of pieces to cut: the trim box around all `trims`, the bleed box
+    /// `bleed` mm around it.
+    pub fn sheet(
+        paper: (f32, f32),
+        bleed: f32,
+        trims: &[Rect],
+        items: Vec<Item>,
+        label: String,
+    ) -> Page {
+        let trim = trims.iter().copied().reduce(|a, b| {
+            let x = a.x.min(b.x);
+            let y = a.y.min(b.y);
+            Rect::new(
+                x,
+                y,
+                a.right().max(b.right()) - x,
+                a.bottom().max(b.bottom()) - y,
+            )
+        });
+        Page {
+            w: paper.0,
+            h: paper.1,
+            trim,
+            bleed: trim.map(|t| t.inset(-bleed)),
+            items,
+            label,
+        }
+    }
+}
+
 /// Hairline width for marks and cut lines (0.25 pt).
 pub const HAIR: f32 = 0.25 * 25.4 / 72.0;

@@ -261,65 +261,85 @@ pub fn read(def: &GameDef, text: &str) -> Result<PrintFile, Vec<Problem>> {
             check_slots(&mut problems, c.get_ref(), c.span(), "a colour");
         }
         for (i, r) in t.regions.iter().enumerate() {
-            let span = r.span();
-            let r = r.get_ref();
-            let n = i + 1;
-            let finite = [r.x, r.y, r.w, r.h].iter().all(|v| v.is_finite());
-            if !finite || r.w <= 0.0 || r.h <= 0.0 {
-                at(
-                    &mut problems,
-                    span.clone(),
-                    format!("region {n} of deck `{id}` has no area"),
-                );
-                continue;
-            }
-            if r.x < -5.0 || r.y < -5.0 || r.x + r.w > size.0 + 5.0 || r.y + r.h > size.1 + 5.0 {
-                at(
-                    &mut problems,
-                    span.clone(),
-                    format!(
-                        "region {n} of deck `{id}` ({}x{} mm at {}, {}) reaches past the bleed of a {}x{} mm card",
-                        r.w, r.h, r.x, r.y, size.0, size.1
-                    ),
-                );
-            }
-            for (what, v) in [("size", r.size), ("min", r.min)] {
-                if let Some(v) = v
-                    && !(MIN_TEXT_PT..=MAX_TEXT_PT).contains(&v)
-                {
-                    at(
-                        &mut problems,
-                        span.clone(),
-                        format!(
-                            "region {n} of deck `{id}`: {what} is {v} pt; give {MIN_TEXT_PT} to {MAX_TEXT_PT}"
-                        ),
-                    );
-                }
-            }
-            if let Some(a) = &r.align
-                && !matches!(a.as_str(), "left" | "center" | "right")
-            {
-                at(
-                    &mut problems,
-                    span.clone(),
-                    format!(
-                        "region {n} of deck `{id}`: align is `{a}`; give left, center or right"
-                    ),
-                );
-            }
-            for s in [
-                &r.text, &r.color, &r.fill, &r.stroke, &r.image, &r.tile, &r.when,
-            ]
-            .into_iter()
-            .flatten()
-            {
-                check_slots(&mut problems, s, span.clone(), &format!("region {n}"));
-            }
+            check_region(text, id, i + 1, r, size, &mut problems, &check_slots);
         }
     }
     if problems.is_empty() {
         Ok(file)
     } else {
         Err(problems)
+    }
+}
+
+/// Checks a text's `{field}` slots: (problems, text, span, what it is).
+type SlotCheck<'a> = dyn Fn(&mut Vec<Problem>, &str, std::ops::Range<usize>, &str) + 'a;
+
+/// Checks region `n` of deck `id`'s template on a card of `size` mm: its area, reach, text
+/// sizes, alignment and `{field}` slots.
+fn check_region(
+    text: &str,
+    id: &str,
+    n: usize,
+    r: &Spanned<Region>,
+    size: (f32, f32),
+    problems: &mut Vec<Problem>,
+    check_slots: &SlotCheck<'_>,
+) {
+    let at = |problems: &mut Vec<Problem>, span: std::ops::Range<usize>, message: String| {
+        problems.push(Problem {
+            line: line_of(text, span.start),
+            message,
+        });
+    };
+    let span = r.span();
+    let r = r.get_ref();
+    let finite = [r.x, r.y, r.w, r.h].iter().all(|v| v.is_finite());
+    if !finite || r.w <= 0.0 || r.h <= 0.0 {
+        at(
+            problems,
+            span.clone(),
+            format!("region {n} of deck `{id}` has no area"),
+        );
+        return;
+    }
+    if r.x < -5.0 || r.y < -5.0 || r.x + r.w > size.0 + 5.0 || r.y + r.h > size.1 + 5.0 {
+        at(
+            problems,
+            span.clone(),
+            format!(
+                "region {n} of deck `{id}` ({}x{} mm at {}, {}) reaches past the bleed of a {}x{} mm card",
+                r.w, r.h, r.x, r.y, size.0, size.1
+            ),
+        );
+    }
+    for (what, v) in [("size", r.size), ("min", r.min)] {
+        if let Some(v) = v
+            && !(MIN_TEXT_PT..=MAX_TEXT_PT).contains(&v)
+        {
+            at(
+                problems,
+                span.clone(),
+                format!(
+                    "region {n} of deck `{id}`: {what} is {v} pt; give {MIN_TEXT_PT} to {MAX_TEXT_PT}"
+                ),
+            );
+        }
+    }
+    if let Some(a) = &r.align
+        && !matches!(a.as_str(), "left" | "center" | "right")
+    {
+        at(
+            problems,
+            span.clone(),
+            format!("region {n} of deck `{id}`: align is `{a}`; give left, center or right"),
+        );
+    }
+    for s in [
+        &r.text, &r.color, &r.fill, &r.stroke, &r.image, &r.tile, &r.when,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        check_slots(problems, s, span.clone(), &format!("region {n}"));
     }
 }
