@@ -7,13 +7,26 @@ use farebox::board::{CARD_MARGIN, CardShape, LANE_WIDTH};
 use farebox::content::def::{BoardDef, GraphDef, TileDef, TrackPieceDef};
 use farebox::value::Value;
 
-use super::cards::sheet_page;
 use super::doc::{Align, HAIR, Item, Page, Rect, Rgb, TextRun};
 use super::text::{PT, fit};
 use super::{Ctx, MARGIN, Printed};
 
-/// How far neighbouring pages of a board overlap (mm).
+/// How far neighbouring pages of a board overlap at least (mm).
 pub const OVERLAP: f32 = 15.0;
+
+/// How far one page of a board is from the next when `a` mm of the page shows the board:
+/// whole inches, so that both pages place the strip they share at the same fraction of a
+/// printer's or screen's pixel (the strip then rasterises alike on both), and at least
+/// [`OVERLAP`] less than `a`.
+pub fn step(a: f32) -> f32 {
+    const INCH: f32 = 25.4;
+    let s = a - OVERLAP;
+    if s >= INCH {
+        (s / INCH).floor() * INCH
+    } else {
+        s.max(1.0)
+    }
+}
 
 /// Millimetres per board unit: the mod's, else a default per kind.
 fn scale(ctx: &Ctx<'_>) -> f32 {
@@ -185,8 +198,9 @@ pub fn print_tiles(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
             items.push(Item::rect(r, None, Some((Rgb::GREY, HAIR))));
             trims.push(r);
         }
-        out.pages.push(sheet_page(
-            ctx,
+        out.pages.push(Page::sheet(
+            ctx.opts.paper,
+            ctx.opts.bleed,
             &trims,
             items,
             format!("Tiles, sheet {}", s + 1),
@@ -308,19 +322,20 @@ pub fn paginate(ctx: &Ctx<'_>, name: &str, w: f32, h: f32, items: Vec<Item>) -> 
     let (pw, ph) = ctx.opts.paper;
     let room = MARGIN + 3.0;
     let (aw, ah) = (pw - 2.0 * room, ph - 2.0 * room - 6.0);
-    let step = |a: f32| a - OVERLAP;
     let count = |size: f32, a: f32| {
         if size <= a {
             1
         } else {
-            ((size - OVERLAP) / step(a)).ceil() as usize
+            ((size - (a - step(a))) / step(a)).ceil() as usize
         }
     };
+    // The overlap of neighbouring pages across and down.
+    let (ox, oy) = (aw - step(aw), ah - step(ah));
     let (nx, ny) = (count(w, aw), count(h, ah));
     let mut items = items;
     // Registration marks at the middle of each overlap, on every seam.
     for i in 1..nx {
-        let x = i as f32 * step(aw) + OVERLAP / 2.0;
+        let x = i as f32 * step(aw) + ox / 2.0;
         for j in 0..ny {
             let y0 = j as f32 * step(ah);
             for f in [0.2f32, 0.8] {
@@ -329,7 +344,7 @@ pub fn paginate(ctx: &Ctx<'_>, name: &str, w: f32, h: f32, items: Vec<Item>) -> 
         }
     }
     for j in 1..ny {
-        let y = j as f32 * step(ah) + OVERLAP / 2.0;
+        let y = j as f32 * step(ah) + oy / 2.0;
         for i in 0..nx {
             let x0 = i as f32 * step(aw);
             for f in [0.2f32, 0.8] {
@@ -353,10 +368,12 @@ pub fn paginate(ctx: &Ctx<'_>, name: &str, w: f32, h: f32, items: Vec<Item>) -> 
             }];
             let tag = format!("{}{}", (b'A' + (i % 26) as u8) as char, j + 1);
             let title = if nx * ny > 1 {
-                format!(
-                    "{name}: part {tag} of {}x{}, overlapping its neighbours by {OVERLAP} mm",
-                    nx, ny
-                )
+                let over = match (nx > 1, ny > 1) {
+                    (true, true) => format!("{ox:.0} mm across and {oy:.0} mm down"),
+                    (true, false) => format!("{ox:.0} mm"),
+                    _ => format!("{oy:.0} mm"),
+                };
+                format!("{name}: part {tag} of {nx}x{ny}, overlapping its neighbours by {over}")
             } else {
                 name.to_string()
             };
@@ -481,17 +498,104 @@ pub fn print_board(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
                     .sum::<u32>()
                     .max(1)
             };
+            let mut all = Vec::new();
             for p in &t.pieces {
                 let (items, w, h) = track_piece(ctx, p, k);
                 guard(w, h)?;
                 for n in 0..copies(p) {
-                    let name = format!("{}: {} ({} of {})", def.name, p.name, n + 1, copies(p));
-                    out.pages.extend(paginate(ctx, &name, w, h, items.clone()));
+                    let name = format!("{} ({} of {})", p.name, n + 1, copies(p));
+                    all.push(Piece {
+                        name,
+                        items: items.clone(),
+                        w,
+                        h,
+                    });
                 }
             }
+            out.pages
+                .extend(gang(ctx, &format!("{}: track pieces", def.name), all));
         }
     }
     Ok(())
+}
+
+/// A piece to cut out: its drawing (from its top left) and size in mm.
+pub struct Piece {
+    pub name: String,
+    pub items: Vec<Item>,
+    pub w: f32,
+    pub h: f32,
+}
+
+/// Pieces at their true size, as many to a sheet as fit: in rows, tallest first, each in its
+/// own box (its outline is the cut line), named `name, sheet N`. A piece larger than the
+/// printable area goes over pages of its own, as a board does.
+pub fn gang(ctx: &Ctx<'_>, name: &str, mut pieces: Vec<Piece>) -> Vec<Page> {
+    let (pw, ph) = ctx.opts.paper;
+    let room = MARGIN + 3.0;
+    let top = room + 6.0;
+    let (aw, ah) = (pw - 2.0 * room, ph - room - top);
+    pieces.sort_by(|a, b| b.h.total_cmp(&a.h));
+    let mut pages = Vec::new();
+    let mut sheets: Vec<Vec<(f32, f32, Piece)>> = Vec::new();
+    let mut placed: Vec<(f32, f32, Piece)> = Vec::new();
+    let (mut x, mut y, mut row_h) = (0.0f32, 0.0f32, 0.0f32);
+    for p in pieces {
+        if p.w > aw || p.h > ah {
+            let title = format!("{name}: {}", p.name);
+            pages.extend(paginate(ctx, &title, p.w, p.h, p.items));
+            continue;
+        }
+        if x + p.w > aw {
+            (x, y, row_h) = (0.0, y + row_h, 0.0);
+        }
+        if y + p.h > ah {
+            sheets.push(std::mem::take(&mut placed));
+            (x, y, row_h) = (0.0, 0.0, 0.0);
+        }
+        let at = (room + x, top + y);
+        x += p.w;
+        row_h = row_h.max(p.h);
+        placed.push((at.0, at.1, p));
+    }
+    if !placed.is_empty() {
+        sheets.push(placed);
+    }
+    let count = sheets.len();
+    for (n, sheet) in sheets.into_iter().enumerate() {
+        let mut items = vec![Item::Text(TextRun {
+            x: room,
+            y: room + 3.0,
+            w: aw,
+            align: Align::Left,
+            size: 8.0,
+            bold: true,
+            color: Rgb::BLACK,
+            text: format!(
+                "{name}, sheet {} of {count}: cut along each piece's outline",
+                n + 1
+            ),
+        })];
+        let mut trims = Vec::new();
+        for (px, py, p) in sheet {
+            trims.push(Rect::new(px, py, p.w, p.h));
+            items.push(Item::Group {
+                clip: None,
+                translate: (px, py),
+                rotate: 0.0,
+                pivot: (0.0, 0.0),
+                items: p.items,
+            });
+        }
+        pages.push(Page::sheet(
+            ctx.opts.paper,
+            ctx.opts.bleed,
+            &trims,
+            items,
+            format!("{name}, sheet {}", n + 1),
+        ));
+    }
+    pages
 }
 
 /// A board larger than this (mm) is refused: hundreds of pages help no one.
