@@ -16,6 +16,7 @@ mod level;
 mod online;
 mod overlay;
 mod play;
+mod print;
 mod reload;
 mod replay;
 mod scripts;
