@@ -615,3 +615,112 @@ fn track_pieces_share_sheets() {
         straight.name
     );
 }
+
+/// `--figures`: under each card, outside its bleed, the win rates of the seats that held and
+/// played it, the same figures `farebox sim` gives for the same seeded run.
+#[test]
+fn figures_print_under_each_card_as_sim_counts_them() {
+    let dir = scratch("figures");
+    let out = dir.join("f.pdf");
+    let r = print(&[
+        "curbside",
+        "--out",
+        &s(&out),
+        "--figures",
+        "--games",
+        "60",
+        "--seed",
+        "5",
+    ]);
+    assert!(r.err.contains("figures from 60 games"), "{}", r.err);
+    let sim = farebox(&["sim", "curbside", "--games", "60", "--seed", "5", "--json"]);
+    assert_eq!(sim.code, 0, "{}", sim.err);
+    let v: serde_json::Value = serde_json::from_str(&sim.out).unwrap();
+    let (id, f) = v["cards"].as_object().unwrap().iter().next().unwrap();
+    let pct = |k: &str| {
+        let r = f[k].as_f64().unwrap();
+        let i = f[format!("{k}_interval")].as_array().unwrap();
+        format!(
+            "{:.1}% ({:.1}-{:.1}%)",
+            r * 100.0,
+            i[0].as_f64().unwrap() * 100.0,
+            i[1].as_f64().unwrap() * 100.0
+        )
+    };
+    let held = format!(
+        "held: won {} of {} seats",
+        pct("win_rate_held"),
+        f["seats_held"]
+    );
+    // The PDF's text, read back with poppler.
+    let text = std::process::Command::new("pdftotext")
+        .arg(&out)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils) reads the PDF");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains(&held), "no `{held}` for {id} in the PDF");
+    assert!(text.contains("60 games, random, seed 5"));
+    // Without --figures, none.
+    let plain = dir.join("p.pdf");
+    print(&["curbside", "--out", &s(&plain)]);
+    let t = std::process::Command::new("pdftotext")
+        .arg(&plain)
+        .arg("-")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&t.stdout).contains("held: won"));
+    // Where they go: below the card's bleed, within its width, clear of the next row's.
+    let folder = mods().join("curbside");
+    let def = farebox::content::load_mod(
+        &farebox::source::FsSource::new(&folder),
+        &farebox::source::FolderResolver::new(mods()),
+    )
+    .unwrap();
+    let notes = def
+        .decks
+        .iter()
+        .flat_map(|d| d.cards.iter().map(move |c| (d, c)))
+        .map(|(d, c)| (format!("{}/{}", d.id, c.id), vec![format!("note {}", c.id)]))
+        .collect();
+    let opts = farebox_editor::print::Options {
+        notes: Some(notes),
+        ..Default::default()
+    };
+    let p = farebox_editor::print::compose(&def, &folder, &opts).unwrap();
+    let b = opts.bleed;
+    let mut checked = 0;
+    for c in &p.cards {
+        let page = &p.pages[c.page];
+        let runs: Vec<_> = page
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                farebox_editor::print::doc::Item::Text(t) if t.text == format!("note {}", c.id) => {
+                    Some(t)
+                }
+                _ => None,
+            })
+            .filter(|t| t.x >= c.trim.x && t.x + t.w <= c.trim.right())
+            .collect();
+        let below = runs
+            .iter()
+            .any(|t| t.y > c.trim.bottom() + b && t.y < c.trim.bottom() + b + 7.0);
+        assert!(below, "card {} has no note under its bleed", c.id);
+        for o in &p.cards {
+            if o.page == c.page {
+                assert!(
+                    !(runs.iter().any(|t| t.y > o.trim.y - b
+                        && t.y < o.trim.bottom() + b
+                        && t.x < o.trim.right()
+                        && t.x + t.w > o.trim.x)),
+                    "a note of {} lies on {}",
+                    c.id,
+                    o.id
+                );
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked > 10);
+}

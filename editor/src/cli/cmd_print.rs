@@ -4,14 +4,17 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::cli::PrintArgs;
 use crate::common::{
-    Fail, Io, MAX_SHOWN, clean_report, load_located, locate, plural, shown, shown_path,
+    Fail, Io, MAX_SHOWN, clean_report, load_located, locate, plural, seat_count, setup, shown,
+    shown_path, split_list,
 };
 use crate::print::doc::{Item, Page, Rect};
 use crate::print::{self, A4, LETTER, Options, Printed};
+use crate::runs::rate_text;
 
 /// The card list written beside a PDF: deck, id and content hash of each card printed.
 fn manifest_path(pdf: &Path) -> std::path::PathBuf {
@@ -65,6 +68,90 @@ fn read_manifest(pdf: &Path) -> Result<BTreeMap<String, String>, Fail> {
     Ok(out)
 }
 
+/// Each card's figures from a seeded run of `args.games` bot games (the run `farebox sim`
+/// makes with the same seed and bots), as the lines printed under it, by `deck/id`.
+fn figure_notes(
+    def: &farebox::GameDef,
+    located: &crate::common::Located,
+    args: &PrintArgs,
+    io: &mut Io,
+) -> Result<BTreeMap<String, Vec<String>>, Fail> {
+    use farebox::agent::{Checks, Labels};
+    use std::sync::atomic::AtomicBool;
+    let def = Arc::new(def.clone());
+    if !def.playable() {
+        return Err(crate::common::not_playable(&def, &located.name));
+    }
+    let bots = split_list(&args.bots, "--bots")?;
+    if bots.is_empty() {
+        return Err(Fail::Usage("--bots needs at least one agent".into()));
+    }
+    let seats = seat_count(&def, None, &bots);
+    let base = setup(&def, seats, args.seed, &[])?;
+    let batch = farebox::batch::Batch::new(&def, base, &bots, 5000)
+        .map_err(Fail::Usage)?
+        .games(args.games)
+        .threads(crate::common::threads_for(None, args.games))
+        .checks(Checks {
+            labels: Labels::Never,
+            profile: false,
+            figures: true,
+        });
+    let mut tally = farebox::figures::Tally::new(&def, seats);
+    batch.play(&AtomicBool::new(false), &|| {}, &mut |o| tally.add(&o));
+    let st = tally.stats();
+    io.note(format!(
+        "figures from {} {} ({} finished) of {} with {}, seed {}",
+        st.games,
+        plural(st.games, "game"),
+        st.finished,
+        def.name,
+        args.bots,
+        args.seed
+    ));
+    let shared = |id: &str| {
+        def.decks
+            .iter()
+            .flat_map(|d| &d.cards)
+            .filter(|c| c.id == id)
+            .count()
+            > 1
+    };
+    let mut out = BTreeMap::new();
+    for d in &def.decks {
+        for c in &d.cards {
+            let key = format!("{}/{}", d.id, c.id);
+            let f = if shared(&c.id) {
+                st.figures.cards.get(&key)
+            } else {
+                st.figures.cards.get(&c.id)
+            };
+            let lines = match f {
+                Some(f) => vec![
+                    format!(
+                        "held: won {} of {} seats",
+                        rate_text(f.win_rate_held, f.win_rate_held_interval),
+                        f.seats_held
+                    ),
+                    format!(
+                        "played: won {} of {} seats",
+                        rate_text(f.win_rate_played, f.win_rate_played_interval),
+                        f.seats_played
+                    ),
+                ],
+                None => vec![format!("never held in {} games", st.games)],
+            };
+            let mut lines = lines;
+            lines.push(format!(
+                "{} games, {}, seed {}",
+                st.games, args.bots, args.seed
+            ));
+            out.insert(key, lines);
+        }
+    }
+    Ok(out)
+}
+
 pub fn run(args: PrintArgs, io: &mut Io) -> Result<i32, Fail> {
     let started = Instant::now();
     let paper = match args.paper.to_ascii_lowercase().as_str() {
@@ -108,7 +195,11 @@ pub fn run(args: PrintArgs, io: &mut Io) -> Result<i32, Fail> {
         duplex: args.duplex,
         low_ink: args.low_ink,
         only: None,
+        notes: None,
     };
+    if args.figures {
+        opts.notes = Some(figure_notes(&def, &located, &args, io)?);
+    }
     if let Some(old) = &args.changed_since {
         let before = read_manifest(old)?;
         let mut only = BTreeSet::new();

@@ -473,6 +473,20 @@ pub struct PrintArgs {
     /// list written beside it, OLD.pdf.cards.json).
     #[arg(long, value_name = "OLD.pdf")]
     pub changed_since: Option<PathBuf>,
+    /// Under each card, outside its trim: how often the seats that held it and that played it
+    /// won (with 95% intervals), from a seeded run of bot games as `farebox sim` plays them,
+    /// for playtests.
+    #[arg(long)]
+    pub figures: bool,
+    /// With --figures: how many games (1 to 100,000).
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub games: u64,
+    /// With --figures: the seed of the first game; game i uses seed + i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// With --figures: the agents, comma-separated, as `farebox sim --bots` takes them.
+    #[arg(long, default_value = "random")]
+    pub bots: String,
 }
 
 #[derive(Debug, Args)]

@@ -147,21 +147,82 @@ fn colour(ctx: &Ctx<'_>, deck: &DeckDef, card: &CardDef, s: &str) -> Result<Rgb,
 }
 
 /// The sheet grid for cards `w` x `h` mm: columns, rows, and the left/top of the first trim.
-fn grid(ctx: &Ctx<'_>, w: f32, h: f32) -> Option<(usize, usize, f32, f32, f32)> {
+/// How a sheet of cards is laid out: columns, rows, the first card's top left, and the gaps
+/// between cards across and down.
+struct Grid {
+    cols: usize,
+    rows: usize,
+    x0: f32,
+    y0: f32,
+    gap: f32,
+    gap_y: f32,
+}
+
+/// Room under each card's bleed for its notes (`Options::notes`): up to three lines.
+const NOTE_BAND: f32 = 7.0;
+const NOTE_PT: f32 = 5.0;
+
+fn grid(ctx: &Ctx<'_>, w: f32, h: f32) -> Option<Grid> {
     let b = ctx.opts.bleed;
     let gap = 2.0 * b;
+    let gap_y = gap
+        + if ctx.opts.notes.is_some() {
+            NOTE_BAND
+        } else {
+            0.0
+        };
     let outer = b + MARK_GAP + MARK_LEN + MARGIN;
     let (pw, ph) = ctx.opts.paper;
-    let fit = |avail: f32, size: f32| ((avail - 2.0 * outer + gap) / (size + gap)).floor();
-    let cols = fit(pw, w);
-    let rows = fit(ph, h);
+    let count =
+        |avail: f32, size: f32, gap: f32| ((avail - 2.0 * outer + gap) / (size + gap)).floor();
+    let cols = count(pw, w, gap);
+    let rows = count(ph, h, gap_y);
     if cols < 1.0 || rows < 1.0 {
         return None;
     }
     let (cols, rows) = (cols as usize, rows as usize);
     let used_w = cols as f32 * w + (cols - 1) as f32 * gap;
-    let used_h = rows as f32 * h + (rows - 1) as f32 * gap;
-    Some((cols, rows, (pw - used_w) / 2.0, (ph - used_h) / 2.0, gap))
+    // The last row's notes too.
+    let used_h = rows as f32 * h + (rows - 1) as f32 * gap_y + (gap_y - gap);
+    Some(Grid {
+        cols,
+        rows,
+        x0: (pw - used_w) / 2.0,
+        y0: (ph - used_h) / 2.0,
+        gap,
+        gap_y,
+    })
+}
+
+/// A card's notes, small, under its bleed and between its crop marks.
+fn notes(ctx: &Ctx<'_>, deck: &DeckDef, card: &CardDef, t: Rect) -> Vec<Item> {
+    let Some(lines) = ctx
+        .opts
+        .notes
+        .as_ref()
+        .and_then(|n| n.get(&format!("{}/{}", deck.id, card.id)))
+    else {
+        return Vec::new();
+    };
+    let line_h = NOTE_PT * PT * 1.2;
+    lines
+        .iter()
+        .take(3)
+        .enumerate()
+        .map(|(i, l)| {
+            let f = fit(&ctx.fonts, l, false, NOTE_PT, 3.5, t.w - 2.0, line_h);
+            Item::Text(TextRun {
+                x: t.x + 1.0,
+                y: t.bottom() + ctx.opts.bleed + 0.5 + line_h * (i as f32 + 0.8),
+                w: t.w - 2.0,
+                align: Align::Center,
+                size: f.size,
+                bold: false,
+                color: Rgb(60, 60, 60),
+                text: f.lines.first().cloned().unwrap_or_default(),
+            })
+        })
+        .collect()
 }
 
 /// Crop marks for the trims on a page: at each corner, outward, skipping any that would
@@ -660,7 +721,15 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
     let decks = ctx.def.decks.clone();
     for deck in &decks {
         let (w, h) = size_of(ctx, deck);
-        let Some((cols, rows, x0, y0, gap)) = grid(ctx, w, h) else {
+        let Some(Grid {
+            cols,
+            rows,
+            x0,
+            y0,
+            gap,
+            gap_y,
+        }) = grid(ctx, w, h)
+        else {
             return Err(vec![format!(
                 "deck `{}`: a {w}x{h} mm card with {} mm bleed and its crop marks does not fit on the paper ({}x{} mm)",
                 deck.id, ctx.opts.bleed, ctx.opts.paper.0, ctx.opts.paper.1
@@ -691,7 +760,7 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
         let sheets = faces.len().div_ceil(per);
         let slot = |i: usize| {
             let (c, r) = (i % cols, i / cols);
-            Rect::new(x0 + c as f32 * (w + gap), y0 + r as f32 * (h + gap), w, h)
+            Rect::new(x0 + c as f32 * (w + gap), y0 + r as f32 * (h + gap_y), w, h)
         };
         for s in 0..sheets {
             let chunk = &faces[s * per..((s + 1) * per).min(faces.len())];
@@ -700,6 +769,7 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
             for (i, (card, hash)) in chunk.iter().enumerate() {
                 let t = slot(i);
                 items.extend(face(ctx, deck, card, spanned, t, hash, &mut problems));
+                items.extend(notes(ctx, deck, card, t));
                 out.cards.push(PrintedCard {
                     deck: deck.id.clone(),
                     id: card.id.clone(),

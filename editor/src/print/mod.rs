@@ -45,6 +45,9 @@ pub struct Options {
     pub low_ink: bool,
     /// Card ids to print (a `--changed-since` selection); None prints all.
     pub only: Option<std::collections::BTreeSet<String>>,
+    /// Lines printed under a card, outside its trim (a run's figures for a playtest), by
+    /// `deck/id`; each sheet's rows are spaced to leave room for them.
+    pub notes: Option<std::collections::BTreeMap<String, Vec<String>>>,
 }
 
 impl Default for Options {
@@ -56,6 +59,7 @@ impl Default for Options {
             duplex: false,
             low_ink: false,
             only: None,
+            notes: None,
         }
     }
 }

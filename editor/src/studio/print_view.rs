@@ -84,6 +84,7 @@ impl PrintPanel {
             duplex: self.duplex,
             low_ink: self.low_ink,
             only: None,
+            notes: None,
         })
     }
 
