@@ -724,3 +724,42 @@ fn figures_print_under_each_card_as_sim_counts_them() {
     }
     assert!(checked > 10);
 }
+
+/// On a map board, each space's name sits on a patch of the board's ground, so the roads
+/// under it do not run through its letters; and it is at least 6 pt.
+#[test]
+fn board_labels_sit_on_the_ground_not_on_the_roads() {
+    use farebox_editor::print::doc::Item;
+    let folder = mods().join("taxi-derby");
+    let def = farebox::content::load_mod(
+        &farebox::source::FsSource::new(&folder),
+        &farebox::source::FolderResolver::new(mods()),
+    )
+    .unwrap();
+    let p = farebox_editor::print::compose(&def, &folder, &Default::default()).unwrap();
+    let page = p
+        .pages
+        .iter()
+        .find(|p| p.label.contains("section Harbor"))
+        .unwrap();
+    let Some(Item::Group { items, .. }) = page.items.first() else {
+        panic!("the section is one drawing");
+    };
+    let mut labels = 0;
+    for (i, it) in items.iter().enumerate() {
+        let Item::Text(t) = it else { continue };
+        if t.text != "Pier Lane, 1st block" && t.text != "Anchor Street Taxi Rank" {
+            continue;
+        }
+        labels += 1;
+        assert!(t.size >= 6.0, "{} at {} pt", t.text, t.size);
+        let patched = matches!(&items[i - 1], Item::Shape { points, fill: Some(_), .. }
+            if points.len() == 4
+                && points.iter().map(|q| q.0).fold(f32::MAX, f32::min) < t.x + t.w / 2.0 - 5.0
+                && points.iter().map(|q| q.0).fold(f32::MIN, f32::max) > t.x + t.w / 2.0 + 5.0
+                && points.iter().map(|q| q.1).fold(f32::MAX, f32::min) < t.y - 1.0
+                && points.iter().map(|q| q.1).fold(f32::MIN, f32::max) > t.y);
+        assert!(patched, "`{}` has no patch of ground under it", t.text);
+    }
+    assert_eq!(labels, 2);
+}

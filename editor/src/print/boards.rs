@@ -218,6 +218,7 @@ fn graph_items(ctx: &Ctx<'_>, g: &GraphDef, k: f32, o: (f32, f32)) -> Vec<Item> 
     };
     let mut items = Vec::new();
     let road = ctx.ink(Rgb(120, 120, 125));
+    let ground = ctx.ink(GROUND);
     for e in &g.edges {
         let (a, b) = (at(e.from), at(e.to));
         items.push(Item::Shape {
@@ -273,11 +274,13 @@ fn graph_items(ctx: &Ctx<'_>, g: &GraphDef, k: f32, o: (f32, f32)) -> Vec<Item> 
             stroke: Some((Rgb::BLACK, 0.35)),
         });
         let label = if s.name.is_empty() { &s.id } else { &s.name };
-        let f = fit(&ctx.fonts, label, false, 5.5, 4.0, (k * 1.8).max(14.0), 6.0);
+        let f = fit(&ctx.fonts, label, false, 7.0, 4.5, (k * 1.8).max(14.0), 6.5);
         for (j, l) in f.lines.iter().enumerate() {
+            let y = c.1 + r + 2.6 + j as f32 * f.size * PT * 1.1;
+            items.push(halo(ctx, l, false, f.size, c.0, y, ground));
             items.push(Item::Text(TextRun {
                 x: c.0 - (k * 0.9).max(7.0),
-                y: c.1 + r + 2.2 + j as f32 * f.size * PT * 1.1,
+                y,
                 w: (k * 1.8).max(14.0),
                 align: Align::Center,
                 size: f.size,
@@ -287,19 +290,36 @@ fn graph_items(ctx: &Ctx<'_>, g: &GraphDef, k: f32, o: (f32, f32)) -> Vec<Item> 
             }));
         }
         if tagged {
+            let tags = s.tags.join(" · ");
+            items.push(halo(ctx, &tags, true, 5.5, c.0, c.1 - r - 0.8, ground));
             items.push(Item::Text(TextRun {
-                x: c.0 - 10.0,
+                x: c.0 - 15.0,
                 y: c.1 - r - 0.8,
-                w: 20.0,
+                w: 30.0,
                 align: Align::Center,
-                size: 4.5,
+                size: 5.5,
                 bold: true,
                 color: Rgb(110, 80, 0),
-                text: s.tags.join(" · "),
+                text: tags,
             }));
         }
     }
     items
+}
+
+/// The ground of a map or section board.
+const GROUND: Rgb = Rgb(240, 244, 236);
+
+/// A patch of `ground` behind a line of text centred on `cx` with its baseline at `y`, so
+/// roads under a label do not run through its letters.
+fn halo(ctx: &Ctx<'_>, text: &str, bold: bool, size: f32, cx: f32, y: f32, ground: Rgb) -> Item {
+    let em = size * PT;
+    let w = ctx.fonts.width(text, bold) * em + 0.8;
+    Item::rect(
+        Rect::new(cx - w / 2.0, y - 0.8 * em, w, 1.05 * em),
+        Some(ground),
+        None,
+    )
 }
 
 /// A registration mark: a circle with a cross.
@@ -464,7 +484,7 @@ pub fn print_board(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
             guard(w, h)?;
             let mut items = vec![Item::rect(
                 Rect::new(0.0, 0.0, w, h),
-                Some(ctx.ink(Rgb(240, 244, 236))),
+                Some(ctx.ink(GROUND)),
                 None,
             )];
             items.extend(graph_items(ctx, g, k, (pad, pad)));
@@ -476,7 +496,7 @@ pub fn print_board(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
             for sec in &s.sections {
                 let mut items = vec![Item::rect(
                     Rect::new(0.0, 0.0, side, side),
-                    Some(ctx.ink(Rgb(240, 244, 236))),
+                    Some(ctx.ink(GROUND)),
                     Some((Rgb::BLACK, HAIR)),
                 )];
                 items.extend(graph_items(ctx, &sec.graph, k, (0.0, 0.0)));
@@ -537,30 +557,49 @@ pub fn gang(ctx: &Ctx<'_>, name: &str, mut pieces: Vec<Piece>) -> Vec<Page> {
     let (aw, ah) = (pw - 2.0 * room, ph - room - top);
     pieces.sort_by(|a, b| b.h.total_cmp(&a.h));
     let mut pages = Vec::new();
-    let mut sheets: Vec<Vec<(f32, f32, Piece)>> = Vec::new();
-    let mut placed: Vec<(f32, f32, Piece)> = Vec::new();
-    let (mut x, mut y, mut row_h) = (0.0f32, 0.0f32, 0.0f32);
+    // Each sheet: its rows (top, height, width used) and its pieces placed.
+    struct Sheet {
+        rows: Vec<(f32, f32, f32)>,
+        placed: Vec<(f32, f32, Piece)>,
+    }
+    let mut sheets: Vec<Sheet> = Vec::new();
     for p in pieces {
         if p.w > aw || p.h > ah {
             let title = format!("{name}: {}", p.name);
             pages.extend(paginate(ctx, &title, p.w, p.h, p.items));
             continue;
         }
-        if x + p.w > aw {
-            (x, y, row_h) = (0.0, y + row_h, 0.0);
+        // The first row of any sheet with room, else a new row on the first sheet with room
+        // below its rows, else a new sheet (tallest first, so a row is as tall as its first).
+        let mut spot = None;
+        'find: for (si, s) in sheets.iter_mut().enumerate() {
+            for row in &mut s.rows {
+                if p.h <= row.1 && row.2 + p.w <= aw {
+                    spot = Some((si, row.2, row.0));
+                    row.2 += p.w;
+                    break 'find;
+                }
+            }
+            let below = s.rows.last().map_or(0.0, |r| r.0 + r.1);
+            if below + p.h <= ah {
+                s.rows.push((below, p.h, p.w));
+                spot = Some((si, 0.0, below));
+                break;
+            }
         }
-        if y + p.h > ah {
-            sheets.push(std::mem::take(&mut placed));
-            (x, y, row_h) = (0.0, 0.0, 0.0);
-        }
-        let at = (room + x, top + y);
-        x += p.w;
-        row_h = row_h.max(p.h);
-        placed.push((at.0, at.1, p));
+        let (si, x, y) = match spot {
+            Some(s) => s,
+            None => {
+                sheets.push(Sheet {
+                    rows: vec![(0.0, p.h, p.w)],
+                    placed: Vec::new(),
+                });
+                (sheets.len() - 1, 0.0, 0.0)
+            }
+        };
+        sheets[si].placed.push((room + x, top + y, p));
     }
-    if !placed.is_empty() {
-        sheets.push(placed);
-    }
+    let sheets: Vec<Vec<(f32, f32, Piece)>> = sheets.into_iter().map(|s| s.placed).collect();
     let count = sheets.len();
     for (n, sheet) in sheets.into_iter().enumerate() {
         let mut items = vec![Item::Text(TextRun {
@@ -628,7 +667,8 @@ fn track_piece(ctx: &Ctx<'_>, p: &TrackPieceDef, k: f32) -> (Vec<Item>, f32, f32
     let min_y = all.iter().map(|p| p.1).fold(f64::MAX, f64::min);
     let max_x = all.iter().map(|p| p.0).fold(f64::MIN, f64::max);
     let max_y = all.iter().map(|p| p.1).fold(f64::MIN, f64::max);
-    let pad = 6.0;
+    // Room around the outline: neighbours on a sheet stay apart for the scissors.
+    let pad = 2.0;
     let tr = |q: (f64, f64)| {
         (
             pad + (q.0 - min_x) as f32 * k,
@@ -690,6 +730,15 @@ fn track_piece(ctx: &Ctx<'_>, p: &TrackPieceDef, k: f32) -> (Vec<Item>, f32, f32
         }
     }
     let c = tr(shape.at(0.15, 0.0));
+    items.push(halo(
+        ctx,
+        &p.name,
+        true,
+        7.0,
+        c.0,
+        c.1,
+        ctx.ink(Rgb(90, 90, 95)),
+    ));
     items.push(Item::Text(TextRun {
         x: c.0 - 30.0,
         y: c.1,
