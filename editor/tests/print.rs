@@ -670,6 +670,10 @@ fn figures_print_under_each_card_as_sim_counts_them() {
         .output()
         .unwrap();
     assert!(!String::from_utf8_lossy(&t.stdout).contains("held: won"));
+    // The run's settings mean nothing without --figures: refused, not ignored.
+    let r = farebox(&["print", "curbside", "--out", &s(&plain), "--games", "5"]);
+    assert_eq!(r.code, 2, "{}", r.err);
+    assert!(r.err.contains("--figures"), "{}", r.err);
     // Where they go: below the card's bleed, within its width, clear of the next row's.
     let folder = mods().join("curbside");
     let def = farebox::content::load_mod(

@@ -479,13 +479,13 @@ pub struct PrintArgs {
     #[arg(long)]
     pub figures: bool,
     /// With --figures: how many games (1 to 100,000).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    #[arg(long, default_value_t = 200, requires = "figures", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub games: u64,
     /// With --figures: the seed of the first game; game i uses seed + i.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, requires = "figures")]
     pub seed: u64,
     /// With --figures: the agents, comma-separated, as `farebox sim --bots` takes them.
-    #[arg(long, default_value = "random")]
+    #[arg(long, default_value = "random", requires = "figures")]
     pub bots: String,
 }
 
