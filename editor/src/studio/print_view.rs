@@ -199,7 +199,7 @@ impl PrintPanel {
             }
         });
         if let Some(page) = printed.pages.get(self.page) {
-            egui::ScrollArea::both().show(ui, |ui| paint_page(ui, page));
+            paint_page(ui, page);
         }
     }
 
@@ -277,12 +277,12 @@ impl PrintPanel {
     }
 }
 
-/// Where Export PDF writes unless told: beside the mod's folder (never inside it, where the
-/// watcher would take the PDF for an edit).
+/// Where Export PDF writes unless told: the person's home folder, else beside the mod's
+/// folder (never inside it, where the watcher would take the PDF for an edit).
 fn default_out(folder: &Path, id: &str) -> PathBuf {
-    folder
-        .parent()
-        .unwrap_or(folder)
+    std::env::home_dir()
+        .filter(|h| h.is_dir())
+        .unwrap_or_else(|| folder.parent().unwrap_or(folder).to_path_buf())
         .join(format!("{id}-print.pdf"))
 }
 
@@ -343,10 +343,13 @@ fn c32(c: Rgb) -> Color32 {
     Color32::from_rgb(c.0, c.1, c.2)
 }
 
-/// One page, white on the panel, as wide as the panel allows.
+/// One page, white on the panel, whole in the room the panel has.
 fn paint_page(ui: &mut egui::Ui, page: &Page) {
-    let avail = ui.available_width().max(200.0);
-    let s = (avail / page.w).min(4.0);
+    let (aw, ah) = (
+        ui.available_width().max(200.0),
+        ui.available_height().max(200.0),
+    );
+    let s = (aw / page.w).min(ah / page.h).min(4.0);
     let (resp, painter) =
         ui.allocate_painter(Vec2::new(page.w * s, page.h * s), egui::Sense::hover());
     let o = resp.rect.min;
