@@ -29,6 +29,13 @@ fn the_print_tab_previews_follows_saved_files_and_exports() {
     h.get_by_label("Next page").click();
     until_shown(&mut h, "Previous page");
     assert!(h.query_by_label_contains("Page 2 of ").is_some());
+    // Letter paper: laid out again on Letter pages.
+    h.get_by_label("Letter").click();
+    until(&mut h, "Letter pages", |s| {
+        s.print
+            .printed()
+            .is_some_and(|p| (p.pages[0].w - 215.9).abs() < 0.01)
+    });
     // A long text saved in the deck's file (through the watcher): the preview lays out the
     // new version and lists the card whose text no longer fits.
     let deck = folder.join("decks/passengers.toml");
