@@ -166,7 +166,7 @@ impl PrintPanel {
         egui::Panel::right("print-warnings")
             .resizable(true)
             .default_size(360.0)
-            .show(ui, |ui| self.side_ui(ui, printed.as_deref()));
+            .show(ui, |ui| self.side_ui(ui, printed.as_ref()));
         let Some(printed) = printed else {
             if self.job.is_some() {
                 ui.horizontal(|ui| {
@@ -234,7 +234,7 @@ impl PrintPanel {
     }
 
     /// Export, then the warnings (or the errors that stopped the layout).
-    fn side_ui(&mut self, ui: &mut egui::Ui, printed: Option<&Printed>) {
+    fn side_ui(&mut self, ui: &mut egui::Ui, printed: Option<&Arc<Printed>>) {
         ui.horizontal(|ui| {
             ui.label("Save as:");
             ui.add(egui::TextEdit::singleline(&mut self.out).desired_width(f32::INFINITY));
@@ -247,7 +247,7 @@ impl PrintPanel {
         {
             self.export_status = "Writing the PDF…".to_string();
             self.export = Some(export(
-                Arc::new(p.clone()),
+                p.clone(),
                 PathBuf::from(self.out.trim()),
                 ui.ctx().clone(),
             ));
