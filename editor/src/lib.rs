@@ -13,6 +13,7 @@ pub mod cli;
 pub mod common;
 pub mod compare;
 pub mod menu;
+pub mod print;
 pub mod runs;
 pub mod scaffold;
 pub mod studio;
@@ -90,6 +91,7 @@ fn dispatch(c: cli::Command, io: &mut Io) -> Result<i32, Fail> {
         C::Test(a) => cli::cmd_test::run(a, io),
         C::New(a) => cli::cmd_new::run(a, io),
         C::Schema(a) => cli::cmd_schema::run(a, io),
+        C::Print(a) => cli::cmd_print::run(a, io),
         C::Bench(a) => cli::cmd_bench::run(a, io),
         C::BenchLoad(a) => cli::cmd_bench::run_load(a.iterations, io),
     }

@@ -8,6 +8,7 @@ pub mod cmd_join;
 pub mod cmd_list;
 pub mod cmd_new;
 pub mod cmd_play;
+pub mod cmd_print;
 pub mod cmd_rank;
 pub mod cmd_record;
 pub mod cmd_replay;
@@ -127,6 +128,14 @@ pub enum Command {
     New(NewArgs),
     /// Write the JSON Schemas for mod files and the Luau type stubs.
     Schema(SchemaArgs),
+    /// Print a paper edition of a mod as a PDF: cards, backs, tiles, the board, tables and
+    /// the player aid.
+    ///
+    /// Cards go through the templates of the mod's print file (`[content] print`), or a plain
+    /// face when a deck has none; each card carries a short hash of its content. Pages have
+    /// true trim and bleed boxes and crop marks outside the bleed. For a home printer, try
+    /// `--bleed 0`, which fits more cards to a sheet.
+    Print(PrintArgs),
     /// Time random games of a mod (games per second, one thread); with --load, time loading;
     /// with --validate, time `validate` of every bundled mod.
     Bench(BenchArgs),
@@ -431,6 +440,53 @@ pub struct NewArgs {
     /// Folder to create the mod in (default: the current folder).
     #[arg(long)]
     pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct PrintArgs {
+    /// The mod to print: a bundled id or a folder.
+    #[arg(value_name = "MOD")]
+    pub spec: String,
+    /// The PDF to write.
+    #[arg(long, value_name = "FILE.pdf")]
+    pub out: PathBuf,
+    /// Paper: a4 or letter.
+    #[arg(long, default_value = "a4")]
+    pub paper: String,
+    /// Bleed around each card and tile, in millimetres (0 to 10).
+    #[arg(long, default_value_t = 3.0)]
+    pub bleed: f32,
+    /// Card size for every deck: poker, bridge, tarot, mini or WxH in millimetres.
+    #[arg(long)]
+    pub card: Option<String>,
+    /// A back sheet after each sheet of faces, mirrored for long-edge double-sided printing.
+    #[arg(long)]
+    pub duplex: bool,
+    /// Pale fills, to save ink.
+    #[arg(long)]
+    pub low_ink: bool,
+    /// Also write one PNG per card (with its bleed, 300 dpi) into this folder, for print-on-
+    /// demand services (needs `pdftoppm`, from poppler-utils).
+    #[arg(long, value_name = "DIR")]
+    pub png_dir: Option<PathBuf>,
+    /// Print only the cards whose content changed since an earlier print (read from the card
+    /// list written beside it, OLD.pdf.cards.json).
+    #[arg(long, value_name = "OLD.pdf")]
+    pub changed_since: Option<PathBuf>,
+    /// Under each card, outside its trim: how often the seats that held it and that played it
+    /// won (with 95% intervals), from a seeded run of bot games as `farebox sim` plays them,
+    /// for playtests.
+    #[arg(long)]
+    pub figures: bool,
+    /// With --figures: how many games (1 to 100,000).
+    #[arg(long, default_value_t = 200, requires = "figures", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub games: u64,
+    /// With --figures: the seed of the first game; game i uses seed + i.
+    #[arg(long, default_value_t = 1, requires = "figures")]
+    pub seed: u64,
+    /// With --figures: the agents, comma-separated, as `farebox sim --bots` takes them.
+    #[arg(long, default_value = "random", requires = "figures")]
+    pub bots: String,
 }
 
 #[derive(Debug, Args)]

@@ -128,6 +128,7 @@ impl Studio {
                         },
                     ),
                     (Tab::Console, "Console".to_string()),
+                    (Tab::Print, "Print".to_string()),
                 ] {
                     if ui.selectable_label(self.tab == tab, label).clicked() {
                         out.push(Command::Show(tab));

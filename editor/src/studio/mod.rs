@@ -17,6 +17,7 @@ pub mod items;
 pub mod library;
 pub mod outcomes;
 pub mod play;
+pub mod print_view;
 pub mod reload;
 pub mod replay_view;
 pub mod sheets;
@@ -145,6 +146,8 @@ pub enum Tab {
     Diagnostics,
     /// Luau against the game shown, and what scripts print.
     Console,
+    /// The paper edition: a preview, its warnings, Export PDF.
+    Print,
 }
 
 /// The open mod: where it lives, the last version that loaded, and what is wrong with the
@@ -180,6 +183,7 @@ pub struct Studio {
     pub sheets: sheets::Sheets,
     pub board: board_edit::BoardEditor,
     pub console: console::Console,
+    pub print: print_view::PrintPanel,
     commands: Vec<Command>,
     /// The window title last set.
     title: String,
@@ -215,6 +219,7 @@ impl Studio {
             sheets: sheets::Sheets::default(),
             board: board_edit::BoardEditor::default(),
             console: console::Console::new(ctx),
+            print: print_view::PrintPanel::default(),
             commands: Vec::new(),
             title: String::new(),
             leaving: None,
@@ -265,6 +270,7 @@ impl Studio {
                 Tab::Console => self
                     .console
                     .ui(ui, self.play.snapshot(), self.replay.snapshot()),
+                Tab::Print => self.print.ui(ui, p),
             },
         });
         if let Some((def, settings, seed)) = self.outcomes.open_failed.take() {

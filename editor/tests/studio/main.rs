@@ -17,6 +17,7 @@ mod map;
 mod online;
 mod overlay;
 mod play;
+mod print;
 mod reload;
 mod replay;
 mod scripts;

@@ -66,6 +66,9 @@ pub struct GameDef {
     pub bots: Vec<BotDef>,
     /// blake3 of every file read, in load order: replays name the exact content they ran on.
     pub content_hash: String,
+    /// The print layout file the mod names (`[content] print`), read but not checked here:
+    /// `farebox print` checks it.
+    pub print: Option<PrintSource>,
     pub(crate) index: Index,
     /// The content as outcome figures follow it ([`GameDef::catalog`]), made when first asked
     /// for. Held as `Any` so that the definition, which the catalog is made from, does not
@@ -163,6 +166,13 @@ impl GameDef {
             .cloned()
             .unwrap_or_else(|| format!("Seat {}", seat + 1))
     }
+}
+
+/// A print layout file as read: its path as shown in messages and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrintSource {
+    pub path: String,
+    pub text: String,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -204,6 +204,9 @@ pub struct RawContentFiles {
     /// applied after this mod's other files, in order.
     #[serde(default)]
     pub patches: Vec<Sp<String>>,
+    /// The print layout (`farebox print`): card templates, sizes and the player aid. The
+    /// engine only reads it; the command that prints checks it.
+    pub print: Option<Sp<String>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -78,6 +78,8 @@ pub struct Merged {
     pub bots: Vec<(At<RawBot>, Option<RawScript>)>,
     /// What patches took out, so a reference to it can say so.
     pub removed: Vec<Removed>,
+    /// The print layout of the last layer that names one.
+    pub print: Option<crate::content::def::PrintSource>,
 }
 
 /// An item a patch took out.
@@ -377,6 +379,15 @@ impl<'r> Reader<'r> {
         };
 
         let c = &manifest.content;
+        if let Some(p) = &c.print
+            && let Some(f) = self.read(src, p.get(), Some((mf, p.span())))
+            && let Some(file) = self.files.files.get(f)
+        {
+            merged.print = Some(crate::content::def::PrintSource {
+                path: file.path.clone(),
+                text: file.text.clone(),
+            });
+        }
         if let Some(b) = &c.board
             && let Some(f) = self.read(src, b.get(), Some((mf, b.span())))
             && let Some(board) = self.parse::<RawBoard>(f)

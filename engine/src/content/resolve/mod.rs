@@ -242,6 +242,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         scripts,
         bots,
         content_hash: files.hash(),
+        print: merged.print.clone(),
         index,
         catalog: Default::default(),
     })
