@@ -164,7 +164,13 @@ pub async fn run_paced(
     let tables = codes.len();
     let mut tasks = vec![];
     for (index, code) in (0u64..).zip(codes) {
-        tasks.push(tokio::spawn(table(addr.to_string(), code, own, pause, index)));
+        tasks.push(tokio::spawn(table(
+            addr.to_string(),
+            code,
+            own,
+            pause,
+            index,
+        )));
     }
     let mut actions = 0;
     let mut times = vec![];
