@@ -7,7 +7,7 @@ use super::*;
 /// of two, three plays each (a play adds the card's power to the seat's score, discards it
 /// and draws one); `finish` is the Luau body that ends the game, given `a` and `b`, the two
 /// seats' scores.
-fn card_mod(dir: &Path, id: &str, cards: &[(&str, i64, u32)], finish: &str) -> PathBuf {
+pub(super) fn card_mod(dir: &Path, id: &str, cards: &[(&str, i64, u32)], finish: &str) -> PathBuf {
     let folder = dir.join(id);
     std::fs::create_dir_all(folder.join("rules")).unwrap();
     std::fs::create_dir_all(folder.join("decks")).unwrap();
@@ -118,7 +118,7 @@ return {{
 }
 
 /// Ten cards of power 1 or 2 (one each).
-const PLAIN: &[(&str, i64, u32)] = &[
+pub(super) const PLAIN: &[(&str, i64, u32)] = &[
     ("c1", 1, 1),
     ("c2", 2, 1),
     ("c3", 1, 1),
