@@ -343,6 +343,22 @@ pub struct SimArgs {
     /// that played it, else held it) are compared as two independent runs.
     #[arg(long, value_name = "B", conflicts_with_all = ["forbid", "profile"])]
     pub vs: Option<String>,
+    /// With --vs: stop early, once the comparison has settled. The games are played a look
+    /// of --look games at a time, --games at most; after each look every seat's win-rate
+    /// change B - A (paired by seed) gets an interval at a z that keeps the chance of any
+    /// wrong verdict over all the looks and seats under 5% (Bonferroni: 0.05 split evenly
+    /// over the looks --games allows and the seats), and the run stops when every seat's
+    /// interval leaves out 0 (changed) or is within ±--settle-width points (no change that
+    /// large). Says how many games it used.
+    #[arg(long, requires = "vs")]
+    pub until_settled: bool,
+    /// With --until-settled: games between two looks.
+    #[arg(long, default_value_t = 200, requires = "until_settled", value_parser = clap::value_parser!(u64).range(1..=crate::common::MAX_GAMES))]
+    pub look: u64,
+    /// With --until-settled: the half-width, in points of win rate, within which a change
+    /// counts as settled too.
+    #[arg(long, default_value_t = 2.0, requires = "until_settled", value_parser = width)]
+    pub settle_width: f64,
     /// Leave out the figures per card, tile, piece and option and the game-wide figures
     /// (first mover, lead changes, `game.stat`): only the per-seat figures.
     #[arg(long)]
@@ -374,6 +390,16 @@ pub struct MergeArgs {
     /// Print one JSON object, as `farebox sim --json` does (without the timing keys).
     #[arg(long)]
     pub json: bool,
+}
+
+/// A half-width in points: above 0, at most 100.
+fn width(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(w) if w > 0.0 && w <= 100.0 => Ok(w),
+        _ => Err(format!(
+            "`{s}` is not a width in points (above 0, at most 100)"
+        )),
+    }
 }
 
 impl SimArgs {
