@@ -229,7 +229,7 @@ pub fn read(path: &Path) -> Result<ShardFile, Fail> {
 
 /// The blocks of `files` in seed order, once every file is checked against the first: the
 /// same build, content and settings, and together every block of the range exactly once.
-pub fn blocks_in_order<'a>(files: &'a [(PathBuf, ShardFile)]) -> Result<Vec<&'a Block>, Fail> {
+pub fn blocks_in_order(files: &[(PathBuf, ShardFile)]) -> Result<Vec<&Block>, Fail> {
     let Some((first_path, first)) = files.first() else {
         return Err(Fail::Usage("merge needs at least one shard file".into()));
     };

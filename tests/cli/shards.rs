@@ -274,8 +274,11 @@ fn shards_that_do_not_belong_together_are_refused() {
     // Not a shard file, and one of another layout.
     let replay = s(&dir.join("not-a-shard.json"));
     std::fs::write(&replay, "{\"mod_id\": \"x\"}").unwrap();
-    refused(&[replay.clone()], &[&name(&replay), "is not a shard file"]);
+    refused(
+        std::slice::from_ref(&replay),
+        &[&name(&replay), "is not a shard file"],
+    );
     let layout = copy(&fours[0], "layout-2.json");
     edit(&layout, |v| v["format_version"] = 2.into());
-    refused(&[layout.clone()], &[&name(&layout), "layout 2"]);
+    refused(std::slice::from_ref(&layout), &[&name(&layout), "layout 2"]);
 }

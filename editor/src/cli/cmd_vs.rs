@@ -258,23 +258,7 @@ pub fn run(
     let (sa, sb, p, looks) = play_both(&a, &b, settle);
     let rows = rows(def, &sa, &sb, &p);
     let played = sa.games as u64;
-    let settled = settle.map(|rule| {
-        let seats: Vec<_> = p
-            .wins
-            .iter()
-            .enumerate()
-            .map(|(s, m)| {
-                let interval = rule.interval(m);
-                let verdict = match interval {
-                    Some([lo, hi]) if lo > 0.0 || hi < 0.0 => "changed",
-                    Some(_) if rule.settled(m) => "within the width",
-                    _ => "open",
-                };
-                (s, m.mean(), interval, verdict)
-            })
-            .collect();
-        (rule, seats)
-    });
+    let settled = settle.map(|rule| verdicts(rule, &p));
     if args.json {
         let figures: Vec<_> = rows
             .iter()
@@ -303,25 +287,9 @@ pub fn run(
                 "error_messages": st.error_messages,
             })
         };
-        let until_settled = settled.as_ref().map(|(rule, seats)| {
-            json!({
-                "settled": seats.iter().all(|x| x.3 != "open"),
-                "games_played": played,
-                "games_at_most": args.games,
-                "looks": looks,
-                "looks_at_most": rule.looks,
-                "look": rule.look,
-                "z": rule.z,
-                "width": rule.width,
-                "alpha": ALPHA,
-                "seats": seats.iter().map(|(s, d, i, v)| json!({
-                    "seat": def.seat_name(*s),
-                    "difference": d,
-                    "interval": i,
-                    "verdict": v,
-                })).collect::<Vec<_>>(),
-            })
-        });
+        let until_settled = settled
+            .as_ref()
+            .map(|v| settle_json(def, v, played, looks, args.games));
         io.say(json!({
             "a": side(def, &sa),
             "b": side(&def_b, &sb),
@@ -344,27 +312,9 @@ pub fn run(
             seats,
             bots.join(",")
         ));
-        if let Some((rule, seats)) = &settled {
-            let all = seats.iter().all(|x| x.3 != "open");
-            io.say(format!(
-                "{} after {played} of at most {} games ({looks} of at most {} looks, one every {}): each seat's win-rate change B - A, paired by seed, at z = {:.2} (a {:.0}% interval over all looks and seats: Bonferroni), settled when its interval leaves out 0 or is within ±{:.1} pts",
-                if all { "settled" } else { "not settled" },
-                args.games,
-                rule.looks,
-                rule.look,
-                rule.z,
-                (1.0 - ALPHA) * 100.0,
-                rule.width * 100.0
-            ));
-            for (s, d, i, v) in seats {
-                let (d, [lo, hi]) = (d.unwrap_or(0.0), i.unwrap_or([0.0, 0.0]));
-                io.say(format!(
-                    "  {:<10}{:+.1} pts ({:+.1} to {:+.1}): {v}",
-                    def.seat_name(*s),
-                    d * 100.0,
-                    lo * 100.0,
-                    hi * 100.0
-                ));
+        if let Some(v) = &settled {
+            for line in settle_lines(def, v, played, looks, args.games) {
+                io.say(line);
             }
         }
         for (what, d, st) in [("A", def, &sa), ("B", &def_b, &sb)] {
@@ -401,6 +351,88 @@ pub fn run(
     } else {
         1
     })
+}
+
+/// Each seat's paired win-rate change at the early stop's z, with its verdict.
+type Verdicts = (
+    Settle,
+    Vec<(usize, Option<f64>, Option<[f64; 2]>, &'static str)>,
+);
+
+fn verdicts(rule: Settle, p: &Paired) -> Verdicts {
+    let seats = p
+        .wins
+        .iter()
+        .enumerate()
+        .map(|(s, m)| {
+            let interval = rule.interval(m);
+            let verdict = match interval {
+                Some([lo, hi]) if lo > 0.0 || hi < 0.0 => "changed",
+                Some(_) if rule.settled(m) => "within the width",
+                _ => "open",
+            };
+            (s, m.mean(), interval, verdict)
+        })
+        .collect();
+    (rule, seats)
+}
+
+/// The early stop as `--json` gives it (`until_settled`).
+fn settle_json(
+    def: &farebox::GameDef,
+    (rule, seats): &Verdicts,
+    played: u64,
+    looks: u64,
+    most: u64,
+) -> serde_json::Value {
+    json!({
+        "settled": seats.iter().all(|x| x.3 != "open"),
+        "games_played": played,
+        "games_at_most": most,
+        "looks": looks,
+        "looks_at_most": rule.looks,
+        "look": rule.look,
+        "z": rule.z,
+        "width": rule.width,
+        "alpha": ALPHA,
+        "seats": seats.iter().map(|(s, d, i, v)| json!({
+            "seat": def.seat_name(*s),
+            "difference": d,
+            "interval": i,
+            "verdict": v,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The early stop for people: whether and when it settled, and each seat's verdict.
+fn settle_lines(
+    def: &farebox::GameDef,
+    (rule, seats): &Verdicts,
+    played: u64,
+    looks: u64,
+    most: u64,
+) -> Vec<String> {
+    let all = seats.iter().all(|x| x.3 != "open");
+    let mut out = vec![format!(
+        "{} after {played} of at most {most} games ({looks} of at most {} looks, one every {}): each seat's win-rate change B - A, paired by seed, at z = {:.2} (a {:.0}% interval over all looks and seats: Bonferroni), settled when its interval leaves out 0 or is within ±{:.1} pts",
+        if all { "settled" } else { "not settled" },
+        rule.looks,
+        rule.look,
+        rule.z,
+        (1.0 - ALPHA) * 100.0,
+        rule.width * 100.0
+    )];
+    for (s, d, i, v) in seats {
+        let (d, [lo, hi]) = (d.unwrap_or(0.0), i.unwrap_or([0.0, 0.0]));
+        out.push(format!(
+            "  {:<10}{:+.1} pts ({:+.1} to {:+.1}): {v}",
+            def.seat_name(*s),
+            d * 100.0,
+            lo * 100.0,
+            hi * 100.0
+        ));
+    }
+    out
 }
 
 /// Every figure of the comparison, in the order they are printed.
