@@ -59,8 +59,11 @@ impl Settings {
         blocks.start.saturating_mul(b).min(end)..end
     }
 
-    /// "seeds 1..1024" for games `games` of the range.
+    /// "seeds 1..1024" for games `games` of the range ("no seeds" for none).
     pub fn seeds(&self, games: &Range<u64>) -> String {
+        if games.is_empty() {
+            return "no seeds".into();
+        }
         format!(
             "seeds {}..{}",
             self.seed.wrapping_add(games.start),
