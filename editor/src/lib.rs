@@ -16,6 +16,7 @@ pub mod menu;
 pub mod print;
 pub mod runs;
 pub mod scaffold;
+pub mod shards;
 pub mod studio;
 
 pub use common::{Fail, Io};
@@ -86,6 +87,7 @@ fn dispatch(c: cli::Command, io: &mut Io) -> Result<i32, Fail> {
         C::Play(a) => cli::cmd_play::run(a, io),
         C::Serve(a) => cli::cmd_serve::run(a, io),
         C::Sim(a) => cli::cmd_sim::run(a, io),
+        C::Merge(a) => cli::cmd_merge::run(a, io),
         C::Record(a) => cli::cmd_record::run(a, io),
         C::Replay(a) => cli::cmd_replay::run(a, io),
         C::Test(a) => cli::cmd_test::run(a, io),

@@ -27,7 +27,8 @@ mod places;
 mod run;
 pub use places::{PlayFigures, RoadFigure, SpaceFigure, TrackFigure};
 pub use run::{
-    FailedGame, MAX_ENDINGS, MAX_FAILED, MAX_REASON, OTHER_ENDINGS, Outcome, Stats, Tally,
+    BLOCK, Block, FailedGame, MAX_ENDINGS, MAX_FAILED, MAX_REASON, OTHER_ENDINGS, Outcome, Stats,
+    Tally,
 };
 
 /// The z value of a 95% interval.
@@ -336,7 +337,7 @@ pub struct Figures {
 }
 
 /// Counts for one item.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Counts {
     games_held: u64,
     seats_held: u64,
@@ -344,6 +345,79 @@ struct Counts {
     games_played: u64,
     seats_played: u64,
     wins_played: u64,
+}
+
+impl Counts {
+    fn merge(&mut self, o: &Counts) {
+        self.games_held = self.games_held.saturating_add(o.games_held);
+        self.seats_held = self.seats_held.saturating_add(o.seats_held);
+        self.wins_held = self.wins_held.saturating_add(o.wins_held);
+        self.games_played = self.games_played.saturating_add(o.games_played);
+        self.seats_played = self.seats_played.saturating_add(o.seats_played);
+        self.wins_played = self.wins_played.saturating_add(o.wins_played);
+    }
+}
+
+/// Values by name, in the order each name first came (written to a shard file as a list), so
+/// that merging blocks of games admits names in the order a single run meets them.
+#[derive(Debug, Clone)]
+pub(crate) struct Firsts<V> {
+    list: Vec<(String, V)>,
+    index: std::collections::HashMap<String, usize>,
+}
+
+impl<V> Default for Firsts<V> {
+    fn default() -> Self {
+        Firsts {
+            list: Vec::new(),
+            index: Default::default(),
+        }
+    }
+}
+
+impl<V: Default> Firsts<V> {
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub(crate) fn get_mut(&mut self, name: &str) -> Option<&mut V> {
+        let i = *self.index.get(name)?;
+        self.list.get_mut(i).map(|(_, v)| v)
+    }
+
+    /// The value of `name`, a default one put last when it is new.
+    pub(crate) fn entry(&mut self, name: &str) -> &mut V {
+        let i = match self.index.get(name) {
+            Some(i) => *i,
+            None => {
+                self.index.insert(name.to_string(), self.list.len());
+                self.list.push((name.to_string(), V::default()));
+                self.list.len() - 1
+            }
+        };
+        &mut self.list[i].1
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&String, &V)> {
+        self.list.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<V: Serialize> Serialize for Firsts<V> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.list.serialize(s)
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for Firsts<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let list: Vec<(String, V)> = Vec::deserialize(d)?;
+        let mut index = std::collections::HashMap::new();
+        for (i, (k, _)) in list.iter().enumerate() {
+            index.entry(k.clone()).or_insert(i);
+        }
+        Ok(Firsts { list, index })
+    }
 }
 
 /// How far [`Welford`] scales its second copy of the values down: by 2^-600, so the largest
@@ -370,7 +444,8 @@ fn finite(x: f64) -> f64 {
 /// largest finite number. Otherwise they are the plain sums', so ordinary figures are as they
 /// always were. The plain sum is kept too, for the figures that are its mean
 /// ([`Welford::sum_mean_sd`]).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(into = "WelfordBits", from = "WelfordBits")]
 pub struct Welford {
     n: u64,
     sum: f64,
@@ -378,6 +453,41 @@ pub struct Welford {
     m2: f64,
     small_mean: f64,
     small_m2: f64,
+}
+
+/// A [`Welford`] as it is written in a shard file: the count and each sum's bits, so it reads
+/// back exactly (and a sum that overflowed, which JSON cannot hold as a number, reads back too).
+#[derive(Clone, Serialize, Deserialize)]
+struct WelfordBits(u64, [u64; 5]);
+
+impl From<Welford> for WelfordBits {
+    fn from(w: Welford) -> WelfordBits {
+        let bits = [w.sum, w.mean, w.m2, w.small_mean, w.small_m2].map(f64::to_bits);
+        WelfordBits(w.n, bits)
+    }
+}
+
+impl From<WelfordBits> for Welford {
+    fn from(WelfordBits(n, b): WelfordBits) -> Welford {
+        let [sum, mean, m2, small_mean, small_m2] = b.map(f64::from_bits);
+        Welford {
+            n,
+            sum,
+            mean,
+            m2,
+            small_mean,
+            small_m2,
+        }
+    }
+}
+
+/// Two means and sums of squared deviations, of `na` and `nb` values, as one (Chan, Golub and
+/// LeVeque's pairwise update).
+fn combine(na: u64, a: (f64, f64), nb: u64, b: (f64, f64)) -> (f64, f64) {
+    let n = (na + nb) as f64;
+    let (na, nb) = (na as f64, nb as f64);
+    let d = b.0 - a.0;
+    (a.0 + d * (nb / n), a.1 + b.1 + d * d * (na * nb / n))
 }
 
 /// One step of Welford's method: the new mean and sum of squared deviations after `x`, the
@@ -409,6 +519,33 @@ impl Welford {
             self.small_m2,
             x * 2f64.powi(-SHRINK),
         );
+    }
+
+    /// Adds the values `other` gathered, as if they came after these. Not the same to the
+    /// last bit as adding them one by one, so a run merges whole blocks of games always in the
+    /// same order (see [`run::BLOCK`]); merging into an empty one copies `other` exactly.
+    pub fn merge(&mut self, other: &Welford) {
+        if other.n == 0 {
+            return;
+        }
+        if self.n == 0 {
+            *self = other.clone();
+            return;
+        }
+        (self.mean, self.m2) = combine(
+            self.n,
+            (self.mean, self.m2),
+            other.n,
+            (other.mean, other.m2),
+        );
+        (self.small_mean, self.small_m2) = combine(
+            self.n,
+            (self.small_mean, self.small_m2),
+            other.n,
+            (other.small_mean, other.small_m2),
+        );
+        self.n += other.n;
+        self.sum += other.sum;
     }
 
     /// How many values were added.
@@ -453,10 +590,14 @@ impl Welford {
 
 /// The figures about the content and the game as a whole, added up from the traces of a
 /// run's games in seed order: the part of a [`Tally`] that follows traces. What it holds
-/// grows with the content and the distinct game lengths, not with the number of games.
-#[derive(Debug, Clone, Default)]
+/// grows with the content and the distinct game lengths, not with the number of games. A
+/// block of games ([`run::BLOCK`]) keeps every `game.stat` name it met; the run they are
+/// merged into keeps the first [`MAX_RUN_STATS`].
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct Content {
+    #[serde(skip)]
     catalog: Option<std::sync::Arc<Catalog>>,
+    #[serde(skip)]
     score_counter: Option<String>,
     counts: Vec<Counts>,
     seat_games: u64,
@@ -467,9 +608,11 @@ struct Content {
     actions: BTreeMap<u32, u64>,
     lead_changes: Welford,
     took_lead: Welford,
-    stats: BTreeMap<String, Welford>,
+    stats: Firsts<Welford>,
     /// Names past `MAX_RUN_STATS`, kept only to count them (at most `MAX_LEFT_OUT`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
     left_out: std::collections::BTreeSet<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     left_out_first: Vec<String>,
     places: places::PlaceTally,
 }
@@ -563,8 +706,34 @@ impl Content {
             }
         }
         for (name, v) in &t.stats {
-            if self.stats.contains_key(name) || self.stats.len() < MAX_RUN_STATS {
-                self.stats.entry(name.clone()).or_default().add(*v);
+            self.stats.entry(name).add(*v);
+        }
+    }
+
+    /// Adds the figures of the block of games that came next, `b`: every count, the
+    /// spreads merged, and its `game.stat` names in the order it met them, each kept while
+    /// fewer than [`MAX_RUN_STATS`] are (its values merged whole), else counted as left out.
+    fn merge(&mut self, b: &Content) {
+        for (c, o) in self.counts.iter_mut().zip(&b.counts) {
+            c.merge(o);
+        }
+        self.seat_games = self.seat_games.saturating_add(b.seat_games);
+        self.seat_wins = self.seat_wins.saturating_add(b.seat_wins);
+        self.first_games = self.first_games.saturating_add(b.first_games);
+        self.first_wins = self.first_wins.saturating_add(b.first_wins);
+        for (mine, theirs) in [(&mut self.turns, &b.turns), (&mut self.actions, &b.actions)] {
+            for (k, n) in theirs {
+                let c = mine.entry(*k).or_default();
+                *c = c.saturating_add(*n);
+            }
+        }
+        self.lead_changes.merge(&b.lead_changes);
+        self.took_lead.merge(&b.took_lead);
+        for (name, w) in b.stats.iter() {
+            if let Some(mine) = self.stats.get_mut(name) {
+                mine.merge(w);
+            } else if self.stats.len() < MAX_RUN_STATS {
+                self.stats.entry(name).merge(w);
             } else if self.left_out.len() < MAX_LEFT_OUT
                 && self.left_out.insert(name.clone())
                 && self.left_out_first.len() < LEFT_OUT_NAMED
@@ -572,6 +741,13 @@ impl Content {
                 self.left_out_first.push(name.clone());
             }
         }
+        self.places.merge(&b.places);
+    }
+
+    /// Whether `b` was gathered for the same content as this: the same number of items and
+    /// places (a shard file's block, before it is merged).
+    fn fits(&self, b: &Content) -> bool {
+        self.counts.len() == b.counts.len() && self.places.fits(&b.places)
     }
 
     fn figures(&self) -> Figures {
@@ -590,6 +766,7 @@ impl Content {
             stats: self
                 .stats
                 .iter()
+                .take(MAX_RUN_STATS)
                 .map(|(k, w)| {
                     let (mean, sd) = w.mean_sd();
                     (
@@ -657,7 +834,7 @@ fn rate(k: u64, n: u64) -> Option<f64> {
 
 /// The five-number spread of a distribution of counts (value -> how many).
 fn spread(counts: &BTreeMap<u32, u64>) -> Option<Spread5> {
-    let n: u64 = counts.values().sum();
+    let n: u64 = counts.values().fold(0u64, |a, c| a.saturating_add(*c));
     if n == 0 {
         return None;
     }
@@ -666,7 +843,7 @@ fn spread(counts: &BTreeMap<u32, u64>) -> Option<Spread5> {
         let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
         let mut seen = 0;
         for (v, c) in counts {
-            seen += c;
+            seen = c.saturating_add(seen);
             if seen >= rank {
                 return f64::from(*v);
             }

@@ -7,7 +7,7 @@ use super::*;
 /// of two, three plays each (a play adds the card's power to the seat's score, discards it
 /// and draws one); `finish` is the Luau body that ends the game, given `a` and `b`, the two
 /// seats' scores.
-fn card_mod(dir: &Path, id: &str, cards: &[(&str, i64, u32)], finish: &str) -> PathBuf {
+pub(super) fn card_mod(dir: &Path, id: &str, cards: &[(&str, i64, u32)], finish: &str) -> PathBuf {
     let folder = dir.join(id);
     std::fs::create_dir_all(folder.join("rules")).unwrap();
     std::fs::create_dir_all(folder.join("decks")).unwrap();
@@ -118,7 +118,7 @@ return {{
 }
 
 /// Ten cards of power 1 or 2 (one each).
-const PLAIN: &[(&str, i64, u32)] = &[
+pub(super) const PLAIN: &[(&str, i64, u32)] = &[
     ("c1", 1, 1),
     ("c2", 2, 1),
     ("c3", 1, 1),
@@ -398,5 +398,76 @@ fn sim_vs_compares_two_mods_on_the_same_seeds() {
     assert_eq!(v["b"]["mod"], "critter-cab-no-sitting-out", "{v}");
     // A B that is not a mod is a usage error.
     let r = farebox(&["sim", &s(&a), "--vs", "no-such-mod", "--games", "2"]);
+    assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+}
+
+/// `sim A --vs B --until-settled` stops at the first look where every seat's paired win-rate
+/// change is settled, and says so: at once for a change of everything (seat 1 always wins),
+/// at once for no change at all (within the width), and never for a change too small to
+/// settle in the games allowed, which plays them all.
+#[test]
+fn sim_vs_until_settled_stops_when_the_change_is_settled() {
+    let dir = scratch("vs-settled");
+    let a = card_mod(&dir, "by-score", PLAIN, BY_SCORE);
+    let seat_one = card_mod(
+        &dir,
+        "seat-one",
+        PLAIN,
+        r#"game.finish({ 1, 2 }, { a, b }, "seat one")"#,
+    );
+    let settled = |b: &Path, more: &[&str]| {
+        let (a, b) = (s(&a), s(b));
+        let mut args = vec!["sim", &a, "--vs", &b, "--until-settled", "--json"];
+        args.extend_from_slice(more);
+        json_of(&farebox(&args))
+    };
+    let v = settled(&seat_one, &["--games", "2000"]);
+    let u = &v["until_settled"];
+    assert_eq!(u["settled"], true, "{v}");
+    assert_eq!(u["games_played"], 200, "{v}");
+    assert_eq!(u["looks"], 1, "{v}");
+    assert_eq!(u["looks_at_most"], 10, "{v}");
+    assert_eq!(u["seats"][0]["verdict"], "changed", "{v}");
+    assert_eq!(v["b"]["games"], 200, "{v}");
+    // z for 5% over 10 looks and 2 seats: the 1 - 0.05/40 quantile.
+    assert!((u["z"].as_f64().unwrap() - 3.023).abs() < 1e-3, "{v}");
+    // The same game on both sides: nothing differs, within ±2 points after one look.
+    let same = card_mod(&dir, "same", PLAIN, BY_SCORE);
+    let v = settled(&same, &["--games", "2000"]);
+    assert_eq!(v["until_settled"]["games_played"], 200, "{v}");
+    assert_eq!(
+        v["until_settled"]["seats"][1]["verdict"], "within the width",
+        "{v}"
+    );
+    // One card worth 2 instead of 1: a change of a few games either way, too small to
+    // settle in 300.
+    let mut stronger = PLAIN.to_vec();
+    stronger[0] = ("c1", 2, 1);
+    let level = card_mod(&dir, "stronger-c1", &stronger, BY_SCORE);
+    let v = settled(&level, &["--games", "300", "--look", "100"]);
+    let u = &v["until_settled"];
+    assert_eq!(u["settled"], false, "{v}");
+    assert_eq!(u["games_played"], 300, "{v}");
+    assert_eq!(u["looks"], 3, "{v}");
+    // The text says how many games it took, and why it stopped.
+    let r = farebox(&[
+        "sim",
+        &s(&a),
+        "--vs",
+        &s(&seat_one),
+        "--until-settled",
+        "--games",
+        "1000",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.err);
+    assert!(
+        r.out
+            .contains("settled after 200 of at most 1000 games (1 of at most 5 looks"),
+        "{}",
+        r.out
+    );
+    assert!(r.out.contains("changed"), "{}", r.out);
+    // Without --vs it is a usage error.
+    let r = farebox(&["sim", &s(&a), "--until-settled"]);
     assert_eq!(r.code, 2, "{}{}", r.out, r.err);
 }

@@ -25,6 +25,7 @@ mod messages;
 mod new;
 mod play;
 mod playouts;
+mod shards;
 mod taxi_derby_replay;
 mod wheres_my_ride;
 use run::{farebox, farebox_with_input, s};

@@ -4,7 +4,8 @@ use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use farebox::agent::{Checks, Labels};
+use farebox::GameDef;
+use farebox::agent::{Checks, Forbid, Labels};
 use farebox::batch::Batch;
 use farebox::figures::{Stats, Tally};
 use farebox::script::Profile;
@@ -14,14 +15,18 @@ use serde::Serialize;
 use crate::cli::SimArgs;
 use crate::common::{Fail, Io, load_for_play, seat_count, setup, split_list};
 use crate::runs::{figure_lines, forbid_of, profile_json, profile_lines};
+use crate::shards::{self, Settings, ShardFile, share};
 
 /// What `sim --json` prints: the figures `test` compares, and how they were made.
 #[derive(Serialize)]
 struct Report<'a> {
     #[serde(flatten)]
     stats: &'a Stats,
-    seconds: f64,
-    games_per_second: f64,
+    /// Left out of a merged run (`farebox merge`): each shard timed only its own part.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    games_per_second: Option<f64>,
     seed: u64,
     players: u8,
     bots: &'a [String],
@@ -31,14 +36,22 @@ struct Report<'a> {
     profile: Option<serde_json::Value>,
 }
 
-/// How a run went besides its figures, for the lines that print it.
-struct Run<'a> {
-    args: &'a SimArgs,
-    batch: &'a Batch,
-    bots: &'a [String],
-    profile: &'a Profile,
-    seconds: f64,
-    gps: f64,
+/// How a run was made besides its figures, for the lines that print it: a run played here,
+/// or one merged from shard files (no time, no profile).
+pub(crate) struct Run<'a> {
+    /// The mod as the command line named it.
+    pub game: &'a str,
+    pub def: &'a GameDef,
+    pub seed: u64,
+    pub games: u64,
+    pub cap: u32,
+    pub seats: u8,
+    pub bots: &'a [String],
+    pub forbid: &'a Forbid,
+    pub figures: bool,
+    pub profile: Option<&'a Profile>,
+    /// Seconds, games a second and threads, for a run played here.
+    pub time: Option<(f64, f64, usize)>,
 }
 
 pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
@@ -48,10 +61,30 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
         return Err(Fail::Usage("--bots needs at least one agent".into()));
     }
     let seats = seat_count(&def, args.players, &bots);
-    let base = setup(&def, seats, args.seed, &args.options)?;
+    let mut base = setup(&def, seats, args.seed, &args.options)?;
+    let options = serde_json::to_value(&base.options).map_err(|e| Fail::Invalid(e.to_string()))?;
+    let settings = Settings {
+        seed: args.seed,
+        games: args.games,
+        block: args.block,
+        players: seats,
+        bots: bots.clone(),
+        options,
+        cap: args.cap,
+        forbid: args.forbid.clone(),
+        forbid_seat: args.forbid_seat,
+        figures: !args.no_figures,
+    };
+    // A shard plays whole blocks of the range: its games are those of its blocks.
+    let blocks = match args.shard {
+        Some((i, n)) => share(settings.blocks(), i, n),
+        None => 0..settings.blocks(),
+    };
+    let games = settings.games_of(&blocks);
+    base.seed = args.seed.wrapping_add(games.start);
     let batch = Batch::new(&def, base, &bots, args.cap)
         .map_err(Fail::Usage)?
-        .games(args.games)
+        .games(games.end - games.start)
         .forbid(forbid_of(&def, &args.forbid, args.forbid_seat, seats)?);
     if let Some(other) = &args.vs {
         return crate::cli::cmd_vs::run(&batch, &args, &bots, other, io);
@@ -59,14 +92,14 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     if let Some(deck) = &args.rank {
         return crate::cli::cmd_rank::run(&batch, &args, &bots, deck, io);
     }
-    let threads = crate::common::threads_for(args.threads, args.games);
+    let threads = crate::common::threads_for(args.threads, batch.games);
     let batch = batch.threads(threads).checks(Checks {
         labels: Labels::Never,
         profile: args.profile,
         figures: !args.no_figures,
     });
     let bar = if std::io::stderr().is_terminal() {
-        let pb = ProgressBar::new(args.games);
+        let pb = ProgressBar::new(batch.games);
         if let Ok(style) =
             ProgressStyle::with_template("{bar:40} {pos}/{len} games {elapsed} (eta {eta})")
         {
@@ -79,8 +112,11 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     let start = Instant::now();
     let tick = || bar.inc(1);
     // Each game is added to the figures as it comes back, so a run of a million games holds
-    // the figures, not a million outcomes.
-    let mut tally = Tally::new(&def, seats);
+    // the figures, not a million outcomes (a shard holds its blocks' sums, to write them).
+    let mut tally = Tally::with_block(&def, seats, args.block);
+    if args.shard.is_some() {
+        tally = tally.keep_blocks();
+    }
     let mut profile = Profile::new();
     batch.play(&AtomicBool::new(false), &tick, &mut |o| {
         for (name, stats) in &o.profile {
@@ -91,61 +127,101 @@ pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
     let st = tally.stats();
+    if let (Some((i, n)), Some(out)) = (args.shard, &args.out) {
+        let file = ShardFile {
+            format: shards::FORMAT.into(),
+            format_version: shards::FORMAT_VERSION,
+            farebox: env!("CARGO_PKG_VERSION").into(),
+            build: shards::build_id(),
+            game: args.game.clone(),
+            mod_id: def.id.clone(),
+            mod_version: def.version.clone(),
+            content_hash: def.content_hash.clone(),
+            settings,
+            shard: [i, n],
+            first_block: blocks.start,
+            blocks: tally.blocks(),
+        };
+        shards::write(out, &file)?;
+        io.say(format!(
+            "shard {i}/{n}: {} games, {} (blocks {}..{} of {}), in {seconds:.2} s; wrote {}",
+            st.games,
+            file.settings.seeds(&games),
+            blocks.start,
+            blocks.end,
+            file.settings.blocks(),
+            crate::common::shown_path(out)
+        ));
+        return Ok(exit_code(&st));
+    }
     let gps = if seconds > 0.0 {
         st.games as f64 / seconds
     } else {
         0.0
     };
     let run = Run {
-        args: &args,
-        batch: &batch,
+        game: &args.game,
+        def: &def,
+        seed: args.seed,
+        games: args.games,
+        cap: args.cap,
+        seats,
         bots: &bots,
-        profile: &profile,
-        seconds,
-        gps,
+        forbid: &batch.forbid,
+        figures: !args.no_figures,
+        profile: args.profile.then_some(&profile),
+        time: Some((seconds, gps, threads)),
     };
-    if args.json {
-        io.say(json(&run, &st)?);
+    show(&run, &st, args.json, io)
+}
+
+/// Prints a run's figures (JSON or text) and notes, and gives the exit code.
+pub(crate) fn show(run: &Run, st: &Stats, json_out: bool, io: &mut Io) -> Result<i32, Fail> {
+    if json_out {
+        io.say(json(run, st)?);
     } else {
-        text(&run, &st, io);
+        text(run, st, io);
     }
-    if let Some(note) = crate::runs::left_out_note(&def.id, &st.figures) {
+    if let Some(note) = crate::runs::left_out_note(&run.def.id, &st.figures) {
         io.note(note);
     }
-    Ok(if st.errors == 0 && st.playout_errors == 0 {
+    Ok(exit_code(st))
+}
+
+/// 0 for a run without errors, 1 otherwise.
+fn exit_code(st: &Stats) -> i32 {
+    if st.errors == 0 && st.playout_errors == 0 {
         0
     } else {
         1
-    })
+    }
 }
 
 /// The run as `--json` prints it (through a JSON value, whose keys are in order of name).
 fn json(run: &Run, st: &Stats) -> Result<serde_json::Value, Fail> {
     let report = Report {
         stats: st,
-        seconds: run.seconds,
-        games_per_second: run.gps,
-        seed: run.args.seed,
-        players: run.batch.setup.seats,
+        seconds: run.time.map(|t| t.0),
+        games_per_second: run.time.map(|t| t.1),
+        seed: run.seed,
+        players: run.seats,
         bots: run.bots,
-        forbid: &run.batch.forbid.ids,
-        profile: run.args.profile.then(|| profile_json(run.profile)),
+        forbid: &run.forbid.ids,
+        profile: run.profile.map(profile_json),
     };
     serde_json::to_value(&report).map_err(|e| Fail::Invalid(e.to_string()))
 }
 
 /// The run for people.
 fn text(run: &Run, st: &Stats, io: &mut Io) {
-    let (args, def, forbid) = (run.args, &run.batch.def, &run.batch.forbid);
-    let (bots, seats, seconds, gps) = (run.bots, run.batch.setup.seats, run.seconds, run.gps);
-    let threads = run.batch.threads;
+    let (def, forbid, bots, seats) = (run.def, run.forbid, run.bots, run.seats);
     io.say(format!(
         "{} ({} players, bots {}), seeds {}..{}",
         def.name,
         seats,
         bots.join(","),
-        args.seed,
-        args.seed.wrapping_add(args.games.saturating_sub(1))
+        run.seed,
+        run.seed.wrapping_add(run.games.saturating_sub(1))
     ));
     // Errors in the search bots' playouts are errors too, though the games played on.
     let errors = match (st.errors, st.playout_errors) {
@@ -163,7 +239,7 @@ fn text(run: &Run, st: &Stats, io: &mut Io) {
     };
     io.say(format!(
         "games     {}  finished {}  capped {} (cap {} actions)  errors {errors}",
-        st.games, st.finished, st.capped, args.cap
+        st.games, st.finished, st.capped, run.cap
     ));
     for e in &st.error_messages {
         io.say(format!("  error: {e}"));
@@ -176,7 +252,7 @@ fn text(run: &Run, st: &Stats, io: &mut Io) {
             "  capped: seed {} at action {} (`farebox record {} --seed {}` replays it)",
             f.seed,
             f.action,
-            crate::common::shown(&args.game, crate::common::MAX_SHOWN),
+            crate::common::shown(run.game, crate::common::MAX_SHOWN),
             f.seed
         ));
     }
@@ -215,7 +291,7 @@ fn text(run: &Run, st: &Stats, io: &mut Io) {
     if let Some(line) = crate::runs::tie_line(st) {
         io.say(line);
     }
-    if !args.no_figures {
+    if run.figures {
         for line in figure_lines(def, st) {
             io.say(line);
         }
@@ -232,12 +308,14 @@ fn text(run: &Run, st: &Stats, io: &mut Io) {
             ));
         }
     }
-    io.say(format!(
-        "time      {seconds:.2} s, {gps:.1} games/s on {threads} {}",
-        crate::common::plural(threads, "thread")
-    ));
-    if args.profile {
-        for line in profile_lines(run.profile, args.steps_budget()) {
+    if let Some((seconds, gps, threads)) = run.time {
+        io.say(format!(
+            "time      {seconds:.2} s, {gps:.1} games/s on {threads} {}",
+            crate::common::plural(threads, "thread")
+        ));
+    }
+    if let Some(profile) = run.profile {
+        for line in profile_lines(profile, farebox::script::Limits::default().steps) {
             io.say(line);
         }
     }

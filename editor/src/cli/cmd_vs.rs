@@ -65,42 +65,158 @@ struct Paired {
     actions: Welford,
 }
 
-/// Plays `a` and `b` (the same seeds, seats and agents on the two mods), the figures of each
-/// and the differences paired by seed, taken as B's games come back.
-fn play_both(a: &Batch, b: &Batch) -> (Stats, Stats, Paired) {
-    let seats = a.setup.seats;
-    let play = |batch: &Batch, each: &mut dyn FnMut(&Outcome)| {
-        let mut tally = Tally::new(&batch.def, seats);
-        batch.play(&AtomicBool::new(false), &|| {}, &mut |o| {
-            each(&o);
-            tally.add(&o);
-        });
-        tally.stats()
+/// The whole error rate the early stop spends over every look and seat (`--until-settled`).
+pub const ALPHA: f64 = 0.05;
+
+/// When to stop a comparison early (`--until-settled`): a look every `look` games, at most
+/// `looks` of them, each seat's paired win-rate difference settled once its interval at `z`
+/// excludes 0 or is no wider than ±`width`.
+#[derive(Debug, Clone, Copy)]
+pub struct Settle {
+    pub look: u64,
+    pub looks: u64,
+    pub width: f64,
+    pub z: f64,
+}
+
+impl Settle {
+    /// The rule for at most `games` games of `seats` seats, looking every `look` games: the
+    /// z of a two-sided interval at ALPHA / (looks · seats) (Bonferroni over the looks,
+    /// fixed in advance, and the seats).
+    pub fn new(games: u64, look: u64, seats: u8, width: f64) -> Settle {
+        let looks = games.div_ceil(look.max(1)).max(1);
+        let each = ALPHA / (looks as f64 * f64::from(seats.max(1)));
+        Settle {
+            look: look.max(1),
+            looks,
+            width,
+            z: normal_quantile(1.0 - each / 2.0),
+        }
+    }
+
+    /// The interval of a paired difference at this rule's z, its spread held at least at
+    /// that of one game in `n` differing by one (so a run where no game differed yet is not
+    /// taken as certain).
+    pub fn interval(&self, m: &Welford) -> Option<[f64; 2]> {
+        let n = m.count();
+        let mean = m.mean()?;
+        let (_, sd) = m.mean_sd();
+        let sd = sd.max((1.0 / n as f64).sqrt());
+        let half = self.z * sd / (n as f64).sqrt();
+        Some([mean - half, mean + half])
+    }
+
+    /// Whether the interval says enough: it leaves out 0, or is no wider than ±width.
+    pub fn settled(&self, m: &Welford) -> bool {
+        self.interval(m)
+            .is_some_and(|[lo, hi]| lo > 0.0 || hi < 0.0 || (hi - lo) / 2.0 <= self.width)
+    }
+}
+
+/// The quantile of the standard normal distribution at `p` (0 < p < 1): Acklam's rational
+/// approximation (relative error under 1.2e-9).
+pub fn normal_quantile(p: f64) -> f64 {
+    const A: [f64; 6] = [
+        -3.969_683_028_665_376e1,
+        2.209_460_984_245_205e2,
+        -2.759_285_104_469_687e2,
+        1.383_577_518_672_69e2,
+        -3.066_479_806_614_716e1,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -5.447_609_879_822_406e1,
+        1.615_858_368_580_409e2,
+        -1.556_989_798_598_866e2,
+        6.680_131_188_771_972e1,
+        -1.328_068_155_288_572e1,
+    ];
+    const C: [f64; 6] = [
+        -7.784_894_002_430_293e-3,
+        -3.223_964_580_411_365e-1,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        7.784_695_709_041_462e-3,
+        3.224_671_290_700_398e-1,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
+    let p = p.clamp(1e-300, 1.0 - 1e-16);
+    let tail = |q: f64| {
+        (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
+            / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1.0)
     };
-    let mut games_a = Vec::new();
-    let sa = play(a, &mut |o| games_a.push(Game::of(o)));
+    if p < 0.024_25 {
+        tail((-2.0 * p.ln()).sqrt())
+    } else if p > 1.0 - 0.024_25 {
+        -tail((-2.0 * (1.0 - p).ln()).sqrt())
+    } else {
+        let q = p - 0.5;
+        let r = q * q;
+        (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
+            / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1.0)
+    }
+}
+
+/// Plays `a` and `b` (the same seeds, seats and agents on the two mods), the figures of each
+/// and the differences paired by seed. With `settle`, the games are played a look at a time
+/// (A's, then B's, paired as B's come back) and the play stops at the first look where
+/// every seat's difference is settled; gives the looks taken too.
+fn play_both(a: &Batch, b: &Batch, settle: Option<Settle>) -> (Stats, Stats, Paired, u64) {
+    let seats = a.setup.seats;
+    let mut tally_a = Tally::new(&a.def, seats);
+    let mut tally_b = Tally::new(&b.def, seats);
     let mut p = Paired {
         wins: vec![Welford::default(); usize::from(seats)],
         ..Paired::default()
     };
-    let mut next = 0usize;
-    let sb = play(b, &mut |o| {
-        let (gb, ga) = (Game::of(o), games_a.get(next));
-        next += 1;
-        let Some(ga) = ga else { return };
-        if let (Some((wa, ta)), Some((wb, tb))) = (&ga.finished, &gb.finished) {
-            for (s, m) in p.wins.iter_mut().enumerate() {
-                m.add(f64::from(u8::from(wb.contains(&s))) - f64::from(u8::from(wa.contains(&s))));
+    let look = settle.map_or(a.games, |s| s.look).max(1);
+    let (mut first, mut looks) = (0u64, 0u64);
+    while first < a.games {
+        let n = look.min(a.games - first);
+        let part = |batch: &Batch| {
+            let mut part = batch.clone().games(n);
+            part.setup.seed = batch.setup.seed.wrapping_add(first);
+            part
+        };
+        let mut games_a = Vec::new();
+        part(a).play(&AtomicBool::new(false), &|| {}, &mut |o| {
+            games_a.push(Game::of(&o));
+            tally_a.add(&o);
+        });
+        let mut next = 0usize;
+        part(b).play(&AtomicBool::new(false), &|| {}, &mut |o| {
+            tally_b.add(&o);
+            let (gb, ga) = (Game::of(&o), games_a.get(next));
+            next += 1;
+            let Some(ga) = ga else { return };
+            if let (Some((wa, ta)), Some((wb, tb))) = (&ga.finished, &gb.finished) {
+                for (s, m) in p.wins.iter_mut().enumerate() {
+                    m.add(
+                        f64::from(u8::from(wb.contains(&s))) - f64::from(u8::from(wa.contains(&s))),
+                    );
+                }
+                p.ties
+                    .add(f64::from(u8::from(*tb)) - f64::from(u8::from(*ta)));
             }
-            p.ties
-                .add(f64::from(u8::from(*tb)) - f64::from(u8::from(*ta)));
+            if let (Some((ta, aa)), Some((tb, ab))) = (ga.length, gb.length) {
+                p.turns.add(f64::from(tb) - f64::from(ta));
+                p.actions.add(f64::from(ab) - f64::from(aa));
+            }
+        });
+        first += n;
+        looks += 1;
+        if let Some(rule) = settle
+            && p.wins.iter().all(|m| rule.settled(m))
+        {
+            break;
         }
-        if let (Some((ta, aa)), Some((tb, ab))) = (ga.length, gb.length) {
-            p.turns.add(f64::from(tb) - f64::from(ta));
-            p.actions.add(f64::from(ab) - f64::from(aa));
-        }
-    });
-    (sa, sb, p)
+    }
+    (tally_a.stats(), tally_b.stats(), p, looks)
 }
 
 /// `farebox sim A --vs B`: `batch` is A's run as `sim` would play it (without its restricted
@@ -136,8 +252,13 @@ pub fn run(
         .forbid(Forbid::NONE)
         .checks(checks)
         .threads(threads);
-    let (sa, sb, p) = play_both(&a, &b);
+    let settle = args
+        .until_settled
+        .then(|| Settle::new(args.games, args.look, seats, args.settle_width / 100.0));
+    let (sa, sb, p, looks) = play_both(&a, &b, settle);
     let rows = rows(def, &sa, &sb, &p);
+    let played = sa.games as u64;
+    let settled = settle.map(|rule| verdicts(rule, &p));
     if args.json {
         let figures: Vec<_> = rows
             .iter()
@@ -166,10 +287,14 @@ pub fn run(
                 "error_messages": st.error_messages,
             })
         };
+        let until_settled = settled
+            .as_ref()
+            .map(|v| settle_json(def, v, played, looks, args.games));
         io.say(json!({
             "a": side(def, &sa),
             "b": side(&def_b, &sb),
-            "games": args.games,
+            "until_settled": until_settled,
+            "games": played,
             "seed": args.seed,
             "players": seats,
             "bots": bots,
@@ -180,13 +305,18 @@ pub fn run(
             "A = {}, B = {}: {} {} each on the same seeds {}..{} ({} players, bots {})",
             def.name,
             def_b.name,
-            args.games,
-            plural(args.games as usize, "game"),
+            played,
+            plural(played as usize, "game"),
             args.seed,
-            args.seed.wrapping_add(args.games.saturating_sub(1)),
+            args.seed.wrapping_add(played.saturating_sub(1)),
             seats,
             bots.join(",")
         ));
+        if let Some(v) = &settled {
+            for line in settle_lines(def, v, played, looks, args.games) {
+                io.say(line);
+            }
+        }
         for (what, d, st) in [("A", def, &sa), ("B", &def_b, &sb)] {
             io.say(format!(
                 "{what}: finished {}  capped {}  errors {}",
@@ -221,6 +351,88 @@ pub fn run(
     } else {
         1
     })
+}
+
+/// Each seat's paired win-rate change at the early stop's z, with its verdict.
+type Verdicts = (
+    Settle,
+    Vec<(usize, Option<f64>, Option<[f64; 2]>, &'static str)>,
+);
+
+fn verdicts(rule: Settle, p: &Paired) -> Verdicts {
+    let seats = p
+        .wins
+        .iter()
+        .enumerate()
+        .map(|(s, m)| {
+            let interval = rule.interval(m);
+            let verdict = match interval {
+                Some([lo, hi]) if lo > 0.0 || hi < 0.0 => "changed",
+                Some(_) if rule.settled(m) => "within the width",
+                _ => "open",
+            };
+            (s, m.mean(), interval, verdict)
+        })
+        .collect();
+    (rule, seats)
+}
+
+/// The early stop as `--json` gives it (`until_settled`).
+fn settle_json(
+    def: &farebox::GameDef,
+    (rule, seats): &Verdicts,
+    played: u64,
+    looks: u64,
+    most: u64,
+) -> serde_json::Value {
+    json!({
+        "settled": seats.iter().all(|x| x.3 != "open"),
+        "games_played": played,
+        "games_at_most": most,
+        "looks": looks,
+        "looks_at_most": rule.looks,
+        "look": rule.look,
+        "z": rule.z,
+        "width": rule.width,
+        "alpha": ALPHA,
+        "seats": seats.iter().map(|(s, d, i, v)| json!({
+            "seat": def.seat_name(*s),
+            "difference": d,
+            "interval": i,
+            "verdict": v,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The early stop for people: whether and when it settled, and each seat's verdict.
+fn settle_lines(
+    def: &farebox::GameDef,
+    (rule, seats): &Verdicts,
+    played: u64,
+    looks: u64,
+    most: u64,
+) -> Vec<String> {
+    let all = seats.iter().all(|x| x.3 != "open");
+    let mut out = vec![format!(
+        "{} after {played} of at most {most} games ({looks} of at most {} looks, one every {}): each seat's win-rate change B - A, paired by seed, at z = {:.2} (a {:.0}% interval over all looks and seats: Bonferroni), settled when its interval leaves out 0 or is within ±{:.1} pts",
+        if all { "settled" } else { "not settled" },
+        rule.looks,
+        rule.look,
+        rule.z,
+        (1.0 - ALPHA) * 100.0,
+        rule.width * 100.0
+    )];
+    for (s, d, i, v) in seats {
+        let (d, [lo, hi]) = (d.unwrap_or(0.0), i.unwrap_or([0.0, 0.0]));
+        out.push(format!(
+            "  {:<10}{:+.1} pts ({:+.1} to {:+.1}): {v}",
+            def.seat_name(*s),
+            d * 100.0,
+            lo * 100.0,
+            hi * 100.0
+        ));
+    }
+    out
 }
 
 /// Every figure of the comparison, in the order they are printed.

@@ -6,6 +6,7 @@
 pub mod cmd_bench;
 pub mod cmd_join;
 pub mod cmd_list;
+pub mod cmd_merge;
 pub mod cmd_new;
 pub mod cmd_play;
 pub mod cmd_print;
@@ -96,6 +97,16 @@ pub enum Command {
     /// Wilson's score interval for rates, mean ± 1.96 sd/√n for means. The authoring guide
     /// (mods/README.md, "Outcome figures") describes every key.
     Sim(SimArgs),
+    /// Merge the shard files of a sweep (`farebox sim --shard I/N --out FILE`) into its figures.
+    ///
+    /// Prints exactly what one `farebox sim` over the whole seed range prints (with --json,
+    /// the same JSON), less the time it took: `seconds` and `games_per_second` are left out,
+    /// as each shard timed only its own part. Every file must come from the same build of
+    /// farebox, the same mod content and the same settings (seed range, block, players,
+    /// agents, options, cap, forbidden ids, figures), and together hold every block of the
+    /// range exactly once; anything else is refused, naming the file and what differs. The
+    /// mod is found as the shards named it, or given with --mod.
+    Merge(MergeArgs),
     /// Serve tables for online play: people join with `farebox play --join ADDR CODE`.
     ///
     /// Serves the mods given (default: every bundled playable mod). Each --table opens a table
@@ -341,10 +352,63 @@ pub struct SimArgs {
     /// that played it, else held it) are compared as two independent runs.
     #[arg(long, value_name = "B", conflicts_with_all = ["forbid", "profile"])]
     pub vs: Option<String>,
+    /// With --vs: stop early, once the comparison has settled. The games are played a look
+    /// of --look games at a time, --games at most; after each look every seat's win-rate
+    /// change B - A (paired by seed) gets an interval at a z that keeps the chance of any
+    /// wrong verdict over all the looks and seats under 5% (Bonferroni: 0.05 split evenly
+    /// over the looks --games allows and the seats), and the run stops when every seat's
+    /// interval leaves out 0 (changed) or is within ±--settle-width points (no change that
+    /// large). Says how many games it used.
+    #[arg(long, requires = "vs")]
+    pub until_settled: bool,
+    /// With --until-settled: games between two looks.
+    #[arg(long, default_value_t = 200, requires = "until_settled", value_parser = clap::value_parser!(u64).range(1..=crate::common::MAX_GAMES))]
+    pub look: u64,
+    /// With --until-settled: the half-width, in points of win rate, within which a change
+    /// counts as settled too.
+    #[arg(long, default_value_t = 2.0, requires = "until_settled", value_parser = width)]
+    pub settle_width: f64,
     /// Leave out the figures per card, tile, piece and option and the game-wide figures
     /// (first mover, lead changes, `game.stat`): only the per-seat figures.
     #[arg(long)]
     pub no_figures: bool,
+    /// Play only shard I of N (I counted from 0) of the seed range and write its raw figures
+    /// to --out for `farebox merge`: the range is cut into blocks of --block seeds and each
+    /// shard plays an even share of whole blocks. `sbatch --array=0-15` with
+    /// `--shard $SLURM_ARRAY_TASK_ID/16` runs it on a cluster (docs/cluster.md).
+    #[arg(long, value_name = "I/N", value_parser = crate::shards::parse_shard, requires = "out", conflicts_with_all = ["vs", "rank", "profile", "json"])]
+    pub shard: Option<(u64, u64)>,
+    /// With --shard: the shard file to write (JSON, written whole or not at all).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub out: Option<PathBuf>,
+    /// Seeds per block: the figures gather a block of games at a time and merge the blocks
+    /// in seed order, so a run and its shards give the same figures to the last bit. A run
+    /// and the shards it is compared with must use the same block.
+    #[arg(long, default_value_t = farebox::figures::BLOCK, value_parser = clap::value_parser!(u64).range(1..=crate::common::MAX_GAMES))]
+    pub block: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard files, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// The mod the shards were played on (default: as the shards name it).
+    #[arg(long = "mod", value_name = "MOD")]
+    pub game: Option<String>,
+    /// Print one JSON object, as `farebox sim --json` does (without the timing keys).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// A half-width in points: above 0, at most 100.
+fn width(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(w) if w > 0.0 && w <= 100.0 => Ok(w),
+        _ => Err(format!(
+            "`{s}` is not a width in points (above 0, at most 100)"
+        )),
+    }
 }
 
 impl SimArgs {

@@ -342,7 +342,7 @@ impl PlayFigures {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 struct SpaceCounts {
     visited: u64,
     built: u64,
@@ -352,8 +352,9 @@ struct SpaceCounts {
 
 /// The board figures added up from the traces of a run's finished games: one count per
 /// space, road and track piece kind.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub(super) struct PlaceTally {
+    #[serde(skip)]
     places: Places,
     games: u64,
     spaces: Vec<SpaceCounts>,
@@ -371,6 +372,33 @@ impl PlaceTally {
             track: vec![(0, 0, 0); places.track.len()],
             places,
         }
+    }
+
+    /// Adds the counts of the block of games that came next.
+    pub(super) fn merge(&mut self, b: &PlaceTally) {
+        let add = |a: &mut u64, b: u64| *a = a.saturating_add(b);
+        add(&mut self.games, b.games);
+        for (c, o) in self.spaces.iter_mut().zip(&b.spaces) {
+            add(&mut c.visited, o.visited);
+            add(&mut c.built, o.built);
+            add(&mut c.seats, o.seats);
+            add(&mut c.wins, o.wins);
+        }
+        for (c, o) in self.roads.iter_mut().zip(&b.roads) {
+            add(&mut c.0, o.0);
+            add(&mut c.1, o.1);
+        }
+        for (c, o) in self.track.iter_mut().zip(&b.track) {
+            add(&mut c.0, o.0);
+            add(&mut c.1, o.1);
+            add(&mut c.2, o.2);
+        }
+    }
+
+    /// Whether `b` counts the same places as this.
+    pub(super) fn fits(&self, b: &PlaceTally) -> bool {
+        (self.spaces.len(), self.roads.len(), self.track.len())
+            == (b.spaces.len(), b.roads.len(), b.track.len())
     }
 
     /// Adds a finished game's trace; `won` says whether a seat placed first.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Content, Figures, Welford, wilson};
+use super::{Content, Figures, Firsts, Welford, wilson};
 use crate::content::GameDef;
 
 /// `text` cut to `max` characters.
@@ -266,10 +266,40 @@ pub const OTHER_ENDINGS: &str = "(any other reason)";
 /// How many characters of an ending's reason the figures keep.
 pub const MAX_REASON: usize = 300;
 
+/// How many seeds a block of a run holds: a run gathers its games a block at a time and
+/// merges the blocks in seed order (see [`Tally`]), so a run split into shards on block
+/// boundaries (`farebox sim --shard`) merges into the very figures of the whole run.
+pub const BLOCK: u64 = 1_024;
+
 /// The figures of a batch of games, gathered as the games come back: what it holds does not
 /// grow with the number of games (the first few errors, at most [`MAX_ENDINGS`] endings).
+///
+/// The games are gathered a block of [`BLOCK`] seeds at a time (counted from the run's first
+/// game) into a [`Block`], and each full block is merged into the blocks before it, always
+/// left to right: every count is added; a mean and spread is merged by the pairwise update
+/// (not the same to the last bit as adding the values one by one, which is why the order is
+/// fixed); endings and `game.stat` names are admitted in the order the block met them. A run
+/// of one block is therefore exactly what adding its games one by one gives, and a run of
+/// many blocks gives the same bits whether it was played whole or as shards whose blocks are
+/// merged afterwards ([`Tally::from_blocks`]).
 #[derive(Debug, Clone)]
 pub struct Tally {
+    block: u64,
+    /// An empty block of this content, to start each block from.
+    empty: Block,
+    /// The blocks merged so far, and the one being gathered.
+    done: Block,
+    now: Block,
+    /// Every full block, when asked for (a shard keeps them to write them out).
+    kept: Option<Vec<Block>>,
+}
+
+/// What one block of games (or the blocks merged so far) came to: every count and sum the
+/// figures are made from, written to shard files as it is. Reasons for an ending are kept in
+/// the order they first came, every one in a block (at most one a game), the first
+/// [`MAX_ENDINGS`] once merged.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Block {
     games: usize,
     finished: usize,
     capped: usize,
@@ -280,7 +310,7 @@ pub struct Tally {
     actions: Welford,
     turns: Welford,
     scores: Vec<Welford>,
-    endings: BTreeMap<String, usize>,
+    endings: Firsts<usize>,
     failed: Vec<FailedGame>,
     forced: u64,
     playout_errors: u64,
@@ -290,10 +320,10 @@ pub struct Tally {
     figures: Content,
 }
 
-impl Tally {
-    pub fn new(def: &GameDef, seats: u8) -> Tally {
+impl Block {
+    fn new(def: &GameDef, seats: u8) -> Block {
         let n = seats as usize;
-        Tally {
+        Block {
             failed: Vec::new(),
             forced: 0,
             playout_errors: 0,
@@ -311,12 +341,17 @@ impl Tally {
             actions: Welford::default(),
             turns: Welford::default(),
             scores: vec![Welford::default(); n],
-            endings: BTreeMap::new(),
+            endings: Firsts::default(),
         }
     }
 
+    /// The games this block holds.
+    pub fn games(&self) -> usize {
+        self.games
+    }
+
     /// Adds one game; games are added in seed order.
-    pub fn add(&mut self, o: &Outcome) {
+    fn add(&mut self, o: &Outcome) {
         self.games += 1;
         self.capped += usize::from(o.capped);
         self.forced += u64::from(o.forced);
@@ -363,13 +398,7 @@ impl Tally {
             self.figures.add(t, r, o.actions);
         }
         self.finished += 1;
-        let reason = cut(&r.reason, MAX_REASON);
-        let key = if self.endings.contains_key(&reason) || self.endings.len() < MAX_ENDINGS {
-            reason
-        } else {
-            OTHER_ENDINGS.to_string()
-        };
-        *self.endings.entry(key).or_insert(0) += 1;
+        *self.endings.entry(&cut(&r.reason, MAX_REASON)) += 1;
         self.ties += u64::from(r.is_tie());
         for w in r.winners() {
             if let Some(count) = self.wins.get_mut(w) {
@@ -381,50 +410,181 @@ impl Tally {
         }
     }
 
-    pub fn stats(&self) -> Stats {
-        let (actions_mean, actions_sd) = self.actions.sum_mean_sd();
-        let (turns_mean, turns_sd) = self.turns.sum_mean_sd();
-        let scores: Vec<(f64, f64)> = self.scores.iter().map(Welford::sum_mean_sd).collect();
-        Stats {
-            games: self.games,
-            finished: self.finished,
-            capped: self.capped,
-            errors: self.errors,
-            error_messages: self.error_messages.clone(),
-            win_rate: self
-                .wins
-                .iter()
-                .map(|w| {
-                    if self.finished == 0 {
-                        0.0
-                    } else {
-                        *w as f64 / self.finished as f64
-                    }
-                })
-                .collect(),
-            actions_mean,
-            actions_sd,
-            turns_mean,
-            turns_sd,
-            score_mean: scores.iter().map(|s| s.0).collect(),
-            score_sd: scores.iter().map(|s| s.1).collect(),
-            endings: self.endings.clone(),
-            win_rate_interval: self
-                .wins
-                .iter()
-                .map(|w| wilson(*w, self.finished as u64).unwrap_or([0.0, 0.0]))
-                .collect(),
-            failed_games: self.failed.clone(),
-            forced: self.forced,
-            ties: Some(self.ties as usize),
-            tie_rate: (self.finished > 0).then(|| self.ties as f64 / self.finished as f64),
-            tie_rate_interval: wilson(self.ties, self.finished as u64),
-            playout_errors: self.playout_errors,
-            playout_error_games: self.playout_error_games,
-            playouts: self.playouts,
-            playout_error_messages: self.playout_error_messages.clone(),
-            figures: self.figures.figures(),
+    /// Adds the block of games that came next (see [`Tally`]).
+    fn merge(&mut self, b: &Block) {
+        let add = |a: &mut usize, b: usize| *a = a.saturating_add(b);
+        let add64 = |a: &mut u64, b: u64| *a = a.saturating_add(b);
+        add(&mut self.games, b.games);
+        add(&mut self.finished, b.finished);
+        add(&mut self.capped, b.capped);
+        add(&mut self.errors, b.errors);
+        add64(&mut self.ties, b.ties);
+        add64(&mut self.forced, b.forced);
+        add64(&mut self.playout_errors, b.playout_errors);
+        add64(&mut self.playout_error_games, b.playout_error_games);
+        add64(&mut self.playouts, b.playouts);
+        let first = |mine: &mut Vec<String>, theirs: &[String], max: usize| {
+            let room = max.saturating_sub(mine.len());
+            mine.extend(theirs.iter().take(room).cloned());
+        };
+        first(&mut self.error_messages, &b.error_messages, 5);
+        first(
+            &mut self.playout_error_messages,
+            &b.playout_error_messages,
+            5,
+        );
+        let room = MAX_FAILED.saturating_sub(self.failed.len());
+        self.failed.extend(b.failed.iter().take(room).cloned());
+        for (w, o) in self.wins.iter_mut().zip(&b.wins) {
+            add64(w, *o);
         }
+        self.actions.merge(&b.actions);
+        self.turns.merge(&b.turns);
+        for (s, o) in self.scores.iter_mut().zip(&b.scores) {
+            s.merge(o);
+        }
+        for (reason, n) in b.endings.iter() {
+            let key = if self.endings.get_mut(reason).is_some() || self.endings.len() < MAX_ENDINGS
+            {
+                reason.as_str()
+            } else {
+                OTHER_ENDINGS
+            };
+            add(self.endings.entry(key), *n);
+        }
+        self.figures.merge(&b.figures);
+    }
+
+    /// Whether `b` was gathered for the same content and seats as this.
+    fn fits(&self, b: &Block) -> bool {
+        self.wins.len() == b.wins.len()
+            && self.scores.len() == b.scores.len()
+            && self.figures.fits(&b.figures)
+    }
+}
+
+impl Tally {
+    pub fn new(def: &GameDef, seats: u8) -> Tally {
+        Tally::with_block(def, seats, BLOCK)
+    }
+
+    /// A tally whose blocks hold `block` seeds (at least one): a run and its shards must use
+    /// the same.
+    pub fn with_block(def: &GameDef, seats: u8, block: u64) -> Tally {
+        let empty = Block::new(def, seats);
+        Tally {
+            block: block.max(1),
+            done: empty.clone(),
+            now: empty.clone(),
+            empty,
+            kept: None,
+        }
+    }
+
+    /// Keeps every block besides merging it, for [`Tally::blocks`].
+    pub fn keep_blocks(mut self) -> Tally {
+        self.kept = Some(Vec::new());
+        self
+    }
+
+    /// Adds one game; games are added in seed order, starting from the first of a block.
+    pub fn add(&mut self, o: &Outcome) {
+        self.now.add(o);
+        if self.now.games as u64 >= self.block {
+            self.end_block();
+        }
+    }
+
+    fn end_block(&mut self) {
+        let full = std::mem::replace(&mut self.now, self.empty.clone());
+        self.done.merge(&full);
+        if let Some(kept) = &mut self.kept {
+            kept.push(full);
+        }
+    }
+
+    /// The blocks gathered, in seed order (with [`Tally::keep_blocks`]; the last may be
+    /// short).
+    pub fn blocks(&self) -> Vec<Block> {
+        let mut all = self.kept.clone().unwrap_or_default();
+        if self.now.games > 0 {
+            all.push(self.now.clone());
+        }
+        all
+    }
+
+    /// The tally of `blocks` of a run of `def` with `seats` seats, merged in the order given;
+    /// a block gathered for other content or seats is refused with its number (from 0).
+    pub fn from_blocks(
+        def: &GameDef,
+        seats: u8,
+        block: u64,
+        blocks: &[Block],
+    ) -> Result<Tally, usize> {
+        let mut t = Tally::with_block(def, seats, block);
+        for (i, b) in blocks.iter().enumerate() {
+            if !t.empty.fits(b) {
+                return Err(i);
+            }
+            t.done.merge(b);
+        }
+        Ok(t)
+    }
+
+    pub fn stats(&self) -> Stats {
+        if self.now.games == 0 {
+            return stats_of(&self.done);
+        }
+        let mut all = self.done.clone();
+        all.merge(&self.now);
+        stats_of(&all)
+    }
+}
+
+/// The figures of the games `t` holds.
+fn stats_of(t: &Block) -> Stats {
+    let (actions_mean, actions_sd) = t.actions.sum_mean_sd();
+    let (turns_mean, turns_sd) = t.turns.sum_mean_sd();
+    let scores: Vec<(f64, f64)> = t.scores.iter().map(Welford::sum_mean_sd).collect();
+    Stats {
+        games: t.games,
+        finished: t.finished,
+        capped: t.capped,
+        errors: t.errors,
+        error_messages: t.error_messages.clone(),
+        win_rate: t
+            .wins
+            .iter()
+            .map(|w| {
+                if t.finished == 0 {
+                    0.0
+                } else {
+                    *w as f64 / t.finished as f64
+                }
+            })
+            .collect(),
+        actions_mean,
+        actions_sd,
+        turns_mean,
+        turns_sd,
+        score_mean: scores.iter().map(|s| s.0).collect(),
+        score_sd: scores.iter().map(|s| s.1).collect(),
+        endings: t.endings.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+        win_rate_interval: t
+            .wins
+            .iter()
+            .map(|w| wilson(*w, t.finished as u64).unwrap_or([0.0, 0.0]))
+            .collect(),
+        failed_games: t.failed.clone(),
+        forced: t.forced,
+        ties: Some(t.ties as usize),
+        tie_rate: (t.finished > 0).then(|| t.ties as f64 / t.finished as f64),
+        tie_rate_interval: wilson(t.ties, t.finished as u64),
+        playout_errors: t.playout_errors,
+        playout_error_games: t.playout_error_games,
+        playouts: t.playouts,
+        playout_error_messages: t.playout_error_messages.clone(),
+        figures: t.figures.figures(),
     }
 }
 
