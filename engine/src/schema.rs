@@ -62,6 +62,12 @@ pub fn json_schemas() -> Vec<(&'static str, String)> {
             "patch.schema.json",
             schema_for::<RawPatch>("Farebox patch of a house rule (patches/*.toml)"),
         ),
+        (
+            "print.schema.json",
+            schema_for::<crate::content::print_file::PrintFile>(
+                "Farebox print layout (print.toml)",
+            ),
+        ),
     ]
 }
 
@@ -492,7 +498,7 @@ mod tests {
     #[test]
     fn schemas_are_deterministic_json() {
         let a = json_schemas();
-        assert_eq!(a.len(), 7);
+        assert_eq!(a.len(), 8);
         assert_eq!(a, json_schemas());
         for (name, text) in &a {
             assert!(text.ends_with('\n'), "{name}");

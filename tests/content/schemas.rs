@@ -75,6 +75,7 @@ fn expected_schema(rel: &Path) -> Option<&'static str> {
         (true, _, "mod.toml") => Some("mod.schema.json"),
         (true, _, "board.toml") => Some("board.schema.json"),
         (true, _, "pieces.toml") => Some("pieces.schema.json"),
+        (true, _, "print.toml") => Some("print.schema.json"),
         (true, _, n) if n.starts_with("tiles") => Some("tiles.schema.json"),
         (false, "decks", _) => Some("deck.schema.json"),
         (false, "tables", _) => Some("table.schema.json"),
@@ -94,7 +95,7 @@ fn every_mod_file_names_its_schema() {
         let rel = file.strip_prefix(&root).unwrap_or(file);
         let Some(want) = expected_schema(rel) else {
             problems.push(format!(
-                "{}: not a known file kind (mod, board, tiles*, decks/*, tables/*, pieces, patches/*)",
+                "{}: not a known file kind (mod, board, tiles*, decks/*, tables/*, pieces, print, patches/*)",
                 rel.display()
             ));
             continue;

@@ -3,9 +3,6 @@
 //! from fields), the board's scale and the player aid. Checked here, every problem with the
 //! file and line; the format is in mods/README.md ("Printing").
 
-use std::collections::BTreeMap;
-
-use serde::Deserialize;
 use toml::Spanned;
 
 use farebox::GameDef;
@@ -18,90 +15,7 @@ pub const MAX_TEXT_PT: f32 = 144.0;
 pub const MIN_TEXT_PT: f32 = 4.0;
 pub const MAX_AID_LINES: usize = 200;
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PrintFile {
-    /// The card size every deck takes unless it says otherwise (`poker`, `bridge`, `tarot`,
-    /// `mini` or `WxH` in mm).
-    pub card: Option<Spanned<String>>,
-    #[serde(default)]
-    pub board: BoardScale,
-    /// Colour names for `{field}` colours: a field whose value is `red` takes `colors.red`.
-    #[serde(default)]
-    pub colors: BTreeMap<String, Spanned<String>>,
-    pub aid: Option<Aid>,
-    #[serde(default)]
-    pub decks: BTreeMap<String, Spanned<DeckTemplate>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BoardScale {
-    /// Millimetres for one board unit: a graph's or a section's x/y unit, a grid cell, a track
-    /// card's length.
-    pub mm_per_unit: Option<Spanned<f32>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Aid {
-    pub title: String,
-    pub lines: Vec<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DeckTemplate {
-    pub card: Option<Spanned<String>>,
-    /// Face colour: `#rrggbb`, a `[colors]` name, or `{field}`.
-    pub background: Option<Spanned<String>>,
-    pub border: Option<Spanned<String>>,
-    #[serde(default)]
-    pub back: Back,
-    #[serde(default)]
-    pub regions: Vec<Spanned<Region>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Back {
-    pub title: Option<String>,
-    pub subtitle: Option<String>,
-    pub background: Option<Spanned<String>>,
-    pub color: Option<Spanned<String>>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Region {
-    /// Millimetres from the card's trimmed top left.
-    pub x: f32,
-    pub y: f32,
-    pub w: f32,
-    pub h: f32,
-    /// Text with `{field}` slots (`{name}`, `{text}`, `{id}`, `{count}`, `{tags}` and the
-    /// deck's fields).
-    pub text: Option<String>,
-    /// Points; shrunk to `min` to fit.
-    pub size: Option<f32>,
-    pub min: Option<f32>,
-    #[serde(default)]
-    pub bold: bool,
-    pub align: Option<String>,
-    /// Centre the lines vertically in the region.
-    #[serde(default)]
-    pub middle: bool,
-    pub color: Option<String>,
-    pub fill: Option<String>,
-    pub stroke: Option<String>,
-    /// A PNG or JPEG in the mod's folder, with `{field}` slots.
-    pub image: Option<String>,
-    /// A tile kind to draw with its roads, usually `{tile}` (a field naming one).
-    pub tile: Option<String>,
-    /// Only for cards whose slots all have a value (a field the card leaves empty hides it).
-    #[serde(default)]
-    pub when: Option<String>,
-}
+pub use farebox::content::print_file::{Aid, Back, BoardScale, DeckTemplate, PrintFile, Region};
 
 /// A problem in the print file.
 #[derive(Debug, Clone, PartialEq)]

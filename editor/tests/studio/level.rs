@@ -792,3 +792,73 @@ fn a_cell_is_found_by_its_name_and_selected() {
     assert_eq!(h.state().as_ref().unwrap().board.view_center(), (1.0, 6.0));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// From nothing to a board that is played on: a new game gets a grid in the Board tab, a game
+/// of it is started in the Play tab on that grid and a move is taken, and its seeded outcome
+/// games are played from the Board tab's Show play and counted cell by cell on it.
+#[test]
+fn a_new_game_gets_a_grid_is_played_on_it_and_its_outcome_games_are_shown_on_it() {
+    let (dir, folder) = new_game("first-light");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    h.state_mut().as_mut().unwrap().outcomes.set_games(8);
+    show_tab(&mut h, "Board");
+    h.get_by_label("Grid").click();
+    h.step();
+    {
+        let b = &mut h.state_mut().as_mut().unwrap().board;
+        b.start.width = 5;
+        b.start.height = 3;
+    }
+    h.get_by_label("Add the board").click();
+    h.step();
+    until(&mut h, "the grid board live", |s| {
+        live(s)
+            .is_some_and(|d| matches!(&d.board, BoardDef::Grid(g) if g.width == 5 && g.height == 3))
+    });
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.step();
+    // Played: the game the Play tab starts is one of the new version, on its grid.
+    show_tab(&mut h, "Play");
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.get_by_label("Start the game").click();
+    until(&mut h, "the person's actions", |s| {
+        s.play
+            .snapshot()
+            .is_some_and(|snap| !snap.offered.is_empty())
+    });
+    h.state_mut().as_mut().unwrap().play.paused = true;
+    let before = snap(&h).step();
+    h.key_press(egui::Key::ArrowDown);
+    h.step();
+    h.key_press(egui::Key::Enter);
+    until(&mut h, "the person's move taken", |s| {
+        step_of(s).is_some_and(|n| n > before)
+    });
+    assert!(
+        matches!(&snap(&h).def.board, BoardDef::Grid(g) if g.width == 5 && g.height == 3),
+        "the game played is not on the new grid"
+    );
+    // Simulated: Show play runs the seeded games and counts the 15 cells of the new grid.
+    show_tab(&mut h, "Board");
+    until_shown(&mut h, "Show play");
+    h.get_by_label("visited").click();
+    settle(&mut h);
+    // The overlay offers a run, unless the outcome games of the new version already run.
+    if let Some(run) = h
+        .query_all_by_label("Run outcomes")
+        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+    {
+        run.click();
+        h.step();
+    }
+    until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
+    settle(&mut h);
+    until_shown(&mut h, "Games (of 8) in which a piece stood on it");
+    let counted: u64 = super::overlay::legend_counts(&h, "cells")
+        .iter()
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(counted, 15);
+    let _ = std::fs::remove_dir_all(dir);
+}

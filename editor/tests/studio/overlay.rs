@@ -5,7 +5,7 @@ use super::*;
 use egui_kittest::kittest::NodeT;
 
 /// The counts the legend gives, line by line, for lines ending in `noun`.
-fn legend_counts(h: &H, noun: &str) -> Vec<(String, u64)> {
+pub(super) fn legend_counts(h: &H, noun: &str) -> Vec<(String, u64)> {
     // "… 5 cells", and "… 1 cell".
     let one = format!(" {}", noun.trim_end_matches('s'));
     h.query_all_by_label_contains(&one)

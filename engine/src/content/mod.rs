@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod def;
 pub mod files;
 pub mod load;
+pub mod print_file;
 pub mod raw;
 pub mod resolve;
 pub mod version;
