@@ -226,3 +226,24 @@ fn recorded(id: &str, seed: u64) -> (PathBuf, PathBuf) {
     assert_eq!(code, 0);
     (dir, file)
 }
+
+/// Types `text` into the text field labelled `label`, over what it held.
+fn type_into(h: &mut H, label: &str, text: &str) {
+    let at = h
+        .query_all_by_label(label)
+        .find(|n| {
+            egui_kittest::kittest::NodeT::accesskit_node(n).role()
+                == egui::accesskit::Role::TextInput
+        })
+        .unwrap_or_else(|| panic!("no field {label}"))
+        .rect()
+        .center();
+    h.hover_at(at);
+    h.drag_at(at);
+    h.drop_at(at);
+    h.step();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.event(egui::Event::Text(text.into()));
+    h.step();
+}

@@ -52,29 +52,6 @@ fn on_screen(h: &H) -> impl Fn(f64, f64) -> egui::Pos2 + use<> {
     move |x, y| a + egui::vec2((x - 400.0) as f32 * k.x, (y - 330.0) as f32 * k.y)
 }
 
-/// Types `text` into the field labelled `label`, then leaves it with Enter.
-fn type_into(h: &mut H, label: &str, text: &str) {
-    let at = h
-        .query_all_by_label(label)
-        .find(|n| {
-            egui_kittest::kittest::NodeT::accesskit_node(n).role()
-                == egui::accesskit::Role::TextInput
-        })
-        .unwrap_or_else(|| panic!("no field {label}"))
-        .rect()
-        .center();
-    h.hover_at(at);
-    h.drag_at(at);
-    h.drop_at(at);
-    h.step();
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.step();
-    h.event(egui::Event::Text(text.into()));
-    h.step();
-    h.key_press(egui::Key::Enter);
-    h.step();
-}
-
 /// What undo would take back.
 fn last_step(h: &H) -> Option<String> {
     let c = h.state().as_ref()?.project.as_ref()?.content.as_ref()?;
@@ -143,6 +120,8 @@ fn spaces_picked_by_shift_click_are_aligned_distributed_and_given_a_property_at_
         Some("mixed")
     );
     type_into(&mut h, "region", "meadow");
+    h.key_press(egui::Key::Enter);
+    h.step();
     until(&mut h, "the region set on all three", |s| {
         ["hootwood-lookout", "toadstool-glade", "acorn-square"]
             .iter()
