@@ -161,6 +161,8 @@ fn card_trims_match_their_size() {
             bleed,
             "--card",
             card,
+            "--layout",
+            "spaced",
         ]);
         let doc = Document::load(&out).unwrap();
         let (_, page) = doc.get_pages().into_iter().next().unwrap();
@@ -189,6 +191,153 @@ fn card_trims_match_their_size() {
         let bb = rect(&doc, page, b"BleedBox").unwrap();
         assert!((t[0] - bb[0] - b).abs() < 0.1 && (bb[2] - t[2] - b).abs() < 0.1);
     }
+}
+
+/// Short axis-aligned lines of at least 1.4 mm (crop marks, shortened at the paper's
+/// margin): vertical (x, y0, y1) and horizontal (y, x0, x1).
+fn all_marks(all: &[[f32; 4]]) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+    let short = |a: f32, b: f32| (a - b).abs() > 1.4 && (a - b).abs() < 4.0;
+    let mut v = Vec::new();
+    let mut h = Vec::new();
+    for l in all {
+        if (l[0] - l[2]).abs() < 0.01 && short(l[1], l[3]) {
+            v.push([l[0], l[1].min(l[3]), l[1].max(l[3])]);
+        } else if (l[1] - l[3]).abs() < 0.01 && short(l[0], l[2]) {
+            h.push([l[1], l[0].min(l[2]), l[0].max(l[2])]);
+        }
+    }
+    (v, h)
+}
+
+/// By default nine poker cards share an A4 sheet with their 3 mm bleed: butted, one cut
+/// between two cards, the bleed round the block and the crop marks at the sheet's edges,
+/// none over a card.
+#[test]
+fn nine_poker_cards_fit_an_a4_sheet_with_bleed() {
+    let dir = scratch("butted");
+    let out = dir.join("b.pdf");
+    let r = print(&["critter-cab", "--out", &s(&out), "--card", "poker"]);
+    let doc = Document::load(&out).unwrap();
+    // A full sheet: its trim box holds three by three cards, the bleed box 3 mm round it.
+    let trims: Vec<_> = doc
+        .get_pages()
+        .into_values()
+        .filter_map(|p| Some((p, rect(&doc, p, b"TrimBox")?)))
+        .collect();
+    let (page, t) = *trims
+        .iter()
+        .find(|(_, t)| {
+            (t[2] - t[0] - 3.0 * 63.0).abs() < 0.1 && (t[3] - t[1] - 3.0 * 88.0).abs() < 0.1
+        })
+        .unwrap_or_else(|| panic!("no sheet of 3 x 3 cards: {trims:?}\n{}", r.out));
+    let bb = rect(&doc, page, b"BleedBox").unwrap();
+    assert!((t[0] - bb[0] - 3.0).abs() < 0.1 && (bb[3] - t[3] - 3.0).abs() < 0.1);
+    // Marks at every cut: four across, four down, each trim its size. (Lines inside the
+    // trim box are the cards' own drawing.)
+    let inside = |x0: f32, y0: f32, x1: f32, y1: f32| {
+        x0 >= t[0] - 0.01
+            && x1 <= t[2] + 0.01
+            && y0 >= 297.0 - t[3] - 0.01
+            && y1 <= 297.0 - t[1] + 0.01
+    };
+    let (all_v, all_hz) = all_marks(&lines(&doc, page, 297.0));
+    let outside_v = all_v.iter().filter(|m| !inside(m[0], m[1], m[0], m[2]));
+    let outside_hz = all_hz.iter().filter(|m| !inside(m[1], m[0], m[2], m[0]));
+    let xs = distinct(outside_v.map(|m| m[0]).collect());
+    let ys = distinct(outside_hz.map(|m| m[0]).collect());
+    // Every short line on a cut is a mark, and lies outside the cards (none over a corner).
+    let on = |cuts: &[f32], x: f32| cuts.iter().any(|c| (c - x).abs() < 0.05);
+    let v: Vec<_> = all_v.into_iter().filter(|m| on(&xs, m[0])).collect();
+    let hz: Vec<_> = all_hz.into_iter().filter(|m| on(&ys, m[0])).collect();
+    assert_eq!(xs.len(), 4, "{xs:?}");
+    assert_eq!(ys.len(), 4, "{ys:?}");
+    for p in xs.windows(2) {
+        assert!((p[1] - p[0] - 63.0).abs() < 0.1, "{xs:?}");
+    }
+    for p in ys.windows(2) {
+        assert!((p[1] - p[0] - 88.0).abs() < 0.1, "{ys:?}");
+    }
+    // Every mark lies outside the block's bleed and on the paper's printable part.
+    let (x0, x1) = (xs[0] - 3.0, xs[3] + 3.0);
+    let (y0, y1) = (ys[0] - 3.0, ys[3] + 3.0);
+    for m in &v {
+        assert!(
+            m[2] <= y0 + 0.01 || m[1] >= y1 - 0.01,
+            "{m:?} over the cards' bleed"
+        );
+        assert!(m[1] >= 4.99 && m[2] <= 297.0 - 4.99, "{m:?}");
+    }
+    for m in &hz {
+        assert!(
+            m[2] <= x0 + 0.01 || m[1] >= x1 - 0.01,
+            "{m:?} over the cards' bleed"
+        );
+        assert!(m[1] >= 4.99 && m[2] <= 210.0 - 4.99, "{m:?}");
+    }
+    // Spaced, as a print shop wants it, four fit.
+    let spaced = dir.join("s.pdf");
+    print(&[
+        "critter-cab",
+        "--out",
+        &s(&spaced),
+        "--card",
+        "poker",
+        "--layout",
+        "spaced",
+    ]);
+    let doc = Document::load(&spaced).unwrap();
+    let (_, page) = doc.get_pages().into_iter().next().unwrap();
+    let t = rect(&doc, page, b"TrimBox").unwrap();
+    assert!((t[2] - t[0] - (2.0 * 63.0 + 6.0)).abs() < 0.1, "{t:?}");
+}
+
+/// A gutter fold: landscape sheets with the faces on the left half and each back at its
+/// face's mirror image across the fold, a dashed fold line down the middle.
+#[test]
+fn gutter_fold_backs_mirror_their_faces_across_the_fold() {
+    let dir = scratch("gutter");
+    let out = dir.join("g.pdf");
+    print(&["curbside", "--out", &s(&out), "--gutter-fold"]);
+    let doc = Document::load(&out).unwrap();
+    let (_, page) = doc.get_pages().into_iter().next().unwrap();
+    let media = rect(&doc, page, b"MediaBox").unwrap();
+    assert!(
+        (media[2] - 297.0).abs() < 0.1 && (media[3] - 210.0).abs() < 0.1,
+        "{media:?}"
+    );
+    let all = lines(&doc, page, 210.0);
+    let (v, _) = all_marks(&all);
+    let xs = distinct(v.iter().map(|m| m[0]).collect());
+    assert!(xs.len() >= 4, "{xs:?}");
+    // Faces on the left, backs on the right, each cut mirrored across the middle.
+    assert!(
+        xs.iter().filter(|x| **x < 148.5 - 3.0).count() >= 2,
+        "{xs:?}"
+    );
+    for x in &xs {
+        assert!(
+            xs.iter().any(|y| (297.0 - x - y).abs() < 0.1),
+            "{x} has no mirror in {xs:?}"
+        );
+        assert!((x - 148.5).abs() > 3.0, "a cut at {x} on the fold");
+    }
+    // The fold line runs down the middle.
+    assert!(
+        all.iter().any(|l| (l[0] - 148.5).abs() < 0.01
+            && (l[2] - 148.5).abs() < 0.01
+            && (l[1] - l[3]).abs() > 150.0),
+        "no fold line"
+    );
+    // Not with duplex.
+    let r = farebox(&[
+        "print",
+        "curbside",
+        "--out",
+        &s(&dir.join("d.pdf")),
+        "--gutter-fold",
+        "--duplex",
+    ]);
+    assert_ne!(r.code, 0);
 }
 
 /// With --duplex each back sheet's marks are its front's mirrored about the page's middle.

@@ -196,6 +196,8 @@ pub fn run(args: PrintArgs, io: &mut Io) -> Result<i32, Fail> {
         low_ink: args.low_ink,
         only: None,
         notes: None,
+        layout: print::Layout::parse(&args.layout).map_err(Fail::Usage)?,
+        gutter_fold: args.gutter_fold,
     };
     if args.figures {
         opts.notes = Some(figure_notes(&def, &located, &args, io)?);
@@ -252,7 +254,18 @@ pub fn run(args: PrintArgs, io: &mut Io) -> Result<i32, Fail> {
         started.elapsed().as_secs_f64()
     ));
     if let Some(dir) = &args.png_dir {
-        let n = write_pngs(&printed, opts.bleed, dir)?;
+        // One picture a card wants its whole bleed, which butted cards on a sheet do not
+        // have: lay the cards out again, spaced.
+        let spaced = Options {
+            layout: print::Layout::Spaced,
+            gutter_fold: false,
+            duplex: false,
+            notes: None,
+            ..opts.clone()
+        };
+        let alone = print::compose(&def, &located.folder, &spaced)
+            .map_err(|errs| Fail::Invalid(errs.first().cloned().unwrap_or_default()))?;
+        let n = write_pngs(&alone, opts.bleed, dir)?;
         io.say(format!("{}: {n} {}", shown_path(dir), plural(n, "PNG")));
     }
     Ok(0)

@@ -526,6 +526,15 @@ pub struct PrintArgs {
     /// A back sheet after each sheet of faces, mirrored for long-edge double-sided printing.
     #[arg(long)]
     pub duplex: bool,
+    /// How cards sit on a sheet: spaced (each with its own bleed and crop marks, for a
+    /// print shop), butted (cards touch so one cut separates two; bleed and marks only at the
+    /// block's edges: nine poker cards on A4), or auto (whichever fits more).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "spaced", "butted"])]
+    pub layout: String,
+    /// Faces on one half of a landscape sheet and their backs mirrored on the other: fold
+    /// down the middle, glue, then cut. Not with --duplex.
+    #[arg(long, conflicts_with = "duplex")]
+    pub gutter_fold: bool,
     /// Pale fills, to save ink.
     #[arg(long)]
     pub low_ink: bool,

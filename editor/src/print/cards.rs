@@ -9,7 +9,7 @@ use farebox::value::Value;
 use super::doc::{Align, HAIR, Item, Page, Picture, Rect, Rgb, TextRun};
 use super::layout::{DeckTemplate, Region, card_size, slots};
 use super::text::{ASCENT, LINE, PT, fit};
-use super::{Ctx, MARGIN, MAX_CARDS, Printed, PrintedCard, SAFE};
+use super::{Ctx, Layout, MARGIN, MAX_CARDS, Printed, PrintedCard, SAFE};
 
 /// Crop marks start this far beyond the bleed and are this long.
 const MARK_GAP: f32 = 1.0;
@@ -146,9 +146,9 @@ fn colour(ctx: &Ctx<'_>, deck: &DeckDef, card: &CardDef, s: &str) -> Result<Rgb,
         })
 }
 
-/// The sheet grid for cards `w` x `h` mm: columns, rows, and the left/top of the first trim.
 /// How a sheet of cards is laid out: columns, rows, the first card's top left, and the gaps
 /// between cards across and down.
+#[derive(Debug, Clone, Copy)]
 struct Grid {
     cols: usize,
     rows: usize,
@@ -158,40 +158,133 @@ struct Grid {
     gap_y: f32,
 }
 
+impl Grid {
+    fn per_sheet(&self) -> usize {
+        self.cols * self.rows
+    }
+    fn slot(&self, i: usize, w: f32, h: f32) -> Rect {
+        let (c, r) = (i % self.cols, i / self.cols);
+        Rect::new(
+            self.x0 + c as f32 * (w + self.gap),
+            self.y0 + r as f32 * (h + self.gap_y),
+            w,
+            h,
+        )
+    }
+}
+
 /// Room under each card's bleed for its notes (`Options::notes`): up to three lines.
 const NOTE_BAND: f32 = 7.0;
 const NOTE_PT: f32 = 5.0;
+/// A crop mark shorter than this is left out.
+const MIN_MARK: f32 = 1.5;
+/// With a gutter fold, each trim stays this far beyond its bleed from the fold.
+const FOLD_ROOM: f32 = 1.0;
 
-fn grid(ctx: &Ctx<'_>, w: f32, h: f32) -> Option<Grid> {
+/// The grid of `w` x `h` mm cards on `paper`, spaced or butted; with `fold`, on the left
+/// half only, as close to the fold as the bleed allows.
+fn grid(
+    ctx: &Ctx<'_>,
+    w: f32,
+    h: f32,
+    paper: (f32, f32),
+    butted: bool,
+    fold: bool,
+) -> Option<Grid> {
     let b = ctx.opts.bleed;
-    let gap = 2.0 * b;
+    let gap = if butted { 0.0 } else { 2.0 * b };
     let gap_y = gap
         + if ctx.opts.notes.is_some() {
             NOTE_BAND
         } else {
             0.0
         };
-    let outer = b + MARK_GAP + MARK_LEN + MARGIN;
-    let (pw, ph) = ctx.opts.paper;
-    let count =
-        |avail: f32, size: f32, gap: f32| ((avail - 2.0 * outer + gap) / (size + gap)).floor();
-    let cols = count(pw, w, gap);
-    let rows = count(ph, h, gap_y);
+    // Room at the paper's edges for the bleed, the marks and what a printer cannot reach.
+    let outer = b + MARK_GAP + if butted { MIN_MARK } else { MARK_LEN } + MARGIN;
+    let (pw, ph) = paper;
+    let (avail_w, right) = if fold {
+        (pw / 2.0 - outer - b - FOLD_ROOM, pw / 2.0 - b - FOLD_ROOM)
+    } else {
+        (pw - 2.0 * outer, pw - outer)
+    };
+    let count = |avail: f32, size: f32, gap: f32| ((avail + gap) / (size + gap)).floor();
+    let cols = count(avail_w, w, gap);
+    // The last row's notes too.
+    let rows = count(ph - 2.0 * outer - (gap_y - gap), h, gap_y);
     if cols < 1.0 || rows < 1.0 {
         return None;
     }
     let (cols, rows) = (cols as usize, rows as usize);
     let used_w = cols as f32 * w + (cols - 1) as f32 * gap;
-    // The last row's notes too.
     let used_h = rows as f32 * h + (rows - 1) as f32 * gap_y + (gap_y - gap);
     Some(Grid {
         cols,
         rows,
-        x0: (pw - used_w) / 2.0,
+        x0: if fold {
+            right - used_w
+        } else {
+            (pw - used_w) / 2.0
+        },
         y0: (ph - used_h) / 2.0,
         gap,
         gap_y,
     })
+}
+
+/// The grid `ctx.opts.layout` asks for, and whether its cards are butted.
+fn chosen_grid(ctx: &Ctx<'_>, w: f32, h: f32, paper: (f32, f32)) -> Option<(Grid, bool)> {
+    let fold = ctx.opts.gutter_fold;
+    let spaced = || grid(ctx, w, h, paper, false, fold).map(|g| (g, false));
+    let butted = || grid(ctx, w, h, paper, true, fold).map(|g| (g, true));
+    match ctx.opts.layout {
+        Layout::Spaced => spaced(),
+        Layout::Butted => butted(),
+        Layout::Auto if ctx.opts.notes.is_some() => spaced(),
+        Layout::Auto => match (spaced(), butted()) {
+            (Some(s), Some(b)) if b.0.per_sheet() > s.0.per_sheet() => Some(b),
+            (Some(s), _) => Some(s),
+            (None, b) => b,
+        },
+    }
+}
+
+/// The bleed of each trim as drawn: the bleed on every side but those another trim touches
+/// (butted cards share a cut there, and one card's colour must not cover its neighbour).
+fn bleeds(trims: &[Rect], b: f32) -> Vec<Rect> {
+    let near = |p: f32, q: f32| (p - q).abs() < 0.01;
+    let overlap = |a0: f32, a1: f32, b0: f32, b1: f32| a0 < b1 - 0.01 && b0 < a1 - 0.01;
+    trims
+        .iter()
+        .map(|t| {
+            let touches = |side: usize| {
+                trims.iter().any(|o| match side {
+                    0 => near(o.right(), t.x) && overlap(o.y, o.bottom(), t.y, t.bottom()),
+                    1 => near(o.x, t.right()) && overlap(o.y, o.bottom(), t.y, t.bottom()),
+                    2 => near(o.bottom(), t.y) && overlap(o.x, o.right(), t.x, t.right()),
+                    _ => near(o.y, t.bottom()) && overlap(o.x, o.right(), t.x, t.right()),
+                })
+            };
+            let d = |side| if touches(side) { 0.0 } else { b };
+            let (l, r, top, bottom) = (d(0), d(1), d(2), d(3));
+            Rect::new(t.x - l, t.y - top, t.w + l + r, t.h + top + bottom)
+        })
+        .collect()
+}
+
+/// A card's items drawn within its bleed as laid out (`bleeds`), when that is less than its
+/// full bleed.
+fn within(items: Vec<Item>, t: Rect, bleed: Rect, b: f32) -> Vec<Item> {
+    let full = t.inset(-b);
+    if (bleed.w - full.w).abs() < 0.01 && (bleed.h - full.h).abs() < 0.01 {
+        return items;
+    }
+    vec![Item::Group {
+        clip: Some(bleed),
+        translate: (0.0, 0.0),
+        rotate: 0.0,
+        pivot: (0.0, 0.0),
+        items,
+    }]
 }
 
 /// A card's notes, small, under its bleed and between its crop marks.
@@ -225,29 +318,53 @@ fn notes(ctx: &Ctx<'_>, deck: &DeckDef, card: &CardDef, t: Rect) -> Vec<Item> {
         .collect()
 }
 
-/// Crop marks for the trims on a page: at each corner, outward, skipping any that would
-/// cross another card's bleed.
-fn crop_marks(trims: &[Rect], bleed: f32) -> Vec<Item> {
-    let bleeds: Vec<Rect> = trims.iter().map(|t| t.inset(-bleed)).collect();
+/// Crop marks for the trims on a page (`bleeds` their bleeds as drawn): at each corner,
+/// outward, beyond the bleed, skipping any that would cross another card's bleed and
+/// shortened to stay off the paper's edge (`MARGIN`). Butted cards share their marks.
+fn crop_marks(trims: &[Rect], bleeds: &[Rect], paper: (f32, f32)) -> Vec<Item> {
+    // A mark crossing a card's bleed, or lying along its edge (a cut between butted cards),
+    // would be printed on the card.
     let crosses = |a: (f32, f32), b: (f32, f32)| {
         bleeds.iter().any(|r| {
             let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
             let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
-            x1 > r.x + 0.01 && x0 < r.right() - 0.01 && y1 > r.y + 0.01 && y0 < r.bottom() - 0.01
+            x1 >= r.x - 0.01
+                && x0 <= r.right() + 0.01
+                && y1 >= r.y - 0.01
+                && y0 <= r.bottom() + 0.01
         })
     };
-    let d0 = bleed + MARK_GAP;
-    let d1 = d0 + MARK_LEN;
+    let (pw, ph) = paper;
+    let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
-    for t in trims {
-        for (x, sx) in [(t.x, -1.0), (t.right(), 1.0)] {
-            for (y, sy) in [(t.y, -1.0), (t.bottom(), 1.0)] {
+    for (t, bl) in trims.iter().zip(bleeds) {
+        for (x, sx, bx) in [
+            (t.x, -1.0, t.x - bl.x),
+            (t.right(), 1.0, bl.right() - t.right()),
+        ] {
+            for (y, sy, by) in [
+                (t.y, -1.0, t.y - bl.y),
+                (t.bottom(), 1.0, bl.bottom() - t.bottom()),
+            ] {
                 // A vertical mark at x beyond the corner in y, a horizontal one at y beyond it
-                // in x.
-                let v = ((x, y + sy * d0), (x, y + sy * d1));
-                let h = ((x + sx * d0, y), (x + sx * d1, y));
-                for (a, b) in [v, h] {
-                    if !crosses(a, b) {
+                // in x, each from past this card's bleed to MARK_LEN on or the paper's margin.
+                let room_y = if sy < 0.0 {
+                    y - MARGIN
+                } else {
+                    ph - MARGIN - y
+                };
+                let room_x = if sx < 0.0 {
+                    x - MARGIN
+                } else {
+                    pw - MARGIN - x
+                };
+                let (vy0, vy1) = (by + MARK_GAP, (by + MARK_GAP + MARK_LEN).min(room_y));
+                let (hx0, hx1) = (bx + MARK_GAP, (bx + MARK_GAP + MARK_LEN).min(room_x));
+                let v = ((x, y + sy * vy0), (x, y + sy * vy1), vy1 - vy0);
+                let h = ((x + sx * hx0, y), (x + sx * hx1, y), hx1 - hx0);
+                for (a, b, len) in [v, h] {
+                    let key = [a.0, a.1, b.0, b.1].map(|f| (f * 100.0).round() as i64);
+                    if len >= MIN_MARK - 0.001 && !crosses(a, b) && seen.insert(key) {
                         out.push(Item::line(a, b, Rgb::BLACK, HAIR));
                     }
                 }
@@ -692,6 +809,31 @@ fn back(ctx: &Ctx<'_>, deck: &DeckDef, tpl: Option<&DeckTemplate>, t: Rect) -> V
     items
 }
 
+/// The fold of a gutter-fold sheet: a dashed line down the middle, named at its ends.
+fn fold_line(paper: (f32, f32)) -> Vec<Item> {
+    let x = paper.0 / 2.0;
+    let mut items = vec![Item::Shape {
+        points: vec![(x, MARGIN + 4.0), (x, paper.1 - MARGIN - 4.0)],
+        closed: false,
+        fill: None,
+        stroke: Some((Rgb(110, 110, 110), HAIR)),
+        dashed: true,
+    }];
+    for y in [MARGIN + 2.5, paper.1 - MARGIN - 1.0] {
+        items.push(Item::Text(TextRun {
+            x: x - 10.0,
+            y,
+            w: 20.0,
+            align: Align::Center,
+            size: 6.0,
+            bold: false,
+            color: Rgb(110, 110, 110),
+            text: "fold".to_string(),
+        }));
+    }
+    items
+}
+
 /// The card size of `deck`.
 fn size_of(ctx: &Ctx<'_>, deck: &DeckDef) -> (f32, f32) {
     if let Some(s) = ctx.opts.card {
@@ -718,24 +860,39 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
             "the mod's decks hold {total} cards with their copies; a print makes at most {MAX_CARDS}"
         )]);
     }
+    if ctx.opts.gutter_fold && ctx.opts.duplex {
+        return Err(vec![
+            "a gutter fold prints each card's back beside its face; leave out duplex".to_string(),
+        ]);
+    }
+    if ctx.opts.layout == Layout::Butted && ctx.opts.notes.is_some() {
+        return Err(vec![
+            "butted cards leave no room for figures under them; use the spaced layout".to_string(),
+        ]);
+    }
+    // A gutter fold lies on landscape paper, folded down the middle.
+    let (pw, ph) = ctx.opts.paper;
+    let paper = if ctx.opts.gutter_fold {
+        (pw.max(ph), pw.min(ph))
+    } else {
+        ctx.opts.paper
+    };
+    let b = ctx.opts.bleed;
     let decks = ctx.def.decks.clone();
     for deck in &decks {
         let (w, h) = size_of(ctx, deck);
-        let Some(Grid {
-            cols,
-            rows,
-            x0,
-            y0,
-            gap,
-            gap_y,
-        }) = grid(ctx, w, h)
-        else {
+        let Some((grid, butted)) = chosen_grid(ctx, w, h, paper) else {
+            let how = if ctx.opts.gutter_fold {
+                " on half the paper, for a gutter fold,"
+            } else {
+                ""
+            };
             return Err(vec![format!(
-                "deck `{}`: a {w}x{h} mm card with {} mm bleed and its crop marks does not fit on the paper ({}x{} mm)",
-                deck.id, ctx.opts.bleed, ctx.opts.paper.0, ctx.opts.paper.1
+                "deck `{}`: a {w}x{h} mm card with {b} mm bleed and its crop marks does not fit{how} on the paper ({}x{} mm)",
+                deck.id, paper.0, paper.1
             )]);
         };
-        let per = cols * rows;
+        let per = grid.per_sheet();
         let mut faces: Vec<(&CardDef, String)> = Vec::new();
         for card in &deck.cards {
             if ctx
@@ -758,70 +915,82 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
         let tpl = spanned.map(|t| t.get_ref());
         let mut problems = Vec::new();
         let sheets = faces.len().div_ceil(per);
-        let slot = |i: usize| {
-            let (c, r) = (i % cols, i / cols);
-            Rect::new(x0 + c as f32 * (w + gap), y0 + r as f32 * (h + gap_y), w, h)
+        let how = match (ctx.opts.gutter_fold, butted) {
+            (true, _) => " (fold down the middle, glue, then cut)",
+            (false, true) => " (cards butted: cut along the marks at the sheet's edges)",
+            (false, false) => "",
+        };
+        // Long-edge duplex and a gutter fold both put the back of the card at x at
+        // paper width - x - w.
+        let mirror = |t: &Rect| Rect::new(paper.0 - t.x - t.w, t.y, t.w, t.h);
+        let backs_of = |trims: &[Rect]| -> Vec<Item> {
+            let mirrored: Vec<Rect> = trims.iter().map(mirror).collect();
+            let mut items = Vec::new();
+            for (t, bl) in mirrored.iter().zip(bleeds(&mirrored, b)) {
+                items.extend(within(back(ctx, deck, tpl, *t), *t, bl, b));
+            }
+            items
         };
         for s in 0..sheets {
             let chunk = &faces[s * per..((s + 1) * per).min(faces.len())];
+            let trims: Vec<Rect> = (0..chunk.len()).map(|i| grid.slot(i, w, h)).collect();
+            let drawn = bleeds(&trims, b);
             let mut items = Vec::new();
-            let mut trims = Vec::new();
-            for (i, (card, hash)) in chunk.iter().enumerate() {
-                let t = slot(i);
-                items.extend(face(ctx, deck, card, spanned, t, hash, &mut problems));
-                items.extend(notes(ctx, deck, card, t));
+            for ((card, hash), (t, bl)) in chunk.iter().zip(trims.iter().zip(&drawn)) {
+                let one = face(ctx, deck, card, spanned, *t, hash, &mut problems);
+                items.extend(within(one, *t, *bl, b));
+                items.extend(notes(ctx, deck, card, *t));
                 out.cards.push(PrintedCard {
                     deck: deck.id.clone(),
                     id: card.id.clone(),
                     hash: hash.clone(),
                     page: out.pages.len(),
-                    trim: t,
+                    trim: *t,
                 });
-                trims.push(t);
             }
-            items.extend(crop_marks(&trims, ctx.opts.bleed));
-            out.pages.push(Page::sheet(
-                ctx.opts.paper,
-                ctx.opts.bleed,
-                &trims,
-                items,
-                format!("{}, sheet {}", deck.name, s + 1),
-            ));
+            let label = format!("{}, sheet {}{how}", deck.name, s + 1);
+            if ctx.opts.gutter_fold {
+                let backs: Vec<Rect> = trims.iter().map(mirror).collect();
+                items.extend(backs_of(&trims));
+                items.extend(fold_line(paper));
+                let all: Vec<Rect> = trims.iter().chain(&backs).copied().collect();
+                let drawn: Vec<Rect> = drawn.iter().copied().chain(bleeds(&backs, b)).collect();
+                items.extend(crop_marks(&all, &drawn, paper));
+                out.pages.push(Page::sheet(paper, b, &all, items, label));
+                continue;
+            }
+            items.extend(crop_marks(&trims, &drawn, paper));
+            out.pages.push(Page::sheet(paper, b, &trims, items, label));
             if ctx.opts.duplex {
-                // Long-edge duplex: the back of the card at x lies at page width - x - w.
-                let pw = ctx.opts.paper.0;
-                let backs: Vec<Rect> = trims
-                    .iter()
-                    .map(|t| Rect::new(pw - t.x - t.w, t.y, t.w, t.h))
-                    .collect();
-                let mut items = Vec::new();
-                for t in &backs {
-                    items.extend(back(ctx, deck, tpl, *t));
-                }
-                items.extend(crop_marks(&backs, ctx.opts.bleed));
+                let backs: Vec<Rect> = trims.iter().map(mirror).collect();
+                let mut items = backs_of(&trims);
+                items.extend(crop_marks(&backs, &bleeds(&backs, b), paper));
                 out.pages.push(Page::sheet(
-                    ctx.opts.paper,
-                    ctx.opts.bleed,
+                    paper,
+                    b,
                     &backs,
                     items,
                     format!("{}, backs of sheet {}", deck.name, s + 1),
                 ));
             }
         }
-        if !ctx.opts.duplex {
+        if !ctx.opts.duplex && !ctx.opts.gutter_fold {
+            // One sheet of backs, to print on the back of each sheet of faces by hand: the
+            // same slots, so it needs no mirroring when the paper is turned over sideways.
             let n = faces.len().min(per);
-            let backs: Vec<Rect> = (0..n).map(slot).collect();
+            let backs: Vec<Rect> = (0..n).map(|i| grid.slot(i, w, h)).collect();
+            let drawn = bleeds(&backs, b);
             let mut items = Vec::new();
-            for t in &backs {
-                items.extend(back(ctx, deck, tpl, *t));
+            for (t, bl) in backs.iter().zip(&drawn) {
+                items.extend(within(back(ctx, deck, tpl, *t), *t, *bl, b));
             }
-            items.extend(crop_marks(&backs, ctx.opts.bleed));
+            items.extend(crop_marks(&backs, &drawn, paper));
             out.pages.push(Page::sheet(
-                ctx.opts.paper,
-                ctx.opts.bleed,
+                paper,
+                b,
                 &backs,
                 items,
-                format!("{}, backs", deck.name),
+                format!("{}, backs{how}", deck.name),
             ));
         }
         for p in problems {

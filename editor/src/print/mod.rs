@@ -48,6 +48,43 @@ pub struct Options {
     /// Lines printed under a card, outside its trim (a run's figures for a playtest), by
     /// `deck/id`; each sheet's rows are spaced to leave room for them.
     pub notes: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// How cards sit on a sheet.
+    pub layout: Layout,
+    /// Faces on one half of a landscape sheet and their backs mirrored on the other, to fold
+    /// down the middle and glue before cutting.
+    pub gutter_fold: bool,
+}
+
+/// How cards sit on a sheet. `Spaced`: each card has its own bleed and crop marks all
+/// round, what a print shop or a cutting machine wants. `Butted`: cards touch, so one cut
+/// separates two; the bleed is only round the block and the crop marks only at the sheet's
+/// edges, which fits nine poker cards on A4 with bleed where spaced fits four. `Auto` takes
+/// whichever fits more cards on a sheet (spaced when notes are printed under the cards).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    #[default]
+    Auto,
+    Spaced,
+    Butted,
+}
+
+impl Layout {
+    pub const ALL: [Layout; 3] = [Layout::Auto, Layout::Spaced, Layout::Butted];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Layout::Auto => "auto",
+            Layout::Spaced => "spaced",
+            Layout::Butted => "butted",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Layout, String> {
+        Layout::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("`{s}` is not a card layout: give auto, spaced or butted"))
+    }
 }
 
 impl Default for Options {
@@ -60,6 +97,8 @@ impl Default for Options {
             low_ink: false,
             only: None,
             notes: None,
+            layout: Layout::Auto,
+            gutter_fold: false,
         }
     }
 }

@@ -38,6 +38,8 @@ pub struct PrintPanel {
     card: String,
     bleed: f32,
     duplex: bool,
+    layout: print::Layout,
+    gutter_fold: bool,
     low_ink: bool,
     /// The page shown.
     pub page: usize,
@@ -59,6 +61,8 @@ impl Default for PrintPanel {
             card: String::new(),
             bleed: 3.0,
             duplex: false,
+            layout: print::Layout::Auto,
+            gutter_fold: false,
             low_ink: false,
             page: 0,
             done: None,
@@ -85,6 +89,8 @@ impl PrintPanel {
             low_ink: self.low_ink,
             only: None,
             notes: None,
+            layout: self.layout,
+            gutter_fold: self.gutter_fold,
         })
     }
 
@@ -225,7 +231,33 @@ impl PrintPanel {
                     .range(0.0..=10.0)
                     .speed(0.1),
             );
-            ui.checkbox(&mut self.duplex, "Duplex backs");
+            ui.separator();
+            ui.label("Cards:");
+            for l in print::Layout::ALL {
+                ui.selectable_value(&mut self.layout, l, l.name())
+                    .on_hover_text(match l {
+                        print::Layout::Auto => "whichever fits more cards on a sheet",
+                        print::Layout::Spaced => {
+                            "each card with its own bleed and crop marks, for a print shop"
+                        }
+                        print::Layout::Butted => {
+                            "cards touching, one cut between two, marks at the sheet's edges"
+                        }
+                    });
+            }
+            if ui.checkbox(&mut self.duplex, "Duplex backs").changed() && self.duplex {
+                self.gutter_fold = false;
+            }
+            if ui
+                .checkbox(&mut self.gutter_fold, "Gutter fold")
+                .on_hover_text(
+                    "faces on one half of a landscape sheet, backs on the other: fold, glue, cut",
+                )
+                .changed()
+                && self.gutter_fold
+            {
+                self.duplex = false;
+            }
             ui.checkbox(&mut self.low_ink, "Low ink");
         });
         if let Some(e) = card_problem {

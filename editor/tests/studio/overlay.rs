@@ -146,3 +146,70 @@ fn show_play_follows_an_edit_of_the_board_once_the_outcome_games_are_played_agai
     let lines = legend_counts(&h, "cells");
     assert_eq!(lines.iter().map(|(_, n)| n).sum::<u64>(), 42, "{lines:?}");
 }
+
+#[test]
+fn show_play_on_a_track_counts_its_piece_kinds_in_the_legend() {
+    let (_dir, folder) = copy_of("dicey-curves");
+    let mut h = studio(folder.display().to_string());
+    loaded(&mut h);
+    h.state_mut().as_mut().unwrap().outcomes.set_games(6);
+    show_tab(&mut h, "Board");
+    until_shown(&mut h, "Show play");
+    h.get_by_label("visited").click();
+    settle(&mut h);
+    let run = h
+        .get_all_by_label("Run outcomes")
+        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
+        .expect("the overlay's Run outcomes");
+    run.click();
+    h.step();
+    until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
+    settle(&mut h);
+    until_shown(
+        &mut h,
+        "Games (of 6) in which a piece stood on a track piece of this kind",
+    );
+    let figures = {
+        let s = h.state().as_ref().unwrap();
+        s.outcomes
+            .play_run()
+            .figures
+            .cloned()
+            .expect("board figures")
+    };
+    let kinds = figures.track_pieces.len() as u64;
+    assert!(kinds > 0, "{figures:?}");
+    // Every kind of track piece is counted once: in the colour of the games a piece stood
+    // on one, or as never laid.
+    let lines = legend_counts(&h, "piece kinds");
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert_eq!(
+        lines.iter().map(|(_, n)| n).sum::<u64>(),
+        kinds,
+        "{lines:?}"
+    );
+    let laid_in_all = figures
+        .track_pieces
+        .values()
+        .filter(|t| t.games_laid > 0 && t.games_used as f64 / 6.0 >= 0.8)
+        .count() as u64;
+    let top = lines
+        .iter()
+        .find(|(l, _)| l.starts_with("80%–100%"))
+        .map(|(_, n)| *n);
+    assert_eq!(top, Some(laid_in_all), "{lines:?}");
+    // Built on counts the games that laid one.
+    h.get_by_label("built on").click();
+    settle(&mut h);
+    settle(&mut h);
+    until_shown(
+        &mut h,
+        "Games (of 6) in which a track piece of this kind was laid",
+    );
+    let lines = legend_counts(&h, "piece kinds");
+    assert_eq!(
+        lines.iter().map(|(_, n)| n).sum::<u64>(),
+        kinds,
+        "{lines:?}"
+    );
+}

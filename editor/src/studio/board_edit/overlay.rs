@@ -196,6 +196,9 @@ pub(super) fn control_ui(
 
 /// The legend: each colour with the range it stands for and how many places have it.
 fn legend_ui(ui: &mut egui::Ui, mode: ShowPlay, f: &PlayFigures, run: &PlayRun, kind: &str) {
+    if f.kind == "track" {
+        return track_legend_ui(ui, mode, f, run);
+    }
     let noun = |n: usize| {
         let one = if kind == "grid" { "cell" } else { "space" };
         format!("{n} {}", crate::common::plural(n, one))
@@ -224,12 +227,7 @@ fn legend_ui(ui: &mut egui::Ui, mode: ShowPlay, f: &PlayFigures, run: &PlayRun, 
         }
     }
     if mode != ShowPlay::NeverUsed {
-        for b in &bins {
-            ui.horizontal(|ui| {
-                swatch(ui, b.colour);
-                ui.label(format!("{}: {}", b.label, noun(b.count)));
-            });
-        }
+        bins_ui(ui, &bins, &noun);
     }
     let never: Vec<&str> = f.never_visited().collect();
     ui.horizontal(|ui| {
@@ -246,17 +244,64 @@ fn legend_ui(ui: &mut egui::Ui, mode: ShowPlay, f: &PlayFigures, run: &PlayRun, 
             f.roads.len()
         ));
     }
-    if !f.track_pieces.is_empty() {
-        ui.label("Track pieces (the sample's): coloured by the games that laid one.");
-        let unused: Vec<&str> = f
-            .track_pieces
-            .iter()
-            .filter(|(_, t)| t.games_laid == 0)
-            .map(|(k, _)| k.as_str())
-            .collect();
-        if !unused.is_empty() {
-            ui.label(format!("Never laid: {}", list(&unused, 12)));
+}
+
+fn bins_ui(ui: &mut egui::Ui, bins: &[Bin], noun: &dyn Fn(usize) -> String) {
+    for b in bins {
+        ui.horizontal(|ui| {
+            swatch(ui, b.colour);
+            ui.label(format!("{}: {}", b.label, noun(b.count)));
+        });
+    }
+}
+
+/// A track's legend counts what `draw_track` colours: kinds of track piece, by the games
+/// that laid one or in which a piece stood on one. A track keeps no figures per space (its
+/// spaces are made as pieces are laid, different in every game), so it has no win rates.
+fn track_legend_ui(ui: &mut egui::Ui, mode: ShowPlay, f: &PlayFigures, run: &PlayRun) {
+    let noun = |n: usize| format!("{n} {}", crate::common::plural(n, "piece kind"));
+    let g = f.games;
+    let what = match mode {
+        ShowPlay::Visited => {
+            format!("Games (of {g}) in which a piece stood on a track piece of this kind")
         }
+        ShowPlay::BuiltOn => format!("Games (of {g}) in which a track piece of this kind was laid"),
+        ShowPlay::WinRate => format!(
+            "A track keeps no win rates: its spaces differ from game to game. \
+             Show visited or built on to see its {} piece kinds.",
+            f.track_pieces.len()
+        ),
+        _ => format!("Kinds of track piece never laid in {g} games"),
+    };
+    ui.label(egui::RichText::new(what).strong());
+    if run.provisional {
+        ui.weak("Provisional: the run goes on.");
+    }
+    ui.weak("Coloured on the sample track the editor lays out.");
+    let never: Vec<&str> = f
+        .track_pieces
+        .iter()
+        .filter(|(_, t)| t.games_laid == 0)
+        .map(|(k, _)| k.as_str())
+        .collect();
+    if matches!(mode, ShowPlay::Visited | ShowPlay::BuiltOn) {
+        let mut bins = legend_bins(mode, run.mean_win, g);
+        for t in f.track_pieces.values().filter(|t| t.games_laid > 0) {
+            let n = if mode == ShowPlay::Visited {
+                t.games_used
+            } else {
+                t.games_laid
+            };
+            bins[share_bin(n as f64 / g.max(1) as f64)].count += 1;
+        }
+        bins_ui(ui, &bins, &noun);
+    }
+    ui.horizontal(|ui| {
+        swatch(ui, NEVER);
+        ui.label(format!("Never laid: {}", noun(never.len())));
+    });
+    if !never.is_empty() {
+        ui.label(egui::RichText::new(list(&never, 12)).weak());
     }
 }
 
