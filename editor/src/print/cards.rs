@@ -414,6 +414,15 @@ fn text_block(
 
 /// Reads an image for a card: PNG or JPEG, at most 20 MiB.
 fn picture(ctx: &Ctx<'_>, rel: &str) -> Result<Picture, String> {
+    if let Some(p) = ctx.pictures.borrow().get(rel) {
+        return p.clone();
+    }
+    let p = read_picture(ctx, rel);
+    ctx.pictures.borrow_mut().insert(rel.to_string(), p.clone());
+    p
+}
+
+fn read_picture(ctx: &Ctx<'_>, rel: &str) -> Result<Picture, String> {
     let path = super::mod_path(ctx.folder, rel)?;
     let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read image `{rel}`: {e}"))?;
     if !meta.is_file() || meta.len() > 20 << 20 {

@@ -133,6 +133,10 @@ pub struct Ctx<'a> {
     pub opts: &'a Options,
     pub fonts: std::sync::Arc<text::Fonts>,
     pub warnings: Vec<String>,
+    /// Pictures read so far, by their path in the mod: a deck showing one file on every card
+    /// reads it once and shares it.
+    pub pictures:
+        std::cell::RefCell<std::collections::HashMap<String, Result<doc::Picture, String>>>,
 }
 
 impl Ctx<'_> {
@@ -181,6 +185,7 @@ pub fn compose(def: &GameDef, folder: &Path, opts: &Options) -> Result<Printed, 
         opts,
         fonts: text::Fonts::get(),
         warnings: Vec::new(),
+        pictures: Default::default(),
     };
     let mut out = Printed::default();
     cards::print_decks(&mut ctx, &mut out)?;

@@ -4,6 +4,7 @@
 //! fit, with its card and region), and Export PDF (written on another thread to a temporary
 //! file, then renamed over the chosen one).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
@@ -12,7 +13,7 @@ use egui::{Color32, Pos2, Rect as ERect, Stroke, Vec2};
 use farebox::GameDef;
 
 use super::Project;
-use crate::print::doc::{Align, Item, Page, Rgb};
+use crate::print::doc::{Align, Item, Page, Picture, Rgb};
 use crate::print::text::PT;
 use crate::print::{self, A4, LETTER, Options, Printed};
 
@@ -31,6 +32,13 @@ impl Key {
 
 type Composed = Result<Arc<Printed>, Vec<String>>;
 
+/// A layout's pictures decoded for the preview, by the address of their bytes (one entry for
+/// every copy of a card that shows the same file).
+type Pictures = HashMap<usize, egui::ColorImage>;
+
+/// The longest side a picture is shown at in the preview (a page is at most some 1,000 px).
+const PREVIEW_PX: u32 = 512;
+
 pub struct PrintPanel {
     /// Paper: A4 (else Letter).
     a4: bool,
@@ -46,7 +54,11 @@ pub struct PrintPanel {
     /// The last layout and what it was made from.
     done: Option<(Key, Composed)>,
     /// A layout being made.
-    job: Option<(Key, Receiver<Composed>)>,
+    job: Option<(Key, Receiver<(Composed, Pictures)>)>,
+    /// The last layout's pictures, decoded on the layout's thread, and those of them sent to
+    /// the GPU so far.
+    pictures: Pictures,
+    textures: HashMap<usize, egui::TextureHandle>,
     /// Where Export PDF writes.
     pub out: String,
     export: Option<Receiver<Result<PathBuf, String>>>,
@@ -67,6 +79,8 @@ impl Default for PrintPanel {
             page: 0,
             done: None,
             job: None,
+            pictures: Pictures::new(),
+            textures: HashMap::new(),
             out: String::new(),
             export: None,
             export_status: String::new(),
@@ -102,6 +116,11 @@ impl PrintPanel {
         }
     }
 
+    /// How many of the layout's pictures the preview has drawn so far.
+    pub fn pictures_shown(&self) -> usize {
+        self.textures.len()
+    }
+
     /// The problems that stopped the last layout.
     pub fn errors(&self) -> &[String] {
         match &self.done {
@@ -114,9 +133,11 @@ impl PrintPanel {
     /// changed since the last one.
     fn poll(&mut self, ctx: &egui::Context, p: &Project, opts: Option<Options>) {
         if let Some((key, rx)) = &self.job
-            && let Ok(result) = rx.try_recv()
+            && let Ok((result, pictures)) = rx.try_recv()
         {
             self.done = Some((key.clone(), result));
+            self.pictures = pictures;
+            self.textures.clear();
             self.job = None;
             let pages = self.printed().map_or(0, |p| p.pages.len());
             self.page = self.page.min(pages.saturating_sub(1));
@@ -146,7 +167,8 @@ impl PrintPanel {
         let (k, folder, wake) = (key.clone(), p.place.folder.clone(), ctx.clone());
         std::thread::spawn(move || {
             let r = print::compose(&k.def, &folder, &k.opts).map(Arc::new);
-            let _ = tx.send(r);
+            let pictures = r.as_ref().map(|p| decode_pictures(p)).unwrap_or_default();
+            let _ = tx.send((r, pictures));
             wake.request_repaint();
         });
         self.job = Some((key, rx));
@@ -205,7 +227,21 @@ impl PrintPanel {
             }
         });
         if let Some(page) = printed.pages.get(self.page) {
-            paint_page(ui, page);
+            // Pictures go to the GPU as their page is first shown.
+            let mut keys = Vec::new();
+            pictures_in(&page.items, &mut |pic| keys.push(picture_key(pic)));
+            for k in keys {
+                if let (false, Some(img)) = (self.textures.contains_key(&k), self.pictures.get(&k))
+                {
+                    let tex = ui.ctx().load_texture(
+                        format!("print-picture-{k}"),
+                        img.clone(),
+                        egui::TextureOptions::LINEAR,
+                    );
+                    self.textures.insert(k, tex);
+                }
+            }
+            paint_page(ui, page, &self.textures);
         }
     }
 
@@ -376,7 +412,7 @@ fn c32(c: Rgb) -> Color32 {
 }
 
 /// One page, white on the panel, whole in the room the panel has.
-fn paint_page(ui: &mut egui::Ui, page: &Page) {
+fn paint_page(ui: &mut egui::Ui, page: &Page, tex: &HashMap<usize, egui::TextureHandle>) {
     let (aw, ah) = (
         ui.available_width().max(200.0),
         ui.available_height().max(200.0),
@@ -390,11 +426,16 @@ fn paint_page(ui: &mut egui::Ui, page: &Page) {
         m: [s, 0.0, 0.0, s, o.x, o.y],
     };
     for it in &page.items {
-        paint_item(&painter, xf, it);
+        paint_item(&painter, xf, it, tex);
     }
 }
 
-fn paint_item(painter: &egui::Painter, xf: Xf, it: &Item) {
+fn paint_item(
+    painter: &egui::Painter,
+    xf: Xf,
+    it: &Item,
+    tex: &HashMap<usize, egui::TextureHandle>,
+) {
     let k = xf.scale();
     match it {
         Item::Shape {
@@ -442,10 +483,34 @@ fn paint_item(painter: &egui::Painter, xf: Xf, it: &Item) {
             let font = egui::FontId::proportional(size);
             painter.text(at, anchor, &t.text, font, c32(t.color));
         }
-        Item::Image { at, .. } => {
-            let r =
-                ERect::from_two_pos(xf.apply((at.x, at.y)), xf.apply((at.right(), at.bottom())));
-            painter.rect_filled(r, 0.0, Color32::from_gray(215));
+        Item::Image { at, picture } => {
+            let corners = [
+                (at.x, at.y),
+                (at.right(), at.y),
+                (at.right(), at.bottom()),
+                (at.x, at.bottom()),
+            ]
+            .map(|p| xf.apply(p));
+            match tex.get(&picture_key(picture)) {
+                // Four corners through the transform, so a turned group turns it too.
+                Some(t) => {
+                    let mut mesh = egui::Mesh::with_texture(t.id());
+                    let uv = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+                    for (p, (u, v)) in corners.iter().zip(uv) {
+                        mesh.vertices.push(egui::epaint::Vertex {
+                            pos: *p,
+                            uv: Pos2::new(u, v),
+                            color: Color32::WHITE,
+                        });
+                    }
+                    mesh.indices.extend([0, 1, 2, 0, 2, 3]);
+                    painter.add(mesh);
+                }
+                // Not decodable (the PDF writer reports it): a grey box where it would go.
+                None => {
+                    painter.add(filled(&corners, Color32::from_gray(215)));
+                }
+            }
         }
         Item::Group {
             clip,
@@ -478,10 +543,76 @@ fn paint_item(painter: &egui::Painter, xf: Xf, it: &Item) {
                 .then([1.0, 0.0, 0.0, 1.0, translate.0, translate.1])
                 .then(rot);
             for i in items {
-                paint_item(&painter, inner, i);
+                paint_item(&painter, inner, i, tex);
             }
         }
     }
+}
+
+fn picture_key(p: &Picture) -> usize {
+    Arc::as_ptr(&p.bytes) as usize
+}
+
+/// Calls `f` on every picture in `items`, groups included.
+fn pictures_in(items: &[Item], f: &mut dyn FnMut(&Picture)) {
+    for it in items {
+        match it {
+            Item::Image { picture, .. } => f(picture),
+            Item::Group { items, .. } => pictures_in(items, f),
+            _ => {}
+        }
+    }
+}
+
+/// Every picture of a layout decoded, at most `PREVIEW_PX` a side; one that does not
+/// decode is left out (and drawn as a grey box).
+fn decode_pictures(p: &Printed) -> Pictures {
+    let mut out = Pictures::new();
+    for page in &p.pages {
+        pictures_in(&page.items, &mut |pic| {
+            let k = picture_key(pic);
+            if !out.contains_key(&k)
+                && let Some(img) = decode_picture(pic)
+            {
+                out.insert(k, img);
+            }
+        });
+    }
+    out
+}
+
+fn decode_picture(pic: &Picture) -> Option<egui::ColorImage> {
+    let rgba = if pic.jpeg {
+        let opts = zune_jpeg::zune_core::options::DecoderOptions::default()
+            .jpeg_set_out_colorspace(zune_jpeg::zune_core::colorspace::ColorSpace::RGBA)
+            .set_max_width(10_000)
+            .set_max_height(10_000);
+        let mut d =
+            zune_jpeg::JpegDecoder::new_with_options(std::io::Cursor::new(&pic.bytes[..]), opts);
+        let px = d.decode().ok()?;
+        let (w, h) = d.dimensions()?;
+        image::RgbaImage::from_raw(w as u32, h as u32, px)?
+    } else {
+        image::load_from_memory_with_format(&pic.bytes, image::ImageFormat::Png)
+            .ok()?
+            .to_rgba8()
+    };
+    let (w, h) = rgba.dimensions();
+    let k = (PREVIEW_PX as f32 / w.max(h) as f32).min(1.0);
+    let small = if k < 1.0 {
+        image::imageops::thumbnail(
+            &rgba,
+            ((w as f32 * k) as u32).max(1),
+            ((h as f32 * k) as u32).max(1),
+        )
+    } else {
+        rgba
+    };
+    let size = [small.width() as usize, small.height() as usize];
+    Some(egui::ColorImage::from_rgba_unmultiplied(
+        size,
+        small.as_raw(),
+    ))
 }
 
 /// A filled polygon of any shape (the convex ones the most), cut into triangles by ear
@@ -534,4 +665,71 @@ fn filled(pts: &[Pos2], color: Color32) -> egui::Shape {
         mesh.add_triangle(left[0], left[1], left[2]);
     }
     egui::Shape::mesh(mesh)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::print::doc::Rect;
+
+    fn picture(bytes: Vec<u8>, jpeg: bool) -> Picture {
+        Picture {
+            bytes: Arc::new(bytes),
+            jpeg,
+            px: (1, 1),
+        }
+    }
+
+    fn layout_with(pictures: &[Picture]) -> Printed {
+        let at = Rect::new(0.0, 0.0, 10.0, 10.0);
+        let items = pictures
+            .iter()
+            .map(|p| Item::Group {
+                clip: None,
+                translate: (0.0, 0.0),
+                rotate: 30.0,
+                pivot: (0.0, 0.0),
+                items: vec![Item::Image {
+                    at,
+                    picture: p.clone(),
+                }],
+            })
+            .collect();
+        Printed {
+            pages: vec![Page::sheet(A4, 3.0, &[at], items, "sheet".into())],
+            ..Printed::default()
+        }
+    }
+
+    #[test]
+    fn the_preview_decodes_png_and_jpeg_pictures_once_each_and_small() {
+        // A 600 x 300 PNG, blue on the left half and yellow on the right.
+        let mut img = image::RgbaImage::new(600, 300);
+        for (x, _, p) in img.enumerate_pixels_mut() {
+            *p = if x < 300 {
+                image::Rgba([0, 0, 255, 255])
+            } else {
+                image::Rgba([255, 255, 0, 255])
+            };
+        }
+        let mut png = Vec::new();
+        image::DynamicImage::ImageRgba8(img)
+            .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+            .unwrap();
+        let png = picture(png, false);
+        let jpeg = picture(include_bytes!("testdata/red-8x8.jpg").to_vec(), true);
+        let broken = picture(b"\x89PNG\r\n\x1a\nnot really".to_vec(), false);
+        // Two copies of the PNG (one card printed twice), inside turned groups.
+        let p = layout_with(&[png.clone(), png.clone(), jpeg.clone(), broken]);
+        let decoded = decode_pictures(&p);
+        assert_eq!(decoded.len(), 2, "the broken one is left to its grey box");
+        let d = &decoded[&picture_key(&png)];
+        assert_eq!(d.size, [512, 256]);
+        assert_eq!(d.pixels[10], Color32::from_rgb(0, 0, 255));
+        assert_eq!(d.pixels[500], Color32::from_rgb(255, 255, 0));
+        let j = &decoded[&picture_key(&jpeg)];
+        assert_eq!(j.size, [8, 8]);
+        let c = j.pixels[27];
+        assert!(c.r() > 240 && c.g() < 15 && c.b() < 15, "{c:?}");
+    }
 }

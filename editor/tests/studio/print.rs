@@ -68,3 +68,60 @@ fn the_print_tab_previews_follows_saved_files_and_exports() {
     assert!(!dir.join("edition.pdf.part").exists());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A template's picture, saved with the card art beside it, is drawn in the preview (not a
+/// grey box), and the Gutter fold option lays the sheets out landscape.
+#[test]
+fn the_print_preview_draws_a_templates_pictures_and_lays_out_a_gutter_fold() {
+    let (dir, folder) = copy_of("curbside");
+    // A picture on every passenger card: one PNG in the mod's folder.
+    std::fs::create_dir_all(folder.join("art")).unwrap();
+    let mut img = image::RgbaImage::new(40, 20);
+    for p in img.pixels_mut() {
+        *p = image::Rgba([200, 40, 40, 255]);
+    }
+    img.save(folder.join("art/fare.png")).unwrap();
+    let print = folder.join("print.toml");
+    let text = std::fs::read_to_string(&print).unwrap();
+    std::fs::write(
+        &print,
+        format!(
+            "{text}\n[[decks.passengers.regions]]\nx = 40.0\ny = 60.0\nw = 16.0\nh = 8.0\nimage = \"art/fare.png\"\n"
+        ),
+    )
+    .unwrap();
+    let mut h = studio(folder.display().to_string());
+    until(&mut h, "the mod loaded", |s| {
+        s.project.as_ref().is_some_and(|p| p.def.is_some())
+    });
+    show_tab(&mut h, "Print");
+    until(&mut h, "the pages laid out", |s| {
+        s.print.printed().is_some()
+    });
+    // Turn to the first sheet of passengers.
+    let first = {
+        let s = h.state().as_ref().unwrap();
+        let p = s.print.printed().unwrap();
+        p.pages
+            .iter()
+            .position(|p| p.label.starts_with("Passenger cards, sheet"))
+            .expect("a sheet of passengers")
+    };
+    assert_eq!(h.state().as_ref().unwrap().print.pictures_shown(), 0);
+    h.state_mut().as_mut().unwrap().print.page = first;
+    until(&mut h, "the picture drawn", |s| {
+        s.print.pictures_shown() == 1
+    });
+    assert!(
+        h.state().as_ref().unwrap().print.errors().is_empty(),
+        "{:?}",
+        h.state().as_ref().unwrap().print.errors()
+    );
+    h.get_by_label("Gutter fold").click();
+    until(&mut h, "landscape sheets", |s| {
+        s.print
+            .printed()
+            .is_some_and(|p| p.pages[0].w > p.pages[0].h && p.pages[0].label.contains("fold"))
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
