@@ -916,3 +916,72 @@ fn board_labels_sit_on_the_ground_not_on_the_roads() {
     }
     assert_eq!(labels, 2);
 }
+
+/// Pieces print as tokens to cut out, a set per seat in the seat's colour for the most
+/// seats the game takes; each counter gets a marker per seat and a numbered track.
+#[test]
+fn pieces_and_counters_print_as_tokens_markers_and_tracks() {
+    use farebox_editor::print::doc::Item;
+    let folder = mods().join("critter-cab");
+    let def = farebox::content::load_mod(
+        &farebox::source::FsSource::new(&folder),
+        &farebox::source::FolderResolver::new(mods()),
+    )
+    .unwrap();
+    let p = farebox_editor::print::compose(&def, &folder, &Default::default()).unwrap();
+    let page = |label: &str| {
+        p.pages
+            .iter()
+            .find(|pg| pg.label.contains(label))
+            .unwrap_or_else(|| panic!("no page of {label}"))
+    };
+    let discs = |items: &[Item]| -> Vec<(f32, Option<farebox_editor::print::doc::Rgb>)> {
+        items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Circle {
+                    r, fill, stroke, ..
+                } if stroke.is_some() => Some((*r, *fill)),
+                _ => None,
+            })
+            .collect()
+    };
+    let texts = |items: &[Item]| -> Vec<String> {
+        items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Text(t) => Some(t.text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    // Critter Cab: one cab figure per seat, up to four seats, each its own colour.
+    let pieces = page("pieces, sheet 1");
+    let cabs = discs(&pieces.items);
+    let seats = def.players.1 as usize;
+    let per_seat: usize = def
+        .pieces
+        .iter()
+        .map(|x| x.count as usize * if x.per_seat { seats } else { 1 })
+        .sum();
+    assert_eq!(cabs.len(), per_seat, "{cabs:?}");
+    let mut fills: Vec<_> = cabs.iter().filter_map(|c| c.1).collect();
+    fills.dedup();
+    assert!(fills.len() >= seats, "{fills:?}");
+    let words = texts(&pieces.items).join(" ");
+    for s in 0..seats {
+        assert!(words.contains(&def.seat_name(s)), "{words}");
+    }
+    // Coins: a marker per seat, and a track that starts at 0.
+    let markers = discs(&page("counter markers").items);
+    let coins = def.counters.iter().find(|c| c.id == "coins").unwrap();
+    assert!(markers.len() >= seats, "{markers:?}");
+    let tracks = texts(&page("counter tracks").items);
+    assert!(
+        tracks.iter().any(|t| t.starts_with(&coins.name)),
+        "{tracks:?}"
+    );
+    for n in 0..50 {
+        assert!(tracks.contains(&n.to_string()), "no box {n}");
+    }
+}

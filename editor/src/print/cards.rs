@@ -376,7 +376,7 @@ fn crop_marks(trims: &[Rect], bleeds: &[Rect], paper: (f32, f32)) -> Vec<Item> {
 
 /// Text lines fitted into `r`, as items; true when it overflows.
 #[allow(clippy::too_many_arguments)]
-fn text_block(
+pub(super) fn text_block(
     ctx: &Ctx<'_>,
     items: &mut Vec<Item>,
     text: &str,

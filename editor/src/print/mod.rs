@@ -9,6 +9,7 @@ pub mod cards;
 pub mod doc;
 pub mod layout;
 pub mod pdf;
+pub mod pieces;
 pub mod sheets;
 pub mod text;
 
@@ -192,6 +193,7 @@ pub fn compose(def: &GameDef, folder: &Path, opts: &Options) -> Result<Printed, 
     if opts.only.is_none() {
         boards::print_tiles(&mut ctx, &mut out)?;
         boards::print_board(&mut ctx, &mut out)?;
+        pieces::print_pieces(&mut ctx, &mut out);
         sheets::print_tables(&mut ctx, &mut out);
         sheets::print_aid(&mut ctx, &mut out);
     }

@@ -21,7 +21,7 @@ use farebox::{GameDef, board::Board, game::View};
 
 mod camera;
 mod cards;
-mod color;
+pub mod color;
 mod graph;
 mod grid;
 mod marks;
