@@ -87,7 +87,13 @@ fn lines(doc: &Document, page: lopdf::ObjectId, page_h: f32) -> Vec<[f32; 4]> {
 
 /// Crop marks: short vertical lines (x, y0, y1) and horizontal ones (y, x0, x1).
 fn marks(all: &[[f32; 4]]) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
-    let short = |a: f32, b: f32| (a - b).abs() > 3.0 && (a - b).abs() < 4.0;
+    marks_from(all, 3.0)
+}
+
+/// Axis-aligned lines longer than `shortest` mm and shorter than 4: vertical (x, y0, y1)
+/// and horizontal (y, x0, x1).
+fn marks_from(all: &[[f32; 4]], shortest: f32) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
+    let short = |a: f32, b: f32| (a - b).abs() > shortest && (a - b).abs() < 4.0;
     let mut v = Vec::new();
     let mut h = Vec::new();
     for l in all {
@@ -193,20 +199,9 @@ fn card_trims_match_their_size() {
     }
 }
 
-/// Short axis-aligned lines of at least 1.4 mm (crop marks, shortened at the paper's
-/// margin): vertical (x, y0, y1) and horizontal (y, x0, x1).
+/// Crop marks, with those shortened at the paper's margin (at least 1.5 mm).
 fn all_marks(all: &[[f32; 4]]) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
-    let short = |a: f32, b: f32| (a - b).abs() > 1.4 && (a - b).abs() < 4.0;
-    let mut v = Vec::new();
-    let mut h = Vec::new();
-    for l in all {
-        if (l[0] - l[2]).abs() < 0.01 && short(l[1], l[3]) {
-            v.push([l[0], l[1].min(l[3]), l[1].max(l[3])]);
-        } else if (l[1] - l[3]).abs() < 0.01 && short(l[0], l[2]) {
-            h.push([l[1], l[0].min(l[2]), l[0].max(l[2])]);
-        }
-    }
-    (v, h)
+    marks_from(all, 1.4)
 }
 
 /// By default nine poker cards share an A4 sheet with their 3 mm bleed: butted, one cut

@@ -6,7 +6,8 @@
 use farebox::content::def::Scope;
 
 use super::cards::text_block;
-use super::doc::{Align, HAIR, Item, Page, Rect, Rgb, TextRun};
+use super::doc::{Align, HAIR, Item, Rect, Rgb, TextRun};
+use super::sheets::page;
 use super::{Ctx, MARGIN, Printed};
 
 /// A piece token's diameter and a marker's, in mm, and the room between them.
@@ -41,14 +42,8 @@ fn sheets_of(ctx: &Ctx<'_>, label: &str, tokens: &[Token], out: &mut Printed) {
     let (mut x, mut y, mut row_h) = (ROOM, ROOM + 8.0, 0.0f32);
     let mut sheet = 1;
     let flush = |items: Vec<Item>, sheet: usize, out: &mut Printed| {
-        out.pages.push(Page {
-            w: pw,
-            h: ph,
-            trim: None,
-            bleed: None,
-            items,
-            label: format!("{}: {label}, sheet {sheet}", ctx.def.name),
-        });
+        let label = format!("{}: {label}, sheet {sheet}", ctx.def.name);
+        out.pages.push(page(ctx, label, items));
     };
     for t in tokens {
         if x + t.d > pw - ROOM {
@@ -215,8 +210,8 @@ fn print_tracks(ctx: &mut Ctx<'_>, out: &mut Printed) {
         let rows = ((hi - lo + 1) as f32 / PER_ROW as f32).ceil();
         let tall = 10.0 + rows * BOX;
         if y + tall > ph - ROOM && !items.is_empty() {
-            out.pages
-                .push(track_page(ctx, std::mem::take(&mut items), sheet));
+            let label = format!("{}: counter tracks, sheet {sheet}", ctx.def.name);
+            out.pages.push(page(ctx, label, std::mem::take(&mut items)));
             sheet += 1;
             y = ROOM;
         }
@@ -254,18 +249,11 @@ fn print_tracks(ctx: &mut Ctx<'_>, out: &mut Printed) {
         y += tall + 6.0;
     }
     if !items.is_empty() {
-        out.pages.push(track_page(ctx, items, sheet));
-    }
-}
-
-fn track_page(ctx: &Ctx<'_>, items: Vec<Item>, sheet: usize) -> Page {
-    Page {
-        w: ctx.opts.paper.0,
-        h: ctx.opts.paper.1,
-        trim: None,
-        bleed: None,
-        items,
-        label: format!("{}: counter tracks, sheet {sheet}", ctx.def.name),
+        out.pages.push(page(
+            ctx,
+            format!("{}: counter tracks, sheet {sheet}", ctx.def.name),
+            items,
+        ));
     }
 }
 

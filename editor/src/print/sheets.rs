@@ -7,7 +7,8 @@ use super::{Ctx, MARGIN, Printed};
 
 const ROOM: f32 = MARGIN + 10.0;
 
-fn page(ctx: &Ctx<'_>, label: String, items: Vec<Item>) -> Page {
+/// A page of `items` with no trim: a sheet to read or to cut along its own lines.
+pub(super) fn page(ctx: &Ctx<'_>, label: String, items: Vec<Item>) -> Page {
     Page {
         w: ctx.opts.paper.0,
         h: ctx.opts.paper.1,

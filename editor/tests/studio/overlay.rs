@@ -86,12 +86,13 @@ fn show_play_offers_a_run_then_colours_the_grid_with_a_legend() {
     );
 }
 
-#[test]
-fn show_play_follows_an_edit_of_the_board_once_the_outcome_games_are_played_again() {
-    let (_dir, folder) = copy_of("curbside");
+/// The Board tab's Show play on "visited" for a copy of `game`, after its `games` seeded
+/// outcome games were run from the overlay's own Run outcomes.
+fn show_play_after_a_run(game: &str, games: u64) -> (std::path::PathBuf, H) {
+    let (dir, folder) = copy_of(game);
     let mut h = studio(folder.display().to_string());
     loaded(&mut h);
-    h.state_mut().as_mut().unwrap().outcomes.set_games(12);
+    h.state_mut().as_mut().unwrap().outcomes.set_games(games);
     show_tab(&mut h, "Board");
     until_shown(&mut h, "Show play");
     h.get_by_label("visited").click();
@@ -102,8 +103,15 @@ fn show_play_follows_an_edit_of_the_board_once_the_outcome_games_are_played_agai
         .expect("the overlay's Run outcomes");
     run.click();
     h.step();
-    until_long(&mut h, "the first run's end", |s| !s.outcomes.is_running());
+    assert!(h.state().as_ref().unwrap().outcomes.is_running());
+    until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
     settle(&mut h);
+    (dir, h)
+}
+
+#[test]
+fn show_play_follows_an_edit_of_the_board_once_the_outcome_games_are_played_again() {
+    let (_dir, mut h) = show_play_after_a_run("curbside", 12);
     until_shown(&mut h, "Games (of 12) in which a piece stood on it");
     assert_eq!(
         legend_counts(&h, "cells")
@@ -149,22 +157,7 @@ fn show_play_follows_an_edit_of_the_board_once_the_outcome_games_are_played_agai
 
 #[test]
 fn show_play_on_a_track_counts_its_piece_kinds_in_the_legend() {
-    let (_dir, folder) = copy_of("dicey-curves");
-    let mut h = studio(folder.display().to_string());
-    loaded(&mut h);
-    h.state_mut().as_mut().unwrap().outcomes.set_games(6);
-    show_tab(&mut h, "Board");
-    until_shown(&mut h, "Show play");
-    h.get_by_label("visited").click();
-    settle(&mut h);
-    let run = h
-        .get_all_by_label("Run outcomes")
-        .min_by(|a, b| a.rect().left().total_cmp(&b.rect().left()))
-        .expect("the overlay's Run outcomes");
-    run.click();
-    h.step();
-    until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
-    settle(&mut h);
+    let (_dir, mut h) = show_play_after_a_run("dicey-curves", 6);
     until_shown(
         &mut h,
         "Games (of 6) in which a piece stood on a track piece of this kind",
