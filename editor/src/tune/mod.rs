@@ -126,6 +126,9 @@ pub struct Proposal {
     pub edits: Vec<crate::edit::Edit>,
 }
 
+/// A change: each field it moves (by index into the fields) with its steps.
+type Steps = Vec<(usize, i32)>;
+
 /// A point the search played: the steps of each field it moved (by index into the fields)
 /// and the figure.
 #[derive(Debug, Clone)]
@@ -292,7 +295,7 @@ fn candidates(
     order.sort_by(|a, b| effect[*b].abs().total_cmp(&effect[*a].abs()).then(a.cmp(b)));
     order.truncate(TOP_FIELDS);
     order.sort_unstable();
-    let mut out: Vec<(usize, i32, f64, Vec<(usize, i32)>)> = vec![];
+    let mut out: Vec<(usize, i32, f64, Steps)> = vec![];
     let mut combo = |fields: &[usize]| {
         let most = MAX_STEPS[fields.len() - 1];
         let steps: Vec<i32> = (-most..=most).filter(|k| *k != 0).collect();
@@ -328,8 +331,8 @@ fn candidates(
         }
     };
     let n = order.len();
-    for a in 0..n {
-        combo(&[order[a]]);
+    for f in &order {
+        combo(&[*f]);
     }
     for a in 0..n {
         for b in a + 1..n {
@@ -364,7 +367,7 @@ fn reaches(
     tried: &[Vec<(usize, i32)>],
 ) -> Vec<Vec<(usize, i32)>> {
     const GROWTH: [i32; 12] = [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 100];
-    let mut out: Vec<(i32, usize, Vec<(usize, i32)>)> = vec![];
+    let mut out: Vec<(i32, usize, Steps)> = vec![];
     for (i, f) in fields.iter().enumerate() {
         let toward = (target.goal - base) * effect[i];
         let ways: &[i32] = if toward > 0.0 {
@@ -523,7 +526,7 @@ fn search(
                 let (dp, db) = ((p.value - target.goal).abs(), (b.value - target.goal).abs());
                 let (mp, mb) = (target.met_by(p.value), target.met_by(b.value));
                 // Among those that meet the target the first found is the smallest.
-                (mp && !mb) || (!mp && !mb && dp < db)
+                !mb && (mp || dp < db)
             }
         };
         if better {

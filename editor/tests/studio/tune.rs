@@ -51,7 +51,7 @@ fn tune_proposes_a_change_applies_it_as_one_edit_and_undo_takes_it_back() {
         .set_bots(vec!["random".into()]);
     h.get_by_label("Tune…").click();
     settle(&mut h);
-    type_into(&mut h, "Target", "first_mover_win_rate=0.6±0.08");
+    type_into(&mut h, "Target", "first_mover_win_rate=0.55±0.08");
     type_into(&mut h, "Fields", "options.head-start.default");
     h.get_by_label("Propose a change").click();
     h.step();
