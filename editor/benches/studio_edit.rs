@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use egui_kittest::kittest::{NodeT, Queryable};
-use farebox_editor::studio::edit::Edit;
+use farebox_editor::edit::Edit;
 use farebox_editor::studio::{Command, Tab};
 
 #[path = "support/mod.rs"]

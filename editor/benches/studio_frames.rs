@@ -43,7 +43,7 @@ fn main() {
     panel.set_games(GAMES);
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 820.0))
-        .build_ui_state(|ui, p: &mut Outcomes| p.ui(ui), panel);
+        .build_ui_state(|ui, p: &mut Outcomes| p.ui(ui, &mut Vec::new()), panel);
     h.run();
 
     h.get_by_label("Run").click();

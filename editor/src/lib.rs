@@ -12,12 +12,14 @@ pub mod card_brief;
 pub mod cli;
 pub mod common;
 pub mod compare;
+pub mod edit;
 pub mod menu;
 pub mod print;
 pub mod runs;
 pub mod scaffold;
 pub mod shards;
 pub mod studio;
+pub mod tune;
 
 pub use common::{Fail, Io};
 
@@ -88,6 +90,7 @@ fn dispatch(c: cli::Command, io: &mut Io) -> Result<i32, Fail> {
         C::Serve(a) => cli::cmd_serve::run(a, io),
         C::Sim(a) => cli::cmd_sim::run(a, io),
         C::Merge(a) => cli::cmd_merge::run(a, io),
+        C::Tune(a) => cli::cmd_tune::run(a, io),
         C::Record(a) => cli::cmd_record::run(a, io),
         C::Replay(a) => cli::cmd_replay::run(a, io),
         C::Test(a) => cli::cmd_test::run(a, io),

@@ -27,6 +27,7 @@ mod play;
 mod playouts;
 mod shards;
 mod taxi_derby_replay;
+mod tune;
 mod wheres_my_ride;
 use run::{farebox, farebox_with_input, s};
 

@@ -17,6 +17,7 @@ pub mod cmd_schema;
 pub mod cmd_serve;
 pub mod cmd_sim;
 pub mod cmd_test;
+pub mod cmd_tune;
 pub mod cmd_validate;
 pub mod cmd_vs;
 pub mod play_board;
@@ -107,6 +108,28 @@ pub enum Command {
     /// range exactly once; anything else is refused, naming the file and what differs. The
     /// mod is found as the shards named it, or given with --mod.
     Merge(MergeArgs),
+    /// Propose the smallest change of a mod's numbers that brings an outcome figure to a target.
+    ///
+    /// --target names a figure of `farebox sim --json` and the value wanted, with a tolerance:
+    /// `first_mover_win_rate=0.50±0.03` (or `+-0.03`), a seat's win rate `win_rate[1]=0.33±0.03`
+    /// (seats counted from 0, as in the JSON), `tie_rate`, `turns_mean` and the rest. --fields
+    /// names the numbers it may change, comma separated: `decks.DECK.CARD.FIELD` (a card's count
+    /// or value), `tables.TABLE.ROW.COLUMN` (ROW is the row's key value, or its place from 1 in a
+    /// table without a key), `options.OPTION.default` (a whole-number option) and
+    /// `constants.NAME`; a `*` stands for any run of characters within one part
+    /// (`decks.road-tiles.*.count`). `--list-fields` lists every field of the mod.
+    ///
+    /// Every candidate is played on the same seeds (--seed, --games), so candidates differ by
+    /// their change and not by luck. Each field is tried one step up and one down (a whole
+    /// number by 1, a decimal by a tenth of its value), then changes of at most three fields are
+    /// played, the fewest fields and smallest steps first, until one meets the target or
+    /// --budget candidates are played. The proposal is printed as the lines of TOML it changes
+    /// (file:line, old -> new) with the figure before and after and their 95% intervals, and is
+    /// then checked on a fresh seed range (--check-seed): it held when the fresh interval
+    /// reaches the target. --apply writes it into the mod's files (comments and layout kept;
+    /// into the house rule's own files for a house rule). Exits 0 when the proposal met the
+    /// target and held (or nothing needed changing), 1 otherwise.
+    Tune(TuneArgs),
     /// Serve tables for online play: people join with `farebox play --join ADDR CODE`.
     ///
     /// Serves the mods given (default: every bundled playable mod). Each --table opens a table
@@ -386,6 +409,57 @@ pub struct SimArgs {
     /// and the shards it is compared with must use the same block.
     #[arg(long, default_value_t = farebox::figures::BLOCK, value_parser = clap::value_parser!(u64).range(1..=crate::common::MAX_GAMES))]
     pub block: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct TuneArgs {
+    /// The mod to tune: a bundled id or a folder path.
+    #[arg(value_name = "MOD")]
+    pub game: String,
+    /// The figure and the value wanted: FIGURE=GOAL±TOLERANCE.
+    #[arg(
+        long,
+        value_name = "FIGURE=GOAL±TOL",
+        required_unless_present = "list_fields"
+    )]
+    pub target: Option<String>,
+    /// The fields it may change: names or patterns, comma separated (see above).
+    #[arg(long, value_name = "FIELDS", required_unless_present = "list_fields")]
+    pub fields: Option<String>,
+    /// List the mod's numeric fields (name, value, file) and stop.
+    #[arg(long)]
+    pub list_fields: bool,
+    /// Games per candidate (at most 100,000).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub games: u64,
+    /// Seed of the first game of the search's range; every candidate plays seed..seed+games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Seed of the first game of the check's fresh range (default: seed + 1,000,000).
+    #[arg(long)]
+    pub check_seed: Option<u64>,
+    /// The most candidates played, the mod as it is and the check's two included.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(3..=10_000))]
+    pub budget: u32,
+    /// Number of seats (default: the number of --bots given, at least the mod's minimum).
+    #[arg(long)]
+    pub players: Option<u8>,
+    /// Agents per seat, comma separated, as for `farebox sim`; the last one repeats.
+    #[arg(long, default_value = "random")]
+    pub bots: String,
+    /// Worker threads (default: the number of CPUs; at most 256).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=crate::common::MAX_THREADS as i64))]
+    pub threads: Option<u16>,
+    /// Stop a game after this many actions (at most 1,000,000).
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_CAP as i64))]
+    pub cap: u32,
+    /// Write the proposal into the mod's files when it met the target and held.
+    #[arg(long)]
+    pub apply: bool,
+    /// Print one JSON object: the target, the fields, the changes, the diff, the figure
+    /// before and after on both seed ranges with intervals, met, held and applied.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

@@ -3,7 +3,7 @@
 
 use farebox::content::raw::RawValue;
 
-use super::edit::Origin;
+use crate::edit::Origin;
 
 /// Where an item comes from: its mod, and the one that changed it last.
 pub(crate) fn origin_text(o: &Origin) -> String {

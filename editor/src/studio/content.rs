@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use farebox::{Diagnostic, GameDef};
 
 use super::Why;
-use super::edit::{Catalog, Edit, Editor};
 use super::reload::{ModPlace, Watcher};
+use crate::edit::{Catalog, Edit, Editor};
 
 /// A finished check of the edited content.
 pub struct Checked {

@@ -12,7 +12,7 @@ use farebox::content::raw::RawValue;
 use super::Command;
 use super::cell_text::{origin_text, show};
 use super::content::Content;
-use super::edit::{Edit, Entry, Origin};
+use crate::edit::{Edit, Entry, Origin};
 
 /// Which list is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub fn parse_value(text: &str) -> Option<RawValue> {
     let parsed = t
         .parse::<toml_edit::Value>()
         .ok()
-        .map(|v| super::edit::from_edit(&v));
+        .map(|v| crate::edit::from_edit(&v));
     Some(parsed.unwrap_or_else(|| RawValue::String(t.to_string())))
 }
 
@@ -168,7 +168,7 @@ fn hooks_ui(ui: &mut egui::Ui, def: Option<&Arc<GameDef>>, h: &mut HookOrigins) 
         let _ = std::thread::Builder::new()
             .name("farebox-hooks".into())
             .spawn(move || {
-                let _ = tx.send(super::edit::hook_origins(d).map_err(|e| e.to_string()));
+                let _ = tx.send(crate::edit::hook_origins(d).map_err(|e| e.to_string()));
                 ctx.request_repaint();
             });
         h.working = Some(rx);

@@ -11,7 +11,6 @@ pub mod board_view;
 pub mod cell_text;
 pub mod console;
 pub mod content;
-pub mod edit;
 pub mod files;
 pub mod items;
 pub mod library;
@@ -46,7 +45,7 @@ pub struct PickSpace {
     /// What is being set, as the board's banner names it ("destinations of hare-family").
     pub what: String,
     /// The edit that sets the field (its value is filled in with what is picked).
-    pub edit: edit::Edit,
+    pub edit: crate::edit::Edit,
     /// A list of spaces (`refs`): Some, with how many it holds when that is fixed (else Done
     /// ends the picking); None for one space.
     pub list: Option<Option<usize>>,
@@ -73,12 +72,18 @@ pub enum Command {
         history: Vec<String>,
     },
     /// Changes the open mod's content (the editors).
-    Edit(edit::Edit),
+    Edit(crate::edit::Edit),
     /// The next edit is an undo step of its own (a text field lost focus).
     SealEdit,
     /// The edits until [`Command::EndGroup`] undo as one step (a paint stroke).
     BeginGroup(String),
     EndGroup,
+    /// Several edits made as one undo step named `label` (a tuner's proposal applied); the
+    /// mod's files are opened for editing first if they are not yet.
+    EditGroup {
+        label: String,
+        edits: Vec<crate::edit::Edit>,
+    },
     Undo,
     Redo,
     /// Undoes or redoes edits until the first `n` steps of the history are made (the undo
@@ -251,7 +256,7 @@ impl Studio {
             }
             Some(p) => match self.tab {
                 Tab::Play => self.play.ui(ui, p, &mut out),
-                Tab::Outcomes => self.outcomes.ui(ui),
+                Tab::Outcomes => self.outcomes.ui(ui, &mut out),
                 Tab::Replay => self.replay.ui(ui, p, &mut out),
                 Tab::Data | Tab::Board => match &p.content {
                     Some(c) if self.tab == Tab::Data => {
@@ -352,6 +357,18 @@ impl Studio {
             Command::EndGroup => {
                 if let Some(c) = self.content_mut() {
                     c.editor.end_group();
+                }
+            }
+            Command::EditGroup { label, edits } => {
+                self.open_content();
+                if let Some(c) = self.content_mut() {
+                    c.editor.seal();
+                    c.editor.begin_group(&label);
+                    for e in &edits {
+                        c.apply(e);
+                    }
+                    c.editor.end_group();
+                    c.editor.seal();
                 }
             }
             Command::Undo => {

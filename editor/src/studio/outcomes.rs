@@ -14,6 +14,7 @@ pub mod content;
 mod figures;
 mod run;
 mod settings;
+mod tune;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -56,6 +57,8 @@ pub struct Outcomes {
     /// settings and the game's seed. The Studio takes it after the frame.
     pub open_failed: Option<(Arc<GameDef>, Settings, u64)>,
     failed_pick: std::cell::Cell<Option<(usize, u64)>>,
+    /// "Tune…": the tuner's form, search and proposal.
+    tune: tune::Tune,
 }
 
 /// What the grid and the summary lines show, worked out when the result or the snapshot
@@ -99,6 +102,7 @@ impl Outcomes {
             table: content::Table::default(),
             open_failed: None,
             failed_pick: std::cell::Cell::new(None),
+            tune: tune::Tune::default(),
         }
     }
 
@@ -158,6 +162,16 @@ impl Outcomes {
     /// The number of games the next run plays.
     pub fn set_games(&mut self, games: u64) {
         self.settings.games = games.clamp(1, MAX_GAMES);
+    }
+
+    /// Whether the tuner's search is under way.
+    pub fn is_tuning(&self) -> bool {
+        self.tune.is_running()
+    }
+
+    /// The proposal of the tuner's last search, if it made one.
+    pub fn tune_proposal(&self) -> Option<&crate::tune::Proposal> {
+        self.tune.proposal()
     }
 
     /// Whether a run is under way: true until the panel has picked up its end (in [`ui`]
@@ -276,7 +290,7 @@ impl Outcomes {
         }
     }
 
-    pub fn ui(&mut self, ui: &mut Ui) {
+    pub fn ui(&mut self, ui: &mut Ui, out: &mut Vec<crate::studio::Command>) {
         if self.ctx.is_none() {
             self.ctx = Some(ui.ctx().clone());
         }
@@ -296,14 +310,15 @@ impl Outcomes {
         egui::ScrollArea::vertical()
             .id_salt("outcomes-scroll")
             .auto_shrink([false, false])
-            .show(ui, |ui| self.body(ui));
+            .show(ui, |ui| self.body(ui, out));
     }
 
-    fn body(&mut self, ui: &mut Ui) {
+    fn body(&mut self, ui: &mut Ui, out: &mut Vec<crate::studio::Command>) {
         let Some(t) = &self.target else {
             return;
         };
         let def = t.def.clone();
+        let spec = t.folder.display().to_string();
         match &self.base {
             Some(b) => ui.heading(format!("Outcomes of {}, beside {}", t.name, b.name)),
             None => ui.heading(format!("Outcomes of {}", t.name)),
@@ -389,6 +404,7 @@ impl Outcomes {
             // The run wakes the UI when it ends; until then the bar moves ten times a second.
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
+        self.tune.ui(ui, &spec, &self.settings, out);
         if let Some((text, failed)) = &self.note {
             if *failed {
                 ui.colored_label(ui.visuals().error_fg_color, text);

@@ -138,7 +138,7 @@ fn a_broken_script_is_never_called_fine_however_it_is_saved() {
     show_tab(&mut h, "Decks & tables");
     let studio = h.state_mut().as_mut().unwrap();
     studio.apply(farebox_editor::studio::Command::Edit(
-        farebox_editor::studio::edit::Edit::SetCardField {
+        farebox_editor::edit::Edit::SetCardField {
             deck: "passengers".into(),
             card: "p04".into(),
             field: "name".into(),
@@ -317,7 +317,7 @@ fn a_live_edit_that_changes_what_a_seat_saw_asks_and_keeping_keeps_it() {
         .as_mut()
         .unwrap()
         .apply(farebox_editor::studio::Command::Edit(
-            farebox_editor::studio::edit::Edit::SetCardField {
+            farebox_editor::edit::Edit::SetCardField {
                 deck: deck.clone(),
                 card: card.clone(),
                 field: "name".into(),

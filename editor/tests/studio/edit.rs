@@ -68,7 +68,7 @@ fn a_card_field_is_edited_in_the_spreadsheet_saved_and_a_bad_one_is_shown_at_its
         .as_mut()
         .unwrap()
         .apply(farebox_editor::studio::Command::Edit(
-            farebox_editor::studio::edit::Edit::SetCardField {
+            farebox_editor::edit::Edit::SetCardField {
                 deck: "passengers".into(),
                 card: "p02".into(),
                 field: "tags".into(),
@@ -384,7 +384,7 @@ fn a_bad_cell_is_marked_at_its_cell_while_the_last_good_board_stays() {
         .as_mut()
         .unwrap()
         .apply(farebox_editor::studio::Command::Edit(
-            farebox_editor::studio::edit::Edit::SetCellTile {
+            farebox_editor::edit::Edit::SetCellTile {
                 x: 2,
                 y: 5,
                 tile: Some("cs-t99".into()),
@@ -422,7 +422,7 @@ fn edit_a_passenger(h: &mut H) {
         .as_mut()
         .unwrap()
         .apply(farebox_editor::studio::Command::Edit(
-            farebox_editor::studio::edit::Edit::SetCardField {
+            farebox_editor::edit::Edit::SetCardField {
                 deck: "passengers".into(),
                 card: "p02".into(),
                 field: "name".into(),
@@ -531,7 +531,7 @@ fn the_spreadsheet_holds_still_adds_a_card_in_view_and_commits_numbers_on_enter(
         .as_mut()
         .unwrap()
         .apply(farebox_editor::studio::Command::Edit(
-            farebox_editor::studio::edit::Edit::SetCardField {
+            farebox_editor::edit::Edit::SetCardField {
                 deck: "passengers".into(),
                 card: "otter-swim-team".into(),
                 field: "fare".into(),

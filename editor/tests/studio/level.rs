@@ -115,7 +115,7 @@ fn a_board_of_every_kind_is_added_to_a_new_game_undone_and_saved_clean() {
 
 #[test]
 fn every_kind_of_new_board_file_validates_clean() {
-    use farebox_editor::studio::edit::{Edit, NewBoard};
+    use farebox_editor::edit::{Edit, NewBoard};
     for board in [
         NewBoard::Grid {
             width: 64,
@@ -127,7 +127,7 @@ fn every_kind_of_new_board_file_validates_clean() {
     ] {
         let (dir, folder) = new_game("fresh-board");
         let resolver = farebox::source::FolderResolver::new(dir.clone());
-        let mut ed = farebox_editor::studio::edit::Editor::open(&folder, &resolver).unwrap();
+        let mut ed = farebox_editor::edit::Editor::open(&folder, &resolver).unwrap();
         ed.apply(&Edit::AddBoard(board)).unwrap();
         ed.save().unwrap();
         let (code, said) = validate(&folder);
@@ -379,7 +379,7 @@ fn hover_cell(h: &mut H, label: &str) {
     h.step();
 }
 
-fn edit_now(h: &mut H, e: farebox_editor::studio::edit::Edit) {
+fn edit_now(h: &mut H, e: farebox_editor::edit::Edit) {
     h.state_mut()
         .as_mut()
         .unwrap()
@@ -388,7 +388,7 @@ fn edit_now(h: &mut H, e: farebox_editor::studio::edit::Edit) {
 
 #[test]
 fn a_rectangle_of_cells_is_copied_pasted_turned_flipped_moved_cut_and_deleted() {
-    use farebox_editor::studio::edit::Edit;
+    use farebox_editor::edit::Edit;
     let (dir, folder) = copy_of("curbside");
     let mut h = studio(folder.display().to_string());
     loaded(&mut h);
@@ -510,7 +510,7 @@ fn a_rectangle_of_cells_is_copied_pasted_turned_flipped_moved_cut_and_deleted() 
 
 #[test]
 fn fill_covers_the_joined_cells_alike_and_the_eyedropper_takes_up_a_tile() {
-    use farebox_editor::studio::edit::Edit;
+    use farebox_editor::edit::Edit;
     let (dir, folder) = copy_of("curbside");
     let mut h = studio(folder.display().to_string());
     loaded(&mut h);
@@ -580,7 +580,7 @@ fn fill_covers_the_joined_cells_alike_and_the_eyedropper_takes_up_a_tile() {
 
 #[test]
 fn the_history_panel_names_each_step_and_goes_back_and_forward_to_one() {
-    use farebox_editor::studio::edit::Edit;
+    use farebox_editor::edit::Edit;
     let (dir, folder) = copy_of("curbside");
     let mut h = studio(folder.display().to_string());
     loaded(&mut h);
@@ -643,7 +643,7 @@ fn tiles_at(s: &Studio, cells: &[(u32, u32)]) -> Vec<Option<String>> {
 
 #[test]
 fn cells_picked_by_ctrl_click_and_the_lasso_are_copied_in_their_shape_and_stamped() {
-    use farebox_editor::studio::edit::Edit;
+    use farebox_editor::edit::Edit;
     let (dir, folder) = copy_of("curbside");
     let mut h = studio(folder.display().to_string());
     loaded(&mut h);

@@ -21,6 +21,7 @@ mod print;
 mod reload;
 mod replay;
 mod scripts;
+mod tune;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

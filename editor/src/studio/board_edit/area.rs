@@ -13,10 +13,10 @@ use farebox::content::def::BoardDef;
 use farebox::content::raw::RawValue;
 
 use super::{BoardEditor, Built, Drag, Selection, Tool};
+use crate::edit::{CellRecord, Edit};
 use crate::studio::Command;
 use crate::studio::board_view::{self, Table};
 use crate::studio::content::Content;
-use crate::studio::edit::{CellRecord, Edit};
 
 /// A rectangle of cells, its corners included (`x0 <= x1`, `y0 <= y1`), or (a free
 /// selection) some of the cells in it.

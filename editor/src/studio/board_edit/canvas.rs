@@ -9,10 +9,10 @@ use farebox::{Diagnostic, GameDef};
 
 use super::graph::{edge_at, space_index, space_ref};
 use super::{BoardEditor, Built, Drag, Painted, Selection, Tool, delete_edit};
+use crate::edit::{EdgeData, Edit};
 use crate::studio::Command;
 use crate::studio::board_view::{self, Scene, Table};
 use crate::studio::content::{Content, record_key_at};
-use crate::studio::edit::{EdgeData, Edit};
 
 impl BoardEditor {
     /// The board, with the tool working on it.

@@ -9,8 +9,8 @@ use farebox::content::def::BoardDef;
 
 use super::graph::space_index;
 use super::{BoardEditor, Built, Selection};
+use crate::edit::GraphAt;
 use crate::studio::board_view::{self, Table};
-use crate::studio::edit::GraphAt;
 
 /// The most results listed.
 const MOST: usize = 30;

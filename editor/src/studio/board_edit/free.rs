@@ -11,10 +11,10 @@ use farebox::content::raw::RawValue;
 
 use super::area::{Area, Clip, at, put, tile_of};
 use super::{BoardEditor, Built, Drag};
+use crate::edit::{CellRecord, Edit};
 use crate::studio::Command;
 use crate::studio::board_view::{self, Table};
 use crate::studio::content::Content;
-use crate::studio::edit::{CellRecord, Edit};
 
 /// Whether the press this frame held Ctrl (or Cmd).
 fn command_press(ui: &egui::Ui) -> bool {

@@ -7,9 +7,9 @@ use farebox::GameDef;
 use farebox::content::def::BoardDef;
 
 use super::{BoardEditor, Built, Selection, split_list};
+use crate::edit::{EdgeChange, Edit, GraphAt, SpaceData};
 use crate::studio::Command;
 use crate::studio::board_view::Table;
-use crate::studio::edit::{EdgeChange, Edit, GraphAt, SpaceData};
 use crate::studio::items::parse_value;
 
 impl BoardEditor {

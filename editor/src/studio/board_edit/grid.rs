@@ -6,10 +6,10 @@ use farebox::GameDef;
 
 use super::canvas::cell_problems;
 use super::{BoardEditor, Selection, Tool, split_list};
+use crate::edit::{Edit, GridSide};
 use crate::studio::Command;
 use crate::studio::board_view;
 use crate::studio::content::Content;
-use crate::studio::edit::{Edit, GridSide};
 
 impl BoardEditor {
     /// Turns the brush by `q` quarter turns; with the Select tool and a cell with a tile

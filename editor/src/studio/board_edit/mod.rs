@@ -44,8 +44,8 @@ use farebox::{Diagnostic, GameDef};
 
 use super::board_view::Camera;
 use super::content::Content;
-use super::edit::{Edit, GraphAt};
 use super::{Command, Project};
+use crate::edit::{Edit, GraphAt};
 use sections::sections_ui;
 use track::{preview_piece, sample_track};
 

@@ -9,8 +9,8 @@ use farebox::GameDef;
 use super::graph::space_def;
 use super::spaces::{Arrange, spaces_n};
 use super::{BoardEditor, split_list};
+use crate::edit::Edit;
 use crate::studio::Command;
-use crate::studio::edit::Edit;
 use crate::studio::items::parse_value;
 
 /// What every picked space holds for one field: the same value, or different ones.

@@ -6,7 +6,7 @@ use eframe::egui;
 use farebox::content::raw::RawValue;
 
 use super::{BoardEditor, Built};
-use crate::studio::edit::Edit;
+use crate::edit::Edit;
 use crate::studio::{Command, Tab};
 
 /// The field's edit with `v` as its value.

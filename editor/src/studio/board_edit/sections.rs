@@ -3,8 +3,8 @@
 
 use eframe::egui;
 
+use crate::edit::Edit;
 use crate::studio::Command;
-use crate::studio::edit::Edit;
 
 /// The sections of the city, in their default order, with the layout and setup flags.
 pub(super) fn sections_ui(

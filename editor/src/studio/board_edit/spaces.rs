@@ -13,9 +13,9 @@ use super::graph::{
     edge_at, graph_def, local_point, snap, snap_step, space_def, space_index, space_ref,
 };
 use super::{BoardEditor, Built, Drag, Selection};
+use crate::edit::{EdgeData, Edit, GraphAt, SpaceData};
 use crate::studio::Command;
 use crate::studio::board_view::{self, Table};
-use crate::studio::edit::{EdgeData, Edit, GraphAt, SpaceData};
 
 /// A space picked, by its graph and id.
 pub type Picked = (GraphAt, String);

@@ -5,9 +5,9 @@
 use eframe::egui;
 
 use super::BoardEditor;
+use crate::edit::{Edit, NewBoard};
 use crate::studio::Command;
 use crate::studio::content::Content;
-use crate::studio::edit::{Edit, NewBoard};
 
 /// The kind chosen, and the grid's size being typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use farebox::content::def::{TrackPieceDef, TrackRole};
 use farebox::rng::Rng;
 
 use super::{BoardEditor, split_list};
+use crate::edit::{Edit, Gate, TrackChange};
 use crate::studio::Command;
-use crate::studio::edit::{Edit, Gate, TrackChange};
 
 impl BoardEditor {
     /// The track piece being edited, and the choice of preview.

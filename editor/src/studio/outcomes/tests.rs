@@ -80,7 +80,10 @@ fn shows(h: &Harness<'_, Outcomes>, text: &str) {
 fn harness(panel: Outcomes) -> Harness<'static, Outcomes> {
     Harness::builder()
         .with_size(egui::vec2(1000.0, 2400.0))
-        .build_ui_state(|ui, panel: &mut Outcomes| panel.ui(ui), panel)
+        .build_ui_state(
+            |ui, panel: &mut Outcomes| panel.ui(ui, &mut Vec::new()),
+            panel,
+        )
 }
 
 /// Steps frames until the run ends, with short sleeps; generous, as machines differ.
@@ -569,7 +572,10 @@ fn the_content_table_runs_the_games_without_a_card() {
     // Tall and wide enough that the whole table is on screen, where its buttons take clicks.
     let mut h = Harness::builder()
         .with_size(egui::vec2(1800.0, 6000.0))
-        .build_ui_state(|ui, panel: &mut Outcomes| panel.ui(ui), panel);
+        .build_ui_state(
+            |ui, panel: &mut Outcomes| panel.ui(ui, &mut Vec::new()),
+            panel,
+        );
     h.run();
     h.get_by_label("Run").click();
     h.step();

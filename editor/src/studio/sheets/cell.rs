@@ -6,9 +6,9 @@ use farebox::content::def::BoardDef;
 use farebox::content::raw::{FieldType, RawValue};
 
 use super::{Column, Sheets};
+use crate::edit::{Edit, Entry, RowRef};
 use crate::studio::Command;
 use crate::studio::cell_text::show;
-use crate::studio::edit::{Edit, Entry, RowRef};
 
 impl Sheets {
     /// One cell, `w` wide, with a widget by the column's type. Numbers and lists are typed

@@ -8,10 +8,10 @@ use farebox::content::raw::{FieldType, RawValue};
 
 use super::cell::SheetRef;
 use super::{ACTIONS_W, Column, OUTCOMES_W, ROW_H, STRIP_H, Sheets};
+use crate::edit::Entry;
 use crate::studio::Command;
 use crate::studio::cell_text::{origin_text, show};
 use crate::studio::content::Content;
-use crate::studio::edit::Entry;
 
 impl Sheets {
     /// The grid of a sheet: a strip of messages that never changes height, a header row

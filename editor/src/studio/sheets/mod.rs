@@ -14,8 +14,8 @@ use farebox::content::raw::{FieldType, RawValue};
 
 use super::cell_text::{origin_text, show};
 use super::content::Content;
-use super::edit::{DeckEntry, Edit, Entry, TableEntry};
 use super::{Command, Project};
+use crate::edit::{DeckEntry, Edit, Entry, TableEntry};
 use cell::{SheetRef, count_of, default_of, fresh_id};
 
 pub use cell::{ref_choices, ref_ids};

@@ -3,9 +3,9 @@
 //! and shown at once.
 
 use super::{Sheet, Sheets};
+use crate::edit::Edit;
 use crate::studio::Command;
 use crate::studio::content::Content;
-use crate::studio::edit::Edit;
 use crate::studio::items::Items;
 
 /// What is being added.

@@ -7,12 +7,10 @@ use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use super::sections::sections_mut;
 use super::{EdgeChange, EdgeData, GraphAt, SpaceData, board_rel, err, put_list};
-use crate::studio::edit::EditError;
-use crate::studio::edit::doc::Layer;
-use crate::studio::edit::history::Tx;
-use crate::studio::edit::tree::{
-    ListMut, put_key, record_value, set_key, set_strings, str_of, strings,
-};
+use crate::edit::EditError;
+use crate::edit::doc::Layer;
+use crate::edit::history::Tx;
+use crate::edit::tree::{ListMut, put_key, record_value, set_key, set_strings, str_of, strings};
 
 /// Graph or section: a new space.
 pub(super) fn add_space(

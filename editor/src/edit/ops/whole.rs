@@ -5,11 +5,11 @@ use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use super::records::with_field;
 use super::{add_content, err};
-use crate::studio::edit::EditError;
-use crate::studio::edit::doc::Layer;
-use crate::studio::edit::history::Tx;
-use crate::studio::edit::patch::{Catalog, Entry, ordered};
-use crate::studio::edit::tree::{ListMut, header_first, put_key, record_value, str_of};
+use crate::edit::EditError;
+use crate::edit::doc::Layer;
+use crate::edit::history::Tx;
+use crate::edit::patch::{Catalog, Entry, ordered};
+use crate::edit::tree::{ListMut, header_first, put_key, record_value, str_of};
 
 pub(super) enum Whole {
     Tiles,

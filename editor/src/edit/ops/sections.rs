@@ -7,10 +7,10 @@ use farebox::content::raw::RawValue;
 use toml_edit::{DocumentMut, Item, TableLike, Value};
 
 use super::{board_rel, err};
-use crate::studio::edit::EditError;
-use crate::studio::edit::doc::Layer;
-use crate::studio::edit::history::Tx;
-use crate::studio::edit::tree::{ListMut, record_value, set_key};
+use crate::edit::EditError;
+use crate::edit::doc::Layer;
+use crate::edit::history::Tx;
+use crate::edit::tree::{ListMut, record_value, set_key};
 
 /// Sections: how many columns and rows of sections make the city.
 pub(super) fn set_sections_layout(

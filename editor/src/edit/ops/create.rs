@@ -7,9 +7,9 @@
 use toml_edit::{DocumentMut, Item, Value};
 
 use super::{add_content, err};
-use crate::studio::edit::EditError;
-use crate::studio::edit::doc::Layer;
-use crate::studio::edit::history::Tx;
+use crate::edit::EditError;
+use crate::edit::doc::Layer;
+use crate::edit::history::Tx;
 
 /// The kind of board to start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,11 +5,11 @@ use farebox::content::raw::RawValue;
 use toml_edit::{DocumentMut, Item, TableLike, Value};
 
 use super::{RowRef, add_content, err};
-use crate::studio::edit::EditError;
-use crate::studio::edit::doc::Layer;
-use crate::studio::edit::history::Tx;
-use crate::studio::edit::patch::{Catalog, Entry, Rec, ordered, recs_of};
-use crate::studio::edit::tree::{ListMut, header_first, put_key, str_of, to_edit};
+use crate::edit::EditError;
+use crate::edit::doc::Layer;
+use crate::edit::history::Tx;
+use crate::edit::patch::{Catalog, Entry, Rec, ordered, recs_of};
+use crate::edit::tree::{ListMut, header_first, put_key, str_of, to_edit};
 
 /// A deck's cards or a table's rows: where they are written and how one is named.
 pub(super) struct Coll {
@@ -101,10 +101,7 @@ impl Coll {
     fn matches(&self, rec: &dyn TableLike, r: &RowRef) -> bool {
         match (r, &self.key) {
             (RowRef::Key(v), Some(k)) => {
-                rec.get(k)
-                    .and_then(crate::studio::edit::tree::item_value)
-                    .as_ref()
-                    == Some(v)
+                rec.get(k).and_then(crate::edit::tree::item_value).as_ref() == Some(v)
             }
             _ => false,
         }
@@ -158,10 +155,7 @@ impl Coll {
                 .and_then(|a| a.get(*i))
                 .and_then(|t| t.get("remove"))
                 .and_then(Item::as_array)
-                .is_some_and(|a| {
-                    a.iter()
-                        .any(|x| crate::studio::edit::tree::from_edit(x) == *v)
-                })
+                .is_some_and(|a| a.iter().any(|x| crate::edit::tree::from_edit(x) == *v))
         })
     }
 
@@ -609,11 +603,7 @@ fn write_record(r: &mut dyn TableLike, fields: &[(String, RawValue)]) {
         r.remove(&k);
     }
     for (k, v) in fields {
-        let same = r
-            .get(k)
-            .and_then(crate::studio::edit::tree::item_value)
-            .as_ref()
-            == Some(v);
+        let same = r.get(k).and_then(crate::edit::tree::item_value).as_ref() == Some(v);
         if !same {
             put_key(r, k, Some(v));
         }

@@ -4,10 +4,10 @@ use farebox::content::raw::RawValue;
 use toml_edit::{Item, Value};
 
 use super::{TrackChange, board_rel, err, put_list};
-use crate::studio::edit::EditError;
-use crate::studio::edit::doc::Layer;
-use crate::studio::edit::history::Tx;
-use crate::studio::edit::tree::{ListMut, put_key, set_key};
+use crate::edit::EditError;
+use crate::edit::doc::Layer;
+use crate::edit::history::Tx;
+use crate::edit::tree::{ListMut, put_key, set_key};
 
 /// Track: changes a track piece's shape.
 pub(super) fn set_track_piece(

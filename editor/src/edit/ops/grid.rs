@@ -4,10 +4,10 @@ use farebox::content::raw::RawValue;
 use toml_edit::{DocumentMut, Item, TableLike, Value};
 
 use super::{GridSide, board_rel, err, put_list};
-use crate::studio::edit::EditError;
-use crate::studio::edit::doc::Layer;
-use crate::studio::edit::history::Tx;
-use crate::studio::edit::tree::{ListMut, put_key, record_value, set_key};
+use crate::edit::EditError;
+use crate::edit::doc::Layer;
+use crate::edit::history::Tx;
+use crate::edit::tree::{ListMut, put_key, record_value, set_key};
 
 /// Grid: places a tile (quarter turns clockwise) on a cell before the game starts, or
 /// takes it away (`None`); the cell keeps its name and tags.
