@@ -36,8 +36,8 @@ fn outcomes_say_in_words_how_cards_matter_and_the_table_sorts_by_any_figure() {
     until_long(&mut h, "no run under way", |s| !s.outcomes.is_running());
     if let Some(run) = h.query_all_by_label("Run").next() {
         run.click();
-        h.step();
     }
+    h.step();
     until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
     settle(&mut h);
     until_shown(&mut h, "In words");
