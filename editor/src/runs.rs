@@ -258,6 +258,59 @@ pub fn figure_lines(def: &farebox::GameDef, st: &Stats) -> Vec<String> {
             out.push(format!("  {}", content_line(key, c)));
         }
     }
+    for d in &def.decks {
+        let cards: Vec<(&String, &ContentFigure)> =
+            f.cards.iter().filter(|(_, c)| c.group == d.id).collect();
+        let mut timing: Vec<(f64, &String, &ContentFigure)> = cards
+            .iter()
+            .filter_map(|(k, c)| {
+                let spread = [&c.held_by_third, &c.played_by_third]
+                    .into_iter()
+                    .filter_map(|by| timing_spread(by))
+                    .fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))));
+                spread.map(|s| (s, *k, *c))
+            })
+            .collect();
+        timing.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        if !timing.is_empty() {
+            out.push(format!(
+                "deck {}: when a card was got and played (thirds of the game by actions; the {} of {} with the widest gap between thirds)",
+                d.id,
+                timing.len().min(5),
+                timing.len()
+            ));
+            for (_, key, c) in timing.iter().take(5) {
+                for line in why_lines(key, c)
+                    .into_iter()
+                    .filter(|l| !l.contains("held to the end"))
+                {
+                    out.push(format!("  {line}"));
+                }
+            }
+        }
+        let mut dead: Vec<(f64, &String, &ContentFigure)> = cards
+            .iter()
+            .filter_map(|(k, c)| c.dead_rate.map(|r| (r, *k, *c)))
+            .filter(|(r, _, _)| *r > 0.0)
+            .collect();
+        dead.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        if !dead.is_empty() {
+            out.push(format!(
+                "deck {}: dead cards, held to the end and never played (the {} of {} most often)",
+                d.id,
+                dead.len().min(5),
+                dead.len()
+            ));
+            for (_, key, c) in dead.iter().take(5) {
+                for line in why_lines(key, c)
+                    .into_iter()
+                    .filter(|l| l.contains("held to the end"))
+                {
+                    out.push(format!("  {line}"));
+                }
+            }
+        }
+    }
     out
 }
 
@@ -290,4 +343,123 @@ pub fn content_line(key: &str, c: &ContentFigure) -> String {
         rate_text(rate, interval),
         rate_text(other, other_interval)
     )
+}
+
+/// The fewest seats a third of the game needs before its win rate is set against another's
+/// in words: fewer say too little.
+pub const FEWEST_IN_A_THIRD: u64 = 20;
+
+const THIRDS: [&str; 3] = ["first", "middle", "last"];
+
+/// The third of the game with the highest win rate and the one with the lowest, among those
+/// with at least [`FEWEST_IN_A_THIRD`] seats: (best, worst), None with fewer than two such
+/// thirds.
+pub fn best_and_worst_third(by: &[farebox::figures::ThirdFigure]) -> Option<(usize, usize)> {
+    let known: Vec<(usize, f64)> = by
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.seats >= FEWEST_IN_A_THIRD)
+        .filter_map(|(i, t)| t.win_rate.map(|r| (i, r)))
+        .collect();
+    if known.len() < 2 {
+        return None;
+    }
+    let best = known
+        .iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))?;
+    let worst = known
+        .iter()
+        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))?;
+    Some((best.0, worst.0))
+}
+
+/// How much more often the seats that got a card (or played it) in its best third won than
+/// those in its worst: the number the Studio's timing column sorts by.
+pub fn timing_spread(by: &[farebox::figures::ThirdFigure]) -> Option<f64> {
+    let (best, worst) = best_and_worst_third(by)?;
+    Some(by.get(best)?.win_rate? - by.get(worst)?.win_rate?)
+}
+
+/// What a card's timing and dead-card figures say, in sentences: "Turbo wins most when got in
+/// the first third of the game: 45.0% (40.1-49.9%), against 20.0% (15.2-25.8%) in the last
+/// third", and "Canteen is held to the end unplayed by 41.0% (37.2-44.9%) of the seats that
+/// hold it; those seats win 12.0%". `name` is how the card is called. Nothing is said of a
+/// figure with too few seats to say it.
+pub fn why_lines(name: &str, c: &ContentFigure) -> Vec<String> {
+    let mut out = Vec::new();
+    for (by, how) in [(&c.held_by_third, "got"), (&c.played_by_third, "played")] {
+        let Some((best, worst)) = best_and_worst_third(by) else {
+            continue;
+        };
+        let (Some(b), Some(w)) = (by.get(best), by.get(worst)) else {
+            continue;
+        };
+        if best == worst || b.win_rate == w.win_rate {
+            out.push(format!(
+                "{name} wins as often whenever it is {how} ({})",
+                rate_text(b.win_rate, b.win_rate_interval)
+            ));
+            continue;
+        }
+        // Intervals that meet: the difference may be chance.
+        let apart = match (b.win_rate_interval, w.win_rate_interval) {
+            (Some([lo, _]), Some([_, hi])) => lo > hi,
+            _ => false,
+        };
+        out.push(format!(
+            "{name} wins most when {how} in the {} third of the game: {} of {} seats, against {} of {} in the {} third{}",
+            THIRDS[best],
+            rate_text(b.win_rate, b.win_rate_interval),
+            b.seats,
+            rate_text(w.win_rate, w.win_rate_interval),
+            w.seats,
+            THIRDS[worst],
+            if apart { "" } else { " (the intervals meet: it may be chance)" }
+        ));
+    }
+    if let (Some(dead), Some(rate)) = (c.seats_dead, c.dead_rate) {
+        let then = match c.win_rate_dead {
+            Some(w) if dead > 0 => format!("; those seats win {:.1}%", w * 100.0),
+            _ => String::new(),
+        };
+        out.push(format!(
+            "{name} is held to the end unplayed by {} of the {} seats that hold it{then}",
+            rate_text(Some(rate), c.dead_rate_interval),
+            c.seats_held
+        ));
+    }
+    out
+}
+
+/// What the game-wide figures of `st` say, in sentences: the tie rate, and how early the
+/// result is decided.
+pub fn game_why_lines(st: &Stats) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(t) = st.tie_rate {
+        out.push(if st.ties == Some(0) {
+            format!("No game of {} ended in a tie.", st.finished)
+        } else {
+            format!(
+                "{} of the games end in a tie for first.",
+                rate_text(Some(t), st.tie_rate_interval)
+            )
+        });
+    }
+    let f = &st.figures;
+    if let (Some(at), Some(counter)) = (f.winner_took_lead_at, &f.score_counter) {
+        let [lo, hi] = f.winner_took_lead_at_interval.unwrap_or([at, at]);
+        let when = match at {
+            a if a < 1.0 / 3.0 => "early: the result is mostly decided in the first third",
+            a if a < 2.0 / 3.0 => "midway",
+            _ => "late: the result stays open into the last third",
+        };
+        out.push(format!(
+            "The winner leads alone on `{counter}` for good from {:.0}% of the way in ({:.0}-{:.0}%, over the {} games it did), {when}.",
+            at * 100.0,
+            lo * 100.0,
+            hi * 100.0,
+            f.winner_led_for_good_games
+        ));
+    }
+    out
 }

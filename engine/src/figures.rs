@@ -75,6 +75,24 @@ fn set(bits: &mut Bits, i: u32) {
     }
 }
 
+/// Sets item `i`'s first time to `at` unless it has one.
+fn first(firsts: &mut [u32], i: u32, at: u32) {
+    if let Some(t) = firsts.get_mut(i as usize)
+        && *t == NEVER
+    {
+        *t = at;
+    }
+}
+
+/// The third of a game `actions` long that the `at`-th action falls in: 0 (the first third,
+/// and the setup), 1 or 2.
+fn third(at: u32, actions: u32) -> usize {
+    if actions == 0 {
+        return 0;
+    }
+    ((u64::from(at) * 3 / u64::from(actions)) as usize).min(2)
+}
+
 fn each(bits: &Bits) -> impl Iterator<Item = u32> + '_ {
     bits.iter().enumerate().flat_map(|(w, &word)| {
         (0..64u32)
@@ -96,6 +114,12 @@ pub struct Trace {
     held: Vec<Bits>,
     /// Per seat, the items an action it took named.
     played: Vec<Bits>,
+    /// Per seat and item, the number of actions taken when the seat first held it and when
+    /// an action of it first named it ([`NEVER`]: not in this game).
+    first_held: Vec<Vec<u32>>,
+    first_played: Vec<Vec<u32>>,
+    /// Per seat, the items it held when the game ended.
+    held_at_end: Vec<Bits>,
     /// Times the sole leader on the score counter changed to another seat.
     pub lead_changes: u32,
     /// The sole leader on the score counter at the end, and the number of actions taken
@@ -120,7 +144,12 @@ pub struct Tracker {
     first_turn: u32,
     first_actor: Option<u8>,
     places: places::PlaceTracker,
+    /// The number of actions taken so far.
+    taken: u32,
 }
+
+/// Not held, or not played, in a game ([`Trace`]'s first times).
+const NEVER: u32 = u32::MAX;
 
 impl Tracker {
     /// Starts following a game of `def` whose state after setup is `state`.
@@ -133,6 +162,9 @@ impl Tracker {
             trace: Trace {
                 held: vec![vec![0; words]; seats],
                 played: vec![vec![0; words]; seats],
+                first_held: vec![vec![NEVER; catalog.items.len()]; seats],
+                first_played: vec![vec![NEVER; catalog.items.len()]; seats],
+                held_at_end: vec![vec![0; words]; seats],
                 ..Trace::default()
             },
             catalog,
@@ -141,6 +173,7 @@ impl Tracker {
             first_turn: state.turn,
             first_actor: None,
             places: places::PlaceTracker::new(def, state),
+            taken: 0,
         };
         // The game's option values are held by every seat.
         for (id, values) in &t.catalog.options {
@@ -151,6 +184,9 @@ impl Tracker {
                 if value == v {
                     for bits in &mut t.trace.held {
                         set(bits, *item);
+                    }
+                    for firsts in &mut t.trace.first_held {
+                        first(firsts, *item, 0);
                     }
                 }
             }
@@ -168,10 +204,15 @@ impl Tracker {
         if self.trace.first_mover.is_none() && state.turn != self.first_turn {
             self.trace.first_mover = Some(seat);
         }
-        if let Some(bits) = self.trace.played.get_mut(seat as usize) {
+        self.taken = taken;
+        if let (Some(bits), Some(firsts)) = (
+            self.trace.played.get_mut(seat as usize),
+            self.trace.first_played.get_mut(seat as usize),
+        ) {
             for w in crate::action::names(action) {
                 for &i in self.catalog.named_by(w) {
                     set(bits, i);
+                    first(firsts, i, taken);
                 }
             }
         }
@@ -198,17 +239,9 @@ impl Tracker {
     pub fn finish(mut self, state: &State) -> Trace {
         self.trace.stats = (*state.stats).clone();
         self.trace.places = self.places.finish();
-        if self.trace.first_mover.is_none() {
-            self.trace.first_mover = self.first_actor;
-        }
-        self.trace
-    }
-
-    /// Marks what every seat holds now: the cards in its zones and its pieces.
-    fn look(&mut self, state: &State) {
         for z in &state.zones {
             let Some(seat) = z.owner else { continue };
-            let Some(bits) = self.trace.held.get_mut(seat as usize) else {
+            let Some(bits) = self.trace.held_at_end.get_mut(seat as usize) else {
                 continue;
             };
             for c in &z.cards {
@@ -217,10 +250,38 @@ impl Tracker {
                 }
             }
         }
+        if self.trace.first_mover.is_none() {
+            self.trace.first_mover = self.first_actor;
+        }
+        self.trace
+    }
+
+    /// Marks what every seat holds now: the cards in its zones and its pieces.
+    fn look(&mut self, state: &State) {
+        let at = self.taken;
+        for z in &state.zones {
+            let Some(seat) = z.owner else { continue };
+            let (Some(bits), Some(firsts)) = (
+                self.trace.held.get_mut(seat as usize),
+                self.trace.first_held.get_mut(seat as usize),
+            ) else {
+                continue;
+            };
+            for c in &z.cards {
+                if let Some(start) = self.catalog.deck_start.get(c.deck as usize) {
+                    set(bits, start + u32::from(c.card));
+                    first(firsts, start + u32::from(c.card), at);
+                }
+            }
+        }
         for p in &state.pieces {
             let Some(seat) = p.owner else { continue };
-            if let Some(bits) = self.trace.held.get_mut(seat as usize) {
+            if let (Some(bits), Some(firsts)) = (
+                self.trace.held.get_mut(seat as usize),
+                self.trace.first_held.get_mut(seat as usize),
+            ) {
                 set(bits, self.catalog.piece_start + u32::from(p.def));
+                first(firsts, self.catalog.piece_start + u32::from(p.def), at);
             }
         }
     }
@@ -260,6 +321,35 @@ pub struct ContentFigure {
     pub win_rate_played_interval: Option<[f64; 2]>,
     pub win_rate_not_played: Option<f64>,
     pub win_rate_not_played_interval: Option<[f64; 2]>,
+    /// Cards only: the seats that first held it (drew it, bought it, were dealt it) in the
+    /// first, middle and last third of the game (by actions taken; a card dealt in the
+    /// setup counts as the first third), and how often they won.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_by_third: Vec<ThirdFigure>,
+    /// Cards only: the seats that first played it in each third of the game, and how often
+    /// they won.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played_by_third: Vec<ThirdFigure>,
+    /// Cards some action plays: the seats that still held it when the game ended without
+    /// ever having played it (a dead card), their share of the seats that held it, its 95%
+    /// interval, and how often those seats won.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats_dead: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead_rate: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dead_rate_interval: Option<[f64; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win_rate_dead: Option<f64>,
+}
+
+/// The seats that first held (or played) a card in one third of the game, and how often they
+/// won, with its 95% interval (Wilson's).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ThirdFigure {
+    pub seats: u64,
+    pub win_rate: Option<f64>,
+    pub win_rate_interval: Option<[f64; 2]>,
 }
 
 impl ContentFigure {
@@ -345,10 +435,30 @@ struct Counts {
     games_played: u64,
     seats_played: u64,
     wins_played: u64,
+    /// Seats (and their wins) that first held, and first played, the item in each third of
+    /// the game; seats that held it at the end without playing it (and their wins).
+    #[serde(default)]
+    held_third: [[u64; 2]; 3],
+    #[serde(default)]
+    played_third: [[u64; 2]; 3],
+    #[serde(default)]
+    dead: [u64; 2],
 }
 
 impl Counts {
     fn merge(&mut self, o: &Counts) {
+        let add = |a: &mut [u64; 2], b: &[u64; 2]| {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x = x.saturating_add(*y);
+            }
+        };
+        for (a, b) in self.held_third.iter_mut().zip(&o.held_third) {
+            add(a, b);
+        }
+        for (a, b) in self.played_third.iter_mut().zip(&o.played_third) {
+            add(a, b);
+        }
+        add(&mut self.dead, &o.dead);
         self.games_held = self.games_held.saturating_add(o.games_held);
         self.seats_held = self.seats_held.saturating_add(o.seats_held);
         self.wins_held = self.wins_held.saturating_add(o.wins_held);
@@ -676,6 +786,36 @@ impl Content {
                     c.wins_played += w;
                 }
             }
+            let firsts = [t.first_held.get(seat), t.first_played.get(seat)];
+            for (which, times) in firsts.into_iter().enumerate() {
+                for (c, at) in self.counts.iter_mut().zip(times.into_iter().flatten()) {
+                    if *at == NEVER {
+                        continue;
+                    }
+                    let by = if which == 0 {
+                        &mut c.held_third
+                    } else {
+                        &mut c.played_third
+                    };
+                    let cell = &mut by[third(*at, actions)];
+                    cell[0] += 1;
+                    cell[1] += w;
+                }
+            }
+            if let Some(end) = t.held_at_end.get(seat) {
+                for i in each(end) {
+                    if played
+                        .get(i as usize / 64)
+                        .is_some_and(|w| w & (1 << (i % 64)) != 0)
+                    {
+                        continue;
+                    }
+                    if let Some(c) = self.counts.get_mut(i as usize) {
+                        c.dead[0] += 1;
+                        c.dead[1] += w;
+                    }
+                }
+            }
         }
         let any = |sets: &[Bits]| -> Bits {
             let mut out = sets.first().cloned().unwrap_or_default();
@@ -815,7 +955,29 @@ impl Content {
                     other_wins(c.wins_played),
                     other_seats(c.seats_played),
                 ),
+                ..ContentFigure::default()
             };
+            let mut fig = fig;
+            if item.kind == ItemKind::Card {
+                let thirds = |by: &[[u64; 2]; 3]| -> Vec<ThirdFigure> {
+                    by.iter()
+                        .map(|[n, w]| ThirdFigure {
+                            seats: *n,
+                            win_rate: rate(*w, *n),
+                            win_rate_interval: wilson(*w, *n),
+                        })
+                        .collect()
+                };
+                fig.held_by_third = thirds(&c.held_third);
+                if c.seats_played > 0 {
+                    fig.played_by_third = thirds(&c.played_third);
+                    // Only a card some seat played can be left unplayed.
+                    fig.seats_dead = Some(c.dead[0]);
+                    fig.dead_rate = rate(c.dead[0], c.seats_held);
+                    fig.dead_rate_interval = wilson(c.dead[0], c.seats_held);
+                    fig.win_rate_dead = rate(c.dead[1], c.dead[0]);
+                }
+            }
             let map = match item.kind {
                 ItemKind::Card => &mut f.cards,
                 ItemKind::Tile => &mut f.tiles,
@@ -927,6 +1089,14 @@ mod tests {
         let sd = (m2 / (xs.len() - 1) as f64).sqrt();
         assert_eq!(w.mean_sd(), (mean, sd));
         assert_eq!(w.sum_mean_sd(), (xs.iter().sum::<f64>() / 5.0, sd));
+    }
+
+    #[test]
+    fn thirds_split_a_game_by_its_actions() {
+        let at: Vec<usize> = [0, 2, 3, 5, 6, 9].iter().map(|a| third(*a, 9)).collect();
+        assert_eq!(at, [0, 0, 1, 1, 2, 2]);
+        assert_eq!(third(0, 0), 0);
+        assert_eq!(third(u32::MAX - 1, u32::MAX), 2);
     }
 
     #[test]

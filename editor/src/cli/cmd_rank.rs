@@ -11,10 +11,13 @@
 //! ([`farebox::game::Barred`]: it draws the next card down, and the card stays for the
 //! others), which is what having the card is worth against never seeing it.
 //!
-//! The same seeds are played every time, so the runs differ only where the forbidden card
-//! changed a decision. The interval of a difference is the 95% Wald interval of the
-//! difference of two independent proportions, `±1.96·√(p₀q₀/n₀ + p₁q₁/n₁)`: wider than
-//! it need be for paired games, so on the safe side.
+//! The same seeds are played every time, so the runs differ only where the card's absence
+//! changed the game. The worth's interval is therefore paired by seed: over the games both
+//! runs finished, the per-game difference `dᵢ` (1 when the seat won with the card and lost
+//! without it, -1 the other way, else 0), `mean ± 1.96·sd(d)/√n` (`worth_paired_interval`).
+//! The unpaired 95% Wald interval of two independent proportions,
+//! `±1.96·√(p₀q₀/n₀ + p₁q₁/n₁)`, is kept beside it (`worth_interval`): what two runs on
+//! different seeds would need, and what the paired one is measured against.
 
 use std::sync::atomic::AtomicBool;
 
@@ -25,7 +28,7 @@ use serde_json::json;
 use crate::cli::SimArgs;
 use crate::common::{Fail, Io};
 use farebox::batch::Batch;
-use farebox::figures::{Stats, Tally};
+use farebox::figures::{Stats, Tally, Welford, mean_interval};
 
 /// What forbidding one card did.
 struct Ranked {
@@ -36,7 +39,26 @@ struct Ranked {
     /// How much the seat's win rate dropped without it, and the interval of that.
     worth: f64,
     half: f64,
+    /// The paired difference (with the card minus without it, per game both finished): its
+    /// mean, its 95% interval and the games paired.
+    paired: Option<f64>,
+    paired_interval: Option<[f64; 2]>,
+    paired_games: u64,
     forced: u64,
+}
+
+/// Per game of a run, in seed order: whether the seat won, if the game finished.
+type Wins = Vec<Option<bool>>;
+
+/// The per-game differences `with - without` of the games both finished.
+fn pair(with: &Wins, without: &Wins) -> Welford {
+    let mut d = Welford::default();
+    for (a, b) in with.iter().zip(without) {
+        if let (Some(a), Some(b)) = (a, b) {
+            d.add(f64::from(u8::from(*a)) - f64::from(u8::from(*b)));
+        }
+    }
+    d
 }
 
 /// The figures of `batch` with every card, and what forbidding (or with `remove`, removing)
@@ -47,16 +69,24 @@ fn rank(
     seat: u8,
     remove: bool,
 ) -> (Stats, Vec<Ranked>) {
-    let play = |forbid: &Forbid, base: &Setup| -> Stats {
+    let play = |forbid: &Forbid, base: &Setup| -> (Stats, Wins) {
         let mut tally = Tally::new(&batch.def, base.seats);
+        let mut wins = Wins::new();
         let mut one = batch.clone().forbid(forbid.clone());
         one.setup = base.clone();
-        one.play(&AtomicBool::new(false), &|| {}, &mut |o| tally.add(&o));
-        tally.stats()
+        one.play(&AtomicBool::new(false), &|| {}, &mut |o| {
+            tally.add(&o);
+            wins.push(
+                o.result
+                    .as_ref()
+                    .map(|r| r.winners().contains(&usize::from(seat))),
+            );
+        });
+        (tally.stats(), wins)
     };
     let base = &batch.setup;
     let rate = |s: &Stats| s.win_rate.get(seat as usize).copied().unwrap_or(0.0);
-    let all = play(&Forbid::NONE, base);
+    let (all, all_wins) = play(&Forbid::NONE, base);
     let (p0, n0) = (rate(&all), all.finished.max(1) as f64);
     let mut ranked = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -71,7 +101,7 @@ fn rank(
                 ids: vec![c.id.clone()],
             });
         }
-        let st = play(
+        let (st, wins) = play(
             &Forbid {
                 ids: vec![c.id.clone()],
                 seat: Some(seat),
@@ -79,7 +109,12 @@ fn rank(
             &without,
         );
         let (p1, n1) = (rate(&st), st.finished.max(1) as f64);
+        let d = pair(&all_wins, &wins);
+        let (mean, sd) = d.mean_sd();
         ranked.push(Ranked {
+            paired: d.mean(),
+            paired_interval: mean_interval(mean, sd, d.count()),
+            paired_games: d.count(),
             card: c.id.clone(),
             name: c.name.clone(),
             without: p1,
@@ -147,6 +182,9 @@ pub fn run(
                 "win_rate_without": r.without,
                 "worth": r.worth,
                 "worth_interval": [r.worth - r.half, r.worth + r.half],
+                "worth_paired": r.paired,
+                "worth_paired_interval": r.paired_interval,
+                "paired_games": r.paired_games,
                 "forced": r.forced,
             })).collect::<Vec<_>>(),
         }));
@@ -160,9 +198,9 @@ pub fn run(
             p0 * 100.0
         ));
         io.say(if args.remove {
-            "worth = how much the win rate drops when the card is removed from that seat's game: it never draws the card (it draws the next one instead) nor plays it (negative: the card is a trap); 95% interval in brackets"
+            "worth = how much the win rate drops when the card is removed from that seat's game: it never draws the card (it draws the next one instead) nor plays it (negative: the card is a trap); its 95% interval paired by seed in brackets (the same seeds are played with and without the card, so the luck both share cancels), then the unpaired one of two independent runs"
         } else {
-            "worth = how much the win rate drops when that seat may never play the card, though it still draws and holds it (a dead card in the hand: every card of a small hand looks valuable; --remove takes the card out of the seat's draws instead); 95% interval in brackets"
+            "worth = how much the win rate drops when that seat may never play the card, though it still draws and holds it (a dead card in the hand: every card of a small hand looks valuable; --remove takes the card out of the seat's draws instead); its 95% interval paired by seed in brackets (the same seeds are played with and without the card, so the luck both share cancels), then the unpaired one of two independent runs"
         });
         for r in &ranked {
             let forced = if r.forced > 0 {
@@ -170,8 +208,12 @@ pub fn run(
             } else {
                 String::new()
             };
+            let paired = match r.paired_interval {
+                Some([lo, hi]) => format!("({:+.1} to {:+.1} paired, ", lo * 100.0, hi * 100.0),
+                None => "(no game paired, ".to_string(),
+            };
             io.say(format!(
-                "  {:<24} {:+6.1} pts ({:+.1} to {:+.1})  without it {:.1}%{forced}  {}",
+                "  {:<24} {:+6.1} pts {paired}{:+.1} to {:+.1} unpaired)  without it {:.1}%{forced}  {}",
                 crate::common::cut(&r.card, 24),
                 r.worth * 100.0,
                 (r.worth - r.half) * 100.0,

@@ -15,6 +15,7 @@ mod edit;
 mod level;
 mod map;
 mod online;
+mod outcomes;
 mod overlay;
 mod play;
 mod print;

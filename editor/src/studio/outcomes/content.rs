@@ -15,10 +15,18 @@ use farebox::figures::{ContentFigure, Figures};
 pub enum SortBy {
     Kind,
     Id,
+    Name,
     Held,
+    WinHeld,
     Played,
+    WinPlayed,
     #[default]
     Effect,
+    AcceptedEffect,
+    /// The widest gap in win rate between the thirds of the game a card was got or played in.
+    Timing,
+    /// How often it was held to the end unplayed.
+    Dead,
 }
 
 /// The table's own state: its sort and filter.
@@ -134,6 +142,15 @@ fn effect(f: Option<&ContentFigure>) -> String {
     }
 }
 
+/// The widest gap in win rate between a card's best and worst third of the game, got or
+/// played.
+fn timing(c: &ContentFigure) -> Option<f64> {
+    [&c.held_by_third, &c.played_by_third]
+        .into_iter()
+        .filter_map(|by| crate::runs::timing_spread(by))
+        .reduce(f64::max)
+}
+
 /// Draws the table; returns the id the person asked to forbid ("Without it"), if any.
 pub fn table_ui(
     ui: &mut Ui,
@@ -159,16 +176,34 @@ pub fn table_ui(
             r.key.to_lowercase().contains(&needle) || r.name.to_lowercase().contains(&needle)
         });
     }
-    let key = |r: &Line| match t.sort {
-        SortBy::Held => r.now.games_held as f64,
-        SortBy::Played => r.now.games_played as f64,
-        _ => r.now.effect().map_or(f64::NEG_INFINITY, f64::abs),
+    // Rows without the figure sort after every row with it, either way round.
+    let key = |r: &Line| -> Option<f64> {
+        match t.sort {
+            SortBy::Held => Some(r.now.games_held as f64),
+            SortBy::Played => Some(r.now.games_played as f64),
+            SortBy::WinHeld => r.now.win_rate_held,
+            SortBy::WinPlayed => r.now.win_rate_played,
+            SortBy::AcceptedEffect => r.accepted.and_then(ContentFigure::effect).map(f64::abs),
+            SortBy::Timing => timing(r.now),
+            SortBy::Dead => r.now.dead_rate,
+            _ => r.now.effect().map(f64::abs),
+        }
     };
     rows.sort_by(|a, b| {
         let o = match t.sort {
             SortBy::Kind => a.kind.cmp(b.kind).then(a.key.cmp(b.key)),
             SortBy::Id => a.key.cmp(b.key),
-            _ => key(a).total_cmp(&key(b)).then(b.key.cmp(a.key)),
+            SortBy::Name => a
+                .name
+                .to_lowercase()
+                .cmp(&b.name.to_lowercase())
+                .then(a.key.cmp(b.key)),
+            _ => match (key(a), key(b)) {
+                (Some(x), Some(y)) => x.total_cmp(&y).then(b.key.cmp(a.key)),
+                (Some(_), None) => return std::cmp::Ordering::Less,
+                (None, Some(_)) => return std::cmp::Ordering::Greater,
+                (None, None) => b.key.cmp(a.key),
+            },
         };
         if t.descending { o.reverse() } else { o }
     });
@@ -178,7 +213,7 @@ pub fn table_ui(
         .show(ui, |ui| {
             egui::Grid::new("outcomes-content")
                 .striped(true)
-                .num_columns(9)
+                .num_columns(12)
                 .show(ui, |ui| {
                     let mut head = |ui: &mut Ui, text: &str, by: SortBy, hint: &str| {
                         // Plain arrows: every font the Studio may fall back on has them.
@@ -198,15 +233,19 @@ pub fn table_ui(
                                 t.descending = !t.descending;
                             } else {
                                 t.sort = by;
-                                t.descending = !matches!(by, SortBy::Kind | SortBy::Id);
+                                t.descending =
+                                    !matches!(by, SortBy::Kind | SortBy::Id | SortBy::Name);
                             }
                         }
                     };
                     head(ui, "Kind", SortBy::Kind, "Card, tile, piece or option value");
                     head(ui, "Id", SortBy::Id, "The id actions name it by");
-                    ui.strong("Name");
+                    head(ui, "Name", SortBy::Name, "Its name");
                     head(ui, "Held in", SortBy::Held, "Games in which a seat held it");
-                    ui.strong("Win rate when held (95%)").on_hover_text(
+                    head(
+                        ui,
+                        "Win rate when held (95%)",
+                        SortBy::WinHeld,
                         "How often the seats that held it won; in brackets, the 95% interval",
                     );
                     head(
@@ -215,7 +254,10 @@ pub fn table_ui(
                         SortBy::Played,
                         "Games in which an action of a seat named it",
                     );
-                    ui.strong("Win rate when played (95%)").on_hover_text(
+                    head(
+                        ui,
+                        "Win rate when played (95%)",
+                        SortBy::WinPlayed,
                         "How often the seats that played it won; against them, the seats that did not",
                     );
                     head(
@@ -224,7 +266,25 @@ pub fn table_ui(
                         SortBy::Effect,
                         "How many points more often a seat that played it (else held it) won than one that did not; sorted by size",
                     );
-                    ui.strong("Accepted effect");
+                    head(
+                        ui,
+                        "Accepted effect",
+                        SortBy::AcceptedEffect,
+                        "The effect in the accepted outcomes; sorted by size",
+                    );
+                    head(
+                        ui,
+                        "Timing",
+                        SortBy::Timing,
+                        "Cards: how many points more often the seats that got (or played) it in its best third of the game won than those in its worst",
+                    );
+                    head(
+                        ui,
+                        "Dead",
+                        SortBy::Dead,
+                        "Cards: the share of the seats holding it that still held it at the end without ever playing it",
+                    );
+                    ui.strong("In words");
                     ui.label("");
                     ui.end_row();
                     for r in &rows {
@@ -248,6 +308,17 @@ pub fn table_ui(
                             ));
                         ui.label(effect(Some(r.now)));
                         ui.label(effect(r.accepted));
+                        ui.label(match timing(r.now) {
+                            Some(x) => format!("{:.1} pts", x * 100.0),
+                            None => "—".into(),
+                        });
+                        ui.label(rate(r.now.dead_rate, r.now.dead_rate_interval));
+                        let words = crate::runs::why_lines(&r.name, r.now);
+                        if words.is_empty() {
+                            ui.label("—");
+                        } else {
+                            ui.label(format!("{}.", words.join(". ")));
+                        }
                         if ui
                             .add_enabled(can_forbid, egui::Button::new("Without it").small())
                             .on_hover_text(format!(

@@ -133,6 +133,9 @@ pub fn plots(
             crate::common::plural(now.stats.finished, "game")
         ));
     }
+    for line in crate::runs::game_why_lines(&now.stats) {
+        ui.label(line);
+    }
     let mut series: Vec<(&str, Color32, &[f64])> = vec![(own, NOW, &now.stats.win_rate)];
     if let (Some(b), Some(label)) = (base, &base_label) {
         series.push((label, BASE, &b.stats.win_rate));
