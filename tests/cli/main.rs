@@ -26,6 +26,7 @@ mod new;
 mod play;
 mod playouts;
 mod shards;
+mod skill;
 mod taxi_derby_replay;
 mod wheres_my_ride;
 use run::{farebox, farebox_with_input, s};
