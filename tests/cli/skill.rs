@@ -143,6 +143,7 @@ fn the_search_bot_that_sees_every_secret_is_measured_against_the_honest_one() {
 /// refuse it by name and say what it is for.
 #[test]
 fn the_search_bot_that_sees_every_secret_never_takes_a_seat() {
+    let out = s(&scratch("sees-all").join("game.replay.json"));
     let says = "never takes a seat in a game: it is only for measuring what hidden information is worth, with `farebox sim MOD --hidden-value`";
     for args in [
         vec![
@@ -154,7 +155,14 @@ fn the_search_bot_that_sees_every_secret_never_takes_a_seat() {
             "1",
         ],
         vec!["play", "curbside", "--seats", "search-sees-all,human"],
-        vec!["record", "curbside", "--bots", "search-sees-all:5,random"],
+        vec![
+            "record",
+            "curbside",
+            "--bots",
+            "search-sees-all:5,random",
+            "--out",
+            &out,
+        ],
         vec![
             "sim",
             "curbside",
@@ -177,4 +185,5 @@ fn the_search_bot_that_sees_every_secret_never_takes_a_seat() {
         assert!(r.err.contains(says), "{args:?}: {}", r.err);
         assert!(r.out.is_empty(), "{args:?} played: {}", r.out);
     }
+    assert!(!Path::new(&out).exists(), "no game was recorded");
 }
