@@ -29,7 +29,7 @@ fn first_peek(
             .collect();
         let mut n = 0u64;
         while !game.is_over() && n < 300 {
-            if n % 5 == 0 {
+            if n.is_multiple_of(5) {
                 let real: Vec<Option<f64>> = (0..seats).map(|s| game.evaluate(s)).collect();
                 assert!(real.iter().all(Option::is_some), "{} has evaluate", def.id);
                 for looking in 0..seats {
