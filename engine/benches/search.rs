@@ -5,8 +5,9 @@
 //! `cargo bench -p farebox-engine --bench search` plays a short default set (two games of
 //! each competitive bundled game at `search:25` against the game's own bot);
 //! `cargo bench -p farebox-engine --bench search -- MOD SEARCH OTHER GAMES` one duel, e.g.
-//! `-- curbside search:100 dispatcher 20`. `farebox bench MOD --search SPEC` does the same
-//! from the command line.
+//! `-- curbside search:100 dispatcher 20`; `-- MOD SEARCH OTHER GAMES SEED` from seed SEED
+//! (default 1). MOD is a bundled id or a mod's folder. `farebox bench MOD --search SPEC` does
+//! the same from the command line.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)]
 
 use std::sync::Arc;
@@ -22,6 +23,7 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
+    let mut seed = 1;
     let runs: Vec<(String, String, String, u32)> = match args.as_slice() {
         [] => [
             ("curbside", "dispatcher"),
@@ -32,22 +34,32 @@ fn main() {
         .iter()
         .map(|(m, b)| (m.to_string(), "search:25".to_string(), b.to_string(), 2))
         .collect(),
-        [id, search, other, games] => vec![(
-            id.clone(),
-            search.clone(),
-            other.clone(),
-            games.parse().expect("GAMES is a number"),
-        )],
+        [id, search, other, games, ..] if args.len() <= 5 => {
+            if let Some(s) = args.get(4) {
+                seed = s.parse().expect("SEED is a number");
+            }
+            vec![(
+                id.clone(),
+                search.clone(),
+                other.clone(),
+                games.parse().expect("GAMES is a number"),
+            )]
+        }
         _ => {
-            eprintln!("usage: search [MOD SEARCH OTHER GAMES]");
+            eprintln!("usage: search [MOD SEARCH OTHER GAMES [SEED]]");
             std::process::exit(2);
         }
     };
     let mods = concat!(env!("CARGO_MANIFEST_DIR"), "/../mods");
     for (id, search, other, games) in runs {
-        let src = FsSource::new(format!("{mods}/{id}"));
+        let folder = if std::path::Path::new(&id).is_dir() {
+            id.clone()
+        } else {
+            format!("{mods}/{id}")
+        };
+        let src = FsSource::new(folder);
         let def = Arc::new(content::load_mod(&src, &FolderResolver::new(mods)).unwrap());
-        let d = duel(&def, &Setup::new(2, 1), &search, &other, games, 5000).unwrap();
+        let d = duel(&def, &Setup::new(2, seed), &search, &other, games, 5000).unwrap();
         println!("{id}: {}", d.summary(&search, &other));
     }
 }

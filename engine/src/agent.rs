@@ -46,7 +46,22 @@ pub enum AgentSpec {
         playouts: u32,
         policy: Policy,
     },
+    /// The search bot seeing every secret, for analysis only (what hidden information is
+    /// worth, `farebox sim --hidden-value`): made by [`AgentSpec::seeing_every_secret`], never
+    /// by [`AgentSpec::parse`], so no command, server or screen that seats agents by name can
+    /// give one a seat.
+    SearchSeeingAll {
+        playouts: u32,
+        policy: Policy,
+    },
 }
+
+/// The name people might try for the search bot that sees every secret; refused with
+/// [`SEES_ALL_REFUSED`] wherever agents are named.
+pub const SEES_ALL_SPEC: &str = "search-sees-all";
+
+/// Why [`SEES_ALL_SPEC`] cannot take a seat.
+pub const SEES_ALL_REFUSED: &str = "the search bot that sees every secret reads what its seat may not know, so it never takes a seat in a game: it is only for measuring what hidden information is worth, with `farebox sim MOD --hidden-value`";
 
 impl AgentSpec {
     /// `spec` is `random`, the id of one of the mod's bots, or the search bot: `search`
@@ -60,6 +75,9 @@ impl AgentSpec {
         if def.bot(spec).is_some() {
             return Ok(AgentSpec::Bot(spec.to_string()));
         }
+        if spec == SEES_ALL_SPEC || spec.starts_with("search-sees-all:") {
+            return Err(format!("`{spec}`: {SEES_ALL_REFUSED}"));
+        }
         if spec == "search" || spec.starts_with("search:") {
             let (playouts, policy) = Search::parse_spec(spec, def)?;
             return Ok(AgentSpec::Search { playouts, policy });
@@ -72,6 +90,18 @@ impl AgentSpec {
             names.join(", "),
             crate::diag::suggestion(spec, names.iter().copied())
         ))
+    }
+
+    /// The search bot `spec` names (`search`, `search:N`, `search:N:POLICY`), seeing every
+    /// secret: for analysis only (`farebox sim --hidden-value`), never for a seat in play.
+    pub fn seeing_every_secret(spec: &str, def: &GameDef) -> Result<AgentSpec, String> {
+        if spec != "search" && !spec.starts_with("search:") {
+            return Err(format!(
+                "`{spec}`: only the search bot can see every secret; write search, search:N or search:N:POLICY"
+            ));
+        }
+        let (playouts, policy) = Search::parse_spec(spec, def)?;
+        Ok(AgentSpec::SearchSeeingAll { playouts, policy })
     }
 
     /// Every spec of `specs` parsed, or the first that does not name an agent of `def`.
@@ -91,6 +121,9 @@ impl AgentSpec {
             AgentSpec::Search { playouts, policy } => {
                 Agent::Search(Search::new(*playouts, policy.clone(), seed, seat))
             }
+            AgentSpec::SearchSeeingAll { playouts, policy } => Agent::Search(
+                Search::new(*playouts, policy.clone(), seed, seat).seeing_every_secret(),
+            ),
         }
     }
 }

@@ -165,14 +165,27 @@ pub fn duel(
     games: u32,
     cap: u32,
 ) -> Result<Duel, String> {
-    let mut out = Duel {
-        games,
-        ..Duel::default()
-    };
     let specs = [
         AgentSpec::parse(first, def)?,
         AgentSpec::parse(second, def)?,
     ];
+    duel_of(def, setup, specs, games, cap)
+}
+
+/// [`duel`] of two agents already made: `specs[0]` in seat 1 in odd games and seat 2 in even
+/// ones. The analyses that need an agent no name makes (the search bot that sees every
+/// secret, [`AgentSpec::seeing_every_secret`]) come here.
+pub fn duel_of(
+    def: &Arc<GameDef>,
+    setup: &Setup,
+    specs: [AgentSpec; 2],
+    games: u32,
+    cap: u32,
+) -> Result<Duel, String> {
+    let mut out = Duel {
+        games,
+        ..Duel::default()
+    };
     let hashed = crate::state::hashed_bytes();
     for g in 0..games {
         let me = (g % 2) as u8;

@@ -224,6 +224,8 @@ fn tables_are_made_over_the_wire_and_bad_requests_answered() {
         (vec!["person", "search"], "playouts"),
         (vec!["person", "search:100000"], "at most"),
         (vec!["person", "nobot"], "no agent"),
+        // Analysis only (`farebox sim --hidden-value`): it would read the person's secrets.
+        (vec!["person", "search-sees-all:10"], "never takes a seat"),
     ] {
         let e = c.create("curbside", &seats, WAIT).unwrap_err();
         assert!(e.contains(says), "{seats:?}: {e}");

@@ -26,6 +26,7 @@ mod new;
 mod play;
 mod playouts;
 mod shards;
+mod skill;
 mod taxi_derby_replay;
 mod tune;
 mod wheres_my_ride;

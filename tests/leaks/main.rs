@@ -161,6 +161,7 @@ fn the_search_finds_a_house_rule_leak() {
 }
 
 mod dicey_curves;
+mod evaluate;
 mod online;
 mod peeking_bots;
 mod taxi_and_critter;

@@ -56,6 +56,12 @@ pub(crate) struct Run<'a> {
 
 pub fn run(args: SimArgs, io: &mut Io) -> Result<i32, Fail> {
     let def = load_for_play(&args.game, io)?;
+    if args.skill_trace {
+        return crate::cli::cmd_skill::trace(&def, &args, io);
+    }
+    if args.hidden_value {
+        return crate::cli::cmd_skill::hidden_value(&def, &args, io);
+    }
     let bots = split_list(&args.bots, "--bots")?;
     if bots.is_empty() {
         return Err(Fail::Usage("--bots needs at least one agent".into()));

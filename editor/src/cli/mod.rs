@@ -16,6 +16,7 @@ pub mod cmd_replay;
 pub mod cmd_schema;
 pub mod cmd_serve;
 pub mod cmd_sim;
+pub mod cmd_skill;
 pub mod cmd_test;
 pub mod cmd_tune;
 pub mod cmd_validate;
@@ -409,6 +410,32 @@ pub struct SimArgs {
     /// and the shards it is compared with must use the same block.
     #[arg(long, default_value_t = farebox::figures::BLOCK, value_parser = clap::value_parser!(u64).range(1..=crate::common::MAX_GAMES))]
     pub block: u64,
+    /// Skill and luck: play the search bot at each of --budgets against a fixed opponent
+    /// (--against), two seats alternating, --games games a budget on the same seeds, and
+    /// say whether more thinking wins more ("skill pays") or not ("mostly luck").
+    #[arg(long, conflicts_with_all = ["vs", "rank", "forbid", "shard", "profile", "hidden_value"])]
+    pub skill_trace: bool,
+    /// With --skill-trace: playouts a decision, comma separated; 0 is no search (the mod's
+    /// first bot, else the random agent, which the search bot plays out with).
+    #[arg(long, default_value = "0,10,50", requires = "skill_trace")]
+    pub budgets: String,
+    /// With --skill-trace: the fixed opponent (default: the mod's first bot, else random).
+    #[arg(long, value_name = "AGENT", requires = "skill_trace")]
+    pub against: Option<String>,
+    /// Value of hidden information: the search bot (--search) seeing every secret against
+    /// the same bot seeing only what its seat may, two seats alternating; reports the
+    /// difference in win rate. For analysis only: the bot that sees every secret can never
+    /// take a seat in a game people play.
+    #[arg(long, conflicts_with_all = ["vs", "rank", "forbid", "shard", "profile"])]
+    pub hidden_value: bool,
+    /// With --hidden-value: the search bot, search:N or search:N:POLICY.
+    #[arg(
+        long,
+        value_name = "SPEC",
+        default_value = "search:50",
+        requires = "hidden_value"
+    )]
+    pub search: String,
 }
 
 #[derive(Debug, Args)]

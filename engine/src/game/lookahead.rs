@@ -241,6 +241,31 @@ impl Game {
         Ok(copy)
     }
 
+    /// For analysis only, never for a seat in play: a copy of the game with every card where
+    /// it really lies and every secret as it really is, the whole log kept, and only the
+    /// generator seeded anew from `seed` (so the dice to come stay unknown). The search bot
+    /// that sees every secret (`farebox sim --hidden-value`) plays on these where the honest
+    /// one plays on [`Game::determinized_on`]; `host` as there.
+    pub fn seen_whole(&self, seed: u64, host: Option<Host>) -> Result<Game, GameError> {
+        let mut state = Box::new((*self.state).clone());
+        state.rng = Rng::new(seed, 6);
+        let host = match host {
+            Some(h) if Arc::ptr_eq(h.def(), &self.def) => h,
+            _ => Host::new(self.def.clone(), self.host.limits())?,
+        };
+        Ok(Game {
+            def: self.def.clone(),
+            host,
+            state,
+            log: self.log.clone(),
+            history: self.history.clone(),
+            setup: self.setup.clone(),
+            spare: None,
+            standing: 0,
+            setting_up: false,
+        })
+    }
+
     /// Another game `seat` could not tell from this one: everything it may see is the same,
     /// everything hidden from it is dealt or drawn anew from `seed` (the hidden cards, the
     /// generator, and the secret variables it may not know, which the rules' `imagine` hook

@@ -80,6 +80,11 @@ pub struct Search {
     prior_vm: PriorVm,
     /// What failed in the playouts so far (see [`Failures`]).
     failures: std::cell::RefCell<Failures>,
+    /// Analysis only (`farebox sim --hidden-value`): the playouts start from the real game
+    /// with every secret as it is ([`Game::seen_whole`]) instead of a determinization for
+    /// the seat. [`crate::agent::AgentSpec::parse`] never makes such a bot, so no seat in
+    /// play can have one.
+    sees_all: bool,
 }
 
 /// The failures met in a search bot's playouts: script errors and limits reached in the rules,
@@ -273,7 +278,20 @@ impl Search {
             earlier: Default::default(),
             prior_vm: Default::default(),
             failures: Default::default(),
+            sees_all: false,
         }
+    }
+
+    /// This bot, seeing every secret: for measuring what hidden information is worth
+    /// (`farebox sim --hidden-value`), never for a seat in play.
+    pub fn seeing_every_secret(mut self) -> Search {
+        self.sees_all = true;
+        self
+    }
+
+    /// Whether this bot sees every secret (see [`Search::seeing_every_secret`]).
+    pub fn sees_all(&self) -> bool {
+        self.sees_all
     }
 
     pub fn playouts(&self) -> u32 {
@@ -349,7 +367,12 @@ impl Search {
                 let mut f = self.failures.borrow_mut();
                 f.playouts = f.playouts.saturating_add(1);
             }
-            let copy = match game.determinized_on(seat, seed, vm.take()) {
+            let copy = if self.sees_all {
+                game.seen_whole(seed, vm.take())
+            } else {
+                game.determinized_on(seat, seed, vm.take())
+            };
+            let copy = match copy {
                 Ok(c) => c,
                 Err(e) => {
                     self.failed(e.clone(), here, 0);
