@@ -10,6 +10,7 @@ use clap::Parser;
 pub mod accepted;
 pub mod card_brief;
 pub mod cli;
+pub mod colors;
 pub mod common;
 pub mod compare;
 pub mod edit;

@@ -886,125 +886,136 @@ pub fn print_decks(ctx: &mut Ctx<'_>, out: &mut Printed) -> Result<(), Vec<Strin
     } else {
         ctx.opts.paper
     };
-    let b = ctx.opts.bleed;
     let decks = ctx.def.decks.clone();
     for deck in &decks {
-        let (w, h) = size_of(ctx, deck);
-        let Some((grid, butted)) = chosen_grid(ctx, w, h, paper) else {
-            let how = if ctx.opts.gutter_fold {
-                " on half the paper, for a gutter fold,"
-            } else {
-                ""
-            };
-            return Err(vec![format!(
-                "deck `{}`: a {w}x{h} mm card with {b} mm bleed and its crop marks does not fit{how} on the paper ({}x{} mm)",
-                deck.id, paper.0, paper.1
-            )]);
+        print_deck(ctx, deck, paper, out)?;
+    }
+    Ok(())
+}
+
+/// One deck's sheets of faces and backs on `paper`.
+fn print_deck(
+    ctx: &mut Ctx<'_>,
+    deck: &DeckDef,
+    paper: (f32, f32),
+    out: &mut Printed,
+) -> Result<(), Vec<String>> {
+    let b = ctx.opts.bleed;
+    let (w, h) = size_of(ctx, deck);
+    let Some((grid, butted)) = chosen_grid(ctx, w, h, paper) else {
+        let how = if ctx.opts.gutter_fold {
+            " on half the paper, for a gutter fold,"
+        } else {
+            ""
         };
-        let per = grid.per_sheet();
-        let mut faces: Vec<(&CardDef, String)> = Vec::new();
-        for card in &deck.cards {
-            if ctx
-                .opts
-                .only
-                .as_ref()
-                .is_some_and(|o| !o.contains(&card.id))
-            {
-                continue;
-            }
-            let hash = card_hash(deck, card);
-            for _ in 0..card.count.max(1) {
-                faces.push((card, hash.clone()));
-            }
-        }
-        if faces.is_empty() {
+        return Err(vec![format!(
+            "deck `{}`: a {w}x{h} mm card with {b} mm bleed and its crop marks does not fit{how} on the paper ({}x{} mm)",
+            deck.id, paper.0, paper.1
+        )]);
+    };
+    let per = grid.per_sheet();
+    let mut faces: Vec<(&CardDef, String)> = Vec::new();
+    for card in &deck.cards {
+        if ctx
+            .opts
+            .only
+            .as_ref()
+            .is_some_and(|o| !o.contains(&card.id))
+        {
             continue;
         }
-        let spanned = ctx.file.decks.get(&deck.id);
-        let tpl = spanned.map(|t| t.get_ref());
-        let mut problems = Vec::new();
-        let sheets = faces.len().div_ceil(per);
-        let how = match (ctx.opts.gutter_fold, butted) {
-            (true, _) => " (fold down the middle, glue, then cut)",
-            (false, true) => " (cards butted: cut along the marks at the sheet's edges)",
-            (false, false) => "",
-        };
-        // Long-edge duplex and a gutter fold both put the back of the card at x at
-        // paper width - x - w.
-        let mirror = |t: &Rect| Rect::new(paper.0 - t.x - t.w, t.y, t.w, t.h);
-        let backs_of = |trims: &[Rect]| -> Vec<Item> {
-            let mirrored: Vec<Rect> = trims.iter().map(mirror).collect();
-            let mut items = Vec::new();
-            for (t, bl) in mirrored.iter().zip(bleeds(&mirrored, b)) {
-                items.extend(within(back(ctx, deck, tpl, *t), *t, bl, b));
-            }
-            items
-        };
-        for s in 0..sheets {
-            let chunk = &faces[s * per..((s + 1) * per).min(faces.len())];
-            let trims: Vec<Rect> = (0..chunk.len()).map(|i| grid.slot(i, w, h)).collect();
-            let drawn = bleeds(&trims, b);
-            let mut items = Vec::new();
-            for ((card, hash), (t, bl)) in chunk.iter().zip(trims.iter().zip(&drawn)) {
-                let one = face(ctx, deck, card, spanned, *t, hash, &mut problems);
-                items.extend(within(one, *t, *bl, b));
-                items.extend(notes(ctx, deck, card, *t));
-                out.cards.push(PrintedCard {
-                    deck: deck.id.clone(),
-                    id: card.id.clone(),
-                    hash: hash.clone(),
-                    page: out.pages.len(),
-                    trim: *t,
-                });
-            }
-            let label = format!("{}, sheet {}{how}", deck.name, s + 1);
-            if ctx.opts.gutter_fold {
-                let backs: Vec<Rect> = trims.iter().map(mirror).collect();
-                items.extend(backs_of(&trims));
-                items.extend(fold_line(paper));
-                let all: Vec<Rect> = trims.iter().chain(&backs).copied().collect();
-                let drawn: Vec<Rect> = drawn.iter().copied().chain(bleeds(&backs, b)).collect();
-                items.extend(crop_marks(&all, &drawn, paper));
-                out.pages.push(Page::sheet(paper, b, &all, items, label));
-                continue;
-            }
-            items.extend(crop_marks(&trims, &drawn, paper));
-            out.pages.push(Page::sheet(paper, b, &trims, items, label));
-            if ctx.opts.duplex {
-                let backs: Vec<Rect> = trims.iter().map(mirror).collect();
-                let mut items = backs_of(&trims);
-                items.extend(crop_marks(&backs, &bleeds(&backs, b), paper));
-                out.pages.push(Page::sheet(
-                    paper,
-                    b,
-                    &backs,
-                    items,
-                    format!("{}, backs of sheet {}", deck.name, s + 1),
-                ));
-            }
+        let hash = card_hash(deck, card);
+        for _ in 0..card.count.max(1) {
+            faces.push((card, hash.clone()));
         }
-        if !ctx.opts.duplex && !ctx.opts.gutter_fold {
-            // One sheet of backs, to print on the back of each sheet of faces by hand: the
-            // same slots, so it needs no mirroring when the paper is turned over sideways.
-            let n = faces.len().min(per);
-            let backs: Vec<Rect> = (0..n).map(|i| grid.slot(i, w, h)).collect();
-            let drawn = bleeds(&backs, b);
-            let mut items = Vec::new();
-            for (t, bl) in backs.iter().zip(&drawn) {
-                items.extend(within(back(ctx, deck, tpl, *t), *t, *bl, b));
-            }
-            items.extend(crop_marks(&backs, &drawn, paper));
+    }
+    if faces.is_empty() {
+        return Ok(());
+    }
+    let spanned = ctx.file.decks.get(&deck.id);
+    let tpl = spanned.map(|t| t.get_ref());
+    let mut problems = Vec::new();
+    let sheets = faces.len().div_ceil(per);
+    let how = match (ctx.opts.gutter_fold, butted) {
+        (true, _) => " (fold down the middle, glue, then cut)",
+        (false, true) => " (cards butted: cut along the marks at the sheet's edges)",
+        (false, false) => "",
+    };
+    // Long-edge duplex and a gutter fold both put the back of the card at x at
+    // paper width - x - w.
+    let mirror = |t: &Rect| Rect::new(paper.0 - t.x - t.w, t.y, t.w, t.h);
+    let backs_of = |trims: &[Rect]| -> Vec<Item> {
+        let mirrored: Vec<Rect> = trims.iter().map(mirror).collect();
+        let mut items = Vec::new();
+        for (t, bl) in mirrored.iter().zip(bleeds(&mirrored, b)) {
+            items.extend(within(back(ctx, deck, tpl, *t), *t, bl, b));
+        }
+        items
+    };
+    for s in 0..sheets {
+        let chunk = &faces[s * per..((s + 1) * per).min(faces.len())];
+        let trims: Vec<Rect> = (0..chunk.len()).map(|i| grid.slot(i, w, h)).collect();
+        let drawn = bleeds(&trims, b);
+        let mut items = Vec::new();
+        for ((card, hash), (t, bl)) in chunk.iter().zip(trims.iter().zip(&drawn)) {
+            let one = face(ctx, deck, card, spanned, *t, hash, &mut problems);
+            items.extend(within(one, *t, *bl, b));
+            items.extend(notes(ctx, deck, card, *t));
+            out.cards.push(PrintedCard {
+                deck: deck.id.clone(),
+                id: card.id.clone(),
+                hash: hash.clone(),
+                page: out.pages.len(),
+                trim: *t,
+            });
+        }
+        let label = format!("{}, sheet {}{how}", deck.name, s + 1);
+        if ctx.opts.gutter_fold {
+            let backs: Vec<Rect> = trims.iter().map(mirror).collect();
+            items.extend(backs_of(&trims));
+            items.extend(fold_line(paper));
+            let all: Vec<Rect> = trims.iter().chain(&backs).copied().collect();
+            let drawn: Vec<Rect> = drawn.iter().copied().chain(bleeds(&backs, b)).collect();
+            items.extend(crop_marks(&all, &drawn, paper));
+            out.pages.push(Page::sheet(paper, b, &all, items, label));
+            continue;
+        }
+        items.extend(crop_marks(&trims, &drawn, paper));
+        out.pages.push(Page::sheet(paper, b, &trims, items, label));
+        if ctx.opts.duplex {
+            let backs: Vec<Rect> = trims.iter().map(mirror).collect();
+            let mut items = backs_of(&trims);
+            items.extend(crop_marks(&backs, &bleeds(&backs, b), paper));
             out.pages.push(Page::sheet(
                 paper,
                 b,
                 &backs,
                 items,
-                format!("{}, backs{how}", deck.name),
+                format!("{}, backs of sheet {}", deck.name, s + 1),
             ));
         }
-        for p in problems {
-            ctx.warn(p);
+    }
+    if !ctx.opts.duplex && !ctx.opts.gutter_fold {
+        // One sheet of backs, to print on the back of each sheet of faces by hand: the
+        // same slots, so it needs no mirroring when the paper is turned over sideways.
+        let n = faces.len().min(per);
+        let backs: Vec<Rect> = (0..n).map(|i| grid.slot(i, w, h)).collect();
+        let drawn = bleeds(&backs, b);
+        let mut items = Vec::new();
+        for (t, bl) in backs.iter().zip(&drawn) {
+            items.extend(within(back(ctx, deck, tpl, *t), *t, *bl, b));
         }
+        items.extend(crop_marks(&backs, &drawn, paper));
+        out.pages.push(Page::sheet(
+            paper,
+            b,
+            &backs,
+            items,
+            format!("{}, backs{how}", deck.name),
+        ));
+    }
+    for p in problems {
+        ctx.warn(p);
     }
     Ok(())
 }

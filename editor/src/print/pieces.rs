@@ -23,7 +23,7 @@ const ROOM: f32 = MARGIN + 8.0;
 
 /// The colour of seat `s` (0-based) as the Studio shows it.
 fn seat_rgb(ctx: &Ctx<'_>, s: usize) -> Rgb {
-    let c = crate::studio::board_view::color::seat_color(ctx.def, s as u8);
+    let c = crate::colors::seat_color(ctx.def, s as u8);
     ctx.ink(Rgb(c.r(), c.g(), c.b()))
 }
 

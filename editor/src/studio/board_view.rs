@@ -21,7 +21,6 @@ use farebox::{GameDef, board::Board, game::View};
 
 mod camera;
 mod cards;
-pub mod color;
 mod graph;
 mod grid;
 mod marks;
@@ -31,6 +30,7 @@ mod track;
 pub(crate) use grid::paint_tile;
 pub(crate) use marks::PAPER;
 
+pub(crate) use crate::colors as color;
 use camera::{navigate, rect_key};
 pub(crate) use color::{ink_on, prop_color};
 pub use color::{name_color, seat_color};
@@ -157,8 +157,7 @@ pub(crate) const MIN_TEXT: f32 = 11.0;
 pub(crate) const TABLE: Color32 = Color32::from_rgb(0x2b, 0x3a, 0x3e);
 /// Marks of the spots a person may act on.
 pub(crate) const ACTION: Color32 = Color32::from_rgb(0x3d, 0xe8, 0xff);
-/// Ink: text and outlines on light surfaces.
-pub(crate) const INK: Color32 = Color32::from_rgb(0x22, 0x24, 0x28);
+pub(crate) use crate::colors::INK;
 /// Views at least this wide show the legend open, beside the fitted board.
 const WIDE: f32 = 760.0;
 /// The room the open legend takes.

@@ -264,9 +264,10 @@ fn failed_search_playouts_are_shown_above_the_figures_and_hold_accept() {
     let (dir, folder) = copy_of("curbside");
     let rules = folder.join("rules/curbside.luau");
     let text = std::fs::read_to_string(&rules).unwrap();
+    // Curbside's own evaluate hook, made to fail.
     let failing = text.replacen(
-        "\tscore = function(",
-        "\tevaluate = function(_g, _seat: number): number\n\t\terror(\"the gauge sticks\")\n\tend,\n\tscore = function(",
+        "\t\treturn evaluate(seat)",
+        "\t\terror(\"the gauge sticks\")",
         1,
     );
     assert_ne!(failing, text);

@@ -151,32 +151,9 @@ fn timing(c: &ContentFigure) -> Option<f64> {
         .reduce(f64::max)
 }
 
-/// Draws the table; returns the id the person asked to forbid ("Without it"), if any.
-pub fn table_ui(
-    ui: &mut Ui,
-    t: &mut Table,
-    def: &GameDef,
-    now: &Figures,
-    accepted: Option<&Figures>,
-    can_forbid: bool,
-) -> Option<String> {
-    let mut rows = lines(def, now, accepted);
-    if rows.is_empty() {
-        ui.weak("No card, tile, piece or option was held or played in these games.");
-        return None;
-    }
-    ui.horizontal(|ui| {
-        let l = ui.label("Filter");
-        ui.add(egui::TextEdit::singleline(&mut t.filter).desired_width(160.0))
-            .labelled_by(l.id);
-    });
-    let needle = t.filter.trim().to_lowercase();
-    if !needle.is_empty() {
-        rows.retain(|r| {
-            r.key.to_lowercase().contains(&needle) || r.name.to_lowercase().contains(&needle)
-        });
-    }
-    // Rows without the figure sort after every row with it, either way round.
+/// Sorts the rows as the table's heading asks. Rows without the figure sort after every
+/// row with it, either way round.
+fn sort_rows(rows: &mut [Line], t: &Table) {
     let key = |r: &Line| -> Option<f64> {
         match t.sort {
             SortBy::Held => Some(r.now.games_held as f64),
@@ -207,6 +184,37 @@ pub fn table_ui(
         };
         if t.descending { o.reverse() } else { o }
     });
+}
+
+/// How wide the "In words" column wraps its sentences, in points.
+const WORDS_WIDTH: f32 = 360.0;
+
+/// Draws the table; returns the id the person asked to forbid ("Without it"), if any.
+pub fn table_ui(
+    ui: &mut Ui,
+    t: &mut Table,
+    def: &GameDef,
+    now: &Figures,
+    accepted: Option<&Figures>,
+    can_forbid: bool,
+) -> Option<String> {
+    let mut rows = lines(def, now, accepted);
+    if rows.is_empty() {
+        ui.weak("No card, tile, piece or option was held or played in these games.");
+        return None;
+    }
+    ui.horizontal(|ui| {
+        let l = ui.label("Filter");
+        ui.add(egui::TextEdit::singleline(&mut t.filter).desired_width(160.0))
+            .labelled_by(l.id);
+    });
+    let needle = t.filter.trim().to_lowercase();
+    if !needle.is_empty() {
+        rows.retain(|r| {
+            r.key.to_lowercase().contains(&needle) || r.name.to_lowercase().contains(&needle)
+        });
+    }
+    sort_rows(&mut rows, t);
     let mut forbid = None;
     egui::ScrollArea::horizontal()
         .id_salt("outcomes-content-scroll")
@@ -284,49 +292,11 @@ pub fn table_ui(
                         SortBy::Dead,
                         "Cards: the share of the seats holding it that still held it at the end without ever playing it",
                     );
-                    ui.strong("In words");
                     ui.label("");
+                    ui.strong("In words");
                     ui.end_row();
                     for r in &rows {
-                        ui.label(r.kind);
-                        ui.label(r.key);
-                        ui.label(crate::common::cut(&r.name, 48));
-                        ui.label(r.now.games_held.to_string());
-                        ui.label(rate(r.now.win_rate_held, r.now.win_rate_held_interval))
-                            .on_hover_text(format!(
-                                "Seats that did not hold it: {}",
-                                rate(r.now.win_rate_not_held, r.now.win_rate_not_held_interval)
-                            ));
-                        ui.label(r.now.games_played.to_string());
-                        ui.label(rate(r.now.win_rate_played, r.now.win_rate_played_interval))
-                            .on_hover_text(format!(
-                                "Seats that did not play it: {}",
-                                rate(
-                                    r.now.win_rate_not_played,
-                                    r.now.win_rate_not_played_interval
-                                )
-                            ));
-                        ui.label(effect(Some(r.now)));
-                        ui.label(effect(r.accepted));
-                        ui.label(match timing(r.now) {
-                            Some(x) => format!("{:.1} pts", x * 100.0),
-                            None => "—".into(),
-                        });
-                        ui.label(rate(r.now.dead_rate, r.now.dead_rate_interval));
-                        let words = crate::runs::why_lines(&r.name, r.now);
-                        if words.is_empty() {
-                            ui.label("—");
-                        } else {
-                            ui.label(format!("{}.", words.join(". ")));
-                        }
-                        if ui
-                            .add_enabled(can_forbid, egui::Button::new("Without it").small())
-                            .on_hover_text(format!(
-                                "Run again with every action that names `{}` forbidden to the bots: the change in the figures is what it is worth",
-                                r.id
-                            ))
-                            .clicked()
-                        {
+                        if row_ui(ui, r, can_forbid) {
                             forbid = Some(r.id.clone());
                         }
                         ui.end_row();
@@ -334,6 +304,55 @@ pub fn table_ui(
                 });
         });
     forbid
+}
+
+/// One row of the table; true when its "Without it" was clicked.
+fn row_ui(ui: &mut Ui, r: &Line, can_forbid: bool) -> bool {
+    ui.label(r.kind);
+    ui.label(r.key);
+    ui.label(crate::common::cut(&r.name, 48));
+    ui.label(r.now.games_held.to_string());
+    ui.label(rate(r.now.win_rate_held, r.now.win_rate_held_interval))
+        .on_hover_text(format!(
+            "Seats that did not hold it: {}",
+            rate(r.now.win_rate_not_held, r.now.win_rate_not_held_interval)
+        ));
+    ui.label(r.now.games_played.to_string());
+    ui.label(rate(r.now.win_rate_played, r.now.win_rate_played_interval))
+        .on_hover_text(format!(
+            "Seats that did not play it: {}",
+            rate(
+                r.now.win_rate_not_played,
+                r.now.win_rate_not_played_interval
+            )
+        ));
+    ui.label(effect(Some(r.now)));
+    ui.label(effect(r.accepted));
+    ui.label(match timing(r.now) {
+        Some(x) => format!("{:.1} pts", x * 100.0),
+        None => "—".into(),
+    });
+    ui.label(rate(r.now.dead_rate, r.now.dead_rate_interval));
+    let without = ui
+        .add_enabled(can_forbid, egui::Button::new("Without it").small())
+        .on_hover_text(format!(
+            "Run again with every action that names `{}` forbidden to the bots: the change in the figures is what it is worth",
+            r.id
+        ))
+        .clicked();
+    // The sentences wrap in a column of their own width, last, so the
+    // row's figures and its button stay in view.
+    let words = crate::runs::why_lines(&r.name, r.now);
+    let text = if words.is_empty() {
+        "—".to_string()
+    } else {
+        format!("{}.", words.join(". "))
+    };
+    ui.allocate_ui(egui::vec2(WORDS_WIDTH, 0.0), |ui| {
+        ui.set_max_width(WORDS_WIDTH);
+        ui.add(egui::Label::new(text).wrap());
+    });
+    without
 }
 
 /// For the Decks & tables tab: per card id, its win rate when played now and in the

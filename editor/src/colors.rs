@@ -1,12 +1,14 @@
-//! The colours of the board view: each seat's (from a colour word or hex code in its name, else
-//! the palette's next colour far enough from the taken ones), a property's, and ink that reads
-//! on a given ground.
+//! The colours of seats and content, shared by the Studio's board view and the printed
+//! edition, so a seat's pieces are the same colour on screen and on paper: each seat's (from
+//! a colour word or hex code in its name, else the palette's next colour far enough from the
+//! taken ones), a property's, and ink that reads on a given ground.
 
 use eframe::egui::{self, Color32};
 use farebox::GameDef;
 use farebox::value::Value;
 
-use super::INK;
+/// Ink: text and outlines on light surfaces.
+pub const INK: Color32 = Color32::from_rgb(0x22, 0x24, 0x28);
 
 /// The colour of a seat's pieces and labels: the colour a seat's name says ("Yellow", "Red"),
 /// else one of a set of distinct colours that no other seat's name has taken.
@@ -58,7 +60,7 @@ pub fn name_color(name: &str) -> Option<Color32> {
         .find_map(|w| color_word(&w.to_lowercase()))
 }
 
-pub(super) fn color_word(w: &str) -> Option<Color32> {
+pub(crate) fn color_word(w: &str) -> Option<Color32> {
     let rgb = |r, g, b| Some(Color32::from_rgb(r, g, b));
     match w {
         "yellow" => rgb(0xf2, 0xc3, 0x18),
@@ -82,13 +84,13 @@ pub(super) fn color_word(w: &str) -> Option<Color32> {
     }
 }
 
-pub(super) fn color_distance(a: Color32, b: Color32) -> f32 {
+pub(crate) fn color_distance(a: Color32, b: Color32) -> f32 {
     let d = |x: u8, y: u8| (x as f32 - y as f32).powi(2);
     (d(a.r(), b.r()) + d(a.g(), b.g()) + d(a.b(), b.b())).sqrt()
 }
 
 /// A "#rrggbb" colour.
-pub(super) fn hex_color(s: &str) -> Option<Color32> {
+pub(crate) fn hex_color(s: &str) -> Option<Color32> {
     let h = s.strip_prefix('#')?;
     if h.len() != 6 || !h.is_ascii() {
         return None;
