@@ -186,8 +186,8 @@ fn sort_rows(rows: &mut [Line], t: &Table) {
     });
 }
 
-/// How wide the "In words" column wraps its sentences, in points.
-const WORDS_WIDTH: f32 = 360.0;
+/// How wide the "In words" column is, in points.
+const WORDS_WIDTH: f32 = 320.0;
 
 /// Draws the table; returns the id the person asked to forbid ("Without it"), if any.
 pub fn table_ui(
@@ -340,18 +340,17 @@ fn row_ui(ui: &mut Ui, r: &Line, can_forbid: bool) -> bool {
             r.id
         ))
         .clicked();
-    // The sentences wrap in a column of their own width, last, so the
-    // row's figures and its button stay in view.
+    // The sentences sit last, cut to the column's width so every row stays one line and its
+    // figures and button stay in view; the whole of them on hover (and in `farebox sim`).
     let words = crate::runs::why_lines(&r.name, r.now);
-    let text = if words.is_empty() {
-        "—".to_string()
+    if words.is_empty() {
+        ui.label("—");
     } else {
-        format!("{}.", words.join(". "))
-    };
-    ui.allocate_ui(egui::vec2(WORDS_WIDTH, 0.0), |ui| {
-        ui.set_max_width(WORDS_WIDTH);
-        ui.add(egui::Label::new(text).wrap());
-    });
+        let text = format!("{}.", words.join(". "));
+        let size = egui::vec2(WORDS_WIDTH, ui.spacing().interact_size.y);
+        ui.add_sized(size, egui::Label::new(text.as_str()).truncate())
+            .on_hover_text(text);
+    }
     without
 }
 
