@@ -41,19 +41,7 @@ fn the_skill_trace_tells_pure_luck_from_pure_skill() {
     assert!(rate(&skill, 1) > 0.8, "{skill}");
     assert!((rate(&luck, 1) - rate(&luck, 0)).abs() < 0.25, "{luck}");
 
-    let game = toy("tiny-nim");
-    let r = farebox(&[
-        "sim",
-        &game,
-        "--skill-trace",
-        "--budgets",
-        "0,40",
-        "--games",
-        "40",
-        "--seed",
-        "700000",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let r = text_trace("tiny-nim");
     assert!(
         r.out.contains("budget 0 (random, no search): won "),
         "{}",
@@ -65,19 +53,8 @@ fn the_skill_trace_tells_pure_luck_from_pure_skill() {
         "{}",
         r.out
     );
+    let r = text_trace("high-roll");
     let game = toy("high-roll");
-    let r = farebox(&[
-        "sim",
-        &game,
-        "--skill-trace",
-        "--budgets",
-        "0,40",
-        "--games",
-        "40",
-        "--seed",
-        "700000",
-    ]);
-    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
     assert!(
         r.out
             .contains("mostly luck: more thinking did not win clearly more"),
@@ -186,4 +163,22 @@ fn the_search_bot_that_sees_every_secret_never_takes_a_seat() {
         assert!(r.out.is_empty(), "{args:?} played: {}", r.out);
     }
     assert!(!Path::new(&out).exists(), "no game was recorded");
+}
+
+/// `sim TOY --skill-trace` at budgets 0 and 40, as text, 40 games from seed 700000.
+fn text_trace(name: &str) -> super::run::Run {
+    let game = toy(name);
+    let r = farebox(&[
+        "sim",
+        &game,
+        "--skill-trace",
+        "--budgets",
+        "0,40",
+        "--games",
+        "40",
+        "--seed",
+        "700000",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    r
 }
