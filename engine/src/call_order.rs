@@ -321,7 +321,7 @@ fn new_lines(game: &Game, from: usize) -> Vec<String> {
         .get(from..)
         .unwrap_or_default()
         .iter()
-        .map(|l| l.text.clone())
+        .map(|l| l.text.to_string())
         .collect()
 }
 

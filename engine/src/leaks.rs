@@ -211,7 +211,7 @@ fn search_game(g: &mut Game, seed: u64, cap: usize) -> Option<Leak> {
                 .unwrap_or_default()
                 .iter()
                 .filter(|e| e.seen.by(viewer))
-                .map(|e| e.text.as_str())
+                .map(|e| &*e.text)
                 .collect();
             let mut view = g.view(viewer);
             view.log.clear();

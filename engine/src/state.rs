@@ -417,7 +417,9 @@ impl<'a> Print<'a> {
 pub struct LogEntry {
     pub turn: u32,
     pub seat: Option<u8>,
-    pub text: String,
+    /// Shared: copies of the log (a search bot's determinizations, snapshots) share each
+    /// line's text instead of copying it.
+    pub text: std::sync::Arc<str>,
     pub seen: Seen,
 }
 

@@ -210,7 +210,7 @@ fn lines(game: &Game, viewer: Option<u8>, (from, to): (usize, usize), out: &mut 
     let to = to.min(log.len());
     for e in log.get(from.min(to)..to).unwrap_or_default() {
         if e.seen.by(viewer) {
-            out.push(Told::Line(e.text.clone()));
+            out.push(Told::Line(e.text.to_string()));
         }
     }
 }

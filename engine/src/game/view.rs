@@ -121,7 +121,7 @@ fn view_with(
         log: log
             .iter()
             .filter(|l| l.seen.by(seat))
-            .map(|l| l.text.clone())
+            .map(|l| l.text.to_string())
             .collect(),
         result: s.result.clone(),
     }

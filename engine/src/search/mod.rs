@@ -30,6 +30,8 @@ use crate::rng::Rng;
 use crate::script::{Host, PlayoutAt, ScriptError};
 use crate::state::GameResult;
 
+mod paired;
+
 /// Playouts per decision of a bare `search`.
 pub const DEFAULT_PLAYOUTS: u32 = 200;
 /// The most playouts a spec may ask for.
@@ -396,6 +398,13 @@ impl Search {
                     let (pick, prior) = self.ask_bot(game, id, actions, &allowed, asking);
                     bot_pick = pick;
                     t.prior = prior;
+                }
+                // With a scripted playout bot and its choice known, the root compares a few
+                // candidates on the same imagined games instead (see `paired`).
+                if let (Some(id), Some(p)) = (self.pairs_at_root(), t.prior) {
+                    let at = Here { playout: 0, ..here };
+                    let c = self.paired(game, copy, actions, &allowed, p, id, at);
+                    return Ok(self.decided_on(allowed[c], bot_pick));
                 }
                 tree = Some(t);
             }

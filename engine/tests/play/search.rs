@@ -127,14 +127,14 @@ fn the_smallest_search_plays_as_the_mods_bot_and_more_playouts_leave_it_for_a_be
         let i = one.choose(&mut g, &actions).unwrap();
         assert_eq!(actions[i], "add 1", "search:1 at {total}");
     }
-    // At 18, "add 3" wins at once; the plodder's "add 1" lets the other seat win. With
-    // enough playouts the search leaves the bot's move for it.
+    // At 19, "add 2" wins at once; the plodder's "add 1" leaves 20 for the other seat to
+    // win. With enough playouts the search leaves the bot's move for it.
     let mut g = Game::new(def.clone(), Setup::new(2, 1)).unwrap();
-    g.eval("game.add_counter('total', 18)").unwrap();
+    g.eval("game.add_counter('total', 19)").unwrap();
     let actions = g.legal_actions().unwrap();
     let mut many = Agent::from_spec("search:100", &def, 1, 0).unwrap();
     let i = many.choose(&mut g, &actions).unwrap();
-    assert_eq!(actions[i], "add 3");
+    assert_eq!(actions[i], "add 2");
 }
 
 #[test]
@@ -438,4 +438,88 @@ fn taxi_derby_search_chooses_only_by_what_its_seat_sees() {
 #[test]
 fn wheres_my_ride_search_chooses_only_by_what_its_seat_sees() {
     assert!(same_choice_whatever_is_hidden("wheres-my-ride", "search:6:random", 3) >= 4);
+}
+
+// Edge: each turn a seat takes "plain" or "edge" and then rolls a twenty-sided die into its
+// total; "edge" adds one more. After 30 turns each the higher total wins. The mod's bot always
+// takes "plain". The one-point edge is small beside the dice, so only games compared on the
+// same rolls show it: the search must see it at a small budget.
+const EDGE_MANIFEST: &str = r#"
+id = "edge"
+name = "Edge"
+version = "1.0.0"
+engine = "0.1"
+players = { min = 2, max = 2 }
+scripts = ["rules/r.luau"]
+[[bots]]
+id = "plain"
+name = "Plain"
+description = "Never takes the edge."
+script = "bots/plain.luau"
+"#;
+
+const EDGE_RULES: &str = r#"
+return {
+  setup = function(_g)
+    game.set("t1", 0)
+    game.set("t2", 0)
+    game.set("turns", 0)
+  end,
+  actions = function(_g, _seat)
+    return { "plain", "edge" }
+  end,
+  apply = function(_g, seat, action)
+    local key = "t" .. seat
+    local add = game.roll(20) + (if action == "edge" then 1 else 0)
+    game.set(key, game.get(key) + add)
+    local turns = game.get("turns") + 1
+    game.set("turns", turns)
+    if turns >= 60 then
+      local a, b = game.get("t1"), game.get("t2")
+      game.finish({ if a >= b then 1 else 2, if b >= a then 1 else 2 }, { a, b }, "all rolled")
+    else
+      game.end_turn()
+    end
+  end,
+  evaluate = function(_g, seat)
+    local mine, theirs = game.get("t" .. seat), game.get("t" .. (3 - seat))
+    return math.clamp(0.5 + (mine - theirs) / 400, 0, 1)
+  end,
+}
+"#;
+
+const PLAIN: &str = r#"
+return {
+  choose = function(_game, _seat, _actions)
+    return 1
+  end,
+}
+"#;
+
+/// The root compares its candidates on the same imagined games (the same rolls), so a
+/// one-point edge among twenty-sided dice shows at 20 playouts; compared on different rolls
+/// it would be lost in their spread, and the search would keep its bot's "plain".
+#[test]
+fn the_search_sees_a_small_edge_by_comparing_moves_on_the_same_rolls() {
+    let def = Arc::new(support::mem_mod(
+        "edge",
+        &[
+            ("mod.toml", EDGE_MANIFEST),
+            ("rules/r.luau", EDGE_RULES),
+            ("bots/plain.luau", PLAIN),
+        ],
+    ));
+    for seed in 1..=5 {
+        let mut g = Game::new(def.clone(), Setup::new(2, seed)).unwrap();
+        let actions = g.legal_actions().unwrap();
+        let mut one = Agent::from_spec("search:1", &def, seed, 0).unwrap();
+        let i = one.choose(&mut g, &actions).unwrap();
+        assert_eq!(
+            actions[i], "plain",
+            "search:1 plays as its bot (seed {seed})"
+        );
+        let mut some = Agent::from_spec("search:20", &def, seed, 0).unwrap();
+        let i = some.choose(&mut g, &actions).unwrap();
+        assert_eq!(actions[i], "edge", "seed {seed}");
+    }
 }

@@ -318,7 +318,7 @@ fn compare(
             let log = g.log().get(from..).unwrap_or_default();
             log.iter()
                 .filter(|l| l.seen.by(Some(seat)))
-                .map(|l| l.text.clone())
+                .map(|l| l.text.to_string())
                 .collect()
         };
         let own = |g: &Game, from: usize| (shown(g, Some(seat)), lines(g, from));
@@ -349,7 +349,7 @@ fn compare(
                 .unwrap_or_default()
                 .iter()
                 .filter(|l| l.seen.by(seat))
-                .map(|l| l.text.clone())
+                .map(|l| l.text.to_string())
                 .collect()
         };
         let (was, now) = (lines(old, old_log), lines(new, new_log));

@@ -222,7 +222,7 @@ pub(super) fn register(lua: &Lua, t: &Table) -> R<()> {
             let line = LogEntry {
                 turn,
                 seat: Some(active),
-                text,
+                text: text.into(),
                 seen,
             };
             room_for(lua, c, line.footprint())?;
