@@ -28,6 +28,7 @@ use farebox::GameDef;
 use crate::accepted::{Accepted, SNAPSHOT, Settings, read_snapshot, write_snapshot};
 use crate::common::{MAX_GAMES, plural};
 use settings::{defaults, describe, fit, per_seat, same_settings, settings_ui};
+pub use sweep::shards_dropped;
 
 /// A mod to play: its name as shown, what loaded, and the folder its snapshot lives in.
 pub struct Target {

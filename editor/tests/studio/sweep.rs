@@ -277,7 +277,8 @@ fn shard_files_that_do_not_belong_together_are_refused_with_the_words_of_merge()
         assert!(h.query_by_label(&shown).is_some(), "not shown: {shown}");
         assert!(!h.state().as_ref().unwrap().outcomes.shows_merged());
     }
-    // The two that belong together are merged and shown.
+    // The two that belong together are merged and shown, dropped on another tab.
+    show_tab(&mut h, "Play");
     drop_files(&mut h, &[a.clone(), alone.clone()]);
     wait_merged(&mut h);
     until_shown(

@@ -142,7 +142,7 @@ impl Sweep {
             egui::TextEdit::multiline(&mut self.paths)
                 .desired_rows(2)
                 .desired_width(f32::INFINITY)
-                .hint_text("sweeps/curbside-shards"),
+                .hint_text("a folder of shard-*.json files, or the files, one a line"),
         )
         .labelled_by(l.id);
         let ready = self.merging.is_none() && !self.paths.trim().is_empty();
@@ -316,6 +316,20 @@ impl Sweep {
             }
         }
     }
+}
+
+/// Whether files dropped on the window this frame look like shard files or their folder
+/// (`shard-*.json`, or a folder), for the Studio to show the Outcomes tab, which merges them.
+pub fn shards_dropped(ctx: &egui::Context) -> bool {
+    ctx.input(|i| {
+        i.raw.dropped_files.iter().any(|f| {
+            let p = f.path();
+            p.is_dir()
+                || p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("shard-") && n.ends_with(".json"))
+        })
+    })
 }
 
 /// The shard files `paths` name: each file as it is, each folder's `shard-*.json` files.
