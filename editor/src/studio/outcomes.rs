@@ -382,6 +382,7 @@ impl Outcomes {
                     "{line}; they are listed above. Accepting would make `farebox test` expect them: fix what fails and run again, or use \"{}\" to record them as they are",
                     accept_failed_label(*n)
                 ),
+                _ if self.shows_merged() => "Figures merged from shard files are not accepted: `farebox test` plays the accepted settings again, so press Run to play them here and accept that run".to_string(),
                 _ => "Needs a complete run of the mod as it is now".to_string(),
             };
             if ui

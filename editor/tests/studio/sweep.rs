@@ -188,6 +188,8 @@ fn a_cluster_script_plays_the_tab_settings_and_its_shards_show_the_figures_of_a_
     wait_merged(&mut h);
     assert!(h.state().as_ref().unwrap().outcomes.shows_merged());
     until_shown(&mut h, "Merged from 3 shard files: 1,100 games");
+    // Merged figures are not accepted: `farebox test` would play them again here.
+    assert!(egui_kittest::kittest::NodeT::accesskit_node(&h.get_by_label("Accept")).is_disabled());
     // The content table sorts as a run's does (the order is kept for the run below).
     h.get_by_label("Win rate when held (95%)").click();
     settle(&mut h);
