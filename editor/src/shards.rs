@@ -12,7 +12,7 @@
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use farebox::figures::Block;
+use farebox::figures::{Block, Tally};
 use serde::{Deserialize, Serialize};
 
 use crate::common::{Fail, shown_path};
@@ -311,6 +311,53 @@ pub fn blocks_in_order(files: &[(PathBuf, ShardFile)]) -> Result<Vec<&Block>, Fa
         return Err(missing(settings, next..total));
     }
     Ok(out)
+}
+
+/// The figures of the whole range that `files` hold, played on `def` (the mod named `spec`):
+/// the checks of [`blocks_in_order`], then the mod's content against the files', then the
+/// blocks merged in seed order. `farebox merge` and the Studio's Outcomes tab both merge
+/// this way, so they refuse the same files with the same words.
+pub fn merge(
+    files: &[(PathBuf, ShardFile)],
+    def: &farebox::GameDef,
+    spec: &str,
+) -> Result<farebox::figures::Stats, Fail> {
+    let blocks = blocks_in_order(files)?;
+    let Some((first_path, first)) = files.first() else {
+        return Err(Fail::Usage("merge needs at least one shard file".into()));
+    };
+    if def.id != first.mod_id {
+        return Err(Fail::Invalid(format!(
+            "{} was played on mod `{}`, and {} is mod `{}`: merge shards with the mod they were played on",
+            shown_path(first_path),
+            crate::common::shown(&first.mod_id, crate::common::MAX_SHOWN),
+            crate::common::shown(spec, crate::common::MAX_SHOWN),
+            def.id
+        )));
+    }
+    if def.content_hash != first.content_hash {
+        return Err(Fail::Invalid(format!(
+            "{} has changed since {} was played (content {} then, {} now): merge with the files the shards were played on",
+            crate::common::shown(spec, crate::common::MAX_SHOWN),
+            shown_path(first_path),
+            short(&first.content_hash),
+            short(&def.content_hash)
+        )));
+    }
+    let s = &first.settings;
+    let tally = Tally::from_blocks(
+        def,
+        s.players,
+        s.block,
+        blocks.into_iter().cloned().collect::<Vec<_>>().as_slice(),
+    )
+    .map_err(|i| {
+        Fail::Invalid(format!(
+            "block {i} of the shards does not fit {} with {} players; the files are damaged",
+            def.name, s.players
+        ))
+    })?;
+    Ok(tally.stats())
 }
 
 /// The refusal for blocks no file holds.

@@ -1,11 +1,9 @@
 //! `farebox merge`: the shard files of a sweep merged into the figures of the whole range,
 //! printed as `farebox sim` prints them (see `crate::shards`).
 
-use farebox::figures::{Block, Tally};
-
 use crate::cli::MergeArgs;
 use crate::cli::cmd_sim::{Run, show};
-use crate::common::{Fail, Io, MAX_SHOWN, load_for_play, shown, shown_path};
+use crate::common::{Fail, Io, MAX_SHOWN, load_for_play, shown};
 use crate::runs::forbid_of;
 use crate::shards;
 
@@ -14,12 +12,12 @@ pub fn run(args: MergeArgs, io: &mut Io) -> Result<i32, Fail> {
     for path in &args.files {
         files.push((path.clone(), shards::read(path)?));
     }
-    let blocks: Vec<Block> = shards::blocks_in_order(&files)?
-        .into_iter()
-        .cloned()
-        .collect();
-    let (first_path, first) = &files[0];
+    let Some((_, first)) = files.first() else {
+        return Err(Fail::Usage("merge needs at least one shard file".into()));
+    };
     let spec = args.game.as_deref().unwrap_or(&first.game);
+    // The files are checked against each other before the mod is looked for.
+    shards::blocks_in_order(&files)?;
     let def = load_for_play(spec, io).map_err(|e| match e {
         Fail::Usage(m) if args.game.is_none() => Fail::Usage(format!(
             "{m}; the shards were played on `{}`: give its folder with --mod PATH",
@@ -27,23 +25,9 @@ pub fn run(args: MergeArgs, io: &mut Io) -> Result<i32, Fail> {
         )),
         other => other,
     })?;
-    if def.content_hash != first.content_hash {
-        return Err(Fail::Invalid(format!(
-            "{} has changed since {} was played (content {} then, {} now): merge with the files the shards were played on",
-            shown(spec, MAX_SHOWN),
-            shown_path(first_path),
-            first.content_hash.get(..12).unwrap_or(&first.content_hash),
-            def.content_hash.get(..12).unwrap_or(&def.content_hash)
-        )));
-    }
+    let stats = shards::merge(&files, &def, spec)?;
     let s = &first.settings;
     let forbid = forbid_of(&def, &s.forbid, s.forbid_seat, s.players)?;
-    let tally = Tally::from_blocks(&def, s.players, s.block, &blocks).map_err(|i| {
-        Fail::Invalid(format!(
-            "block {i} of the shards does not fit {} with {} players; the files are damaged",
-            def.name, s.players
-        ))
-    })?;
     let run = Run {
         game: &first.game,
         def: &def,
@@ -57,5 +41,5 @@ pub fn run(args: MergeArgs, io: &mut Io) -> Result<i32, Fail> {
         profile: None,
         time: None,
     };
-    show(&run, &tally.stats(), args.json, io)
+    show(&run, &stats, args.json, io)
 }

@@ -241,6 +241,10 @@ impl Studio {
         self.poll();
         let mut out = std::mem::take(&mut self.commands);
         self.shortcuts(ui, &mut out);
+        // Shard files dropped on any tab of an open mod are the Outcomes tab's to merge.
+        if self.project.is_some() && outcomes::shards_dropped(ui.ctx()) {
+            self.tab = Tab::Outcomes;
+        }
         self.top_bar(ui, &mut out);
         if matches!(self.tab, Tab::Board | Tab::Data) {
             self.outcomes_strip(ui, &mut out);

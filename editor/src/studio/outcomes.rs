@@ -14,6 +14,8 @@ pub mod content;
 mod figures;
 mod run;
 mod settings;
+mod slurm;
+mod sweep;
 mod tune;
 
 use std::path::PathBuf;
@@ -26,6 +28,7 @@ use farebox::GameDef;
 use crate::accepted::{Accepted, SNAPSHOT, Settings, read_snapshot, write_snapshot};
 use crate::common::{MAX_GAMES, plural};
 use settings::{defaults, describe, fit, per_seat, same_settings, settings_ui};
+pub use sweep::shards_dropped;
 
 /// A mod to play: its name as shown, what loaded, and the folder its snapshot lives in.
 pub struct Target {
@@ -59,6 +62,8 @@ pub struct Outcomes {
     failed_pick: std::cell::Cell<Option<(usize, u64)>>,
     /// "Tune…": the tuner's form, search and proposal.
     tune: tune::Tune,
+    /// Shard files opened here, and the script of a sweep on a cluster.
+    sweep: sweep::Sweep,
 }
 
 /// What the grid and the summary lines show, worked out when the result or the snapshot
@@ -103,6 +108,7 @@ impl Outcomes {
             open_failed: None,
             failed_pick: std::cell::Cell::new(None),
             tune: tune::Tune::default(),
+            sweep: sweep::Sweep::default(),
         }
     }
 
@@ -126,6 +132,7 @@ impl Outcomes {
             self.provisional = None;
             self.last = None;
             self.note = None;
+            self.sweep = sweep::Sweep::default();
             self.settings = match &self.snapshot {
                 Ok(Some(s)) => per_seat(&s.settings),
                 _ => defaults(&target.def),
@@ -162,6 +169,16 @@ impl Outcomes {
     /// The number of games the next run plays.
     pub fn set_games(&mut self, games: u64) {
         self.settings.games = games.clamp(1, MAX_GAMES);
+    }
+
+    /// Whether shard files are being merged.
+    pub fn is_merging(&self) -> bool {
+        self.sweep.is_merging()
+    }
+
+    /// Whether the figures on show were merged from shard files.
+    pub fn shows_merged(&self) -> bool {
+        self.shown().is_some_and(|r| r.merged.is_some())
     }
 
     /// Whether the tuner's search is under way.
@@ -365,6 +382,7 @@ impl Outcomes {
                     "{line}; they are listed above. Accepting would make `farebox test` expect them: fix what fails and run again, or use \"{}\" to record them as they are",
                     accept_failed_label(*n)
                 ),
+                _ if self.shows_merged() => "Figures merged from shard files are not accepted: `farebox test` plays the accepted settings again, so press Run to play them here and accept that run".to_string(),
                 _ => "Needs a complete run of the mod as it is now".to_string(),
             };
             if ui
@@ -405,6 +423,13 @@ impl Outcomes {
             ui.ctx().request_repaint_after(Duration::from_millis(100));
         }
         self.tune.ui(ui, &spec, &self.settings, out);
+        let described = describe(&self.settings);
+        if let Some(t) = &self.target
+            && let Some(m) = self.sweep.ui(ui, t, &self.settings, described)
+        {
+            let report = m.report(t);
+            self.show_merged(report);
+        }
         if let Some((text, failed)) = &self.note {
             if *failed {
                 ui.colored_label(ui.visuals().error_fg_color, text);
@@ -488,7 +513,13 @@ impl Outcomes {
                 return None;
             }
         };
-        if f.provisional {
+        if let Some(merged) = &f.merged {
+            ui.strong(merged);
+            ui.weak(format!(
+                "{}. Shard files keep the sums of each block of games, not the games: the charts of game lengths and scores, and the script profile, need a run here. Accept needs one too, since `farebox test` plays the accepted settings again.",
+                describe(&f.settings)
+            ));
+        } else if f.provisional {
             provisional_ui(ui, f);
         } else {
             ui.weak(format!("{}, in {:.1} s", describe(&f.settings), f.seconds));
@@ -684,6 +715,19 @@ impl Outcomes {
         self.refresh();
     }
 
+    /// Shows figures merged from shard files as the last run's, with the settings that play
+    /// the same games in the form; a run under way is cancelled.
+    fn show_merged(&mut self, report: run::Report) {
+        self.cancel();
+        self.settings = report.settings.clone();
+        self.last = Some(report);
+        self.note = None;
+        if let Some(t) = &self.target {
+            self.snapshot = read_snapshot(&t.folder).map_err(|f| f.message().to_string());
+        }
+        self.refresh();
+    }
+
     /// Asks the run under way to stop; its provisional figures go at once.
     fn cancel(&mut self) {
         if let Some(r) = &self.running {
@@ -723,7 +767,10 @@ impl Outcomes {
         let complete = !f.cancelled && !f.provisional;
         // Restricted play is a question asked of the mod, not its outcomes.
         let unrestricted = f.settings.forbid.is_empty();
-        (self.running.is_none() && complete && current && unrestricted).then_some((t, f, now))
+        // Merged figures are not accepted: `farebox test` plays the accepted settings again.
+        let played_here = f.merged.is_none();
+        (self.running.is_none() && complete && current && unrestricted && played_here)
+            .then_some((t, f, now))
     }
 
     /// Writes the last run's outcomes as the accepted ones, as `farebox test --accept` does:

@@ -126,7 +126,9 @@ fn key(p: &Path) -> PathBuf {
 /// Whether a changed path can change the mod: not accepted outcomes, not an atomic write's
 /// temporary file, not an editor's swap or backup file.
 fn is_content(p: &Path) -> bool {
-    if p.components().any(|c| c.as_os_str() == "snapshots") {
+    if p.components()
+        .any(|c| c.as_os_str() == "snapshots" || c.as_os_str() == "sweeps")
+    {
         return false;
     }
     let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");

@@ -22,6 +22,7 @@ mod print;
 mod reload;
 mod replay;
 mod scripts;
+mod sweep;
 mod tune;
 
 use std::path::{Path, PathBuf};

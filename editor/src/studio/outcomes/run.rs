@@ -74,12 +74,15 @@ pub struct Report {
     /// Game lengths in turns and in actions, one histogram per side over the same bins.
     pub turns: Vec<Histogram>,
     pub actions: Vec<Histogram>,
+    /// Not played here but merged from shard files (see `shards`): the line that says so.
+    /// Such figures keep no games, so no histograms, score spreads or profile.
+    pub merged: Option<String>,
 }
 
 impl Report {
     /// Games in the figures of the mod (all of them once the run is complete).
     pub fn games(&self) -> usize {
-        self.now.as_ref().map_or(0, |s| s.outcomes.len())
+        self.now.as_ref().map_or(0, |s| s.stats.games)
     }
 }
 
@@ -148,6 +151,7 @@ impl Running {
             seconds: 0.0,
             turns: Vec::new(),
             actions: Vec::new(),
+            merged: None,
         }
     }
 }
@@ -407,6 +411,7 @@ fn report(
         seconds: started.elapsed().as_secs_f64(),
         turns,
         actions,
+        merged: None,
     }
 }
 
