@@ -1307,8 +1307,8 @@ fn p6_tiers(def: &Arc<GameDef>) {
 
 #[rules("TD-P6")]
 fn p6_abilities(def: &Arc<GameDef>) {
-    // TD-P6 (designed abilities): Police Scanner patrols 6; Overdrive's limit is 5; the Traffic
-    // App rerolls once; Velvet Seats counts one ticket fewer.
+    // TD-P6 (designed abilities): Police Scanner patrols 6; Overdrive's limit is 5 while no
+    // passenger rides; the Traffic App rerolls once; Velvet Seats counts one ticket fewer.
     let mut g = started(def, 2);
     ev(&mut g, "upgrades(1, {'stereo', 'stereo'})");
     drive(&mut g, 1);
@@ -1334,6 +1334,26 @@ fn p6_abilities(def: &Arc<GameDef>) {
         "Overdrive: five spaces are not speeding"
     );
     assert_eq!(g.active(), 0, "Overdrive: a second action is left");
+
+    // With a rider aboard Overdrive does nothing: the fifth space is speeding, so picking up
+    // there is the turn's only action.
+    let mut g = started(def, 2);
+    ev(
+        &mut g,
+        "upgrades(1, {'turbo', 'turbo'}) aboard(1, {'hank-ostrowski'}) wait('stack-1-a', 'dot-pennywhistle')",
+    );
+    drive(&mut g, 4);
+    arrive(&mut g, 1, "hb-h1-2", "hb-h1-1");
+    assert_eq!(moved(&mut g), 5);
+    let from = g.log().len();
+    act(&mut g, "pickup dot-pennywhistle");
+    let told = log_from(&g, from).join("\n");
+    assert!(
+        told.contains("sped 1 over the limit"),
+        "Overdrive with a rider aboard: {told}"
+    );
+    settle(&mut g);
+    assert_eq!(g.active(), 1, "Overdrive with a rider aboard: the turn is over");
 
     // An ability is unlocked "for the rest of the game": a downgrade that takes one of the
     // two Turbo tokens leaves Overdrive's limit of 5 (the +$1 tier follows the tokens).
