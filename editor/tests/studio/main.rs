@@ -17,6 +17,7 @@ mod map;
 mod online;
 mod outcomes;
 mod overlay;
+mod paired;
 mod play;
 mod print;
 mod reload;
