@@ -3,6 +3,7 @@
 //! run with the card.
 
 use super::*;
+use egui_kittest::kittest::NodeT;
 
 #[test]
 fn a_house_rule_and_a_run_without_a_card_are_compared_seed_by_seed() {
