@@ -17,7 +17,6 @@ mod map;
 mod online;
 mod outcomes;
 mod overlay;
-mod paired;
 mod play;
 mod print;
 mod reload;
