@@ -144,7 +144,7 @@ impl Record {
             return Err(bad("wins", self.wins.len()));
         }
         let wins = take(&self.wins, ww).ok_or_else(|| bad("wins", self.wins.len()))?;
-        let wt = if n == 0 { 1 } else { self.turns.len() / n };
+        let wt = self.turns.len().checked_div(n).unwrap_or(1).max(1);
         let turns = match take(&self.turns, wt) {
             Some(t) if t.len() == n => t,
             _ => return Err(bad("turns", self.turns.len())),
