@@ -90,6 +90,19 @@ pub struct Accepted {
     pub mod_version: String,
     pub settings: Settings,
     pub outcomes: Stats,
+    /// Each game's record (who won, whether the first mover did, its length), so a new run
+    /// of the same seeds is compared with these seed by seed ([`crate::paired`]). Outcomes
+    /// accepted before it was kept have none, and are compared as an independent run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_game: Option<crate::paired::Record>,
+}
+
+impl Accepted {
+    /// The accepted games, one record each in seed order, when the outcomes keep them.
+    pub fn games(&self) -> Option<Vec<crate::paired::Game>> {
+        let r = self.per_game.as_ref()?;
+        r.games(self.settings.games, self.settings.players).ok()
+    }
 }
 
 /// The accepted outcomes of the mod in `folder`, or None when it has none yet. The snapshot
@@ -221,6 +234,10 @@ fn parse_snapshot(text: &str) -> Result<Accepted, String> {
         )
     })?;
     snap.settings.check().map_err(|e| format!(" error: {e}"))?;
+    if let Some(r) = &snap.per_game {
+        r.games(snap.settings.games, snap.settings.players)
+            .map_err(|e| format!(" error: {e}"))?;
+    }
     Ok(snap)
 }
 
@@ -369,13 +386,17 @@ pub fn failed_game(
 }
 
 /// What the games `s` describes come to, as `test` compares them: on every core, each game
-/// added to the figures as it comes back.
-pub fn stats(def: &Arc<GameDef>, s: &Settings) -> Result<Stats, Fail> {
+/// added to the figures as it comes back; and each game's record, in seed order.
+pub fn stats(def: &Arc<GameDef>, s: &Settings) -> Result<(Stats, Vec<crate::paired::Game>), Fail> {
     let threads = crate::common::threads_for(None, s.games);
     let mut tally = Tally::new(def, s.players);
+    let mut games = Vec::new();
     s.batch(def, threads, false)?
-        .play(&AtomicBool::new(false), &|| {}, &mut |o| tally.add(&o));
-    Ok(tally.stats())
+        .play(&AtomicBool::new(false), &|| {}, &mut |o| {
+            games.push(crate::paired::Game::of(&o));
+            tally.add(&o);
+        });
+    Ok((tally.stats(), games))
 }
 
 #[cfg(test)]

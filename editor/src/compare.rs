@@ -9,6 +9,12 @@
 //! difference `d` held, runs of `n·((h₁+h₂)/d)²` games (`h` the intervals' half-widths over
 //! `n` games) would no longer overlap; the difference from `n` is the "more games" said.
 //! The exact replay of seeded games is a separate check (the transcripts and replays).
+//!
+//! When the accepted outcomes keep each game's record ([`crate::paired`]) and the new run
+//! played the same seeds, the figures that are one number per game (each seat's win rate,
+//! the first mover's, the mean length in turns) are compared seed by seed instead: the
+//! paired difference and its 95% interval, and a figure has changed when that interval leaves
+//! out 0. Pairing takes out the luck both runs share, so the same games settle smaller changes.
 
 use farebox::figures::{ContentFigure, mean_interval, wilson};
 
@@ -24,6 +30,8 @@ pub struct Figure {
     pub accepted_interval: [f64; 2],
     pub now: f64,
     pub now_interval: [f64; 2],
+    /// The difference paired by seed, where both runs have each game's record.
+    pub paired: Option<crate::paired::Diff>,
 }
 
 /// How a figure stands.
@@ -41,8 +49,17 @@ pub enum Verdict {
 /// The verdict on `f`, over runs of `games` games.
 pub fn verdict(f: &Figure, games: u64) -> Verdict {
     let d = (f.now - f.accepted).abs();
-    if d <= 1e-9 * f.accepted.abs().max(1.0) {
+    if d <= 1e-9 * f.accepted.abs().max(1.0) && f.paired.is_none_or(|p| p.mean == 0.0) {
         return Verdict::Same;
+    }
+    if let Some(p) = &f.paired {
+        return if p.settled() {
+            Verdict::Changed
+        } else {
+            Verdict::Open {
+                more_games: p.more_games(),
+            }
+        };
     }
     let [a_lo, a_hi] = f.accepted_interval;
     let [n_lo, n_hi] = f.now_interval;
@@ -67,12 +84,35 @@ impl Figure {
                 format!("{x:.2} ({lo:.2}-{hi:.2})")
             }
         };
-        format!(
+        let mut line = format!(
             "{}: accepted {}, now {}",
             self.name,
             show(self.accepted, self.accepted_interval),
             show(self.now, self.now_interval)
-        )
+        );
+        if let Some(p) = &self.paired {
+            let unpaired = self.unpaired_half();
+            let d = self.now - self.accepted;
+            let (lo, hi, unit) = if self.rate {
+                ((d - unpaired) * 100.0, (d + unpaired) * 100.0, " pts")
+            } else {
+                (d - unpaired, d + unpaired, "")
+            };
+            let digits = if self.rate { 1 } else { 2 };
+            line.push_str(&format!(
+                "; change {} paired by seed over {} games, {lo:+.digits$} to {hi:+.digits$}{unit} unpaired",
+                crate::paired::text(self.rate, p),
+                p.games
+            ));
+        }
+        line
+    }
+
+    /// The half-width of the 95% interval of the difference as if the two runs were
+    /// independent: `√(h_a² + h_b²)` from each side's half-width.
+    pub fn unpaired_half(&self) -> f64 {
+        let h = |[lo, hi]: [f64; 2]| (hi - lo) / 2.0;
+        h(self.accepted_interval).hypot(h(self.now_interval))
     }
 }
 
@@ -91,6 +131,7 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
                 accepted_interval: ia,
                 now: kb as f64 / nb.max(1) as f64,
                 now_interval: ib,
+                paired: None,
             });
         }
     };
@@ -146,6 +187,7 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
                 accepted_interval: ia,
                 now: mb,
                 now_interval: ib,
+                paired: None,
             });
         }
     };
@@ -192,6 +234,7 @@ pub fn figures(def: &farebox::GameDef, a: &Stats, b: &Stats) -> Vec<Figure> {
                 accepted_interval: ia,
                 now: vb,
                 now_interval: ib,
+                paired: None,
             });
         }
     };
@@ -261,11 +304,25 @@ pub struct Comparison {
     pub open: Vec<(String, u64)>,
     /// Figures only one side has (an old snapshot has no per-card figures, say).
     pub one_sided: usize,
+    /// The games the figures that are one number per game were paired over, seed by seed
+    /// (None: compared as two independent runs).
+    pub paired: Option<u64>,
+    /// Each figure compared seed by seed, as a line for people with its verdict (the changed
+    /// and open ones are in `changed` and `open` too).
+    pub paired_lines: Vec<String>,
 }
 
 /// Compares `now` with `accepted` (runs of `games` games each). Errors that appear where
-/// there were none count as a change however few.
-pub fn compare(def: &farebox::GameDef, accepted: &Stats, now: &Stats, games: u64) -> Comparison {
+/// there were none count as a change however few. With `pairs`, each game's record of the
+/// two runs (the same seeds in the same order), the figures that are one number per game are
+/// judged by their difference paired by seed.
+pub fn compare(
+    def: &farebox::GameDef,
+    accepted: &Stats,
+    now: &Stats,
+    games: u64,
+    pairs: Option<(&[crate::paired::Game], &[crate::paired::Game])>,
+) -> Comparison {
     let mut c = Comparison::default();
     let errors_appear = (accepted.errors == 0) != (now.errors == 0);
     if errors_appear {
@@ -274,7 +331,13 @@ pub fn compare(def: &farebox::GameDef, accepted: &Stats, now: &Stats, games: u64
             accepted.errors, now.errors
         ));
     }
-    let figs = figures(def, accepted, now);
+    let mut figs = figures(def, accepted, now);
+    if let Some((a, b)) = pairs {
+        let seats = accepted.win_rate.len().min(now.win_rate.len());
+        let diffs = crate::paired::diffs(a, b, seats as u8);
+        c.paired = Some(a.len().min(b.len()) as u64);
+        pair_figures(def, &mut figs, &diffs);
+    }
     for f in figs
         .iter()
         .filter(|f| !(errors_appear && f.name == "games with errors"))
@@ -285,6 +348,20 @@ pub fn compare(def: &farebox::GameDef, accepted: &Stats, now: &Stats, games: u64
             Verdict::Open { more_games } => c.open.push((f.describe(), more_games)),
         }
     }
+    c.paired_lines = figs
+        .iter()
+        .filter(|f| f.paired.is_some())
+        .map(|f| match verdict(f, games) {
+            Verdict::Changed => format!("{} (changed)", f.describe()),
+            Verdict::Open { more_games } => {
+                format!(
+                    "{} (about {more_games} more games would settle it)",
+                    f.describe()
+                )
+            }
+            Verdict::Same => format!("{} (the same)", f.describe()),
+        })
+        .collect();
     c.open.sort_by_key(|(_, more)| *more);
     let content = |st: &Stats| {
         st.figures.cards.len()
@@ -294,6 +371,25 @@ pub fn compare(def: &farebox::GameDef, accepted: &Stats, now: &Stats, games: u64
     };
     c.one_sided = content(accepted).abs_diff(content(now));
     c
+}
+
+/// Puts each paired difference on the figure of its name in `figs`.
+pub fn pair_figures(
+    def: &farebox::GameDef,
+    figs: &mut [Figure],
+    diffs: &[(crate::paired::Which, crate::paired::Diff)],
+) {
+    use crate::paired::Which;
+    for (which, d) in diffs {
+        let name = match which {
+            Which::Win(s) => format!("{} win rate", def.seat_name(*s)),
+            Which::FirstMover => "first mover win rate".to_string(),
+            Which::Turns => "mean length in turns".to_string(),
+        };
+        if let Some(f) = figs.iter_mut().find(|f| f.name == name) {
+            f.paired = Some(*d);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -308,6 +404,7 @@ mod tests {
             accepted_interval: ia,
             now: b,
             now_interval: ib,
+            paired: None,
         }
     }
 

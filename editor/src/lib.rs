@@ -15,6 +15,7 @@ pub mod common;
 pub mod compare;
 pub mod edit;
 pub mod menu;
+pub mod paired;
 pub mod print;
 pub mod runs;
 pub mod scaffold;

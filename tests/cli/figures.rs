@@ -277,6 +277,11 @@ fn rank_with_remove_finds_the_dominant_card() {
             c["card"]
         );
     }
+    // Every card of this deck is drawn, so removal keeps each from the seat.
+    assert!(
+        list.iter().all(|c| c["held_at_setup"] == false),
+        "{removed}"
+    );
     let forbidden = rank(false);
     assert_eq!(forbidden["without"], "forbidden", "{forbidden}");
     // The text and the help say what each measures.
@@ -311,6 +316,44 @@ fn rank_with_remove_finds_the_dominant_card() {
     // --remove without --rank is a usage error.
     let r = farebox(&["sim", &s(&folder), "--games", "2", "--remove"]);
     assert_eq!(r.code, 2, "{}{}", r.out, r.err);
+}
+
+/// Curbside deals each driver's starting canteen and re-route by name (`game.take_card`), not
+/// from a draw, so `--remove` cannot keep them from the seat: it holds them and may only not
+/// play them, and the worth is the forbidden one. The rank says so rather than passing the
+/// forbidden figures off as removed ones; the starting crossroads goes under the taxi, not
+/// into the seat's hand, and is not flagged.
+#[test]
+fn rank_with_remove_says_which_cards_the_rules_hand_over_by_name() {
+    let f = s(&mod_dir("curbside"));
+    let args = [
+        "sim", &f, "--rank", "starter", "--remove", "--games", "4", "--bots", "random",
+    ];
+    let r = farebox(&args);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.err
+            .contains("start-canteen, start-reroute are dealt to Yellow by name")
+            && r.err.contains("the worth shown is the forbidden one"),
+        "{}",
+        r.err
+    );
+    let mut json = args.to_vec();
+    json.push("--json");
+    let v = json_of(&farebox(&json));
+    let held = |id: &str| {
+        v["cards"]
+            .as_array()
+            .and_then(|l| l.iter().find(|c| c["card"] == id))
+            .map(|c| c["held_at_setup"].clone())
+    };
+    assert_eq!(held("start-canteen"), Some(serde_json::json!(true)), "{v}");
+    assert_eq!(held("start-reroute"), Some(serde_json::json!(true)), "{v}");
+    assert_eq!(
+        held("start-crossroads"),
+        Some(serde_json::json!(false)),
+        "{v}"
+    );
 }
 
 /// `sim A --vs B` plays both on the same seeds and agents: two mods that differ only in how

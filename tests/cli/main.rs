@@ -23,6 +23,7 @@ mod dicey_curves;
 mod figures;
 mod messages;
 mod new;
+mod paired;
 mod play;
 mod playouts;
 mod shards;

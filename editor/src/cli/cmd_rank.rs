@@ -11,6 +11,13 @@
 //! ([`farebox::game::Barred`]: it draws the next card down, and the card stays for the
 //! others), which is what having the card is worth against never seeing it.
 //!
+//! Removal works on draws (`game.move_card`). A card the rules hand to the seat by name
+//! (`game.take_card`, as Curbside deals each driver's starting gas canteen and re-route) is
+//! not drawn, and there is no next card to give instead, so removal leaves it in the seat's
+//! hand and the card is only forbidden: its worth is the forbidden one. Such a card is
+//! found by setting up the run's first game with it removed and looking in the seat's zones,
+//! and said so beside its worth (`held_at_setup`).
+//!
 //! The same seeds are played every time, so the runs differ only where the card's absence
 //! changed the game. The worth's interval is therefore paired by seed: over the games both
 //! runs finished, the per-game difference `dᵢ` (1 when the seat won with the card and lost
@@ -45,6 +52,33 @@ struct Ranked {
     paired_interval: Option<[f64; 2]>,
     paired_games: u64,
     forced: u64,
+    /// Removed, yet the seat holds it when its first game is set up: the rules handed it
+    /// over by name, and removal measured the card forbidden.
+    held_at_setup: bool,
+}
+
+/// Whether seat `seat` holds card `id` once `base`'s game is set up with the card removed
+/// from that seat's draws: the rules handed it over by name (`game.take_card`).
+fn held_at_setup(def: &std::sync::Arc<farebox::GameDef>, base: &Setup, seat: u8, id: &str) -> bool {
+    let mut one = base.clone();
+    one.barred = Some(Barred {
+        seat,
+        ids: vec![id.to_string()],
+    });
+    let Ok(game) = farebox::game::Game::new(def.clone(), one) else {
+        return false;
+    };
+    let name = |c: &farebox::state::CardRef| {
+        def.decks
+            .get(usize::from(c.deck))
+            .and_then(|d| d.cards.get(usize::from(c.card)))
+            .is_some_and(|c| c.id == id)
+    };
+    game.state()
+        .zones
+        .iter()
+        .filter(|z| z.owner == Some(seat))
+        .any(|z| z.cards.iter().any(name))
 }
 
 /// Per game of a run, in seed order: whether the seat won, if the game finished.
@@ -121,6 +155,7 @@ fn rank(
             worth: p0 - p1,
             half: farebox::figures::Z95 * (p0 * (1.0 - p0) / n0 + p1 * (1.0 - p1) / n1).sqrt(),
             forced: st.forced,
+            held_at_setup: remove && held_at_setup(&batch.def, base, seat, &c.id),
         });
     }
     (all, ranked)
@@ -186,6 +221,7 @@ pub fn run(
                 "worth_paired_interval": r.paired_interval,
                 "paired_games": r.paired_games,
                 "forced": r.forced,
+                "held_at_setup": r.held_at_setup,
             })).collect::<Vec<_>>(),
         }));
     } else {
@@ -203,11 +239,14 @@ pub fn run(
             "worth = how much the win rate drops when that seat may never play the card, though it still draws and holds it (a dead card in the hand: every card of a small hand looks valuable; --remove takes the card out of the seat's draws instead); its 95% interval paired by seed in brackets (the same seeds are played with and without the card, so the luck both share cancels), then the unpaired one of two independent runs"
         });
         for r in &ranked {
-            let forced = if r.forced > 0 {
+            let mut forced = if r.forced > 0 {
                 format!(", forced {} times", r.forced)
             } else {
                 String::new()
             };
+            if r.held_at_setup {
+                forced.push_str(", held from setup (only forbidden)");
+            }
             let paired = match r.paired_interval {
                 Some([lo, hi]) => format!("({:+.1} to {:+.1} paired, ", lo * 100.0, hi * 100.0),
                 None => "(no game paired, ".to_string(),
@@ -222,6 +261,22 @@ pub fn run(
                 crate::common::clean_line(&r.name)
             ));
         }
+    }
+    let kept: Vec<&str> = ranked
+        .iter()
+        .filter(|r| r.held_at_setup)
+        .map(|r| r.card.as_str())
+        .collect();
+    if !kept.is_empty() && !args.json {
+        io.note(format!(
+            "{}: {} {} dealt to {who} by name when the game is set up (game.take_card in the rules), not drawn, so --remove cannot keep {} from the seat: it holds {} but may not play {}, and the worth shown is the forbidden one",
+            def.id,
+            kept.join(", "),
+            if kept.len() == 1 { "is" } else { "are" },
+            if kept.len() == 1 { "it" } else { "them" },
+            if kept.len() == 1 { "it" } else { "them" },
+            if kept.len() == 1 { "it" } else { "them" },
+        ));
     }
     Ok(if all.errors == 0 { 0 } else { 1 })
 }

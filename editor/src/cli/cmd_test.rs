@@ -89,7 +89,7 @@ fn accept(
         options: args.options.clone(),
         forbid: Vec::new(),
     };
-    let outcomes = crate::accepted::stats(def, &settings)?;
+    let (outcomes, games) = crate::accepted::stats(def, &settings)?;
     if let Some(note) = crate::runs::left_out_note(&def.id, &outcomes.figures) {
         io.note(note);
     }
@@ -136,10 +136,12 @@ fn accept(
         ));
         return Ok(1);
     }
+    let per_game = Some(crate::paired::Record::of(&games, settings.players));
     let snap = Accepted {
         mod_version: def.version.clone(),
         settings,
         outcomes,
+        per_game,
     };
     write_snapshot(folder, &snap)?;
     io.say(format!(
@@ -195,7 +197,7 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         ));
         return Ok(1);
     };
-    let now = crate::accepted::stats(&def, &snap.settings)?;
+    let (now, games) = crate::accepted::stats(&def, &snap.settings)?;
     if let Some(note) = crate::runs::left_out_note(&def.id, &now.figures) {
         io.note(note);
     }
@@ -206,7 +208,14 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
         }
         return Ok(1);
     }
-    let cmp = crate::compare::compare(&def, &snap.outcomes, &now, snap.settings.games);
+    let accepted_games = snap.games();
+    let cmp = crate::compare::compare(
+        &def,
+        &snap.outcomes,
+        &now,
+        snap.settings.games,
+        accepted_games.as_deref().map(|a| (a, games.as_slice())),
+    );
     let s = &snap.settings;
     let what = format!(
         "{} {} (seeds {}..{}, {} players, bots {})",
@@ -222,6 +231,22 @@ pub fn run(args: TestArgs, io: &mut Io) -> Result<i32, Fail> {
             "{}: {} figures per card, tile, piece or option are on one side only (outcomes accepted before they were kept?); accept again to compare them",
             def.id, cmp.one_sided
         ));
+    }
+    match cmp.paired {
+        Some(n) => {
+            io.say(format!(
+                "{}: win rates, the first mover's and the length compared seed by seed over {n} {} (paired: the luck both runs share cancels); a figure changed when its paired 95% interval leaves out 0:",
+                def.id,
+                plural(n as usize, "game")
+            ));
+            for line in &cmp.paired_lines {
+                io.say(format!("  {}", crate::common::clean_line(line)));
+            }
+        }
+        None => io.note(format!(
+            "{}: the accepted outcomes keep no record of each game (accepted before it was kept), so every figure is compared as two independent runs; accept again to compare win rates and lengths seed by seed, which settles smaller changes",
+            def.id
+        )),
     }
     let ties = tie_comparison(&snap.outcomes, &now);
     if cmp.changed.is_empty() {

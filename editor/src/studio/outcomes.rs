@@ -64,6 +64,15 @@ pub struct Outcomes {
     tune: tune::Tune,
     /// Shard files opened here, and the script of a sweep on a cluster.
     sweep: sweep::Sweep,
+    /// The complete unrestricted run a "Without it" run is paired with, seed by seed.
+    reference: Option<Reference>,
+}
+
+/// A run's games kept to pair a "Without it" run of the same settings with.
+struct Reference {
+    settings: Settings,
+    def: Arc<GameDef>,
+    games: Vec<crate::paired::Game>,
 }
 
 /// What the grid and the summary lines show, worked out when the result or the snapshot
@@ -75,6 +84,8 @@ struct View {
     comparable: bool,
     summary: String,
     base_summary: Option<String>,
+    /// For a "Without it" run: its change from the run with it, paired by seed.
+    without: Option<String>,
 }
 
 impl Default for Outcomes {
@@ -109,6 +120,7 @@ impl Outcomes {
             failed_pick: std::cell::Cell::new(None),
             tune: tune::Tune::default(),
             sweep: sweep::Sweep::default(),
+            reference: None,
         }
     }
 
@@ -489,6 +501,19 @@ impl Outcomes {
             }
         }
         if let Some(id) = forbid {
+            // The run on show, when complete and unrestricted, is what the run without `id`
+            // is paired with; a second "Without it" keeps the first one's.
+            if let Some(f) = &self.last
+                && f.settings.forbid.is_empty()
+                && !f.cancelled
+                && let Ok(now) = &f.now
+            {
+                self.reference = Some(Reference {
+                    settings: f.settings.clone(),
+                    def: now.def.clone(),
+                    games: crate::paired::games(&now.outcomes),
+                });
+            }
             self.settings.forbid = vec![id];
             self.start();
         }
@@ -536,6 +561,9 @@ impl Outcomes {
         self.failures_ui(ui, now, base);
         ui.strong(&self.view.summary);
         if let Some(s) = &self.view.base_summary {
+            ui.label(s);
+        }
+        if let Some(s) = &self.view.without {
             ui.label(s);
         }
         if let Some(Err(e)) = &f.base {
@@ -808,10 +836,15 @@ impl Outcomes {
             Ok(Some(s)) if same_settings(&s.settings, &f.settings) => s.settings.clone(),
             _ => f.settings.clone(),
         };
+        let per_game = Some(crate::paired::Record::of(
+            &crate::paired::games(&now.outcomes),
+            f.settings.players,
+        ));
         let snap = Accepted {
             mod_version: t.def.version.clone(),
             settings,
             outcomes: now.stats.clone(),
+            per_game,
         };
         match write_snapshot(&t.folder, &snap) {
             Ok(path) => {
@@ -843,11 +876,17 @@ impl Outcomes {
             _ => None,
         };
         let accepted = snap.map(|s| &s.outcomes);
-        let rows = compare::rows(
+        let accepted_games = snap.and_then(|s| s.games());
+        let now_games = crate::paired::games(&now.outcomes);
+        let base_games = base.map(|b| crate::paired::games(&b.outcomes));
+        let rows = compare::rows_paired(
             &now.def,
-            accepted,
-            Some(&now.stats),
-            base.map(|b| &b.stats),
+            [accepted, Some(&now.stats), base.map(|b| &b.stats)],
+            [
+                accepted_games.as_deref(),
+                Some(&now_games),
+                base_games.as_deref(),
+            ],
             f.provisional,
         );
         let games = f.games() as f64;
@@ -869,7 +908,8 @@ impl Outcomes {
                 }
             }
             (Ok(Some(s)), Some(_), None) => {
-                let cmp = crate::compare::compare(&now.def, &s.outcomes, &now.stats, f.settings.games);
+                let pairs = accepted_games.as_deref().map(|a| (a, now_games.as_slice()));
+                let cmp = crate::compare::compare(&now.def, &s.outcomes, &now.stats, f.settings.games, pairs);
                 let open = match cmp.open.first() {
                     Some((_, more)) => format!(
                         " {} {} moved within chance; about {more} more games would settle the nearest.",
@@ -907,11 +947,54 @@ impl Outcomes {
             )
         };
         View {
+            without: self.without_line(f, &now_games),
             rows,
             comparable: snap.is_some(),
             summary,
             base_summary,
         }
+    }
+
+    /// For a run with ids forbidden ("Without it"), its change from the run with them, seed by
+    /// seed: "Paired with the run with it, over the 200 games both finished: Red win rate -5.1
+    /// pts (-7.0 to -3.2), …". None for another run, or when the run with it is not of the same
+    /// settings and version.
+    fn without_line(&self, f: &run::Report, games: &[crate::paired::Game]) -> Option<String> {
+        let now = f.now.as_ref().ok()?;
+        let r = self.reference.as_ref()?;
+        if f.settings.forbid.is_empty()
+            || !same_settings(&r.settings, &f.settings)
+            || !Arc::ptr_eq(&r.def, &now.def)
+        {
+            return None;
+        }
+        // Provisional figures are of the first games: paired with the same seeds.
+        let with = r.games.get(..games.len())?;
+        let diffs = crate::paired::diffs(with, games, f.settings.players);
+        let n = diffs.first().map_or(0, |(_, d)| d.games);
+        let parts: Vec<String> = diffs
+            .iter()
+            .map(|(which, d)| {
+                let (name, rate) = match which {
+                    crate::paired::Which::Win(s) => {
+                        (format!("{} win rate", now.def.seat_name(*s)), true)
+                    }
+                    crate::paired::Which::FirstMover => ("first mover win rate".into(), true),
+                    crate::paired::Which::Turns => ("length in turns".into(), false),
+                };
+                let verdict = if d.settled() { "" } else { ", within chance" };
+                format!("{name} {}{verdict}", crate::paired::text(rate, d))
+            })
+            .collect();
+        if parts.is_empty() {
+            return None;
+        }
+        Some(format!(
+            "Without {}, paired seed by seed with the run with it over the {n} {} both finished: {}.",
+            f.settings.forbid.join(", "),
+            plural(n as usize, "game"),
+            parts.join(", ")
+        ))
     }
 }
 

@@ -20,7 +20,7 @@
 //! 3. **Choice.** For each other candidate, the mean and standard error of its value minus the
 //!    bot's choice's, round by round. The search leaves the bot's choice only for the
 //!    candidate whose mean difference is highest after taking off its one-sided t margin
-//!    (5% shared among the candidates it is compared with, see [`ALPHA`]), and only when that
+//!    (5% shared among the candidates it is compared with, see [`t_quantile`]), and only when that
 //!    is above 0: a move is played over the bot's only when the same
 //!    imagined games say it does better. A budget below two candidates of [`MIN_ROUNDS`]
 //!    rounds keeps the bot's choice, so `search:1` to `search:7` play as the bot.
@@ -38,10 +38,6 @@ use crate::script::Host;
 /// Candidates compared at the root, the bot's choice among them.
 pub const CANDIDATES: usize = 4;
 
-/// The one-sided false-departure rate allowed a decision: the search leaves its bot's choice
-/// for a candidate only when the paired gain is significant at this level, shared among the
-/// candidates it is compared with (Bonferroni).
-pub const ALPHA: f64 = 0.05;
 
 /// Rounds a comparison needs: a budget too small for this many rounds of every candidate
 /// compares fewer candidates, and one too small for two keeps the bot's choice. With two or
@@ -266,8 +262,9 @@ fn choose(cands: &[Candidate], prior: usize) -> usize {
     best.1
 }
 
-/// The mean of `d` less its one-sided Student's t margin at [`ALPHA`] shared among `others`
-/// comparisons; None under two values.
+/// The mean of `d` less its one-sided Student's t margin at 5% shared among `others`
+/// comparisons (Bonferroni): the false-departure rate a decision allows; None under two
+/// values.
 fn lower_bound(d: &[f64], others: usize) -> Option<f64> {
     if d.len() < 2 {
         return None;
@@ -278,7 +275,7 @@ fn lower_bound(d: &[f64], others: usize) -> Option<f64> {
     Some(mean - t_quantile(others, n - 1.0) * (var / n).sqrt())
 }
 
-/// Student's t at the one-sided level [`ALPHA`] / `others` with `df` degrees of freedom: the
+/// Student's t at the one-sided level 5% / `others` with `df` degrees of freedom: the
 /// normal quantile (1.645, 1.960 and 2.128 for one to three comparisons) widened by the
 /// Cornish-Fisher series in 1/df, within about 1% of the exact value from 3 degrees of freedom.
 fn t_quantile(others: usize, df: f64) -> f64 {

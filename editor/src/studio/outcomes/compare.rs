@@ -62,6 +62,9 @@ pub struct Row {
     pub provisional: bool,
     /// The 95% intervals of the accepted, new and base figures, where the figure has them.
     pub intervals: [Option<[f64; 2]>; 3],
+    /// The change from the accepted figure and from the base game's to the new one, paired
+    /// by seed, where both sides have each game's record (final figures only).
+    pub paired: [Option<crate::paired::Diff>; 2],
 }
 
 /// Which side of a row.
@@ -95,6 +98,15 @@ impl Row {
         self.intervals[side as usize]
     }
 
+    /// The change from `from` to `to` paired by seed, where there is one.
+    pub fn paired(&self, from: Side, to: Side) -> Option<&crate::paired::Diff> {
+        match (from, to) {
+            (Side::Accepted, Side::Now) => self.paired[0].as_ref(),
+            (Side::Base, Side::Now) => self.paired[1].as_ref(),
+            _ => None,
+        }
+    }
+
     /// How the figure moved from `from` to `to` (None when a side lacks it), over runs of
     /// `games` games: for provisional figures by chance, else by the intervals where both
     /// sides have them.
@@ -123,6 +135,17 @@ impl Row {
             }
             return Some(c);
         }
+        if let Some(p) = self.paired(from, to) {
+            return Some(
+                if (b - a).abs() <= 1e-9 * a.abs().max(1.0) && p.mean == 0.0 {
+                    Change::Same
+                } else if p.settled() {
+                    Change::Changed
+                } else {
+                    Change::Open(p.more_games())
+                },
+            );
+        }
         Some(match (self.interval(from), self.interval(to)) {
             (Some(ia), Some(ib)) => {
                 let f = crate::compare::Figure {
@@ -132,6 +155,7 @@ impl Row {
                     accepted_interval: ia,
                     now: b,
                     now_interval: ib,
+                    paired: None,
                 };
                 match crate::compare::verdict(&f, games.max(1.0) as u64) {
                     crate::compare::Verdict::Same => Change::Same,
@@ -190,10 +214,63 @@ fn share_noise(p: f64, n: usize) -> f64 {
 /// (over fewer games than the others) the counts of games are compared as shares of each
 /// side's games, the number of games is left out, and each row says how far `now` could be
 /// off by chance.
+#[cfg(test)]
+pub fn rows(
+    def: &GameDef,
+    accepted: Option<&Stats>,
+    now: Option<&Stats>,
+    base: Option<&Stats>,
+    provisional: bool,
+) -> Vec<Row> {
+    rows_paired(def, [accepted, now, base], [None, None, None], provisional)
+}
+
+/// Each game's record, in seed order, of the accepted run, the new one and the base game's,
+/// where a side has them.
+pub type Records<'a> = [Option<&'a [crate::paired::Game]>; 3];
+
+/// [`rows`], with the changes from the accepted figures and from the base game's paired by
+/// seed where both sides have each game's record (of the same seeds) and the figures are
+/// final: each seat's win rate, the first mover's and the mean length in turns.
+pub fn rows_paired(
+    def: &GameDef,
+    [accepted, now, base]: [Option<&Stats>; 3],
+    records: Records<'_>,
+    provisional: bool,
+) -> Vec<Row> {
+    let mut out = unpaired_rows(def, accepted, now, base, provisional);
+    if provisional {
+        return out;
+    }
+    let seats = now.map_or(0, |s| s.win_rate.len()) as u8;
+    for (k, from) in [records[0], records[2]].into_iter().enumerate() {
+        let (Some(a), Some(b)) = (from, records[1]) else {
+            continue;
+        };
+        if a.len() != b.len() {
+            continue;
+        }
+        for (which, d) in crate::paired::diffs(a, b, seats) {
+            let label = match which {
+                crate::paired::Which::Win(s) => format!("Win rate: {}", def.seat_name(s)),
+                crate::paired::Which::FirstMover => {
+                    "Win rate of the seat that moved first".to_string()
+                }
+                crate::paired::Which::Turns => "Mean length in turns".to_string(),
+            };
+            if let Some(r) = out.iter_mut().find(|r| r.label == label) {
+                r.paired[k] = Some(d);
+            }
+        }
+    }
+    out
+}
+
+/// The rows, every change judged by each side's own interval.
 // One piece: every row is made by the same few closures over the three sides (`row`, `games`
 // and the noise estimates), which hold the sides and the provisional flag; the rows are listed
 // in the order the table shows them.
-pub fn rows(
+fn unpaired_rows(
     def: &GameDef,
     accepted: Option<&Stats>,
     now: Option<&Stats>,
@@ -216,6 +293,7 @@ pub fn rows(
             noise: 0.0,
             provisional,
             intervals: [None; 3],
+            paired: [None; 2],
         }
     };
     // How far a figure of `now` could be off by chance (provisional figures only).
@@ -451,6 +529,7 @@ pub fn rows(
             noise: 0.0,
             provisional,
             intervals: [None; 3],
+            paired: [None; 2],
         });
     }
     for r in reasons {
@@ -540,10 +619,16 @@ pub fn summary(rows: &[Row], games: f64, from: Side, to: Side) -> Option<String>
                     (b - a).abs() / games.max(1.0),
                 ),
             };
+            let paired = r.paired(from, to).map_or(String::new(), |p| {
+                format!(
+                    " ({} paired by seed)",
+                    crate::paired::text(kind == Kind::Rate, p)
+                )
+            });
             Some((
                 r.rank,
                 size,
-                format!("{} {shown_a} -> {shown_b}{}", r.short, r.unit),
+                format!("{} {shown_a} -> {shown_b}{}{paired}", r.short, r.unit),
             ))
         })
         .collect();

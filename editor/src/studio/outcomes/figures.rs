@@ -25,7 +25,7 @@ pub fn grid(
 ) {
     egui::Grid::new("outcomes-figures")
         .striped(true)
-        .num_columns(5)
+        .num_columns(6)
         .show(ui, |ui| {
             ui.strong("Figure");
             if comparable {
@@ -37,6 +37,7 @@ pub fn grid(
             }
             if let Some(name) = base {
                 ui.strong(format!("Base: {name}"));
+                ui.strong("Change from base");
             }
             ui.end_row();
             // A figure with its 95% interval where it has one.
@@ -70,20 +71,20 @@ pub fn grid(
                         (Some(a), Some(n)) => match r.change(Of::Accepted, Of::Now, games).unwrap_or(Change::Same) {
                             Change::Same => ui.weak("same"),
                             Change::Open(more) => ui
-                                .label(format!("{}  within chance", compare::delta(kind, a, n)))
+                                .label(format!("{}  within chance", accepted_change(kind, r, a, n)))
                                 .on_hover_text(format!(
                                     "The 95% intervals overlap, so this may be chance: about {more} more games would settle it"
                                 )),
                             Change::Slight => {
-                                ui.label(format!("{}  slight", compare::delta(kind, a, n)))
+                                ui.label(format!("{}  slight", accepted_change(kind, r, a, n)))
                             }
                             Change::Chance => ui
-                                .label(format!("{}  within chance", compare::delta(kind, a, n)))
+                                .label(format!("{}  within chance", accepted_change(kind, r, a, n)))
                                 .on_hover_text(
                                     "So few games can differ this much by chance alone: wait for more",
                                 ),
                             Change::Changed => ui.label(
-                                RichText::new(format!("{}  changed", compare::delta(kind, a, n)))
+                                RichText::new(format!("{}  changed", accepted_change(kind, r, a, n)))
                                     .color(ui.visuals().warn_fg_color)
                                     .strong(),
                             ),
@@ -95,10 +96,55 @@ pub fn grid(
                 }
                 if base.is_some() {
                     cell(ui, kind, r, Of::Base);
+                    from_base(ui, kind, r, games);
                 }
                 ui.end_row();
             }
         });
+}
+
+/// How the figure differs from the accepted one: paired by seed, with its 95% interval, where
+/// the accepted outcomes keep each game's record, else the plain difference.
+fn accepted_change(kind: compare::Kind, r: &Row, a: f64, n: f64) -> String {
+    match r.paired(Of::Accepted, Of::Now) {
+        Some(p) => format!(
+            "{} paired",
+            crate::paired::text(kind == compare::Kind::Rate, p)
+        ),
+        None => compare::delta(kind, a, n),
+    }
+}
+
+/// How the house rule's figure differs from its base game's: the difference paired by seed
+/// with its 95% interval where the figure is one number per game, else the plain difference.
+fn from_base(ui: &mut Ui, kind: compare::Kind, r: &Row, games: f64) {
+    let (Some(b), Some(n)) = (r.base, r.now) else {
+        ui.weak("—");
+        return;
+    };
+    let change = r.change(Of::Base, Of::Now, games);
+    let text = match r.paired(Of::Base, Of::Now) {
+        Some(p) => format!(
+            "{} paired",
+            crate::paired::text(kind == compare::Kind::Rate, p)
+        ),
+        None => compare::delta(kind, b, n),
+    };
+    let label = match change {
+        Some(Change::Changed) => ui.label(
+            RichText::new(format!("{text}  changed"))
+                .color(ui.visuals().warn_fg_color)
+                .strong(),
+        ),
+        Some(Change::Same) => ui.weak("same"),
+        _ => ui.label(text),
+    };
+    if let Some(p) = r.paired(Of::Base, Of::Now) {
+        label.on_hover_text(format!(
+            "Paired by seed: both games played the same {} seeds, and this is the mean of the per-game differences with its 95% interval; the luck both share cancels, so it is narrower than the two sides' own intervals",
+            p.games
+        ));
+    }
 }
 
 /// What the run's own figures are called: "So far" while it goes on.

@@ -336,6 +336,7 @@ fn accept_settings_of(panel: &Outcomes, copy: &Copy) {
         mod_version: t.def.version.clone(),
         settings: panel.settings.clone(),
         outcomes: farebox::figures::Stats::of(&t.def, few.players, &outcomes),
+        per_game: None,
     };
     crate::accepted::write_snapshot(&copy.folder, &snap)
         .unwrap_or_else(|f| panic!("{}", f.message()));
