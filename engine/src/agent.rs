@@ -45,6 +45,8 @@ pub enum AgentSpec {
     Search {
         playouts: u32,
         policy: Policy,
+        /// The paired root (`search:N:POLICY:paired`) instead of the tree.
+        paired: bool,
     },
     /// The search bot seeing every secret, for analysis only (what hidden information is
     /// worth, `farebox sim --hidden-value`): made by [`AgentSpec::seeing_every_secret`], never
@@ -80,7 +82,12 @@ impl AgentSpec {
         }
         if spec == "search" || spec.starts_with("search:") {
             let (playouts, policy) = Search::parse_spec(spec, def)?;
-            return Ok(AgentSpec::Search { playouts, policy });
+            let paired = Search::asks_paired(spec);
+            return Ok(AgentSpec::Search {
+                playouts,
+                policy,
+                paired,
+            });
         }
         let mut names: Vec<&str> = vec!["random", "search"];
         names.extend(def.bots.iter().map(|b| b.id.as_str()));
@@ -118,9 +125,13 @@ impl AgentSpec {
                 id: id.clone(),
                 rng,
             },
-            AgentSpec::Search { playouts, policy } => {
-                Agent::Search(Search::new(*playouts, policy.clone(), seed, seat))
-            }
+            AgentSpec::Search {
+                playouts,
+                policy,
+                paired,
+            } => Agent::Search(
+                Search::new(*playouts, policy.clone(), seed, seat).with_paired_root(*paired),
+            ),
             AgentSpec::SearchSeeingAll { playouts, policy } => Agent::Search(
                 Search::new(*playouts, policy.clone(), seed, seat).seeing_every_secret(),
             ),

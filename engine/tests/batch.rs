@@ -89,7 +89,8 @@ fn an_agent_the_mod_does_not_have_is_refused_before_any_game() {
         AgentSpec::parse("search:7:random", &def),
         Ok(AgentSpec::Search {
             playouts: 7,
-            policy: farebox::search::Policy::Random
+            policy: farebox::search::Policy::Random,
+            paired: false,
         })
     );
 }

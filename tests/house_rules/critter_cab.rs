@@ -79,7 +79,7 @@ fn no_sitting_out_finishes_the_round_with_empty_taxis_driving() {
     assert!(
         g.log()
             .iter()
-            .any(|e| e.text == "Fox's turn: no passenger left to draw, so the taxi drives empty"),
+            .any(|e| &*e.text == "Fox's turn: no passenger left to draw, so the taxi drives empty"),
         "{:?}",
         g.log().iter().map(|e| e.text.clone()).collect::<Vec<_>>()
     );

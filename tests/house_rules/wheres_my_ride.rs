@@ -126,7 +126,7 @@ fn told(g: &Game, seat: u8) -> String {
     g.log()
         .iter()
         .filter(|e| e.seen.by(Some(seat - 1)))
-        .map(|e| e.text.as_str())
+        .map(|e| e.text.as_ref())
         .collect::<Vec<_>>()
         .join("\n")
 }

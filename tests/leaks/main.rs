@@ -57,7 +57,7 @@ fn first_leak(def: &Arc<GameDef>, bots: &[&str], seeds: std::ops::Range<u64>) ->
                 let lines: Vec<&str> = g.log()[told..]
                     .iter()
                     .filter(|e| e.seen.by(Some(s)))
-                    .map(|e| e.text.as_str())
+                    .map(|e| e.text.as_ref())
                     .collect();
                 let view = serde_json::to_string(&view).unwrap();
                 let told_now = format!("{}\n{}", lines.join("\n"), labels[s as usize]);

@@ -57,7 +57,7 @@ fn first_meant_leak(
                 let lines: Vec<&str> = g.log()[told..]
                     .iter()
                     .filter(|e| e.seen.by(Some(s)))
-                    .map(|e| e.text.as_str())
+                    .map(|e| e.text.as_ref())
                     .collect();
                 let shown = format!(
                     "{}\n{}\n{}",

@@ -30,7 +30,7 @@ fn wmr_shown(g: &Game, seat: u8, told: usize) -> String {
     let lines: Vec<&str> = g.log()[told..]
         .iter()
         .filter(|e| e.seen.by(Some(seat)))
-        .map(|e| e.text.as_str())
+        .map(|e| e.text.as_ref())
         .collect();
     format!(
         "{}\n{}",
@@ -440,7 +440,7 @@ fn wmr_secret_leak(
             let lines = g.log()[told..]
                 .iter()
                 .filter(|e| e.seen.by(Some(s)))
-                .map(|e| e.text.as_str())
+                .map(|e| e.text.as_ref())
                 .chain([labels[s as usize].as_str()]);
             for line in lines {
                 if let Some(w) = named(line) {

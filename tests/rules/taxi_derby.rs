@@ -147,7 +147,7 @@ fn stay(g: &mut Game) {
 
 /// Log lines written since `from`.
 fn log_from(g: &Game, from: usize) -> Vec<String> {
-    g.log()[from..].iter().map(|e| e.text.clone()).collect()
+    g.log()[from..].iter().map(|e| e.text.to_string()).collect()
 }
 
 /// The pursuit roll logged since `from`.

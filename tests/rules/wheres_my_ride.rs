@@ -202,7 +202,7 @@ fn log_of(g: &Game, seat: u8) -> Vec<String> {
     g.log()
         .iter()
         .filter(|e| e.seen.by(Some(seat - 1)))
-        .map(|e| e.text.clone())
+        .map(|e| e.text.to_string())
         .collect()
 }
 
@@ -210,7 +210,7 @@ fn public_log(g: &Game) -> Vec<String> {
     g.log()
         .iter()
         .filter(|e| e.seen.by(None))
-        .map(|e| e.text.clone())
+        .map(|e| e.text.to_string())
         .collect()
 }
 
@@ -869,7 +869,7 @@ fn r9_the_driver_speaks_only_in_emojis(def: &Arc<GameDef>) {
                 let lines: Vec<&str> = g.log()[told..]
                     .iter()
                     .filter(|e| e.seen.by(Some(s - 1)))
-                    .map(|e| e.text.as_str())
+                    .map(|e| e.text.as_ref())
                     .collect();
                 let shown = format!("{}\n{}", lines.join("\n"), labels[(s - 2) as usize]);
                 assert!(

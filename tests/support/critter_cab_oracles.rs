@@ -211,7 +211,7 @@ fn lines_with<'a>(st: &'a Step, text: &'a str) -> impl Iterator<Item = (usize, &
         .iter()
         .enumerate()
         .filter(move |(_, l)| l.text.contains(text))
-        .map(|(i, l)| (i, l.text.as_str()))
+        .map(|(i, l)| (i, &*l.text))
 }
 fn rebuilt(st: &Step, pile: &str) -> Option<usize> {
     let name = st

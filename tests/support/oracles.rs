@@ -415,7 +415,7 @@ fn play_one(
                     lines: lines
                         .iter()
                         .filter(|e| e.seen.by(viewer))
-                        .map(|e| e.text.clone())
+                        .map(|e| e.text.to_string())
                         .collect(),
                     view: serde_json::to_string(&view).unwrap_or_default(),
                     secrets_before,

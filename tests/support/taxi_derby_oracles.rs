@@ -448,7 +448,7 @@ fn bonuses(st: &Step, measure: Option<&str>) -> Verdict {
     let Some(t) = st.def.table("end-bonus") else {
         return Verdict::Fail("no end-bonus table".into());
     };
-    let text: Vec<&str> = st.lines.iter().map(|l| l.text.as_str()).collect();
+    let text: Vec<&str> = st.lines.iter().map(|l| &*l.text).collect();
     let mut judged = false;
     for row in &st.def.tables[t].rows {
         let m = row.get("measure").and_then(Value::as_str).unwrap_or("");

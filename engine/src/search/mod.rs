@@ -87,6 +87,10 @@ pub struct Search {
     /// the seat. [`crate::agent::AgentSpec::parse`] never makes such a bot, so no seat in
     /// play can have one.
     sees_all: bool,
+    /// With a scripted policy, compare candidates on the same imagined games at the root
+    /// (`search:N:POLICY:paired`, see `paired`) instead of the tree with the bot's choice as
+    /// its prior.
+    paired_root: bool,
 }
 
 /// The failures met in a search bot's playouts: script errors and limits reached in the rules,
@@ -219,10 +223,12 @@ fn not_returning(
 impl Search {
     /// `spec` is `search`, `search:N`, or `search:N:POLICY` where POLICY is `random` or a bot
     /// id of the mod. Without a policy, the mod's first bot plays out, or the random agent
-    /// when it has none.
+    /// when it has none. `search:N:POLICY:paired`, with a scripted policy, compares a few
+    /// candidates on the same imagined games at the root (see `paired`) instead of growing the
+    /// tree there with the bot's choice as its prior (`tree`, the default).
     pub fn from_spec(spec: &str, def: &GameDef, seed: u64, seat: u8) -> Result<Search, String> {
         let (playouts, policy) = Search::parse_spec(spec, def)?;
-        Ok(Search::new(playouts, policy, seed, seat))
+        Ok(Search::new(playouts, policy, seed, seat).with_paired_root(Search::asks_paired(spec)))
     }
 
     /// The playouts per decision and the playout policy `spec` names (see
@@ -259,9 +265,17 @@ impl Search {
                 ));
             }
         };
+        match parts.next() {
+            None | Some("paired" | "tree") => {}
+            Some(root) => {
+                return Err(format!(
+                    "`{spec}`: no root `{root}`: write search, search:N, search:N:POLICY or search:N:POLICY:ROOT, where ROOT is tree (the default) or paired (with a scripted policy)"
+                ));
+            }
+        }
         if parts.next().is_some() {
             return Err(format!(
-                "`{spec}`: write search, search:N or search:N:POLICY"
+                "`{spec}`: write search, search:N, search:N:POLICY or search:N:POLICY:ROOT"
             ));
         }
         Ok((playouts, policy))
@@ -281,7 +295,19 @@ impl Search {
             prior_vm: Default::default(),
             failures: Default::default(),
             sees_all: false,
+            paired_root: false,
         }
+    }
+
+    /// Whether `spec` (checked by [`Search::parse_spec`]) asks for the paired root.
+    pub fn asks_paired(spec: &str) -> bool {
+        spec.split(':').nth(3) == Some("paired")
+    }
+
+    /// This bot with the paired root (see `paired`) when `on`, else the tree.
+    pub fn with_paired_root(mut self, on: bool) -> Search {
+        self.paired_root = on;
+        self
     }
 
     /// This bot, seeing every secret: for measuring what hidden information is worth

@@ -38,7 +38,6 @@ use crate::script::Host;
 /// Candidates compared at the root, the bot's choice among them.
 pub const CANDIDATES: usize = 4;
 
-
 /// Rounds a comparison needs: a budget too small for this many rounds of every candidate
 /// compares fewer candidates, and one too small for two keeps the bot's choice. With two or
 /// three rounds the spread of the differences is itself a guess, and Dicey Curves' `search:8`
@@ -228,11 +227,12 @@ impl Search {
         (v.get(seat as usize).copied().unwrap_or(0.5), ok)
     }
 
-    /// Whether the paired root decides here: the playouts are a scripted bot's.
+    /// Whether the paired root decides here: it was asked for (`search:N:BOT:paired`) and the
+    /// playouts are a scripted bot's.
     pub(super) fn pairs_at_root(&self) -> Option<&str> {
         match &self.policy {
-            Policy::Bot(id) => Some(id),
-            Policy::Random => None,
+            Policy::Bot(id) if self.paired_root => Some(id),
+            _ => None,
         }
     }
 }
@@ -312,7 +312,10 @@ mod tests {
             (1, 30.0, 1.697),
         ] {
             let t = t_quantile(others, df);
-            assert!((t - want).abs() / want < 0.02, "{others} {df}: {t} against {want}");
+            assert!(
+                (t - want).abs() / want < 0.02,
+                "{others} {df}: {t} against {want}"
+            );
         }
     }
 

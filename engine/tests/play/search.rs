@@ -127,12 +127,24 @@ fn the_smallest_search_plays_as_the_mods_bot_and_more_playouts_leave_it_for_a_be
         let i = one.choose(&mut g, &actions).unwrap();
         assert_eq!(actions[i], "add 1", "search:1 at {total}");
     }
-    // At 19, "add 2" wins at once; the plodder's "add 1" leaves 20 for the other seat to
-    // win. With enough playouts the search leaves the bot's move for it.
+    // At 18, "add 3" wins at once; the plodder's "add 1" lets the other seat win (with "add
+    // 2", which the tree finds). With enough playouts the search leaves the bot's move for it.
+    let mut g = Game::new(def.clone(), Setup::new(2, 1)).unwrap();
+    g.eval("game.add_counter('total', 18)").unwrap();
+    let actions = g.legal_actions().unwrap();
+    let mut many = Agent::from_spec("search:100", &def, 1, 0).unwrap();
+    let i = many.choose(&mut g, &actions).unwrap();
+    assert_eq!(actions[i], "add 3");
+    // The paired root plays the plodder for both seats, so at 18 it sees "add 1" win as often
+    // as "add 3". At 19, "add 2" wins at once and the plodder's "add 1" leaves 20 for the
+    // other seat: it leaves the bot's move for it, and at one playout it plays as the bot.
     let mut g = Game::new(def.clone(), Setup::new(2, 1)).unwrap();
     g.eval("game.add_counter('total', 19)").unwrap();
     let actions = g.legal_actions().unwrap();
-    let mut many = Agent::from_spec("search:100", &def, 1, 0).unwrap();
+    let mut one = Agent::from_spec("search:1:plodder:paired", &def, 1, 0).unwrap();
+    let i = one.choose(&mut g, &actions).unwrap();
+    assert_eq!(actions[i], "add 1");
+    let mut many = Agent::from_spec("search:100:plodder:paired", &def, 1, 0).unwrap();
     let i = many.choose(&mut g, &actions).unwrap();
     assert_eq!(actions[i], "add 2");
 }
@@ -300,7 +312,12 @@ fn search_specs_are_checked() {
     ] {
         assert!(Agent::from_spec(bad, &def, 1, 0).is_err(), "{bad}");
     }
-    for good in ["search", "search:5", "search:5:random"] {
+    for good in [
+        "search",
+        "search:5",
+        "search:5:random",
+        "search:5:random:tree",
+    ] {
         assert!(Agent::from_spec(good, &def, 1, 0).is_ok(), "{good}");
     }
     let e = Agent::from_spec("serach", &def, 1, 0).unwrap_err();
@@ -518,7 +535,7 @@ fn the_search_sees_a_small_edge_by_comparing_moves_on_the_same_rolls() {
             actions[i], "plain",
             "search:1 plays as its bot (seed {seed})"
         );
-        let mut some = Agent::from_spec("search:20", &def, seed, 0).unwrap();
+        let mut some = Agent::from_spec("search:20:plain:paired", &def, seed, 0).unwrap();
         let i = some.choose(&mut g, &actions).unwrap();
         assert_eq!(actions[i], "edge", "seed {seed}");
     }

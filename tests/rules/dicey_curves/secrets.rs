@@ -41,7 +41,7 @@ fn shown(g: &mut Game, seat: u8, told: usize) -> String {
     let lines: Vec<String> = g.log()[told..]
         .iter()
         .filter(|e| e.seen.by(Some(seat)))
-        .map(|e| e.text.clone())
+        .map(|e| e.text.to_string())
         .collect();
     let labels: Vec<String> = legal(g)
         .iter()
