@@ -109,7 +109,9 @@ impl Accepted {
 /// is the mod's file like any other: read through the same gate (inside the mod folder, a
 /// regular file, bounded in size), and its settings are held to the command line's limits.
 pub fn read_snapshot(folder: &Path) -> Result<Option<Accepted>, Fail> {
-    Ok(read_snapshot_text(folder)?.map(|(snap, _)| snap))
+    read_snapshot_text(folder)?
+        .map(|(snap, _)| record_fits(folder, snap))
+        .transpose()
 }
 
 /// The accepted outcomes of the mod in `folder`, as [`read_snapshot`] reads them, with their
@@ -122,7 +124,7 @@ pub fn read_snapshot_for(folder: &Path, def: &farebox::GameDef) -> Result<Option
     };
     let shown = crate::common::shown_path(&folder.join(SNAPSHOT));
     match settings_problem(def, &snap.settings) {
-        None => Ok(Some(snap)),
+        None => record_fits(folder, snap).map(Some),
         Some((key, item, why)) => {
             let place = setting_place(&text, key, item.as_deref())
                 .map_or(String::new(), |(line, col)| format!(":{line}:{col}"));
@@ -222,6 +224,15 @@ fn read_snapshot_text(folder: &Path) -> Result<Option<(Accepted, String)>, Fail>
     }
 }
 
+/// [`check_record`] as a failure naming the snapshot of `folder`.
+fn record_fits(folder: &Path, snap: Accepted) -> Result<Accepted, Fail> {
+    check_record(&snap).map_err(|e| {
+        let shown = crate::common::shown_path(&folder.join(SNAPSHOT));
+        Fail::Invalid(format!("{shown}:{e}"))
+    })?;
+    Ok(snap)
+}
+
 /// A snapshot's text as [`read_snapshot`] reads it; an error is "LINE:COL: error: …" or
 /// " error: …", to follow the file's name.
 fn parse_snapshot(text: &str) -> Result<Accepted, String> {
@@ -234,11 +245,18 @@ fn parse_snapshot(text: &str) -> Result<Accepted, String> {
         )
     })?;
     snap.settings.check().map_err(|e| format!(" error: {e}"))?;
+    Ok(snap)
+}
+
+/// The per-game record of `snap`, when it has one, checked against its settings' games and
+/// seats; an error is " error: …", as from [`parse_snapshot`]. Checked after the settings
+/// themselves, so a seat count the mod cannot seat is reported as that, at its line.
+fn check_record(snap: &Accepted) -> Result<(), String> {
     if let Some(r) = &snap.per_game {
         r.games(snap.settings.games, snap.settings.players)
             .map_err(|e| format!(" error: {e}"))?;
     }
-    Ok(snap)
+    Ok(())
 }
 
 /// A JSON error in a mod author's words, without serde's " at line L column C" (the place
@@ -271,7 +289,7 @@ pub fn write_snapshot(folder: &Path, snap: &Accepted) -> Result<PathBuf, Fail> {
     let text = serde_json::to_string_pretty(snap)
         .map_err(|e| Fail::Invalid(format!("{shown} is not written: {e}; {kept}")))?
         + "\n";
-    match parse_snapshot(&text) {
+    match parse_snapshot(&text).and_then(|back| check_record(&back).map(|()| back)) {
         Ok(back) if same_json(&to_json(&back), &to_json(snap)) => {}
         Ok(_) => {
             return Err(Fail::Invalid(format!(

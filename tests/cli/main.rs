@@ -544,7 +544,7 @@ fn test_shows_what_a_change_does_and_accept_records_it() {
     // Each changed figure with its interval on both sides.
     assert!(
         r.out
-            .contains("\n  stat deliveries: accepted 3.94 (3.69-4.19), now "),
+            .contains("\n  stat refuels: accepted 5.17 (4.75-5.58), now "),
         "{}",
         r.out
     );
