@@ -540,19 +540,9 @@ impl Search {
                     .map(|c| c.action.clone())
                     .collect()
             } else {
-                match copy.legal_actions() {
-                    Ok(a) if !a.is_empty() => a,
-                    Ok(_) => {
-                        let e = GameError::Setup(format!(
-                            "seat {} has no legal action, and the game is not over",
-                            seat + 1
-                        ));
-                        self.failed(e, here, depth);
-                        ok = false;
-                        break;
-                    }
-                    Err(e) => {
-                        self.failed(e.into(), here, depth);
+                match self.legal_or_failed(&mut copy, here, depth) {
+                    Some(a) => a,
+                    None => {
                         ok = false;
                         break;
                     }
@@ -573,24 +563,15 @@ impl Search {
                 }
                 None => match &self.policy {
                     Policy::Random => rng.below(acts.len() as u32) as usize,
-                    Policy::Bot(id) => match copy.bot_choose(id, &acts, rng) {
-                        Ok(i) if i < acts.len() => i,
-                        Ok(i) => {
-                            let e = GameError::Setup(format!(
-                                "the playout bot `{id}` chose action {} of {}",
-                                i.saturating_add(1),
-                                acts.len()
-                            ));
-                            self.failed(e, here, depth);
-                            ok = false;
-                            break;
+                    Policy::Bot(id) => {
+                        match self.bot_pick(&mut copy, id, &acts, rng, here, depth) {
+                            Some(i) => i,
+                            None => {
+                                ok = false;
+                                break;
+                            }
                         }
-                        Err(e) => {
-                            self.failed(e.into(), here, depth);
-                            ok = false;
-                            break;
-                        }
-                    },
+                    }
                 },
             };
             let in_tree = path.len() == depth as usize + 1;
@@ -629,6 +610,57 @@ impl Search {
             child.reward += v.get(seat as usize).copied().unwrap_or(0.5);
         }
         (copy, ok)
+    }
+}
+
+impl Search {
+    /// The legal actions of `game`, or None when there are none though the game is not over,
+    /// or the `actions` hook failed (the failure counted, `taken` actions into the playout).
+    fn legal_or_failed(&self, game: &mut Game, here: Here, taken: u32) -> Option<Vec<String>> {
+        match game.legal_actions() {
+            Ok(a) if !a.is_empty() => Some(a),
+            Ok(_) => {
+                let e = GameError::Setup(format!(
+                    "seat {} has no legal action, and the game is not over",
+                    game.active() + 1
+                ));
+                self.failed(e, here, taken);
+                None
+            }
+            Err(e) => {
+                self.failed(e.into(), here, taken);
+                None
+            }
+        }
+    }
+
+    /// The playout bot `id`'s pick among `acts`, or None when it failed or picked an action
+    /// that is not there (the failure counted, `taken` actions into the playout).
+    fn bot_pick(
+        &self,
+        game: &mut Game,
+        id: &str,
+        acts: &[String],
+        rng: &mut Rng,
+        here: Here,
+        taken: u32,
+    ) -> Option<usize> {
+        match game.bot_choose(id, acts, rng) {
+            Ok(i) if i < acts.len() => Some(i),
+            Ok(i) => {
+                let e = GameError::Setup(format!(
+                    "the playout bot `{id}` chose action {} of {}",
+                    i.saturating_add(1),
+                    acts.len()
+                ));
+                self.failed(e, here, taken);
+                None
+            }
+            Err(e) => {
+                self.failed(e.into(), here, taken);
+                None
+            }
+        }
     }
 }
 

@@ -31,7 +31,7 @@
 //! work the same way). Measured in `docs/architecture/search-bot.md`.
 
 use super::{DEPTH, Here, Policy, Search, judge, mix};
-use crate::game::{Game, GameError};
+use crate::game::Game;
 use crate::rng::Rng;
 use crate::script::Host;
 
@@ -179,40 +179,13 @@ impl Search {
         let mut ok = true;
         let mut taken = 1;
         while taken < DEPTH && !game.is_over() {
-            let acts = match game.legal_actions() {
-                Ok(a) if !a.is_empty() => a,
-                Ok(_) => {
-                    let e = GameError::Setup(format!(
-                        "seat {} has no legal action, and the game is not over",
-                        game.active() + 1
-                    ));
-                    self.failed(e, here, taken);
-                    ok = false;
-                    break;
-                }
-                Err(e) => {
-                    self.failed(e.into(), here, taken);
-                    ok = false;
-                    break;
-                }
+            let Some(acts) = self.legal_or_failed(game, here, taken) else {
+                ok = false;
+                break;
             };
-            let pick = match game.bot_choose(id, &acts, rng) {
-                Ok(i) if i < acts.len() => i,
-                Ok(i) => {
-                    let e = GameError::Setup(format!(
-                        "the playout bot `{id}` chose action {} of {}",
-                        i.saturating_add(1),
-                        acts.len()
-                    ));
-                    self.failed(e, here, taken);
-                    ok = false;
-                    break;
-                }
-                Err(e) => {
-                    self.failed(e.into(), here, taken);
-                    ok = false;
-                    break;
-                }
+            let Some(pick) = self.bot_pick(game, id, &acts, rng, here, taken) else {
+                ok = false;
+                break;
             };
             if let Err(e) = game.apply_legal(&acts[pick]) {
                 self.failed(e, here, taken);
