@@ -223,3 +223,88 @@ fn a_stat_near_the_largest_number_is_accepted_and_reads_back() {
         r.out
     );
 }
+
+/// Accepting again keeps the settings the outcomes were accepted with, each one not given on
+/// the command line: a bare `--accept` after an edit once played 200 games by the mod's own
+/// bot where 12 random games from seed 77 had been accepted, and the paired comparison then
+/// had nothing to pair.
+#[test]
+fn accepting_again_keeps_the_accepted_settings_not_given() {
+    let (folder, _) = curbside_with("accept-keeps-settings", "-- nothing changes");
+    std::fs::remove_file(folder.join(SNAPSHOT)).unwrap();
+    let settings = |folder: &Path| -> serde_json::Value {
+        let text = std::fs::read_to_string(folder.join(SNAPSHOT)).unwrap();
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()["settings"].clone()
+    };
+    let first = [
+        "--games",
+        "12",
+        "--seed",
+        "77",
+        "--bots",
+        "random",
+        "--players",
+        "2",
+        "--cap",
+        "4000",
+    ];
+    let mut args = vec!["test", folder.to_str().unwrap(), "--accept"];
+    args.extend(first);
+    let r = farebox(&args);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let accepted = settings(&folder);
+    assert_eq!(accepted["games"], 12, "{accepted}");
+
+    // Nothing given: every setting is kept, and the command says so.
+    let r = farebox(&["test", &s(&folder), "--accept"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert_eq!(settings(&folder), accepted);
+    assert!(
+        r.out.contains("accepted the outcomes of 12 games"),
+        "{}",
+        r.out
+    );
+    assert!(
+        r.err.contains("keeping the accepted settings not given: 12 games, from seed 77, 2 seats, agents random, cap 4000"),
+        "{}",
+        r.err
+    );
+
+    // One setting given: it changes, the others stay.
+    let r = farebox(&["test", &s(&folder), "--accept", "--games", "5"]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    let now = settings(&folder);
+    assert_eq!(now["games"], 5, "{now}");
+    for key in ["seed", "players", "bots", "cap", "options"] {
+        assert_eq!(now[key], accepted[key], "{key}: {now}");
+    }
+    // `test` itself plays the kept settings and finds them matching.
+    let r = farebox(&["test", &s(&folder)]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+
+    // An accepted file that cannot be read: the defaults, and a note saying why.
+    std::fs::write(folder.join(SNAPSHOT), "{ not json").unwrap();
+    let r = farebox(&[
+        "test",
+        &s(&folder),
+        "--accept",
+        "--games",
+        "3",
+        "--bots",
+        "random",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.out, r.err);
+    assert!(
+        r.err.contains(
+            "the accepted outcomes cannot be read, so settings not given take their defaults"
+        ),
+        "{}",
+        r.err
+    );
+    let now = settings(&folder);
+    assert_eq!(
+        (now["seed"].clone(), now["cap"].clone()),
+        (1.into(), 5000.into()),
+        "{now}"
+    );
+}

@@ -55,6 +55,89 @@ pub fn record_command(game: &str, settings: &Settings, seed: u64) -> String {
     cmd
 }
 
+/// The settings `test --accept` plays: each one given on the command line, else the one the
+/// outcomes accepted before were played with (so accepting again after an edit plays the
+/// same games, 500 of them where 500 were accepted), else the default. Says which it kept.
+fn accept_settings(
+    args: &TestArgs,
+    folder: &std::path::Path,
+    def: &std::sync::Arc<farebox::GameDef>,
+    io: &mut Io,
+) -> Result<Settings, Fail> {
+    let before = match read_snapshot_for(folder, def) {
+        Ok(snap) => snap.map(|s| s.settings),
+        Err(e) => {
+            io.note(format!(
+                "{}\n{}: the accepted outcomes cannot be read, so settings not given take their defaults",
+                e.message(),
+                def.id
+            ));
+            None
+        }
+    };
+    let bots = match (&args.bots, &before) {
+        (Some(b), _) => split_list(b, "--bots")?,
+        (None, Some(s)) => s.bots.clone(),
+        (None, None) => vec![own_bot(def)],
+    };
+    if bots.is_empty() {
+        return Err(Fail::Usage("--bots needs at least one agent".into()));
+    }
+    AgentSpec::parse_all(&bots, def).map_err(Fail::Usage)?;
+    // The accepted seat count stays unless new agents name a different number of seats.
+    let players = match (args.players, &before) {
+        (Some(p), _) => Some(p),
+        (None, Some(s)) if bots.len() == 1 || bots.len() == s.players as usize => Some(s.players),
+        _ => None,
+    };
+    let settings = Settings {
+        games: args
+            .games
+            .or(before.as_ref().map(|s| s.games))
+            .unwrap_or(200)
+            .max(1),
+        seed: args.seed.or(before.as_ref().map(|s| s.seed)).unwrap_or(1),
+        players: seat_count(def, players, &bots),
+        bots,
+        cap: args.cap.or(before.as_ref().map(|s| s.cap)).unwrap_or(5000),
+        options: if args.options.is_empty() {
+            before.as_ref().map_or_else(Vec::new, |s| s.options.clone())
+        } else {
+            args.options.clone()
+        },
+        forbid: Vec::new(),
+    };
+    if let Some(b) = &before {
+        let mut kept = Vec::new();
+        if args.games.is_none() {
+            kept.push(format!("{} {}", b.games, plural(b.games as usize, "game")));
+        }
+        if args.seed.is_none() {
+            kept.push(format!("from seed {}", b.seed));
+        }
+        if args.players.is_none() && settings.players == b.players {
+            kept.push(format!("{} seats", b.players));
+        }
+        if args.bots.is_none() {
+            kept.push(format!("agents {}", b.bots.join(",")));
+        }
+        if args.cap.is_none() {
+            kept.push(format!("cap {}", b.cap));
+        }
+        if args.options.is_empty() && !b.options.is_empty() {
+            kept.push(format!("options {}", b.options.join(" ")));
+        }
+        if !kept.is_empty() {
+            io.note(format!(
+                "{}: keeping the accepted settings not given: {}",
+                def.id,
+                kept.join(", ")
+            ));
+        }
+    }
+    Ok(settings)
+}
+
 /// `farebox test --accept`: plays the games and writes their outcomes as the accepted ones
 /// of the mod in `folder`, unless a game failed (and failures are not accepted).
 fn accept(
@@ -72,23 +155,7 @@ fn accept(
             "{shown}: error: {why}; accepted outcomes are written only over a regular file, so nothing was played or written"
         )));
     }
-    let bots = match &args.bots {
-        Some(b) => split_list(b, "--bots")?,
-        None => vec![own_bot(def)],
-    };
-    if bots.is_empty() {
-        return Err(Fail::Usage("--bots needs at least one agent".into()));
-    }
-    AgentSpec::parse_all(&bots, def).map_err(Fail::Usage)?;
-    let settings = Settings {
-        games: args.games.max(1),
-        seed: args.seed,
-        players: seat_count(def, args.players, &bots),
-        bots,
-        cap: args.cap,
-        options: args.options.clone(),
-        forbid: Vec::new(),
-    };
+    let settings = accept_settings(args, folder, def, io)?;
     let (outcomes, games) = crate::accepted::stats(def, &settings)?;
     if let Some(note) = crate::runs::left_out_note(&def.id, &outcomes.figures) {
         io.note(note);

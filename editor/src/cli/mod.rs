@@ -567,26 +567,33 @@ pub struct TestArgs {
     /// The mod to test: a bundled id or a folder path.
     #[arg(value_name = "MOD")]
     pub game: String,
-    /// Record the outcomes of the games as the accepted ones (with the settings below).
+    /// Record the outcomes of the games as the accepted ones. Each setting below that is not
+    /// given keeps its value from the outcomes accepted before (the file's `settings`), so
+    /// accepting again after an edit plays the same games; with no accepted outcomes yet, the
+    /// defaults shown apply.
     #[arg(long)]
     pub accept: bool,
-    /// Number of games (with --accept; at most 1,000,000).
-    #[arg(long, default_value_t = 200, requires = "accept", value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
-    pub games: u64,
-    /// Seed of the first game (with --accept).
-    #[arg(long, default_value_t = 1, requires = "accept")]
-    pub seed: u64,
-    /// Number of seats (with --accept; default: the number of --bots, at least the minimum).
+    /// Number of games (with --accept; at most 1,000,000; default: the accepted number, else
+    /// 200).
+    #[arg(long, requires = "accept", value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
+    pub games: Option<u64>,
+    /// Seed of the first game (with --accept; default: the accepted seed, else 1).
+    #[arg(long, requires = "accept")]
+    pub seed: Option<u64>,
+    /// Number of seats (with --accept; default: the accepted number when --bots is not given
+    /// or fits it, else the number of --bots, at least the minimum).
     #[arg(long, requires = "accept")]
     pub players: Option<u8>,
-    /// Agents per seat, comma separated (with --accept; default: the mod's first bot in every
-    /// seat, or `random` when it has none).
+    /// Agents per seat, comma separated (with --accept; default: the accepted agents, else the
+    /// mod's first bot in every seat, or `random` when it has none).
     #[arg(long, requires = "accept")]
     pub bots: Option<String>,
-    /// Safety cap on actions per game (with --accept; at most 1,000,000).
-    #[arg(long, default_value_t = 5000, requires = "accept", value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_CAP as i64))]
-    pub cap: u32,
-    /// Set a game option, as id=value (with --accept; repeatable).
+    /// Safety cap on actions per game (with --accept; at most 1,000,000; default: the accepted
+    /// cap, else 5,000).
+    #[arg(long, requires = "accept", value_parser = clap::value_parser!(u32).range(1..=crate::common::MAX_CAP as i64))]
+    pub cap: Option<u32>,
+    /// Set a game option, as id=value (with --accept; repeatable; default: the accepted
+    /// options, else none).
     #[arg(long = "option", value_name = "ID=VALUE", requires = "accept")]
     pub options: Vec<String>,
     /// With --accept: record the outcomes even when games end in an error or at the action
