@@ -224,6 +224,20 @@ fn a_house_rule_runs_beside_its_base_game() {
     until_done(&mut h);
     shows(&h, "Base: ");
     shows(&h, "Against ");
+    // "Change from base" pairs the house rule's games with the base game's seed by seed: the
+    // length's change is the mean of the per-seed differences with their own interval.
+    shows(&h, "Change from base");
+    let (rule, base) = match &h.state().last {
+        Some(super::run::Report {
+            now: Ok(now),
+            base: Some(Ok(base)),
+            ..
+        }) => (turns_of(&now.outcomes), turns_of(&base.outcomes)),
+        _ => panic!("the run has no result for the rule and its base game"),
+    };
+    assert_eq!(rule.len(), 10);
+    assert!(rule != base, "the house rule changed no game's length");
+    shows(&h, &format!("{} paired", paired_text(&base, &rule, false)));
 }
 
 /// Accepting writes only inside the mod folder: a `snapshots` folder that is a link to
@@ -586,8 +600,12 @@ fn the_content_table_runs_the_games_without_a_card() {
     // The tie rate, with its interval, beside the win rates and in the grid of figures.
     shows(&h, "Ties: ");
     shows(&h, "Tie rate");
-    let stats = match &h.state().last {
-        Some(super::run::Report { now: Ok(side), .. }) => side.stats.clone(),
+    let (stats, with_wins, first_seat) = match &h.state().last {
+        Some(super::run::Report { now: Ok(side), .. }) => (
+            side.stats.clone(),
+            first_seat_wins(&side.outcomes),
+            side.def.seat_name(0),
+        ),
         _ => panic!("the run has no result"),
     };
     assert!(!stats.figures.cards.is_empty(), "no figures per card");
@@ -617,6 +635,76 @@ fn the_content_table_runs_the_games_without_a_card() {
         h.state().acceptable().is_none(),
         "restricted play was acceptable"
     );
+    // The run without it is paired seed by seed with the run with it: the change in the first
+    // seat's win rate is the mean of the twelve per-seed differences, with the 95% interval of
+    // those differences (two independent runs would give a wider one, from both runs'
+    // spreads; where forbidding the card changed no game's winner, the paired interval is
+    // +0.0 to +0.0 and the unpaired one is not).
+    let without_wins = match &h.state().last {
+        Some(super::run::Report { now: Ok(side), .. }) => first_seat_wins(&side.outcomes),
+        _ => panic!("the run without it has no result"),
+    };
+    assert_eq!(without_wins.len(), 12);
+    shows(
+        &h,
+        &format!(
+            "Without {}, paired seed by seed with the run with it over the 12 games both finished",
+            forbidden[0]
+        ),
+    );
+    shows(
+        &h,
+        &format!(
+            "{first_seat} win rate {}",
+            paired_text(&with_wins, &without_wins, true)
+        ),
+    );
+}
+
+/// The change in a per-game figure from games `a` to games `b` of the same seeds, as the panel
+/// shows a paired difference, worked out here from the games themselves: the mean of the
+/// per-seed differences and their 95% interval, "+1.25 (-0.40 to +2.90)" for a mean or
+/// "+8.3 pts (-1.2 to +17.9)" for a rate.
+fn paired_text(a: &[f64], b: &[f64], rate: bool) -> String {
+    assert!(a.len() >= 2 && a.len() == b.len());
+    let d: Vec<f64> = a.iter().zip(b).map(|(a, b)| b - a).collect();
+    let n = d.len() as f64;
+    let mean = d.iter().sum::<f64>() / n;
+    let sd = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    let half = 1.959_963_984_540_054 * sd / n.sqrt();
+    if rate {
+        format!(
+            "{:+.1} pts ({:+.1} to {:+.1})",
+            mean * 100.0,
+            (mean - half) * 100.0,
+            (mean + half) * 100.0
+        )
+    } else {
+        format!("{:+.2} ({:+.2} to {:+.2})", mean, mean - half, mean + half)
+    }
+}
+
+/// Per game in seed order, 1 when the first seat won (a tie for first is a win for each
+/// tied seat), else 0 (every game of these runs finishes).
+fn first_seat_wins(outcomes: &[farebox::agent::Outcome]) -> Vec<f64> {
+    outcomes
+        .iter()
+        .map(|o| {
+            let r = o.result.as_ref().expect("every game finishes");
+            f64::from(u8::from(r.winners().contains(&0)))
+        })
+        .collect()
+}
+
+/// Each game's length in turns, in seed order (every game of these runs finishes).
+fn turns_of(outcomes: &[farebox::agent::Outcome]) -> Vec<f64> {
+    outcomes
+        .iter()
+        .map(|o| {
+            assert!(o.error.is_none(), "a game failed: {:?}", o.error);
+            f64::from(o.turns)
+        })
+        .collect()
 }
 
 #[test]
