@@ -80,3 +80,59 @@ fn two_fare_planners_take_calculated_risks() {
         "only {tickets} tickets in {games} games between two Fare Planners"
     );
 }
+
+/// The search bot's `evaluate` counts each upgrade a seat holds at `upgrade_worth` ($2):
+/// without it a bought upgrade looked like its price lost, and the paired root left the Fare
+/// Planner's purchases for moves that kept the money and lost the game (DESIGN.md, "The
+/// search bot's evaluation"). So a purchase at a $2 store leaves the buyer's evaluation as it
+/// was, or raises it when a passenger aboard pays more with the upgrade.
+#[test]
+fn the_search_evaluation_counts_a_bought_upgrade_at_its_worth() {
+    use farebox::agent::Agent;
+    use farebox::game::{Game, Setup};
+    let def = def();
+    let money = def.counter("money").expect("Taxi Derby has money");
+    let (mut at_worth, mut buys) = (0, 0);
+    for seed in 1..=6u64 {
+        let mut game = Game::new(def.clone(), Setup::new(3, seed)).unwrap();
+        let mut agents: Vec<Agent> = (0..3)
+            .map(|s| Agent::from_spec("fare-planner", &def, seed, s).unwrap())
+            .collect();
+        let mut n = 0;
+        while !game.is_over() && n < 3000 {
+            let actions = game.legal_actions().unwrap();
+            let seat = game.active();
+            let i = agents[usize::from(seat)]
+                .choose(&mut game, &actions)
+                .unwrap();
+            let buy = actions[i].starts_with("buy ");
+            let before = (
+                game.evaluate(seat).unwrap(),
+                game.state().counters[money][usize::from(seat)],
+            );
+            game.apply_legal(&actions[i]).unwrap();
+            if buy {
+                let after = (
+                    game.evaluate(seat).unwrap(),
+                    game.state().counters[money][usize::from(seat)],
+                );
+                let price = before.1 - after.1;
+                buys += 1;
+                if price == 2 {
+                    at_worth += 1;
+                    assert!(
+                        after.0 >= before.0,
+                        "seed {seed}, action {n}: buying at a $2 store took the evaluation from {} to {}",
+                        before.0,
+                        after.0
+                    );
+                }
+            }
+            n += 1;
+        }
+    }
+    assert!(
+        at_worth >= 5 && buys >= at_worth,
+        "{at_worth} purchases at $2 stores in {buys}"
+    );
+}
