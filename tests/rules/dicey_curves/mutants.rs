@@ -222,8 +222,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-T6",
         RULES,
-        "\t\tif m == k or (m > 0 and info(s).props.gate) then",
-        "\t\tif m == k + 1 or (m > 0 and info(s).props.gate) then",
+        "\t\tif m >= lo and not occ[s] then\n\t\t\tends[m][s] = true\n\t\tend\n\t\tif m >= hi then",
+        "\t\tif m > lo and not occ[s] then\n\t\t\tends[m - 1][s] = true\n\t\tend\n\t\tif m > hi then",
         "a combo moves one space further"
     ),
     m!(
@@ -243,15 +243,15 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-T8",
         RULES,
-        "\t\tif m == 0 and here.gate == k then",
-        "\t\tif m == 0 and here.gate and here.gate <= k then",
+        "\t\t\twalk_ends(car, start, g, g, power, true, ends)",
+        "\t\t\twalk_ends(car, start, g, hi, power, true, ends)",
         "any bigger combo crosses a gate"
     ),
     m!(
         "DC-T8",
         RULES,
-        "\t\tif m == k or (m > 0 and info(s).props.gate) then",
-        "\t\tif m == k then",
+        "\t\tif m > 0 and here.gate then",
+        "\t\tif m < 0 and here.gate then",
         "cars drive on past a gate"
     ),
     m!(
@@ -306,8 +306,8 @@ pub const MUTANTS: &[Mutant] = &[
     m!(
         "DC-T12",
         RULES,
-        "\t\tif m == k or (m > 0 and info(s).props.gate) then\n\t\t\tif not occ[s] then",
-        "\t\tif m == k or (m > 0 and info(s).props.gate) then\n\t\t\tif power or not occ[s] then",
+        "\t\tif m >= lo and not occ[s] then",
+        "\t\tif m >= lo and (power or not occ[s]) then",
         "a power move ends on another car"
     ),
     m!(
