@@ -45,7 +45,8 @@ pub enum AgentSpec {
     Search {
         playouts: u32,
         policy: Policy,
-        /// The paired root (`search:N:POLICY:paired`) instead of the tree.
+        /// The paired root instead of the tree (`search:N:POLICY:paired`, or the mod's
+        /// `[search] root` when the spec names none).
         paired: bool,
     },
     /// The search bot seeing every secret, for analysis only (what hidden information is
@@ -55,6 +56,7 @@ pub enum AgentSpec {
     SearchSeeingAll {
         playouts: u32,
         policy: Policy,
+        paired: bool,
     },
 }
 
@@ -66,10 +68,12 @@ pub const SEES_ALL_SPEC: &str = "search-sees-all";
 pub const SEES_ALL_REFUSED: &str = "the search bot that sees every secret reads what its seat may not know, so it never takes a seat in a game: it is only for measuring what hidden information is worth, with `farebox sim MOD --hidden-value`";
 
 impl AgentSpec {
-    /// `spec` is `random`, the id of one of the mod's bots, or the search bot: `search`
-    /// ([`crate::search::DEFAULT_PLAYOUTS`] playouts a decision), `search:N` (N playouts) or
-    /// `search:N:POLICY` (playouts by `random` or the bot POLICY instead of the mod's first
-    /// bot). A bot of the mod called `search` is taken before the built-in one.
+    /// `spec` is `random`, the id of one of the mod's bots, or the search bot: `search` (the
+    /// mod's `[search] playouts` a decision, else [`crate::search::DEFAULT_PLAYOUTS`]),
+    /// `search:N` (N playouts), `search:N:POLICY` (playouts by `random` or the bot POLICY
+    /// instead of the mod's first bot) or `search:N:POLICY:ROOT` (see
+    /// [`Search::from_spec`]). A bot of the mod called `search` is taken before the built-in
+    /// one.
     pub fn parse(spec: &str, def: &GameDef) -> Result<AgentSpec, String> {
         if spec == "random" {
             return Ok(AgentSpec::Random);
@@ -82,7 +86,7 @@ impl AgentSpec {
         }
         if spec == "search" || spec.starts_with("search:") {
             let (playouts, policy) = Search::parse_spec(spec, def)?;
-            let paired = Search::asks_paired(spec);
+            let paired = Search::root_of(spec, def) == crate::search::SearchRoot::Paired;
             return Ok(AgentSpec::Search {
                 playouts,
                 policy,
@@ -108,7 +112,12 @@ impl AgentSpec {
             ));
         }
         let (playouts, policy) = Search::parse_spec(spec, def)?;
-        Ok(AgentSpec::SearchSeeingAll { playouts, policy })
+        let paired = Search::root_of(spec, def) == crate::search::SearchRoot::Paired;
+        Ok(AgentSpec::SearchSeeingAll {
+            playouts,
+            policy,
+            paired,
+        })
     }
 
     /// Every spec of `specs` parsed, or the first that does not name an agent of `def`.
@@ -132,8 +141,14 @@ impl AgentSpec {
             } => Agent::Search(
                 Search::new(*playouts, policy.clone(), seed, seat).with_paired_root(*paired),
             ),
-            AgentSpec::SearchSeeingAll { playouts, policy } => Agent::Search(
-                Search::new(*playouts, policy.clone(), seed, seat).seeing_every_secret(),
+            AgentSpec::SearchSeeingAll {
+                playouts,
+                policy,
+                paired,
+            } => Agent::Search(
+                Search::new(*playouts, policy.clone(), seed, seat)
+                    .with_paired_root(*paired)
+                    .seeing_every_secret(),
             ),
         }
     }

@@ -183,6 +183,8 @@ bad_cases! {
     pieces_wrong_type => "pieces-wrong-type",
     pieces_zone_unknown_deck => "pieces-zone-unknown-deck",
     script_not_luau => "script-not-luau",
+    search_settings_out_of_range => "search-settings-out-of-range",
+    search_paired_without_bot => "search-paired-without-bot",
     sections_count_mismatch => "sections-count-mismatch",
     sections_numbers_out_of_range => "sections-numbers-out-of-range",
     sections_connectors_at_one_place => "sections-connectors-at-one-place",

@@ -228,7 +228,8 @@ pub struct PlayArgs {
     #[arg(long, default_value = "")]
     pub name: String,
     /// One entry per seat, comma separated: `human`, `random`, one of the mod's bot ids, or
-    /// the built-in search bot `search` / `search:N` (N playouts a decision, default 200)
+    /// the built-in search bot `search` / `search:N` (N playouts a decision; default the mod's
+    /// `[search] playouts`, else 200)
     /// (default: you against the mod's first bot, or the random agent if it has none).
     #[arg(long)]
     pub seats: Option<String>,
@@ -323,7 +324,8 @@ pub struct SimArgs {
     #[arg(long)]
     pub players: Option<u8>,
     /// Agents per seat, comma separated (`random`, a bot id, or the built-in search bot
-    /// `search` / `search:N`, N playouts a decision, default 200); the last one repeats.
+    /// `search` / `search:N`, N playouts a decision, default the mod's `[search] playouts`,
+    /// else 200); the last one repeats.
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Worker threads (default: the number of CPUs; at most 256).
@@ -531,7 +533,8 @@ pub struct RecordArgs {
     #[arg(long)]
     pub players: Option<u8>,
     /// Agents per seat, comma separated (`random`, a bot id, or the built-in search bot
-    /// `search` / `search:N`, N playouts a decision, default 200); the last one repeats.
+    /// `search` / `search:N`, N playouts a decision, default the mod's `[search] playouts`,
+    /// else 200); the last one repeats.
     #[arg(long, default_value = "random")]
     pub bots: String,
     /// Stop the game after this many actions (at most 1,000,000).

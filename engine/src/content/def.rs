@@ -64,6 +64,8 @@ pub struct GameDef {
     pub zones: Vec<ZoneDef>,
     pub scripts: Vec<ScriptDef>,
     pub bots: Vec<BotDef>,
+    /// The built-in search bot's defaults for this game (`[search]` in `mod.toml`).
+    pub search: SearchDef,
     /// blake3 of every file read, in load order: replays name the exact content they ran on.
     pub content_hash: String,
     /// The print layout file the mod names (`[content] print`), read but not checked here:
@@ -575,6 +577,56 @@ pub struct ScriptDef {
     /// Luau bytecode, compiled once when the mod is loaded (None if the source does not
     /// compile; loading it in a VM then reports the syntax error).
     pub bytecode: Option<std::sync::Arc<[u8]>>,
+}
+
+/// The built-in search bot's defaults for a game: `[search]` in `mod.toml`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchDef {
+    /// Playouts a decision for `search` without a number.
+    pub playouts: u32,
+    /// How it chooses at the root when a bot of the mod plays its playouts.
+    pub root: SearchRoot,
+}
+
+/// The playouts a decision of `search` when a mod gives none: about a second a decision in the
+/// heavier bundled games on one core of a small machine, well under it in the lighter ones.
+pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 200;
+
+impl Default for SearchDef {
+    fn default() -> SearchDef {
+        SearchDef {
+            playouts: DEFAULT_SEARCH_PLAYOUTS,
+            root: SearchRoot::Paired,
+        }
+    }
+}
+
+/// How the search bot chooses at the root of a decision (see `search::paired`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SearchRoot {
+    /// Compare the playout bot's few best moves on the same imagined games.
+    Paired,
+    /// Grow a search tree with the playout bot's choice as its prior.
+    Tree,
+}
+
+impl SearchRoot {
+    /// The word `mod.toml` and search specs use for it.
+    pub fn word(self) -> &'static str {
+        match self {
+            SearchRoot::Paired => "paired",
+            SearchRoot::Tree => "tree",
+        }
+    }
+
+    /// The root a word names, if any.
+    pub fn from_word(w: &str) -> Option<SearchRoot> {
+        match w {
+            "paired" => Some(SearchRoot::Paired),
+            "tree" => Some(SearchRoot::Tree),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -114,6 +114,24 @@ pub struct RawManifest {
     /// Scripted bots shipped with the mod.
     #[serde(default)]
     pub bots: Vec<RawBot>,
+    /// How the built-in search bot plays this game by default. A house rule that leaves a
+    /// field out has its game's.
+    pub search: Option<RawSearch>,
+}
+
+/// `[search]` in `mod.toml`: the built-in search bot's defaults for this game.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RawSearch {
+    /// Playouts a decision for `search` without a number (1 to 100,000; 200 when left out).
+    /// Choose it so a decision takes well under a second: a playout's cost depends on the
+    /// game. The Studio's quick and strong levels are a quarter and four times this.
+    pub playouts: Option<Sp<u32>>,
+    /// How the search chooses at the root when its playouts are played by one of the mod's
+    /// bots: `paired` (the default) compares the bot's few best moves on the same imagined
+    /// games; `tree` grows a search tree with the bot's choice as its prior. With random
+    /// playouts the search always grows the tree.
+    pub root: Option<Sp<String>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

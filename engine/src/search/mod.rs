@@ -32,8 +32,9 @@ use crate::state::GameResult;
 
 mod paired;
 
-/// Playouts per decision of a bare `search`.
-pub const DEFAULT_PLAYOUTS: u32 = 200;
+/// Playouts per decision of a bare `search` in a mod whose `[search]` gives none.
+pub use crate::content::def::DEFAULT_SEARCH_PLAYOUTS as DEFAULT_PLAYOUTS;
+pub use crate::content::def::{SearchDef, SearchRoot};
 /// The most playouts a spec may ask for.
 pub const MAX_PLAYOUTS: u32 = 100_000;
 /// Actions a playout takes from the root (tree and policy together) before it is cut and
@@ -47,13 +48,48 @@ pub const PRIOR: f64 = 0.5;
 /// At the root, with a prior: the weight of the prior against the values seen (PUCT).
 pub const PUCT: f64 = 1.0;
 
-/// The strengths the front ends offer in their seat and agent pickers: the spec, and what it
-/// is called there. Any `search:N` can still be typed where a spec is asked for.
-pub const LEVELS: [(&str, &str); 3] = [
-    ("search:25", "Search bot, quick (25 playouts a move)"),
-    ("search:100", "Search bot (100 playouts a move)"),
-    ("search:400", "Search bot, strong (400 playouts a move)"),
-];
+/// The strengths the front ends offer in their seat and agent pickers for `def`: the spec and
+/// what it is called there. The middle one is the mod's own budget (`[search] playouts`), the
+/// quick one a quarter of it and the strong one four times it, so each level costs about the
+/// same time a move in every game. Any `search:N` can still be typed where a spec is asked for.
+pub fn levels(def: &GameDef) -> Vec<(String, String)> {
+    let p = def.search.playouts;
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (n, name) in [
+        ((p / 4).max(1), "Search bot, quick"),
+        (p, "Search bot"),
+        (p.saturating_mul(4).min(MAX_PLAYOUTS), "Search bot, strong"),
+    ] {
+        let spec = format!("search:{n}");
+        if out.iter().any(|(s, _)| *s == spec) {
+            continue;
+        }
+        let unit = if n == 1 { "playout" } else { "playouts" };
+        out.push((spec, format!("{name} ({n} {unit} a move)")));
+    }
+    out
+}
+
+/// A search spec in words for people (`search:7:random` -> "Search bot (7 playouts a move
+/// played out at random)"), or `None` when `spec` is not a search spec of `def`.
+pub fn describe(spec: &str, def: &GameDef) -> Option<String> {
+    if let Some((_, name)) = levels(def).into_iter().find(|(s, _)| s == spec) {
+        return Some(name);
+    }
+    let (playouts, policy) = Search::parse_spec(spec, def).ok()?;
+    let unit = if playouts == 1 { "playout" } else { "playouts" };
+    let by = match &policy {
+        Policy::Random => " played out at random".to_string(),
+        Policy::Bot(id) => match def.bots.first() {
+            Some(first) if first.id == *id => String::new(),
+            _ => format!(
+                " played out by {}",
+                def.bot(id).map_or(id.as_str(), |b| b.name.as_str())
+            ),
+        },
+    };
+    Some(format!("Search bot ({playouts} {unit} a move{by})"))
+}
 
 /// How a playout picks the actions past the tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -221,14 +257,17 @@ fn not_returning(
 }
 
 impl Search {
-    /// `spec` is `search`, `search:N`, or `search:N:POLICY` where POLICY is `random` or a bot
-    /// id of the mod. Without a policy, the mod's first bot plays out, or the random agent
-    /// when it has none. `search:N:POLICY:paired`, with a scripted policy, compares a few
-    /// candidates on the same imagined games at the root (see `paired`) instead of growing the
-    /// tree there with the bot's choice as its prior (`tree`, the default).
+    /// `spec` is `search`, `search:N`, `search:N:POLICY` or `search:N:POLICY:ROOT` where
+    /// POLICY is `random` or a bot id of the mod. Without a number, the mod's `[search]
+    /// playouts` (else 200). Without a policy, the mod's first bot plays out, or the random
+    /// agent when it has none. ROOT is `paired`, which with a scripted policy compares a few
+    /// candidates on the same imagined games at the root (see `paired`), or `tree`, which grows
+    /// the tree there with the bot's choice as its prior; without it, the mod's `[search] root`
+    /// (else `paired`).
     pub fn from_spec(spec: &str, def: &GameDef, seed: u64, seat: u8) -> Result<Search, String> {
         let (playouts, policy) = Search::parse_spec(spec, def)?;
-        Ok(Search::new(playouts, policy, seed, seat).with_paired_root(Search::asks_paired(spec)))
+        Ok(Search::new(playouts, policy, seed, seat)
+            .with_paired_root(Search::root_of(spec, def) == SearchRoot::Paired))
     }
 
     /// The playouts per decision and the playout policy `spec` names (see
@@ -237,7 +276,7 @@ impl Search {
         let mut parts = spec.split(':');
         let _ = parts.next();
         let playouts = match parts.next() {
-            None => DEFAULT_PLAYOUTS,
+            None => def.search.playouts,
             Some(n) => match n.parse::<u32>() {
                 Ok(n) if (1..=MAX_PLAYOUTS).contains(&n) => n,
                 _ => {
@@ -269,7 +308,8 @@ impl Search {
             None | Some("paired" | "tree") => {}
             Some(root) => {
                 return Err(format!(
-                    "`{spec}`: no root `{root}`: write search, search:N, search:N:POLICY or search:N:POLICY:ROOT, where ROOT is tree (the default) or paired (with a scripted policy)"
+                    "`{spec}`: no root `{root}`: write search, search:N, search:N:POLICY or search:N:POLICY:ROOT, where ROOT is paired (compare the playout bot's best moves on the same imagined games) or tree{}",
+                    crate::diag::suggestion(root, ["paired", "tree"])
                 ));
             }
         }
@@ -299,9 +339,12 @@ impl Search {
         }
     }
 
-    /// Whether `spec` (checked by [`Search::parse_spec`]) asks for the paired root.
-    pub fn asks_paired(spec: &str) -> bool {
-        spec.split(':').nth(3) == Some("paired")
+    /// The root `spec` (checked by [`Search::parse_spec`]) asks for, else the mod's.
+    pub fn root_of(spec: &str, def: &GameDef) -> SearchRoot {
+        spec.split(':')
+            .nth(3)
+            .and_then(SearchRoot::from_word)
+            .unwrap_or(def.search.root)
     }
 
     /// This bot with the paired root (see `paired`) when `on`, else the tree.

@@ -128,11 +128,11 @@ fn the_smallest_search_plays_as_the_mods_bot_and_more_playouts_leave_it_for_a_be
         assert_eq!(actions[i], "add 1", "search:1 at {total}");
     }
     // At 18, "add 3" wins at once; the plodder's "add 1" lets the other seat win (with "add
-    // 2", which the tree finds). With enough playouts the search leaves the bot's move for it.
+    // 2", which the tree finds). With enough playouts the tree leaves the bot's move for it.
     let mut g = Game::new(def.clone(), Setup::new(2, 1)).unwrap();
     g.eval("game.add_counter('total', 18)").unwrap();
     let actions = g.legal_actions().unwrap();
-    let mut many = Agent::from_spec("search:100", &def, 1, 0).unwrap();
+    let mut many = Agent::from_spec("search:100:plodder:tree", &def, 1, 0).unwrap();
     let i = many.choose(&mut g, &actions).unwrap();
     assert_eq!(actions[i], "add 3");
     // The paired root plays the plodder for both seats, so at 18 it sees "add 1" win as often
@@ -147,6 +147,74 @@ fn the_smallest_search_plays_as_the_mods_bot_and_more_playouts_leave_it_for_a_be
     let mut many = Agent::from_spec("search:100:plodder:paired", &def, 1, 0).unwrap();
     let i = many.choose(&mut g, &actions).unwrap();
     assert_eq!(actions[i], "add 2");
+}
+
+/// Twenty-One with the plodder and `[search]` in its manifest.
+fn twenty_one_searching(search: &str) -> Arc<GameDef> {
+    let manifest = format!("{MANIFEST_WITH_BOT}[search]\n{search}\n");
+    Arc::new(support::mem_mod(
+        "twenty-one-bot",
+        &[
+            ("mod.toml", manifest.as_str()),
+            ("pieces.toml", PIECES),
+            ("rules/r.luau", RULES),
+            ("bots/plodder.luau", PLODDER),
+        ],
+    ))
+}
+
+/// The move a spec chooses with the total at `total`.
+fn choice_at(def: &Arc<GameDef>, spec: &str, total: i64) -> String {
+    let mut g = Game::new(def.clone(), Setup::new(2, 1)).unwrap();
+    g.eval(&format!("game.add_counter('total', {total})"))
+        .unwrap();
+    let actions = g.legal_actions().unwrap();
+    let mut bot = Agent::from_spec(spec, def, 1, 0).unwrap();
+    let i = bot.choose(&mut g, &actions).unwrap();
+    actions[i].clone()
+}
+
+/// A mod's `[search]` says what `search` alone means: its playouts and its root, which a spec
+/// that names its own overrides; the Studio's three levels are built on its playouts. At 18
+/// the tree finds "add 3" and the paired root, which plays the plodder for both seats and so
+/// sees "add 1" win as often, keeps the plodder's move: so the two roots tell apart.
+#[test]
+fn a_mods_search_section_sets_what_search_alone_means() {
+    use farebox::search::{Search, SearchRoot, levels};
+    let plain = twenty_one_with(RULES);
+    assert_eq!(plain.search.playouts, farebox::search::DEFAULT_PLAYOUTS);
+    assert_eq!(plain.search.root, SearchRoot::Paired);
+    assert_eq!(choice_at(&plain, "search:100", 18), "add 1");
+    assert_eq!(choice_at(&plain, "search:100:plodder:tree", 18), "add 3");
+
+    let tree = twenty_one_searching("playouts = 100\nroot = \"tree\"");
+    assert_eq!(Search::parse_spec("search", &tree).unwrap().0, 100);
+    assert_eq!(Search::root_of("search", &tree), SearchRoot::Tree);
+    assert_eq!(choice_at(&tree, "search", 18), "add 3");
+    assert_eq!(choice_at(&tree, "search:100:plodder:paired", 18), "add 1");
+    let specs: Vec<String> = levels(&tree).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(specs, ["search:25", "search:100", "search:400"]);
+    let names: Vec<String> = levels(&tree).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(names[0], "Search bot, quick (25 playouts a move)");
+
+    let small = twenty_one_searching("playouts = 2");
+    assert_eq!(Search::parse_spec("search", &small).unwrap().0, 2);
+    assert_eq!(Search::root_of("search", &small), SearchRoot::Paired);
+    let specs: Vec<String> = levels(&small).into_iter().map(|(s, _)| s).collect();
+    assert_eq!(specs, ["search:1", "search:2", "search:8"]);
+    assert_eq!(
+        farebox::search::describe("search:7:random", &small).as_deref(),
+        Some("Search bot (7 playouts a move played out at random)")
+    );
+}
+
+/// A house rule that says nothing of the search has its game's budget and root.
+#[test]
+fn a_house_rule_searches_as_its_game_does() {
+    let game = bundled("curbside");
+    let house = bundled("curbside-gas-station");
+    assert_ne!(game.search.playouts, farebox::search::DEFAULT_PLAYOUTS);
+    assert_eq!(house.search, game.search);
 }
 
 #[test]

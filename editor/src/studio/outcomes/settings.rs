@@ -36,13 +36,14 @@ pub(super) fn settings_ui(ui: &mut Ui, s: &mut Settings, def: &GameDef) {
             }
             ui.end_row();
             fit(s, def);
-            let searches = farebox::search::LEVELS
-                .iter()
-                .filter(|_| def.bot("search").is_none())
-                .map(|(spec, _)| *spec);
+            let levels = if def.bot("search").is_none() {
+                farebox::search::levels(def)
+            } else {
+                Vec::new()
+            };
             let choices: Vec<&str> = std::iter::once("random")
                 .chain(def.bots.iter().map(|b| b.id.as_str()))
-                .chain(searches)
+                .chain(levels.iter().map(|(spec, _)| spec.as_str()))
                 .collect();
             for seat in 0..s.players as usize {
                 let name = def.seat_name(seat);

@@ -40,21 +40,16 @@ impl PlayPanel {
         agents.extend(def.bots.iter().map(|b| SeatKind::Bot(b.id.clone())));
         if def.bot("search").is_none() {
             agents.extend(
-                farebox::search::LEVELS
-                    .iter()
-                    .map(|(spec, _)| SeatKind::Bot((*spec).to_string())),
+                farebox::search::levels(def)
+                    .into_iter()
+                    .map(|(spec, _)| SeatKind::Bot(spec)),
             );
         }
         let agent_name = |k: &SeatKind| match k {
             SeatKind::Person => "Person".to_string(),
             SeatKind::Bot(id) if id == "random" => "Random bot".to_string(),
             SeatKind::Bot(id) => def.bot(id).map_or_else(
-                || {
-                    farebox::search::LEVELS
-                        .iter()
-                        .find(|(spec, _)| spec == id)
-                        .map_or(id.clone(), |(_, name)| (*name).to_string())
-                },
+                || farebox::search::describe(id, def).unwrap_or_else(|| id.clone()),
                 |b| format!("Bot: {}", b.name),
             ),
         };

@@ -28,7 +28,7 @@ pub fn bot_name(def: &GameDef, spec: &str) -> String {
     if let Some(b) = def.bot(spec) {
         return format!("the bot {}", b.name);
     }
-    if let Some((_, name)) = farebox::search::LEVELS.iter().find(|(s, _)| *s == spec) {
+    if let Some(name) = farebox::search::describe(spec, def) {
         return name.to_lowercase();
     }
     format!("the bot `{spec}`")

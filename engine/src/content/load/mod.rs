@@ -80,6 +80,9 @@ pub struct Merged {
     pub removed: Vec<Removed>,
     /// The print layout of the last layer that names one.
     pub print: Option<crate::content::def::PrintSource>,
+    /// `[search] playouts` and `root` of the last layer that gives each.
+    pub search_playouts: Option<At<Sp<u32>>>,
+    pub search_root: Option<At<Sp<String>>>,
 }
 
 /// An item a patch took out.
@@ -456,6 +459,14 @@ impl<'r> Reader<'r> {
         }
         if let Some(p) = manifest.players.take() {
             merged.players = Some(at(mf).make(p));
+        }
+        if let Some(s) = manifest.search.take() {
+            if let Some(p) = s.playouts {
+                merged.search_playouts = Some(at(mf).make(p));
+            }
+            if let Some(r) = s.root {
+                merged.search_root = Some(at(mf).make(r));
+            }
         }
         if !manifest.seat_names.is_empty() {
             merged.seat_names = std::mem::take(&mut manifest.seat_names);

@@ -211,6 +211,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
 
     let scripts: Vec<ScriptDef> = merged.scripts.iter().map(script_def).collect();
     let bots = resolve_bots(&mut cx, &merged);
+    let search = resolve_search(&mut cx, &merged, &bots);
 
     let index = index_of(
         tile_index,
@@ -241,6 +242,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         zones,
         scripts,
         bots,
+        search,
         content_hash: files.hash(),
         print: merged.print.clone(),
         index,
@@ -590,6 +592,49 @@ fn resolve_bots(cx: &mut Ctx, merged: &Merged) -> Vec<BotDef> {
     }
     cx.unique("bot", bot_ids);
     bots
+}
+
+/// `[search]`: the playouts within bounds, the root one the search knows, and a paired root
+/// only where a bot of the mod can play the playouts.
+fn resolve_search(cx: &mut Ctx, merged: &Merged, bots: &[BotDef]) -> SearchDef {
+    let mut search = SearchDef::default();
+    if let Some(p) = &merged.search_playouts {
+        let n = *p.item.get();
+        const _: () = assert!(crate::search::MAX_PLAYOUTS == 100_000, "say the new bound below");
+        if (1..=crate::search::MAX_PLAYOUTS).contains(&n) {
+            search.playouts = n;
+        } else {
+            cx.err(
+                p.file,
+                p.item.span(),
+                format!(
+                    "search.playouts is {n}: give a number of playouts a decision from 1 to 100,000"
+                ),
+            );
+        }
+    }
+    if let Some(r) = &merged.search_root {
+        let word = r.item.get();
+        match SearchRoot::from_word(word) {
+            Some(root) => search.root = root,
+            None => cx.err(
+                r.file,
+                r.item.span(),
+                format!(
+                    "search.root is `{word}`: write `paired` (compare the playout bot's best moves on the same imagined games) or `tree`{}",
+                    crate::diag::suggestion(word, ["paired", "tree"])
+                ),
+            ),
+        }
+        if search.root == SearchRoot::Paired && bots.is_empty() && word == "paired" {
+            cx.err(
+                r.file,
+                r.item.span(),
+                "search.root is `paired`, which compares the moves a bot of the mod likes best, and this mod has no bot: write `tree`, or add a bot under [[bots]]",
+            );
+        }
+    }
+    search
 }
 
 fn script_def(s: &RawScript) -> ScriptDef {
