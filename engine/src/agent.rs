@@ -15,7 +15,8 @@ pub enum Agent {
     Random(Rng),
     /// A bot script of the mod, by id.
     Bot { id: String, rng: Rng },
-    /// The built-in search bot (`search`, `search:N`, `search:N:POLICY`).
+    /// The built-in search bot (`search`, `search:N`, `search:N:POLICY`,
+    /// `search:N:POLICY:ROOT`).
     Search(Search),
 }
 

@@ -291,7 +291,8 @@ fn search_playouts_run_clean_in_every_bundled_game() {
             "--seed",
             "11",
             "--bots",
-            &format!("search:2,{bot}"),
+            // Eight playouts: below that the paired root plays as its bot and plays none.
+            &format!("search:8,{bot}"),
         ]);
         assert_eq!(r.code, 0, "{game}: {}{}", r.out, r.err);
         assert!(r.out.contains("errors 0"), "{game}: {}", r.out);

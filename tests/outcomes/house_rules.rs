@@ -153,7 +153,9 @@ enum Shows {
 /// shows). The random
 /// playout policy knows nothing of either game, so nothing but the search finds the new
 /// actions. Taxi Derby plays out with its own bot: a random driver in a city with no limit on
-/// how far a taxi goes in a turn plays few turns in a playout's 24 actions.
+/// how far a taxi goes in a turn plays few turns in a playout's 24 actions. Its eight
+/// playouts are the paired root's smallest budget that compares moves: the Fare Planner knows
+/// nothing of waving a fare on, so only the comparison finds it.
 const BY_SEARCH: &[(&str, &str, &str, u64, Shows)] = &[
     (
         "curbside-gas-station",
@@ -179,8 +181,8 @@ const BY_SEARCH: &[(&str, &str, &str, u64, Shows)] = &[
     (
         "taxi-derby-learners-permit",
         "taxi-derby",
-        "search:2",
-        3,
+        "search:8",
+        2,
         Shows::Taken("waved_on"),
     ),
     (

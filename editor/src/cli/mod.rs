@@ -430,7 +430,7 @@ pub struct SimArgs {
     /// take a seat in a game people play.
     #[arg(long, conflicts_with_all = ["vs", "rank", "forbid", "shard", "profile"])]
     pub hidden_value: bool,
-    /// With --hidden-value: the search bot, search:N or search:N:POLICY.
+    /// With --hidden-value: the search bot, search:N, search:N:POLICY or search:N:POLICY:ROOT.
     #[arg(
         long,
         value_name = "SPEC",
@@ -689,8 +689,9 @@ pub struct BenchArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=crate::common::MAX_GAMES))]
     pub games: Option<u64>,
     /// Time the search bot instead: two-seat games of SPEC (`search`, `search:N`,
-    /// `search:N:POLICY`) against --against, seats alternating; prints its score and the
-    /// median and worst time of its decisions (CPU and wall).
+    /// `search:N:POLICY`, `search:N:POLICY:ROOT` with ROOT paired or tree) against --against,
+    /// seats alternating; prints its score and the median and worst time of its decisions
+    /// (CPU and wall).
     #[arg(long, value_name = "SPEC")]
     pub search: Option<String>,
     /// The agent the search bot plays against with --search (default: the mod's first bot,

@@ -674,3 +674,31 @@ fn a_long_list_of_many_groups_starts_closed_so_its_end_is_in_sight() {
         .unwrap();
     assert!(h.query_by_label(&first.path[1..].join(" ")).is_some());
 }
+
+/// The new-game dialog offers the search bot at the mod's own strengths: Curbside's
+/// `[search] playouts` is 50, so quick, normal and strong are 12, 50 and 200 playouts a move,
+/// and a seat chosen so starts the game with that budget.
+#[test]
+fn the_search_bot_is_offered_at_the_strengths_the_mod_names() {
+    use farebox_editor::studio::worker::SeatKind;
+    let mut h = studio("curbside".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    h.state_mut().as_mut().unwrap().play.set_seed(5);
+    h.get_by_label("Bot: Dispatcher").click();
+    h.step();
+    h.step();
+    for level in [
+        "Search bot, quick (12 playouts a move)",
+        "Search bot, strong (200 playouts a move)",
+    ] {
+        assert!(h.query_by_label(level).is_some(), "{level} is not offered");
+    }
+    assert!(h.query_by_label_contains("(25 playouts a move)").is_none());
+    h.get_by_label("Search bot (50 playouts a move)").click();
+    h.step();
+    h.step();
+    assert_eq!(
+        h.state().as_ref().unwrap().play.dialog_seats(),
+        Some(vec![SeatKind::Person, SeatKind::Bot("search:50".into())])
+    );
+}

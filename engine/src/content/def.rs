@@ -592,6 +592,9 @@ pub struct SearchDef {
 /// heavier bundled games on one core of a small machine, well under it in the lighter ones.
 pub const DEFAULT_SEARCH_PLAYOUTS: u32 = 200;
 
+/// The most playouts a decision a mod or a spec may ask the search bot for.
+pub const MAX_SEARCH_PLAYOUTS: u32 = 100_000;
+
 impl Default for SearchDef {
     fn default() -> SearchDef {
         SearchDef {

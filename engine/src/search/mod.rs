@@ -36,7 +36,7 @@ mod paired;
 pub use crate::content::def::DEFAULT_SEARCH_PLAYOUTS as DEFAULT_PLAYOUTS;
 pub use crate::content::def::{SearchDef, SearchRoot};
 /// The most playouts a spec may ask for.
-pub const MAX_PLAYOUTS: u32 = 100_000;
+pub use crate::content::def::MAX_SEARCH_PLAYOUTS as MAX_PLAYOUTS;
 /// Actions a playout takes from the root (tree and policy together) before it is cut and
 /// evaluated by the scores.
 pub const DEPTH: u32 = 24;

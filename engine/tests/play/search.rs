@@ -488,7 +488,8 @@ fn same_choice_whatever_is_hidden(id: &str, spec: &str, every: usize) -> usize {
 #[test]
 fn search_with_the_mods_bot_as_prior_chooses_only_by_what_its_seat_sees() {
     // The default policy: the mod's first bot plays the playouts and gives the root its prior.
-    assert!(same_choice_whatever_is_hidden("critter-cab", "search:4", 9) >= 3);
+    assert!(same_choice_whatever_is_hidden("critter-cab", "search:8", 9) >= 3);
+    assert!(same_choice_whatever_is_hidden("critter-cab", "search:4:cabbie:tree", 9) >= 3);
 }
 
 #[test]
@@ -501,7 +502,9 @@ fn search_beats_random_in_the_bundled_games() {
         for seed in 1..=2u64 {
             let me = (seed % 2) as usize;
             let mut specs = ["random", "random"];
-            specs[me] = "search:2";
+            // Eight playouts: the paired root's smallest budget that compares moves (below
+            // it the search plays as its bot).
+            specs[me] = "search:8";
             let g = play(&def, 2, seed, &specs, 3000);
             let r = g
                 .result()

@@ -331,6 +331,11 @@ impl PlayPanel {
         self.error.as_deref()
     }
 
+    /// Who plays each seat in the new-game dialog, while it is open.
+    pub fn dialog_seats(&self) -> Option<Vec<SeatKind>> {
+        self.dialog.as_ref().map(|d| d.seats.clone())
+    }
+
     /// Sets who plays a seat in the dialog (as choosing it would).
     pub fn set_seat(&mut self, seat: usize, kind: SeatKind) {
         if let Some(s) = self.dialog.as_mut().and_then(|d| d.seats.get_mut(seat)) {

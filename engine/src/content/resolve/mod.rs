@@ -119,11 +119,7 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         .iter()
         .map(|t| resolve_tile(&mut cx, t))
         .collect();
-    let tile_index: HashMap<String, usize> = tiles
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.id.clone(), i))
-        .collect();
+    let tile_index = index_by_id(tiles.iter().map(|t| &t.id));
 
     let mut spaces: HashMap<String, usize> = HashMap::new();
     let mut track_pieces: Vec<String> = Vec::new();
@@ -175,16 +171,8 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
     let mut pending: Vec<PendingRef> = Vec::new();
     let (decks, tables) = resolve_decks_and_tables(&mut cx, &merged, &mut pending);
 
-    let deck_index: HashMap<String, usize> = decks
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.id.clone(), i))
-        .collect();
-    let table_index: HashMap<String, usize> = tables
-        .iter()
-        .enumerate()
-        .map(|(i, t)| (t.id.clone(), i))
-        .collect();
+    let deck_index = index_by_id(decks.iter().map(|d| &d.id));
+    let table_index = index_by_id(tables.iter().map(|t| &t.id));
 
     let counters = resolve_counters(&mut cx, &merged, &options, &constants);
 
@@ -211,7 +199,6 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
 
     let scripts: Vec<ScriptDef> = merged.scripts.iter().map(script_def).collect();
     let bots = resolve_bots(&mut cx, &merged);
-    let search = resolve_search(&mut cx, &merged, &bots);
 
     let index = index_of(
         tile_index,
@@ -241,13 +228,18 @@ pub fn resolve(merged: Merged, files: &Files, diags: &mut Diagnostics) -> Option
         counters,
         zones,
         scripts,
+        search: resolve_search(&mut cx, &merged),
         bots,
-        search,
         content_hash: files.hash(),
         print: merged.print.clone(),
         index,
         catalog: Default::default(),
     })
+}
+
+/// Each id's place in the order given.
+fn index_by_id<'a>(ids: impl Iterator<Item = &'a String>) -> HashMap<String, usize> {
+    ids.enumerate().map(|(i, id)| (id.clone(), i)).collect()
 }
 
 /// The definition's lookups by id.
@@ -596,12 +588,12 @@ fn resolve_bots(cx: &mut Ctx, merged: &Merged) -> Vec<BotDef> {
 
 /// `[search]`: the playouts within bounds, the root one the search knows, and a paired root
 /// only where a bot of the mod can play the playouts.
-fn resolve_search(cx: &mut Ctx, merged: &Merged, bots: &[BotDef]) -> SearchDef {
+fn resolve_search(cx: &mut Ctx, merged: &Merged) -> SearchDef {
     let mut search = SearchDef::default();
     if let Some(p) = &merged.search_playouts {
         let n = *p.item.get();
-        const _: () = assert!(crate::search::MAX_PLAYOUTS == 100_000, "say the new bound below");
-        if (1..=crate::search::MAX_PLAYOUTS).contains(&n) {
+        const _: () = assert!(MAX_SEARCH_PLAYOUTS == 100_000, "say the new bound below");
+        if (1..=MAX_SEARCH_PLAYOUTS).contains(&n) {
             search.playouts = n;
         } else {
             cx.err(
@@ -626,7 +618,7 @@ fn resolve_search(cx: &mut Ctx, merged: &Merged, bots: &[BotDef]) -> SearchDef {
                 ),
             ),
         }
-        if search.root == SearchRoot::Paired && bots.is_empty() && word == "paired" {
+        if search.root == SearchRoot::Paired && merged.bots.is_empty() && word == "paired" {
             cx.err(
                 r.file,
                 r.item.span(),
