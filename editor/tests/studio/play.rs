@@ -684,7 +684,9 @@ fn the_search_bot_is_offered_at_the_strengths_the_mod_names() {
     let mut h = studio("curbside".into());
     until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
     h.state_mut().as_mut().unwrap().play.set_seed(5);
-    h.get_by_label("Bot: Dispatcher").click();
+    // Red, the second seat, is the Dispatcher's: open its picker.
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "Red")
+        .click();
     h.step();
     h.step();
     for level in [
