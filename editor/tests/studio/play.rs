@@ -704,3 +704,43 @@ fn the_search_bot_is_offered_at_the_strengths_the_mod_names() {
         Some(vec![SeatKind::Person, SeatKind::Bot("search:50".into())])
     );
 }
+
+/// A search bot stronger than a server allows cannot be hosted online: the dialog says so and
+/// Host online waits for a lighter one.
+#[test]
+fn hosting_online_waits_for_a_search_bot_a_server_allows() {
+    use egui_kittest::kittest::NodeT;
+    use farebox_editor::studio::worker::SeatKind;
+    let mut h = studio("curbside".into());
+    until(&mut h, "the new-game dialog", |s| s.play.in_dialog());
+    let cap = farebox_server::protocol::MAX_SEARCH_PLAYOUTS;
+    let heavy = format!("search:{}", cap + 1);
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .play
+        .set_seat(1, SeatKind::Bot(heavy));
+    h.step();
+    h.step();
+    assert!(
+        h.get_by_label("Host online")
+            .accesskit_node()
+            .is_disabled()
+    );
+    assert!(
+        h.query_by_label_contains(&format!("an online table allows at most {cap}"))
+            .is_some()
+    );
+    h.state_mut()
+        .as_mut()
+        .unwrap()
+        .play
+        .set_seat(1, SeatKind::Bot(format!("search:{cap}")));
+    h.step();
+    h.step();
+    assert!(
+        !h.get_by_label("Host online")
+            .accesskit_node()
+            .is_disabled()
+    );
+}

@@ -218,11 +218,29 @@ impl PlayPanel {
         if !people {
             ui.weak("Choose Person for the seat you play to host online.");
         }
+        // A server lets a search bot think with a bounded budget, whatever the game's levels.
+        let cap = farebox_server::protocol::MAX_SEARCH_PLAYOUTS;
+        let too_strong = d.seats.iter().enumerate().find_map(|(i, s)| match s {
+            SeatKind::Bot(id) => farebox::search::Search::parse_spec(id, def)
+                .ok()
+                .filter(|(n, _)| *n > cap && def.bot(id).is_none())
+                .map(|(n, _)| (i, n)),
+            SeatKind::Person => None,
+        });
+        if let Some((i, n)) = too_strong {
+            ui.weak(format!(
+                "{}'s search bot thinks with {n} playouts a move; an online table allows at most {cap}: choose a lighter one to host online.",
+                def.seat_name(i)
+            ));
+        }
         let mut host = false;
         let mut join = false;
         ui.horizontal(|ui| {
             host = ui
-                .add_enabled(people, egui::Button::new("Host online"))
+                .add_enabled(
+                    people && too_strong.is_none(),
+                    egui::Button::new("Host online"),
+                )
                 .clicked();
             join = ui.button("Join online…").clicked();
         });
