@@ -34,9 +34,9 @@ mod paired;
 
 /// Playouts per decision of a bare `search` in a mod whose `[search]` gives none.
 pub use crate::content::def::DEFAULT_SEARCH_PLAYOUTS as DEFAULT_PLAYOUTS;
-pub use crate::content::def::{SearchDef, SearchRoot};
 /// The most playouts a spec may ask for.
 pub use crate::content::def::MAX_SEARCH_PLAYOUTS as MAX_PLAYOUTS;
+pub use crate::content::def::{SearchDef, SearchRoot};
 /// Actions a playout takes from the root (tree and policy together) before it is cut and
 /// evaluated by the scores.
 pub const DEPTH: u32 = 24;
@@ -339,10 +339,19 @@ impl Search {
         }
     }
 
-    /// The root `spec` (checked by [`Search::parse_spec`]) asks for, else the mod's.
+    /// The root `spec` (checked by [`Search::parse_spec`]) asks for, else the mod's; the tree
+    /// whenever the playouts are random, since the paired root compares a bot's moves.
     pub fn root_of(spec: &str, def: &GameDef) -> SearchRoot {
-        spec.split(':')
-            .nth(3)
+        let mut parts = spec.split(':').skip(2);
+        let random = match parts.next() {
+            Some(policy) => policy == "random",
+            None => def.bots.is_empty(),
+        };
+        if random {
+            return SearchRoot::Tree;
+        }
+        parts
+            .next()
             .and_then(SearchRoot::from_word)
             .unwrap_or(def.search.root)
     }

@@ -186,6 +186,13 @@ fn a_mods_search_section_sets_what_search_alone_means() {
     assert_eq!(plain.search.root, SearchRoot::Paired);
     assert_eq!(choice_at(&plain, "search:100", 18), "add 1");
     assert_eq!(choice_at(&plain, "search:100:plodder:tree", 18), "add 3");
+    // Random playouts always grow the tree: the paired root compares a bot's moves.
+    assert_eq!(Search::root_of("search:5:random", &plain), SearchRoot::Tree);
+    assert_eq!(
+        Search::root_of("search:5:random:paired", &plain),
+        SearchRoot::Tree
+    );
+    assert_eq!(Search::root_of("search", &twenty_one()), SearchRoot::Tree);
 
     let tree = twenty_one_searching("playouts = 100\nroot = \"tree\"");
     assert_eq!(Search::parse_spec("search", &tree).unwrap().0, 100);
