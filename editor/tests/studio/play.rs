@@ -722,11 +722,7 @@ fn hosting_online_waits_for_a_search_bot_a_server_allows() {
         .set_seat(1, SeatKind::Bot(heavy));
     h.step();
     h.step();
-    assert!(
-        h.get_by_label("Host online")
-            .accesskit_node()
-            .is_disabled()
-    );
+    assert!(h.get_by_label("Host online").accesskit_node().is_disabled());
     assert!(
         h.query_by_label_contains(&format!("an online table allows at most {cap}"))
             .is_some()
@@ -738,9 +734,5 @@ fn hosting_online_waits_for_a_search_bot_a_server_allows() {
         .set_seat(1, SeatKind::Bot(format!("search:{cap}")));
     h.step();
     h.step();
-    assert!(
-        !h.get_by_label("Host online")
-            .accesskit_node()
-            .is_disabled()
-    );
+    assert!(!h.get_by_label("Host online").accesskit_node().is_disabled());
 }
