@@ -278,7 +278,8 @@ fn failed_search_playouts_are_shown_above_the_figures_and_hold_accept() {
     {
         let o = &mut h.state_mut().as_mut().unwrap().outcomes;
         o.set_games(1);
-        o.set_bots(vec!["search:2".into(), "dispatcher".into()]);
+        // Eight playouts: the paired root's smallest budget that plays any.
+        o.set_bots(vec!["search:8".into(), "dispatcher".into()]);
         o.rerun();
     }
     until_long(&mut h, "the run's end", |s| !s.outcomes.is_running());
